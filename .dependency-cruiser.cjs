@@ -1,0 +1,48 @@
+/**
+ * Import rules checked by `npm test` (dependency-cruiser). They keep one path to execution:
+ * only the checkpoint can reach a tool's handler.
+ *
+ * Paths are matched with `(^|/)src/` so that the same rules can be run against the fixture tree
+ * in test/fixtures/import-rules, which proves that they bite.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "handler-seal-only-in-checkpoint",
+      severity: "error",
+      comment:
+        "The sealing key (tool/handler-seal.ts) reaches every tool's handler. Only src/checkpoint/ may read it; define-tool.ts seals with it. Tests are exempt.",
+      from: {
+        pathNot: [
+          "(^|/)src/checkpoint/",
+          "(^|/)src/tool/define-tool\\.ts$",
+          "(^|/)src/tool/handler-seal\\.ts$",
+          "\\.test\\.ts$",
+        ],
+      },
+      to: { path: "(^|/)src/tool/handler-seal\\.ts$" },
+    },
+    {
+      name: "handler-modules-only-beside-their-tool",
+      severity: "error",
+      comment:
+        "A *.handler.ts module performs actions. Only the tool definition in the same folder (which seals it with defineTool) and its tests may import it.",
+      from: { path: "^(.+)/[^/]+$" },
+      to: { path: "\\.handler\\.ts$", pathNot: "^$1/[^/]+\\.handler\\.ts$" },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Import cycles make layers meaningless.",
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(dist|node_modules)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".json"] },
+  },
+};

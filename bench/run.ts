@@ -1,0 +1,11 @@
+import { benchCheckpoint } from "./checkpoint.js";
+
+const benches: Record<string, () => Promise<void>> = {
+  checkpoint: () => benchCheckpoint(),
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, bench] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  await bench();
+}

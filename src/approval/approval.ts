@@ -1,0 +1,34 @@
+import type { PolicyVerdict } from "../policy/policy.js";
+import type { Tool } from "../tool/tool.js";
+
+/** What an approver is asked: the exact call, bound to the hash of its canonical arguments. */
+export interface ApprovalRequest {
+  readonly callId: string;
+  readonly tool: Tool;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Canonical JSON of the arguments: what the approver is really approving. */
+  readonly canonicalArguments: string;
+  /** SHA-256 of `canonicalArguments`. */
+  readonly argumentsHash: string;
+  /** The principal that asked for the call (the agent). It may never approve its own call. */
+  readonly principal: string;
+  readonly sessionId: string | undefined;
+  /** The policy answer that asked, with its rule and reason. */
+  readonly verdict: PolicyVerdict;
+  readonly signal: AbortSignal;
+}
+
+/** An approver's answer. `pending` suspends the call (durable approvals). */
+export type ApprovalAnswer =
+  | {
+      readonly decision: "approve";
+      readonly by: string;
+      readonly reason?: string;
+      /** `session` also grants matching calls for the rest of the session. */
+      readonly scope?: "once" | "session";
+    }
+  | { readonly decision: "deny"; readonly by: string; readonly reason?: string }
+  | { readonly decision: "pending"; readonly approvalId: string; readonly message?: string };
+
+/** A programmatic approver: a callback, sync or async. */
+export type Approver = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;

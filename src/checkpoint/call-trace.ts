@@ -1,0 +1,101 @@
+import type { CheckpointEvent } from "./checkpoint-event.js";
+import type { CheckpointState } from "./checkpoint-state.js";
+import type { FailedResult, FailureReason, RefusalReason, RefusedResult } from "./tool-result.js";
+
+type Distribute<T> = T extends CheckpointEvent
+  ? Omit<T, "callId" | "tool" | "sessionId" | "at">
+  : never;
+/** An event without the fields every event of a call shares. */
+export type EventBody = Distribute<CheckpointEvent>;
+
+/**
+ * The id and name of a call, as strings whatever the model sent: model-supplied values are hostile,
+ * so their types are never trusted.
+ *
+ * @example
+ * ```ts
+ * identifyCall({ id: "call_1", name: "echo", arguments: "{}" }); // { callId: "call_1", name: "echo" }
+ * ```
+ */
+export function identifyCall(call: unknown): { callId: string; name: string } {
+  const candidate = call as { id?: unknown; name?: unknown } | null | undefined;
+  const id = candidate?.id;
+  const name = candidate?.name;
+  return {
+    callId: typeof id === "string" ? id : String(id ?? ""),
+    name: typeof name === "string" ? name : String(name ?? ""),
+  };
+}
+
+/**
+ * One call's passage through the checkpoint: its identity, its clock and its event stream. It
+ * builds results only from the original call's id and name.
+ */
+export class CallTrace {
+  readonly startedAt = performance.now();
+  rule: string | undefined;
+
+  constructor(
+    private readonly state: CheckpointState,
+    readonly callId: string,
+    readonly name: string,
+    readonly sessionId: string | undefined,
+  ) {}
+
+  /** Emit an event; resolves when the sink has it. Throws what the sink throws. */
+  emit(body: EventBody): void | Promise<void> {
+    const sink = this.state.sink;
+    if (!sink) return;
+    // Shared fields first: in V8, `{ ...a, b }` takes a slow path that `{ b, ...a }` does not.
+    const event = {
+      callId: this.callId,
+      tool: this.name,
+      sessionId: this.sessionId,
+      at: Date.now(),
+      ...body,
+    } as CheckpointEvent;
+    return sink.emit(event);
+  }
+
+  /** Emit, and report (rather than throw) a sink failure: for steps after a handler ran. */
+  emitAfterRun(body: EventBody): void | Promise<void> {
+    try {
+      const pending = this.emit(body);
+      if (pending) return pending.catch(this.state.onEventError);
+    } catch (error) {
+      this.state.onEventError(error);
+    }
+  }
+
+  elapsed(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  /** Build a refusal and record it. A sink that fails here cannot un-refuse anything. */
+  async refuse(reason: RefusalReason, message: string): Promise<RefusedResult> {
+    const durationMs = this.elapsed();
+    const pending = this.emitAfterRun({ type: "refused", reason, message, durationMs });
+    if (pending) await pending;
+    return {
+      callId: this.callId,
+      name: this.name,
+      status: "refused",
+      reason,
+      message,
+      durationMs,
+      rule: this.rule,
+    };
+  }
+
+  failed(reason: FailureReason, message: string): FailedResult {
+    return {
+      callId: this.callId,
+      name: this.name,
+      status: "failed",
+      reason,
+      message,
+      durationMs: this.elapsed(),
+      rule: this.rule,
+    };
+  }
+}

@@ -1,0 +1,85 @@
+import type { Decision } from "../policy/policy.js";
+import type { ToolResultStatus } from "./tool-result.js";
+
+interface EventBase {
+  readonly callId: string;
+  /** The tool name as the model sent it. */
+  readonly tool: string;
+  readonly sessionId: string | undefined;
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+}
+
+/**
+ * One step of one call through the checkpoint. Every call emits `requested` first and exactly
+ * one of `refused`, `awaiting_approval` or `finished` last.
+ */
+export type CheckpointEvent =
+  | (EventBase & {
+      readonly type: "requested";
+      readonly principal: string;
+      /** The argument text exactly as received (truncated past the size cap). */
+      readonly rawArguments: string;
+      readonly rawBytes: number;
+    })
+  | (EventBase & {
+      readonly type: "decided";
+      readonly decision: Decision;
+      readonly rule: string | undefined;
+      readonly layer: string | undefined;
+      readonly reason: string | undefined;
+      readonly explanation: string | undefined;
+      readonly args: unknown;
+    })
+  | (EventBase & {
+      readonly type: "approval_requested";
+      readonly argumentsHash: string;
+      readonly approvers: readonly string[] | undefined;
+    })
+  | (EventBase & {
+      readonly type: "approved";
+      readonly by: string;
+      readonly scope: "once" | "session";
+      readonly reason: string | undefined;
+    })
+  | (EventBase & { readonly type: "approval_denied"; readonly by: string; readonly reason: string })
+  | (EventBase & { readonly type: "awaiting_approval"; readonly approvalId: string })
+  | (EventBase & {
+      readonly type: "started";
+      readonly writes: boolean;
+      readonly timeoutMs: number;
+    })
+  | (EventBase & {
+      readonly type: "refused";
+      readonly reason: string;
+      readonly message: string;
+      readonly durationMs: number;
+    })
+  | (EventBase & {
+      readonly type: "finished";
+      readonly status: Exclude<ToolResultStatus, "refused" | "awaiting_approval">;
+      readonly reason: string | undefined;
+      readonly message: string;
+      readonly durationMs: number;
+      readonly outputBytes: number;
+      /** The rendered output, capped. */
+      readonly output: string;
+    })
+  | (EventBase & {
+      readonly type: "late_completion";
+      readonly outcome: "returned" | "threw";
+      readonly durationMs: number;
+    })
+  | (EventBase & { readonly type: "log"; readonly message: string; readonly data: unknown });
+
+/** The `type` of each event. */
+export type CheckpointEventType = CheckpointEvent["type"];
+
+/**
+ * Where events go. A returned promise is awaited: a sink that persists (the store) can make the
+ * checkpoint wait until an intent is durable before a write runs. A sink that throws before a
+ * handler starts stops the call (fail closed).
+ */
+export interface EventSink {
+  emit(event: CheckpointEvent): void | Promise<void>;
+}

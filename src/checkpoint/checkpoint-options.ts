@@ -1,0 +1,67 @@
+import type { Approver } from "../approval/approval.js";
+import type { PolicyInput } from "../policy/policy.js";
+import type { Tool } from "../tool/tool.js";
+import type { EventSink } from "./checkpoint-event.js";
+
+/** Caps the checkpoint enforces. Every field has a default. */
+export interface CheckpointLimits {
+  /** Largest argument text accepted, in UTF-8 bytes. Default 1 MiB. */
+  readonly maxArgumentBytes?: number;
+  /** Deepest nesting of argument objects and arrays. Default 64. */
+  readonly maxArgumentDepth?: number;
+  /** Deadline for handlers that declare none. Default 30 s. */
+  readonly defaultTimeoutMs?: number;
+  /** Most calls one batch may carry. Default 64. */
+  readonly maxCallsPerBatch?: number;
+  /** Most calls one run (`runId`) may make. Default unlimited. */
+  readonly maxCallsPerRun?: number;
+  /** Cap on the text a model sees of one result, and on the output kept in events. Default 32 KiB. */
+  readonly maxResultBytes?: number;
+}
+
+/** The limits with every default filled in. */
+export type ResolvedLimits = Required<CheckpointLimits>;
+
+/** Everything `createCheckpoint` accepts. */
+export interface CheckpointOptions {
+  readonly tools: Iterable<Tool>;
+  /** Decides allow, ask or deny. Default: reads allow, writes ask. */
+  readonly policy?: PolicyInput;
+  /** Answers asks. Without one, every ask is refused (`approval_required`): never run. */
+  readonly approvals?: Approver;
+  /** Receives every step of every call. */
+  readonly events?: EventSink;
+  readonly limits?: CheckpointLimits;
+  /** The agent's principal when a call's context names none. Default `agent`. */
+  readonly principal?: string;
+  /** Where sink failures after a handler ran are reported (the result is returned regardless). */
+  readonly onEventError?: (error: unknown) => void;
+}
+
+/** Per-call context: who is asking, for which session and run, and how to cancel. */
+export interface DispatchContext {
+  readonly signal?: AbortSignal;
+  readonly principal?: string;
+  readonly sessionId?: string;
+  /** Calls are counted against `maxCallsPerRun` per run id. */
+  readonly runId?: string;
+}
+
+/**
+ * Fill in the checkpoint's default limits.
+ *
+ * @example
+ * ```ts
+ * resolveLimits({ maxCallsPerBatch: 8 }).defaultTimeoutMs; // 30000
+ * ```
+ */
+export function resolveLimits(limits: CheckpointLimits = {}): ResolvedLimits {
+  return {
+    maxArgumentBytes: limits.maxArgumentBytes ?? 1024 * 1024,
+    maxArgumentDepth: limits.maxArgumentDepth ?? 64,
+    defaultTimeoutMs: limits.defaultTimeoutMs ?? 30_000,
+    maxCallsPerBatch: limits.maxCallsPerBatch ?? 64,
+    maxCallsPerRun: limits.maxCallsPerRun ?? Number.POSITIVE_INFINITY,
+    maxResultBytes: limits.maxResultBytes ?? 32 * 1024,
+  };
+}

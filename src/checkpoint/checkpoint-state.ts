@@ -1,0 +1,16 @@
+import type { Approver } from "../approval/approval.js";
+import type { PolicyFunction } from "../policy/policy.js";
+import type { ToolSet } from "../tool/tool-set.js";
+import type { EventSink } from "./checkpoint-event.js";
+import type { ResolvedLimits } from "./checkpoint-options.js";
+
+/** What one checkpoint holds: its tools, deciders, sink and limits. Internal to the checkpoint. */
+export interface CheckpointState {
+  readonly tools: ToolSet;
+  readonly decide: PolicyFunction;
+  readonly approve: Approver | undefined;
+  readonly sink: EventSink | undefined;
+  readonly limits: ResolvedLimits;
+  readonly principal: string;
+  readonly onEventError: (error: unknown) => void;
+}

@@ -1,0 +1,85 @@
+import { toPolicyFunction } from "../policy/policy.js";
+import type { Tool } from "../tool/tool.js";
+import { createToolSet } from "../tool/tool-set.js";
+import {
+  type CheckpointOptions,
+  type DispatchContext,
+  resolveLimits,
+} from "./checkpoint-options.js";
+import type { CheckpointState } from "./checkpoint-state.js";
+import { dispatch } from "./dispatch.js";
+import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
+import type { ToolCall, ToolResult } from "./tool-result.js";
+
+/** The one path from a model's tool request to a handler. */
+export interface Checkpoint {
+  /** The menu: what the model may see of each tool. */
+  readonly tools: readonly Tool[];
+  /** Run one call through every check. Never throws: every call gets exactly one result. */
+  dispatch(call: ToolCall, ctx?: DispatchContext): Promise<ToolResult>;
+  /** Run the calls of one assistant reply, in order, after checking the batch against the limits. */
+  dispatchBatch(calls: readonly ToolCall[], ctx?: DispatchContext): Promise<ToolResult[]>;
+  /** How many calls a run has made so far. */
+  callsUsed(runId?: string): number;
+  /** Forget a finished run's count. */
+  endRun(runId: string): void;
+}
+
+const DEFAULT_RUN = "default";
+
+/**
+ * Create a checkpoint over a set of tools.
+ *
+ * @example
+ * ```ts
+ * import { createCheckpoint, defineTool } from "docket";
+ * import { z } from "zod";
+ *
+ * const echo = defineTool({
+ *   name: "echo",
+ *   description: "Repeat the text back.",
+ *   input: z.object({ text: z.string() }),
+ *   writes: false,
+ *   handler: ({ text }) => text,
+ * });
+ * const checkpoint = createCheckpoint({ tools: [echo] });
+ * const result = await checkpoint.dispatch({ id: "call_1", name: "echo", arguments: '{"text":"hi"}' });
+ * // result.status === "ok", result.output === "hi"
+ * ```
+ */
+export function createCheckpoint(options: CheckpointOptions): Checkpoint {
+  const tools = createToolSet(options.tools);
+  const state: CheckpointState = {
+    tools,
+    decide: toPolicyFunction(options.policy),
+    approve: options.approvals,
+    sink: options.events,
+    limits: resolveLimits(options.limits),
+    principal: options.principal ?? "agent",
+    onEventError:
+      options.onEventError ??
+      ((error) => {
+        console.error("docket: an event could not be recorded:", error);
+      }),
+  };
+  const used = new Map<string, number>();
+  const runCounter = {
+    used: (runId: string | undefined) => used.get(runId ?? DEFAULT_RUN) ?? 0,
+    add: (runId: string | undefined, count: number) => {
+      const key = runId ?? DEFAULT_RUN;
+      used.set(key, (used.get(key) ?? 0) + count);
+    },
+  };
+
+  return {
+    tools: tools.tools,
+    dispatch: (call, ctx = {}) => dispatchOne(state, runCounter, call, ctx),
+    dispatchBatch: (calls, ctx = {}) => dispatchBatch(state, runCounter, calls, ctx),
+    callsUsed: (runId) => runCounter.used(runId),
+    endRun: (runId) => {
+      used.delete(runId);
+    },
+  };
+}
+
+export { dispatch };

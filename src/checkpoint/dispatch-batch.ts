@@ -1,0 +1,93 @@
+import { identifyCall } from "./call-trace.js";
+import type { DispatchContext } from "./checkpoint-options.js";
+import type { CheckpointState } from "./checkpoint-state.js";
+import { dispatch, refuseUnrun } from "./dispatch.js";
+import type { ToolCall, ToolResult } from "./tool-result.js";
+
+/** Counts calls per run id for the per-run limit. */
+export interface RunCounter {
+  used(runId: string | undefined): number;
+  add(runId: string | undefined, count: number): void;
+}
+
+function runLimitMessage(max: number, used: number, what: string): string {
+  return `Refused: this run may make at most ${max} tool calls and has made ${used}; ${what}.`;
+}
+
+/**
+ * Run a single call, counted against the run's limit.
+ *
+ * @example
+ * ```ts
+ * const result = await dispatchOne(state, counter, call, { runId: "run_1" });
+ * ```
+ */
+export function dispatchOne(
+  state: CheckpointState,
+  counter: RunCounter,
+  call: ToolCall,
+  ctx: DispatchContext,
+): Promise<ToolResult> {
+  const used = counter.used(ctx.runId);
+  if (used + 1 > state.limits.maxCallsPerRun) {
+    const message = runLimitMessage(state.limits.maxCallsPerRun, used, "this call was not run");
+    return refuseUnrun(state, call, ctx, "limit_exceeded", message);
+  }
+  counter.add(ctx.runId, 1);
+  return dispatch(state, call, ctx);
+}
+
+/**
+ * Run the calls of one assistant reply. The limits are checked against the whole batch first:
+ * if it would pass one, every call is refused and none runs (half a batch is worse than none).
+ * Then the calls run one after another, in order; a repeated id is refused.
+ *
+ * @example
+ * ```ts
+ * const results = await dispatchBatch(state, counter, calls, { runId: "run_1" });
+ * ```
+ */
+export async function dispatchBatch(
+  state: CheckpointState,
+  counter: RunCounter,
+  calls: readonly ToolCall[],
+  ctx: DispatchContext,
+): Promise<ToolResult[]> {
+  const list = Array.isArray(calls) ? calls : [];
+  const { maxCallsPerBatch, maxCallsPerRun } = state.limits;
+  const usedBefore = counter.used(ctx.runId);
+  let overLimit: string | undefined;
+  if (list.length > maxCallsPerBatch) {
+    overLimit = `Refused: this reply asked for ${list.length} tool calls at once, more than the limit of ${maxCallsPerBatch}; none of them was run. Ask for fewer calls per reply.`;
+  } else if (usedBefore + list.length > maxCallsPerRun) {
+    overLimit = runLimitMessage(maxCallsPerRun, usedBefore, "none of these calls was run");
+  }
+  if (overLimit !== undefined) {
+    const results: ToolResult[] = [];
+    for (const call of list)
+      results.push(await refuseUnrun(state, call, ctx, "limit_exceeded", overLimit));
+    return results;
+  }
+  counter.add(ctx.runId, list.length);
+
+  const seen = new Set<string>();
+  const results: ToolResult[] = [];
+  for (const call of list) {
+    const { callId } = identifyCall(call);
+    if (seen.has(callId)) {
+      results.push(
+        await refuseUnrun(
+          state,
+          call,
+          ctx,
+          "duplicate_call_id",
+          `Another call in this reply already used the id ${JSON.stringify(callId)}; this one was not run. Give every call its own id.`,
+        ),
+      );
+      continue;
+    }
+    seen.add(callId);
+    results.push(await dispatch(state, call, ctx));
+  }
+  return results;
+}

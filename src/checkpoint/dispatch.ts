@@ -1,0 +1,231 @@
+import type { PolicyRequest, PolicyVerdict } from "../policy/policy.js";
+import { isThenable } from "../shared/is-thenable.js";
+import { type SealedTool, unsealHandler } from "../tool/handler-seal.js";
+import type { ValidationOutcome } from "../tool/input-schema.js";
+import { CallTrace, type EventBody, identifyCall } from "./call-trace.js";
+import type { DispatchContext } from "./checkpoint-options.js";
+import type { CheckpointState } from "./checkpoint-state.js";
+import { executeTool } from "./execute-tool.js";
+import { readArguments } from "./read-arguments.js";
+import { requestApproval } from "./request-approval.js";
+import type { RefusalReason, ToolCall, ToolResult } from "./tool-result.js";
+
+const DECISIONS = new Set(["allow", "ask", "deny"]);
+const MAX_NAMES_LISTED = 20;
+
+function quoteName(name: string): string {
+  return JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+}
+
+/**
+ * The one path from a model's tool request to a handler: cancelled? read, validate, decide,
+ * approve, run, report. Every step is an event; every call gets exactly one result carrying its
+ * id and name.
+ *
+ * @example
+ * ```ts
+ * const result = await dispatch(state, { id: "call_1", name: "read_file", arguments: '{"path":"a.txt"}' }, {});
+ * ```
+ */
+export async function dispatch(
+  state: CheckpointState,
+  call: ToolCall,
+  ctx: DispatchContext,
+): Promise<ToolResult> {
+  const { callId, name } = identifyCall(call);
+  const trace = new CallTrace(state, callId, name, ctx.sessionId);
+  const principal = ctx.principal ?? state.principal;
+  const raw = (call as { arguments?: unknown } | null)?.arguments;
+  const rawText = typeof raw === "string" ? raw : String(raw);
+  try {
+    const pending = trace.emit(requestedEvent(state, principal, raw));
+    if (pending) await pending;
+  } catch {
+    return trace.refuse("audit_failed", "The call could not be recorded, so it was not run.");
+  }
+
+  // 1. Cancelled: nothing runs.
+  if (ctx.signal?.aborted) {
+    return trace.refuse(
+      "cancelled",
+      "The run was cancelled before this call started; it was not run.",
+    );
+  }
+
+  // 2. Read.
+  const read = readArguments(raw, {
+    maxBytes: state.limits.maxArgumentBytes,
+    maxDepth: state.limits.maxArgumentDepth,
+  });
+  if (read.status === "unreadable") {
+    return trace.refuse(
+      "unreadable_arguments",
+      `The arguments for ${quoteName(name)} could not be read: ${read.problem}. Send the arguments as one JSON object and call again.`,
+    );
+  }
+
+  // 3. Validate: the tool, then its arguments.
+  const tool = state.tools.get(name);
+  const sealed = tool && unsealHandler(tool);
+  if (!tool || !sealed) {
+    const names = state.tools.names;
+    const listed = names.slice(0, MAX_NAMES_LISTED).join(", ");
+    const more =
+      names.length > MAX_NAMES_LISTED ? ` (and ${names.length - MAX_NAMES_LISTED} more)` : "";
+    return trace.refuse(
+      "unknown_tool",
+      names.length === 0
+        ? `There is no tool named ${quoteName(name)}; no tools are available.`
+        : `There is no tool named ${quoteName(name)}. The tools that exist are: ${listed}${more}.`,
+    );
+  }
+  let validation = validate(sealed, read.args);
+  if (isThenable(validation)) validation = await validation;
+  if (validation.status === "invalid") {
+    const problems = validation.issues
+      .slice(0, 20)
+      .map((issue) => `${issue.path || "(the arguments)"}: ${issue.message}`)
+      .join("; ");
+    return trace.refuse(
+      "invalid_arguments",
+      `The arguments for ${name} do not match its input schema: ${problems}. Correct them and call again.`,
+    );
+  }
+  const args = validation.value as Record<string, unknown>;
+
+  // 4. Decide.
+  let verdict = decide(state, {
+    tool,
+    args,
+    rawArguments: rawText,
+    callId,
+    principal,
+    sessionId: ctx.sessionId,
+  });
+  if (isThenable(verdict)) verdict = await verdict;
+  if (verdict === undefined) {
+    return trace.refuse(
+      "policy_error",
+      `The policy could not decide on this call to ${name}, so it was not run.`,
+    );
+  }
+  trace.rule = verdict.rule;
+  try {
+    const pending = trace.emit({
+      type: "decided",
+      decision: verdict.decision,
+      rule: verdict.rule,
+      layer: verdict.layer,
+      reason: verdict.reason,
+      explanation: verdict.explanation,
+      args,
+    });
+    if (pending) await pending;
+  } catch {
+    return trace.refuse(
+      "audit_failed",
+      "The decision could not be recorded, so the call was not run.",
+    );
+  }
+  if (verdict.decision === "deny") {
+    const rule = verdict.rule ? ` (rule ${verdict.rule})` : "";
+    const because = verdict.reason ? `: ${verdict.reason}` : ".";
+    return trace.refuse("denied", `The policy denied this call to ${name}${rule}${because}`);
+  }
+
+  // 5. Approve, only for ask.
+  if (verdict.decision === "ask") {
+    const answered = await requestApproval(state, trace, {
+      tool,
+      args,
+      principal,
+      verdict,
+      signal: ctx.signal,
+    });
+    if (answered !== "approved") return answered;
+    if (ctx.signal?.aborted) {
+      return trace.refuse(
+        "cancelled",
+        "The run was cancelled while this call waited for approval; it was not run.",
+      );
+    }
+  }
+
+  // 6 and 7. Run and report.
+  return executeTool(state, trace, { tool, sealed, args, principal, signal: ctx.signal });
+}
+
+function requestedEvent(state: CheckpointState, principal: string, raw: unknown): EventBody {
+  const text = typeof raw === "string" ? raw : String(raw);
+  const cap = state.limits.maxArgumentBytes;
+  return {
+    type: "requested",
+    principal,
+    rawArguments: text.length > cap ? text.slice(0, cap) : text,
+    rawBytes: typeof raw === "string" ? Buffer.byteLength(raw) : 0,
+  };
+}
+
+/**
+ * Refuse a call before any step ran (a batch over a limit, a repeated id): it is still recorded
+ * as requested, then refused, like every other call.
+ *
+ * @example
+ * ```ts
+ * await refuseUnrun(state, call, ctx, "duplicate_call_id", "Another call already used this id.");
+ * ```
+ */
+export async function refuseUnrun(
+  state: CheckpointState,
+  call: ToolCall,
+  ctx: DispatchContext,
+  reason: RefusalReason,
+  message: string,
+): Promise<ToolResult> {
+  const { callId, name } = identifyCall(call);
+  const trace = new CallTrace(state, callId, name, ctx.sessionId);
+  await trace.emitAfterRun(
+    requestedEvent(
+      state,
+      ctx.principal ?? state.principal,
+      (call as { arguments?: unknown } | null)?.arguments,
+    ),
+  );
+  return trace.refuse(reason, message);
+}
+
+function validate(
+  sealed: SealedTool,
+  args: Record<string, unknown>,
+): ValidationOutcome | Promise<ValidationOutcome> {
+  try {
+    return sealed.input.validate(args);
+  } catch (error) {
+    return {
+      status: "invalid",
+      issues: [{ path: "", message: `the validator failed (${(error as Error).message})` }],
+    };
+  }
+}
+
+function decide(
+  state: CheckpointState,
+  request: PolicyRequest,
+): PolicyVerdict | undefined | Promise<PolicyVerdict | undefined> {
+  try {
+    const verdict = state.decide(request);
+    return isThenable(verdict)
+      ? Promise.resolve(verdict).then(checkVerdict, () => undefined)
+      : checkVerdict(verdict);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A policy that answers nonsense has not allowed anything. */
+function checkVerdict(verdict: unknown): PolicyVerdict | undefined {
+  if (typeof verdict !== "object" || verdict === null) return undefined;
+  return DECISIONS.has((verdict as PolicyVerdict).decision)
+    ? (verdict as PolicyVerdict)
+    : undefined;
+}

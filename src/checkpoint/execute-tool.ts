@@ -1,0 +1,122 @@
+import { isThenable } from "../shared/is-thenable.js";
+import type { SealedTool } from "../tool/handler-seal.js";
+import type { Tool } from "../tool/tool.js";
+import type { CallTrace } from "./call-trace.js";
+import type { CheckpointState } from "./checkpoint-state.js";
+import { HandlerContext } from "./handler-context.js";
+import { capText, outputText } from "./render-result.js";
+import { runHandler } from "./run-handler.js";
+import { sanitiseError } from "./sanitise-error.js";
+import type { FailedResult, OkResult, RefusedResult } from "./tool-result.js";
+
+/** What the run step needs to know about the call. */
+export interface ExecuteInput {
+  readonly tool: Tool;
+  readonly sealed: SealedTool;
+  readonly args: Record<string, unknown>;
+  readonly principal: string;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * Step 6 and 7: run the handler under its deadline and report. A throw, a timeout, a cancel or
+ * an output that cannot be serialised becomes a `failed` result; nothing escapes as an exception.
+ *
+ * @example
+ * ```ts
+ * return executeTool(state, trace, { tool, sealed, args, principal, signal });
+ * ```
+ */
+export async function executeTool(
+  state: CheckpointState,
+  trace: CallTrace,
+  { tool, sealed, args, principal, signal }: ExecuteInput,
+): Promise<OkResult | FailedResult | RefusedResult> {
+  const timeoutMs = tool.timeoutMs ?? state.limits.defaultTimeoutMs;
+  try {
+    const pending = trace.emit({ type: "started", writes: tool.writes, timeoutMs });
+    if (pending) await pending;
+  } catch {
+    return trace.refuse(
+      "audit_failed",
+      `The start of ${tool.name} could not be recorded, so it was not run.`,
+    );
+  }
+
+  const ctx = new HandlerContext(trace, principal);
+  let outcome = runHandler(() => sealed.handler(args, ctx), ctx, {
+    timeoutMs,
+    signal,
+    onLate: (late) => {
+      void trace.emitAfterRun({
+        type: "late_completion",
+        outcome: late,
+        durationMs: trace.elapsed(),
+      });
+    },
+  });
+
+  if (isThenable(outcome)) outcome = await outcome;
+  let result: OkResult | FailedResult;
+  let text = "";
+  switch (outcome.status) {
+    case "returned": {
+      let shaped: unknown;
+      try {
+        shaped = sealed.shape ? sealed.shape(outcome.value) : outcome.value;
+      } catch (error) {
+        result = trace.failed(
+          "error",
+          `${tool.name} ran, but shaping its output failed: ${sanitiseError(error)}`,
+        );
+        break;
+      }
+      const serialised = outputText(shaped);
+      if (serialised === undefined) {
+        result = trace.failed(
+          "unserialisable_output",
+          `${tool.name} ran, but its output cannot be serialised as JSON, so it cannot be shown.`,
+        );
+        break;
+      }
+      text = serialised;
+      result = {
+        callId: trace.callId,
+        name: trace.name,
+        status: "ok",
+        output: shaped,
+        message: `${tool.name} succeeded.`,
+        durationMs: trace.elapsed(),
+        rule: trace.rule,
+      };
+      break;
+    }
+    case "threw":
+      result = trace.failed("error", `${tool.name} failed: ${sanitiseError(outcome.error)}`);
+      break;
+    case "timeout":
+      result = trace.failed(
+        "timeout",
+        `${tool.name} did not finish within ${timeoutMs} ms and was stopped${tool.writes ? "; whether it changed anything is unknown" : ""}.`,
+      );
+      break;
+    case "cancelled":
+      result = trace.failed(
+        "cancelled",
+        `${tool.name} was cancelled while running${tool.writes ? "; whether it changed anything is unknown" : ""}.`,
+      );
+      break;
+  }
+  const output = result.status === "ok" ? capText(text, state.limits.maxResultBytes) : "";
+  const recorded = trace.emitAfterRun({
+    type: "finished",
+    status: result.status,
+    reason: result.reason,
+    message: result.message,
+    durationMs: result.durationMs,
+    outputBytes: result.status === "ok" ? Buffer.byteLength(text) : 0,
+    output,
+  });
+  if (recorded) await recorded;
+  return result;
+}

@@ -1,0 +1,69 @@
+import { createHash } from "node:crypto";
+import type { ToolContext } from "../tool/tool.js";
+import type { CallTrace } from "./call-trace.js";
+
+/**
+ * A key stable across retries of the same call in the same session, for upstream APIs that
+ * deduplicate on one (payments).
+ *
+ * @example
+ * ```ts
+ * idempotencyKeyFor("sess_1", "call_1") === idempotencyKeyFor("sess_1", "call_1"); // true
+ * ```
+ */
+export function idempotencyKeyFor(sessionId: string | undefined, callId: string): string {
+  return createHash("sha256")
+    .update(`docket\0${sessionId ?? ""}\0${callId}`)
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/**
+ * What a handler receives as `ctx`. The signal and the idempotency key are made on first use:
+ * Node's AbortSignal and a SHA-256 cost more than the rest of a call, and most handlers use
+ * neither.
+ */
+export class HandlerContext implements ToolContext {
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #abortReason: unknown;
+  #key: string | undefined;
+
+  constructor(
+    private readonly trace: CallTrace,
+    readonly principal: string,
+  ) {}
+
+  get callId(): string {
+    return this.trace.callId;
+  }
+
+  get sessionId(): string | undefined {
+    return this.trace.sessionId;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
+  }
+
+  get idempotencyKey(): string {
+    this.#key ??= idempotencyKeyFor(this.trace.sessionId, this.trace.callId);
+    return this.#key;
+  }
+
+  /** Bound, so that handlers may destructure it. */
+  readonly log = (message: string, data?: unknown): void => {
+    void this.trace.emitAfterRun({ type: "log", message: String(message), data });
+  };
+
+  /** Abort the handler's signal (deadline or cancellation). */
+  abort(reason: unknown): void {
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+  }
+}

@@ -1,0 +1,32 @@
+import type { CheckpointEvent, EventSink } from "./checkpoint-event.js";
+
+/** An event sink that keeps every event in an array, for tests and short scripts. */
+export interface MemoryEventSink extends EventSink {
+  readonly events: CheckpointEvent[];
+  /** The events of one call, in order. */
+  forCall(callId: string): CheckpointEvent[];
+}
+
+/**
+ * Create an in-memory event sink.
+ *
+ * @example
+ * ```ts
+ * const events = createMemoryEventSink();
+ * const checkpoint = createCheckpoint({ tools, events });
+ * await checkpoint.dispatch(call);
+ * events.forCall(call.id).map((e) => e.type); // ["requested", "decided", "started", "finished"]
+ * ```
+ */
+export function createMemoryEventSink(): MemoryEventSink {
+  const events: CheckpointEvent[] = [];
+  return {
+    events,
+    emit(event) {
+      events.push(event);
+    },
+    forCall(callId) {
+      return events.filter((event) => event.callId === callId);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { ToolResult } from "./tool-result.js";
+
+/** Default cap on what a model sees of one result. */
+export const DEFAULT_RESULT_BYTES = 32 * 1024;
+
+/**
+ * Serialise a tool's output as the text a model reads: strings as they are, everything else as
+ * compact JSON. Returns `undefined` when the output cannot be serialised (cycles, BigInt).
+ *
+ * @example
+ * ```ts
+ * outputText({ ok: true }); // '{"ok":true}'
+ * ```
+ */
+export function outputText(output: unknown): string | undefined {
+  if (output === undefined) return "";
+  if (typeof output === "string") return output;
+  try {
+    return JSON.stringify(output);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keep the head and the tail of a long text within `maxBytes` UTF-8 bytes, with a marker saying
+ * how much was cut from the middle. Beginnings and ends carry the most meaning in logs and files.
+ *
+ * @example
+ * ```ts
+ * capText("x".repeat(100_000), 1024); // "xxx…\n[… 98,9xx bytes cut …]\n…xxx"
+ * ```
+ */
+export function capText(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes / 3 || Buffer.byteLength(text) <= maxBytes) return text;
+  const bytes = Buffer.from(text);
+  const keep = Math.max(0, maxBytes - 64);
+  const headBytes = Math.ceil(keep / 2);
+  const tailBytes = keep - headBytes;
+  // Decoding a slice that splits a character yields U+FFFD at the seam; drop it.
+  const head = bytes
+    .subarray(0, headBytes)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
+  const tail = bytes
+    .subarray(bytes.length - tailBytes)
+    .toString("utf8")
+    .replace(/^\uFFFD/, "");
+  const cut = bytes.length - Buffer.byteLength(head) - Buffer.byteLength(tail);
+  return `${head}\n[… ${cut.toLocaleString("en-US")} bytes cut …]\n${tail}`;
+}
+
+/**
+ * The text a model sees for a result: the output on success, the words of the refusal or
+ * failure otherwise, capped.
+ *
+ * @example
+ * ```ts
+ * renderResult(result); // '{"order_id":"SU-1","status":"shipped"}' or "Refused: …"
+ * ```
+ */
+export function renderResult(result: ToolResult, { maxBytes = DEFAULT_RESULT_BYTES } = {}): string {
+  switch (result.status) {
+    case "ok": {
+      const text = outputText(result.output) ?? result.message;
+      return capText(text === "" ? "(the tool returned no output)" : text, maxBytes);
+    }
+    case "refused":
+    case "awaiting_approval":
+    case "failed":
+      return capText(result.message, maxBytes);
+  }
+}

@@ -1,0 +1,136 @@
+import { createHash } from "node:crypto";
+import type { ApprovalAnswer } from "../approval/approval.js";
+import type { PolicyVerdict } from "../policy/policy.js";
+import { canonicalJson } from "../shared/canonical-json.js";
+import type { Tool } from "../tool/tool.js";
+import type { CallTrace } from "./call-trace.js";
+import type { CheckpointState } from "./checkpoint-state.js";
+import type { AwaitingApprovalResult, RefusedResult } from "./tool-result.js";
+
+/** What the approval step needs to know about the call. */
+export interface ApprovalInput {
+  readonly tool: Tool;
+  readonly args: Record<string, unknown>;
+  readonly principal: string;
+  readonly verdict: PolicyVerdict;
+  readonly signal: AbortSignal | undefined;
+}
+
+const NEVER = new AbortController().signal;
+
+/**
+ * Ask the configured approver about a call the policy answered `ask` for. Fails closed: no
+ * approver, an approver that throws or answers nonsense, an anonymous answer or the requesting
+ * principal approving its own call all mean the call does not run.
+ *
+ * @example
+ * ```ts
+ * const answered = await requestApproval(state, trace, { tool, args, principal, verdict, signal });
+ * if (answered !== "approved") return answered; // a refusal or an awaiting_approval result
+ * ```
+ */
+export async function requestApproval(
+  state: CheckpointState,
+  trace: CallTrace,
+  { tool, args, principal, verdict, signal }: ApprovalInput,
+): Promise<"approved" | RefusedResult | AwaitingApprovalResult> {
+  const why = verdict.reason ? ` (${verdict.reason})` : "";
+  if (!state.approve) {
+    return trace.refuse(
+      "approval_required",
+      `This call to ${tool.name} needs a human's approval${why}, and no approver is available, so it was not run.`,
+    );
+  }
+  const canonicalArguments = canonicalJson(args);
+  const argumentsHash = createHash("sha256").update(canonicalArguments).digest("hex");
+  try {
+    await trace.emit({ type: "approval_requested", argumentsHash, approvers: verdict.approvers });
+  } catch {
+    return trace.refuse(
+      "audit_failed",
+      "The approval request could not be recorded, so the call was not run.",
+    );
+  }
+
+  let answer: ApprovalAnswer;
+  try {
+    answer = await state.approve({
+      callId: trace.callId,
+      tool,
+      args,
+      canonicalArguments,
+      argumentsHash,
+      principal,
+      sessionId: trace.sessionId,
+      verdict,
+      signal: signal ?? NEVER,
+    });
+  } catch {
+    return trace.refuse(
+      "approval_error",
+      `Asking for approval of ${tool.name} failed, so the call was not run.`,
+    );
+  }
+
+  switch (answer?.decision) {
+    case "approve": {
+      if (typeof answer.by !== "string" || answer.by.trim() === "") {
+        return trace.refuse(
+          "approval_error",
+          `The approval of ${tool.name} named no approver, so the call was not run.`,
+        );
+      }
+      if (answer.by === principal) {
+        await trace.emitAfterRun({
+          type: "approval_denied",
+          by: answer.by,
+          reason: "self-approval is not accepted",
+        });
+        return trace.refuse(
+          "approval_denied",
+          `${tool.name} was not run: the principal that requested it (${principal}) cannot approve its own call.`,
+        );
+      }
+      try {
+        await trace.emit({
+          type: "approved",
+          by: answer.by,
+          scope: answer.scope ?? "once",
+          reason: answer.reason,
+        });
+      } catch {
+        return trace.refuse(
+          "audit_failed",
+          "The approval could not be recorded, so the call was not run.",
+        );
+      }
+      return "approved";
+    }
+    case "deny": {
+      const by = typeof answer.by === "string" && answer.by !== "" ? answer.by : "an approver";
+      const reason = answer.reason?.trim() || "no reason given";
+      await trace.emitAfterRun({ type: "approval_denied", by, reason });
+      return trace.refuse("approval_denied", `${by} denied this call to ${tool.name}: ${reason}.`);
+    }
+    case "pending": {
+      await trace.emitAfterRun({ type: "awaiting_approval", approvalId: answer.approvalId });
+      return {
+        callId: trace.callId,
+        name: trace.name,
+        status: "awaiting_approval",
+        reason: "approval_pending",
+        approvalId: answer.approvalId,
+        message:
+          answer.message ??
+          `This call to ${tool.name} is waiting for a human's approval (request ${answer.approvalId}); it has not run yet.`,
+        durationMs: trace.elapsed(),
+        rule: trace.rule,
+      };
+    }
+    default:
+      return trace.refuse(
+        "approval_error",
+        `The approver gave no valid answer for ${tool.name}, so the call was not run.`,
+      );
+  }
+}

@@ -1,0 +1,88 @@
+/** Why a call was refused before its handler ran. */
+export type RefusalReason =
+  | "cancelled"
+  | "unreadable_arguments"
+  | "unknown_tool"
+  | "invalid_arguments"
+  | "denied"
+  | "policy_error"
+  | "approval_required"
+  | "approval_denied"
+  | "approval_error"
+  | "limit_exceeded"
+  | "duplicate_call_id"
+  | "audit_failed";
+
+/** Why a call whose handler was started did not succeed. */
+export type FailureReason =
+  | "timeout"
+  | "error"
+  | "cancelled"
+  | "unserialisable_output"
+  | "interrupted";
+
+interface ResultBase {
+  /** The id of the call this answers, exactly as the model sent it. */
+  readonly callId: string;
+  /** The tool name, exactly as the model sent it. */
+  readonly name: string;
+  /** Words the model can act on. */
+  readonly message: string;
+  readonly durationMs: number;
+  /** The policy rule that decided, when one did. */
+  readonly rule?: string | undefined;
+}
+
+/** The handler ran and returned. `output` is the shaped output. */
+export interface OkResult extends ResultBase {
+  readonly status: "ok";
+  readonly output: unknown;
+  readonly reason?: undefined;
+}
+
+/** Nothing ran. */
+export interface RefusedResult extends ResultBase {
+  readonly status: "refused";
+  readonly reason: RefusalReason;
+  readonly output?: undefined;
+}
+
+/** A human must decide first; the call resumes when they have. */
+export interface AwaitingApprovalResult extends ResultBase {
+  readonly status: "awaiting_approval";
+  readonly reason: "approval_pending";
+  readonly approvalId: string;
+  readonly output?: undefined;
+}
+
+/** The handler started and did not succeed. */
+export interface FailedResult extends ResultBase {
+  readonly status: "failed";
+  readonly reason: FailureReason;
+  readonly output?: undefined;
+}
+
+/**
+ * The one answer every call gets: built from the original call's id and name.
+ *
+ * @example
+ * ```ts
+ * switch (result.status) {
+ *   case "ok": use(result.output); break;
+ *   case "refused": case "failed": console.log(result.reason, result.message); break;
+ *   case "awaiting_approval": console.log("waiting for", result.approvalId); break;
+ * }
+ * ```
+ */
+export type ToolResult = OkResult | RefusedResult | AwaitingApprovalResult | FailedResult;
+
+/** The four statuses a result can have. */
+export type ToolResultStatus = ToolResult["status"];
+
+/** A tool call as a model sends it: the arguments are raw text. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The argument text exactly as the model produced it. */
+  readonly arguments: string;
+}

@@ -1,0 +1,78 @@
+import type { Tool } from "../tool/tool.js";
+
+/** The three answers a policy can give. Strictest wins: deny > ask > allow. */
+export type Decision = "allow" | "ask" | "deny";
+
+/** What the policy sees of a call: already read and validated. */
+export interface PolicyRequest {
+  readonly tool: Tool;
+  /** The validated arguments. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The argument text exactly as the model sent it. */
+  readonly rawArguments: string;
+  readonly callId: string;
+  readonly principal: string;
+  readonly sessionId: string | undefined;
+}
+
+/** A policy's answer, with the explanation that goes to the model and the audit trail. */
+export interface PolicyVerdict {
+  readonly decision: Decision;
+  /** Words: why (shown to the model on deny, to the approver on ask). */
+  readonly reason?: string;
+  /** The id of the rule that decided. */
+  readonly rule?: string;
+  /** The layer the rule came from (managed, user, project, session, default). */
+  readonly layer?: string;
+  /** Who may answer an ask (principals or `role:NAME`). */
+  readonly approvers?: readonly string[];
+  /** A longer account of how the decision was reached (matched text, sub-command). */
+  readonly explanation?: string;
+}
+
+/** A policy as a function, sync or async. */
+export type PolicyFunction = (request: PolicyRequest) => PolicyVerdict | Promise<PolicyVerdict>;
+
+/** A policy as an object: the engine built from a `policy:` config is one. */
+export interface PolicyEngine {
+  decide(request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict>;
+}
+
+/** Anything `createCheckpoint({ policy })` accepts. */
+export type PolicyInput = PolicyFunction | PolicyEngine;
+
+/**
+ * The policy when none is given: reads are allowed, writes ask a human. A write is never allowed
+ * by default.
+ *
+ * @example
+ * ```ts
+ * createCheckpoint({ tools, policy: defaultPolicy }); // same as leaving policy out
+ * ```
+ */
+export const defaultPolicy: PolicyFunction = ({ tool }) =>
+  tool.writes
+    ? {
+        decision: "ask",
+        rule: "default:writes",
+        layer: "default",
+        reason: `${tool.name} can change things, and no rule allows it, so a human must approve it.`,
+      }
+    : { decision: "allow", rule: "default:reads", layer: "default" };
+
+/**
+ * Turn any accepted policy value into a function.
+ *
+ * @example
+ * ```ts
+ * const decide = toPolicyFunction({ decide: () => ({ decision: "deny" }) });
+ * ```
+ */
+export function toPolicyFunction(policy: PolicyInput | undefined): PolicyFunction {
+  if (policy === undefined) return defaultPolicy;
+  if (typeof policy === "function") return policy;
+  if (typeof policy === "object" && policy !== null && typeof policy.decide === "function") {
+    return (request) => policy.decide(request);
+  }
+  throw new TypeError("policy must be a function or an object with a decide(request) method");
+}

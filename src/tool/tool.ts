@@ -1,0 +1,44 @@
+import type { JsonSchema } from "./input-schema.js";
+
+/**
+ * Which argument of a tool holds something policy matchers understand: a shell command, a path,
+ * a URL. Names are top-level argument keys.
+ */
+export interface PolicyArgs {
+  readonly command?: string;
+  readonly path?: string | readonly string[];
+  readonly url?: string;
+}
+
+/** What a handler receives beside its arguments. */
+export interface ToolContext {
+  /** The id the model gave this call. */
+  readonly callId: string;
+  /** Aborted when the caller cancels or the deadline passes: stop work when it fires. */
+  readonly signal: AbortSignal;
+  /** Who asked for the call (the agent's principal). */
+  readonly principal: string;
+  readonly sessionId: string | undefined;
+  /** Stable across retries of the same call: pass it to upstream APIs that accept one. */
+  readonly idempotencyKey: string;
+  /** Record a line in the call's event stream (and so the audit trail). */
+  log(message: string, data?: unknown): void;
+}
+
+/**
+ * A tool as everything outside the checkpoint sees it: the menu entry. It carries no handler;
+ * `defineTool` seals that away.
+ */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  /** The JSON Schema published to model providers. */
+  readonly inputSchema: JsonSchema;
+  /** Whether running it may change the world. Policy defaults and intents depend on it. */
+  readonly writes: boolean;
+  /** The handler's deadline in milliseconds; `undefined` means the checkpoint's default. */
+  readonly timeoutMs: number | undefined;
+  readonly policyArgs: PolicyArgs;
+  /** Whether the tool declared how to recognise a repeat of the same action. */
+  readonly dedupes: boolean;
+}

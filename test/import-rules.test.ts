@@ -1,0 +1,43 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const depcruise = fileURLToPath(
+  new URL("../node_modules/dependency-cruiser/bin/dependency-cruise.mjs", import.meta.url),
+);
+
+interface Violation {
+  readonly rule: { readonly name: string };
+  readonly from: string;
+  readonly to: string;
+}
+
+async function violationsIn(folder: string): Promise<Violation[]> {
+  const { stdout } = await run(
+    process.execPath,
+    [depcruise, folder, "--config", ".dependency-cruiser.cjs", "--output-type", "json"],
+    { maxBuffer: 64 * 1024 * 1024 },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
+  return (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+describe("the import rules", () => {
+  it("report a module outside the checkpoint that imports the sealing key or a handler module", async () => {
+    const found = (await violationsIn("test/fixtures/import-rules/src"))
+      .map(
+        (v) =>
+          `${v.rule.name}: ${v.from.replace(/^.*\/src\//, "")} -> ${v.to.replace(/^.*\/src\//, "")}`,
+      )
+      .sort();
+    expect(found).toEqual([
+      "handler-modules-only-beside-their-tool: loop/sneaky-handler.ts -> builtin/files/read-file.handler.ts",
+      "handler-seal-only-in-checkpoint: loop/sneaky-unseal.ts -> tool/handler-seal.ts",
+    ]);
+  });
+
+  it("find no violation in docket's own source", async () => {
+    expect(await violationsIn("src")).toEqual([]);
+  });
+});
