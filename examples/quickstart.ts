@@ -3,7 +3,13 @@
  * Run it yourself: `npx tsx examples/quickstart.ts`.
  */
 import { fileURLToPath } from "node:url";
-import { createCheckpoint, createMemoryEventSink, defineTool, renderResult, type ToolResult } from "docket";
+import {
+  createCheckpoint,
+  createMemoryEventSink,
+  defineTool,
+  renderResult,
+  type ToolResult,
+} from "docket";
 import { z } from "zod";
 
 const orders = new Map([["SU-88421", { status: "shipped", total: 129 }]]);
@@ -51,6 +57,8 @@ export async function main(): Promise<ToolResult[]> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const result of await main()) {
-    console.log(`${result.callId} ${result.name}: ${result.status} ${result.reason ?? ""}\n  ${renderResult(result)}`);
+    console.log(
+      `${result.callId} ${result.name}: ${result.status} ${result.reason ?? ""}\n  ${renderResult(result)}`,
+    );
   }
 }
