@@ -25,6 +25,38 @@ export async function benchCheckpoint({ calls = 100_000, warmup = 20_000 } = {})
   const raw = '{"order_id":"SU-88421","amount":42.5}';
 
   const byHand = async (text: string) => handler(input.parse(JSON.parse(text)));
+  // The same duties the checkpoint has, written inline: record four events, check the policy,
+  // catch a throw, serialise the output. Shows what the checkpoint's structure itself costs.
+  const log: unknown[] = [];
+  const policy = (_name: string) => ({ decision: "allow" as const });
+  const byHandWithDuties = async (text: string, i: number) => {
+    const at = Date.now();
+    log.push({ type: "requested", callId: `call_${i}`, rawArguments: text, at });
+    const args = input.parse(JSON.parse(text));
+    const verdict = policy("noop");
+    log.push({
+      type: "decided",
+      callId: `call_${i}`,
+      decision: verdict.decision,
+      args,
+      at: Date.now(),
+    });
+    log.push({ type: "started", callId: `call_${i}`, at: Date.now() });
+    let output: unknown;
+    try {
+      output = await handler(args);
+    } catch (error) {
+      output = String(error);
+    }
+    log.push({
+      type: "finished",
+      callId: `call_${i}`,
+      output: JSON.stringify(output),
+      at: Date.now(),
+    });
+    if (log.length > 10_000) log.length = 0;
+    return { callId: `call_${i}`, status: "ok", output };
+  };
 
   const measure = async (fn: (i: number) => Promise<unknown>, n: number): Promise<number[]> => {
     const durations = new Array<number>(n);
@@ -46,12 +78,16 @@ export async function benchCheckpoint({ calls = 100_000, warmup = 20_000 } = {})
   // Interleave rounds so that neither side gets a quieter machine.
   const checkpointTimes: number[] = [];
   const baselineTimes: number[] = [];
+  const dutiesTimes: number[] = [];
+  await measure((i) => byHandWithDuties(raw, i), warmup);
   for (let round = 0; round < 5; round += 1) {
     checkpointTimes.push(...(await measure(dispatchOne, calls / 5)));
     baselineTimes.push(...(await measure(() => byHand(raw), calls / 5)));
+    dutiesTimes.push(...(await measure((i) => byHandWithDuties(raw, i), calls / 5)));
   }
   const cp = summarise(checkpointTimes);
   const base = summarise(baselineTimes);
+  const duties = summarise(dutiesTimes);
   const ratio = cp.medianUs / base.medianUs;
   console.log("bench/checkpoint: no-op tool, allow policy, memory sink");
   console.log(
@@ -59,6 +95,12 @@ export async function benchCheckpoint({ calls = 100_000, warmup = 20_000 } = {})
   );
   console.log(
     `  by hand              median ${us(base.medianUs)}  p99 ${us(base.p99Us)}  ${Math.round(base.perSecond).toLocaleString("en-US")} calls/s`,
+  );
+  console.log(
+    `  by hand + events     median ${us(duties.medianUs)}  p99 ${us(duties.p99Us)}  ${Math.round(duties.perSecond).toLocaleString("en-US")} calls/s`,
+  );
+  console.log(
+    `  checkpoint / by hand with the same four events = ${(cp.medianUs / duties.medianUs).toFixed(2)}x`,
   );
   console.log(
     `  added per call (median) ${us(cp.medianUs - base.medianUs)}; checkpoint / by hand = ${ratio.toFixed(2)}x (target <= 2x)`,
