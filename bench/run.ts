@@ -1,7 +1,9 @@
+import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
 
 const benches: Record<string, () => Promise<void>> = {
   checkpoint: () => benchCheckpoint(),
+  builtin: () => benchBuiltin(),
 };
 
 const wanted = process.argv.slice(2);

@@ -4,7 +4,9 @@
  * This is the package's only barrel. It must not load a database driver: stores are opened
  * on demand (an architecture test holds it to that).
  */
+
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/approval.js";
+export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
 export type {
   CheckpointEvent,
   CheckpointEventType,

@@ -1,0 +1,62 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { builtinTools, createCheckpoint } from "../src/index.js";
+import { summarise } from "./stats.js";
+
+const MiB = 1024 * 1024;
+
+/**
+ * run_command on 1 GB of output (peak RSS growth, time) and read_file of a 10 MB file with a
+ * limit (time), both through the checkpoint.
+ */
+export async function benchBuiltin(): Promise<void> {
+  const workspace = await mkdtemp(join(tmpdir(), "docket-bench-"));
+  try {
+    const checkpoint = createCheckpoint({
+      tools: builtinTools({ workspace }),
+      policy: () => ({ decision: "allow" }),
+    });
+    console.log("bench/builtin");
+
+    global.gc?.();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 10);
+    const started = performance.now();
+    const result = await checkpoint.dispatch({
+      id: "big",
+      name: "run_command",
+      arguments: JSON.stringify({ command: "yes | head -c 1000000000", timeout_ms: 300_000 }),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    console.log(
+      `  run_command 'yes | head -c 1000000000': ${result.status}, ${seconds.toFixed(2)} s, peak RSS +${((peak - baseline) / MiB).toFixed(1)} MiB above baseline (target < 64 MiB)`,
+    );
+
+    const line = "the quick brown fox jumps over the lazy dog 0123456789 ".repeat(2);
+    const lines = Math.ceil((10 * 1000 * 1000) / line.length);
+    await writeFile(join(workspace, "big.txt"), `${line}\n`.repeat(lines));
+    const times: number[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      const t = performance.now();
+      const read = await checkpoint.dispatch({
+        id: `read_${i}`,
+        name: "read_file",
+        arguments: JSON.stringify({ path: "big.txt", offset: 1 + i * 1000, limit: 200 }),
+      });
+      if (read.status !== "ok") throw new Error(read.message);
+      times.push(performance.now() - t);
+    }
+    const read = summarise(times);
+    console.log(
+      `  read_file of a 10 MB file with limit 200: median ${(read.medianUs / 1000).toFixed(1)} ms, p99 ${(read.p99Us / 1000).toFixed(1)} ms (target < 50 ms)`,
+    );
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * What every built-in handler receives besides its arguments: the workspace it is jailed to and
+ * the signal that cancels it. Per-tool settings (caps, timeouts, environment) are a separate,
+ * third parameter of each handler, with defaults.
+ *
+ * @example
+ * ```ts
+ * const ctx: BuiltinContext = { workspace: "/home/me/project", signal: AbortSignal.timeout(60_000) };
+ * await readFile({ path: "README.md" }, ctx);
+ * ```
+ */
+export interface BuiltinContext {
+  /** Absolute path of the workspace root; every path argument must resolve inside it. */
+  workspace: string;
+  /** Aborts the handler; long-running work (commands, fetches, walks) stops and cleans up. */
+  signal: AbortSignal;
+}

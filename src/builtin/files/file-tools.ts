@@ -1,0 +1,85 @@
+import { defineTool } from "../../tool/define-tool.js";
+import type { Tool } from "../../tool/tool.js";
+import { builtinPolicyArgs } from "../policy-args.js";
+import { type EditFileOptions, editFile } from "./edit-file.handler.js";
+import { editFileDescription, editFileInput, editFileName } from "./edit-file.input.js";
+import { type ListFilesOptions, listFiles } from "./list-files.handler.js";
+import { listFilesDescription, listFilesInput, listFilesName } from "./list-files.input.js";
+import { type ReadFileOptions, readFile } from "./read-file.handler.js";
+import { readFileDescription, readFileInput, readFileName } from "./read-file.input.js";
+import { type SearchFilesOptions, searchFiles } from "./search-files.handler.js";
+import { searchFilesDescription, searchFilesInput, searchFilesName } from "./search-files.input.js";
+import { type WriteFileOptions, writeFile } from "./write-file.handler.js";
+import { writeFileDescription, writeFileInput, writeFileName } from "./write-file.input.js";
+
+/** Settings for the file tools, each optional. */
+export interface FileToolOptions {
+  readonly read?: ReadFileOptions;
+  readonly list?: ListFilesOptions;
+  readonly search?: SearchFilesOptions;
+  readonly write?: WriteFileOptions;
+  readonly edit?: EditFileOptions;
+}
+
+/** The model reads the prepared text; library callers still get the structured result. */
+const asText = (result: { text: string }) => result.text;
+
+/**
+ * The five file tools, jailed to `workspace`.
+ *
+ * @example
+ * ```ts
+ * const tools = fileTools("/home/me/project");
+ * ```
+ */
+export function fileTools(workspace: string, options: FileToolOptions = {}): Tool[] {
+  return [
+    defineTool({
+      name: readFileName,
+      description: readFileDescription,
+      input: readFileInput,
+      writes: false,
+      policyArgs: builtinPolicyArgs.read_file,
+      handler: (args, ctx) => readFile(args, { workspace, signal: ctx.signal }, options.read),
+      shape: asText,
+    }),
+    defineTool({
+      name: listFilesName,
+      description: listFilesDescription,
+      input: listFilesInput,
+      writes: false,
+      policyArgs: builtinPolicyArgs.list_files,
+      handler: (args, ctx) => listFiles(args, { workspace, signal: ctx.signal }, options.list),
+      shape: asText,
+    }),
+    defineTool({
+      name: searchFilesName,
+      description: searchFilesDescription,
+      input: searchFilesInput,
+      writes: false,
+      policyArgs: builtinPolicyArgs.search_files,
+      // The search has its own time budget; the deadline is a backstop.
+      timeoutMs: 60_000,
+      handler: (args, ctx) => searchFiles(args, { workspace, signal: ctx.signal }, options.search),
+      shape: asText,
+    }),
+    defineTool({
+      name: writeFileName,
+      description: writeFileDescription,
+      input: writeFileInput,
+      writes: true,
+      policyArgs: builtinPolicyArgs.write_file,
+      handler: (args, ctx) => writeFile(args, { workspace, signal: ctx.signal }, options.write),
+      shape: asText,
+    }),
+    defineTool({
+      name: editFileName,
+      description: editFileDescription,
+      input: editFileInput,
+      writes: true,
+      policyArgs: builtinPolicyArgs.edit_file,
+      handler: (args, ctx) => editFile(args, { workspace, signal: ctx.signal }, options.edit),
+      shape: asText,
+    }),
+  ];
+}

@@ -1,0 +1,33 @@
+import { defineTool } from "../../tool/define-tool.js";
+import type { Tool } from "../../tool/tool.js";
+import { builtinPolicyArgs } from "../policy-args.js";
+import { type RunCommandOptions, runCommand } from "./run-command.handler.js";
+import { runCommandDescription, runCommandInput, runCommandName } from "./run-command.input.js";
+
+/** Time the handler needs after its own deadline to kill the process group and report. */
+const KILL_MARGIN_MS = 5_000;
+
+/**
+ * The `run_command` tool, jailed to `workspace`. Its checkpoint deadline sits just past the
+ * command's own maximum, so the handler's deadline (which kills the process group and reports
+ * the output so far) fires first.
+ *
+ * @example
+ * ```ts
+ * const tool = runCommandTool("/home/me/project", { maxTimeoutMs: 300_000 });
+ * ```
+ */
+export function runCommandTool(workspace: string, options: RunCommandOptions = {}): Tool {
+  const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
+  const graceMs = options.killGraceMs ?? 2_000;
+  return defineTool({
+    name: runCommandName,
+    description: runCommandDescription,
+    input: runCommandInput,
+    writes: true,
+    policyArgs: builtinPolicyArgs.run_command,
+    timeoutMs: maxTimeoutMs + graceMs + KILL_MARGIN_MS,
+    handler: (args, ctx) => runCommand(args, { workspace, signal: ctx.signal }, options),
+    shape: (result) => result.text,
+  });
+}

@@ -1,0 +1,149 @@
+import { spawn } from "node:child_process";
+import { realpath } from "node:fs/promises";
+import { DocketError } from "../../errors/docket-error.js";
+import type { BuiltinContext } from "../builtin-context.js";
+import { BuiltinRefusal } from "../builtin-refusal.js";
+import { buildCommandEnv, type CommandEnvOptions } from "./command-env.js";
+import { type CapturedOutput, createOutputCapture } from "./output-capture.js";
+import type { RunCommandArgs } from "./run-command.input.js";
+import { superviseChild } from "./supervise-child.js";
+
+/** Settings for `run_command`. */
+export interface RunCommandOptions {
+  /** Deadline when the call gives no `timeout_ms`. */
+  defaultTimeoutMs?: number;
+  /** Largest `timeout_ms` accepted; above it the call is refused. */
+  maxTimeoutMs?: number;
+  /** Memory for captured output, split evenly between stdout and stderr (head and tail each). */
+  maxOutputBytes?: number;
+  /** Time between SIGTERM and SIGKILL when stopping the process group. */
+  killGraceMs?: number;
+  /** Which variables the command inherits; see `buildCommandEnv`. */
+  env?: CommandEnvOptions;
+  /** The shell binary; run as `SHELL -c COMMAND`. */
+  shell?: string;
+}
+
+/** What `run_command` returns. */
+export interface RunCommandResult {
+  /** Exit code, or null when the shell was ended by a signal. */
+  exitCode: number | null;
+  /** Signal that ended the shell, e.g. `SIGTERM`, or null. */
+  signal: string | null;
+  /** True when the deadline passed and the process group was stopped. */
+  timedOut: boolean;
+  /** Wall time from spawn until all output was collected. */
+  durationMs: number;
+  /** Captured stdout, head and tail with `[… N bytes omitted …]` between when over the cap. */
+  stdout: string;
+  /** Captured stderr, same treatment. */
+  stderr: string;
+  /** Bytes the command wrote to stdout / stderr in total. */
+  stdoutBytes: number;
+  stderrBytes: number;
+  /** True when output was omitted. */
+  truncated: boolean;
+  /** True when processes the command left running (holding its output open) were stopped. */
+  backgroundStopped: boolean;
+  /** Status line and both streams, for the model. */
+  text: string;
+}
+
+/**
+ * Run `bash -c COMMAND` in the workspace: its own process group (`detached`), stdin closed,
+ * secrets filtered from the environment, output captured within a fixed memory cap. On the
+ * deadline, on `ctx.signal`, or when the shell exits leaving processes that hold its output,
+ * the whole group gets SIGTERM then SIGKILL, so no grandchild outlives the call. A cancelled
+ * call throws the signal's reason once the group is stopped.
+ *
+ * @example
+ * ```ts
+ * const result = await runCommand({ command: "npm test", timeout_ms: 300_000 }, ctx);
+ * result.exitCode; // 0
+ * result.text; // "Exit code 0 after 4210 ms.\n[stdout]\n…"
+ * ```
+ */
+export async function runCommand(
+  args: RunCommandArgs,
+  ctx: BuiltinContext,
+  {
+    defaultTimeoutMs = 120_000,
+    maxTimeoutMs = 600_000,
+    maxOutputBytes = 1024 * 1024,
+    killGraceMs = 2000,
+    env: envOptions = {},
+    shell = "bash",
+  }: RunCommandOptions = {},
+): Promise<RunCommandResult> {
+  ctx.signal.throwIfAborted();
+  const timeoutMs = args.timeout_ms ?? defaultTimeoutMs;
+  if (timeoutMs > maxTimeoutMs) {
+    throw new BuiltinRefusal(
+      "timeout_too_long",
+      `Refused: timeout_ms ${timeoutMs} is above the allowed maximum of ${maxTimeoutMs} ms. Use a shorter timeout.`,
+    );
+  }
+  const cwd = await realpath(ctx.workspace).catch((error: unknown) => {
+    throw new DocketError("workspace_missing", `The workspace '${ctx.workspace}' does not exist.`, {
+      cause: error,
+    });
+  });
+  const { env } = buildCommandEnv(process.env, envOptions);
+  const started = performance.now();
+  const child = spawn(shell, ["-c", args.command], {
+    cwd,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const half = Math.floor(maxOutputBytes / 2);
+  const stdout = createOutputCapture(half);
+  const stderr = createOutputCapture(maxOutputBytes - half);
+  child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+
+  const ending = await superviseChild(child, { signal: ctx.signal, timeoutMs, killGraceMs });
+  if (ending.aborted) throw ctx.signal.reason;
+  const out = stdout.finish();
+  const err = stderr.finish();
+  const result: RunCommandResult = {
+    exitCode: ending.exitCode,
+    signal: ending.signal,
+    timedOut: ending.timedOut,
+    durationMs: Math.round(performance.now() - started),
+    stdout: out.text,
+    stderr: err.text,
+    stdoutBytes: out.totalBytes,
+    stderrBytes: err.totalBytes,
+    truncated: out.omittedBytes + err.omittedBytes > 0,
+    backgroundStopped: ending.backgroundStopped,
+    text: "",
+  };
+  result.text = render(result, timeoutMs, out, err);
+  return result;
+}
+
+function render(
+  result: RunCommandResult,
+  timeoutMs: number,
+  out: CapturedOutput,
+  err: CapturedOutput,
+): string {
+  const lines: string[] = [];
+  if (result.timedOut) {
+    lines.push(
+      `Timed out after ${timeoutMs} ms; the command and all its child processes were stopped.`,
+    );
+  } else if (result.signal !== null) {
+    lines.push(`Ended by signal ${result.signal} after ${result.durationMs} ms.`);
+  } else {
+    lines.push(`Exit code ${result.exitCode} after ${result.durationMs} ms.`);
+  }
+  if (result.backgroundStopped) {
+    lines.push("Processes it left running in the background were stopped.");
+  }
+  if (out.totalBytes > 0) lines.push("[stdout]", out.text.replace(/\n$/, ""));
+  if (err.totalBytes > 0) lines.push("[stderr]", err.text.replace(/\n$/, ""));
+  if (out.totalBytes + err.totalBytes === 0) lines.push("(no output)");
+  return lines.join("\n");
+}

@@ -1,0 +1,26 @@
+import { defineTool } from "../../tool/define-tool.js";
+import type { Tool } from "../../tool/tool.js";
+import { builtinPolicyArgs } from "../policy-args.js";
+import { type FetchUrlOptions, fetchUrl } from "./fetch-url.handler.js";
+import { fetchUrlDescription, fetchUrlInput, fetchUrlName } from "./fetch-url.input.js";
+
+/**
+ * The `fetch_url` tool. Its checkpoint deadline sits past the fetch's own time cap.
+ *
+ * @example
+ * ```ts
+ * const tool = fetchUrlTool("/home/me/project");
+ * ```
+ */
+export function fetchUrlTool(workspace: string, options: FetchUrlOptions = {}): Tool {
+  return defineTool({
+    name: fetchUrlName,
+    description: fetchUrlDescription,
+    input: fetchUrlInput,
+    writes: false,
+    policyArgs: builtinPolicyArgs.fetch_url,
+    timeoutMs: (options.timeoutMs ?? 30_000) + 5_000,
+    handler: (args, ctx) => fetchUrl(args, { workspace, signal: ctx.signal }, options),
+    shape: (result) => result.text,
+  });
+}
