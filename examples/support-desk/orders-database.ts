@@ -1,0 +1,71 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+
+/** An order as the support desk sees it. */
+export interface Order {
+  readonly id: string;
+  readonly customer: string;
+  readonly item: string;
+  readonly totalUsd: number;
+  readonly status: string;
+  readonly refundedUsd: number;
+}
+
+/** A small SQLite database of orders, seeded on first open. */
+export interface OrdersDatabase {
+  find(orderId: string): Order | undefined;
+  /** Record a refund; returns the order as it is afterwards. */
+  refund(orderId: string, amountUsd: number): Order;
+  close(): void;
+}
+
+const SEED: readonly Order[] = [
+  { id: "SU-88421", customer: "Ada Byron", item: "Walnut standing desk", totalUsd: 649, status: "shipped", refundedUsd: 0 },
+  { id: "SU-88422", customer: "Grace Hopper", item: "Desk lamp", totalUsd: 89, status: "delivered", refundedUsd: 0 },
+  { id: "SU-88423", customer: "Alan Turing", item: "Monitor arm", totalUsd: 129, status: "processing", refundedUsd: 0 },
+];
+
+/**
+ * Open (and seed, if new) the orders database at `path`.
+ *
+ * @example
+ * ```ts
+ * const orders = openOrdersDatabase(".docket/demo-orders.db");
+ * orders.find("SU-88421")?.status; // "shipped"
+ * ```
+ */
+export function openOrdersDatabase(path: string): OrdersDatabase {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.exec(`CREATE TABLE IF NOT EXISTS orders (
+    id TEXT PRIMARY KEY, customer TEXT NOT NULL, item TEXT NOT NULL,
+    total_usd REAL NOT NULL, status TEXT NOT NULL, refunded_usd REAL NOT NULL DEFAULT 0)`);
+  const insert = db.prepare(
+    "INSERT OR IGNORE INTO orders (id, customer, item, total_usd, status, refunded_usd) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  for (const o of SEED) insert.run(o.id, o.customer, o.item, o.totalUsd, o.status, o.refundedUsd);
+  const select = db.prepare(
+    "SELECT id, customer, item, total_usd AS totalUsd, status, refunded_usd AS refundedUsd FROM orders WHERE id = ?",
+  );
+  const addRefund = db.prepare("UPDATE orders SET refunded_usd = refunded_usd + ? WHERE id = ?");
+  const find = (orderId: string) => select.get(orderId) as Order | undefined;
+  return {
+    find,
+    refund(orderId, amountUsd) {
+      return db.transaction(() => {
+        const order = find(orderId);
+        if (!order) throw new Error(`there is no order ${orderId}`);
+        if (order.refundedUsd + amountUsd > order.totalUsd) {
+          throw new Error(
+            `a refund of ${amountUsd} USD would exceed what is left on order ${orderId} (${order.totalUsd - order.refundedUsd} USD)`,
+          );
+        }
+        addRefund.run(amountUsd, orderId);
+        return find(orderId) as Order;
+      })();
+    },
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,88 @@
+import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { TranscriptToolCall } from "./transcript-message.js";
+
+/** What one assistant turn produced. */
+export interface TurnOutput {
+  readonly text: string;
+  readonly toolCalls: TranscriptToolCall[];
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly finishReason: string;
+}
+
+/** Options for one streamed turn. */
+export interface StreamTurnOptions {
+  readonly prompt: LanguageModelV3Prompt;
+  readonly tools: readonly LanguageModelV3FunctionTool[];
+  readonly signal: AbortSignal | undefined;
+  readonly maxOutputTokens?: number;
+  /** Called with each piece of text as it arrives. */
+  readonly onText?: (delta: string) => void;
+}
+
+/** Thrown when the stream itself carries an error part. */
+export class StreamError extends Error {
+  constructor(readonly error: unknown) {
+    super(error instanceof Error ? error.message : String(error));
+    this.name = "StreamError";
+  }
+}
+
+/**
+ * Ask the model for one turn over its streaming interface, collecting text and tool calls. The
+ * argument text of each call is the concatenation of its input deltas when the provider streams
+ * them: the bytes the model produced, not a re-serialisation.
+ *
+ * @example
+ * ```ts
+ * const turn = await streamTurn(model, { prompt, tools, signal, onText: (t) => process.stdout.write(t) });
+ * ```
+ */
+export async function streamTurn(model: LanguageModelV3, options: StreamTurnOptions): Promise<TurnOutput> {
+  const { stream } = await model.doStream({
+    prompt: options.prompt,
+    tools: options.tools.length > 0 ? [...options.tools] : undefined,
+    abortSignal: options.signal,
+    ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
+  });
+  let text = "";
+  const deltas = new Map<string, string>();
+  const toolCalls: TranscriptToolCall[] = [];
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let finishReason = "other";
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value: part } = await reader.read();
+      if (done) break;
+      switch (part.type) {
+        case "text-delta":
+          text += part.delta;
+          options.onText?.(part.delta);
+          break;
+        case "tool-input-delta":
+          deltas.set(part.id, (deltas.get(part.id) ?? "") + part.delta);
+          break;
+        case "tool-call": {
+          if (part.providerExecuted) break;
+          const streamed = deltas.get(part.toolCallId);
+          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: streamed ?? part.input });
+          break;
+        }
+        case "finish":
+          inputTokens = part.usage.inputTokens.total ?? 0;
+          outputTokens = part.usage.outputTokens.total ?? 0;
+          finishReason = part.finishReason.unified;
+          break;
+        case "error":
+          throw new StreamError(part.error);
+        default:
+          break;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return { text, toolCalls, inputTokens, outputTokens, finishReason };
+}

@@ -1,0 +1,61 @@
+import type { LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { TranscriptMessage } from "./transcript-message.js";
+
+/**
+ * The arguments object sent back to a provider for an earlier call. Providers require an
+ * object here; argument text the model garbled is replaced by `{}` (the garbled text is kept in
+ * docket's transcript and audit trail, and the call's result already told the model why).
+ */
+function replayInput(text: string): unknown {
+  try {
+    const value = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Turn a transcript into the AI SDK's provider-neutral prompt. Every tool request is followed by
+ * exactly one result with its id, in order; refused and failed results are marked as errors.
+ *
+ * @example
+ * ```ts
+ * const prompt = toPrompt([{ role: "user", text: "Where is my order?" }]);
+ * ```
+ */
+export function toPrompt(messages: readonly TranscriptMessage[]): LanguageModelV3Prompt {
+  return messages.map((message): LanguageModelV3Message => {
+    switch (message.role) {
+      case "system":
+        return { role: "system", content: message.text };
+      case "user":
+        return { role: "user", content: [{ type: "text", text: message.text }] };
+      case "assistant":
+        return {
+          role: "assistant",
+          content: [
+            ...(message.text ? [{ type: "text" as const, text: message.text }] : []),
+            ...message.toolCalls.map((call) => ({
+              type: "tool-call" as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: replayInput(call.arguments),
+            })),
+          ],
+        };
+      case "tool":
+        return {
+          role: "tool",
+          content: message.results.map((result) => ({
+            type: "tool-result" as const,
+            toolCallId: result.callId,
+            toolName: result.name,
+            output: result.isError
+              ? { type: "error-text" as const, value: result.text }
+              : { type: "text" as const, value: result.text },
+          })),
+        };
+    }
+  });
+}

@@ -1,0 +1,104 @@
+import { APICallError } from "@ai-sdk/provider";
+import { isDocketError } from "../errors/docket-error.js";
+
+/** Why a model request failed, in a form the loop can act on and a person can read. */
+export interface ModelFailure {
+  readonly kind:
+    | "key_missing"
+    | "unauthorised"
+    | "rate_limited"
+    | "server_error"
+    | "unreachable"
+    | "context_length"
+    | "cancelled"
+    | "invalid_request"
+    | "other";
+  /** Worth trying again after a pause. */
+  readonly retryable: boolean;
+  /** Milliseconds the provider asked us to wait, when it said. */
+  readonly retryAfterMs: number | undefined;
+  readonly message: string;
+}
+
+const CONTEXT_LENGTH = /context.?length|context window|prompt is too long|too many tokens|maximum.{0,20}tokens/i;
+
+function retryAfter(headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const ms = Number(lower["retry-after-ms"]);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = lower["retry-after"];
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function causeCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Classify an error from a provider package into a `ModelFailure` with a clear message.
+ *
+ * @example
+ * ```ts
+ * const failure = classifyModelError(error);
+ * if (failure.retryable) await sleep(failure.retryAfterMs ?? 1000);
+ * ```
+ */
+export function classifyModelError(error: unknown, signal?: AbortSignal): ModelFailure {
+  const base = { retryAfterMs: undefined, retryable: false };
+  if (signal?.aborted || (error as { name?: string })?.name === "AbortError") {
+    return { ...base, kind: "cancelled", message: "The model request was cancelled." };
+  }
+  if (isDocketError(error, "model_key_missing")) return { ...base, kind: "key_missing", message: error.message };
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const body = `${error.message} ${error.responseBody ?? ""}`;
+    const where = new URL(error.url).host;
+    if (status === 401 || status === 403) {
+      return { ...base, kind: "unauthorised", message: `The model provider at ${where} refused the API key (HTTP ${status}). Check the key.` };
+    }
+    if (status === 429) {
+      return {
+        kind: "rate_limited",
+        retryable: true,
+        retryAfterMs: retryAfter(error.responseHeaders),
+        message: `The model provider at ${where} is rate limiting requests (HTTP 429).`,
+      };
+    }
+    if (status !== undefined && (status === 400 || status === 413) && CONTEXT_LENGTH.test(body)) {
+      return {
+        ...base,
+        kind: "context_length",
+        message: `The conversation no longer fits the model's context window (HTTP ${status}). Start a new session or lower limits.context_bytes.`,
+      };
+    }
+    if (status !== undefined && status >= 500) {
+      return {
+        kind: "server_error",
+        retryable: true,
+        retryAfterMs: retryAfter(error.responseHeaders),
+        message: `The model provider at ${where} had an error (HTTP ${status}).`,
+      };
+    }
+    if (status === undefined) {
+      return { ...base, kind: "unreachable", retryable: true, message: `The model provider at ${where} could not be reached (${error.message}).` };
+    }
+    return { ...base, kind: "invalid_request", message: `The model provider at ${where} rejected the request (HTTP ${status}): ${error.message}` };
+  }
+  const code = causeCode(error);
+  if (code && ["ECONNREFUSED", "ENOTFOUND", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"].includes(code)) {
+    return { ...base, kind: "unreachable", retryable: true, message: `The model provider could not be reached (${code}).` };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { ...base, kind: "other", message: `The model request failed: ${message.split("\n")[0]}` };
+}

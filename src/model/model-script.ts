@@ -1,0 +1,109 @@
+import { readFile } from "node:fs/promises";
+import { LineCounter, parseDocument } from "yaml";
+import { z } from "zod";
+import { DocketError } from "../errors/docket-error.js";
+
+const scriptedCall = z
+  .object({
+    id: z.string().min(1),
+    name: z.string(),
+    /** Raw argument text, exactly as the model would send it: malformed input can be scripted. */
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]),
+  })
+  .strict();
+
+const scriptedTurn = z
+  .object({
+    text: z.string().optional(),
+    tool_calls: z.array(scriptedCall).optional(),
+    usage: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }).strict().optional(),
+    /** Fail this turn with a provider-like error, to script outages. */
+    error: z.string().optional(),
+  })
+  .strict();
+
+const modelScript = z.object({ turns: z.array(scriptedTurn).min(1) }).strict();
+
+/** One scripted tool call: its raw argument text is kept as written. */
+export interface ScriptedCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** One assistant turn of a script. */
+export interface ScriptedTurn {
+  readonly text?: string;
+  readonly toolCalls: readonly ScriptedCall[];
+  readonly usage?: { readonly input: number; readonly output: number };
+  readonly error?: string;
+}
+
+/** A scripted conversation: the assistant's turns, in order. */
+export interface ModelScript {
+  readonly turns: readonly ScriptedTurn[];
+  /** Where it was loaded from, for messages. */
+  readonly source: string;
+}
+
+/**
+ * Parse a script from YAML or JSON text. Errors name the source and line.
+ *
+ * @example
+ * ```ts
+ * const script = parseModelScript("turns:\n  - text: Hello\n", "inline");
+ * ```
+ */
+export function parseModelScript(text: string, source: string): ModelScript {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  const syntax = document.errors[0];
+  if (syntax) {
+    const line = lineCounter.linePos(syntax.pos[0]).line;
+    throw new DocketError("script_invalid", `${source}:${line}: ${syntax.message.split("\n")[0]}`);
+  }
+  const parsed = modelScript.safeParse(document.toJS());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path ?? [];
+    const node = document.getIn(path, true) as { range?: [number, number] } | undefined;
+    const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
+    throw new DocketError(
+      "script_invalid",
+      `${source}:${line}: ${path.join(".") || "(root)"}: ${issue?.message ?? "invalid script"}`,
+    );
+  }
+  return {
+    source,
+    turns: parsed.data.turns.map((turn) => ({
+      text: turn.text,
+      usage: turn.usage,
+      error: turn.error,
+      toolCalls: (turn.tool_calls ?? []).map((call) => ({
+        id: call.id,
+        name: call.name,
+        arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+      })),
+    })),
+  };
+}
+
+/**
+ * Load a script file (YAML or JSON).
+ *
+ * @example
+ * ```ts
+ * const script = await loadModelScript("examples/support-desk/script.yaml");
+ * ```
+ */
+export async function loadModelScript(path: string): Promise<ModelScript> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (cause) {
+    throw new DocketError("script_invalid", `Cannot read the model script ${path}: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+  return parseModelScript(text, path);
+}

@@ -1,0 +1,99 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { DocketError } from "../errors/docket-error.js";
+
+/** Where a model string points, and how to reach it. */
+export interface ModelSettings {
+  /** Base URL override (docket.yaml `model.base_url`). */
+  readonly baseUrl?: string;
+  /** API key override; otherwise the provider's usual environment variable. */
+  readonly apiKey?: string;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Local OpenAI-compatible servers and where they listen by default. */
+const LOCAL_SERVERS: Record<string, string> = {
+  ollama: "http://127.0.0.1:11434/v1",
+  lmstudio: "http://127.0.0.1:1234/v1",
+  vllm: "http://127.0.0.1:8000/v1",
+  llamacpp: "http://127.0.0.1:8080/v1",
+};
+
+/** The model strings docket understands, for help texts and errors. */
+export const MODEL_STRING_FORMS = [
+  "anthropic:MODEL",
+  "openai:MODEL",
+  "openai-compatible:MODEL (with model.base_url or OPENAI_BASE_URL)",
+  ...Object.keys(LOCAL_SERVERS).map((name) => `${name}:MODEL`),
+  "scripted:FILE",
+];
+
+function split(model: string): { provider: string; id: string } {
+  const colon = model.indexOf(":");
+  if (colon <= 0 || colon === model.length - 1) {
+    throw new DocketError(
+      "model_invalid",
+      `"${model}" is not a model string. Use one of: ${MODEL_STRING_FORMS.join(", ")}.`,
+    );
+  }
+  return { provider: model.slice(0, colon), id: model.slice(colon + 1) };
+}
+
+function requireKey(value: string | undefined, variable: string, provider: string): string {
+  if (!value) {
+    throw new DocketError(
+      "model_key_missing",
+      `No API key for ${provider}: set ${variable} in the environment (or model.api_key_env in docket.yaml).`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Turn a model string into an AI SDK language model. Provider packages are imported only when
+ * their model is asked for, so the library's root import stays light.
+ *
+ * @example
+ * ```ts
+ * const model = await resolveModel("anthropic:claude-sonnet-4-5");
+ * const local = await resolveModel("ollama:llama3.1");
+ * ```
+ */
+export async function resolveModel(model: string, settings: ModelSettings = {}): Promise<LanguageModelV3> {
+  const env = settings.env ?? process.env;
+  const { provider, id } = split(model);
+  switch (provider) {
+    case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
+      const apiKey = requireKey(settings.apiKey ?? env.ANTHROPIC_API_KEY, "ANTHROPIC_API_KEY", "Anthropic");
+      const baseURL = settings.baseUrl ?? env.ANTHROPIC_BASE_URL;
+      return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(id);
+    }
+    case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
+      const apiKey = requireKey(settings.apiKey ?? env.OPENAI_API_KEY, "OPENAI_API_KEY", "OpenAI");
+      const baseURL = settings.baseUrl ?? env.OPENAI_BASE_URL;
+      // Chat Completions: the protocol every OpenAI-compatible server also speaks.
+      return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) }).chat(id);
+    }
+    case "scripted": {
+      const { loadModelScript } = await import("./model-script.js");
+      const { createScriptedModel } = await import("./scripted-model.js");
+      return createScriptedModel(await loadModelScript(id));
+    }
+    default: {
+      const baseURL =
+        settings.baseUrl ?? (provider === "openai-compatible" ? env.OPENAI_BASE_URL : LOCAL_SERVERS[provider]);
+      if (!baseURL || !(provider === "openai-compatible" || Object.hasOwn(LOCAL_SERVERS, provider))) {
+        throw new DocketError(
+          "model_invalid",
+          provider === "openai-compatible"
+            ? `openai-compatible models need a base URL: set model.base_url in docket.yaml or OPENAI_BASE_URL.`
+            : `Unknown model provider "${provider}". Use one of: ${MODEL_STRING_FORMS.join(", ")}.`,
+        );
+      }
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+      const apiKey = settings.apiKey ?? env.OPENAI_API_KEY;
+      return createOpenAICompatible({ name: provider, baseURL, ...(apiKey ? { apiKey } : {}) }).chatModel(id);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import { DocketError } from "../errors/docket-error.js";
+import type { ModelScript, ScriptedTurn } from "./model-script.js";
+
+/** A language model that replays a script, and remembers what it was sent. */
+export interface ScriptedModel extends LanguageModelV3 {
+  /** Every request, in order. */
+  readonly requests: LanguageModelV3CallOptions[];
+}
+
+function usageOf(turn: ScriptedTurn): LanguageModelV3Usage {
+  const output = turn.usage?.output ?? Math.ceil(((turn.text ?? "").length + JSON.stringify(turn.toolCalls).length) / 4);
+  const input = turn.usage?.input ?? 100;
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: output, text: output, reasoning: undefined },
+  };
+}
+
+/**
+ * Pick the turn for a request: the number of assistant messages already in the prompt. So a
+ * resumed session, even in a new process, continues where it stopped.
+ */
+function turnFor(script: ModelScript, options: LanguageModelV3CallOptions): ScriptedTurn {
+  const index = options.prompt.filter((message) => message.role === "assistant").length;
+  const turn = script.turns[index];
+  if (!turn) {
+    throw new DocketError(
+      "script_exhausted",
+      `The model script ${script.source} has ${script.turns.length} turns; turn ${index + 1} was requested.`,
+    );
+  }
+  if (turn.error) throw new DocketError("model_error", turn.error);
+  return turn;
+}
+
+function contentOf(turn: ScriptedTurn): LanguageModelV3Content[] {
+  const content: LanguageModelV3Content[] = [];
+  if (turn.text) content.push({ type: "text", text: turn.text });
+  for (const call of turn.toolCalls) {
+    content.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.arguments });
+  }
+  return content;
+}
+
+/**
+ * A model that replays scripted assistant turns: for tests and the offline demo. It speaks the
+ * same LanguageModelV3 interface as the real providers, streaming or not, so everything after it
+ * is the real loop.
+ *
+ * @example
+ * ```ts
+ * const model = createScriptedModel(parseModelScript("turns:\n  - text: Hi\n", "inline"));
+ * ```
+ */
+export function createScriptedModel(script: ModelScript): ScriptedModel {
+  const requests: LanguageModelV3CallOptions[] = [];
+  return {
+    specificationVersion: "v3",
+    provider: "scripted",
+    modelId: script.source,
+    supportedUrls: {},
+    requests,
+    async doGenerate(options): Promise<LanguageModelV3GenerateResult> {
+      requests.push(options);
+      options.abortSignal?.throwIfAborted();
+      const turn = turnFor(script, options);
+      return {
+        content: contentOf(turn),
+        finishReason: { unified: turn.toolCalls.length > 0 ? "tool-calls" : "stop", raw: undefined },
+        usage: usageOf(turn),
+        warnings: [],
+      };
+    },
+    async doStream(options): Promise<LanguageModelV3StreamResult> {
+      requests.push(options);
+      options.abortSignal?.throwIfAborted();
+      const turn = turnFor(script, options);
+      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      if (turn.text) {
+        parts.push({ type: "text-start", id: "t0" });
+        // Words as deltas, so a terminal shows the text arriving.
+        for (const piece of turn.text.match(/\S+\s*|\s+/g) ?? []) parts.push({ type: "text-delta", id: "t0", delta: piece });
+        parts.push({ type: "text-end", id: "t0" });
+      }
+      for (const call of turn.toolCalls) {
+        parts.push({ type: "tool-input-start", id: call.id, toolName: call.name });
+        parts.push({ type: "tool-input-delta", id: call.id, delta: call.arguments });
+        parts.push({ type: "tool-input-end", id: call.id });
+        parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.arguments });
+      }
+      parts.push({
+        type: "finish",
+        usage: usageOf(turn),
+        finishReason: { unified: turn.toolCalls.length > 0 ? "tool-calls" : "stop", raw: undefined },
+      });
+      return {
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  };
+}
