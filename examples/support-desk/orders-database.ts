@@ -21,9 +21,30 @@ export interface OrdersDatabase {
 }
 
 const SEED: readonly Order[] = [
-  { id: "SU-88421", customer: "Ada Byron", item: "Walnut standing desk", totalUsd: 649, status: "shipped", refundedUsd: 0 },
-  { id: "SU-88422", customer: "Grace Hopper", item: "Desk lamp", totalUsd: 89, status: "delivered", refundedUsd: 0 },
-  { id: "SU-88423", customer: "Alan Turing", item: "Monitor arm", totalUsd: 129, status: "processing", refundedUsd: 0 },
+  {
+    id: "SU-88421",
+    customer: "Ada Byron",
+    item: "Walnut standing desk",
+    totalUsd: 649,
+    status: "shipped",
+    refundedUsd: 0,
+  },
+  {
+    id: "SU-88422",
+    customer: "Grace Hopper",
+    item: "Desk lamp",
+    totalUsd: 89,
+    status: "delivered",
+    refundedUsd: 0,
+  },
+  {
+    id: "SU-88423",
+    customer: "Alan Turing",
+    item: "Monitor arm",
+    totalUsd: 129,
+    status: "processing",
+    refundedUsd: 0,
+  },
 ];
 
 /**

@@ -19,8 +19,11 @@ export interface EscalationQueue {
 export function supportTools(orders: OrdersDatabase, escalations: EscalationQueue): Tool[] {
   const getOrder = defineTool({
     name: "get_order",
-    description: "Look up an order by its id (like SU-88421): customer, item, total, status and refunds so far.",
-    input: z.object({ order_id: z.string().regex(/^SU-\d{5}$/, "an order id looks like SU-12345") }).strict(),
+    description:
+      "Look up an order by its id (like SU-88421): customer, item, total, status and refunds so far.",
+    input: z
+      .object({ order_id: z.string().regex(/^SU-\d{5}$/, "an order id looks like SU-12345") })
+      .strict(),
     writes: false,
     handler: ({ order_id }) => {
       const order = orders.find(order_id);
@@ -43,7 +46,12 @@ export function supportTools(orders: OrdersDatabase, escalations: EscalationQueu
     dedupe: ({ order_id, amount }) => `${order_id}:${amount}`,
     handler: ({ order_id, amount }, ctx) => {
       const order = orders.refund(order_id, amount);
-      return { refunded_usd: amount, order_id, refunded_total_usd: order.refundedUsd, payment_reference: ctx.idempotencyKey };
+      return {
+        refunded_usd: amount,
+        order_id,
+        refunded_total_usd: order.refundedUsd,
+        payment_reference: ctx.idempotencyKey,
+      };
     },
   });
   const escalate = defineTool({

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { authenticate, createApproverDirectory, hashToken, mayDecide } from "./approver-directory.js";
+import {
+  authenticate,
+  createApproverDirectory,
+  hashToken,
+  mayDecide,
+} from "./approver-directory.js";
 
 const directory = createApproverDirectory(
   {
@@ -17,14 +22,33 @@ describe("approver directory", () => {
   });
 
   it("authenticates by token, and by name only for token-less approvers (locally asserted)", () => {
-    expect(authenticate(directory, { token: "bob-token" })).toEqual({ status: "authenticated", name: "bob", locallyAsserted: false });
-    expect(authenticate(directory, { name: "carol", token: "carol-token" })).toMatchObject({ status: "authenticated", name: "carol" });
-    expect(authenticate(directory, { name: "alice" })).toEqual({ status: "authenticated", name: "alice", locallyAsserted: true });
-    expect(authenticate(directory, { name: "bob" })).toMatchObject({ status: "rejected", message: /has a token/ });
-    expect(authenticate(directory, { name: "bob", token: "carol-token" })).toMatchObject({ status: "rejected" });
+    expect(authenticate(directory, { token: "bob-token" })).toEqual({
+      status: "authenticated",
+      name: "bob",
+      locallyAsserted: false,
+    });
+    expect(authenticate(directory, { name: "carol", token: "carol-token" })).toMatchObject({
+      status: "authenticated",
+      name: "carol",
+    });
+    expect(authenticate(directory, { name: "alice" })).toEqual({
+      status: "authenticated",
+      name: "alice",
+      locallyAsserted: true,
+    });
+    expect(authenticate(directory, { name: "bob" })).toMatchObject({
+      status: "rejected",
+      message: /has a token/,
+    });
+    expect(authenticate(directory, { name: "bob", token: "carol-token" })).toMatchObject({
+      status: "rejected",
+    });
     expect(authenticate(directory, { token: "nope" })).toMatchObject({ status: "rejected" });
     expect(authenticate(directory, { name: "mallory" })).toMatchObject({ status: "rejected" });
-    expect(authenticate(directory, {})).toMatchObject({ status: "rejected", message: /never anonymous/ });
+    expect(authenticate(directory, {})).toMatchObject({
+      status: "rejected",
+      message: /never anonymous/,
+    });
   });
 
   it("matches principals and roles", () => {
@@ -35,7 +59,11 @@ describe("approver directory", () => {
   });
 
   it("refuses a token_env that is not set and a malformed hash", () => {
-    expect(() => createApproverDirectory({ x: { token_env: "MISSING" } }, {})).toThrowError(/MISSING/);
-    expect(() => createApproverDirectory({ x: { token_sha256: "abc" } }, {})).toThrowError(/64 hex/);
+    expect(() => createApproverDirectory({ x: { token_env: "MISSING" } }, {})).toThrowError(
+      /MISSING/,
+    );
+    expect(() => createApproverDirectory({ x: { token_sha256: "abc" } }, {})).toThrowError(
+      /64 hex/,
+    );
   });
 });

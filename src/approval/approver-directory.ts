@@ -54,7 +54,10 @@ export function createApproverDirectory(
   for (const [name, entry] of Object.entries(config)) {
     let tokenSha256 = entry.token_sha256?.toLowerCase();
     if (tokenSha256 !== undefined && !/^[0-9a-f]{64}$/.test(tokenSha256)) {
-      throw new DocketError("config_invalid", `approvers.${name}.token_sha256 must be 64 hex characters (a SHA-256).`);
+      throw new DocketError(
+        "config_invalid",
+        `approvers.${name}.token_sha256 must be 64 hex characters (a SHA-256).`,
+      );
     }
     if (entry.token_env !== undefined) {
       const token = env[entry.token_env];
@@ -88,7 +91,10 @@ function sameHash(a: string, b: string): boolean {
  * authenticate(directory, { token: "…" });    // finds bob by his token
  * ```
  */
-export function authenticate(directory: ApproverDirectory, claim: { name?: string; token?: string }): Authentication {
+export function authenticate(
+  directory: ApproverDirectory,
+  claim: { name?: string; token?: string },
+): Authentication {
   if (claim.token !== undefined && claim.token !== "") {
     const hash = hashToken(claim.token);
     for (const [name, entry] of directory.entries) {
@@ -102,12 +108,18 @@ export function authenticate(directory: ApproverDirectory, claim: { name?: strin
     return { status: "rejected", message: "The token matches no configured approver." };
   }
   if (claim.name === undefined || claim.name === "") {
-    return { status: "rejected", message: "Say who is deciding (--as NAME, or a bearer token): decisions are never anonymous." };
+    return {
+      status: "rejected",
+      message: "Say who is deciding (--as NAME, or a bearer token): decisions are never anonymous.",
+    };
   }
   const entry = directory.entries.get(claim.name);
   if (!entry) return { status: "rejected", message: `${claim.name} is not a configured approver.` };
   if (entry.tokenSha256) {
-    return { status: "rejected", message: `${claim.name} has a token: give it (DOCKET_TOKEN or the prompt) to decide.` };
+    return {
+      status: "rejected",
+      message: `${claim.name} has a token: give it (DOCKET_TOKEN or the prompt) to decide.`,
+    };
   }
   return { status: "authenticated", name: claim.name, locallyAsserted: true };
 }
@@ -120,7 +132,13 @@ export function authenticate(directory: ApproverDirectory, claim: { name?: strin
  * mayDecide(directory, "alice", ["role:lead"]); // true when alice has the lead role
  * ```
  */
-export function mayDecide(directory: ApproverDirectory, name: string, allowed: readonly string[]): boolean {
+export function mayDecide(
+  directory: ApproverDirectory,
+  name: string,
+  allowed: readonly string[],
+): boolean {
   const roles = directory.entries.get(name)?.roles ?? [];
-  return allowed.some((who) => (who.startsWith("role:") ? roles.includes(who.slice(5)) : who === name));
+  return allowed.some((who) =>
+    who.startsWith("role:") ? roles.includes(who.slice(5)) : who === name,
+  );
 }

@@ -3,10 +3,14 @@ const MAX_VALUE = 400;
 function visible(text: string): string {
   // Control characters can hide what a command really does (carriage returns overwrite a line,
   // escape sequences recolour it): show each one as a code.
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    const code = c.codePointAt(0) ?? 0;
-    return `\\u{${code.toString(16).padStart(4, "0")}}`;
-  });
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => {
+      const code = c.codePointAt(0) ?? 0;
+      return `\\u{${code.toString(16).padStart(4, "0")}}`;
+    },
+  );
 }
 
 function fold(text: string): string {

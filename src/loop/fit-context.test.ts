@@ -3,7 +3,13 @@ import { fitContext } from "./fit-context.js";
 import type { TranscriptMessage } from "./transcript-message.js";
 
 const call = (id: string) => ({ id, name: "read_file", arguments: "{}" });
-const result = (id: string, text: string) => ({ callId: id, name: "read_file", status: "ok" as const, text, isError: false });
+const result = (id: string, text: string) => ({
+  callId: id,
+  name: "read_file",
+  status: "ok" as const,
+  text,
+  isError: false,
+});
 
 const transcript: TranscriptMessage[] = [
   { role: "user", text: "read three files" },
@@ -33,10 +39,10 @@ describe("fitContext", () => {
     expect(fitted).toHaveLength(transcript.length);
     const last = fitted[6];
     expect(last?.role === "tool" && last.results[0]?.text).toBe("C".repeat(1000));
-    expect(fitted.filter((m) => m.role === "tool").map((m) => (m.role === "tool" ? m.results[0]?.callId : ""))).toEqual([
-      "a",
-      "b",
-      "c",
-    ]);
+    expect(
+      fitted
+        .filter((m) => m.role === "tool")
+        .map((m) => (m.role === "tool" ? m.results[0]?.callId : "")),
+    ).toEqual(["a", "b", "c"]);
   });
 });

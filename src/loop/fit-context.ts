@@ -6,7 +6,10 @@ function bytesOf(message: TranscriptMessage): number {
     case "user":
       return Buffer.byteLength(message.text);
     case "assistant":
-      return Buffer.byteLength(message.text) + message.toolCalls.reduce((n, c) => n + Buffer.byteLength(c.arguments) + c.name.length, 0);
+      return (
+        Buffer.byteLength(message.text) +
+        message.toolCalls.reduce((n, c) => n + Buffer.byteLength(c.arguments) + c.name.length, 0)
+      );
     case "tool":
       return message.results.reduce((n, r) => n + Buffer.byteLength(r.text), 0);
   }
@@ -36,7 +39,10 @@ export function elisionMarker(bytes: number): string {
  * const prompt = toPrompt(fitContext(transcript, 400_000));
  * ```
  */
-export function fitContext(messages: readonly TranscriptMessage[], budgetBytes: number): TranscriptMessage[] {
+export function fitContext(
+  messages: readonly TranscriptMessage[],
+  budgetBytes: number,
+): TranscriptMessage[] {
   let total = messages.reduce((n, m) => n + bytesOf(m), 0);
   const fitted = [...messages];
   if (total <= budgetBytes) return fitted;

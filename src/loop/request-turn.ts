@@ -49,7 +49,13 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
 export async function requestTurn(
   model: LanguageModelV3,
   options: StreamTurnOptions,
-  { maxRetries = 3, baseDelayMs = 500, maxDelayMs = 30_000, sleep = abortableSleep, onRetry }: RetryOptions = {},
+  {
+    maxRetries = 3,
+    baseDelayMs = 500,
+    maxDelayMs = 30_000,
+    sleep = abortableSleep,
+    onRetry,
+  }: RetryOptions = {},
 ): Promise<TurnRequestOutcome> {
   for (let attempt = 1; ; attempt += 1) {
     let streamed = false;
@@ -63,8 +69,12 @@ export async function requestTurn(
       });
       return { status: "ok", turn, attempts: attempt };
     } catch (error) {
-      const failure = classifyModelError(error instanceof StreamError ? error.error : error, options.signal);
-      if (!failure.retryable || streamed || attempt > maxRetries) return { status: "failed", failure, attempts: attempt };
+      const failure = classifyModelError(
+        error instanceof StreamError ? error.error : error,
+        options.signal,
+      );
+      if (!failure.retryable || streamed || attempt > maxRetries)
+        return { status: "failed", failure, attempts: attempt };
       const backoff = baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
       const delay = Math.min(maxDelayMs, failure.retryAfterMs ?? backoff);
       onRetry?.(failure, attempt, delay);

@@ -1,4 +1,8 @@
-import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Prompt,
+} from "@ai-sdk/provider";
 import type { TranscriptToolCall } from "./transcript-message.js";
 
 /** What one assistant turn produced. */
@@ -38,7 +42,10 @@ export class StreamError extends Error {
  * const turn = await streamTurn(model, { prompt, tools, signal, onText: (t) => process.stdout.write(t) });
  * ```
  */
-export async function streamTurn(model: LanguageModelV3, options: StreamTurnOptions): Promise<TurnOutput> {
+export async function streamTurn(
+  model: LanguageModelV3,
+  options: StreamTurnOptions,
+): Promise<TurnOutput> {
   const { stream } = await model.doStream({
     prompt: options.prompt,
     tools: options.tools.length > 0 ? [...options.tools] : undefined,
@@ -67,7 +74,11 @@ export async function streamTurn(model: LanguageModelV3, options: StreamTurnOpti
         case "tool-call": {
           if (part.providerExecuted) break;
           const streamed = deltas.get(part.toolCallId);
-          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: streamed ?? part.input });
+          toolCalls.push({
+            id: part.toolCallId,
+            name: part.toolName,
+            arguments: streamed ?? part.input,
+          });
           break;
         }
         case "finish":

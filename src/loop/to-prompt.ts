@@ -25,37 +25,39 @@ function replayInput(text: string): unknown {
  * ```
  */
 export function toPrompt(messages: readonly TranscriptMessage[]): LanguageModelV3Prompt {
-  return messages.map((message): LanguageModelV3Message => {
-    switch (message.role) {
-      case "system":
-        return { role: "system", content: message.text };
-      case "user":
-        return { role: "user", content: [{ type: "text", text: message.text }] };
-      case "assistant":
-        return {
-          role: "assistant",
-          content: [
-            ...(message.text ? [{ type: "text" as const, text: message.text }] : []),
-            ...message.toolCalls.map((call) => ({
-              type: "tool-call" as const,
-              toolCallId: call.id,
-              toolName: call.name,
-              input: replayInput(call.arguments),
-            })),
-          ],
-        };
-      case "tool":
-        return {
-          role: "tool",
-          content: message.results.map((result) => ({
-            type: "tool-result" as const,
-            toolCallId: result.callId,
-            toolName: result.name,
-            output: result.isError
-              ? { type: "error-text" as const, value: result.text }
-              : { type: "text" as const, value: result.text },
+  return messages.map(toProviderMessage);
+}
+
+function toProviderMessage(message: TranscriptMessage): LanguageModelV3Message {
+  switch (message.role) {
+    case "system":
+      return { role: "system", content: message.text };
+    case "user":
+      return { role: "user", content: [{ type: "text", text: message.text }] };
+    case "assistant":
+      return {
+        role: "assistant",
+        content: [
+          ...(message.text ? [{ type: "text" as const, text: message.text }] : []),
+          ...message.toolCalls.map((call) => ({
+            type: "tool-call" as const,
+            toolCallId: call.id,
+            toolName: call.name,
+            input: replayInput(call.arguments),
           })),
-        };
-    }
-  });
+        ],
+      };
+    case "tool":
+      return {
+        role: "tool",
+        content: message.results.map((result) => ({
+          type: "tool-result" as const,
+          toolCallId: result.callId,
+          toolName: result.name,
+          output: result.isError
+            ? { type: "error-text" as const, value: result.text }
+            : { type: "text" as const, value: result.text },
+        })),
+      };
+  }
 }

@@ -27,5 +27,9 @@ export interface TranscriptToolResult {
 export type TranscriptMessage =
   | { readonly role: "system"; readonly text: string }
   | { readonly role: "user"; readonly text: string }
-  | { readonly role: "assistant"; readonly text: string; readonly toolCalls: readonly TranscriptToolCall[] }
+  | {
+      readonly role: "assistant";
+      readonly text: string;
+      readonly toolCalls: readonly TranscriptToolCall[];
+    }
   | { readonly role: "tool"; readonly results: readonly TranscriptToolResult[] };

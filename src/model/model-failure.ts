@@ -20,9 +20,13 @@ export interface ModelFailure {
   readonly message: string;
 }
 
-const CONTEXT_LENGTH = /context.?length|context window|prompt is too long|too many tokens|maximum.{0,20}tokens/i;
+const CONTEXT_LENGTH =
+  /context.?length|context window|prompt is too long|too many tokens|maximum.{0,20}tokens/i;
 
-function retryAfter(headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
+function retryAfter(
+  headers: Record<string, string> | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   const ms = Number(lower["retry-after-ms"]);
@@ -59,13 +63,18 @@ export function classifyModelError(error: unknown, signal?: AbortSignal): ModelF
   if (signal?.aborted || (error as { name?: string })?.name === "AbortError") {
     return { ...base, kind: "cancelled", message: "The model request was cancelled." };
   }
-  if (isDocketError(error, "model_key_missing")) return { ...base, kind: "key_missing", message: error.message };
+  if (isDocketError(error, "model_key_missing"))
+    return { ...base, kind: "key_missing", message: error.message };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const body = `${error.message} ${error.responseBody ?? ""}`;
     const where = new URL(error.url).host;
     if (status === 401 || status === 403) {
-      return { ...base, kind: "unauthorised", message: `The model provider at ${where} refused the API key (HTTP ${status}). Check the key.` };
+      return {
+        ...base,
+        kind: "unauthorised",
+        message: `The model provider at ${where} refused the API key (HTTP ${status}). Check the key.`,
+      };
     }
     if (status === 429) {
       return {
@@ -91,13 +100,38 @@ export function classifyModelError(error: unknown, signal?: AbortSignal): ModelF
       };
     }
     if (status === undefined) {
-      return { ...base, kind: "unreachable", retryable: true, message: `The model provider at ${where} could not be reached (${error.message}).` };
+      return {
+        ...base,
+        kind: "unreachable",
+        retryable: true,
+        message: `The model provider at ${where} could not be reached (${error.message}).`,
+      };
     }
-    return { ...base, kind: "invalid_request", message: `The model provider at ${where} rejected the request (HTTP ${status}): ${error.message}` };
+    return {
+      ...base,
+      kind: "invalid_request",
+      message: `The model provider at ${where} rejected the request (HTTP ${status}): ${error.message}`,
+    };
   }
   const code = causeCode(error);
-  if (code && ["ECONNREFUSED", "ENOTFOUND", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"].includes(code)) {
-    return { ...base, kind: "unreachable", retryable: true, message: `The model provider could not be reached (${code}).` };
+  if (
+    code &&
+    [
+      "ECONNREFUSED",
+      "ENOTFOUND",
+      "ECONNRESET",
+      "ETIMEDOUT",
+      "EAI_AGAIN",
+      "UND_ERR_SOCKET",
+      "UND_ERR_CONNECT_TIMEOUT",
+    ].includes(code)
+  ) {
+    return {
+      ...base,
+      kind: "unreachable",
+      retryable: true,
+      message: `The model provider could not be reached (${code}).`,
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { ...base, kind: "other", message: `The model request failed: ${message.split("\n")[0]}` };

@@ -16,7 +16,10 @@ const scriptedTurn = z
   .object({
     text: z.string().optional(),
     tool_calls: z.array(scriptedCall).optional(),
-    usage: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }).strict().optional(),
+    usage: z
+      .object({ input: z.number().int().min(0), output: z.number().int().min(0) })
+      .strict()
+      .optional(),
     /** Fail this turn with a provider-like error, to script outages. */
     error: z.string().optional(),
   })
@@ -82,7 +85,8 @@ export function parseModelScript(text: string, source: string): ModelScript {
       toolCalls: (turn.tool_calls ?? []).map((call) => ({
         id: call.id,
         name: call.name,
-        arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+        arguments:
+          typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
       })),
     })),
   };
@@ -101,9 +105,13 @@ export async function loadModelScript(path: string): Promise<ModelScript> {
   try {
     text = await readFile(path, "utf8");
   } catch (cause) {
-    throw new DocketError("script_invalid", `Cannot read the model script ${path}: ${(cause as Error).message}`, {
-      cause,
-    });
+    throw new DocketError(
+      "script_invalid",
+      `Cannot read the model script ${path}: ${(cause as Error).message}`,
+      {
+        cause,
+      },
+    );
   }
   return parseModelScript(text, path);
 }

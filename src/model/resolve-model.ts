@@ -58,13 +58,20 @@ function requireKey(value: string | undefined, variable: string, provider: strin
  * const local = await resolveModel("ollama:llama3.1");
  * ```
  */
-export async function resolveModel(model: string, settings: ModelSettings = {}): Promise<LanguageModelV3> {
+export async function resolveModel(
+  model: string,
+  settings: ModelSettings = {},
+): Promise<LanguageModelV3> {
   const env = settings.env ?? process.env;
   const { provider, id } = split(model);
   switch (provider) {
     case "anthropic": {
       const { createAnthropic } = await import("@ai-sdk/anthropic");
-      const apiKey = requireKey(settings.apiKey ?? env.ANTHROPIC_API_KEY, "ANTHROPIC_API_KEY", "Anthropic");
+      const apiKey = requireKey(
+        settings.apiKey ?? env.ANTHROPIC_API_KEY,
+        "ANTHROPIC_API_KEY",
+        "Anthropic",
+      );
       const baseURL = settings.baseUrl ?? env.ANTHROPIC_BASE_URL;
       return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(id);
     }
@@ -82,8 +89,12 @@ export async function resolveModel(model: string, settings: ModelSettings = {}):
     }
     default: {
       const baseURL =
-        settings.baseUrl ?? (provider === "openai-compatible" ? env.OPENAI_BASE_URL : LOCAL_SERVERS[provider]);
-      if (!baseURL || !(provider === "openai-compatible" || Object.hasOwn(LOCAL_SERVERS, provider))) {
+        settings.baseUrl ??
+        (provider === "openai-compatible" ? env.OPENAI_BASE_URL : LOCAL_SERVERS[provider]);
+      if (
+        !baseURL ||
+        !(provider === "openai-compatible" || Object.hasOwn(LOCAL_SERVERS, provider))
+      ) {
         throw new DocketError(
           "model_invalid",
           provider === "openai-compatible"
@@ -93,7 +104,11 @@ export async function resolveModel(model: string, settings: ModelSettings = {}):
       }
       const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       const apiKey = settings.apiKey ?? env.OPENAI_API_KEY;
-      return createOpenAICompatible({ name: provider, baseURL, ...(apiKey ? { apiKey } : {}) }).chatModel(id);
+      return createOpenAICompatible({
+        name: provider,
+        baseURL,
+        ...(apiKey ? { apiKey } : {}),
+      }).chatModel(id);
     }
   }
 }

@@ -42,8 +42,17 @@ describe("the scripted model", () => {
     const result = await model.doGenerate({
       prompt: toPrompt([
         { role: "user", text: "where is my order?" },
-        { role: "assistant", text: "Let me look that up.", toolCalls: [{ id: "call_1", name: "get_order", arguments: "{}" }] },
-        { role: "tool", results: [{ callId: "call_1", name: "get_order", status: "ok", text: "{}", isError: false }] },
+        {
+          role: "assistant",
+          text: "Let me look that up.",
+          toolCalls: [{ id: "call_1", name: "get_order", arguments: "{}" }],
+        },
+        {
+          role: "tool",
+          results: [
+            { callId: "call_1", name: "get_order", status: "ok", text: "{}", isError: false },
+          ],
+        },
       ]),
     });
     expect(result.content).toEqual([{ type: "text", text: "Your order ships tomorrow." }]);
@@ -53,11 +62,15 @@ describe("the scripted model", () => {
   it("says when the script has run out", async () => {
     const model = createScriptedModel(parseModelScript("turns:\n  - text: only one\n", "one.yaml"));
     const prompt = toPrompt([{ role: "assistant", text: "x", toolCalls: [] }]);
-    await expect(model.doGenerate({ prompt })).rejects.toSatisfy((e) => isDocketError(e, "script_exhausted"));
+    await expect(model.doGenerate({ prompt })).rejects.toSatisfy((e) =>
+      isDocketError(e, "script_exhausted"),
+    );
   });
 
   it("rejects a bad script naming the file and line", () => {
-    expect(() => parseModelScript("turns:\n  - text: ok\n  - tool_calls: [{ id: 1 }]\n", "bad.yaml")).toThrowError(/^bad\.yaml:3: /);
+    expect(() =>
+      parseModelScript("turns:\n  - text: ok\n  - tool_calls: [{ id: 1 }]\n", "bad.yaml"),
+    ).toThrowError(/^bad\.yaml:3: /);
     expect(() => parseModelScript("turns: [\n", "broken.yaml")).toThrowError(/^broken\.yaml:\d+: /);
     expect(() => parseModelScript("turns: []\nextra: 1\n", "x.yaml")).toThrowError(/x\.yaml:/);
   });

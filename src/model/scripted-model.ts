@@ -17,7 +17,9 @@ export interface ScriptedModel extends LanguageModelV3 {
 }
 
 function usageOf(turn: ScriptedTurn): LanguageModelV3Usage {
-  const output = turn.usage?.output ?? Math.ceil(((turn.text ?? "").length + JSON.stringify(turn.toolCalls).length) / 4);
+  const output =
+    turn.usage?.output ??
+    Math.ceil(((turn.text ?? "").length + JSON.stringify(turn.toolCalls).length) / 4);
   const input = turn.usage?.input ?? 100;
   return {
     inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
@@ -46,7 +48,12 @@ function contentOf(turn: ScriptedTurn): LanguageModelV3Content[] {
   const content: LanguageModelV3Content[] = [];
   if (turn.text) content.push({ type: "text", text: turn.text });
   for (const call of turn.toolCalls) {
-    content.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.arguments });
+    content.push({
+      type: "tool-call",
+      toolCallId: call.id,
+      toolName: call.name,
+      input: call.arguments,
+    });
   }
   return content;
 }
@@ -75,7 +82,10 @@ export function createScriptedModel(script: ModelScript): ScriptedModel {
       const turn = turnFor(script, options);
       return {
         content: contentOf(turn),
-        finishReason: { unified: turn.toolCalls.length > 0 ? "tool-calls" : "stop", raw: undefined },
+        finishReason: {
+          unified: turn.toolCalls.length > 0 ? "tool-calls" : "stop",
+          raw: undefined,
+        },
         usage: usageOf(turn),
         warnings: [],
       };
@@ -88,19 +98,28 @@ export function createScriptedModel(script: ModelScript): ScriptedModel {
       if (turn.text) {
         parts.push({ type: "text-start", id: "t0" });
         // Words as deltas, so a terminal shows the text arriving.
-        for (const piece of turn.text.match(/\S+\s*|\s+/g) ?? []) parts.push({ type: "text-delta", id: "t0", delta: piece });
+        for (const piece of turn.text.match(/\S+\s*|\s+/g) ?? [])
+          parts.push({ type: "text-delta", id: "t0", delta: piece });
         parts.push({ type: "text-end", id: "t0" });
       }
       for (const call of turn.toolCalls) {
         parts.push({ type: "tool-input-start", id: call.id, toolName: call.name });
         parts.push({ type: "tool-input-delta", id: call.id, delta: call.arguments });
         parts.push({ type: "tool-input-end", id: call.id });
-        parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.arguments });
+        parts.push({
+          type: "tool-call",
+          toolCallId: call.id,
+          toolName: call.name,
+          input: call.arguments,
+        });
       }
       parts.push({
         type: "finish",
         usage: usageOf(turn),
-        finishReason: { unified: turn.toolCalls.length > 0 ? "tool-calls" : "stop", raw: undefined },
+        finishReason: {
+          unified: turn.toolCalls.length > 0 ? "tool-calls" : "stop",
+          raw: undefined,
+        },
       });
       return {
         stream: new ReadableStream<LanguageModelV3StreamPart>({
