@@ -28,7 +28,12 @@ module.exports = {
       comment:
         "A *.handler.ts module performs actions. Only the tool definition in the same folder (which seals it with defineTool) and its tests may import it.",
       from: { path: "^(.+)/[^/]+$" },
-      to: { path: "\\.handler\\.ts$", pathNot: "^$1/[^/]+\\.handler\\.ts$" },
+      // Type-only imports carry no code, so they cannot reach a handler.
+      to: {
+        path: "\\.handler\\.ts$",
+        pathNot: "^$1/[^/]+\\.handler\\.ts$",
+        dependencyTypesNot: ["type-only"],
+      },
     },
     {
       name: "no-circular",
