@@ -63,7 +63,8 @@ export async function requestTurn(
       const turn = await streamTurn(model, {
         ...options,
         onText: (delta) => {
-          streamed = true;
+          // Chat Completions streams open with an empty delta: nothing has been shown yet.
+          if (delta.length > 0) streamed = true;
           options.onText?.(delta);
         },
       });

@@ -27,7 +27,13 @@ export interface StreamTurnOptions {
 /** Thrown when the stream itself carries an error part. */
 export class StreamError extends Error {
   constructor(readonly error: unknown) {
-    super(error instanceof Error ? error.message : String(error));
+    super(
+      error instanceof Error
+        ? error.message
+        : typeof (error as { message?: unknown })?.message === "string"
+          ? (error as { message: string }).message
+          : String(error),
+    );
     this.name = "StreamError";
   }
 }

@@ -25,7 +25,11 @@ function replayInput(text: string): unknown {
  * ```
  */
 export function toPrompt(messages: readonly TranscriptMessage[]): LanguageModelV3Prompt {
-  return messages.map(toProviderMessage);
+  // An assistant turn with neither words nor calls has no content providers accept; dropping it
+  // lets the provider merge the user turns around it.
+  return messages
+    .filter((m) => m.role !== "assistant" || m.text !== "" || m.toolCalls.length > 0)
+    .map(toProviderMessage);
 }
 
 function toProviderMessage(message: TranscriptMessage): LanguageModelV3Message {

@@ -21,7 +21,7 @@ export interface ModelFailure {
 }
 
 const CONTEXT_LENGTH =
-  /context.?length|context window|prompt is too long|too many tokens|maximum.{0,20}tokens/i;
+  /context.?(?:length|limit|window|size)|prompt is too long|too many tokens|maximum.{0,20}tokens/i;
 
 function retryAfter(
   headers: Record<string, string> | undefined,
@@ -47,6 +47,22 @@ function causeCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** Providers stream errors as plain objects (`{ type, message }` or `{ error: { … } }`), not Errors. */
+function providerErrorPayload(
+  error: unknown,
+): { type?: string; code?: string; message?: string } | undefined {
+  if (typeof error !== "object" || error === null || error instanceof Error) return undefined;
+  const inner = (error as { error?: unknown }).error;
+  const source = (typeof inner === "object" && inner !== null ? inner : error) as Record<
+    string,
+    unknown
+  >;
+  const pick = (key: string) =>
+    typeof source[key] === "string" ? (source[key] as string) : undefined;
+  const payload = { type: pick("type"), code: pick("code"), message: pick("message") };
+  return payload.type || payload.code || payload.message ? payload : undefined;
 }
 
 /**
@@ -112,6 +128,34 @@ export function classifyModelError(error: unknown, signal?: AbortSignal): ModelF
       kind: "invalid_request",
       message: `The model provider at ${where} rejected the request (HTTP ${status}): ${error.message}`,
     };
+  }
+  const payload = providerErrorPayload(error);
+  if (payload) {
+    const label = `${payload.type ?? ""} ${payload.code ?? ""}`;
+    const words = payload.message ?? label.trim();
+    if (/rate_limit/i.test(label))
+      return {
+        kind: "rate_limited",
+        retryable: true,
+        retryAfterMs: undefined,
+        message: `The model provider is rate limiting requests (${words}).`,
+      };
+    if (CONTEXT_LENGTH.test(words) || /context_length/i.test(label)) {
+      return {
+        ...base,
+        kind: "context_length",
+        message: `The conversation no longer fits the model's context window (${words}).`,
+      };
+    }
+    if (/overload|api_error|server_error|internal|unavailable|timeout/i.test(label)) {
+      return {
+        kind: "server_error",
+        retryable: true,
+        retryAfterMs: undefined,
+        message: `The model provider had an error (${words}).`,
+      };
+    }
+    return { ...base, kind: "other", message: `The model request failed: ${words}` };
   }
   const code = causeCode(error);
   if (

@@ -38,6 +38,16 @@ function split(model: string): { provider: string; id: string } {
   return { provider: model.slice(0, colon), id: model.slice(colon + 1) };
 }
 
+/**
+ * Anthropic's own tools take ANTHROPIC_BASE_URL without `/v1`; the provider package appends only
+ * `/messages`. Accept both.
+ */
+function anthropicBaseUrl(value: string | undefined): string {
+  if (!value) return "https://api.anthropic.com/v1";
+  const url = new URL(value);
+  return url.pathname === "/" || url.pathname === "" ? `${value.replace(/\/$/, "")}/v1` : value;
+}
+
 function requireKey(value: string | undefined, variable: string, provider: string): string {
   if (!value) {
     throw new DocketError(
@@ -72,15 +82,17 @@ export async function resolveModel(
         "ANTHROPIC_API_KEY",
         "Anthropic",
       );
-      const baseURL = settings.baseUrl ?? env.ANTHROPIC_BASE_URL;
-      return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(id);
+      return createAnthropic({
+        apiKey,
+        baseURL: anthropicBaseUrl(settings.baseUrl ?? env.ANTHROPIC_BASE_URL),
+      })(id);
     }
     case "openai": {
       const { createOpenAI } = await import("@ai-sdk/openai");
       const apiKey = requireKey(settings.apiKey ?? env.OPENAI_API_KEY, "OPENAI_API_KEY", "OpenAI");
-      const baseURL = settings.baseUrl ?? env.OPENAI_BASE_URL;
+      const baseURL = settings.baseUrl ?? env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
       // Chat Completions: the protocol every OpenAI-compatible server also speaks.
-      return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) }).chat(id);
+      return createOpenAI({ apiKey, baseURL }).chat(id);
     }
     case "scripted": {
       const { loadModelScript } = await import("./model-script.js");
@@ -104,9 +116,11 @@ export async function resolveModel(
       }
       const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
       const apiKey = settings.apiKey ?? env.OPENAI_API_KEY;
+      // includeUsage: local servers report tokens only when asked, and token limits need them.
       return createOpenAICompatible({
         name: provider,
         baseURL,
+        includeUsage: true,
         ...(apiKey ? { apiKey } : {}),
       }).chatModel(id);
     }
