@@ -1,6 +1,7 @@
 import type { Approver } from "../approval/approval.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { Tool } from "../tool/tool.js";
+import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
 
 /** Caps the checkpoint enforces. Every field has a default. */
@@ -31,6 +32,11 @@ export interface CheckpointOptions {
   readonly approvals?: Approver;
   /** Receives every step of every call. */
   readonly events?: EventSink;
+  /**
+   * A store: every event goes to it (as well as to `events`), a call id runs at most once ever,
+   * and tools that declare `dedupe` return the earlier result of a repeated action.
+   */
+  readonly store?: CallLedger & EventSink;
   readonly limits?: CheckpointLimits;
   /** The agent's principal when a call's context names none. Default `agent`. */
   readonly principal?: string;

@@ -1,6 +1,7 @@
 import type { Approver } from "../approval/approval.js";
 import type { PolicyFunction } from "../policy/policy.js";
 import type { ToolSet } from "../tool/tool-set.js";
+import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
 import type { ResolvedLimits } from "./checkpoint-options.js";
 
@@ -10,6 +11,7 @@ export interface CheckpointState {
   readonly decide: PolicyFunction;
   readonly approve: Approver | undefined;
   readonly sink: EventSink | undefined;
+  readonly ledger: CallLedger | undefined;
   readonly limits: ResolvedLimits;
   readonly principal: string;
   readonly onEventError: (error: unknown) => void;

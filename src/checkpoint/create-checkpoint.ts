@@ -1,6 +1,7 @@
 import { toPolicyFunction } from "../policy/policy.js";
 import type { Tool } from "../tool/tool.js";
 import { createToolSet } from "../tool/tool-set.js";
+import type { EventSink } from "./checkpoint-event.js";
 import {
   type CheckpointOptions,
   type DispatchContext,
@@ -26,6 +27,21 @@ export interface Checkpoint {
 }
 
 const DEFAULT_RUN = "default";
+
+function combineSinks(
+  first: EventSink | undefined,
+  second: EventSink | undefined,
+): EventSink | undefined {
+  if (!first || !second || first === second) return first ?? second;
+  return {
+    emit(event) {
+      const a = first.emit(event);
+      const b = second.emit(event);
+      if (a && b) return Promise.all([a, b]).then(() => undefined);
+      return a ?? b;
+    },
+  };
+}
 
 /**
  * Create a checkpoint over a set of tools.
@@ -53,7 +69,8 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     tools,
     decide: toPolicyFunction(options.policy),
     approve: options.approvals,
-    sink: options.events,
+    sink: combineSinks(options.events, options.store),
+    ledger: options.store,
     limits: resolveLimits(options.limits),
     principal: options.principal ?? "agent",
     onEventError:

@@ -3,11 +3,12 @@ import type { SealedTool } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallTrace } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
+import { guardRepeat } from "./guard-repeat.js";
 import { HandlerContext } from "./handler-context.js";
 import { capText, outputText } from "./render-result.js";
 import { runHandler } from "./run-handler.js";
 import { sanitiseError } from "./sanitise-error.js";
-import type { FailedResult, OkResult, RefusedResult } from "./tool-result.js";
+import type { FailedResult, OkResult, ToolResult } from "./tool-result.js";
 
 /** What the run step needs to know about the call. */
 export interface ExecuteInput {
@@ -31,8 +32,10 @@ export async function executeTool(
   state: CheckpointState,
   trace: CallTrace,
   { tool, sealed, args, principal, signal }: ExecuteInput,
-): Promise<OkResult | FailedResult | RefusedResult> {
+): Promise<ToolResult> {
   const timeoutMs = tool.timeoutMs ?? state.limits.defaultTimeoutMs;
+  const repeat = await guardRepeat(state, trace, tool, sealed, args);
+  if (repeat.status === "answered") return repeat.result;
   try {
     const pending = trace.emit({ type: "started", writes: tool.writes, timeoutMs });
     if (pending) await pending;
@@ -118,5 +121,12 @@ export async function executeTool(
     output,
   });
   if (recorded) await recorded;
+  if (state.ledger) {
+    try {
+      await state.ledger.recordCallResult(trace.sessionId, trace.callId, result, repeat.dedupeKey);
+    } catch (error) {
+      state.onEventError(error);
+    }
+  }
   return result;
 }

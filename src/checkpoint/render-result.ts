@@ -63,7 +63,8 @@ export function renderResult(result: ToolResult, { maxBytes = DEFAULT_RESULT_BYT
   switch (result.status) {
     case "ok": {
       const text = outputText(result.output) ?? result.message;
-      return capText(text === "" ? "(the tool returned no output)" : text, maxBytes);
+      const body = text === "" ? "(the tool returned no output)" : text;
+      return capText(result.note ? `[${result.note}]\n${body}` : body, maxBytes);
     }
     case "refused":
     case "awaiting_approval":

@@ -11,7 +11,8 @@ export type RefusalReason =
   | "approval_error"
   | "limit_exceeded"
   | "duplicate_call_id"
-  | "audit_failed";
+  | "audit_failed"
+  | "dedupe_error";
 
 /** Why a call whose handler was started did not succeed. */
 export type FailureReason =
@@ -38,6 +39,8 @@ export interface OkResult extends ResultBase {
   readonly status: "ok";
   readonly output: unknown;
   readonly reason?: undefined;
+  /** Shown to the model before the output: set when the output is a recorded one, not a new run. */
+  readonly note?: string;
 }
 
 /** Nothing ran. */

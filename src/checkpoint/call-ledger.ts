@@ -1,0 +1,46 @@
+import type { ToolResult } from "./tool-result.js";
+
+/** A recorded outcome of an earlier run of the same call id. */
+export interface RecordedOutcome {
+  readonly kind: "finished" | "refused" | "awaiting_approval" | "interrupted";
+  readonly status: ToolResult["status"];
+  readonly reason: string | undefined;
+  readonly message: string;
+  readonly output: string | undefined;
+  readonly result?: ToolResult | undefined;
+}
+
+/**
+ * What the checkpoint needs from a store to make calls safe to repeat: reserve a call id before
+ * running it, keep its result, and find an earlier success of the same action. The store
+ * implements it.
+ */
+export interface CallLedger {
+  claimCall(
+    sessionId: string | undefined,
+    callId: string,
+    options?: { readonly tool?: string; readonly writes?: boolean; readonly dedupeKey?: string },
+  ): Promise<
+    | { readonly status: "claimed" }
+    | {
+        readonly status: "seen";
+        readonly state: string;
+        readonly outcome?: RecordedOutcome | undefined;
+      }
+  >;
+  recordCallResult(
+    sessionId: string | undefined,
+    callId: string,
+    result: ToolResult,
+    dedupeKey?: string,
+  ): Promise<void>;
+  findDuplicate(
+    sessionId: string | undefined,
+    tool: string,
+    dedupeKey: string,
+    sinceMs?: number,
+  ): Promise<
+    | { readonly callId: string; readonly result: ToolResult; readonly finishedAt: number }
+    | undefined
+  >;
+}

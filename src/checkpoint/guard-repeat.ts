@@ -1,0 +1,164 @@
+import type { SealedTool } from "../tool/handler-seal.js";
+import type { Tool } from "../tool/tool.js";
+import type { RecordedOutcome } from "./call-ledger.js";
+import type { CallTrace } from "./call-trace.js";
+import type { CheckpointState } from "./checkpoint-state.js";
+import { sanitiseError } from "./sanitise-error.js";
+import type { ToolResult } from "./tool-result.js";
+
+/** Run the handler (with the dedupe key, if any), or answer without running it. */
+export type RepeatCheck =
+  | { readonly status: "run"; readonly dedupeKey: string | undefined }
+  | { readonly status: "answered"; readonly result: ToolResult };
+
+function replay(trace: CallTrace, outcome: RecordedOutcome | undefined, state: string): ToolResult {
+  const base = {
+    callId: trace.callId,
+    name: trace.name,
+    durationMs: trace.elapsed(),
+    rule: trace.rule,
+  };
+  if (
+    outcome?.kind === "interrupted" ||
+    state === "interrupted" ||
+    (state === "started" && !outcome)
+  ) {
+    return {
+      ...base,
+      status: "failed",
+      reason: "interrupted",
+      message: `This call (${trace.callId}) started earlier and was interrupted before it finished; whether it took effect is unknown. It was not run again.`,
+    };
+  }
+  if (outcome?.result) {
+    const earlier = outcome.result;
+    const note =
+      "This call id already ran; its recorded result is returned and it was not run again.";
+    return {
+      ...earlier,
+      ...base,
+      message: `${note} ${earlier.message}`,
+      ...(earlier.status === "ok" ? { note } : {}),
+    } as ToolResult;
+  }
+  if (outcome?.status === "ok") {
+    const note =
+      "This call id already ran; its recorded output is returned and it was not run again.";
+    return { ...base, status: "ok", output: outcome.output ?? "", message: note, note };
+  }
+  return {
+    ...base,
+    status: "refused",
+    reason: "duplicate_call_id",
+    message: `A call with the id ${JSON.stringify(trace.callId)} was already received in this session; it was not run again. Give every call its own id.`,
+  };
+}
+
+/**
+ * Before a handler runs: reserve the call id (a call id runs at most once, ever) and, for tools
+ * that declare how to recognise a repeated action, look for an earlier success of the same one.
+ * Without a store there is nothing to check.
+ *
+ * @example
+ * ```ts
+ * const repeat = await guardRepeat(state, trace, tool, sealed, args);
+ * if (repeat.status === "answered") return repeat.result;
+ * ```
+ */
+export async function guardRepeat(
+  state: CheckpointState,
+  trace: CallTrace,
+  tool: Tool,
+  sealed: SealedTool,
+  args: Record<string, unknown>,
+): Promise<RepeatCheck> {
+  const ledger = state.ledger;
+  let dedupeKey: string | undefined;
+  if (sealed.dedupe) {
+    try {
+      dedupeKey = String(sealed.dedupe.key(args));
+    } catch (error) {
+      return {
+        status: "answered",
+        result: await trace.refuse(
+          "dedupe_error",
+          `${tool.name} was not run: its dedupe key could not be computed (${sanitiseError(error)}).`,
+        ),
+      };
+    }
+  }
+  if (!ledger) return { status: "run", dedupeKey };
+
+  let claim: Awaited<ReturnType<typeof ledger.claimCall>>;
+  try {
+    claim = await ledger.claimCall(trace.sessionId, trace.callId, {
+      tool: tool.name,
+      writes: tool.writes,
+      ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+    });
+  } catch {
+    return {
+      status: "answered",
+      result: await trace.refuse(
+        "audit_failed",
+        `The call to ${tool.name} could not be reserved in the store, so it was not run.`,
+      ),
+    };
+  }
+  if (claim.status === "seen") {
+    const result = replay(trace, claim.outcome, claim.state);
+    await trace.emitAfterRun({
+      type: "refused",
+      reason: "duplicate_call_id",
+      message: result.message,
+      durationMs: trace.elapsed(),
+    });
+    return { status: "answered", result };
+  }
+  if (dedupeKey === undefined) return { status: "run", dedupeKey };
+
+  const windowMs = sealed.dedupe?.windowMs;
+  let earlier: Awaited<ReturnType<typeof ledger.findDuplicate>>;
+  try {
+    earlier = await ledger.findDuplicate(
+      trace.sessionId,
+      tool.name,
+      dedupeKey,
+      windowMs === undefined ? undefined : Date.now() - windowMs,
+    );
+  } catch {
+    return {
+      status: "answered",
+      result: await trace.refuse(
+        "audit_failed",
+        `The store could not be asked whether ${tool.name} already did this, so it was not run.`,
+      ),
+    };
+  }
+  if (!earlier || earlier.result.status !== "ok") return { status: "run", dedupeKey };
+  const result: ToolResult = {
+    callId: trace.callId,
+    name: trace.name,
+    status: "ok",
+    output: earlier.result.output,
+    message: `duplicate: not run again. The same action already succeeded as call ${earlier.callId}; its result is returned.`,
+    note: `duplicate: not run again (the same action already succeeded as call ${earlier.callId}; this is its result).`,
+    durationMs: trace.elapsed(),
+    rule: trace.rule,
+  };
+  await trace.emitAfterRun({
+    type: "finished",
+    status: "ok",
+    reason: "duplicate",
+    message: result.message,
+    durationMs: result.durationMs,
+    outputBytes: 0,
+    output: "",
+  });
+  try {
+    await ledger.recordCallResult(trace.sessionId, trace.callId, result, dedupeKey);
+  } catch (error) {
+    state.onEventError(error);
+  }
+  return { status: "answered", result };
+}
