@@ -1,9 +1,11 @@
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
+import { benchPolicy } from "./policy.js";
 
 const benches: Record<string, () => Promise<void>> = {
   checkpoint: () => benchCheckpoint(),
   builtin: () => benchBuiltin(),
+  policy: () => benchPolicy(),
 };
 
 const wanted = process.argv.slice(2);

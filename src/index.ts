@@ -31,16 +31,25 @@ export type {
   ToolResult,
   ToolResultStatus,
 } from "./checkpoint/tool-result.js";
+export { type DocketConfig, loadConfig } from "./config/load-config.js";
+export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
 export { DocketError, isDocketError } from "./errors/docket-error.js";
 export {
   type Decision,
   defaultPolicy,
+  type PolicyConfig,
   type PolicyEngine,
   type PolicyFunction,
   type PolicyInput,
   type PolicyRequest,
   type PolicyVerdict,
 } from "./policy/policy.js";
+export {
+  createPolicyEngine,
+  type DocketPolicyEngine,
+  type PolicyEngineOptions,
+} from "./policy/policy-engine.js";
+export type { PolicyDefaults, PolicyLayer, PolicyRuleSpec } from "./policy/policy-rule.js";
 export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
 export {
   type DedupeOption,

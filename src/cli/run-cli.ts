@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { registerPolicyCommand } from "./commands/policy-command.js";
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -23,6 +24,7 @@ export function createProgram(): Command {
     .version(packageVersion(), "-v, --version")
     .showHelpAfterError()
     .exitOverride();
+  registerPolicyCommand(program);
   return program;
 }
 

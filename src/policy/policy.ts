@@ -1,4 +1,5 @@
 import type { Tool } from "../tool/tool.js";
+import type { PolicyDefaults, PolicyRuleSpec } from "./policy-rule.js";
 
 /** The three answers a policy can give. Strictest wins: deny > ask > allow. */
 export type Decision = "allow" | "ask" | "deny";
@@ -28,6 +29,10 @@ export interface PolicyVerdict {
   readonly approvers?: readonly string[];
   /** A longer account of how the decision was reached (matched text, sub-command). */
   readonly explanation?: string;
+  /** What the deciding rule matched, e.g. `tool "fetch_url"; host "docs.python.org" ~ "*.python.org"`. */
+  readonly matched?: string;
+  /** For a decision reached by shell analysis: the sub-command that decided. */
+  readonly command?: string;
 }
 
 /** A policy as a function, sync or async. */
@@ -38,8 +43,14 @@ export interface PolicyEngine {
   decide(request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict>;
 }
 
+/** The `policy:` section of docket.yaml, written in code: one project layer. */
+export interface PolicyConfig {
+  readonly defaults?: PolicyDefaults;
+  readonly rules?: readonly PolicyRuleSpec[];
+}
+
 /** Anything `createCheckpoint({ policy })` accepts. */
-export type PolicyInput = PolicyFunction | PolicyEngine;
+export type PolicyInput = PolicyFunction | PolicyEngine | PolicyConfig;
 
 /**
  * The policy when none is given: reads are allowed, writes ask a human. A write is never allowed
@@ -66,13 +77,30 @@ export const defaultPolicy: PolicyFunction = ({ tool }) =>
  * @example
  * ```ts
  * const decide = toPolicyFunction({ decide: () => ({ decision: "deny" }) });
+ * const fromConfig = toPolicyFunction({ rules: [{ decision: "deny", tool: "run_command", command: "rm *" }] });
  * ```
  */
 export function toPolicyFunction(policy: PolicyInput | undefined): PolicyFunction {
   if (policy === undefined) return defaultPolicy;
   if (typeof policy === "function") return policy;
-  if (typeof policy === "object" && policy !== null && typeof policy.decide === "function") {
+  if (
+    typeof policy === "object" &&
+    policy !== null &&
+    "decide" in policy &&
+    typeof policy.decide === "function"
+  ) {
     return (request) => policy.decide(request);
+  }
+  if (typeof policy === "object" && policy !== null && !("decide" in policy)) {
+    // Compiled on first use, since compiling may load the shell parser. A rule that does not
+    // compile refuses every call (policy_error): use createPolicyEngine to fail at start instead.
+    let engine: Promise<PolicyEngine> | undefined;
+    return async (request) => {
+      engine ??= import("./policy-engine.js").then(({ createPolicyEngine }) =>
+        createPolicyEngine({ layers: [{ name: "project", ...policy }] }),
+      );
+      return (await engine).decide(request);
+    };
   }
   throw new TypeError("policy must be a function or an object with a decide(request) method");
 }

@@ -4,6 +4,8 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+// Resolved from this repository, so the child can run from any directory.
+const tsx = import.meta.resolve("tsx");
 
 /** The outcome of one `docket` command. */
 export interface CommandOutcome {
@@ -25,7 +27,7 @@ export async function runDocket(
   options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
 ): Promise<CommandOutcome> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", main, ...args], {
+    const { stdout, stderr } = await run(process.execPath, ["--import", tsx, main, ...args], {
       env: { ...process.env, ...options.env },
       cwd: options.cwd,
     });

@@ -1,0 +1,83 @@
+import type { PolicyRequest } from "./policy.js";
+import {
+  type PathContext,
+  type ResolvedPolicyPath,
+  resolvePolicyPath,
+} from "./resolve-policy-path.js";
+import { parseUrlTarget, type UrlTarget } from "./url-target.js";
+import type { ConditionContext } from "./when-condition.js";
+
+/**
+ * A call as the matchers see it: its path, URL, command and CEL variables, each computed at most
+ * once per decision and only when a rule asks. A class rather than closures because one is made
+ * for every call on the hot path.
+ *
+ * @example
+ * ```ts
+ * const view = new CallView(request, { workspace: "/ws", workspaceReal: "/ws", home: "/home/ada" });
+ * view.paths()?.[0]?.absolute; // "/ws/.env"
+ * ```
+ */
+export class CallView {
+  #paths: readonly ResolvedPolicyPath[] | undefined | null = null;
+  #url: { readonly text: string; readonly target: UrlTarget | undefined } | undefined | null = null;
+  #condition: ConditionContext | undefined;
+
+  constructor(
+    readonly request: PolicyRequest,
+    private readonly pathContext: PathContext,
+  ) {}
+
+  /** The declared path argument(s), resolved; undefined when the tool declares none. */
+  paths(): readonly ResolvedPolicyPath[] | undefined {
+    if (this.#paths === null) {
+      const declared = this.request.tool.policyArgs?.path;
+      const keys =
+        declared === undefined ? undefined : typeof declared === "string" ? [declared] : declared;
+      this.#paths = keys
+        ?.flatMap((key) => stringsOf(this.request.args[key]))
+        .map((text) => resolvePolicyPath(text, this.pathContext));
+    }
+    return this.#paths;
+  }
+
+  /** The declared URL argument; undefined when the tool declares none. */
+  url(): { readonly text: string; readonly target: UrlTarget | undefined } | undefined {
+    if (this.#url === null) {
+      const key = this.request.tool.policyArgs?.url;
+      const value = key === undefined ? undefined : this.request.args[key];
+      this.#url =
+        key === undefined
+          ? undefined
+          : {
+              text: String(value ?? ""),
+              target: typeof value === "string" ? parseUrlTarget(value) : undefined,
+            };
+    }
+    return this.#url;
+  }
+
+  /** The declared command argument's value (a string when valid); undefined when none is declared. */
+  command(): { readonly value: unknown } | undefined {
+    const key = this.request.tool.policyArgs?.command;
+    return key === undefined ? undefined : { value: this.request.args[key] };
+  }
+
+  /** The variables of `when` expressions: `args`, `principal`, `session.id`, `tool.name`/`tool.writes`. */
+  condition(): ConditionContext {
+    this.#condition ??= {
+      args: this.request.args,
+      principal: this.request.principal,
+      session: { id: this.request.sessionId ?? "" },
+      tool: { name: this.request.tool.name, writes: this.request.tool.writes },
+    };
+    return this.#condition;
+  }
+}
+
+// A path argument may hold one path or a list of them (e.g. `paths: [a, b]`).
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === "string");
+  return [];
+}

@@ -1,0 +1,188 @@
+import { homedir } from "node:os";
+import * as path from "node:path";
+import { createAnalysisCache } from "./analysis-cache.js";
+import { CallView } from "./call-view.js";
+import { chooseVerdict } from "./choose-verdict.js";
+import {
+  compileLayers,
+  type EffectiveDefaults,
+  LAYER_STRIDE,
+  layerRank,
+} from "./compile-layers.js";
+import { compileRule } from "./compile-rule.js";
+import type { CompiledRule } from "./compiled-rule.js";
+import { matchRule } from "./match-rule.js";
+import type { PolicyEngine, PolicyRequest, PolicyVerdict } from "./policy.js";
+import { throwIssues } from "./policy-issue.js";
+import type { PolicyLayer, PolicyRuleSpec } from "./policy-rule.js";
+import type { PolicyVote } from "./policy-vote.js";
+import { voteOf } from "./policy-vote.js";
+import { realPath } from "./resolve-policy-path.js";
+import { createRuleIndex } from "./rule-index.js";
+import type { ShellAnalysis } from "./shell/shell-analysis.js";
+import { loadShellParser } from "./shell/shell-parser.js";
+import { type ShellCandidate, shellVote } from "./shell-vote.js";
+
+/** What `createPolicyEngine` takes. */
+export interface PolicyEngineOptions {
+  /** The layers, in any order: managed, user, project (and any grants made up front). */
+  readonly layers: readonly PolicyLayer[];
+  /** Where relative path arguments and relative path patterns point (default: the cwd). */
+  readonly workspace?: string;
+  /** What `~` expands to (default: the user's home directory). */
+  readonly home?: string;
+  /** How many analysed shell scripts to remember by exact text (default 256; 0 disables). */
+  readonly analysisCacheSize?: number;
+}
+
+/** A rule as listed by `engine.rules()`. */
+export interface RuleSummary {
+  readonly id: string;
+  readonly layer: string;
+  readonly decision: PolicyVerdict["decision"];
+  readonly tools: readonly string[];
+}
+
+/** The engine built from policy layers: the checkpoint's `policy`, plus session grants. */
+export interface DocketPolicyEngine extends PolicyEngine {
+  /**
+   * Decide a call. Synchronous unless the call needs shell analysis and the parser is not loaded
+   * yet; never throws for a valid request.
+   */
+  decide(request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict>;
+  /**
+   * Add a rule to the session layer (e.g. "approve for this session") and return its id
+   * (default `session:N`). With `sessionId` the grant applies only to that session's calls.
+   * Throws `DocketError("policy_invalid")` for a bad rule.
+   */
+  grant(rule: PolicyRuleSpec, options?: { readonly sessionId?: string }): string;
+  /** Remove a session grant by id; false when there is none (rules from files cannot be revoked). */
+  revoke(id: string): boolean;
+  /** Every rule, strongest layer first. */
+  rules(): readonly RuleSummary[];
+  /** The defaults in force and the layers that set them. */
+  readonly defaults: EffectiveDefaults;
+}
+
+/**
+ * Compile policy layers into an engine. Every matcher is compiled here (globs, CEL, host and
+ * shell patterns); any problem throws `DocketError("policy_invalid")` naming the file, line and
+ * path, so a bad policy stops docket at start rather than running with part of it. The shell
+ * parser is loaded here when a rule needs it, so decisions stay synchronous.
+ *
+ * @example
+ * ```ts
+ * const engine = await createPolicyEngine({
+ *   layers: [{ name: "project", rules: [{ decision: "deny", tool: "run_command", command: "rm *", reason: "no deletions" }] }],
+ *   workspace: process.cwd(),
+ * });
+ * const checkpoint = createCheckpoint({ tools, policy: engine });
+ * ```
+ */
+export async function createPolicyEngine(
+  options: PolicyEngineOptions,
+): Promise<DocketPolicyEngine> {
+  const home = options.home ?? homedir();
+  const workspace = path.resolve(options.workspace ?? process.cwd());
+  const pathContext = { workspace, workspaceReal: realPath(workspace), home };
+  const compiled = compileLayers(options.layers, { home });
+  const index = createRuleIndex(compiled.rules);
+  const others = options.layers
+    .map((layer) => layer.name)
+    .filter((name) => layerRank(name, []) >= 4);
+  const sessionRank = layerRank("session", others);
+  let nextGrant = options.layers.find((layer) => layer.name === "session")?.rules?.length ?? 0;
+
+  type Analyse = (script: string) => ShellAnalysis;
+  let parser: Analyse | undefined;
+  let parserLoading: Promise<Analyse> | undefined;
+  const ensureParser = (): Promise<Analyse> => {
+    parserLoading ??= loadShellParser().then((loaded) => {
+      parser = createAnalysisCache(loaded, options.analysisCacheSize ?? 256);
+      return parser;
+    });
+    // A failed load is retried on the next call instead of being cached.
+    parserLoading.catch(() => {
+      parserLoading = undefined;
+    });
+    return parserLoading;
+  };
+  if (compiled.rules.some((rule) => rule.shell !== undefined)) await ensureParser();
+
+  const judgeShell = (
+    view: CallView,
+    shell: readonly ShellCandidate[],
+    votes: PolicyVote[],
+    notes: readonly string[],
+    loaded: Analyse,
+  ): PolicyVerdict => {
+    const vote = shellVote(shell, view.command()?.value, loaded);
+    if (vote !== undefined) votes.push(vote);
+    return chooseVerdict(view.request.tool, votes, compiled.defaults, notes);
+  };
+
+  const decide = (request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict> => {
+    const view = new CallView(request, pathContext);
+    const votes: PolicyVote[] = [];
+    const notes: string[] = [];
+    const shell: ShellCandidate[] = [];
+    for (const rule of index.candidates(request.tool.name)) {
+      if (rule.sessionId !== undefined && rule.sessionId !== request.sessionId) continue;
+      const match = matchRule(rule, view);
+      if (match.note !== undefined) notes.push(`rule ${rule.id}: ${match.note}`);
+      if (!match.matched) continue;
+      if (rule.shell !== undefined) shell.push({ rule, texts: match.texts });
+      else votes.push(voteOf(rule, match.texts));
+    }
+    // The common case stays synchronous: no shell rule matched, or the parser is already loaded.
+    if (shell.length === 0) return chooseVerdict(request.tool, votes, compiled.defaults, notes);
+    if (parser !== undefined) return judgeShell(view, shell, votes, notes, parser);
+    return ensureParser().then((loaded) => judgeShell(view, shell, votes, notes, loaded));
+  };
+
+  return {
+    decide,
+    grant(spec, grantOptions = {}) {
+      const number = nextGrant++;
+      const result = compileRule(spec, {
+        layer: "session",
+        index: number,
+        order: sessionRank * LAYER_STRIDE + number,
+        at: [],
+        home,
+        sessionId: grantOptions.sessionId,
+      });
+      const issues = [...result.issues];
+      if (result.rule !== undefined && index.all().some((rule) => rule.id === result.rule?.id)) {
+        issues.push({
+          path: ["id"],
+          message: `duplicate rule id ${JSON.stringify(result.rule.id)}`,
+        });
+      }
+      if (issues.length > 0 || result.rule === undefined) throwIssues(issues, { layer: "grant" });
+      index.add(result.rule);
+      if (result.rule.shell !== undefined) void ensureParser().catch(() => undefined);
+      return result.rule.id;
+    },
+    revoke(id) {
+      const rule = index.all().find((candidate) => candidate.id === id);
+      return (
+        rule !== undefined &&
+        rule.layer === "session" &&
+        rule.order >= sessionRank * LAYER_STRIDE &&
+        index.remove(id)
+      );
+    },
+    rules: () => index.all().map(summarise),
+    defaults: compiled.defaults,
+  };
+}
+
+function summarise(rule: CompiledRule): RuleSummary {
+  return {
+    id: rule.id,
+    layer: rule.layer,
+    decision: rule.decision,
+    tools: rule.tools.map((tool) => tool.text),
+  };
+}

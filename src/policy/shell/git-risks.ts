@@ -1,0 +1,191 @@
+/**
+ * git runs programs named in configuration (pager, editor, ssh command, aliases starting with
+ * `!`, filters, hooks path) and in a few options. An allow rule on `git log *` should not allow
+ * `git -c core.pager='rm -rf ~' log`. This reader flags the ways a command line can do that and
+ * hands the shell strings it can see (`-c alias.x=!…`, `rebase --exec`, `submodule foreach`)
+ * to the analyser so deny rules still reach them.
+ */
+import { emptyInspection, type Inspection } from "./analysis-sink.js";
+import { joinWords, type ShellWord, syntheticWord } from "./shell-word.js";
+
+/** Configuration keys whose value is a program, a shell string or a place code is loaded from. */
+const EXEC_KEY =
+  /^(alias\.|core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|attributesfile)|filter\.|diff\.|merge\.|include(if)?\.|credential\.|gpg\.|sequence\.editor|pager\.|uploadpack\.|receive\.|remote\..*\.(uploadpack|receivepack|proxy)|http\..*proxy|web\.browser|browser\.|man\.|instaweb\.|sendemail\.|interactive\.difffilter|protocol\.)/i;
+
+/** Global options taking a separate value. */
+const GLOBAL_VALUED = new Set([
+  "-C",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--list-cmds",
+  "--attr-source",
+]);
+
+/** Subcommand options that run a program or write a file. */
+const SUBCOMMAND_FLAGS: ReadonlyArray<{ prefix: string; detail: string; write?: boolean }> = [
+  { prefix: "--upload-pack", detail: "names the program git runs for the transfer" },
+  { prefix: "--receive-pack", detail: "names the program git runs for the transfer" },
+  { prefix: "--exec", detail: "runs a program" },
+  { prefix: "--extcmd", detail: "runs a program on each file" },
+  { prefix: "--open-files-in-pager", detail: "runs a pager program" },
+  { prefix: "--to-cmd", detail: "runs a program" },
+  { prefix: "--cc-cmd", detail: "runs a program" },
+  { prefix: "--sendmail-cmd", detail: "runs a program" },
+  { prefix: "--output", detail: "writes a file", write: true },
+];
+
+/** `git config` forms that only read. */
+const CONFIG_READS = new Set([
+  "--get",
+  "--get-all",
+  "--get-regexp",
+  "--get-urlmatch",
+  "--list",
+  "-l",
+  "get",
+  "list",
+]);
+
+const FILTERS = /^--(env|tree|index|parent|msg|commit|tag-name)-filter$/;
+
+function valueAfter(words: readonly ShellWord[], i: number): ShellWord | undefined {
+  const word = words[i] as ShellWord;
+  const eq = word.value.indexOf("=");
+  if (eq >= 0) return syntheticWord(word.value.slice(eq + 1), word.start, word.end, word.dynamic);
+  return words[i + 1];
+}
+
+function inspectConfig(result: Inspection, value: string, at: ShellWord, how: string): void {
+  result.findings.push({
+    reason: "dangerous_flag",
+    detail: `git ${how} sets configuration, which can name programs git runs`,
+  });
+  const alias = /^alias\.[^=]+=\s*!(.*)$/is.exec(value);
+  if (alias?.[1] !== undefined)
+    result.scripts.push({
+      word: syntheticWord(alias[1], at.start, at.end, at.dynamic),
+      label: "git alias",
+    });
+}
+
+function inspectSubcommand(
+  result: Inspection,
+  sub: string,
+  words: readonly ShellWord[],
+  start: number,
+): void {
+  for (let i = start; i < words.length; i++) {
+    const word = words[i] as ShellWord;
+    const text = word.value;
+    if (text === "--") break;
+    const flag = SUBCOMMAND_FLAGS.find((f) => text === f.prefix || text.startsWith(`${f.prefix}=`));
+    if (flag !== undefined) {
+      result.findings.push({
+        reason: flag.write === true ? "redirect_write" : "dangerous_flag",
+        detail: `git ${sub} ${flag.prefix} ${flag.detail}`,
+      });
+    }
+    const shellValue =
+      FILTERS.test(text.split("=")[0] as string) ||
+      ((sub === "rebase" || sub === "difftool") &&
+        (text === "-x" || text.startsWith("--exec") || text.startsWith("--extcmd")));
+    if (shellValue) {
+      const value = valueAfter(words, i);
+      if (flag === undefined)
+        result.findings.push({
+          reason: "dangerous_flag",
+          detail: `git ${sub} ${text} runs a shell command`,
+        });
+      if (value !== undefined) result.scripts.push({ word: value, label: `git ${sub}` });
+    }
+    if (sub === "grep" && /^-[A-Za-z]*O/.test(text)) {
+      result.findings.push({
+        reason: "dangerous_flag",
+        detail: "git grep -O runs a pager program",
+      });
+    }
+    if (
+      (sub === "clone" || sub === "init") &&
+      (text === "--template" || text.startsWith("--template="))
+    ) {
+      result.findings.push({
+        reason: "dangerous_flag",
+        detail: `git ${sub} --template installs hooks that run`,
+      });
+    }
+    if (sub === "clone" && text === "-u") {
+      result.findings.push({
+        reason: "dangerous_flag",
+        detail: "git clone -u names the program git runs for the transfer",
+      });
+    }
+    if (sub === "config" && EXEC_KEY.test(text) && !words.some((w) => CONFIG_READS.has(w.value))) {
+      inspectConfig(result, text, word, "config");
+    }
+    if (sub === "config" && (text === "-e" || text === "--edit")) {
+      result.findings.push({
+        reason: "dangerous_flag",
+        detail: "git config --edit runs an editor",
+      });
+    }
+  }
+}
+
+/**
+ * Flag git command lines that can run programs or write files beyond what their subcommand
+ * suggests.
+ *
+ * @example
+ * ```ts
+ * inspectGit(words("git -c core.pager=evil log")).findings[0]?.reason; // "dangerous_flag"
+ * inspectGit(words("git log --oneline")).findings.length;              // 0
+ * ```
+ */
+export function inspectGit(words: readonly ShellWord[]): Inspection {
+  const result = emptyInspection();
+  let i = 1;
+  while (i < words.length) {
+    const word = words[i] as ShellWord;
+    const text = word.value;
+    if (text === "-c" || (text.startsWith("-c") && !text.startsWith("--"))) {
+      const value =
+        text === "-c"
+          ? words[i + 1]
+          : syntheticWord(text.slice(2), word.start, word.end, word.dynamic);
+      inspectConfig(result, value?.value ?? "", value ?? word, "-c");
+      i += text === "-c" ? 2 : 1;
+    } else if (text.startsWith("--config-env") || text.startsWith("--exec-path=")) {
+      result.findings.push({
+        reason: "dangerous_flag",
+        detail: `git ${text.split("=")[0]} changes what git runs`,
+      });
+      i += text.includes("=") ? 1 : 2;
+    } else if (GLOBAL_VALUED.has(text)) {
+      i += 2;
+    } else if (text.startsWith("-") || word.dynamic) {
+      if (word.dynamic)
+        result.findings.push({
+          reason: "dangerous_flag",
+          detail: "git option known only at run time",
+        });
+      i++;
+    } else {
+      break;
+    }
+  }
+  const sub = words[i];
+  if (sub === undefined) return result;
+  if (sub.value === "submodule" && words.slice(i + 1).some((w) => w.value === "foreach")) {
+    const at = words.findIndex((w, k) => k > i && w.value === "foreach");
+    let start = at + 1;
+    while (words[start]?.value.startsWith("-")) start++;
+    const script = joinWords(words.slice(start));
+    if (script !== undefined) result.scripts.push({ word: script, label: "git submodule foreach" });
+  } else if (sub.value === "bisect" && words[i + 1]?.value === "run" && words.length > i + 2) {
+    result.commands.push({ words: words.slice(i + 2), argsFromInput: false });
+  }
+  inspectSubcommand(result, sub.value, words, i + 1);
+  return result;
+}

@@ -1,0 +1,259 @@
+/**
+ * Shells and language interpreters: programs whose real behaviour is the code they are given.
+ *
+ * - A shell with `-c STRING` runs the string: it is parsed in turn (so deny rules reach inside),
+ *   and a string built at run time is an `inline_code` uncertainty.
+ * - A shell or interpreter reading its program from standard input (`curl x | sh`,
+ *   `bash <<< "…"`, `python <<EOF`, `node -`) is a `stdin_to_interpreter` uncertainty; a shell
+ *   fed a known here-document or here-string has that text parsed too.
+ * - An interpreter running inline code (`python -c`, `node -e`, `perl -e` …) is an
+ *   `inline_code` uncertainty: no command pattern can vouch for a program text.
+ *
+ * | interpreter | inline code options | reads its program from stdin when |
+ * | --- | --- | --- |
+ * | sh bash zsh dash ksh mksh ash yash posh fish csh tcsh rbash at batch | `-c` (clustered: `-lc`, `-ec`) | no operand, `-s`, or at/batch always |
+ * | python python3 python3.x pypy pypy3 | `-c` | no operand or `-` |
+ * | node nodejs bun | `-e` `-p` `--eval` `--print` | no operand or `-` |
+ * | deno | subcommand `eval` | never |
+ * | perl | `-e` `-E` (clustered: `-ne`, `-lane`) | no operand or `-` |
+ * | ruby irb | `-e` | no operand or `-` |
+ * | php | `-r` `-B` `-R` `-E` | no operand or `-` |
+ * | lua luajit | `-e` | no operand or `-` |
+ * | Rscript R | `-e` | no operand or `-` |
+ * | julia | `-e` `-E` `--eval` `--print` | no operand or `-` |
+ * | osascript expect ghc ghci | `-e` (expect: `-c`) | no operand or `-` |
+ * | pwsh powershell | `-c` `-Command` `-e` `-ec` `-EncodedCommand` (any case) | no operand |
+ * | tclsh wish sqlite3 psql mysql | — | no operand (sqlite3/psql/mysql: always) |
+ */
+import type { Finding, InnerScript, Inspection, StdinFeed } from "./analysis-sink.js";
+import { type OptionSpec, scanOptions } from "./option-scanner.js";
+import { type ShellWord, syntheticWord } from "./shell-word.js";
+
+interface CodeInterpreter extends OptionSpec {
+  /** Short options whose value is program text. */
+  readonly inlineShort?: string;
+  /** Long options whose value is program text. */
+  readonly inlineLong?: readonly string[];
+  /** Whole words (any case) that introduce program text. */
+  readonly inlineWords?: RegExp;
+  /** Subcommands that take program text (`deno eval`). */
+  readonly inlineSubcommands?: readonly string[];
+  /** Reads standard input even with operands (database clients read SQL there). */
+  readonly alwaysStdin?: boolean;
+}
+
+const SHELLS =
+  /^(sh|bash|rbash|zsh|dash|ksh|ksh93|mksh|lksh|oksh|pdksh|ash|yash|posh|fish|csh|tcsh)$/;
+const STDIN_SHELLS = new Set(["at", "batch"]);
+
+const CODE: Readonly<Record<string, CodeInterpreter>> = {
+  python: {
+    inlineShort: "c",
+    shortValued: "WXm",
+    terminal: "m",
+    longValued: ["check-hash-based-pycs"],
+  },
+  node: {
+    inlineShort: "ep",
+    inlineLong: ["eval", "print"],
+    shortValued: "rC",
+    longValued: [
+      "require",
+      "import",
+      "loader",
+      "experimental-loader",
+      "input-type",
+      "conditions",
+      "title",
+      "env-file",
+    ],
+  },
+  bun: {
+    inlineShort: "ep",
+    inlineLong: ["eval", "print"],
+    shortValued: "r",
+    longValued: ["preload", "cwd", "config"],
+  },
+  deno: { inlineSubcommands: ["eval"] },
+  perl: { inlineShort: "eE", shortOptional: "iIMmxCdDV", shortDigits: "l0" },
+  ruby: { inlineShort: "e", shortValued: "rICEF", shortOptional: "ix0lKTW" },
+  irb: { inlineShort: "e", shortValued: "rI" },
+  php: { inlineShort: "rBRE", shortValued: "dcfzFtS" },
+  lua: { inlineShort: "e", shortValued: "l" },
+  rscript: { inlineShort: "e" },
+  r: { inlineShort: "e", shortValued: "fgd" },
+  julia: { inlineShort: "eE", inlineLong: ["eval", "print"], shortValued: "LJCOtp" },
+  osascript: { inlineShort: "e", shortValued: "ls" },
+  expect: { inlineShort: "c", shortValued: "f" },
+  ghc: { inlineShort: "e" },
+  pwsh: { inlineWords: /^[-/](c|command|e|ec|enc|encodedcommand)$/i },
+  tclsh: {},
+  sqlite3: { alwaysStdin: true },
+  psql: { alwaysStdin: true, shortValued: "cdfhpUvoLTFPRwW" },
+  mysql: { alwaysStdin: true, shortValued: "eDhuPpS" },
+};
+
+const ALIASES: Readonly<Record<string, string>> = {
+  nodejs: "node",
+  luajit: "lua",
+  ghci: "ghc",
+  powershell: "pwsh",
+  wish: "tclsh",
+  mariadb: "mysql",
+};
+
+function codeInterpreter(name: string): CodeInterpreter | undefined {
+  if (/^(python|pypy)[\d.]*$/.test(name)) return CODE.python;
+  if (/^(perl|ruby|php|lua)[\d.]*$/.test(name)) return CODE[name.replace(/[\d.]+$/, "")];
+  const key = ALIASES[name] ?? name;
+  return Object.hasOwn(CODE, key) ? CODE[key] : undefined;
+}
+
+/** How a shell's own arguments say where its program comes from. */
+function shellProgram(words: readonly ShellWord[]): {
+  inline?: ShellWord;
+  missing: boolean;
+  stdin: boolean;
+} {
+  let inline = false;
+  let stdin = false;
+  let i = 1;
+  while (i < words.length) {
+    const word = words[i] as ShellWord;
+    const text = word.value;
+    if (text === "--" || text === "-") {
+      i++;
+      break;
+    }
+    if (word.dynamic || text.length < 2 || (text[0] !== "-" && text[0] !== "+")) break;
+    if (text.startsWith("--")) {
+      i += text === "--rcfile" || text === "--init-file" ? 2 : 1;
+      continue;
+    }
+    const cluster = text.slice(1);
+    if (cluster.includes("c")) inline = true;
+    if (cluster.includes("s")) stdin = true;
+    i += /[oO]/.test(cluster) ? 2 : 1;
+  }
+  const operand = words[i];
+  if (inline)
+    return operand === undefined
+      ? { missing: true, stdin: false }
+      : { inline: operand, missing: false, stdin: false };
+  return { missing: false, stdin: stdin || operand === undefined };
+}
+
+function stdinFinding(
+  name: string,
+  stdin: StdinFeed | null,
+  argsFromInput: boolean,
+): Finding | null {
+  if (argsFromInput) {
+    return {
+      reason: "stdin_to_interpreter",
+      detail: `${name} runs a program named by xargs input`,
+    };
+  }
+  if (stdin === null) return null;
+  return {
+    reason: "stdin_to_interpreter",
+    detail: `${name} runs the text fed to its standard input`,
+  };
+}
+
+function inspectShell(
+  name: string,
+  words: readonly ShellWord[],
+  stdin: StdinFeed | null,
+  argsFromInput: boolean,
+): Inspection {
+  const result: Inspection = { commands: [], scripts: [], findings: [] };
+  const program = STDIN_SHELLS.has(name) ? { missing: false, stdin: true } : shellProgram(words);
+  if ("inline" in program && program.inline !== undefined) {
+    result.scripts.push({ word: program.inline, label: `${name} -c` });
+  } else if (program.missing) {
+    result.findings.push({
+      reason: "inline_code",
+      detail: `${name} -c has no command string: it comes from elsewhere`,
+    });
+  } else if (program.stdin || argsFromInput) {
+    const finding = stdinFinding(name, stdin, argsFromInput);
+    if (finding !== null) result.findings.push(finding);
+    if (program.stdin && stdin?.content != null) {
+      const at = words[0] as ShellWord;
+      const script: InnerScript = {
+        word: syntheticWord(stdin.content, at.start, at.end),
+        label: `${name} <<`,
+      };
+      result.scripts.push(script);
+    }
+  }
+  return result;
+}
+
+function inspectCode(
+  name: string,
+  spec: CodeInterpreter,
+  words: readonly ShellWord[],
+  stdin: StdinFeed | null,
+  argsFromInput: boolean,
+): Inspection {
+  const result: Inspection = { commands: [], scripts: [], findings: [] };
+  const inline = (how: string) =>
+    result.findings.push({
+      reason: "inline_code",
+      detail: `${name} ${how} runs program text given on the command line`,
+    });
+  if (spec.inlineWords !== undefined) {
+    const word = words.find((w) => spec.inlineWords?.test(w.value));
+    if (word !== undefined) inline(word.value);
+  } else {
+    const scan = scanOptions(words, 1, {
+      ...spec,
+      shortValued: `${spec.shortValued ?? ""}${spec.inlineShort ?? ""}`,
+      longValued: [...(spec.longValued ?? []), ...(spec.inlineLong ?? [])],
+    });
+    const used = scan.options.find(
+      (o) =>
+        (o.name.length === 2 && spec.inlineShort?.includes(o.name[1] as string)) ||
+        spec.inlineLong?.includes(o.name.slice(2)),
+    );
+    if (used !== undefined) inline(used.name);
+    const operand = words[scan.next];
+    if (operand !== undefined && spec.inlineSubcommands?.includes(operand.value))
+      inline(operand.value);
+    if (
+      used !== undefined ||
+      (operand !== undefined && spec.inlineSubcommands?.includes(operand.value))
+    )
+      return result;
+    const readsStdin = spec.alwaysStdin === true || operand === undefined || operand.value === "-";
+    const finding =
+      readsStdin || argsFromInput
+        ? stdinFinding(name, readsStdin ? stdin : null, argsFromInput)
+        : null;
+    if (finding !== null) result.findings.push(finding);
+  }
+  return result;
+}
+
+/**
+ * Inspect a shell or interpreter invocation, or return `null` for other programs.
+ *
+ * @example
+ * ```ts
+ * inspectInterpreter("bash", words('bash -c "rm x"'), null, false)?.scripts[0]?.word.value; // "rm x"
+ * inspectInterpreter("python3", words("python3 -c 'import os'"), null, false)?.findings[0]?.reason; // "inline_code"
+ * ```
+ */
+export function inspectInterpreter(
+  name: string,
+  words: readonly ShellWord[],
+  stdin: StdinFeed | null,
+  argsFromInput: boolean,
+): Inspection | null {
+  if (SHELLS.test(name) || STDIN_SHELLS.has(name))
+    return inspectShell(name, words, stdin, argsFromInput);
+  const spec = codeInterpreter(name);
+  return spec === undefined ? null : inspectCode(name, spec, words, stdin, argsFromInput);
+}

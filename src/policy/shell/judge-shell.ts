@@ -1,0 +1,136 @@
+/**
+ * Judges an analysed script against `command` rules: every simple command gets the strictest
+ * decision among the rules matching it, and the script gets the strictest over its commands,
+ * with one more rule: what the analysis could not resolve is never allowed.
+ */
+import { type CommandPattern, matchesCommand } from "./command-pattern.js";
+import type { ShellAnalysis, SimpleCommand, Uncertainty } from "./shell-analysis.js";
+
+/** A rule with `command` patterns, as the policy engine hands it over. */
+export interface ShellRule {
+  id: string;
+  decision: "allow" | "ask" | "deny";
+  patterns: CommandPattern[];
+}
+
+/** The verdict on a whole script, with what decided it. */
+export interface ShellVerdict {
+  /** `none`: no rule matched some command and nothing was uncertain; the engine's default applies. */
+  decision: "allow" | "ask" | "deny" | "none";
+  /** The rule that decided, when one did. */
+  rule?: string;
+  /** The sub-command (source text) that decided. */
+  command?: string;
+  explanation: string;
+  uncertainties: Uncertainty[];
+}
+
+const STRICTNESS = { none: 0, allow: 1, ask: 2, deny: 3 } as const;
+
+interface CommandVerdict {
+  command: SimpleCommand;
+  decision: ShellRule["decision"] | "none";
+  rule?: ShellRule;
+  pattern?: CommandPattern;
+}
+
+function judgeCommand(command: SimpleCommand, rules: readonly ShellRule[]): CommandVerdict {
+  let verdict: CommandVerdict = { command, decision: "none" };
+  for (const rule of rules) {
+    if (STRICTNESS[rule.decision] <= STRICTNESS[verdict.decision]) continue;
+    const mode = rule.decision === "allow" ? "allow" : "restrict";
+    const pattern = rule.patterns.find((p) => matchesCommand(p, command, mode));
+    if (pattern !== undefined) verdict = { command, decision: rule.decision, rule, pattern };
+  }
+  return verdict;
+}
+
+function describe(command: SimpleCommand): string {
+  const via = command.via.length > 0 ? ` (via ${command.via.join(", ")})` : "";
+  return `${JSON.stringify(command.text)}${via}`;
+}
+
+function matched(verdict: CommandVerdict): string {
+  return `${describe(verdict.command)} matches ${JSON.stringify(verdict.pattern?.source ?? "")} of rule ${JSON.stringify(verdict.rule?.id ?? "")}`;
+}
+
+function withRule(base: ShellVerdict, rule: ShellRule | undefined): ShellVerdict {
+  if (rule !== undefined) base.rule = rule.id;
+  return base;
+}
+
+/**
+ * Judge an analysis against rules. Deny wins; then anything uncertain makes the verdict at least
+ * `ask`; then `ask`; `allow` only when every command matched an allow rule; otherwise `none`.
+ *
+ * @example
+ * ```ts
+ * const shell = await loadShellParser();
+ * const rules = [
+ *   { id: "read", decision: "allow", patterns: [compileCommandPattern("ls *")] },
+ *   { id: "no-rm", decision: "deny", patterns: [compileCommandPattern("rm *")] },
+ * ] satisfies ShellRule[];
+ * judgeShell(shell.analyse("ls; rm -rf /"), rules).decision; // "deny"
+ * judgeShell(shell.analyse("ls -la"), rules).decision;        // "allow"
+ * ```
+ */
+export function judgeShell(analysis: ShellAnalysis, rules: readonly ShellRule[]): ShellVerdict {
+  const { commands, uncertainties } = analysis;
+  const verdicts = commands.map((command) => judgeCommand(command, rules));
+  const denied = verdicts.find((v) => v.decision === "deny");
+  if (denied !== undefined) {
+    return withRule(
+      {
+        decision: "deny",
+        command: denied.command.text,
+        explanation: `denied: ${matched(denied)}`,
+        uncertainties,
+      },
+      denied.rule,
+    );
+  }
+  const asked = verdicts.find((v) => v.decision === "ask");
+  const first = uncertainties[0];
+  if (first !== undefined) {
+    const more = uncertainties.length > 1 ? ` (and ${uncertainties.length - 1} more)` : "";
+    const also = asked === undefined ? "" : `; also ${matched(asked)}`;
+    const explanation = `needs approval: cannot be analysed with confidence: ${first.reason}: ${first.detail} in ${JSON.stringify(first.text)}${more}${also}`;
+    return withRule(
+      { decision: "ask", command: asked?.command.text ?? first.text, explanation, uncertainties },
+      asked?.rule,
+    );
+  }
+  if (asked !== undefined) {
+    return withRule(
+      {
+        decision: "ask",
+        command: asked.command.text,
+        explanation: `needs approval: ${matched(asked)}`,
+        uncertainties,
+      },
+      asked.rule,
+    );
+  }
+  if (verdicts.length === 0)
+    return { decision: "none", explanation: "the script runs no command", uncertainties };
+  const unmatched = verdicts.find((v) => v.decision === "none");
+  if (unmatched !== undefined) {
+    return {
+      decision: "none",
+      command: unmatched.command.text,
+      explanation: `no rule matched ${describe(unmatched.command)}`,
+      uncertainties,
+    };
+  }
+  const [head] = verdicts as [CommandVerdict, ...CommandVerdict[]];
+  const all = verdicts.map(matched).join("; ");
+  return withRule(
+    {
+      decision: "allow",
+      command: head.command.text,
+      explanation: `allowed: every command matches an allow rule: ${all}`,
+      uncertainties,
+    },
+    head.rule,
+  );
+}

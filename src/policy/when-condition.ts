@@ -1,0 +1,89 @@
+import { Environment } from "@marcbachmann/cel-js";
+
+/** The variables a `when` expression can read. */
+export interface ConditionContext {
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The requesting principal. */
+  readonly principal: string;
+  /** `{ id }`: the session id, `""` when there is none. */
+  readonly session: { readonly id: string };
+  /** `{ name, writes }` of the tool called. */
+  readonly tool: { readonly name: string; readonly writes: boolean };
+}
+
+/** How evaluating a condition came out. */
+export type ConditionResult =
+  | { readonly ok: true; readonly value: boolean }
+  | { readonly ok: false; readonly error: string };
+
+/** A compiled `when` expression. */
+export interface WhenCondition {
+  /** The expression as written. */
+  readonly text: string;
+  /** Evaluate; never throws. A failure or a non-boolean result is `{ ok: false }`. */
+  evaluate(context: ConditionContext): ConditionResult;
+}
+
+// One environment for every rule: the four variables are declared so a typo (`arg.amount`) is a
+// load error, not a condition that silently never holds.
+const environment = new Environment()
+  .registerVariable("args", "map")
+  .registerVariable("principal", "string")
+  .registerVariable("session", "map")
+  .registerVariable("tool", "map");
+
+/**
+ * Compile a CEL expression once (parse and type-check). Throws an `Error` with the CEL message
+ * when it does not parse, names an unknown variable, or can only produce a non-boolean.
+ *
+ * JSON numbers reach CEL as doubles; CEL compares doubles with int literals, so
+ * `args.amount > 150` works, but arithmetic needs doubles: `args.amount + 1.0`.
+ *
+ * @example
+ * ```ts
+ * const when = compileWhen("args.amount > 150");
+ * when.evaluate({ args: { amount: 200 }, principal: "agent", session: { id: "" }, tool: { name: "issue_refund", writes: true } });
+ * // { ok: true, value: true }
+ * ```
+ */
+export function compileWhen(text: string): WhenCondition {
+  if (text.trim() === "") throw new Error("the expression is empty");
+  let program: ReturnType<Environment["parse"]>;
+  try {
+    program = environment.parse(text);
+  } catch (error) {
+    throw new Error(firstLine(error));
+  }
+  const check = program.check();
+  if (!check.valid) throw new Error(firstLine(check.error));
+  if (check.type !== "bool" && check.type !== "dyn") {
+    throw new Error(`the expression gives ${check.type}, not bool`);
+  }
+  return {
+    text,
+    evaluate(context) {
+      let value: unknown;
+      try {
+        value = program(context as unknown as Record<string, unknown>);
+      } catch (error) {
+        return { ok: false, error: firstLine(error) };
+      }
+      if (typeof value !== "boolean") {
+        return { ok: false, error: `the expression gave ${describe(value)}, not a boolean` };
+      }
+      return { ok: true, value };
+    },
+  };
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0]?.trim() ?? message;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "bigint") return `the int ${value}`;
+  if (typeof value === "object") return Array.isArray(value) ? "a list" : "a map";
+  return `the ${typeof value} ${JSON.stringify(value)}`;
+}

@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runPolicyCli } from "./support/run-policy-cli.js";
+
+const examples = fileURLToPath(new URL("../../examples/policy/", import.meta.url));
+const home = mkdtempSync(path.join(tmpdir(), "docket-policy-examples-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+describe("examples/policy", () => {
+  it("docket policy test passes on the documented docket.yaml and cases.yaml", async () => {
+    const result = await runPolicyCli(
+      ["policy", "test", "cases.yaml", "--tool", "issue_refund:writes"],
+      { cwd: examples, home },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\d+ cases: \d+ passed, 0 failed, 0 without expect$/m);
+  });
+
+  it("docket policy check explains a denied compound command", async () => {
+    const result = await runPolicyCli(
+      ["policy", "check", "run_command", '{"command":"ls && rm -rf build"}', "--json"],
+      { cwd: examples, home },
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      decision: "deny",
+      rule: "no-deletions",
+      layer: "project",
+    });
+  });
+});
+
+describe("docs/policy.md", () => {
+  it("shows the example files exactly as they are", () => {
+    const docs = readFileSync(
+      fileURLToPath(new URL("../../docs/policy.md", import.meta.url)),
+      "utf8",
+    );
+    for (const name of ["docket.yaml", "cases.yaml"]) {
+      const marker = `<!-- examples/policy/${name} -->\n\`\`\`yaml\n`;
+      const start = docs.indexOf(marker);
+      expect(start, name).toBeGreaterThanOrEqual(0);
+      const body = docs.slice(start + marker.length, docs.indexOf("```", start + marker.length));
+      expect(body, name).toBe(readFileSync(path.join(examples, name), "utf8"));
+    }
+  });
+});
