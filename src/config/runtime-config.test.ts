@@ -1,0 +1,72 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./load-config.js";
+import { parseDuration } from "./parse-duration.js";
+import { readRuntimeConfig } from "./runtime-config.js";
+
+async function configFrom(text: string) {
+  const dir = await mkdtemp(join(tmpdir(), "docket-config-"));
+  await writeFile(join(dir, "docket.yaml"), text);
+  return loadConfig("docket.yaml", { cwd: dir });
+}
+
+describe("readRuntimeConfig", () => {
+  it("fills in defaults without a file", () => {
+    expect(readRuntimeConfig(undefined)).toMatchObject({
+      principal: "agent",
+      approvals: { mode: undefined, expiresMs: 900_000, defaultApprovers: [] },
+      approvers: {},
+    });
+  });
+
+  it("reads every runtime section", async () => {
+    const runtime = readRuntimeConfig(
+      await configFrom(`principal: support-bot
+store: sqlite:data/docket.db
+model: { name: "openai-compatible:llama3", base_url: "http://127.0.0.1:11434/v1" }
+limits: { max_turns: 10, max_run: 5m }
+approvers:
+  alice: { roles: [lead] }
+approvals: { mode: suspend, expires: 30m, default_approvers: ["role:lead"] }
+`),
+    );
+    expect(runtime).toMatchObject({
+      principal: "support-bot",
+      store: "sqlite:data/docket.db",
+      model: { name: "openai-compatible:llama3", baseUrl: "http://127.0.0.1:11434/v1" },
+      limits: { maxTurns: 10, maxRunMs: 300_000 },
+      approvers: { alice: { roles: ["lead"] } },
+      approvals: { mode: "suspend", expiresMs: 1_800_000, defaultApprovers: ["role:lead"] },
+    });
+  });
+
+  it("names the file, line and problem", async () => {
+    await expect(
+      configFrom("principal: agent\napprovals:\n  mode: later\n").then(readRuntimeConfig),
+    ).rejects.toThrowError(/^docket\.yaml:3: approvals\.mode: /);
+    await expect(
+      configFrom("limits:\n  max_run: soon\n").then(readRuntimeConfig),
+    ).rejects.toThrowError(/docket\.yaml:2: limits\.max_run: "soon" is not a duration/);
+    await expect(
+      configFrom("limits:\n  max_turn: 3\n").then(readRuntimeConfig),
+    ).rejects.toThrowError(/docket\.yaml:\d+: limits/);
+  });
+});
+
+describe("parseDuration", () => {
+  it.each([
+    ["15m", 900_000],
+    ["30s", 30_000],
+    ["500ms", 500],
+    [250, 250],
+    ["2h", 7_200_000],
+  ])("%j is %d ms", (value, ms) => {
+    expect(parseDuration(value)).toBe(ms);
+  });
+  it("refuses the rest", () => {
+    expect(parseDuration("soon")).toBeUndefined();
+    expect(parseDuration(-1)).toBeUndefined();
+  });
+});
