@@ -1,11 +1,13 @@
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
 import { benchPolicy } from "./policy.js";
+import { benchStore } from "./store.js";
 
 const benches: Record<string, () => Promise<void>> = {
   checkpoint: () => benchCheckpoint(),
   builtin: () => benchBuiltin(),
   policy: () => benchPolicy(),
+  store: () => benchStore(),
 };
 
 const wanted = process.argv.slice(2);

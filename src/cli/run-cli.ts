@@ -1,12 +1,22 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { registerApprovalsCommand } from "./commands/approvals-command.js";
+import { registerAuditCommand } from "./commands/audit-command.js";
 import { registerPolicyCommand } from "./commands/policy-command.js";
+import { registerSessionsCommand } from "./commands/sessions-command.js";
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    version: string;
-  };
-  return pkg.version;
+  // From src/cli (tsx) or dist/src/cli (built): walk up to docket's own package.json.
+  for (let dir = new URL(".", import.meta.url); dir.pathname !== "/"; dir = new URL("..", dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as {
+        name?: string;
+        version: string;
+      };
+      if (pkg.name === "docket") return pkg.version;
+    } catch {}
+  }
+  return "0.0.0";
 }
 
 /**
@@ -25,6 +35,9 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerPolicyCommand(program);
+  registerAuditCommand(program);
+  registerSessionsCommand(program);
+  registerApprovalsCommand(program);
   return program;
 }
 
@@ -40,7 +53,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram();
   try {
     await program.parseAsync([...argv], { from: "user" });
-    return 0;
+    // Commands report failure through process.exitCode; keep it.
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     console.error(`docket: ${(error as Error).message}`);

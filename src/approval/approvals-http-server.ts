@@ -1,0 +1,181 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Store } from "../store/store.js";
+import { type ApproverDirectory, authenticate } from "./approver-directory.js";
+import { decideApproval } from "./decide-approval.js";
+
+const MAX_BODY = 16 * 1024;
+
+/** A running approvals API. */
+export interface ApprovalsHttpServer {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+  });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string | "too_large"> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        resolve("too_large");
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+const STATUS_CODES = {
+  decided: 200,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  invalid: 400,
+} as const;
+
+/**
+ * Serve the approvals API on 127.0.0.1 (by default): `GET /approvals`, `GET /approvals/:id` and
+ * `POST /approvals/:id/decision` (`{ "decision": "approve" | "deny", "reason"?, "scope"? }`).
+ * Every request needs an approver's bearer token (401 without, 403 for someone not allowed to
+ * decide, 404 for an unknown id, 409 when already decided or expired); bodies are capped at 16 KiB.
+ *
+ * @example
+ * ```ts
+ * const api = await serveApprovals({ store, directory, port: 7420 });
+ * console.log(`approvals at ${api.url}`);
+ * ```
+ */
+export async function serveApprovals({
+  store,
+  directory,
+  port = 0,
+  host = "127.0.0.1",
+}: {
+  store: Store;
+  directory: ApproverDirectory;
+  port?: number;
+  host?: string;
+}): Promise<ApprovalsHttpServer> {
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const parts = url.pathname.split("/").filter(Boolean);
+      if (
+        parts[0] !== "approvals" ||
+        parts.length > 3 ||
+        (parts.length === 3 && parts[2] !== "decision")
+      ) {
+        return send(res, 404, {
+          error: "not_found",
+          message: "Routes: GET /approvals, GET /approvals/:id, POST /approvals/:id/decision.",
+        });
+      }
+      const token = bearer(req);
+      const who = token ? authenticate(directory, { token }) : undefined;
+      if (!who || who.status !== "authenticated") {
+        res.setHeader("www-authenticate", 'Bearer realm="docket"');
+        return send(res, 401, {
+          error: "unauthenticated",
+          message: "Send an approver's token: Authorization: Bearer TOKEN.",
+        });
+      }
+      const id = parts[1] ? decodeURIComponent(parts[1]) : undefined;
+      if (req.method === "GET" && parts.length === 1) {
+        await store.expireApprovals();
+        const status = url.searchParams.get("status") ?? "pending";
+        const list = await store.listApprovals(
+          status === "all" ? {} : { status: status as "pending" },
+        );
+        return send(res, 200, { approvals: list });
+      }
+      if (req.method === "GET" && parts.length === 2 && id) {
+        const approval = await store.getApproval(id);
+        return approval
+          ? send(res, 200, approval)
+          : send(res, 404, { error: "not_found", message: `There is no approval request ${id}.` });
+      }
+      if (req.method === "POST" && parts.length === 3 && id) {
+        const body = await readBody(req);
+        if (body === "too_large")
+          return send(res, 413, {
+            error: "too_large",
+            message: `The body is larger than ${MAX_BODY} bytes.`,
+          });
+        let input: { decision?: unknown; reason?: unknown; scope?: unknown };
+        try {
+          input = JSON.parse(body) as typeof input;
+        } catch {
+          return send(res, 400, {
+            error: "invalid",
+            message: 'The body must be JSON: {"decision": "approve" | "deny", "reason"?: string}.',
+          });
+        }
+        if (
+          (input.decision !== "approve" && input.decision !== "deny") ||
+          (input.reason !== undefined && typeof input.reason !== "string") ||
+          (input.scope !== undefined && input.scope !== "once" && input.scope !== "session")
+        ) {
+          return send(res, 400, {
+            error: "invalid",
+            message:
+              'decision must be "approve" or "deny"; reason a string; scope "once" or "session".',
+          });
+        }
+        const outcome = await decideApproval(store, directory, {
+          approvalId: id,
+          decision: input.decision,
+          ...(typeof input.reason === "string" ? { reason: input.reason } : {}),
+          ...(input.scope ? { scope: input.scope as "once" | "session" } : {}),
+          claim: { token: token as string },
+        });
+        const status = STATUS_CODES[outcome.status];
+        return outcome.status === "decided"
+          ? send(res, status, outcome.approval)
+          : send(res, status, {
+              error: outcome.status,
+              message: outcome.message,
+              ...("approval" in outcome ? { approval: outcome.approval } : {}),
+            });
+      }
+      return send(res, 405, {
+        error: "method_not_allowed",
+        message: `${req.method} is not supported here.`,
+      });
+    } catch (error) {
+      return send(res, 500, {
+        error: "internal",
+        message: `The request failed: ${(error as Error).message}`,
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    server,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,200 @@
+import type { Approval } from "../store/approval-record.js";
+import type { Store } from "../store/store.js";
+import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.js";
+import type { ApproverDirectory } from "./approver-directory.js";
+import { approvalIdFor, decideApproval } from "./decide-approval.js";
+
+/** How a durable approver behaves. */
+export interface DurableApproverOptions {
+  readonly store: Store;
+  readonly directory: ApproverDirectory;
+  /** `wait`: block until decided or expired. `suspend`: report pending and let the run suspend. */
+  readonly mode: "wait" | "suspend";
+  /** How long a request stays open. Default 15 minutes. */
+  readonly expiresMs?: number;
+  /** Who may answer when the rule names nobody. */
+  readonly defaultApprovers?: readonly string[];
+  /** A channel that can answer now (the operator's terminal). Its answers go through the same checks. */
+  readonly interactive?: Approver;
+  /** How often a waiting run looks for a decision made elsewhere (CLI, HTTP, another machine). */
+  readonly pollMs?: number;
+  /** Told when a request is opened, so a person can be pointed at it. */
+  readonly onPending?: (approval: Approval) => void;
+  readonly now?: () => number;
+}
+
+/**
+ * Whether "approve for this session" may be offered: never for tools that run a shell command
+ * (a grant for `bash -c` or `env` would be a grant for anything).
+ *
+ * @example
+ * ```ts
+ * canGrantSession(request); // false for run_command
+ * ```
+ */
+export function canGrantSession(request: ApprovalRequest): boolean {
+  return request.tool.policyArgs.command === undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * An approver whose requests live in the store: bound to the call and the SHA-256 of its canonical
+ * arguments, answerable from any channel (terminal, `docket approvals`, HTTP, another process),
+ * surviving restarts. Asking again for the same call finds the same request, so a resumed run picks
+ * up the decision. An approval is honoured only for exactly the arguments that were approved.
+ *
+ * @example
+ * ```ts
+ * const approvals = createDurableApprover({ store, directory, mode: "suspend" });
+ * const harness = createHarness({ model, tools, store, approvals });
+ * ```
+ */
+export function createDurableApprover({
+  store,
+  directory,
+  mode,
+  expiresMs = 15 * 60_000,
+  defaultApprovers = [],
+  interactive,
+  pollMs = 500,
+  onPending,
+  now = Date.now,
+}: DurableApproverOptions): Approver {
+  return async (request) => {
+    const id = approvalIdFor(request.sessionId, request.callId);
+    let approval = await store.getApproval(id);
+    if (!approval) {
+      const granted = await sessionGrant(store, request);
+      if (granted) return granted;
+      const approvers = request.verdict.approvers?.length
+        ? request.verdict.approvers
+        : defaultApprovers;
+      approval = await store.createApproval({
+        id,
+        callId: request.callId,
+        tool: request.tool.name,
+        canonicalArgs: request.canonicalArguments,
+        argsHash: request.argumentsHash,
+        requestedBy: request.principal,
+        createdAt: now(),
+        expiresAt: now() + expiresMs,
+        ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
+        ...(request.verdict.rule ? { rule: request.verdict.rule } : {}),
+        ...(request.verdict.reason ? { reason: request.verdict.reason } : {}),
+        ...(approvers.length ? { approvers } : {}),
+      });
+      onPending?.(approval);
+    }
+    for (;;) {
+      if (
+        approval.status === "pending" &&
+        approval.expiresAt !== undefined &&
+        approval.expiresAt <= now()
+      ) {
+        await store.expireApprovals(now());
+        approval = (await store.getApproval(id)) ?? approval;
+      }
+      if (approval.status !== "pending") return answerFor(approval, request);
+      if (interactive) {
+        const answer = await interactive(request);
+        if (answer.decision === "pending") return answer;
+        const outcome = await decideApproval(
+          store,
+          directory,
+          {
+            approvalId: id,
+            decision: answer.decision,
+            reason: answer.reason ?? (answer.decision === "deny" ? "denied" : undefined),
+            ...(answer.decision === "approve" && answer.scope ? { scope: answer.scope } : {}),
+            claim: { name: answer.by },
+          },
+          now,
+        );
+        if (outcome.status === "decided" || outcome.status === "conflict")
+          return answerFor(outcome.approval, request);
+        return { decision: "deny", by: answer.by, reason: outcome.message };
+      }
+      if (mode === "suspend") {
+        return {
+          decision: "pending",
+          approvalId: id,
+          message: `This call to ${request.tool.name} is waiting for approval (request ${id}); it has not run.`,
+        };
+      }
+      if (request.signal.aborted)
+        return {
+          decision: "deny",
+          by: "docket",
+          reason: "the run was cancelled while waiting for approval",
+        };
+      await sleep(
+        Math.min(pollMs, Math.max(1, (approval.expiresAt ?? Number.POSITIVE_INFINITY) - now())),
+        request.signal,
+      );
+      approval = (await store.getApproval(id)) ?? approval;
+    }
+  };
+}
+
+function answerFor(approval: Approval, request: ApprovalRequest): ApprovalAnswer {
+  switch (approval.status) {
+    case "approved":
+      if (approval.argsHash !== request.argumentsHash) {
+        return {
+          decision: "deny",
+          by: approval.decidedBy ?? "docket",
+          reason: "the arguments changed after they were approved",
+        };
+      }
+      return {
+        decision: "approve",
+        by: approval.decidedBy ?? "unknown",
+        scope: approval.scope,
+        ...(approval.decisionReason ? { reason: approval.decisionReason } : {}),
+      };
+    case "denied":
+      return {
+        decision: "deny",
+        by: approval.decidedBy ?? "unknown",
+        reason: approval.decisionReason ?? "denied",
+      };
+    case "expired":
+      return {
+        decision: "deny",
+        by: "expiry",
+        reason: `nobody decided request ${approval.id} before it expired`,
+      };
+    case "pending":
+      return { decision: "pending", approvalId: approval.id };
+  }
+}
+
+/** An earlier "approve for this session" of the same tool under the same rule answers at once. */
+async function sessionGrant(
+  store: Store,
+  request: ApprovalRequest,
+): Promise<ApprovalAnswer | undefined> {
+  if (request.sessionId === undefined || !canGrantSession(request)) return undefined;
+  const approved = await store.listApprovals({ sessionId: request.sessionId, status: "approved" });
+  const grant = approved.find(
+    (a) => a.scope === "session" && a.tool === request.tool.name && a.rule === request.verdict.rule,
+  );
+  if (!grant) return undefined;
+  return {
+    decision: "approve",
+    by: grant.decidedBy ?? "unknown",
+    scope: "session",
+    reason: `granted for this session by request ${grant.id}`,
+  };
+}

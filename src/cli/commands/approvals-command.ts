@@ -1,0 +1,190 @@
+import { createInterface } from "node:readline/promises";
+import type { Command } from "commander";
+import { decideApproval } from "../../approval/decide-approval.js";
+import { formatArguments } from "../../approval/format-arguments.js";
+import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
+import { openStore } from "../../store/open-store.js";
+import { loadCliConfig } from "../load-cli-config.js";
+import { formatTime, textTable } from "./text-table.js";
+
+interface CommonOptions {
+  readonly config?: string;
+  readonly store?: string;
+}
+
+async function withStore<T>(
+  options: CommonOptions,
+  fn: (
+    ctx: ReturnType<typeof loadCliConfig>,
+    store: Awaited<ReturnType<typeof openStore>>,
+  ) => Promise<T>,
+) {
+  const ctx = loadCliConfig(options);
+  const store = await openStore(ctx.storeUrl, { recover: false });
+  try {
+    return await fn(ctx, store);
+  } finally {
+    await store.close();
+  }
+}
+
+function describe(approval: Approval): string {
+  let args: unknown = approval.canonicalArgs;
+  try {
+    args = JSON.parse(approval.canonicalArgs);
+  } catch {}
+  const lines = [
+    `approval  ${approval.id}  (${approval.status})`,
+    `tool      ${approval.tool}`,
+    `call      ${approval.callId}${approval.sessionId ? ` in session ${approval.sessionId}` : ""}`,
+    `asked by  ${approval.requestedBy} at ${formatTime(approval.createdAt)}${approval.expiresAt ? `, expires ${formatTime(approval.expiresAt)}` : ""}`,
+    `rule      ${approval.rule ?? "(none)"}${approval.reason ? `: ${approval.reason}` : ""}`,
+    `who       ${approval.approvers?.join(", ") ?? "any configured approver"}`,
+    `sha256    ${approval.argsHash}`,
+    "arguments",
+    ...formatArguments(args)
+      .split("\n")
+      .map((line) => `  ${line}`),
+  ];
+  if (approval.decidedBy) {
+    lines.push(
+      `decided   ${approval.status} by ${approval.decidedBy}${approval.locallyAsserted ? " (locally asserted)" : ""} at ${formatTime(approval.decidedAt ?? 0)}${approval.decisionReason ? `: ${approval.decisionReason}` : ""}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function tokenFor(
+  name: string,
+  hasToken: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
+  if (env.DOCKET_TOKEN) return env.DOCKET_TOKEN;
+  if (!hasToken || !process.stdin.isTTY) return undefined;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(`token for ${name}: `)).trim() || undefined;
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * Add `docket approvals list | show | approve | deny`: decide pending requests from any terminal,
+ * as a configured approver (`--as NAME`; with a token from DOCKET_TOKEN or a prompt when the
+ * approver has one).
+ *
+ * @example
+ * ```ts
+ * registerApprovalsCommand(program);
+ * await program.parseAsync(["approvals", "approve", "apr_1", "--as", "alice"], { from: "user" });
+ * ```
+ */
+export function registerApprovalsCommand(program: Command): void {
+  const approvals = program
+    .command("approvals")
+    .description("List, inspect and decide approval requests.");
+  const common = (command: Command) =>
+    command
+      .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
+      .option(
+        "--store <url>",
+        "the store (default: DOCKET_STORE, the config's store, else sqlite:.docket/docket.db)",
+      );
+
+  common(approvals.command("list").description("Pending requests (or --status STATUS, --all)."))
+    .option("--status <status>", "pending, approved, denied or expired", "pending")
+    .option("--all", "every request")
+    .option("--json", "one JSON object per line")
+    .action(async (options: CommonOptions & { status: string; all?: boolean; json?: boolean }) => {
+      const list = await withStore(options, async (_ctx, store) => {
+        await store.expireApprovals();
+        return store.listApprovals(options.all ? {} : { status: options.status as ApprovalStatus });
+      });
+      if (options.json) {
+        for (const approval of list) process.stdout.write(`${JSON.stringify(approval)}\n`);
+      } else if (list.length === 0) {
+        process.stdout.write(
+          options.all ? "No approval requests.\n" : `No ${options.status} approval requests.\n`,
+        );
+      } else {
+        process.stdout.write(
+          textTable(
+            ["ID", "STATUS", "TOOL", "CALL", "ASKED", "WHO MAY DECIDE", "REASON"],
+            list.map((a) => [
+              a.id,
+              a.status,
+              a.tool,
+              a.callId,
+              formatTime(a.createdAt),
+              a.approvers?.join(",") ?? "any",
+              a.reason ?? "",
+            ]),
+          ),
+        );
+      }
+    });
+
+  common(
+    approvals
+      .command("show")
+      .description("One request: the exact arguments, the rule, the decision."),
+  )
+    .argument("<id>", "the approval id")
+    .option("--json", "one JSON object")
+    .action(async (id: string, options: CommonOptions & { json?: boolean }) => {
+      const approval = await withStore(options, (_ctx, store) => store.getApproval(id));
+      if (!approval) {
+        process.stderr.write(`docket: there is no approval request ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(options.json ? `${JSON.stringify(approval)}\n` : describe(approval));
+    });
+
+  for (const decision of ["approve", "deny"] as const) {
+    const command = common(
+      approvals
+        .command(decision)
+        .description(`${decision === "approve" ? "Approve" : "Deny"} a request.`),
+    )
+      .argument("<id>", "the approval id")
+      .requiredOption("--as <name>", "who is deciding: a configured approver")
+      .option(
+        "--reason <text>",
+        decision === "deny" ? "why (required: it goes back to the model)" : "why",
+      );
+    if (decision === "approve")
+      command.option("--session", "approve this tool for the rest of the session");
+    command.action(
+      async (
+        id: string,
+        options: CommonOptions & { as: string; reason?: string; session?: boolean },
+      ) => {
+        const outcome = await withStore(options, async (ctx, store) => {
+          const token = await tokenFor(
+            options.as,
+            Boolean(ctx.directory.entries.get(options.as)?.tokenSha256),
+            process.env,
+          );
+          return decideApproval(store, ctx.directory, {
+            approvalId: id,
+            decision,
+            ...(options.reason ? { reason: options.reason } : {}),
+            ...(options.session ? { scope: "session" as const } : {}),
+            claim: { name: options.as, ...(token ? { token } : {}) },
+          });
+        });
+        if (outcome.status === "decided") {
+          process.stdout.write(
+            `${outcome.approval.id} ${outcome.approval.status} by ${outcome.approval.decidedBy}\n`,
+          );
+          return;
+        }
+        process.stderr.write(`docket: ${outcome.message}\n`);
+        process.exitCode =
+          outcome.status === "conflict" ? 3 : outcome.status === "not_found" ? 1 : 2;
+      },
+    );
+  }
+}

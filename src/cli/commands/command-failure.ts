@@ -1,0 +1,17 @@
+import { CommanderError } from "commander";
+
+/**
+ * End a command with a non-zero exit: print `message` on stderr, set `process.exitCode`, and
+ * throw a CommanderError carrying the code, so that `runCli` (which returns the code it is
+ * given) and a plain `parseAsync` caller both exit with it. Never calls `process.exit`.
+ *
+ * @example
+ * ```ts
+ * if (!verdict.ok) commandFailure(1, "docket.audit.verify", `broken: event ${verdict.seq}`);
+ * ```
+ */
+export function commandFailure(exitCode: number, code: string, message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = exitCode;
+  throw new CommanderError(exitCode, code, message);
+}

@@ -1,0 +1,75 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalJson, hashCanonical } from "../shared/canonical-json.js";
+import { ChainVerifier, GENESIS_HASH, linkHash } from "./audit-chain.js";
+
+describe("linkHash", () => {
+  it("is SHA-256 over the canonical JSON of { seq, sessionId, prevHash, event }", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        fc.string({ unit: "binary" }),
+        fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 }),
+        fc.jsonValue(),
+        (seq, sessionId, prevHash, event) => {
+          expect(linkHash(seq, sessionId, prevHash, canonicalJson(event))).toBe(
+            hashCanonical({ seq, sessionId, prevHash, event }),
+          );
+        },
+      ),
+    );
+  });
+});
+
+describe("ChainVerifier", () => {
+  const chain = (sessionId: string, count: number) => {
+    let prevHash = GENESIS_HASH;
+    return Array.from({ length: count }, (_, i) => {
+      const event = JSON.stringify({ at: i, callId: "c", tool: "t", type: "log" });
+      const hash = linkHash(i + 1, sessionId, prevHash, event);
+      const row = {
+        sessionId,
+        seq: i + 1,
+        callId: "c",
+        tool: "t",
+        type: "log",
+        at: i,
+        event,
+        prevHash,
+        hash,
+      };
+      prevHash = hash;
+      return row;
+    });
+  };
+
+  it("accepts whole chains and counts them", () => {
+    const rows = [...chain("a", 3), ...chain("b", 2)];
+    const heads = new Map([
+      ["a", { seq: 3, hash: rows[2]?.hash ?? "" }],
+      ["b", { seq: 2, hash: rows[4]?.hash ?? "" }],
+    ]);
+    const verifier = new ChainVerifier((id) => heads.get(id));
+    for (const row of rows) expect(verifier.row(row)).toBe(false);
+    expect(verifier.finish(heads.keys())).toEqual({ ok: true, checked: 5, sessions: 2 });
+  });
+
+  it("reports a chain whose every event is gone, and one without a head", () => {
+    const rows = chain("a", 2);
+    const gone = new ChainVerifier(() => ({ seq: 2, hash: "x" }));
+    expect(gone.finish(["a"])).toMatchObject({
+      ok: false,
+      sessionId: "a",
+      seq: 1,
+      problem: "all 2 events of this chain are missing",
+    });
+    const headless = new ChainVerifier(() => undefined);
+    for (const row of rows) headless.row(row);
+    expect(headless.finish([])).toMatchObject({
+      ok: false,
+      sessionId: "a",
+      seq: 2,
+      problem: expect.stringMatching(/no head/),
+    });
+  });
+});

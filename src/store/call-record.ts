@@ -1,0 +1,107 @@
+import type { ToolResult, ToolResultStatus } from "../checkpoint/tool-result.js";
+
+/**
+ * Where a call stands in the `calls` table:
+ * - `requested`: seen (an event arrived), not claimed, no write started;
+ * - `claimed`: `claimCall` reserved the id;
+ * - `started`: a write's intent is on record and no outcome yet;
+ * - `finished`: an outcome is recorded (ok, failed, refused or awaiting approval);
+ * - `interrupted`: a write started and its process ended before it finished.
+ */
+export type CallState = "requested" | "claimed" | "started" | "finished" | "interrupted";
+
+/**
+ * The recorded outcome of a call, so that a repeated call id gets the same answer instead of a
+ * second run.
+ *
+ * @example
+ * ```ts
+ * const outcome = await store.callOutcome("ses_1", "call_7");
+ * if (outcome?.kind === "interrupted") console.log(outcome.message);
+ * ```
+ */
+export interface CallOutcome {
+  readonly kind: "finished" | "refused" | "awaiting_approval" | "interrupted";
+  readonly status: ToolResultStatus;
+  readonly reason: string | undefined;
+  readonly message: string;
+  /** The rendered output (capped) of a finished call. */
+  readonly output: string | undefined;
+  readonly approvalId: string | undefined;
+  readonly durationMs: number | undefined;
+  readonly at: number;
+  /** The full result, when `recordCallResult` saved one. */
+  readonly result?: ToolResult | undefined;
+}
+
+/** One row of the `calls` table. */
+export interface CallRecord {
+  readonly sessionId: string;
+  readonly callId: string;
+  readonly tool: string;
+  /** Unknown until the call started. */
+  readonly writes: boolean | undefined;
+  readonly principal: string | undefined;
+  readonly state: CallState;
+  readonly status: ToolResultStatus | undefined;
+  readonly reason: string | undefined;
+  readonly decision: string | undefined;
+  readonly rule: string | undefined;
+  readonly dedupeKey: string | undefined;
+  /** The store instance (`host/pid/uuid`) that claimed or started the call. */
+  readonly owner: string | undefined;
+  readonly outcome: CallOutcome | undefined;
+  /** When the call was first seen (its first event, claim or result). */
+  readonly seenAt: number;
+  readonly requestedAt: number | undefined;
+  readonly claimedAt: number | undefined;
+  readonly startedAt: number | undefined;
+  readonly finishedAt: number | undefined;
+}
+
+/** Filters for `listCalls`; newest first. */
+export interface CallFilter {
+  readonly sessionId?: string;
+  readonly callId?: string;
+  readonly tool?: string;
+  /** A result status (`ok`, `failed`, ...) or a call state (`started`, `interrupted`, ...). */
+  readonly status?: string;
+  /** Only calls first seen at or after this time (ms since the epoch). */
+  readonly since?: number;
+  /** Default 1000. */
+  readonly limit?: number;
+}
+
+/** Facts `claimCall` may record with the claim. */
+export interface ClaimOptions {
+  readonly tool?: string;
+  readonly writes?: boolean;
+  readonly dedupeKey?: string;
+}
+
+/**
+ * The answer of `claimCall`: this process may run the call, or the id was seen before (with its
+ * outcome when it has one; a claimed or started call without outcome must not run again).
+ */
+export type ClaimResult =
+  | { readonly status: "claimed" }
+  | { readonly status: "seen"; readonly state: CallState; readonly outcome?: CallOutcome };
+
+/** An earlier successful call with the same tool and dedupe key. */
+export interface DuplicateCall {
+  readonly callId: string;
+  readonly result: ToolResult;
+  readonly finishedAt: number;
+}
+
+/** Which started calls `markInterrupted` closes. */
+export interface MarkInterruptedOptions {
+  /** Only this session's calls. */
+  readonly sessionId?: string;
+  /**
+   * Also calls whose owner may still be alive (another host, or a process that is still
+   * running). Default false: only calls whose owning process is gone are marked. Use it after a
+   * machine was lost, never while the owner may still be running.
+   */
+  readonly all?: boolean;
+}

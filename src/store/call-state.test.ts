@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import type { ToolResult } from "../checkpoint/tool-result.js";
+import { applyCallEvent, applyCallResult, type CallRow } from "./call-state.js";
+import type { StoreEvent } from "./store-event.js";
+
+const base = { callId: "c1", tool: "refund", sessionId: "s" };
+const requested: StoreEvent = {
+  ...base,
+  type: "requested",
+  at: 1,
+  principal: "agent",
+  rawArguments: "{}",
+  rawBytes: 2,
+};
+const started: StoreEvent = { ...base, type: "started", at: 2, writes: true, timeoutMs: 10 };
+const finished: StoreEvent = {
+  ...base,
+  type: "finished",
+  at: 3,
+  status: "ok",
+  reason: undefined,
+  message: "done",
+  durationMs: 1,
+  outputBytes: 2,
+  output: "42",
+};
+const refused: StoreEvent = {
+  ...base,
+  type: "refused",
+  at: 4,
+  reason: "duplicate_call_id",
+  message: "dup",
+  durationMs: 0,
+};
+
+function fold(events: StoreEvent[], row?: CallRow): CallRow | undefined {
+  return events.reduce<CallRow | undefined>(
+    (current, event) => applyCallEvent(current, "s", event, "me"),
+    row,
+  );
+}
+
+describe("applyCallEvent", () => {
+  it("follows a write from requested to started to finished", () => {
+    expect(fold([requested])).toMatchObject({ state: "requested", principal: "agent", seenAt: 1 });
+    expect(fold([requested, started])).toMatchObject({
+      state: "started",
+      writes: true,
+      owner: "me",
+    });
+    expect(fold([requested, started, finished])).toMatchObject({
+      state: "finished",
+      status: "ok",
+      outcome: { kind: "finished", output: "42", at: 3 },
+    });
+  });
+
+  it("keeps the first final outcome and never interrupts a finished call", () => {
+    const done = fold([requested, started, finished]);
+    expect(fold([refused], done)).toBe(done);
+    const interrupted: StoreEvent = {
+      ...base,
+      type: "interrupted",
+      at: 5,
+      reason: "interrupted",
+      message: "gone",
+      startedAt: 2,
+      owner: "other",
+    };
+    expect(fold([interrupted], done)).toBe(done);
+    expect(fold([requested, started, interrupted])).toMatchObject({
+      state: "interrupted",
+      reason: "interrupted",
+    });
+  });
+
+  it("does not let a second dispatch's refusal close a running call", () => {
+    const running = fold([requested, started]);
+    expect(fold([{ ...refused, reason: "denied" }], running)).toBe(running);
+    expect(fold([requested, refused])).toMatchObject({ state: "requested" });
+  });
+
+  it("does not mark a read as started, and ignores log events", () => {
+    const read = fold([
+      requested,
+      { ...base, type: "started", at: 2, writes: false, timeoutMs: 1 },
+    ]);
+    expect(read).toMatchObject({ state: "requested", writes: false, startedAt: 2 });
+    expect(fold([{ ...base, type: "log", at: 2, message: "m", data: null }], read)).toBe(read);
+  });
+});
+
+describe("applyCallResult", () => {
+  it("keeps the full result and dedupe key beside the outcome from events", () => {
+    const result: ToolResult = {
+      callId: "c1",
+      name: "refund",
+      status: "ok",
+      output: { id: 1 },
+      message: "done",
+      durationMs: 1,
+    };
+    const done = fold([requested, started, finished]);
+    const kept = applyCallResult(done, "s", "c1", result, "k", 9);
+    expect(kept).toMatchObject({
+      dedupeKey: "k",
+      result: JSON.stringify(result),
+      outcome: { output: "42" },
+    });
+    expect(applyCallResult(undefined, "s", "c1", result, undefined, 9)).toMatchObject({
+      state: "finished",
+      status: "ok",
+      finishedAt: 9,
+      outcome: { kind: "finished", output: '{"id":1}' },
+    });
+  });
+});

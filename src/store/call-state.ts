@@ -1,0 +1,262 @@
+import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { CallOutcome, CallRecord } from "./call-record.js";
+import { storedText } from "./pending-event.js";
+import type { StoreEvent } from "./store-event.js";
+
+/** A calls row as the engines keep it: the record plus the saved result's JSON text. */
+export interface CallRow extends CallRecord {
+  /** JSON text of the ToolResult given to `recordCallResult`. */
+  readonly result: string | undefined;
+}
+
+/**
+ * A fresh row for a call id seen for the first time.
+ *
+ * @example
+ * ```ts
+ * newCallRow("ses_1", "call_1", "refund", Date.now());
+ * ```
+ */
+export function newCallRow(
+  sessionId: string,
+  callId: string,
+  tool: string,
+  seenAt: number,
+): CallRow {
+  return {
+    seenAt,
+    sessionId,
+    callId,
+    tool,
+    writes: undefined,
+    principal: undefined,
+    state: "requested",
+    status: undefined,
+    reason: undefined,
+    decision: undefined,
+    rule: undefined,
+    dedupeKey: undefined,
+    owner: undefined,
+    outcome: undefined,
+    requestedAt: undefined,
+    claimedAt: undefined,
+    startedAt: undefined,
+    finishedAt: undefined,
+    result: undefined,
+  };
+}
+
+/**
+ * Fold one event into its call's row. Both engines apply it inside the append transaction, so
+ * the calls table always agrees with the audit trail. Returns the same object when nothing
+ * changes. An outcome, once final, is kept: a repeated call id (refused as a duplicate) does not
+ * overwrite the first call's outcome; only `awaiting_approval` gives way to what followed.
+ *
+ * @example
+ * ```ts
+ * const row = applyCallEvent(undefined, "ses_1", requestedEvent, "host/1/abc");
+ * row.state; // "requested"
+ * ```
+ */
+export function applyCallEvent(
+  row: CallRow | undefined,
+  sessionId: string,
+  event: StoreEvent,
+  owner: string,
+): CallRow | undefined {
+  const base =
+    row ?? newCallRow(sessionId, storedText(event.callId), storedText(event.tool), event.at);
+  switch (event.type) {
+    case "requested":
+      if (row && row.requestedAt !== undefined) return row;
+      // A claim may have come first, without the tool's name.
+      return {
+        ...base,
+        tool: base.tool || storedText(event.tool),
+        principal: event.principal,
+        requestedAt: event.at,
+      };
+    case "decided":
+      if (!isOpen(base)) return row;
+      return { ...base, decision: event.decision, rule: event.rule };
+    case "started": {
+      if (!isOpen(base)) return row;
+      // After an approval, the call runs: its `awaiting_approval` outcome no longer stands.
+      const resumed = base.state === "finished";
+      const state = event.writes ? "started" : resumed ? "requested" : base.state;
+      return {
+        ...base,
+        writes: event.writes,
+        startedAt: event.at,
+        owner,
+        state,
+        ...(resumed ? { status: undefined, reason: undefined, outcome: undefined } : {}),
+      };
+    }
+    case "refused":
+      // A refusal comes before any handler runs: one for a call that already started (or for
+      // a repeated id) belongs to a second dispatch of the id, not to the call on record.
+      if (event.reason === "duplicate_call_id" || base.state === "started") return row;
+      return finish(base, event) ?? row;
+    case "finished":
+    case "awaiting_approval":
+      return finish(base, event) ?? row;
+    case "interrupted": {
+      if (base.state !== "started") return row;
+      const outcome = outcomeOf(event);
+      return {
+        ...base,
+        state: "interrupted",
+        status: "failed",
+        reason: "interrupted",
+        outcome,
+        finishedAt: event.at,
+      };
+    }
+    default:
+      return row;
+  }
+}
+
+/**
+ * Fold a result given to `recordCallResult`: it becomes the call's outcome when none is final
+ * yet, and it is kept (with the dedupe key) for `findDuplicate` and `callOutcome` either way.
+ *
+ * @example
+ * ```ts
+ * applyCallResult(row, "ses_1", "call_1", result, "refund:88421", Date.now());
+ * ```
+ */
+export function applyCallResult(
+  row: CallRow | undefined,
+  sessionId: string,
+  callId: string,
+  result: ToolResult,
+  dedupeKey: string | undefined,
+  at: number,
+): CallRow {
+  const base = row ?? newCallRow(sessionId, callId, storedText(String(result.name)), at);
+  const text = JSON.stringify(result);
+  const kept = { ...base, result: text, dedupeKey: dedupeKey ?? base.dedupeKey };
+  if (!mayFinish(base)) return kept;
+  const outcome: CallOutcome = {
+    kind:
+      result.status === "refused"
+        ? "refused"
+        : result.status === "awaiting_approval"
+          ? "awaiting_approval"
+          : "finished",
+    status: result.status,
+    reason: result.reason,
+    message: result.message,
+    output: result.status === "ok" ? (JSON.stringify(result.output) ?? "null") : undefined,
+    approvalId: result.status === "awaiting_approval" ? result.approvalId : undefined,
+    durationMs: result.durationMs,
+    at,
+  };
+  return {
+    ...kept,
+    state: "finished",
+    status: result.status,
+    reason: result.reason,
+    outcome,
+    finishedAt: base.finishedAt ?? at,
+  };
+}
+
+/** Not started and without a final outcome (waiting for approval counts as open). */
+function finish(
+  base: CallRow,
+  event: Extract<StoreEvent, { type: "finished" | "refused" | "awaiting_approval" }>,
+): CallRow | undefined {
+  if (!mayFinish(base)) return undefined;
+  const outcome = outcomeOf(event);
+  return {
+    ...base,
+    state: "finished",
+    status: outcome.status,
+    reason: outcome.reason,
+    outcome,
+    finishedAt: event.at,
+  };
+}
+
+function isOpen(row: CallRow): boolean {
+  return row.state === "requested" || row.state === "claimed" || isAwaiting(row);
+}
+
+/**
+ * Whether `claimCall` may reserve this call: never seen as claimed, or stopped only to wait for an
+ * approval (after the decision the same call id is dispatched again and must be able to run).
+ *
+ * @example
+ * ```ts
+ * if (row && !isClaimable(row)) return { status: "seen", state: row.state };
+ * ```
+ */
+export function isClaimable(row: CallRow): boolean {
+  return (row.state === "requested" && row.claimedAt === undefined) || isAwaiting(row);
+}
+
+function isAwaiting(row: CallRow): boolean {
+  return row.state === "finished" && row.outcome?.kind === "awaiting_approval";
+}
+
+function mayFinish(row: CallRow): boolean {
+  if (row.state === "interrupted") return false;
+  return row.state !== "finished" || isAwaiting(row);
+}
+
+function outcomeOf(
+  event: Extract<
+    StoreEvent,
+    { type: "finished" | "refused" | "awaiting_approval" | "interrupted" }
+  >,
+): CallOutcome {
+  switch (event.type) {
+    case "finished":
+      return {
+        kind: "finished",
+        status: event.status,
+        reason: event.reason,
+        message: event.message,
+        output: event.output,
+        approvalId: undefined,
+        durationMs: event.durationMs,
+        at: event.at,
+      };
+    case "refused":
+      return {
+        kind: "refused",
+        status: "refused",
+        reason: event.reason,
+        message: event.message,
+        output: undefined,
+        approvalId: undefined,
+        durationMs: event.durationMs,
+        at: event.at,
+      };
+    case "awaiting_approval":
+      return {
+        kind: "awaiting_approval",
+        status: "awaiting_approval",
+        reason: "approval_pending",
+        message: `${event.tool} is waiting for approval ${event.approvalId}.`,
+        output: undefined,
+        approvalId: event.approvalId,
+        durationMs: undefined,
+        at: event.at,
+      };
+    case "interrupted":
+      return {
+        kind: "interrupted",
+        status: "failed",
+        reason: "interrupted",
+        message: event.message,
+        output: undefined,
+        approvalId: undefined,
+        durationMs: undefined,
+        at: event.at,
+      };
+  }
+}

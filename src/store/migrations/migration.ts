@@ -1,0 +1,66 @@
+import { DocketError } from "../../errors/docket-error.js";
+import { initialSchema } from "./001-initial-schema.js";
+
+/** One numbered step of the schema, in each engine's SQL. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sqlite: string;
+  readonly postgres: string;
+}
+
+/**
+ * Every migration, in order. A new one is appended with the next number and never edited once
+ * released: stores in the field were built by the old text.
+ *
+ * @example
+ * ```ts
+ * for (const migration of MIGRATIONS.filter((m) => m.version > current)) apply(migration);
+ * ```
+ */
+export const MIGRATIONS: readonly Migration[] = [initialSchema];
+
+/**
+ * The schema version this docket writes.
+ *
+ * @example
+ * ```ts
+ * (await store.schemaVersion()) === LATEST_SCHEMA_VERSION; // true after open
+ * ```
+ */
+export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.reduce(
+  (latest, migration) => Math.max(latest, migration.version),
+  0,
+);
+
+/**
+ * Creates the one-row table that holds the version; both engines accept this text.
+ *
+ * @example
+ * ```ts
+ * db.exec(SCHEMA_VERSION_TABLE);
+ * ```
+ */
+export const SCHEMA_VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (
+  id integer PRIMARY KEY CHECK (id = 1),
+  version integer NOT NULL,
+  updated_at bigint NOT NULL
+)`;
+
+/**
+ * Refuse a store written by a newer docket before anything touches it: its schema may mean
+ * things this version cannot know, and writing to it could corrupt it.
+ *
+ * @example
+ * ```ts
+ * checkSchemaVersion(2, "sqlite:.docket/docket.db"); // throws DocketError("store_too_new") when latest is 1
+ * ```
+ */
+export function checkSchemaVersion(found: number, where: string): void {
+  if (found > LATEST_SCHEMA_VERSION) {
+    throw new DocketError(
+      "store_too_new",
+      `The store at ${where} has schema version ${found}, written by a newer docket; this docket knows versions up to ${LATEST_SCHEMA_VERSION}. Upgrade docket to open it. The store was not changed.`,
+    );
+  }
+}

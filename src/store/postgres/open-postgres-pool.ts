@@ -1,0 +1,97 @@
+import pg from "pg";
+import { DocketError } from "../../errors/docket-error.js";
+import {
+  checkSchemaVersion,
+  LATEST_SCHEMA_VERSION,
+  MIGRATIONS,
+  SCHEMA_VERSION_TABLE,
+} from "../migrations/migration.js";
+import type { StoreTarget } from "../store-url.js";
+import { transaction } from "./postgres-transaction.js";
+
+type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
+
+/**
+ * Connect a pool to a PostgreSQL store and bring its schema up to date.
+ *
+ * With `?schema=NAME` every connection's search_path is that schema (created when missing).
+ * Migrations run in one transaction under an advisory lock, so processes opening a new database
+ * at once migrate it once. A schema version above this docket's is refused before any change
+ * (`store_too_new`).
+ *
+ * @example
+ * ```ts
+ * const pool = await openPostgresPool(parseStoreUrl("postgres://db/docket"), { readOnly: false, location: "…" });
+ * ```
+ */
+export async function openPostgresPool(
+  target: PostgresTarget,
+  { readOnly, location }: { readOnly: boolean; location: string },
+): Promise<pg.Pool> {
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    application_name: "docket",
+    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+  });
+  // An idle connection that drops must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  try {
+    await migrate(pool, target, readOnly, location);
+    return pool;
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (error instanceof DocketError) throw error;
+    throw new DocketError(
+      "store_open_failed",
+      `The store at ${location} could not be opened: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+async function readVersion(client: pg.PoolClient): Promise<number> {
+  const exists = await client.query("SELECT to_regclass('schema_version') IS NOT NULL AS found");
+  if (!exists.rows[0]?.found) return 0;
+  const result = await client.query("SELECT version FROM schema_version WHERE id = 1");
+  return result.rows[0] ? Number(result.rows[0].version) : 0;
+}
+
+async function migrate(
+  pool: pg.Pool,
+  target: PostgresTarget,
+  readOnly: boolean,
+  location: string,
+): Promise<void> {
+  if (readOnly) {
+    const client = await pool.connect();
+    try {
+      const found = await readVersion(client);
+      checkSchemaVersion(found, location);
+      if (found < LATEST_SCHEMA_VERSION) {
+        throw new DocketError(
+          "store_outdated",
+          `The store at ${location} has schema version ${found}; open it once read-write to migrate it to ${LATEST_SCHEMA_VERSION}.`,
+        );
+      }
+    } finally {
+      client.release();
+    }
+    return;
+  }
+  await transaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('docket.migrate'))");
+    if (target.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
+    const found = await readVersion(client);
+    checkSchemaVersion(found, location);
+    if (found === LATEST_SCHEMA_VERSION) return;
+    await client.query(SCHEMA_VERSION_TABLE);
+    for (const migration of MIGRATIONS) {
+      if (migration.version > found) await client.query(migration.postgres);
+    }
+    await client.query(
+      `INSERT INTO schema_version (id, version, updated_at) VALUES (1, $1, $2)
+       ON CONFLICT (id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at`,
+      [LATEST_SCHEMA_VERSION, Date.now()],
+    );
+  });
+}

@@ -1,0 +1,114 @@
+import type { Pool } from "pg";
+import { DocketError } from "../../errors/docket-error.js";
+import type {
+  Approval,
+  ApprovalDecision,
+  ApprovalFilter,
+  DecideResult,
+  NewApproval,
+} from "../approval-record.js";
+import { approvalFilterSql, listLimit, newApproval } from "../store-input.js";
+import { type Row, toApproval } from "../store-rows.js";
+import { numbered, sqlState } from "./postgres-transaction.js";
+
+/**
+ * The `approvals` table of a PostgreSQL store. Deciding is one conditional UPDATE (`WHERE status =
+ * 'pending'`): under concurrent decisions PostgreSQL re-checks the condition on the row the
+ * winner committed, so exactly one decision succeeds.
+ *
+ * @example
+ * ```ts
+ * const approvals = new PostgresApprovals(pool, () => Date.now());
+ * await approvals.decide(id, { decision: "denied", by: "bob" });
+ * ```
+ */
+export class PostgresApprovals {
+  constructor(
+    private readonly pool: Pool,
+    private readonly now: () => number,
+  ) {}
+
+  async create(input: NewApproval): Promise<Approval> {
+    const approval = newApproval(input, this.now());
+    try {
+      await this.pool.query(
+        `INSERT INTO approvals (id, session_id, call_id, tool, canonical_args, args_hash, rule, reason,
+           requested_by, approvers, created_at, expires_at, status, locally_asserted, scope)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending', false, $13)`,
+        [
+          approval.id,
+          approval.sessionId ?? null,
+          approval.callId,
+          approval.tool,
+          approval.canonicalArgs,
+          approval.argsHash,
+          approval.rule ?? null,
+          approval.reason ?? null,
+          approval.requestedBy,
+          approval.approvers ? JSON.stringify(approval.approvers) : null,
+          approval.createdAt,
+          approval.expiresAt ?? null,
+          approval.scope,
+        ],
+      );
+    } catch (error) {
+      if (sqlState(error) === "23505") {
+        throw new DocketError("duplicate_approval", `An approval with id ${approval.id} exists.`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    return approval;
+  }
+
+  async get(id: string): Promise<Approval | undefined> {
+    const result = await this.pool.query("SELECT * FROM approvals WHERE id = $1", [id]);
+    const row = result.rows[0] as Row | undefined;
+    return row ? toApproval(row) : undefined;
+  }
+
+  async list(filter: ApprovalFilter): Promise<Approval[]> {
+    const { where, params } = approvalFilterSql(filter);
+    const result = await this.pool.query(
+      numbered(`SELECT * FROM approvals ${where} ORDER BY created_at, id LIMIT ?`),
+      [...params, listLimit(filter.limit)],
+    );
+    return (result.rows as Row[]).map(toApproval);
+  }
+
+  async decide(id: string, decision: ApprovalDecision): Promise<DecideResult> {
+    const at = decision.at ?? this.now();
+    const result = await this.pool.query(
+      `UPDATE approvals SET status = $1, decided_by = $2, decided_at = $3, decision_reason = $4,
+         scope = COALESCE($5, scope), locally_asserted = $6
+       WHERE id = $7 AND status = 'pending' AND (expires_at IS NULL OR expires_at > $3)
+       RETURNING *`,
+      [
+        decision.decision,
+        decision.by,
+        at,
+        decision.reason ?? null,
+        decision.scope ?? null,
+        decision.locallyAsserted ?? false,
+        id,
+      ],
+    );
+    const row = result.rows[0] as Row | undefined;
+    if (row) return { status: "decided", approval: toApproval(row) };
+    await this.expire(at, id);
+    const current = await this.get(id);
+    return current ? { status: "conflict", approval: current } : { status: "not_found" };
+  }
+
+  async expire(now: number, id?: string): Promise<Approval[]> {
+    const result = await this.pool.query(
+      `UPDATE approvals SET status = 'expired', decided_at = $1
+       WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1
+         AND ($2::text IS NULL OR id = $2)
+       RETURNING *`,
+      [now, id ?? null],
+    );
+    return (result.rows as Row[]).map(toApproval);
+  }
+}

@@ -1,0 +1,261 @@
+import type { Pool, PoolClient, QueryResult } from "pg";
+import {
+  type ChainHead,
+  type ChainRow,
+  ChainVerifier,
+  GENESIS_HASH,
+  linkHash,
+} from "../audit-chain.js";
+import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
+import { applyCallEvent, type CallRow } from "../call-state.js";
+import type { PendingEvent } from "../pending-event.js";
+import { eventFilterSql, listLimit } from "../store-input.js";
+import { CALL_COLUMNS, type Row, toAuditRecord, toCallRow, toChainRow } from "../store-rows.js";
+import { CALL_TYPES, callColumns } from "./postgres-calls.js";
+import { numbered, transaction } from "./postgres-transaction.js";
+
+const PAGE = 5000;
+
+const EVENT_COLUMNS = "session_id, seq, call_id, type, tool, at, event, prev_hash, hash";
+
+const EVENT_TYPES = ["text", "bigint", "text", "text", "text", "bigint", "text", "text", "text"];
+
+const CALL_UPDATES = CALL_COLUMNS.slice(2)
+  .map((column) => `${column} = excluded.${column}`)
+  .join(", ");
+
+/** A typed array literal: `ARRAY['a', NULL]::text[]`. */
+function array(client: PoolClient, values: readonly unknown[], type: string): string {
+  return `ARRAY[${values.map((value) => literal(client, value)).join(", ")}]::${type}[]`;
+}
+
+function literal(client: PoolClient, value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`cannot store ${value}`);
+    return String(value);
+  }
+  return client.escapeLiteral(String(value));
+}
+
+/**
+ * The audit trail of a PostgreSQL store. An append is one transaction that first takes the
+ * advisory lock of every session it touches (in a fixed order), then reads their chain heads, so
+ * that processes on many machines appending to one session serialise instead of forking its
+ * chain. Two round trips whatever the batch size, each a multi-statement simple query:
+ * BEGIN, the locks and the read (heads and calls rows); then the write (events, heads and calls
+ * rows, one statement) and COMMIT. Under READ COMMITTED every statement takes a new snapshot,
+ * so the read sees whatever the previous lock holder committed.
+ *
+ * Values go in as SQL literals: strings through pg's escapeLiteral, numbers checked finite.
+ *
+ * @example
+ * ```ts
+ * const log = new PostgresAuditLog(pool, owner);
+ * await log.append([prepareEvent(event, "")]);
+ * ```
+ */
+export class PostgresAuditLog {
+  constructor(
+    private readonly pool: Pool,
+    private readonly owner: string,
+  ) {}
+
+  /** Append events, in order, in one transaction: their chains and their calls rows. */
+  async append(events: readonly PendingEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      const sql = (values: readonly unknown[], type: string) => array(client, values, type);
+      const sessions = [...new Set(events.map((item) => item.sessionId))].sort();
+      const keys = new Map<string, readonly [string, string]>();
+      for (const { sessionId, callId } of events) {
+        keys.set(`${sessionId}\u0000${callId}`, [sessionId, callId]);
+      }
+      const pairs = [...keys.values()];
+      try {
+        const results = (await client.query(`BEGIN;
+SELECT pg_advisory_xact_lock(hashtext(s)) FROM unnest(${sql(sessions, "text")}) AS s;
+SELECT 'head' AS kind, row_to_json(h)::text AS data FROM chain_heads h
+  WHERE h.session_id = ANY(${sql(sessions, "text")})
+UNION ALL
+SELECT 'call', row_to_json(c)::text FROM calls c
+  JOIN unnest(${sql(
+    pairs.map((key) => key[0]),
+    "text",
+  )}, ${sql(
+    pairs.map((key) => key[1]),
+    "text",
+  )})
+    AS k(session_id, call_id) ON c.session_id = k.session_id AND c.call_id = k.call_id`)) as unknown as QueryResult[];
+        const read = results.at(-1)?.rows as { kind: string; data: string }[];
+        const write = this.plan(events, read);
+        const statements = write ? `${write(sql)};\nCOMMIT` : "COMMIT";
+        await client.query(statements);
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {
+          broken = true;
+        });
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Seal the events onto their chains and fold them into their calls rows; the write to run. */
+  private plan(
+    events: readonly PendingEvent[],
+    read: readonly { kind: string; data: string }[],
+  ): ((sql: (values: readonly unknown[], type: string) => string) => string) | undefined {
+    const heads = new Map<string, ChainHead>();
+    const rows = new Map<string, CallRow>();
+    for (const { kind, data } of read) {
+      const row = JSON.parse(data) as Row;
+      if (kind === "head") {
+        heads.set(String(row.session_id), { seq: Number(row.seq), hash: String(row.hash) });
+      } else {
+        const call = toCallRow(row);
+        rows.set(`${call.sessionId}\u0000${call.callId}`, call);
+      }
+    }
+    const changed = new Set<string>();
+    const columns: unknown[][] = [[], [], [], [], [], [], [], [], []];
+    for (const { event, sessionId, callId, tool, json } of events) {
+      const key = `${sessionId}\u0000${callId}`;
+      const before = rows.get(key);
+      const next = applyCallEvent(before, sessionId, event, this.owner);
+      // An interruption that comes too late (the call finished meanwhile) is not recorded.
+      if (event.type === "interrupted" && next === before) continue;
+      if (next && next !== before) {
+        rows.set(key, next);
+        changed.add(key);
+      }
+      const head = heads.get(sessionId) ?? { seq: 0, hash: GENESIS_HASH };
+      const seq = head.seq + 1;
+      const hash = linkHash(seq, sessionId, head.hash, json);
+      const values = [sessionId, seq, callId, event.type, tool, event.at, json, head.hash, hash];
+      values.forEach((value, i) => {
+        columns[i]?.push(value);
+      });
+      heads.set(sessionId, { seq, hash });
+    }
+    if ((columns[0]?.length ?? 0) === 0) return undefined;
+    const touched = [...heads.entries()];
+    const calls = callColumns(
+      [...changed].flatMap((key) => {
+        const row = rows.get(key);
+        return row ? [row] : [];
+      }),
+    );
+    return (sql) => {
+      const eventArrays = EVENT_TYPES.map((type, i) => sql(columns[i] ?? [], type)).join(", ");
+      const headArrays = [
+        sql(
+          touched.map(([id]) => id),
+          "text",
+        ),
+        sql(
+          touched.map(([, head]) => head.seq),
+          "bigint",
+        ),
+        sql(
+          touched.map(([, head]) => head.hash),
+          "text",
+        ),
+      ].join(", ");
+      const callArrays = CALL_TYPES.map((type, i) => sql(calls[i] ?? [], type)).join(", ");
+      // One statement writes the events, the chain heads and the calls rows (data-modifying CTEs).
+      return `WITH events AS (
+  INSERT INTO audit_events (session_id, seq, call_id, type, tool, at, event, prev_hash, hash)
+  SELECT * FROM unnest(${eventArrays})
+), heads AS (
+  INSERT INTO chain_heads (session_id, seq, hash) SELECT * FROM unnest(${headArrays})
+  ON CONFLICT (session_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash
+)
+INSERT INTO calls (${CALL_COLUMNS.join(", ")}) SELECT * FROM unnest(${callArrays})
+ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
+    };
+  }
+
+  async list(filter: EventFilter): Promise<AuditRecord[]> {
+    const { where, params } = eventFilterSql(filter);
+    // Array rows: pg builds them several times faster than objects, which shows at 1,000 rows.
+    const result = await this.pool.query<unknown[]>({
+      text: numbered(
+        `SELECT ${EVENT_COLUMNS} FROM audit_events ${where} ORDER BY session_id, seq LIMIT ?`,
+      ),
+      values: [...params, listLimit(filter.limit)],
+      rowMode: "array",
+    });
+    return result.rows.map(([session_id, seq, call_id, type, tool, at, event, prev_hash, hash]) =>
+      toAuditRecord({ session_id, seq, call_id, type, tool, at, event, prev_hash, hash }),
+    );
+  }
+
+  /** Verify one chain, or all, a page at a time, in one repeatable-read snapshot. */
+  verify(sessionId: string | undefined): Promise<ChainVerification> {
+    return transaction(
+      this.pool,
+      async (client) => {
+        const headRows = await client.query(
+          "SELECT session_id, seq, hash FROM chain_heads WHERE ($1::text IS NULL OR session_id = $1)",
+          [sessionId ?? null],
+        );
+        const heads = new Map<string, ChainHead>();
+        for (const row of headRows.rows as Row[]) {
+          heads.set(String(row.session_id), { seq: Number(row.seq), hash: String(row.hash) });
+        }
+        const verifier = new ChainVerifier((id) => heads.get(id));
+        let after: [string, number] | undefined;
+        for (;;) {
+          const page = await client.query<unknown[]>({
+            text: pageQuery(sessionId, after),
+            values: pageParams(sessionId, after),
+            rowMode: "array",
+          });
+          let stop = false;
+          let last: ChainRow | undefined;
+          for (const [
+            session_id,
+            seq,
+            call_id,
+            type,
+            tool,
+            at,
+            event,
+            prev_hash,
+            hash,
+          ] of page.rows) {
+            last = toChainRow({ session_id, seq, call_id, type, tool, at, event, prev_hash, hash });
+            if (verifier.row(last)) {
+              stop = true;
+              break;
+            }
+          }
+          if (stop || !last || page.rows.length < PAGE) break;
+          after = [last.sessionId, last.seq];
+        }
+        return verifier.finish(heads.keys());
+      },
+      { begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" },
+    );
+  }
+}
+
+function pageQuery(sessionId: string | undefined, after: [string, number] | undefined): string {
+  const select = `SELECT ${EVENT_COLUMNS} FROM audit_events`;
+  if (sessionId !== undefined) {
+    return `${select} WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT ${PAGE}`;
+  }
+  return after
+    ? `${select} WHERE (session_id, seq) > ($1, $2) ORDER BY session_id, seq LIMIT ${PAGE}`
+    : `${select} ORDER BY session_id, seq LIMIT ${PAGE}`;
+}
+
+function pageParams(sessionId: string | undefined, after: [string, number] | undefined): unknown[] {
+  if (sessionId !== undefined) return [sessionId, after?.[1] ?? 0];
+  return after ? [after[0], after[1]] : [];
+}

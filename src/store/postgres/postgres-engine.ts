@@ -1,0 +1,261 @@
+import type pg from "pg";
+import type { ToolResult } from "../../checkpoint/tool-result.js";
+import { DocketError } from "../../errors/docket-error.js";
+import type {
+  Approval,
+  ApprovalDecision,
+  ApprovalFilter,
+  DecideResult,
+  NewApproval,
+} from "../approval-record.js";
+import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
+import type {
+  CallFilter,
+  CallOutcome,
+  CallRecord,
+  ClaimOptions,
+  ClaimResult,
+  DuplicateCall,
+} from "../call-record.js";
+import type { PendingEvent } from "../pending-event.js";
+import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
+import type { MessageText, StoreEngine } from "../store-engine.js";
+import { listLimit } from "../store-input.js";
+import { type Row, toMessage, toSession } from "../store-rows.js";
+import type { StoreTarget } from "../store-url.js";
+import type { TranscriptMessage } from "../transcript-message.js";
+import { openPostgresPool } from "./open-postgres-pool.js";
+import { PostgresApprovals } from "./postgres-approvals.js";
+import { PostgresAuditLog } from "./postgres-audit-log.js";
+import { PostgresCalls } from "./postgres-calls.js";
+import { sqlState, transaction } from "./postgres-transaction.js";
+
+type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
+
+/**
+ * The shared engine: a pg pool, for many processes or machines on one database. Appends are
+ * serialised per session with `pg_advisory_xact_lock(hashtext(session_id))` inside the append
+ * transaction, so concurrent writers never fork a chain. A commit is durable when it returns
+ * (PostgreSQL's `synchronous_commit`, on by default).
+ *
+ * @example
+ * ```ts
+ * const store = await openStore("postgres://docket@db.internal/docket?schema=agent");
+ * ```
+ */
+export class PostgresEngine implements StoreEngine {
+  readonly engine = "postgres";
+  private readonly calls: PostgresCalls;
+  private readonly audit: PostgresAuditLog;
+  private readonly approvals: PostgresApprovals;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    readonly readOnly: boolean,
+    owner: string,
+    now: () => number,
+  ) {
+    this.calls = new PostgresCalls(pool, owner, now);
+    this.audit = new PostgresAuditLog(pool, owner);
+    this.approvals = new PostgresApprovals(pool, now);
+  }
+
+  /**
+   * Connect (and migrate).
+   *
+   * @example
+   * ```ts
+   * const engine = await PostgresEngine.open(target, { readOnly: false, location }, owner, Date.now);
+   * ```
+   */
+  static async open(
+    target: PostgresTarget,
+    options: { readOnly: boolean; location: string },
+    owner: string,
+    now: () => number,
+  ): Promise<PostgresEngine> {
+    const pool = await openPostgresPool(target, options);
+    return new PostgresEngine(pool, options.readOnly, owner, now);
+  }
+
+  async insertSession(session: Session, metadata: string | null): Promise<void> {
+    try {
+      await this.pool.query(
+        `INSERT INTO sessions (id, created_at, updated_at, principal, status, config_hash, title, metadata)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          session.id,
+          session.createdAt,
+          session.updatedAt,
+          session.principal,
+          session.status,
+          session.configHash,
+          session.title ?? null,
+          metadata,
+        ],
+      );
+    } catch (error) {
+      if (sqlState(error) === "23505") {
+        throw new DocketError("duplicate_session", `A session with id ${session.id} exists.`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async getSession(id: string): Promise<Session | undefined> {
+    const result = await this.pool.query("SELECT * FROM sessions WHERE id = $1", [id]);
+    const row = result.rows[0] as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  async listSessions(filter: SessionFilter): Promise<Session[]> {
+    const result = await this.pool.query(
+      `SELECT * FROM sessions WHERE ($1::text IS NULL OR status = $1)
+       ORDER BY created_at DESC, id LIMIT $2`,
+      [filter.status ?? null, listLimit(filter.limit)],
+    );
+    return (result.rows as Row[]).map(toSession);
+  }
+
+  async updateSession(
+    id: string,
+    patch: SessionPatch,
+    metadata: string | null,
+    now: number,
+  ): Promise<Session | undefined> {
+    const result = await this.pool.query(
+      `UPDATE sessions SET updated_at = $1, status = COALESCE($2, status), title = COALESCE($3, title),
+         metadata = COALESCE($4, metadata)
+       WHERE id = $5 RETURNING *`,
+      [now, patch.status ?? null, patch.title ?? null, metadata, id],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  saveMessages(
+    sessionId: string,
+    messages: readonly MessageText[],
+    batch: boolean,
+    createdAt: number,
+  ): Promise<TranscriptMessage[]> {
+    return transaction(this.pool, async (client) => {
+      // Locking the session's row serialises appends to one transcript.
+      const session = await client.query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", [
+        sessionId,
+      ]);
+      if (session.rowCount === 0) {
+        throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
+      }
+      const last = await client.query(
+        "SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session_id = $1",
+        [sessionId],
+      );
+      const first = Number(last.rows[0]?.seq ?? 0) + 1;
+      const seqs = messages.map((_, index) => first + index);
+      const inserted = await client.query(
+        `INSERT INTO messages (session_id, seq, role, content, created_at, batch)
+         SELECT $1, s, r, c, $2, $3 FROM unnest($4::int[], $5::text[], $6::text[]) AS m(s, r, c)
+         RETURNING *`,
+        [
+          sessionId,
+          createdAt,
+          batch ? first : null,
+          seqs,
+          messages.map((message) => message.role),
+          messages.map((message) => message.content),
+        ],
+      );
+      return (inserted.rows as Row[]).map(toMessage).sort((a, b) => a.seq - b.seq);
+    });
+  }
+
+  async loadTranscript(sessionId: string): Promise<TranscriptMessage[]> {
+    const result = await this.pool.query(
+      "SELECT * FROM messages WHERE session_id = $1 ORDER BY seq",
+      [sessionId],
+    );
+    return (result.rows as Row[]).map(toMessage);
+  }
+
+  appendEvents(events: readonly PendingEvent[]): Promise<void> {
+    return this.audit.append(events);
+  }
+
+  listEvents(filter: EventFilter): Promise<AuditRecord[]> {
+    return this.audit.list(filter);
+  }
+
+  verifyChain(sessionId: string | undefined): Promise<ChainVerification> {
+    return this.audit.verify(sessionId);
+  }
+
+  claimCall(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {
+    return this.calls.claim(sessionId, callId, options);
+  }
+
+  callOutcome(sessionId: string, callId: string): Promise<CallOutcome | undefined> {
+    return this.calls.outcome(sessionId, callId);
+  }
+
+  recordCallResult(
+    sessionId: string,
+    callId: string,
+    result: ToolResult,
+    dedupeKey: string | undefined,
+  ): Promise<void> {
+    return this.calls.recordResult(sessionId, callId, result, dedupeKey);
+  }
+
+  findDuplicate(
+    sessionId: string,
+    tool: string,
+    dedupeKey: string,
+    sinceMs: number,
+  ): Promise<DuplicateCall | undefined> {
+    return this.calls.findDuplicate(sessionId, tool, dedupeKey, sinceMs);
+  }
+
+  listCalls(filter: CallFilter): Promise<CallRecord[]> {
+    return this.calls.list(filter);
+  }
+
+  openCalls(sessionId: string | undefined): Promise<CallRecord[]> {
+    return this.calls.open(sessionId);
+  }
+
+  releaseClaim(call: CallRecord): Promise<void> {
+    return this.calls.release(call);
+  }
+
+  createApproval(input: NewApproval): Promise<Approval> {
+    return this.approvals.create(input);
+  }
+
+  getApproval(id: string): Promise<Approval | undefined> {
+    return this.approvals.get(id);
+  }
+
+  listApprovals(filter: ApprovalFilter): Promise<Approval[]> {
+    return this.approvals.list(filter);
+  }
+
+  decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
+    return this.approvals.decide(id, decision);
+  }
+
+  expireApprovals(now: number): Promise<Approval[]> {
+    return this.approvals.expire(now);
+  }
+
+  async schemaVersion(): Promise<number> {
+    const result = await this.pool.query("SELECT version FROM schema_version WHERE id = 1");
+    return Number(result.rows[0]?.version ?? 0);
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

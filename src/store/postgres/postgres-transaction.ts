@@ -1,0 +1,84 @@
+import type { Pool, PoolClient } from "pg";
+
+/**
+ * Run `fn` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when
+ * it throws. A connection whose ROLLBACK fails is discarded rather than returned to the pool.
+ *
+ * @example
+ * ```ts
+ * await transaction(pool, async (client) => {
+ *   await client.query("INSERT INTO t VALUES ($1)", [1]);
+ * });
+ * ```
+ */
+export async function transaction<T>(
+  pool: Pool,
+  fn: (client: PoolClient) => Promise<T>,
+  { begin = "BEGIN" }: { begin?: string } = {},
+): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query(begin);
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Take the per-session advisory locks, in a fixed order so that two transactions locking several
+ * sessions cannot deadlock. Held until the transaction ends. Every writer of a session's chain
+ * or calls rows takes it first: appends from many processes are serialised per session.
+ *
+ * @example
+ * ```ts
+ * await lockSessions(client, ["ses_2", "ses_1"]);
+ * ```
+ */
+export async function lockSessions(
+  client: PoolClient,
+  sessionIds: readonly string[],
+): Promise<void> {
+  const sorted = [...new Set(sessionIds)].sort();
+  await client.query("SELECT pg_advisory_xact_lock(hashtext(s)) FROM unnest($1::text[]) AS s", [
+    sorted,
+  ]);
+}
+
+/**
+ * Number the `?` placeholders of a query for PostgreSQL (`$1`, `$2`, …), so that filter
+ * builders can be shared with SQLite. The queries passed here contain no literal `?`.
+ *
+ * @example
+ * ```ts
+ * numbered("SELECT * FROM t WHERE a = ? AND b = ?"); // "SELECT * FROM t WHERE a = $1 AND b = $2"
+ * ```
+ */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => {
+    n += 1;
+    return `$${n}`;
+  });
+}
+
+/**
+ * The PostgreSQL error code (SQLSTATE) of a thrown error, if it has one.
+ *
+ * @example
+ * ```ts
+ * if (sqlState(error) === "23505") throw new DocketError("duplicate_session", "…");
+ * ```
+ */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}

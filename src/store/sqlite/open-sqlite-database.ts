@@ -1,0 +1,100 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database, { type Database as SqliteDatabase } from "better-sqlite3";
+import { DocketError } from "../../errors/docket-error.js";
+import {
+  checkSchemaVersion,
+  LATEST_SCHEMA_VERSION,
+  MIGRATIONS,
+  SCHEMA_VERSION_TABLE,
+} from "../migrations/migration.js";
+import type { StoreTarget } from "../store-url.js";
+
+type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
+
+/**
+ * Open (creating when needed) a SQLite store file and bring its schema up to date.
+ *
+ * The version is read before anything is written, so a file from a newer docket is refused
+ * untouched (`store_too_new`). Then: WAL (readers never block the writer), the configured
+ * `synchronous` (see SqliteStore for the durability trade-off), a busy timeout so that several
+ * processes can share the file, foreign keys on, and the pending migrations in one
+ * `BEGIN IMMEDIATE` transaction (the version is read again under the write lock, so two
+ * processes opening a new file do not both migrate).
+ *
+ * @example
+ * ```ts
+ * const db = openSqliteDatabase(parseStoreUrl("sqlite:.docket/docket.db"), { readOnly: false, mustExist: false });
+ * ```
+ */
+export function openSqliteDatabase(
+  target: SqliteTarget,
+  { readOnly, mustExist }: { readOnly: boolean; mustExist: boolean },
+): SqliteDatabase {
+  const memory = target.path === ":memory:";
+  if (!memory) {
+    if ((readOnly || mustExist) && !existsSync(target.path)) {
+      throw new DocketError("store_not_found", `There is no store at ${target.path}.`);
+    }
+    if (!readOnly) mkdirSync(dirname(target.path), { recursive: true });
+  }
+  let db: SqliteDatabase;
+  try {
+    db = new Database(target.path, { readonly: readOnly, timeout: target.busyTimeoutMs });
+  } catch (error) {
+    throw new DocketError(
+      "store_open_failed",
+      `The store at ${target.path} could not be opened: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  try {
+    db.pragma(`busy_timeout = ${target.busyTimeoutMs}`);
+    const found = readVersion(db);
+    checkSchemaVersion(found, `sqlite:${target.path}`);
+    if (readOnly) {
+      if (found < LATEST_SCHEMA_VERSION) {
+        throw new DocketError(
+          "store_outdated",
+          `The store at ${target.path} has schema version ${found}; open it once read-write to migrate it to ${LATEST_SCHEMA_VERSION}.`,
+        );
+      }
+      return db;
+    }
+    if (!memory) db.pragma("journal_mode = WAL");
+    db.pragma(`synchronous = ${target.synchronous}`);
+    db.pragma("foreign_keys = ON");
+    migrate(db, `sqlite:${target.path}`);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function readVersion(db: SqliteDatabase): number {
+  const table = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    .get();
+  if (table === undefined) return 0;
+  const version = db.prepare("SELECT version FROM schema_version WHERE id = 1").pluck().get();
+  return version === undefined ? 0 : Number(version);
+}
+
+function migrate(db: SqliteDatabase, where: string): void {
+  const run = db.transaction(() => {
+    const current = readVersion(db);
+    checkSchemaVersion(current, where);
+    if (current === LATEST_SCHEMA_VERSION) return;
+    db.exec(SCHEMA_VERSION_TABLE);
+    for (const migration of MIGRATIONS) {
+      if (migration.version > current) db.exec(migration.sqlite);
+    }
+    db.prepare(
+      "INSERT INTO schema_version (id, version, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at",
+    ).run(LATEST_SCHEMA_VERSION, Date.now());
+  });
+  run.immediate();
+}

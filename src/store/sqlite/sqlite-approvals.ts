@@ -1,0 +1,113 @@
+import type { Database, Statement } from "better-sqlite3";
+import { DocketError } from "../../errors/docket-error.js";
+import type {
+  Approval,
+  ApprovalDecision,
+  ApprovalFilter,
+  DecideResult,
+  NewApproval,
+} from "../approval-record.js";
+import { approvalFilterSql, listLimit, newApproval } from "../store-input.js";
+import { type Row, toApproval } from "../store-rows.js";
+import { statementCache } from "./statement-cache.js";
+
+/**
+ * The `approvals` table of a SQLite store. Deciding is one conditional UPDATE (`WHERE status =
+ * 'pending'`): a compare-and-set, so of two concurrent decisions exactly one wins.
+ *
+ * @example
+ * ```ts
+ * const approvals = new SqliteApprovals(db, () => Date.now());
+ * const approval = approvals.create({ callId, tool, canonicalArgs, argsHash, requestedBy: "agent" });
+ * approvals.decide(approval.id, { decision: "approved", by: "alice" }); // { status: "decided", ... }
+ * ```
+ */
+export class SqliteApprovals {
+  private readonly sql: (source: string) => Statement;
+
+  constructor(
+    db: Database,
+    private readonly now: () => number,
+  ) {
+    this.sql = statementCache(db);
+  }
+
+  create(input: NewApproval): Approval {
+    const approval = newApproval(input, this.now());
+    try {
+      this.sql(
+        `INSERT INTO approvals (id, session_id, call_id, tool, canonical_args, args_hash, rule, reason,
+             requested_by, approvers, created_at, expires_at, status, locally_asserted, scope)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?)`,
+      ).run(
+        approval.id,
+        approval.sessionId ?? null,
+        approval.callId,
+        approval.tool,
+        approval.canonicalArgs,
+        approval.argsHash,
+        approval.rule ?? null,
+        approval.reason ?? null,
+        approval.requestedBy,
+        approval.approvers ? JSON.stringify(approval.approvers) : null,
+        approval.createdAt,
+        approval.expiresAt ?? null,
+        approval.scope,
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code?.startsWith("SQLITE_CONSTRAINT")) {
+        throw new DocketError("duplicate_approval", `An approval with id ${approval.id} exists.`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    return approval;
+  }
+
+  get(id: string): Approval | undefined {
+    const row = this.sql("SELECT * FROM approvals WHERE id = ?").get(id) as Row | undefined;
+    return row ? toApproval(row) : undefined;
+  }
+
+  list(filter: ApprovalFilter): Approval[] {
+    const { where, params } = approvalFilterSql(filter);
+    const rows = this.sql(`SELECT * FROM approvals ${where} ORDER BY created_at, id LIMIT ?`).all(
+      ...params,
+      listLimit(filter.limit),
+    ) as Row[];
+    return rows.map(toApproval);
+  }
+
+  decide(id: string, decision: ApprovalDecision): DecideResult {
+    const at = decision.at ?? this.now();
+    const row = this.sql(
+      `UPDATE approvals SET status = ?, decided_by = ?, decided_at = ?, decision_reason = ?,
+           scope = COALESCE(?, scope), locally_asserted = ?
+         WHERE id = ? AND status = 'pending' AND (expires_at IS NULL OR expires_at > ?)
+         RETURNING *`,
+    ).get(
+      decision.decision,
+      decision.by,
+      at,
+      decision.reason ?? null,
+      decision.scope ?? null,
+      decision.locallyAsserted ? 1 : 0,
+      id,
+      at,
+    ) as Row | undefined;
+    if (row) return { status: "decided", approval: toApproval(row) };
+    this.expire(at, id);
+    const current = this.get(id);
+    return current ? { status: "conflict", approval: current } : { status: "not_found" };
+  }
+
+  expire(now: number, id?: string): Approval[] {
+    const rows = this.sql(
+      `UPDATE approvals SET status = 'expired', decided_at = ?
+         WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? AND (? IS NULL OR id = ?)
+         RETURNING *`,
+    ).all(now, now, id ?? null, id ?? null) as Row[];
+    return rows.map(toApproval);
+  }
+}

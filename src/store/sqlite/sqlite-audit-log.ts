@@ -1,0 +1,137 @@
+import type { Database, Statement } from "better-sqlite3";
+import { type ChainHead, ChainVerifier, GENESIS_HASH, linkHash } from "../audit-chain.js";
+import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
+import { applyCallEvent, type CallRow } from "../call-state.js";
+import type { PendingEvent } from "../pending-event.js";
+import { eventFilterSql, listLimit } from "../store-input.js";
+import { type Row, toAuditRecord, toChainRow } from "../store-rows.js";
+import type { SqliteCalls } from "./sqlite-calls.js";
+import { statementCache } from "./statement-cache.js";
+
+/**
+ * The audit trail of a SQLite store: appends to the per-session hash chains, lists and verifies
+ * them. An append is one `BEGIN IMMEDIATE` transaction: the write lock is taken before the chain
+ * head is read, so two processes on one file can never fork a chain.
+ *
+ * @example
+ * ```ts
+ * const log = new SqliteAuditLog(db, calls, owner);
+ * log.append([prepareEvent(event, "")]);
+ * log.verify(undefined); // { ok: true, checked: 1, sessions: 1 }
+ * ```
+ */
+export class SqliteAuditLog {
+  private readonly headStatement: Statement;
+  private readonly insertStatement: Statement;
+  private readonly saveHeadStatement: Statement;
+  private readonly appendAll: (events: readonly PendingEvent[]) => void;
+  private readonly sql: (source: string) => Statement;
+
+  constructor(
+    private readonly db: Database,
+    private readonly calls: SqliteCalls,
+    private readonly owner: string,
+  ) {
+    this.sql = statementCache(db);
+    this.headStatement = db.prepare("SELECT seq, hash FROM chain_heads WHERE session_id = ?");
+    this.insertStatement = db.prepare(
+      "INSERT INTO audit_events (session_id, seq, call_id, type, tool, at, event, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.saveHeadStatement = db.prepare(
+      "INSERT INTO chain_heads (session_id, seq, hash) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+    );
+    const transaction = db.transaction((events: readonly PendingEvent[]) => this.write(events));
+    this.appendAll = (events) => transaction.immediate(events);
+  }
+
+  /** Append events, in order, in one transaction: their chains and their calls rows. */
+  append(events: readonly PendingEvent[]): void {
+    if (events.length > 0) this.appendAll(events);
+  }
+
+  private write(events: readonly PendingEvent[]): void {
+    const heads = new Map<string, ChainHead>();
+    const calls = new Map<string, { row: CallRow | undefined; changed: boolean }>();
+    for (const { event, sessionId, callId, tool, json } of events) {
+      const key = `${sessionId}\u0000${callId}`;
+      let entry = calls.get(key);
+      if (!entry) {
+        entry = { row: this.calls.load(sessionId, callId), changed: false };
+        calls.set(key, entry);
+      }
+      const next = applyCallEvent(entry.row, sessionId, event, this.owner);
+      // An interruption that comes too late (the call finished meanwhile) is not recorded.
+      if (event.type === "interrupted" && next === entry.row) continue;
+      if (next !== entry.row) {
+        entry.row = next;
+        entry.changed = true;
+      }
+      const head = heads.get(sessionId) ?? this.head(sessionId);
+      const seq = head.seq + 1;
+      const hash = linkHash(seq, sessionId, head.hash, json);
+      this.insertStatement.run(
+        sessionId,
+        seq,
+        callId,
+        event.type,
+        tool,
+        event.at,
+        json,
+        head.hash,
+        hash,
+      );
+      heads.set(sessionId, { seq, hash });
+    }
+    for (const [sessionId, head] of heads) {
+      this.saveHeadStatement.run(sessionId, head.seq, head.hash);
+    }
+    for (const entry of calls.values()) {
+      if (entry.changed && entry.row) this.calls.save(entry.row);
+    }
+  }
+
+  private head(sessionId: string): ChainHead {
+    const row = this.headStatement.get(sessionId) as Row | undefined;
+    return row ? { seq: Number(row.seq), hash: String(row.hash) } : { seq: 0, hash: GENESIS_HASH };
+  }
+
+  list(filter: EventFilter): AuditRecord[] {
+    const { where, params } = eventFilterSql(filter);
+    const rows = this.sql(
+      `SELECT * FROM audit_events ${where} ORDER BY session_id, seq LIMIT ?`,
+    ).all(...params, listLimit(filter.limit)) as Row[];
+    return rows.map(toAuditRecord);
+  }
+
+  /** Verify one chain, or all, streaming the rows in (session, seq) order. */
+  verify(sessionId: string | undefined): ChainVerification {
+    const read = this.db.transaction((): ChainVerification => {
+      const headRows = (
+        sessionId === undefined
+          ? this.sql("SELECT session_id, seq, hash FROM chain_heads").all()
+          : this.db
+              .prepare("SELECT session_id, seq, hash FROM chain_heads WHERE session_id = ?")
+              .all(sessionId)
+      ) as Row[];
+      const heads = new Map<string, ChainHead>(
+        headRows.map((row) => [
+          String(row.session_id),
+          { seq: Number(row.seq), hash: String(row.hash) },
+        ]),
+      );
+      const verifier = new ChainVerifier((id) => heads.get(id));
+      const rows =
+        sessionId === undefined
+          ? this.sql("SELECT * FROM audit_events ORDER BY session_id, seq").iterate()
+          : this.db
+              .prepare("SELECT * FROM audit_events WHERE session_id = ? ORDER BY seq")
+              .iterate(sessionId);
+      for (const row of rows) {
+        if (verifier.row(toChainRow(row as Row))) break;
+      }
+      return verifier.finish(heads.keys());
+    });
+    // A read transaction: the heads and the rows are one snapshot, even while others append.
+    return read.deferred();
+  }
+}

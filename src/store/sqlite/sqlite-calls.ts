@@ -1,0 +1,161 @@
+import type { Database, Statement } from "better-sqlite3";
+import type { ToolResult } from "../../checkpoint/tool-result.js";
+import type {
+  CallFilter,
+  CallOutcome,
+  CallRecord,
+  ClaimOptions,
+  ClaimResult,
+  DuplicateCall,
+} from "../call-record.js";
+import { applyCallResult, type CallRow, isClaimable, newCallRow } from "../call-state.js";
+import { callFilterSql, listLimit } from "../store-input.js";
+import {
+  CALL_COLUMNS,
+  callRowValues,
+  outcomeOfRow,
+  type Row,
+  toCallRecord,
+  toCallRow,
+} from "../store-rows.js";
+import { statementCache } from "./statement-cache.js";
+
+const UPSERT = `INSERT INTO calls (${CALL_COLUMNS.join(", ")}) VALUES (${CALL_COLUMNS.map(() => "?").join(", ")})
+ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLUMNS.slice(2)
+  .map((column) => `${column} = excluded.${column}`)
+  .join(", ")}`;
+
+/**
+ * The `calls` table of a SQLite store. Every change is a read-modify-write of one row inside a
+ * `BEGIN IMMEDIATE` transaction: SQLite's single writer lock makes it atomic across processes.
+ *
+ * @example
+ * ```ts
+ * const calls = new SqliteCalls(db, owner, () => Date.now());
+ * calls.claim("ses_1", "call_1", {}); // { status: "claimed" }
+ * ```
+ */
+export class SqliteCalls {
+  private readonly loadStatement: Statement;
+  private readonly saveStatement: Statement;
+  private readonly duplicateStatement: Statement;
+  private readonly openStatement: Statement;
+  private readonly releaseStatement: Statement;
+  private readonly sql: (source: string) => Statement;
+
+  constructor(
+    private readonly db: Database,
+    private readonly owner: string,
+    private readonly now: () => number,
+  ) {
+    this.sql = statementCache(db);
+    this.loadStatement = db.prepare("SELECT * FROM calls WHERE session_id = ? AND call_id = ?");
+    this.saveStatement = db.prepare(UPSERT);
+    this.duplicateStatement = db.prepare(
+      `SELECT call_id, result, finished_at FROM calls
+       WHERE session_id = ? AND tool = ? AND dedupe_key = ? AND status = 'ok'
+         AND result IS NOT NULL AND finished_at >= ?
+       ORDER BY finished_at DESC LIMIT 1`,
+    );
+    this.openStatement = db.prepare(
+      "SELECT * FROM calls WHERE state IN ('claimed', 'started') AND (? IS NULL OR session_id = ?)",
+    );
+    this.releaseStatement = db.prepare(
+      `UPDATE calls SET state = 'requested', claimed_at = NULL, owner = NULL
+       WHERE session_id = ? AND call_id = ? AND state = 'claimed' AND owner IS ?`,
+    );
+  }
+
+  /** One row, or undefined. */
+  load(sessionId: string, callId: string): CallRow | undefined {
+    const row = this.loadStatement.get(sessionId, callId) as Row | undefined;
+    return row ? toCallRow(row) : undefined;
+  }
+
+  /** Insert or replace one row (call inside a transaction). */
+  save(row: CallRow): void {
+    const values = callRowValues(row);
+    values[3] = row.writes === undefined ? null : row.writes ? 1 : 0;
+    this.saveStatement.run(...values);
+  }
+
+  claim(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
+    return this.db
+      .transaction((): ClaimResult => {
+        const row = this.load(sessionId, callId);
+        const at = this.now();
+        if (row && !isClaimable(row)) {
+          const outcome = outcomeOfRow(row);
+          return outcome
+            ? { status: "seen", state: row.state, outcome }
+            : { status: "seen", state: row.state };
+        }
+        const base = row ?? newCallRow(sessionId, callId, options.tool ?? "", at);
+        this.save({
+          ...base,
+          tool: base.tool || (options.tool ?? ""),
+          writes: options.writes ?? base.writes,
+          dedupeKey: options.dedupeKey ?? base.dedupeKey,
+          state: "claimed",
+          claimedAt: at,
+          owner: this.owner,
+        });
+        return { status: "claimed" };
+      })
+      .immediate();
+  }
+
+  outcome(sessionId: string, callId: string): CallOutcome | undefined {
+    const row = this.load(sessionId, callId);
+    return row ? outcomeOfRow(row) : undefined;
+  }
+
+  recordResult(
+    sessionId: string,
+    callId: string,
+    result: ToolResult,
+    dedupeKey: string | undefined,
+  ): void {
+    this.db
+      .transaction(() => {
+        const row = this.load(sessionId, callId);
+        this.save(applyCallResult(row, sessionId, callId, result, dedupeKey, this.now()));
+      })
+      .immediate();
+  }
+
+  findDuplicate(
+    sessionId: string,
+    tool: string,
+    dedupeKey: string,
+    sinceMs: number,
+  ): DuplicateCall | undefined {
+    const row = this.duplicateStatement.get(sessionId, tool, dedupeKey, sinceMs) as Row | undefined;
+    if (!row) return undefined;
+    return {
+      callId: String(row.call_id),
+      result: JSON.parse(String(row.result)) as ToolResult,
+      finishedAt: Number(row.finished_at),
+    };
+  }
+
+  list(filter: CallFilter): CallRecord[] {
+    const { where, params } = callFilterSql(filter);
+    const rows = this.sql(`SELECT * FROM calls ${where} ORDER BY rowid DESC LIMIT ?`).all(
+      ...params,
+      listLimit(filter.limit),
+    ) as Row[];
+    return rows.map((row) => toCallRecord(toCallRow(row)));
+  }
+
+  /** Claimed or started calls, for recovery. */
+  open(sessionId: string | undefined): CallRecord[] {
+    const id = sessionId ?? null;
+    return (this.openStatement.all(id, id) as Row[]).map((row) => toCallRecord(toCallRow(row)));
+  }
+
+  /** Release a claim that never started, if it is still held by `owner`. */
+  release(call: CallRecord): void {
+    this.releaseStatement.run(call.sessionId, call.callId, call.owner ?? null);
+  }
+}

@@ -1,0 +1,259 @@
+import type { Database, Statement } from "better-sqlite3";
+import type { ToolResult } from "../../checkpoint/tool-result.js";
+import { DocketError } from "../../errors/docket-error.js";
+import type {
+  Approval,
+  ApprovalDecision,
+  ApprovalFilter,
+  DecideResult,
+  NewApproval,
+} from "../approval-record.js";
+import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
+import type {
+  CallFilter,
+  CallOutcome,
+  CallRecord,
+  ClaimOptions,
+  ClaimResult,
+  DuplicateCall,
+} from "../call-record.js";
+import type { PendingEvent } from "../pending-event.js";
+import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
+import type { MessageText, StoreEngine } from "../store-engine.js";
+import { listLimit } from "../store-input.js";
+import { type Row, toMessage, toSession } from "../store-rows.js";
+import type { StoreTarget } from "../store-url.js";
+import type { TranscriptMessage } from "../transcript-message.js";
+import { openSqliteDatabase } from "./open-sqlite-database.js";
+import { SqliteApprovals } from "./sqlite-approvals.js";
+import { SqliteAuditLog } from "./sqlite-audit-log.js";
+import { SqliteCalls } from "./sqlite-calls.js";
+import { statementCache } from "./statement-cache.js";
+
+type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
+
+/**
+ * The embedded engine: one better-sqlite3 connection to a WAL file, prepared statements, and
+ * better-sqlite3's transactions (`BEGIN IMMEDIATE` for every write, so several processes can
+ * share the file under the busy timeout without a lost update or a forked chain).
+ *
+ * Durability: `synchronous=NORMAL` (the default) in WAL mode syncs the log only at checkpoints.
+ * A committed transaction survives the process being killed (SIGKILL, a crash), but the last
+ * transactions before a power loss or OS crash may be lost. `?synchronous=FULL` syncs the log
+ * on every commit, so an intent survives power loss too, at a cost in throughput.
+ *
+ * better-sqlite3 is synchronous: a commit blocks the event loop for its duration (tens of
+ * microseconds with NORMAL); the Store around it is async all the same.
+ *
+ * @example
+ * ```ts
+ * const store = await openStore("sqlite:.docket/docket.db?synchronous=FULL");
+ * ```
+ */
+export class SqliteEngine implements StoreEngine {
+  readonly engine = "sqlite";
+  readonly readOnly: boolean;
+  private readonly calls: SqliteCalls;
+  private readonly audit: SqliteAuditLog;
+  private readonly approvals: SqliteApprovals;
+  private readonly sql: (source: string) => Statement;
+
+  private constructor(
+    private readonly db: Database,
+    owner: string,
+    now: () => number,
+  ) {
+    this.sql = statementCache(db);
+    this.readOnly = db.readonly;
+    this.calls = new SqliteCalls(db, owner, now);
+    this.audit = new SqliteAuditLog(db, this.calls, owner);
+    this.approvals = new SqliteApprovals(db, now);
+  }
+
+  /**
+   * Open (and migrate) the file.
+   *
+   * @example
+   * ```ts
+   * const engine = SqliteEngine.open(target, { readOnly: false, mustExist: false }, owner, Date.now);
+   * ```
+   */
+  static open(
+    target: SqliteTarget,
+    options: { readOnly: boolean; mustExist: boolean },
+    owner: string,
+    now: () => number,
+  ): SqliteEngine {
+    return new SqliteEngine(openSqliteDatabase(target, options), owner, now);
+  }
+
+  insertSession(session: Session, metadata: string | null): void {
+    try {
+      this.sql(
+        `INSERT INTO sessions (id, created_at, updated_at, principal, status, config_hash, title, metadata)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        session.id,
+        session.createdAt,
+        session.updatedAt,
+        session.principal,
+        session.status,
+        session.configHash,
+        session.title ?? null,
+        metadata,
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+        throw new DocketError("duplicate_session", `A session with id ${session.id} exists.`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  getSession(id: string): Session | undefined {
+    const row = this.sql("SELECT * FROM sessions WHERE id = ?").get(id) as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  listSessions(filter: SessionFilter): Session[] {
+    const status = filter.status ?? null;
+    const rows = this.sql(
+      "SELECT * FROM sessions WHERE (? IS NULL OR status = ?) ORDER BY created_at DESC, id LIMIT ?",
+    ).all(status, status, listLimit(filter.limit)) as Row[];
+    return rows.map(toSession);
+  }
+
+  updateSession(
+    id: string,
+    patch: SessionPatch,
+    metadata: string | null,
+    now: number,
+  ): Session | undefined {
+    const row = this.sql(
+      `UPDATE sessions SET updated_at = ?, status = COALESCE(?, status), title = COALESCE(?, title),
+           metadata = COALESCE(?, metadata)
+         WHERE id = ? RETURNING *`,
+    ).get(now, patch.status ?? null, patch.title ?? null, metadata, id) as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  saveMessages(
+    sessionId: string,
+    messages: readonly MessageText[],
+    batch: boolean,
+    createdAt: number,
+  ): TranscriptMessage[] {
+    const save = this.db.transaction((): TranscriptMessage[] => {
+      if (this.sql("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) {
+        throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
+      }
+      const last = this.sql("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?")
+        .pluck()
+        .get(sessionId);
+      const first = Number(last) + 1;
+      const insert = this.sql(
+        "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, ?)",
+      );
+      return messages.map((message, index) => {
+        const row = {
+          session_id: sessionId,
+          seq: first + index,
+          role: message.role,
+          content: message.content,
+          created_at: createdAt,
+          batch: batch ? first : null,
+        };
+        insert.run(row.session_id, row.seq, row.role, row.content, row.created_at, row.batch);
+        return toMessage(row);
+      });
+    });
+    return save.immediate();
+  }
+
+  loadTranscript(sessionId: string): TranscriptMessage[] {
+    const rows = this.sql("SELECT * FROM messages WHERE session_id = ? ORDER BY seq").all(
+      sessionId,
+    ) as Row[];
+    return rows.map(toMessage);
+  }
+
+  appendEvents(events: readonly PendingEvent[]): void {
+    this.audit.append(events);
+  }
+
+  listEvents(filter: EventFilter): AuditRecord[] {
+    return this.audit.list(filter);
+  }
+
+  verifyChain(sessionId: string | undefined): ChainVerification {
+    return this.audit.verify(sessionId);
+  }
+
+  claimCall(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
+    return this.calls.claim(sessionId, callId, options);
+  }
+
+  callOutcome(sessionId: string, callId: string): CallOutcome | undefined {
+    return this.calls.outcome(sessionId, callId);
+  }
+
+  recordCallResult(
+    sessionId: string,
+    callId: string,
+    result: ToolResult,
+    dedupeKey: string | undefined,
+  ): void {
+    this.calls.recordResult(sessionId, callId, result, dedupeKey);
+  }
+
+  findDuplicate(
+    sessionId: string,
+    tool: string,
+    dedupeKey: string,
+    sinceMs: number,
+  ): DuplicateCall | undefined {
+    return this.calls.findDuplicate(sessionId, tool, dedupeKey, sinceMs);
+  }
+
+  listCalls(filter: CallFilter): CallRecord[] {
+    return this.calls.list(filter);
+  }
+
+  openCalls(sessionId: string | undefined): CallRecord[] {
+    return this.calls.open(sessionId);
+  }
+
+  releaseClaim(call: CallRecord): void {
+    this.calls.release(call);
+  }
+
+  createApproval(input: NewApproval): Approval {
+    return this.approvals.create(input);
+  }
+
+  getApproval(id: string): Approval | undefined {
+    return this.approvals.get(id);
+  }
+
+  listApprovals(filter: ApprovalFilter): Approval[] {
+    return this.approvals.list(filter);
+  }
+
+  decideApproval(id: string, decision: ApprovalDecision): DecideResult {
+    return this.approvals.decide(id, decision);
+  }
+
+  expireApprovals(now: number): Approval[] {
+    return this.approvals.expire(now);
+  }
+
+  schemaVersion(): number {
+    return Number(this.sql("SELECT version FROM schema_version WHERE id = 1").pluck().get());
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,23 @@
+import type { Database, Statement } from "better-sqlite3";
+
+/**
+ * Prepare each SQL text once per connection. Filter builders produce a handful of distinct
+ * texts, so the cache stays small; preparing costs more than running a short query.
+ *
+ * @example
+ * ```ts
+ * const sql = statementCache(db);
+ * sql("SELECT * FROM sessions WHERE id = ?").get(id);
+ * ```
+ */
+export function statementCache(db: Database): (source: string) => Statement {
+  const prepared = new Map<string, Statement>();
+  return (source) => {
+    let statement = prepared.get(source);
+    if (!statement) {
+      statement = db.prepare(source);
+      prepared.set(source, statement);
+    }
+    return statement;
+  };
+}

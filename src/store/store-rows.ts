@@ -1,0 +1,264 @@
+import type { ToolResult, ToolResultStatus } from "../checkpoint/tool-result.js";
+import type { Approval, ApprovalStatus } from "./approval-record.js";
+import type { ChainRow } from "./audit-chain.js";
+import type { AuditRecord } from "./audit-record.js";
+import type { CallOutcome, CallRecord, CallState } from "./call-record.js";
+import type { CallRow } from "./call-state.js";
+import { storedText } from "./pending-event.js";
+import type { Session, SessionStatus } from "./session-record.js";
+import type { StoreEvent, StoreEventType } from "./store-event.js";
+import type { MessageRole, TranscriptMessage } from "./transcript-message.js";
+
+/** A row as a driver returns it: SQLite gives numbers, PostgreSQL gives bigint as text. */
+export type Row = Record<string, unknown>;
+
+function text(value: unknown): string | undefined {
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+function num(value: unknown): number | undefined {
+  return value === null || value === undefined ? undefined : Number(value);
+}
+
+function json(value: unknown): unknown {
+  return value === null || value === undefined ? undefined : JSON.parse(String(value));
+}
+
+/**
+ * A `sessions` row as a Session.
+ *
+ * @example
+ * ```ts
+ * const session = toSession(db.prepare("SELECT * FROM sessions WHERE id = ?").get(id));
+ * ```
+ */
+export function toSession(row: Row): Session {
+  return {
+    id: String(row.id),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    principal: String(row.principal),
+    status: String(row.status) as SessionStatus,
+    configHash: String(row.config_hash),
+    title: text(row.title),
+    metadata: json(row.metadata),
+  };
+}
+
+/**
+ * A `messages` row as a TranscriptMessage.
+ *
+ * @example
+ * ```ts
+ * rows.map(toMessage);
+ * ```
+ */
+export function toMessage(row: Row): TranscriptMessage {
+  return {
+    sessionId: String(row.session_id),
+    seq: Number(row.seq),
+    role: String(row.role) as MessageRole,
+    content: json(row.content),
+    createdAt: Number(row.created_at),
+    batch: num(row.batch),
+  };
+}
+
+/**
+ * An `audit_events` row as the verifier reads it (the event left as stored text).
+ *
+ * @example
+ * ```ts
+ * verifier.row(toChainRow(row));
+ * ```
+ */
+export function toChainRow(row: Row): ChainRow {
+  return {
+    sessionId: String(row.session_id),
+    seq: Number(row.seq),
+    callId: String(row.call_id),
+    type: String(row.type),
+    tool: String(row.tool),
+    at: Number(row.at),
+    event: String(row.event),
+    prevHash: String(row.prev_hash),
+    hash: String(row.hash),
+  };
+}
+
+/**
+ * An `audit_events` row as an AuditRecord.
+ *
+ * @example
+ * ```ts
+ * rows.map(toAuditRecord);
+ * ```
+ */
+export function toAuditRecord(row: Row): AuditRecord {
+  return {
+    sessionId: String(row.session_id),
+    seq: Number(row.seq),
+    callId: String(row.call_id),
+    type: String(row.type) as StoreEventType,
+    tool: String(row.tool),
+    at: Number(row.at),
+    event: JSON.parse(String(row.event)) as StoreEvent,
+    prevHash: String(row.prev_hash),
+    hash: String(row.hash),
+  };
+}
+
+/**
+ * A `calls` row as the engines keep it.
+ *
+ * @example
+ * ```ts
+ * const call = toCallRow(row);
+ * ```
+ */
+export function toCallRow(row: Row): CallRow {
+  const writes = row.writes;
+  return {
+    sessionId: String(row.session_id),
+    callId: String(row.call_id),
+    tool: String(row.tool),
+    writes: writes === null || writes === undefined ? undefined : writes === true || writes === 1,
+    principal: text(row.principal),
+    state: String(row.state) as CallState,
+    status: text(row.status) as ToolResultStatus | undefined,
+    reason: text(row.reason),
+    decision: text(row.decision),
+    rule: text(row.rule),
+    dedupeKey: text(row.dedupe_key),
+    owner: text(row.owner),
+    outcome: json(row.outcome) as CallOutcome | undefined,
+    result: text(row.result),
+    seenAt: Number(row.seen_at),
+    requestedAt: num(row.requested_at),
+    claimedAt: num(row.claimed_at),
+    startedAt: num(row.started_at),
+    finishedAt: num(row.finished_at),
+  };
+}
+
+/**
+ * The recorded outcome of a call row, with the saved result when there is one.
+ *
+ * @example
+ * ```ts
+ * const outcome = outcomeOfRow(row); // undefined while the call has none
+ * ```
+ */
+export function outcomeOfRow(row: CallRow): CallOutcome | undefined {
+  if (!row.outcome) return undefined;
+  if (row.result === undefined) return row.outcome;
+  return { ...row.outcome, result: JSON.parse(row.result) as ToolResult };
+}
+
+/**
+ * A call row as callers see it: the saved result's text parsed into `outcome.result`.
+ *
+ * @example
+ * ```ts
+ * rows.map((row) => toCallRecord(toCallRow(row)));
+ * ```
+ */
+export function toCallRecord(row: CallRow): CallRecord {
+  const { result: _result, ...record } = row;
+  return { ...record, outcome: outcomeOfRow(row) };
+}
+
+/**
+ * The columns of `calls`, in the order `callRowValues` gives them.
+ *
+ * @example
+ * ```ts
+ * `INSERT INTO calls (${CALL_COLUMNS.join(", ")}) ...`;
+ * ```
+ */
+export const CALL_COLUMNS = [
+  "session_id",
+  "call_id",
+  "tool",
+  "writes",
+  "principal",
+  "state",
+  "status",
+  "reason",
+  "decision",
+  "rule",
+  "dedupe_key",
+  "owner",
+  "outcome",
+  "result",
+  "seen_at",
+  "requested_at",
+  "claimed_at",
+  "started_at",
+  "finished_at",
+] as const;
+
+/**
+ * A call row's values in `CALL_COLUMNS` order; `undefined` becomes null, text is made
+ * storable (`storedText`). Booleans stay booleans: each engine converts them its own way.
+ *
+ * @example
+ * ```ts
+ * insert.run(...callRowValues(row));
+ * ```
+ */
+export function callRowValues(row: CallRow): unknown[] {
+  const text = (value: string | undefined) => (value === undefined ? null : storedText(value));
+  return [
+    row.sessionId,
+    row.callId,
+    row.tool,
+    row.writes ?? null,
+    text(row.principal),
+    row.state,
+    text(row.status),
+    text(row.reason),
+    text(row.decision),
+    text(row.rule),
+    text(row.dedupeKey),
+    text(row.owner),
+    row.outcome ? JSON.stringify(row.outcome) : null,
+    row.result ?? null,
+    row.seenAt,
+    row.requestedAt ?? null,
+    row.claimedAt ?? null,
+    row.startedAt ?? null,
+    row.finishedAt ?? null,
+  ];
+}
+
+/**
+ * An `approvals` row as an Approval.
+ *
+ * @example
+ * ```ts
+ * const approval = toApproval(row);
+ * ```
+ */
+export function toApproval(row: Row): Approval {
+  return {
+    id: String(row.id),
+    sessionId: text(row.session_id),
+    callId: String(row.call_id),
+    tool: String(row.tool),
+    canonicalArgs: String(row.canonical_args),
+    argsHash: String(row.args_hash),
+    rule: text(row.rule),
+    reason: text(row.reason),
+    requestedBy: String(row.requested_by),
+    approvers: json(row.approvers) as string[] | undefined,
+    createdAt: Number(row.created_at),
+    expiresAt: num(row.expires_at),
+    status: String(row.status) as ApprovalStatus,
+    decidedBy: text(row.decided_by),
+    decidedAt: num(row.decided_at),
+    decisionReason: text(row.decision_reason),
+    locallyAsserted: row.locally_asserted === true || row.locally_asserted === 1,
+    scope: row.scope === "session" ? "session" : "once",
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { isDocketError } from "../errors/docket-error.js";
+import { resolveStoreUrl } from "./resolve-store-url.js";
+import { parseStoreUrl, redactStoreUrl } from "./store-url.js";
+
+describe("parseStoreUrl", () => {
+  it("reads SQLite URLs, bare paths and :memory:", () => {
+    expect(parseStoreUrl("sqlite:")).toMatchObject({
+      engine: "sqlite",
+      path: ".docket/docket.db",
+      synchronous: "NORMAL",
+      buffer: true,
+    });
+    expect(
+      parseStoreUrl("sqlite:data/app.db?synchronous=full&busy_timeout=100&buffer=off"),
+    ).toEqual({
+      engine: "sqlite",
+      path: "data/app.db",
+      synchronous: "FULL",
+      busyTimeoutMs: 100,
+      buffer: false,
+    });
+    expect(parseStoreUrl("/var/lib/docket.db")).toMatchObject({ path: "/var/lib/docket.db" });
+    expect(parseStoreUrl(":memory:")).toMatchObject({ path: ":memory:" });
+    expect(() => parseStoreUrl("sqlite:x.db?synchronous=sometimes")).toThrow(/synchronous/);
+  });
+
+  it("reads PostgreSQL URLs and keeps docket's parameters out of pg's", () => {
+    expect(parseStoreUrl("postgresql://u:p@db:5432/docket?schema=agent&sslmode=require")).toEqual({
+      engine: "postgres",
+      connectionString: "postgresql://u:p@db:5432/docket?sslmode=require",
+      schema: "agent",
+      buffer: true,
+    });
+    try {
+      parseStoreUrl("postgres://db/x?schema=Agent;drop");
+      expect.unreachable();
+    } catch (error) {
+      expect(isDocketError(error, "invalid_store_url")).toBe(true);
+    }
+  });
+
+  it("hides a password", () => {
+    expect(redactStoreUrl("postgres://u:secret@db/docket")).toBe("postgres://u:***@db/docket");
+    expect(redactStoreUrl("sqlite:a.db")).toBe("sqlite:a.db");
+  });
+});
+
+describe("resolveStoreUrl", () => {
+  it("prefers the flag, then DOCKET_STORE, then the config, then the embedded file", () => {
+    const env = { DOCKET_STORE: "postgres://db/env" };
+    expect(resolveStoreUrl({ flag: "sqlite:flag.db", config: "sqlite:c.db", env })).toBe(
+      "sqlite:flag.db",
+    );
+    expect(resolveStoreUrl({ config: "sqlite:c.db", env })).toBe("postgres://db/env");
+    expect(resolveStoreUrl({ config: "sqlite:c.db", env: {} })).toBe("sqlite:c.db");
+    expect(resolveStoreUrl({ env: { DOCKET_STORE: " " } })).toBe("sqlite:.docket/docket.db");
+  });
+});

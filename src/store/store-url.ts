@@ -1,0 +1,113 @@
+import { DocketError } from "../errors/docket-error.js";
+
+/**
+ * The SQLite store's path when none is given, relative to the working directory.
+ *
+ * @example
+ * ```ts
+ * await openStore(`sqlite:${DEFAULT_SQLITE_PATH}`);
+ * ```
+ */
+export const DEFAULT_SQLITE_PATH = ".docket/docket.db";
+
+/** How SQLite syncs: see sqlite-store.ts for the trade-off. */
+export type SqliteSynchronous = "OFF" | "NORMAL" | "FULL" | "EXTRA";
+
+/** A store URL, taken apart. */
+export type StoreTarget =
+  | {
+      readonly engine: "sqlite";
+      /** A file path, or `:memory:`. */
+      readonly path: string;
+      readonly synchronous: SqliteSynchronous;
+      readonly busyTimeoutMs: number;
+      /** False with `?buffer=off`: every event is committed before its emit resolves. */
+      readonly buffer: boolean;
+    }
+  | {
+      readonly engine: "postgres";
+      /** The connection string without docket's own parameters. */
+      readonly connectionString: string;
+      /** `?schema=NAME`: tables live in this schema (created when missing). */
+      readonly schema: string | undefined;
+      readonly buffer: boolean;
+    };
+
+const SYNC_MODES = new Set(["OFF", "NORMAL", "FULL", "EXTRA"]);
+
+/**
+ * Take a store URL apart: `sqlite:PATH` (default `.docket/docket.db`), a bare path, `:memory:`,
+ * or `postgres://…` / `postgresql://…`. SQLite takes `?synchronous=FULL`, `?busy_timeout=MS`
+ * and `?buffer=off`; PostgreSQL takes `?schema=NAME` and `?buffer=off` (the rest goes to pg).
+ *
+ * @example
+ * ```ts
+ * parseStoreUrl("sqlite:data/docket.db?synchronous=FULL");
+ * // { engine: "sqlite", path: "data/docket.db", synchronous: "FULL", busyTimeoutMs: 5000, buffer: true }
+ * ```
+ */
+export function parseStoreUrl(url: string): StoreTarget {
+  const trimmed = url.trim();
+  if (/^postgres(ql)?:\/\//i.test(trimmed)) return parsePostgres(trimmed);
+  let rest = trimmed.replace(/^sqlite:(\/\/)?/i, "");
+  let query = "";
+  const mark = rest.indexOf("?");
+  if (mark >= 0) {
+    query = rest.slice(mark + 1);
+    rest = rest.slice(0, mark);
+  }
+  const params = new URLSearchParams(query);
+  const synchronous = (params.get("synchronous") ?? "NORMAL").toUpperCase();
+  if (!SYNC_MODES.has(synchronous)) {
+    throw new DocketError(
+      "invalid_store_url",
+      `Unknown synchronous mode ${JSON.stringify(synchronous)} in ${url}: use NORMAL or FULL.`,
+    );
+  }
+  const busy = Number(params.get("busy_timeout") ?? 5000);
+  if (!Number.isInteger(busy) || busy < 0) {
+    throw new DocketError("invalid_store_url", `busy_timeout must be a number of ms in ${url}.`);
+  }
+  return {
+    engine: "sqlite",
+    path: rest === "" ? DEFAULT_SQLITE_PATH : rest,
+    synchronous: synchronous as SqliteSynchronous,
+    busyTimeoutMs: busy,
+    buffer: params.get("buffer") !== "off",
+  };
+}
+
+function parsePostgres(url: string): StoreTarget {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new DocketError("invalid_store_url", "The PostgreSQL store URL cannot be parsed.", {
+      cause: error,
+    });
+  }
+  const schema = parsed.searchParams.get("schema") ?? undefined;
+  // Lower case only: the name is used unquoted in search_path, where PostgreSQL folds case.
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new DocketError(
+      "invalid_store_url",
+      `The schema name ${JSON.stringify(schema)} must be a plain lower-case identifier.`,
+    );
+  }
+  const buffer = parsed.searchParams.get("buffer") !== "off";
+  parsed.searchParams.delete("schema");
+  parsed.searchParams.delete("buffer");
+  return { engine: "postgres", connectionString: parsed.toString(), schema, buffer };
+}
+
+/**
+ * A store URL fit to print: the password, if any, replaced by `***`.
+ *
+ * @example
+ * ```ts
+ * redactStoreUrl("postgres://u:secret@db/docket"); // "postgres://u:***@db/docket"
+ * ```
+ */
+export function redactStoreUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, "$1***@");
+}

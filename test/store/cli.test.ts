@@ -1,0 +1,111 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open-store.js";
+import { callEvents } from "./support/call-events.js";
+import { liftAppendOnly, rawSql } from "./support/raw-sql.js";
+
+const run = promisify(execFile);
+const cli = fileURLToPath(new URL("./fixtures/store-cli.ts", import.meta.url));
+const root = mkdtempSync(join(tmpdir(), "docket-cli-"));
+const url = `sqlite:${join(root, "docket.db")}`;
+const raw = '{"order_id": "SU-88421", "amount": 42.5,  "note":"as typed"}';
+
+async function docket(args: string[], env: NodeJS.ProcessEnv = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", cli, ...args], {
+      env: { ...process.env, DOCKET_STORE: "", ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+beforeAll(async () => {
+  const store = await openStore(url);
+  await store.createSession({
+    id: "ses_1",
+    principal: "agent",
+    configHash: "c0ffee",
+    title: "Refunds",
+  });
+  await store.appendMessage("ses_1", { role: "user", content: "Refund order SU-88421" });
+  await store.emitMany([
+    ...callEvents({ sessionId: "ses_1", callId: "call_ok", rawArguments: raw }),
+    ...callEvents({
+      sessionId: "ses_1",
+      callId: "call_bad",
+      outcome: "failed",
+      at: 1_800_000_000_000,
+    }),
+  ]);
+  await store.close();
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("docket audit and docket sessions", () => {
+  it("list, show and verify a store", async () => {
+    const [list, failed, show, verify, sessions, session, missing] = await Promise.all([
+      docket(["audit", "list", "--store", url]),
+      docket(["audit", "list", "--status", "failed", "--json", "--store", url]),
+      docket(["audit", "show", "call_ok", "--store", url]),
+      docket(["audit", "verify"], { DOCKET_STORE: url }),
+      docket(["sessions", "list", "--json", "--store", url]),
+      docket(["sessions", "show", "ses_1", "--store", url]),
+      docket(["sessions", "show", "ses_none", "--store", url]),
+    ]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^TIME +SESSION +CALL +TOOL +DECISION +STATUS +REASON\n/);
+    expect(list.stdout).toMatch(/ses_1 +call_bad +refund_order +allow +failed +error\n/);
+    expect(list.stdout).toMatch(/ses_1 +call_ok +refund_order +allow +ok\n/);
+
+    const lines = failed.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines).toMatchObject([{ callId: "call_bad", status: "failed" }]);
+
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain(`rawArguments: ${raw}\n`);
+    expect(show.stdout).toMatch(/#4 .* finished/);
+
+    expect(verify).toMatchObject({ code: 0, stdout: "ok: 8 events in 1 chain verified.\n" });
+    expect(JSON.parse(sessions.stdout)).toMatchObject({ id: "ses_1", title: "Refunds" });
+    expect(session.stdout).toContain("#1  user      Refund order SU-88421");
+    expect(session.stdout).toContain("call_bad  refund_order  failed (error)");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no session "ses_none"');
+  });
+
+  it("exits 1 naming the first broken link", async () => {
+    const store = await openStore(url, { readOnly: true });
+    await store.close();
+    await rawSql(store, [
+      ...liftAppendOnly(store),
+      "UPDATE audit_events SET event = replace(event, 'SU-88421', 'SU-1') WHERE seq = 1",
+    ]);
+    const verify = await docket(["audit", "verify", "--store", url]);
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toBe(
+      'broken: session "ses_1", event 1: event 1 was altered (its hash does not match its content)\n',
+    );
+  });
+
+  it("reports a store that does not exist without creating it", async () => {
+    const verify = await docket([
+      "audit",
+      "verify",
+      "--store",
+      `sqlite:${join(root, "none", "x.db")}`,
+    ]);
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toContain("There is no store at");
+  });
+});

@@ -1,0 +1,70 @@
+import Database from "better-sqlite3";
+import pg from "pg";
+import type { Store } from "../../../src/store/store.js";
+import { parseStoreUrl } from "../../../src/store/store-url.js";
+
+/**
+ * Run SQL on a store's database directly, bypassing the store: how the tamper tests edit,
+ * delete, insert and reorder events. Values go in as literals (`lit`), so one text serves both
+ * engines.
+ *
+ * @example
+ * ```ts
+ * await rawSql(store, [`UPDATE calls SET tool = ${lit("x")}`]);
+ * ```
+ */
+export async function rawSql(store: Store, statements: readonly string[]): Promise<unknown[][]> {
+  const target = parseStoreUrl(store.location);
+  if (target.engine === "sqlite") {
+    const db = new Database(target.path);
+    try {
+      return statements.map((sql) => {
+        const statement = db.prepare(sql);
+        if (/^\s*select/i.test(sql)) return statement.all();
+        statement.run();
+        return [];
+      });
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({
+    connectionString: target.connectionString,
+    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+  });
+  await client.connect();
+  try {
+    const results: unknown[][] = [];
+    for (const sql of statements) results.push((await client.query(sql)).rows);
+    return results;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Statements that lift the append-only guard on audit_events, as an attacker with database
+ * access would.
+ *
+ * @example
+ * ```ts
+ * await rawSql(store, [...liftAppendOnly(store), "DELETE FROM audit_events WHERE seq = 2"]);
+ * ```
+ */
+export function liftAppendOnly(store: Store): string[] {
+  return store.engine === "sqlite"
+    ? ["DROP TRIGGER audit_events_no_update", "DROP TRIGGER audit_events_no_delete"]
+    : ["ALTER TABLE audit_events DISABLE TRIGGER USER"];
+}
+
+/**
+ * A SQL string literal (standard quoting, valid in both engines).
+ *
+ * @example
+ * ```ts
+ * lit("it's"); // "'it''s'"
+ * ```
+ */
+export function lit(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
