@@ -1,5 +1,6 @@
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
+import { benchMcp } from "./mcp.js";
 import { benchPolicy } from "./policy.js";
 import { benchStore } from "./store.js";
 
@@ -8,6 +9,7 @@ const benches: Record<string, () => Promise<void>> = {
   builtin: () => benchBuiltin(),
   policy: () => benchPolicy(),
   store: () => benchStore(),
+  mcp: () => benchMcp(),
 };
 
 const wanted = process.argv.slice(2);

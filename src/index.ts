@@ -6,6 +6,11 @@
  */
 
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/approval.js";
+export { serveApprovals } from "./approval/approvals-http-server.js";
+export { type ApproverDirectory, createApproverDirectory } from "./approval/approver-directory.js";
+export { decideApproval } from "./approval/decide-approval.js";
+export { createDurableApprover, type DurableApproverOptions } from "./approval/durable-approver.js";
+export { createTerminalApprover } from "./approval/terminal-approver.js";
 export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
 export type {
   CheckpointEvent,
@@ -34,6 +39,24 @@ export type {
 export { type DocketConfig, loadConfig } from "./config/load-config.js";
 export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
 export { DocketError, isDocketError } from "./errors/docket-error.js";
+export { createHarness, type Harness } from "./loop/create-harness.js";
+export type {
+  HarnessEvent,
+  HarnessLimits,
+  HarnessOptions,
+  PendingApproval,
+  RunOptions,
+  RunResult,
+  RunStatus,
+} from "./loop/harness-options.js";
+export { connectMcpServers, type McpUpstreams } from "./mcp/connect-mcp-servers.js";
+export { createGatewayBackend } from "./mcp/create-gateway-backend.js";
+export { createGatewayServer } from "./mcp/gateway-server.js";
+export { createLiveCheckpoint } from "./mcp/live-checkpoint.js";
+export { type McpConfig, mcpConfigSchema } from "./mcp/mcp-config.js";
+export { loadModelScript, type ModelScript, parseModelScript } from "./model/model-script.js";
+export { resolveModel } from "./model/resolve-model.js";
+export { createScriptedModel, type ScriptedModel } from "./model/scripted-model.js";
 export {
   type Decision,
   defaultPolicy,
@@ -51,6 +74,9 @@ export {
 } from "./policy/policy-engine.js";
 export type { PolicyDefaults, PolicyLayer, PolicyRuleSpec } from "./policy/policy-rule.js";
 export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
+export { type OpenStoreOptions, openStore } from "./store/open-store.js";
+export { resolveStoreUrl } from "./store/resolve-store-url.js";
+export type { Store } from "./store/store.js";
 export {
   type DedupeOption,
   defineTool,

@@ -1,5 +1,7 @@
-import { defineTool, type Tool } from "docket";
+// A relative import, not "docket": the CLI ships this example and must share its module instances.
+
 import { z } from "zod";
+import { defineTool, type Tool } from "../../src/index.js";
 import type { OrdersDatabase } from "./orders-database.js";
 
 /** Where escalations go: in the demo, an array the caller can print. */

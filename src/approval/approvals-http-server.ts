@@ -95,7 +95,7 @@ export async function serveApprovals({
       }
       const token = bearer(req);
       const who = token ? authenticate(directory, { token }) : undefined;
-      if (!who || who.status !== "authenticated") {
+      if (who?.status !== "authenticated") {
         res.setHeader("www-authenticate", 'Bearer realm="docket"');
         return send(res, 401, {
           error: "unauthenticated",

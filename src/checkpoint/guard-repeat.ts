@@ -135,7 +135,7 @@ export async function guardRepeat(
       ),
     };
   }
-  if (!earlier || earlier.result.status !== "ok") return { status: "run", dedupeKey };
+  if (earlier?.result.status !== "ok") return { status: "run", dedupeKey };
   const result: ToolResult = {
     callId: trace.callId,
     name: trace.name,

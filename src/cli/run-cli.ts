@@ -1,23 +1,16 @@
-import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { createGatewayBackend } from "../mcp/create-gateway-backend.js";
+import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
 import { registerAuditCommand } from "./commands/audit-command.js";
+import { registerDemoCommand } from "./commands/demo-command.js";
+import { registerGatewayCommand } from "./commands/gateway-command.js";
+import { registerInitCommand } from "./commands/init-command.js";
 import { registerPolicyCommand } from "./commands/policy-command.js";
+import { registerRunCommands } from "./commands/run-command.js";
+import { registerServeCommand } from "./commands/serve-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
-
-function packageVersion(): string {
-  // From src/cli (tsx) or dist/src/cli (built): walk up to docket's own package.json.
-  for (let dir = new URL(".", import.meta.url); dir.pathname !== "/"; dir = new URL("..", dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as {
-        name?: string;
-        version: string;
-      };
-      if (pkg.name === "docket") return pkg.version;
-    } catch {}
-  }
-  return "0.0.0";
-}
+import { packageRoot } from "./package-root.js";
 
 /**
  * Build the `docket` command. Subcommands register themselves here as they land.
@@ -31,13 +24,36 @@ function packageVersion(): string {
 export function createProgram(): Command {
   const program = new Command("docket")
     .description("The model asks; your program executes. Every tool call passes one checkpoint.")
-    .version(packageVersion(), "-v, --version")
+    .version(packageRoot().version, "-v, --version")
     .showHelpAfterError()
     .exitOverride();
   registerPolicyCommand(program);
   registerAuditCommand(program);
   registerSessionsCommand(program);
   registerApprovalsCommand(program);
+  registerRunCommands(program);
+  registerDemoCommand(program);
+  registerInitCommand(program);
+  registerServeCommand(program);
+  registerGatewayCommand(program, {
+    buildCheckpoint: async ({ config }) => {
+      const runtime = await buildRuntime({
+        config,
+        terminal: false,
+        connectMcp: false,
+        approvalMode: "wait",
+      });
+      return createGatewayBackend({
+        tools: runtime.tools,
+        ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
+        policy: runtime.policy,
+        store: runtime.store,
+        principal: runtime.cli.runtime.principal,
+        ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
+        onClose: () => runtime.close(),
+      });
+    },
+  });
   return program;
 }
 

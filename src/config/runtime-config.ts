@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
 import { DocketError } from "../errors/docket-error.js";
+import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
 import type { DocketConfig } from "./load-config.js";
 import { parseDuration } from "./parse-duration.js";
 
@@ -74,6 +75,8 @@ export interface RuntimeConfig {
     readonly contextBytes?: number;
   };
   readonly approvers: Readonly<Record<string, ApproverConfig>>;
+  /** The `mcp:` section, checked: servers whose tools join the menu. */
+  readonly mcp: McpConfig | undefined;
   readonly approvals: {
     readonly mode: "wait" | "suspend" | undefined;
     readonly expiresMs: number;
@@ -83,7 +86,7 @@ export interface RuntimeConfig {
 
 function check<S extends z.ZodType>(
   config: DocketConfig | undefined,
-  key: keyof typeof sectionSchemas,
+  key: keyof typeof sectionSchemas | "mcp",
   schema: S,
 ): z.output<S> | undefined {
   const value = config?.sections[key];
@@ -143,6 +146,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
       ...(limits.context_bytes ? { contextBytes: limits.context_bytes } : {}),
     },
     approvers: check(config, "approvers", sectionSchemas.approvers) ?? {},
+    mcp: check(config, "mcp", mcpConfigSchema) as McpConfig | undefined,
     approvals: {
       mode: approvals.mode,
       expiresMs: approvals.expires ?? 15 * 60_000,

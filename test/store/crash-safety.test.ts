@@ -31,9 +31,10 @@ describe("crash safety", () => {
         const transcript = await store.loadTranscript(session.id);
         for (let i = 0; i < transcript.length; i += 2) {
           const assistant = transcript[i];
+          if (!assistant) break;
           const tool = transcript.slice(i + 1, i + 11);
-          expect(assistant?.role).toBe("assistant");
-          const ids = (assistant?.content as { calls: { id: string }[] }).calls.map((c) => c.id);
+          expect(assistant.role).toBe("assistant");
+          const ids = (assistant.content as { calls: { id: string }[] }).calls.map((c) => c.id);
           expect(tool.map((m) => (m.content as { callId: string }).callId)).toEqual(ids);
           i += ids.length - 1;
         }

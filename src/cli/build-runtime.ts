@@ -1,0 +1,155 @@
+import { userInfo } from "node:os";
+import { resolve } from "node:path";
+import type { Approver } from "../approval/approval.js";
+import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
+import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
+import { createTerminalApprover } from "../approval/terminal-approver.js";
+import { builtinTools } from "../builtin/builtin-tools.js";
+import { loadPolicyFiles } from "../config/load-policy-files.js";
+import { connectMcpServers } from "../mcp/connect-mcp-servers.js";
+import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
+import { hashCanonical } from "../shared/canonical-json.js";
+import { openStore } from "../store/open-store.js";
+import type { Store } from "../store/store.js";
+import type { Tool } from "../tool/tool.js";
+import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
+
+/** How a command wants its runtime. */
+export interface RuntimeRequest {
+  readonly config?: string | undefined;
+  readonly store?: string | undefined;
+  /** Whether a person at this terminal can answer approvals (not for a stdio gateway). */
+  readonly terminal: boolean;
+  /** The terminal operator's approver name (`--as`). */
+  readonly as?: string | undefined;
+  /** Decide every ask without asking (the demo's --approve / --deny). */
+  readonly autoDecide?: "approve" | "deny" | undefined;
+  /** Extra tools (the demo's support desk), and whether to include the built-in tools. */
+  readonly tools?: readonly Tool[];
+  readonly builtins?: boolean;
+  /** Connect the `mcp:` servers and add their tools (the gateway connects its own). Default true. */
+  readonly connectMcp?: boolean;
+  /** Override `approvals.mode` (the gateway waits, within its client's timeout). */
+  readonly approvalMode?: "wait" | "suspend";
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Everything a command needs to run an agent or a gateway under docket.yaml. */
+export interface Runtime {
+  readonly cli: CliConfig;
+  readonly store: Store;
+  readonly policy: DocketPolicyEngine;
+  readonly tools: readonly Tool[];
+  /** Undefined when nobody can answer: asks are then refused in words, never run. */
+  readonly approvals: Approver | undefined;
+  readonly workspace: string;
+  readonly configHash: string;
+  close(): Promise<void>;
+}
+
+/** The operator at this terminal: `--as`, else the only token-less approver, else the OS user. */
+function terminalOperator(
+  directory: ApproverDirectory,
+  as: string | undefined,
+): { name: string; directory: ApproverDirectory } {
+  if (as) return { name: as, directory };
+  const local = [...directory.entries]
+    .filter(([, entry]) => !entry.tokenSha256)
+    .map(([name]) => name);
+  if (local.length === 1 && local[0]) return { name: local[0], directory };
+  if (directory.entries.size > 0) return { name: local[0] ?? "operator", directory };
+  // No approvers configured: a single-user machine. The OS user decides, locally asserted.
+  const name = `local:${userInfo().username}`;
+  return { name, directory: createApproverDirectory({ [name]: { roles: ["local"] } }, {}) };
+}
+
+/**
+ * Build the runtime from docket.yaml: policy layers (managed, user, project), the store, the
+ * tools and the approval channels. Fails at start, with the file and line, on any bad file.
+ *
+ * @example
+ * ```ts
+ * const runtime = await buildRuntime({ config: options.config, terminal: process.stdin.isTTY });
+ * ```
+ */
+export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
+  const env = request.env ?? process.env;
+  const cli = loadCliConfig({ config: request.config, store: request.store }, env);
+  const workspace = resolve(cli.runtime.workspace ?? ".");
+  const layers = loadPolicyFiles({ projectFile: cli.config?.file ?? false, env });
+  const policy = await createPolicyEngine({ layers, workspace });
+  const mcpConfig = cli.runtime.mcp;
+  const upstreams =
+    request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
+      ? await connectMcpServers(mcpConfig)
+      : undefined;
+  const tools = [
+    ...(request.builtins === false ? [] : builtinTools({ workspace })),
+    ...(request.tools ?? []),
+    ...(upstreams?.tools() ?? []),
+  ];
+  let store: Store;
+  try {
+    store = await openStore(cli.storeUrl);
+  } catch (error) {
+    await upstreams?.close();
+    throw error;
+  }
+  const { expiresMs, defaultApprovers } = cli.runtime.approvals;
+  const mode = request.approvalMode ?? cli.runtime.approvals.mode;
+
+  let approvals: Approver | undefined;
+  let directory = cli.directory;
+  if (request.autoDecide) {
+    const operator = terminalOperator(directory, request.as);
+    directory = operator.directory;
+    const decision = request.autoDecide;
+    approvals = createDurableApprover({
+      store,
+      directory,
+      mode: "wait",
+      expiresMs,
+      defaultApprovers,
+      interactive: () =>
+        decision === "approve"
+          ? { decision: "approve", by: operator.name, reason: "--approve" }
+          : { decision: "deny", by: operator.name, reason: "denied with --deny" },
+    });
+  } else if (request.terminal) {
+    const operator = terminalOperator(directory, request.as);
+    directory = operator.directory;
+    approvals = createDurableApprover({
+      store,
+      directory,
+      mode: mode ?? "wait",
+      expiresMs,
+      defaultApprovers,
+      interactive: createTerminalApprover({ as: operator.name, canGrantSession }),
+    });
+  } else if (directory.entries.size > 0) {
+    approvals = createDurableApprover({
+      store,
+      directory,
+      mode: mode ?? "suspend",
+      expiresMs,
+      defaultApprovers,
+      onPending: (approval) =>
+        process.stderr.write(
+          `docket: waiting for approval ${approval.id} (${approval.tool}): docket approvals show ${approval.id}\n`,
+        ),
+    });
+  }
+  return {
+    cli,
+    store,
+    policy,
+    tools,
+    approvals,
+    workspace,
+    configHash: hashCanonical(cli.config?.sections ?? {}),
+    async close() {
+      await upstreams?.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command } from "commander";
+import { openOrdersDatabase } from "../../../examples/support-desk/orders-database.js";
+import { supportTools } from "../../../examples/support-desk/support-tools.js";
+import { createHarness } from "../../loop/create-harness.js";
+import { buildRuntime } from "../build-runtime.js";
+import { packageRoot } from "../package-root.js";
+import { createRunPrinter } from "../run-printer.js";
+import { registerAuditCommand } from "./audit-command.js";
+
+interface DemoOptions {
+  readonly approve?: boolean;
+  readonly deny?: boolean;
+  readonly store?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * Add `docket demo`: a support desk played offline by a scripted model through the real
+ * checkpoint, policy, approvals and store, showing an allowed call, a denied call, a malformed
+ * call, a failing call and an approval, then the session's audit trail.
+ *
+ * @example
+ * ```ts
+ * registerDemoCommand(program);
+ * await program.parseAsync(["demo", "--approve"], { from: "user" });
+ * ```
+ */
+export function registerDemoCommand(program: Command): void {
+  program
+    .command("demo")
+    .description("Play the offline support-desk demo (no model or key needed).")
+    .option("--approve", "approve the refund that needs a lead (when no terminal can ask)")
+    .option("--deny", "deny it")
+    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--json", "one JSON object per line")
+    .action(async (options: DemoOptions) => {
+      if (options.approve && options.deny) throw new Error("Choose one of --approve and --deny.");
+      const dir = join(packageRoot().dir, "examples", "support-desk");
+      // A fresh orders database each time, so every demo tells the same story.
+      const scratch = await mkdtemp(join(tmpdir(), "docket-demo-"));
+      const orders = openOrdersDatabase(join(scratch, "orders.db"));
+      const escalations: { orderId: string; summary: string }[] = [];
+      const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+      const autoDecide = options.approve ? "approve" : options.deny ? "deny" : undefined;
+      const runtime = await buildRuntime({
+        config: join(dir, "docket.yaml"),
+        store: options.store,
+        terminal: interactive && autoDecide === undefined,
+        autoDecide,
+        as: "operator",
+        builtins: false,
+        connectMcp: false,
+        tools: supportTools(orders, escalations),
+      });
+      const printer = createRunPrinter({ json: Boolean(options.json) });
+      let sessionId: string | undefined;
+      try {
+        if (!interactive && autoDecide === undefined && !options.json) {
+          process.stderr.write(
+            "No terminal to ask at: the refund that needs a lead will be refused. Pass --approve or --deny to decide it.\n",
+          );
+        }
+        const harness = createHarness({
+          model: `scripted:${join(dir, "script.yaml")}`,
+          tools: runtime.tools,
+          policy: runtime.policy,
+          store: runtime.store,
+          ...(runtime.approvals && (interactive || autoDecide)
+            ? { approvals: runtime.approvals }
+            : {}),
+          principal: runtime.cli.runtime.principal,
+          configHash: runtime.configHash,
+          system: "You are the support desk of a furniture shop.",
+        });
+        const result = await harness.run(
+          "My walnut desk (order SU-88421) arrived with a cracked top. Can I get my money back?",
+          {
+            onEvent: printer.onEvent,
+          },
+        );
+        printer.finish(result);
+        sessionId = result.sessionId;
+        process.exitCode = result.status === "completed" ? 0 : 1;
+      } finally {
+        await runtime.close();
+        orders.close();
+        await rm(scratch, { recursive: true, force: true });
+      }
+      if (sessionId && !options.json) {
+        process.stderr.write(
+          `\nThe audit trail of session ${sessionId} (docket audit list --session ${sessionId}):\n`,
+        );
+        const store = options.store ? ["--store", options.store] : [];
+        for (const args of [
+          ["audit", "list", "--session", sessionId],
+          ["audit", "verify", "--session", sessionId],
+        ]) {
+          const audit = new Command("docket").exitOverride();
+          registerAuditCommand(audit);
+          await audit.parseAsync([...args, ...store], { from: "user" });
+        }
+      }
+    });
+}

@@ -1,0 +1,85 @@
+import { existsSync, writeFileSync } from "node:fs";
+import type { Command } from "commander";
+
+/** The commented docket.yaml `docket init` writes: safe defaults, every section explained. */
+export const INITIAL_CONFIG = `# docket.yaml: how docket runs your agent. Reference: docs/policy.md, docs/approvals.md.
+
+# The model. anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL
+# (with base_url), or scripted:FILE for offline runs. Keys come from ANTHROPIC_API_KEY /
+# OPENAI_API_KEY.
+# model: anthropic:claude-sonnet-4-5
+
+# The agent's own identity. It can never approve its own calls.
+principal: agent
+
+# Where the tools may work. Every path must resolve inside it.
+workspace: .
+
+# Sessions, transcripts, the audit trail and approvals. PostgreSQL when several processes share.
+store: sqlite:.docket/docket.db
+
+limits:
+  max_turns: 50
+  max_tool_calls_per_run: 200
+  max_tool_calls_per_batch: 32
+  max_run: 30m
+
+# Who may answer an approval. Without a token: local use on this machine only.
+# With one: token_env names a variable holding it (only its SHA-256 is kept), or token_sha256.
+approvers:
+  me: { roles: [lead] }
+
+approvals:
+  mode: wait            # wait: block until decided; suspend: save the run, resume later
+  expires: 15m
+  default_approvers: ["role:lead"]
+
+policy:
+  # When no rule matches. A write is never allowed by default.
+  defaults: { reads: allow, writes: ask }
+  rules:
+    - decision: deny
+      tool: run_command
+      command: ["rm *", "git push *", "git reset --hard *", "sudo *", "curl *", "wget *"]
+      reason: deleting, publishing and downloading need a person
+    - decision: allow
+      tool: run_command
+      command: ["ls *", "cat *", "grep *", "git status", "git diff *", "git log *", "npm test", "npm run *"]
+    - decision: deny
+      tool: [read_file, write_file, edit_file]
+      path: ["**/.env", "**/.env.*", "~/.ssh/**", "**/*.pem"]
+      reason: secrets stay secret
+    - decision: ask
+      tool: fetch_url
+      reason: the agent wants to read a web page
+
+# Tools of outside MCP servers, namespaced SERVER__TOOL, through the same checkpoint.
+# mcp:
+#   servers:
+#     files: { command: npx, args: ["-y", "@modelcontextprotocol/server-filesystem", "."] }
+`;
+
+/**
+ * Add `docket init`: write a commented docket.yaml with safe defaults (never over an existing one).
+ *
+ * @example
+ * ```ts
+ * registerInitCommand(program);
+ * ```
+ */
+export function registerInitCommand(program: Command): void {
+  program
+    .command("init")
+    .description("Write a commented docket.yaml with safe defaults.")
+    .option("--file <path>", "where to write it", "docket.yaml")
+    .option("--force", "overwrite an existing file")
+    .action((options: { file: string; force?: boolean }) => {
+      if (existsSync(options.file) && !options.force) {
+        throw new Error(`${options.file} exists already; pass --force to overwrite it.`);
+      }
+      writeFileSync(options.file, INITIAL_CONFIG);
+      process.stdout.write(
+        `Wrote ${options.file}. Check it with: docket policy check run_command '{"command":"rm -rf /"}'\n`,
+      );
+    });
+}

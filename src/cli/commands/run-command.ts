@@ -1,0 +1,132 @@
+import type { Command } from "commander";
+import { createHarness } from "../../loop/create-harness.js";
+import type { RunResult } from "../../loop/harness-options.js";
+import { buildRuntime } from "../build-runtime.js";
+import { createRunPrinter } from "../run-printer.js";
+
+interface RunOptions {
+  readonly model?: string;
+  readonly config?: string;
+  readonly store?: string;
+  readonly json?: boolean;
+  readonly as?: string;
+}
+
+const EXIT: Record<RunResult["status"], number> = {
+  completed: 0,
+  suspended: 0,
+  cancelled: 130,
+  limit_reached: 3,
+  failed: 1,
+};
+
+/**
+ * Run a harness from docket.yaml for one prompt or a resumed session, printing as it goes. Ctrl-C
+ * cancels: the model request and the running tool both stop, and the session is saved.
+ *
+ * @example
+ * ```ts
+ * await runFromConfig({ prompt: "Summarise README.md", options: { json: true } });
+ * ```
+ */
+export async function runFromConfig({
+  prompt,
+  sessionId,
+  options,
+}: {
+  prompt?: string;
+  sessionId?: string;
+  options: RunOptions;
+}): Promise<void> {
+  const runtime = await buildRuntime({
+    config: options.config,
+    store: options.store,
+    terminal: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    as: options.as,
+  });
+  const model = options.model ?? runtime.cli.runtime.model?.name;
+  if (!model) {
+    await runtime.close();
+    throw new Error(
+      "No model: pass --model (anthropic:MODEL, openai:MODEL, ollama:MODEL, scripted:FILE) or set model: in docket.yaml.",
+    );
+  }
+  const apiKeyEnv = runtime.cli.runtime.model?.apiKeyEnv;
+  const harness = createHarness({
+    model,
+    tools: runtime.tools,
+    policy: runtime.policy,
+    store: runtime.store,
+    ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
+    limits: runtime.cli.runtime.limits,
+    workspace: runtime.workspace,
+    principal: runtime.cli.runtime.principal,
+    configHash: runtime.configHash,
+    modelSettings: {
+      ...(runtime.cli.runtime.model?.baseUrl ? { baseUrl: runtime.cli.runtime.model.baseUrl } : {}),
+      ...(apiKeyEnv && process.env[apiKeyEnv] ? { apiKey: process.env[apiKeyEnv] } : {}),
+    },
+  });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", onSigint);
+  const printer = createRunPrinter({ json: Boolean(options.json) });
+  try {
+    const result =
+      sessionId !== undefined
+        ? await harness.resume(sessionId, { signal: controller.signal, onEvent: printer.onEvent })
+        : await harness.run(prompt ?? "", { signal: controller.signal, onEvent: printer.onEvent });
+    printer.finish(result);
+    process.exitCode = EXIT[result.status];
+  } finally {
+    process.off("SIGINT", onSigint);
+    await runtime.close();
+  }
+}
+
+function common(command: Command): Command {
+  return command
+    .option(
+      "--model <model>",
+      "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
+    )
+    .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
+    .option(
+      "--store <url>",
+      "the store (default: DOCKET_STORE, the config's store, else sqlite:.docket/docket.db)",
+    )
+    .option("--as <name>", "who answers approvals at this terminal (a configured approver)")
+    .option("--json", "one JSON object per line");
+}
+
+/**
+ * Add `docket run [PROMPT]` and `docket resume SESSION`.
+ *
+ * @example
+ * ```ts
+ * registerRunCommands(program);
+ * ```
+ */
+export function registerRunCommands(program: Command): void {
+  common(program.command("run").description("Run the agent once on a prompt (or standard input)."))
+    .argument("[prompt]", "what to ask; read from standard input when left out")
+    .action(async (prompt: string | undefined, options: RunOptions) => {
+      let text = prompt;
+      if (text === undefined && !process.stdin.isTTY) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+        text = Buffer.concat(chunks).toString("utf8").trim();
+      }
+      if (!text) throw new Error('Give a prompt: docket run "…" (or pipe it in).');
+      await runFromConfig({ prompt: text, options });
+    });
+  common(
+    program
+      .command("resume")
+      .description("Continue a saved session: a suspended batch, a cancelled or failed run."),
+  )
+    .argument("<session>", "the session id")
+    .action(async (sessionId: string, options: RunOptions) => {
+      await runFromConfig({ sessionId, options });
+    });
+}

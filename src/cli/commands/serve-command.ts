@@ -1,0 +1,45 @@
+import type { Command } from "commander";
+import { serveApprovals } from "../../approval/approvals-http-server.js";
+import { openStore } from "../../store/open-store.js";
+import { loadCliConfig } from "../load-cli-config.js";
+
+/**
+ * Add `docket serve`: the approvals HTTP API on 127.0.0.1 (by default), for approvers deciding
+ * from other terminals, scripts or a web console.
+ *
+ * @example
+ * ```ts
+ * registerServeCommand(program);
+ * ```
+ */
+export function registerServeCommand(program: Command): void {
+  program
+    .command("serve")
+    .description("Serve the approvals HTTP API (GET /approvals, POST /approvals/:id/decision).")
+    .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
+    .option("--store <url>", "the store")
+    .option("--port <port>", "port", (v) => Number.parseInt(v, 10), 7420)
+    .option("--host <host>", "address to bind (keep it local unless a proxy adds TLS)", "127.0.0.1")
+    .action(async (options: { config?: string; store?: string; port: number; host: string }) => {
+      const cli = loadCliConfig(options);
+      if ([...cli.directory.entries.values()].every((entry) => !entry.tokenSha256)) {
+        throw new Error(
+          "No approver has a token (approvers.NAME.token_env or token_sha256): nobody could authenticate over HTTP.",
+        );
+      }
+      const store = await openStore(cli.storeUrl, { recover: false });
+      const api = await serveApprovals({
+        store,
+        directory: cli.directory,
+        port: options.port,
+        host: options.host,
+      });
+      process.stderr.write(`docket serve: approvals API at ${api.url}/approvals\n`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      await api.close();
+      await store.close();
+    });
+}

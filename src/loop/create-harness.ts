@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+import { DocketError } from "../errors/docket-error.js";
+import { resolveModel } from "../model/resolve-model.js";
+import type { Store } from "../store/store.js";
+import {
+  type HarnessOptions,
+  type RunOptions,
+  type RunResult,
+  resolveHarnessLimits,
+} from "./harness-options.js";
+import { runLoop } from "./run-loop.js";
+import { sessionTranscript } from "./session-transcript.js";
+
+/** An agent: a model, tools behind the checkpoint, and a store for its sessions. */
+export interface Harness {
+  /** Start a run (a new session unless `sessionId` is given) with the user's input. */
+  run(input: string, options?: RunOptions): Promise<RunResult>;
+  /** Continue a saved session: a suspended batch, a cancelled or failed run. */
+  resume(sessionId: string, options?: Omit<RunOptions, "sessionId">): Promise<RunResult>;
+  /** The store, once opened. */
+  store(): Promise<Store>;
+  /** Close the store if the harness opened it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Create a harness. docket owns the loop; the model only predicts text and tool requests.
+ *
+ * @example
+ * ```ts
+ * import { builtinTools, createHarness } from "docket";
+ * const harness = createHarness({ model: "anthropic:claude-sonnet-4-5", tools: builtinTools({ workspace: "." }) });
+ * const result = await harness.run("What does this project do?");
+ * console.log(result.status, result.text);
+ * ```
+ */
+export function createHarness(options: HarnessOptions): Harness {
+  const limits = resolveHarnessLimits(options.limits);
+  const principal = options.principal ?? "agent";
+  const tools = options.tools ?? [];
+  let model: Promise<LanguageModelV3> | undefined;
+  let storePromise: Promise<Store> | undefined;
+  const ownsStore = typeof options.store !== "object";
+
+  const getModel = () => {
+    model ??=
+      typeof options.model === "string"
+        ? resolveModel(options.model, options.modelSettings)
+        : Promise.resolve(options.model);
+    return model;
+  };
+  const getStore = () => {
+    storePromise ??= (async () => {
+      if (typeof options.store === "object") return options.store;
+      const { openStore } = await import("../store/open-store.js");
+      const { resolveStoreUrl } = await import("../store/resolve-store-url.js");
+      return openStore(options.store ?? resolveStoreUrl());
+    })();
+    return storePromise;
+  };
+  const menu: LanguageModelV3FunctionTool[] = tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as LanguageModelV3FunctionTool["inputSchema"],
+  }));
+
+  const execute = async (
+    sessionId: string | undefined,
+    input: string | undefined,
+    run: RunOptions,
+  ): Promise<RunResult> => {
+    const store = await getStore();
+    const resolvedModel = await getModel();
+    let id = sessionId;
+    if (id === undefined) {
+      id = (await store.createSession({ principal, configHash: options.configHash ?? "" })).id;
+    } else if (!(await store.getSession(id))) {
+      throw new DocketError("unknown_session", `There is no session ${id} in ${store.location}.`);
+    }
+    const transcript = sessionTranscript(store, id);
+    const checkpoint = createCheckpoint({
+      tools,
+      store,
+      principal,
+      limits: {
+        maxCallsPerBatch: limits.maxToolCallsPerBatch,
+        maxCallsPerRun: limits.maxToolCallsPerRun,
+        maxResultBytes: limits.maxResultBytes,
+      },
+      ...(options.policy ? { policy: options.policy } : {}),
+      ...(options.approvals ? { approvals: options.approvals } : {}),
+    });
+    const emit = run.onEvent ?? (() => {});
+    emit({ type: "run_start", sessionId: id });
+    await store.updateSession(id, { status: "active" });
+    if (input !== undefined) await transcript.append({ role: "user", text: input });
+    const sessionIdFixed = id;
+    return runLoop(
+      {
+        model: resolvedModel,
+        checkpoint,
+        menu,
+        transcript,
+        sessionId: id,
+        runId: randomUUID(),
+        principal,
+        limits,
+        retries: options.retries,
+        signal: run.signal,
+        emit,
+        setStatus: async (status) => {
+          await store.updateSession(sessionIdFixed, { status });
+        },
+      },
+      options.system,
+    );
+  };
+
+  return {
+    run: (input, run = {}) => execute(run.sessionId, input, run),
+    resume: (sessionId, run = {}) => execute(sessionId, undefined, run),
+    store: getStore,
+    async close() {
+      if (storePromise && ownsStore) await (await storePromise).close();
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
+import { renderResult } from "../checkpoint/render-result.js";
+import type { ToolResult } from "../checkpoint/tool-result.js";
+import { fitContext } from "./fit-context.js";
+import type {
+  HarnessEvent,
+  PendingApproval,
+  RunResult,
+  RunStatus,
+  resolveHarnessLimits,
+} from "./harness-options.js";
+import type { RetryOptions } from "./request-turn.js";
+import { requestTurn } from "./request-turn.js";
+import type { PendingBatch, SessionTranscript } from "./session-transcript.js";
+import { toPrompt } from "./to-prompt.js";
+import type { TranscriptMessage, TranscriptToolResult } from "./transcript-message.js";
+
+/** Everything one run needs. */
+export interface RunContext {
+  readonly model: LanguageModelV3;
+  readonly checkpoint: Checkpoint;
+  readonly menu: readonly LanguageModelV3FunctionTool[];
+  readonly transcript: SessionTranscript;
+  readonly sessionId: string;
+  readonly runId: string;
+  readonly principal: string;
+  readonly limits: ReturnType<typeof resolveHarnessLimits>;
+  readonly retries: RetryOptions | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly emit: (event: HarnessEvent) => void;
+  /** Marks the session's status in the store. */
+  readonly setStatus: (
+    status: "active" | "suspended" | "completed" | "cancelled" | "failed",
+  ) => Promise<void>;
+}
+
+function toTranscriptResult(result: ToolResult, maxBytes: number): TranscriptToolResult {
+  return {
+    callId: result.callId,
+    name: result.name,
+    status: result.status,
+    ...(result.reason ? { reason: result.reason } : {}),
+    text: renderResult(result, { maxBytes }),
+    isError: result.status === "refused" || result.status === "failed",
+  };
+}
+
+/**
+ * Run the batch of a pending assistant reply through the checkpoint: calls with a final result
+ * already keep it; the rest are dispatched (a call waiting for approval is asked again, which
+ * finds the decision). Returns the final results in order, or the approvals still pending.
+ */
+async function runBatch(
+  ctx: RunContext,
+  batch: PendingBatch,
+): Promise<{ results: TranscriptToolResult[]; pending: PendingApproval[] }> {
+  const calls = batch.assistant.toolCalls.filter((call) => !Object.hasOwn(batch.results, call.id));
+  const fresh = await ctx.checkpoint.dispatchBatch(calls, {
+    sessionId: ctx.sessionId,
+    runId: ctx.runId,
+    principal: ctx.principal,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  const byId = new Map<string, TranscriptToolResult>(Object.entries(batch.results));
+  const pending: PendingApproval[] = [];
+  for (const result of fresh) {
+    ctx.emit({ type: "tool_result", result });
+    if (result.status === "awaiting_approval") {
+      pending.push({ approvalId: result.approvalId, callId: result.callId, tool: result.name });
+    } else {
+      byId.set(result.callId, toTranscriptResult(result, ctx.limits.maxResultBytes));
+    }
+  }
+  const results = batch.assistant.toolCalls
+    .map((call) => byId.get(call.id))
+    .filter((r): r is TranscriptToolResult => r !== undefined);
+  return { results, pending };
+}
+
+function lastAssistantText(messages: readonly TranscriptMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    if (message?.role === "assistant") return message.text;
+  }
+  return "";
+}
+
+/**
+ * The loop: send the transcript and the menu, stream the reply, run its tool calls through the
+ * checkpoint, save the reply and its results as one unit, repeat, until the model answers without
+ * tools, a limit is reached, an approval is pending, the caller cancels or the provider fails.
+ * The assistant's reply is kept as a pending batch before any call runs, so a crash or a resume
+ * re-dispatches the same call ids (which the store never runs twice).
+ *
+ * @example
+ * ```ts
+ * const result = await runLoop(ctx, system);
+ * ```
+ */
+export async function runLoop(ctx: RunContext, system: string | undefined): Promise<RunResult> {
+  const started = Date.now();
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let turns = 0;
+  let callsMade = 0;
+  const usage = () => ({ inputTokens, outputTokens });
+  const end = async (
+    status: RunStatus,
+    text: string,
+    extra: Partial<RunResult> = {},
+  ): Promise<RunResult> => {
+    const stored = status === "limit_reached" ? "active" : status;
+    await ctx.setStatus(stored);
+    ctx.emit({ type: "run_end", status, sessionId: ctx.sessionId });
+    return { status, sessionId: ctx.sessionId, text, usage: usage(), ...extra };
+  };
+
+  for (;;) {
+    // A reply whose calls have not all got results: finish it before asking the model again.
+    const pendingBatch = await ctx.transcript.pendingBatch();
+    if (pendingBatch) {
+      const saved = await ctx.transcript.load();
+      const last = saved.at(-2);
+      if (
+        last?.role === "assistant" &&
+        last.toolCalls.map((c) => c.id).join("\0") ===
+          pendingBatch.assistant.toolCalls.map((c) => c.id).join("\0")
+      ) {
+        // Saved already; only the marker was left behind.
+        await ctx.transcript.setPendingBatch(undefined);
+        continue;
+      }
+      const { results, pending } = await runBatch(ctx, pendingBatch);
+      callsMade += pendingBatch.assistant.toolCalls.length;
+      if (pending.length > 0) {
+        const kept = Object.fromEntries(results.map((r) => [r.callId, r]));
+        await ctx.transcript.setPendingBatch({ assistant: pendingBatch.assistant, results: kept });
+        return end(
+          "suspended",
+          `Waiting for approval of ${pending.map((p) => p.tool).join(", ")}.`,
+          { approvals: pending },
+        );
+      }
+      await ctx.transcript.saveBatch(pendingBatch, results);
+      if (ctx.signal?.aborted)
+        return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
+    }
+
+    const messages = await ctx.transcript.load();
+    const limit = limitReached(ctx, {
+      turns,
+      tokens: inputTokens + outputTokens,
+      elapsed: Date.now() - started,
+      calls: callsMade,
+    });
+    if (limit) return end("limit_reached", limit);
+    if (ctx.signal?.aborted)
+      return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
+
+    const context = fitContext(
+      system ? [{ role: "system", text: system }, ...messages] : messages,
+      ctx.limits.contextBytes,
+    );
+    turns += 1;
+    const outcome = await requestTurn(
+      ctx.model,
+      {
+        prompt: toPrompt(context),
+        tools: ctx.menu,
+        signal: ctx.signal,
+        ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),
+        onText: (delta) => ctx.emit({ type: "text", delta }),
+      },
+      {
+        ...ctx.retries,
+        onRetry: (failure, _attempt, delayMs) =>
+          ctx.emit({ type: "retry", message: failure.message, delayMs }),
+      },
+    );
+    if (outcome.status === "failed") {
+      if (outcome.failure.kind === "cancelled") {
+        return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
+      }
+      return end("failed", outcome.failure.message, { error: outcome.failure.message });
+    }
+    const turn = outcome.turn;
+    inputTokens += turn.inputTokens;
+    outputTokens += turn.outputTokens;
+    if (turn.toolCalls.length === 0) {
+      await ctx.transcript.append({ role: "assistant", text: turn.text, toolCalls: [] });
+      return end("completed", turn.text || lastAssistantText(messages));
+    }
+    for (const call of turn.toolCalls) ctx.emit({ type: "tool_call", call });
+    await ctx.transcript.setPendingBatch({
+      assistant: { text: turn.text, toolCalls: turn.toolCalls },
+      results: {},
+    });
+  }
+}
+
+function limitReached(
+  ctx: RunContext,
+  used: { turns: number; tokens: number; elapsed: number; calls: number },
+): string | undefined {
+  const { maxTurns, maxTokensPerRun, maxRunMs, maxToolCallsPerRun } = ctx.limits;
+  if (used.turns >= maxTurns)
+    return `The run stopped at its limit of ${maxTurns} model turns (limits.maxTurns).`;
+  if (used.tokens >= maxTokensPerRun)
+    return `The run stopped at its limit of ${maxTokensPerRun} tokens (limits.maxTokensPerRun).`;
+  if (used.elapsed >= maxRunMs)
+    return `The run stopped at its time limit of ${Math.round(maxRunMs / 1000)} s (limits.maxRunMs).`;
+  if (used.calls >= maxToolCallsPerRun)
+    return `The run stopped at its limit of ${maxToolCallsPerRun} tool calls (limits.maxToolCallsPerRun).`;
+  return undefined;
+}

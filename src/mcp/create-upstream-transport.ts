@@ -1,0 +1,40 @@
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerConfig } from "./mcp-config.js";
+import { ProcessTransport } from "./process-transport.js";
+
+/** A transport to one upstream server, with the process behind it when docket started one. */
+export interface UpstreamTransport {
+  readonly transport: Transport;
+  /** Set for stdio servers. */
+  readonly process: ProcessTransport | undefined;
+}
+
+/**
+ * Make the transport for a server's config: a process in its own group for stdio, Streamable
+ * HTTP with the configured headers otherwise.
+ *
+ * @example
+ * ```ts
+ * const { transport, process } = createUpstreamTransport(server, (line) => log("debug", line));
+ * ```
+ */
+export function createUpstreamTransport(
+  server: McpServerConfig,
+  onStderr: (line: string) => void,
+): UpstreamTransport {
+  if (server.transport === "stdio") {
+    const process = new ProcessTransport({
+      command: server.command,
+      args: server.args,
+      env: server.env,
+      cwd: server.cwd,
+      onStderr,
+    });
+    return { transport: process, process };
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: { ...server.headers } },
+  });
+  return { transport, process: undefined };
+}

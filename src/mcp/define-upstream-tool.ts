@@ -1,0 +1,116 @@
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { defineTool } from "../tool/define-tool.js";
+import type { JsonSchema } from "../tool/input-schema.js";
+import type { PolicyArgs, Tool } from "../tool/tool.js";
+import type { McpServerConfig } from "./mcp-config.js";
+import { errorText, shapeCallResult } from "./shape-call-result.js";
+import type { UpstreamConnection } from "./upstream-connection.js";
+
+const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const MAX_DESCRIPTION = 4096;
+/** The checkpoint's deadline sits a little past the SDK's, so the SDK's clearer words win. */
+const DEADLINE_GRACE_MS = 5_000;
+const PROGRESS_LOG_EVERY_MS = 5_000;
+
+/** A tool the server listed, turned into a menu entry, or the reason it cannot be one. */
+export type UpstreamToolOutcome =
+  | { readonly status: "defined"; readonly tool: Tool }
+  | { readonly status: "skipped"; readonly reason: string };
+
+/**
+ * Whether an upstream tool counts as a write. Annotations are hints from a server that may not
+ * be trusted: only a trusted server's `readOnlyHint: true` makes a read. The operator's
+ * `writes` setting (for the server or the tool) overrides both.
+ *
+ * @example
+ * ```ts
+ * upstreamWrites({ trusted: false, writes: undefined }, { name: "echo", annotations: { readOnlyHint: true } }); // true
+ * ```
+ */
+export function upstreamWrites(
+  server: Pick<McpServerConfig, "trusted" | "writes">,
+  tool: Pick<McpTool, "name" | "annotations">,
+): boolean {
+  if (typeof server.writes === "boolean") return server.writes;
+  const override =
+    server.writes === undefined
+      ? undefined
+      : Object.hasOwn(server.writes, tool.name)
+        ? server.writes[tool.name]
+        : undefined;
+  if (override !== undefined) return override;
+  return !(server.trusted && tool.annotations?.readOnlyHint === true);
+}
+
+function describe(server: string, tool: McpTool): string {
+  const text = tool.description?.trim() || tool.title?.trim() || tool.annotations?.title?.trim();
+  const description = text || `The tool ${tool.name} of the MCP server ${server}.`;
+  return description.length > MAX_DESCRIPTION
+    ? `${description.slice(0, MAX_DESCRIPTION)}…`
+    : description;
+}
+
+/**
+ * Turn a tool an upstream server listed into a docket tool named `SERVER__TOOL`, whose handler
+ * (run only by the checkpoint) calls the server. A name that is not representable, a schema
+ * that does not compile or a tool that needs task-based execution is skipped with a reason.
+ *
+ * @example
+ * ```ts
+ * const outcome = defineUpstreamTool(server, listedTool, connection);
+ * if (outcome.status === "defined") menu.push(outcome.tool);
+ * ```
+ */
+export function defineUpstreamTool(
+  server: McpServerConfig,
+  tool: McpTool,
+  connection: Pick<UpstreamConnection, "callTool">,
+): UpstreamToolOutcome {
+  const name = `${server.name}__${tool.name}`;
+  if (!NAME_PATTERN.test(name)) {
+    return {
+      status: "skipped",
+      reason: `"${name}" is not a usable tool name (letters, digits, _ and -, at most 64 characters)`,
+    };
+  }
+  if (tool.execution?.taskSupport === "required") {
+    return {
+      status: "skipped",
+      reason: "it runs only as a task, which docket does not support yet",
+    };
+  }
+  const policyArgs: PolicyArgs = Object.hasOwn(server.policyArgs, tool.name)
+    ? (server.policyArgs[tool.name] ?? {})
+    : {};
+  try {
+    const defined = defineTool({
+      name,
+      description: describe(server.name, tool),
+      input: tool.inputSchema as JsonSchema,
+      writes: upstreamWrites(server, tool),
+      // Progress extends the SDK's idle deadline; this one only caps the whole call.
+      timeoutMs: Math.min(server.maxTotalTimeoutMs + DEADLINE_GRACE_MS, 2_147_483_647),
+      policyArgs,
+      handler: async (args, ctx) => {
+        let loggedAt = 0;
+        const result = await connection.callTool(tool.name, args, {
+          signal: ctx.signal,
+          onProgress: ({ progress, total, message }) => {
+            if (Date.now() - loggedAt < PROGRESS_LOG_EVERY_MS) return;
+            loggedAt = Date.now();
+            ctx.log(
+              `progress ${progress}${total ? `/${total}` : ""}${message ? `: ${message}` : ""}`,
+            );
+          },
+        });
+        // The server's own words reach the model as the failure's message.
+        if (result.isError === true) throw new Error(errorText(result));
+        return result;
+      },
+      shape: shapeCallResult,
+    });
+    return { status: "defined", tool: defined };
+  } catch (error) {
+    return { status: "skipped", reason: (error as Error).message };
+  }
+}

@@ -1,0 +1,22 @@
+import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
+import type { Tool } from "../tool/tool.js";
+
+/**
+ * What `docket gateway` serves: a checkpoint over a menu (built-in tools and MCP upstreams),
+ * built from docket.yaml by the CLI, or by hand in tests.
+ *
+ * @example
+ * ```ts
+ * const backend: GatewayBackend = { checkpoint, tools: () => checkpoint.tools, close: async () => {} };
+ * ```
+ */
+export interface GatewayBackend {
+  /** Every call goes through it. */
+  readonly checkpoint: Pick<Checkpoint, "dispatch">;
+  /** The current menu. */
+  tools(): readonly Tool[];
+  /** Be told when the menu changes; returns a function that stops telling. */
+  onToolsChanged?(listener: () => void): () => void;
+  /** Stop upstream servers, close the store. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,10 @@
+/**
+ * How docket names itself in MCP handshakes, as a client of upstream servers and as the
+ * gateway server.
+ *
+ * @example
+ * ```ts
+ * new Client(DOCKET_IMPLEMENTATION, { capabilities: {} });
+ * ```
+ */
+export const DOCKET_IMPLEMENTATION = Object.freeze({ name: "docket", version: "0.1.0" });

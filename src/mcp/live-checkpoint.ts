@@ -1,0 +1,56 @@
+import type { CheckpointOptions } from "../checkpoint/checkpoint-options.js";
+import { type Checkpoint, createCheckpoint } from "../checkpoint/create-checkpoint.js";
+import { toPolicyFunction } from "../policy/policy.js";
+import type { Tool } from "../tool/tool.js";
+
+/** A checkpoint whose menu follows a source that changes (MCP servers announce new tools). */
+export interface LiveCheckpoint extends Checkpoint {
+  /** Rebuild over the current menu. Calls already running finish on the menu they started on. */
+  refresh(): void;
+}
+
+/** `createCheckpoint`'s options, with the tools given as a function read on each refresh. */
+export interface LiveCheckpointOptions extends Omit<CheckpointOptions, "tools"> {
+  readonly tools: () => Iterable<Tool>;
+  /** Where a refresh that fails (two tools with one name) is reported; the old menu stays. */
+  readonly onRefreshError?: (error: unknown) => void;
+}
+
+/**
+ * A checkpoint over a menu that changes. A checkpoint's tool set is fixed when it is created,
+ * so this one creates a new checkpoint (cheap) on `refresh()` and sends each call to the newest.
+ * The policy is compiled once and shared, so a refresh does not recompile rules. Calls per run
+ * (`maxCallsPerRun`) are counted per checkpoint, so the count restarts after a refresh.
+ *
+ * @example
+ * ```ts
+ * let checkpoint: LiveCheckpoint | undefined;
+ * const upstreams = await connectMcpServers(config, { onToolsChanged: () => checkpoint?.refresh() });
+ * checkpoint = createLiveCheckpoint({ tools: () => [...builtins, ...upstreams.tools()], policy });
+ * ```
+ */
+export function createLiveCheckpoint({
+  tools,
+  onRefreshError = (error) => console.error("docket: the tool menu could not be refreshed:", error),
+  ...options
+}: LiveCheckpointOptions): LiveCheckpoint {
+  const policy = toPolicyFunction(options.policy);
+  const build = () => createCheckpoint({ ...options, policy, tools: tools() });
+  let current = build();
+  return {
+    get tools() {
+      return current.tools;
+    },
+    dispatch: (call, ctx) => current.dispatch(call, ctx),
+    dispatchBatch: (calls, ctx) => current.dispatchBatch(calls, ctx),
+    callsUsed: (runId) => current.callsUsed(runId),
+    endRun: (runId) => current.endRun(runId),
+    refresh() {
+      try {
+        current = build();
+      } catch (error) {
+        onRefreshError(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { signalProcessGroup, stopProcessGroup } from "./stop-process-group.js";
+
+/** How to start a stdio MCP server. */
+export interface ProcessTransportOptions {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to a minimal inherited environment (HOME, PATH, …): secrets are not passed on. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string | undefined;
+  /** Each line the server writes to stderr. */
+  readonly onStderr?: (line: string) => void;
+  /** How long the group gets after SIGTERM before SIGKILL. Default 2 s. */
+  readonly graceMs?: number;
+}
+
+/** How a server process ended. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** Groups still running, killed on the way out if docket exits without closing them. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const group of liveGroups) signalProcessGroup(group, "SIGKILL");
+  });
+}
+
+/**
+ * An MCP client transport over a child process's stdin/stdout, like the SDK's
+ * `StdioClientTransport`, except that the server runs in a process group of its own
+ * (`detached`), so that closing it stops everything it started: wrappers such as `npx` or
+ * `sh -c` otherwise leave the real server behind as an orphan.
+ *
+ * @example
+ * ```ts
+ * const transport = new ProcessTransport({ command: "mcp-server-everything", args: ["stdio"] });
+ * await client.connect(transport);
+ * transport.pid; // the group id
+ * await client.close(); // SIGTERM to the group, SIGKILL after the grace period
+ * ```
+ */
+export class ProcessTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+
+  readonly #options: ProcessTransportOptions;
+  readonly #buffer = new ReadBuffer();
+  #child: ChildProcess | undefined;
+  #exit: ProcessExit | undefined;
+  #stopping: Promise<void> | undefined;
+
+  constructor(options: ProcessTransportOptions) {
+    this.#options = options;
+  }
+
+  /** The server's pid, which is also its process group id; undefined before start. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ProcessExit | undefined {
+    return this.#exit;
+  }
+
+  start(): Promise<void> {
+    if (this.#child) throw new Error("ProcessTransport already started");
+    const { command, args = [], env = {}, cwd } = this.#options;
+    installExitHook();
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, [...args], {
+        env: { ...getDefaultEnvironment(), ...env },
+        cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+      });
+      this.#child = child;
+      child.once("error", (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once("spawn", () => {
+        if (child.pid !== undefined) liveGroups.add(child.pid);
+        resolve();
+      });
+      // When the leader dies on its own, whatever it started goes too: no orphans, and the
+      // pipes it shared get closed, so that "close" fires.
+      child.once("exit", () => void this.close());
+      child.once("close", (code, signal) => {
+        this.#exit = { code, signal };
+        this.onclose?.();
+      });
+      child.stdout?.on("data", (chunk: Buffer) => this.#receive(chunk));
+      // A server that dies mid-write makes these streams fail; the close event reports it.
+      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.on("error", (error) => this.onerror?.(error));
+      this.#forwardStderr(child);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#exit || !stdin.writable) {
+      return Promise.reject(new Error("the MCP server process is not running"));
+    }
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  /** Stop the server and everything it started. Safe to call more than once. */
+  close(): Promise<void> {
+    this.#stopping ??= this.#stop();
+    return this.#stopping;
+  }
+
+  async #stop(): Promise<void> {
+    const child = this.#child;
+    if (child?.pid === undefined) return;
+    const closed = new Promise<void>((resolve) => {
+      if (this.#exit) resolve();
+      else child.once("close", () => resolve());
+    });
+    const graceMs = this.#options.graceMs ?? 2_000;
+    child.stdin?.end();
+    // The leader may already be gone while a grandchild it started lives on: stop the group.
+    await stopProcessGroup(child.pid, { graceMs });
+    liveGroups.delete(child.pid);
+    // A process that left the group (setsid) may still hold the pipes: do not wait for it forever.
+    await Promise.race([closed, sleep(graceMs, undefined, { ref: false })]);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    this.#buffer.clear();
+  }
+
+  #receive(chunk: Buffer): void {
+    try {
+      this.#buffer.append(chunk);
+    } catch (error) {
+      // Over the buffer cap: the stream cannot be resynchronised, so the server is stopped.
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  #forwardStderr(child: ChildProcess): void {
+    const onStderr = this.#options.onStderr;
+    let partial = "";
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (text: string) => {
+      if (!onStderr) return;
+      const lines = (partial + text).split("\n");
+      partial = (lines.pop() ?? "").slice(-4096);
+      for (const line of lines) if (line.trim() !== "") onStderr(line.slice(0, 4096));
+    });
+    child.stderr?.on("end", () => {
+      if (onStderr && partial.trim() !== "") onStderr(partial);
+    });
+  }
+}

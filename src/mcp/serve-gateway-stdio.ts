@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { GatewayBackend } from "./gateway-backend.js";
+import { createGatewayServer } from "./gateway-server.js";
+
+/** Options for `serveGatewayStdio`. */
+export interface StdioGatewayOptions {
+  readonly principal?: string;
+  /** Default: a new `gateway-<uuid>` per process. */
+  readonly sessionId?: string;
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+  /** See `GatewayServerOptions.heartbeatMs`. */
+  readonly heartbeatMs?: number;
+}
+
+/** A running stdio gateway. */
+export interface StdioGateway {
+  /** Settles when the client goes away (stdin ends) or `close()` is called. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve the gateway to one client over stdin/stdout (how editors and desktop apps start MCP
+ * servers). It ends when stdin ends; the backend is left for the caller to close.
+ *
+ * @example
+ * ```ts
+ * const gateway = await serveGatewayStdio(backend);
+ * await gateway.closed;
+ * await backend.close();
+ * ```
+ */
+export async function serveGatewayStdio(
+  backend: GatewayBackend,
+  {
+    principal,
+    sessionId = `gateway-${randomUUID()}`,
+    stdin = process.stdin,
+    stdout = process.stdout,
+    heartbeatMs,
+  }: StdioGatewayOptions = {},
+): Promise<StdioGateway> {
+  const server = createGatewayServer({
+    checkpoint: backend.checkpoint,
+    tools: () => backend.tools(),
+    sessionId,
+    ...(principal === undefined ? {} : { principal }),
+    ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
+  });
+  const unsubscribe = backend.onToolsChanged?.(() => {
+    void server.sendToolListChanged().catch(() => {});
+  });
+  let finish: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  server.onclose = () => {
+    unsubscribe?.();
+    finish();
+  };
+  const close = async () => {
+    await server.close();
+    finish();
+  };
+  // The SDK's stdio transport does not notice the client leaving: end with stdin.
+  stdin.once("end", () => void close());
+  stdin.once("close", () => void close());
+  await server.connect(new StdioServerTransport(stdin, stdout));
+  return { closed, close };
+}
