@@ -3,6 +3,7 @@ import { createGatewayBackend } from "../mcp/create-gateway-backend.js";
 import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
 import { registerAuditCommand } from "./commands/audit-command.js";
+import { registerChatCommand } from "./commands/chat-command.js";
 import { registerDemoCommand } from "./commands/demo-command.js";
 import { registerGatewayCommand } from "./commands/gateway-command.js";
 import { registerInitCommand } from "./commands/init-command.js";
@@ -32,6 +33,7 @@ export function createProgram(): Command {
   registerSessionsCommand(program);
   registerApprovalsCommand(program);
   registerRunCommands(program);
+  registerChatCommand(program);
   registerDemoCommand(program);
   registerInitCommand(program);
   registerServeCommand(program);

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { createHarness } from "../../loop/create-harness.js";
 import type { RunResult } from "../../loop/harness-options.js";
-import { buildRuntime } from "../build-runtime.js";
+import { createCliHarness } from "../cli-harness.js";
 import { createRunPrinter } from "../run-printer.js";
 
 interface RunOptions {
@@ -38,35 +37,7 @@ export async function runFromConfig({
   sessionId?: string;
   options: RunOptions;
 }): Promise<void> {
-  const runtime = await buildRuntime({
-    config: options.config,
-    store: options.store,
-    terminal: Boolean(process.stdin.isTTY && process.stderr.isTTY),
-    as: options.as,
-  });
-  const model = options.model ?? runtime.cli.runtime.model?.name;
-  if (!model) {
-    await runtime.close();
-    throw new Error(
-      "No model: pass --model (anthropic:MODEL, openai:MODEL, ollama:MODEL, scripted:FILE) or set model: in docket.yaml.",
-    );
-  }
-  const apiKeyEnv = runtime.cli.runtime.model?.apiKeyEnv;
-  const harness = createHarness({
-    model,
-    tools: runtime.tools,
-    policy: runtime.policy,
-    store: runtime.store,
-    ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
-    limits: runtime.cli.runtime.limits,
-    workspace: runtime.workspace,
-    principal: runtime.cli.runtime.principal,
-    configHash: runtime.configHash,
-    modelSettings: {
-      ...(runtime.cli.runtime.model?.baseUrl ? { baseUrl: runtime.cli.runtime.model.baseUrl } : {}),
-      ...(apiKeyEnv && process.env[apiKeyEnv] ? { apiKey: process.env[apiKeyEnv] } : {}),
-    },
-  });
+  const { harness, runtime } = await createCliHarness(options);
   const controller = new AbortController();
   const onSigint = () => controller.abort(new Error("interrupted"));
   process.once("SIGINT", onSigint);

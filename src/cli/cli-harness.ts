@@ -1,0 +1,56 @@
+import { createHarness, type Harness } from "../loop/create-harness.js";
+import { buildRuntime, type Runtime } from "./build-runtime.js";
+
+/** What `run`, `resume` and `chat` share: where the model, config and store come from. */
+export interface CliHarnessOptions {
+  readonly model?: string;
+  readonly config?: string;
+  readonly store?: string;
+  readonly as?: string;
+}
+
+/**
+ * Build a harness from docket.yaml and the command's flags: the model (flag, else config), the
+ * built-in and MCP tools, the policy layers, the store and the approval channels (this terminal
+ * when there is one).
+ *
+ * @example
+ * ```ts
+ * const { harness, runtime } = await createCliHarness({ model: "ollama:llama3.1" });
+ * ```
+ */
+export async function createCliHarness(
+  options: CliHarnessOptions,
+): Promise<{ harness: Harness; runtime: Runtime }> {
+  const runtime = await buildRuntime({
+    config: options.config,
+    store: options.store,
+    terminal: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    as: options.as,
+  });
+  const model = options.model ?? runtime.cli.runtime.model?.name;
+  if (!model) {
+    await runtime.close();
+    throw new Error(
+      "No model: pass --model (anthropic:MODEL, openai:MODEL, ollama:MODEL, scripted:FILE) or set model: in docket.yaml.",
+    );
+  }
+  const settings = runtime.cli.runtime.model;
+  const apiKey = settings?.apiKeyEnv ? process.env[settings.apiKeyEnv] : undefined;
+  const harness = createHarness({
+    model,
+    tools: runtime.tools,
+    policy: runtime.policy,
+    store: runtime.store,
+    ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
+    limits: runtime.cli.runtime.limits,
+    workspace: runtime.workspace,
+    principal: runtime.cli.runtime.principal,
+    configHash: runtime.configHash,
+    modelSettings: {
+      ...(settings?.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    },
+  });
+  return { harness, runtime };
+}

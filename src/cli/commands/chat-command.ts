@@ -1,0 +1,105 @@
+import { createInterface } from "node:readline";
+import type { Command } from "commander";
+import { createCliHarness } from "../cli-harness.js";
+import { createRunPrinter } from "../run-printer.js";
+
+/** Ask for one line at the terminal; `undefined` at end of input or Ctrl-C at the prompt. */
+function prompt(label: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    // A fresh interface per prompt: while a turn runs, the terminal approver owns the input.
+    const rl = createInterface({
+      input: process.stdin,
+      output: process.stderr,
+      terminal: Boolean(process.stdin.isTTY),
+    });
+    let answered = false;
+    const finish = (value: string | undefined) => {
+      if (answered) return;
+      answered = true;
+      rl.close();
+      resolve(value);
+    };
+    rl.on("SIGINT", () => finish(undefined));
+    rl.on("close", () => finish(undefined));
+    rl.question(label, (line) => finish(line));
+  });
+}
+
+/**
+ * Add `docket chat`: talk to the agent turn by turn in one saved session. Approvals are asked at
+ * the prompt. Ctrl-C cancels the running turn (the session is kept); a second Ctrl-C, or Ctrl-C
+ * or Ctrl-D at an empty prompt, exits. `--session ID` continues an earlier chat.
+ *
+ * @example
+ * ```ts
+ * registerChatCommand(program);
+ * ```
+ */
+export function registerChatCommand(program: Command): void {
+  program
+    .command("chat")
+    .description("Talk to the agent interactively; history is saved in the store.")
+    .option(
+      "--model <model>",
+      "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
+    )
+    .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
+    .option("--store <url>", "the store")
+    .option("--as <name>", "who answers approvals at this terminal")
+    .option("--session <id>", "continue this session")
+    .action(
+      async (options: {
+        model?: string;
+        config?: string;
+        store?: string;
+        as?: string;
+        session?: string;
+      }) => {
+        const { harness, runtime } = await createCliHarness(options);
+        const printer = createRunPrinter({ json: false });
+        let sessionId = options.session;
+        process.stderr.write(
+          "docket chat: Ctrl-C cancels a turn, Ctrl-C twice (or at an empty prompt) exits.\n",
+        );
+        try {
+          for (;;) {
+            const line = await prompt("\nyou> ");
+            if (line === undefined || line.trim() === "/exit") break;
+            if (line.trim() === "") continue;
+            const controller = new AbortController();
+            let interrupts = 0;
+            const onSigint = () => {
+              interrupts += 1;
+              if (interrupts === 1) {
+                process.stderr.write("\n(cancelling this turn; Ctrl-C again to exit)\n");
+                controller.abort(new Error("cancelled at the terminal"));
+              } else {
+                process.stderr.write(`\n(exiting; the session ${sessionId ?? ""} is saved)\n`);
+                process.exit(130);
+              }
+            };
+            process.on("SIGINT", onSigint);
+            try {
+              const result = sessionId
+                ? await harness.run(line, {
+                    sessionId,
+                    signal: controller.signal,
+                    onEvent: printer.onEvent,
+                  })
+                : await harness.run(line, { signal: controller.signal, onEvent: printer.onEvent });
+              sessionId = result.sessionId;
+              printer.finish(result);
+            } finally {
+              process.off("SIGINT", onSigint);
+            }
+          }
+        } finally {
+          await runtime.close();
+          if (sessionId)
+            process.stderr.write(
+              `session ${sessionId} saved: docket chat --session ${sessionId}\n`,
+            );
+        }
+      },
+    );
+}
