@@ -30,8 +30,10 @@ function readBody(req: IncomingMessage): Promise<string | "too_large"> {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY) {
+        // Past the cap, read and drop the rest: destroying the request would destroy the socket,
+        // and the 413 would never reach the client.
+        chunks.length = 0;
         resolve("too_large");
-        req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -102,7 +104,15 @@ export async function serveApprovals({
           message: "Send an approver's token: Authorization: Bearer TOKEN.",
         });
       }
-      const id = parts[1] ? decodeURIComponent(parts[1]) : undefined;
+      let id: string | undefined;
+      try {
+        id = parts[1] ? decodeURIComponent(parts[1]) : undefined;
+      } catch {
+        return send(res, 404, {
+          error: "not_found",
+          message: "There is no such approval request.",
+        });
+      }
       if (req.method === "GET" && parts.length === 1) {
         await store.expireApprovals();
         const status = url.searchParams.get("status") ?? "pending";

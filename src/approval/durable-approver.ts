@@ -16,6 +16,8 @@ export interface DurableApproverOptions {
   readonly defaultApprovers?: readonly string[];
   /** A channel that can answer now (the operator's terminal). Its answers go through the same checks. */
   readonly interactive?: Approver;
+  /** The interactive approver's bearer token (DOCKET_TOKEN), for an approver configured with one. */
+  readonly interactiveToken?: string;
   /** How often a waiting run looks for a decision made elsewhere (CLI, HTTP, another machine). */
   readonly pollMs?: number;
   /** Told when a request is opened, so a person can be pointed at it. */
@@ -67,6 +69,7 @@ export function createDurableApprover({
   expiresMs = 15 * 60_000,
   defaultApprovers = [],
   interactive,
+  interactiveToken,
   pollMs = 500,
   onPending,
   now = Date.now,
@@ -117,13 +120,17 @@ export function createDurableApprover({
             decision: answer.decision,
             reason: answer.reason ?? (answer.decision === "deny" ? "denied" : undefined),
             ...(answer.decision === "approve" && answer.scope ? { scope: answer.scope } : {}),
-            claim: { name: answer.by },
+            claim: { name: answer.by, ...(interactiveToken ? { token: interactiveToken } : {}) },
           },
           now,
         );
         if (outcome.status === "decided" || outcome.status === "conflict")
           return answerFor(outcome.approval, request);
-        return { decision: "deny", by: answer.by, reason: outcome.message };
+        return {
+          decision: "deny",
+          by: "docket",
+          reason: `the answer of ${answer.by} was not accepted: ${outcome.message.replace(/\.$/, "")}`,
+        };
       }
       if (mode === "suspend") {
         return {

@@ -125,6 +125,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       expiresMs,
       defaultApprovers,
       interactive: createTerminalApprover({ as: operator.name, canGrantSession }),
+      ...(env.DOCKET_TOKEN ? { interactiveToken: env.DOCKET_TOKEN } : {}),
     });
   } else if (directory.entries.size > 0) {
     approvals = createDurableApprover({
