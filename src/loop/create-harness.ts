@@ -75,12 +75,22 @@ export function createHarness(options: HarnessOptions): Harness {
     const store = await getStore();
     const resolvedModel = await getModel();
     let id = sessionId;
+    let fresh = false;
     if (id === undefined) {
       id = (await store.createSession({ principal, configHash: options.configHash ?? "" })).id;
+      fresh = true;
     } else if (!(await store.getSession(id))) {
       throw new DocketError("unknown_session", `There is no session ${id} in ${store.location}.`);
     }
     const transcript = sessionTranscript(store, id);
+    // The system prompt is part of the session, so a resume by any harness sends the same one.
+    if (fresh && options.system) await transcript.append({ role: "system", text: options.system });
+    if (input !== undefined && !fresh && (await transcript.pendingBatch())) {
+      throw new DocketError(
+        "session_pending",
+        `Session ${id} has tool calls waiting (approvals or an interrupted batch): resume it first (harness.resume, docket resume ${id}).`,
+      );
+    }
     const checkpoint = createCheckpoint({
       tools,
       store,
@@ -98,25 +108,22 @@ export function createHarness(options: HarnessOptions): Harness {
     await store.updateSession(id, { status: "active" });
     if (input !== undefined) await transcript.append({ role: "user", text: input });
     const sessionIdFixed = id;
-    return runLoop(
-      {
-        model: resolvedModel,
-        checkpoint,
-        menu,
-        transcript,
-        sessionId: id,
-        runId: randomUUID(),
-        principal,
-        limits,
-        retries: options.retries,
-        signal: run.signal,
-        emit,
-        setStatus: async (status) => {
-          await store.updateSession(sessionIdFixed, { status });
-        },
+    return runLoop({
+      model: resolvedModel,
+      checkpoint,
+      menu,
+      transcript,
+      sessionId: id,
+      runId: randomUUID(),
+      principal,
+      limits,
+      retries: options.retries,
+      signal: run.signal,
+      emit,
+      setStatus: async (status) => {
+        await store.updateSession(sessionIdFixed, { status });
       },
-      options.system,
-    );
+    });
   };
 
   return {

@@ -14,7 +14,11 @@ import type { RetryOptions } from "./request-turn.js";
 import { requestTurn } from "./request-turn.js";
 import type { PendingBatch, SessionTranscript } from "./session-transcript.js";
 import { toPrompt } from "./to-prompt.js";
-import type { TranscriptMessage, TranscriptToolResult } from "./transcript-message.js";
+import type {
+  TranscriptMessage,
+  TranscriptToolCall,
+  TranscriptToolResult,
+} from "./transcript-message.js";
 
 /** Everything one run needs. */
 export interface RunContext {
@@ -54,28 +58,36 @@ function toTranscriptResult(result: ToolResult, maxBytes: number): TranscriptToo
 async function runBatch(
   ctx: RunContext,
   batch: PendingBatch,
-): Promise<{ results: TranscriptToolResult[]; pending: PendingApproval[] }> {
-  const calls = batch.assistant.toolCalls.filter((call) => !Object.hasOwn(batch.results, call.id));
-  const fresh = await ctx.checkpoint.dispatchBatch(calls, {
-    sessionId: ctx.sessionId,
-    runId: ctx.runId,
-    principal: ctx.principal,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
-  const byId = new Map<string, TranscriptToolResult>(Object.entries(batch.results));
+  signal: AbortSignal | undefined,
+): Promise<{
+  results: (TranscriptToolResult | null)[];
+  pending: PendingApproval[];
+  limited: boolean;
+}> {
+  const calls = batch.assistant.toolCalls;
+  const open = calls.map((_, i) => i).filter((i) => !batch.results[i]);
+  const fresh = await ctx.checkpoint.dispatchBatch(
+    open.map((i) => calls[i] as TranscriptToolCall),
+    {
+      sessionId: ctx.sessionId,
+      runId: ctx.runId,
+      principal: ctx.principal,
+      ...(signal ? { signal } : {}),
+    },
+  );
+  const results: (TranscriptToolResult | null)[] = calls.map((_, i) => batch.results[i] ?? null);
   const pending: PendingApproval[] = [];
-  for (const result of fresh) {
+  let limited = false;
+  fresh.forEach((result, k) => {
     ctx.emit({ type: "tool_result", result });
+    if (result.reason === "limit_exceeded") limited = true;
     if (result.status === "awaiting_approval") {
       pending.push({ approvalId: result.approvalId, callId: result.callId, tool: result.name });
     } else {
-      byId.set(result.callId, toTranscriptResult(result, ctx.limits.maxResultBytes));
+      results[open[k] as number] = toTranscriptResult(result, ctx.limits.maxResultBytes);
     }
-  }
-  const results = batch.assistant.toolCalls
-    .map((call) => byId.get(call.id))
-    .filter((r): r is TranscriptToolResult => r !== undefined);
-  return { results, pending };
+  });
+  return { results, pending, limited };
 }
 
 function lastAssistantText(messages: readonly TranscriptMessage[]): string {
@@ -98,104 +110,141 @@ function lastAssistantText(messages: readonly TranscriptMessage[]): string {
  * const result = await runLoop(ctx, system);
  * ```
  */
-export async function runLoop(ctx: RunContext, system: string | undefined): Promise<RunResult> {
+export async function runLoop(ctx: RunContext): Promise<RunResult> {
   const started = Date.now();
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let turns = 0;
-  let callsMade = 0;
-  const usage = () => ({ inputTokens, outputTokens });
-  const end = async (
-    status: RunStatus,
-    text: string,
-    extra: Partial<RunResult> = {},
-  ): Promise<RunResult> => {
-    const stored = status === "limit_reached" ? "active" : status;
-    await ctx.setStatus(stored);
-    ctx.emit({ type: "run_end", status, sessionId: ctx.sessionId });
-    return { status, sessionId: ctx.sessionId, text, usage: usage(), ...extra };
-  };
+  // The wall-clock limit reaches a hanging model request and a running handler, like Ctrl-C.
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new Error("the run's time limit passed")),
+    ctx.limits.maxRunMs,
+  );
+  timer.unref?.();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline.signal]) : deadline.signal;
+  const timeLimit = () =>
+    `The run stopped at its time limit of ${Math.round(ctx.limits.maxRunMs / 1000)} s (limits.maxRunMs); the session is saved and can be resumed.`;
+  try {
+    return await loop();
+  } finally {
+    clearTimeout(timer);
+  }
 
-  for (;;) {
-    // A reply whose calls have not all got results: finish it before asking the model again.
-    const pendingBatch = await ctx.transcript.pendingBatch();
-    if (pendingBatch) {
-      const saved = await ctx.transcript.load();
-      const last = saved.at(-2);
-      if (
-        last?.role === "assistant" &&
-        last.toolCalls.map((c) => c.id).join("\0") ===
-          pendingBatch.assistant.toolCalls.map((c) => c.id).join("\0")
-      ) {
-        // Saved already; only the marker was left behind.
-        await ctx.transcript.setPendingBatch(undefined);
-        continue;
-      }
-      const { results, pending } = await runBatch(ctx, pendingBatch);
-      callsMade += pendingBatch.assistant.toolCalls.length;
-      if (pending.length > 0) {
-        const kept = Object.fromEntries(results.map((r) => [r.callId, r]));
-        await ctx.transcript.setPendingBatch({ assistant: pendingBatch.assistant, results: kept });
-        return end(
-          "suspended",
-          `Waiting for approval of ${pending.map((p) => p.tool).join(", ")}.`,
-          { approvals: pending },
+  async function loop(): Promise<RunResult> {
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let turns = 0;
+    let callsMade = 0;
+    const usage = () => ({ inputTokens, outputTokens });
+    const end = async (
+      status: RunStatus,
+      text: string,
+      extra: Partial<RunResult> = {},
+    ): Promise<RunResult> => {
+      const stored = status === "limit_reached" ? "active" : status;
+      await ctx.setStatus(stored);
+      ctx.emit({ type: "run_end", status, sessionId: ctx.sessionId });
+      return { status, sessionId: ctx.sessionId, text, usage: usage(), ...extra };
+    };
+
+    for (;;) {
+      // A reply whose calls have not all got results: finish it before asking the model again.
+      const pendingBatch = await ctx.transcript.pendingBatch();
+      if (pendingBatch) {
+        const saved = await ctx.transcript.load();
+        const last = saved.at(-2);
+        if (
+          last?.role === "assistant" &&
+          last.toolCalls.map((c) => c.id).join("\0") ===
+            pendingBatch.assistant.toolCalls.map((c) => c.id).join("\0")
+        ) {
+          // Saved already; only the marker was left behind.
+          await ctx.transcript.setPendingBatch(undefined);
+          continue;
+        }
+        const { results, pending, limited } = await runBatch(ctx, pendingBatch, signal);
+        callsMade += pendingBatch.assistant.toolCalls.length;
+        if (pending.length > 0) {
+          await ctx.transcript.setPendingBatch({ assistant: pendingBatch.assistant, results });
+          return end(
+            "suspended",
+            `Waiting for approval of ${pending.map((p) => p.tool).join(", ")}.`,
+            { approvals: pending },
+          );
+        }
+        await ctx.transcript.saveBatch(
+          pendingBatch,
+          results.filter((r): r is TranscriptToolResult => r !== null),
         );
+        if (limited) {
+          const size = pendingBatch.assistant.toolCalls.length;
+          const { maxToolCallsPerBatch, maxToolCallsPerRun } = ctx.limits;
+          return end(
+            "limit_reached",
+            size > maxToolCallsPerBatch
+              ? `The run stopped: the model asked for ${size} tool calls at once, over the limit of ${maxToolCallsPerBatch} (limits.maxToolCallsPerBatch); none of them was run.`
+              : `The run stopped at its limit of ${maxToolCallsPerRun} tool calls (limits.maxToolCallsPerRun); the last batch was not run.`,
+          );
+        }
+        if (deadline.signal.aborted && !ctx.signal?.aborted)
+          return end("limit_reached", timeLimit());
+        if (ctx.signal?.aborted)
+          return end(
+            "cancelled",
+            "The run was cancelled; the session is saved and can be resumed.",
+          );
       }
-      await ctx.transcript.saveBatch(pendingBatch, results);
+
+      const messages = await ctx.transcript.load();
+      const limit = limitReached(ctx, {
+        turns,
+        tokens: inputTokens + outputTokens,
+        elapsed: Date.now() - started,
+        calls: callsMade,
+      });
+      if (limit) return end("limit_reached", limit);
       if (ctx.signal?.aborted)
         return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
-    }
 
-    const messages = await ctx.transcript.load();
-    const limit = limitReached(ctx, {
-      turns,
-      tokens: inputTokens + outputTokens,
-      elapsed: Date.now() - started,
-      calls: callsMade,
-    });
-    if (limit) return end("limit_reached", limit);
-    if (ctx.signal?.aborted)
-      return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
-
-    const context = fitContext(
-      system ? [{ role: "system", text: system }, ...messages] : messages,
-      ctx.limits.contextBytes,
-    );
-    turns += 1;
-    const outcome = await requestTurn(
-      ctx.model,
-      {
-        prompt: toPrompt(context),
-        tools: ctx.menu,
-        signal: ctx.signal,
-        ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),
-        onText: (delta) => ctx.emit({ type: "text", delta }),
-      },
-      {
-        ...ctx.retries,
-        onRetry: (failure, _attempt, delayMs) =>
-          ctx.emit({ type: "retry", message: failure.message, delayMs }),
-      },
-    );
-    if (outcome.status === "failed") {
-      if (outcome.failure.kind === "cancelled") {
-        return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
+      const context = fitContext(messages, ctx.limits.contextBytes);
+      turns += 1;
+      const outcome = await requestTurn(
+        ctx.model,
+        {
+          prompt: toPrompt(context),
+          tools: ctx.menu,
+          signal,
+          ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),
+          onText: (delta) => ctx.emit({ type: "text", delta }),
+        },
+        {
+          ...ctx.retries,
+          onRetry: (failure, _attempt, delayMs) =>
+            ctx.emit({ type: "retry", message: failure.message, delayMs }),
+        },
+      );
+      if (outcome.status === "failed") {
+        if (outcome.failure.kind === "cancelled") {
+          if (deadline.signal.aborted && !ctx.signal?.aborted)
+            return end("limit_reached", timeLimit());
+          return end(
+            "cancelled",
+            "The run was cancelled; the session is saved and can be resumed.",
+          );
+        }
+        return end("failed", outcome.failure.message, { error: outcome.failure.message });
       }
-      return end("failed", outcome.failure.message, { error: outcome.failure.message });
+      const turn = outcome.turn;
+      inputTokens += turn.inputTokens;
+      outputTokens += turn.outputTokens;
+      if (turn.toolCalls.length === 0) {
+        await ctx.transcript.append({ role: "assistant", text: turn.text, toolCalls: [] });
+        return end("completed", turn.text || lastAssistantText(messages));
+      }
+      for (const call of turn.toolCalls) ctx.emit({ type: "tool_call", call });
+      await ctx.transcript.setPendingBatch({
+        assistant: { text: turn.text, toolCalls: turn.toolCalls },
+        results: turn.toolCalls.map(() => null),
+      });
     }
-    const turn = outcome.turn;
-    inputTokens += turn.inputTokens;
-    outputTokens += turn.outputTokens;
-    if (turn.toolCalls.length === 0) {
-      await ctx.transcript.append({ role: "assistant", text: turn.text, toolCalls: [] });
-      return end("completed", turn.text || lastAssistantText(messages));
-    }
-    for (const call of turn.toolCalls) ctx.emit({ type: "tool_call", call });
-    await ctx.transcript.setPendingBatch({
-      assistant: { text: turn.text, toolCalls: turn.toolCalls },
-      results: {},
-    });
   }
 }
 

@@ -9,8 +9,8 @@ import type {
 /** An assistant reply whose calls are being run, kept until its results are saved with it. */
 export interface PendingBatch {
   readonly assistant: { readonly text: string; readonly toolCalls: readonly TranscriptToolCall[] };
-  /** Results final so far (ok, refused, failed), by call id. */
-  readonly results: Readonly<Record<string, TranscriptToolResult>>;
+  /** Results final so far (ok, refused, failed), by position: a model may reuse an id. */
+  readonly results: readonly (TranscriptToolResult | null)[];
 }
 
 interface SessionMetadata {

@@ -80,6 +80,8 @@ export async function streamTurn(
         case "tool-call": {
           if (part.providerExecuted) break;
           const streamed = deltas.get(part.toolCallId);
+          // A model may reuse an id: the next call's deltas start afresh.
+          deltas.delete(part.toolCallId);
           toolCalls.push({
             id: part.toolCallId,
             name: part.toolName,

@@ -1,0 +1,249 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { z } from "zod";
+import { createCheckpoint } from "../src/checkpoint/create-checkpoint.js";
+import { createMemoryEventSink } from "../src/checkpoint/memory-event-sink.js";
+import type { ToolCall } from "../src/checkpoint/tool-result.js";
+import { createHarness } from "../src/loop/create-harness.js";
+import type { ModelScript, ScriptedTurn } from "../src/model/model-script.js";
+import { createScriptedModel } from "../src/model/scripted-model.js";
+import { createPolicyEngine } from "../src/policy/policy-engine.js";
+import { openStore } from "../src/store/open-store.js";
+import type { Store } from "../src/store/store.js";
+import { defineTool } from "../src/tool/define-tool.js";
+import { us } from "./stats.js";
+
+const TURNS = 100;
+const CALLS_PER_TURN = 10;
+const CALLS = TURNS * CALLS_PER_TURN;
+const ROUNDS = 5;
+const TARGET_US = 60;
+
+const input = z.object({ n: z.number() });
+const noopHandler = ({ n }: { n: number }) => n;
+const noop = defineTool({
+  name: "noop",
+  description: "Does nothing.",
+  input,
+  writes: false,
+  handler: noopHandler,
+});
+
+/** 100 assistant turns of 10 no-op calls each, then one closing text turn. */
+function benchScript(): ModelScript {
+  const turns: ScriptedTurn[] = [];
+  for (let t = 0; t < TURNS; t += 1) {
+    turns.push({
+      text: `Turn ${t}.`,
+      toolCalls: Array.from({ length: CALLS_PER_TURN }, (_, c) => ({
+        id: `call_${t}_${c}`,
+        name: "noop",
+        arguments: `{"n":${t * CALLS_PER_TURN + c}}`,
+      })),
+    });
+  }
+  turns.push({ text: "All done.", toolCalls: [] });
+  return { source: "bench/loop", turns };
+}
+
+/** Time spent in the model stub: the scripted model's doStream, summed over a run. */
+function timedModel(script: ModelScript): { model: LanguageModelV3; spentMs: () => number } {
+  const inner = createScriptedModel(script);
+  let spent = 0;
+  const model: LanguageModelV3 = {
+    ...inner,
+    async doStream(options) {
+      const start = performance.now();
+      try {
+        return await inner.doStream(options);
+      } finally {
+        spent += performance.now() - start;
+      }
+    },
+  };
+  return { model, spentMs: () => spent };
+}
+
+/**
+ * A store whose every method call is timed until its promise settles, by method name. The loop
+ * awaits nearly every store call in turn, so the sum is close to the time the run spent waiting
+ * on the store; an emit that is not awaited can overlap other work, so treat it as an estimate.
+ */
+function timedStore(store: Store): { store: Store; byMethod: Map<string, number> } {
+  const byMethod = new Map<string, number>();
+  const add = (name: string, ms: number) => byMethod.set(name, (byMethod.get(name) ?? 0) + ms);
+  const proxy = new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function" || typeof key !== "string") return value;
+      return (...args: unknown[]) => {
+        const start = performance.now();
+        const out = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (out instanceof Promise) {
+          return out.finally(() => add(key, performance.now() - start));
+        }
+        add(key, performance.now() - start);
+        return out;
+      };
+    },
+  });
+  return { store: proxy, byMethod };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+interface HarnessRound {
+  readonly wallMs: number;
+  readonly modelMs: number;
+  readonly storeMs: number;
+  readonly byMethod: Map<string, number>;
+}
+
+async function harnessRound(url: string, policy: unknown): Promise<HarnessRound> {
+  const raw = await openStore(url);
+  const { store, byMethod } = timedStore(raw);
+  const { model, spentMs } = timedModel(benchScript());
+  const harness = createHarness({
+    model,
+    tools: [noop],
+    policy: policy as Parameters<typeof createHarness>[0]["policy"],
+    store,
+    // Above the work to do: reaching maxToolCallsPerRun ends a run even before its closing text turn.
+    limits: {
+      maxTurns: TURNS + 1,
+      maxToolCallsPerRun: CALLS + 1,
+      maxToolCallsPerBatch: CALLS_PER_TURN,
+    },
+  });
+  const start = performance.now();
+  const result = await harness.run("Run the no-ops.");
+  const wallMs = performance.now() - start;
+  if (result.status !== "completed")
+    throw new Error(`bench run ended ${result.status}: ${result.text}`);
+  await raw.close();
+  const storeMs = [...byMethod.values()].reduce((a, b) => a + b, 0);
+  return { wallMs, modelMs: spentMs(), storeMs, byMethod };
+}
+
+/** The same 1,000 calls through the checkpoint alone, in batches of 10, with or without the store. */
+async function checkpointRound(dir: string, round: number, policy: unknown, withStore: boolean) {
+  const store = withStore
+    ? await openStore(`sqlite:${join(dir, `checkpoint-${round}.db`)}`)
+    : undefined;
+  const session = store
+    ? (await store.createSession({ principal: "agent", configHash: "" })).id
+    : "s";
+  const checkpoint = createCheckpoint({
+    tools: [noop],
+    policy: policy as Parameters<typeof createCheckpoint>[0]["policy"],
+    ...(store ? { store } : { events: createMemoryEventSink() }),
+  });
+  const batches: ToolCall[][] = benchScript()
+    .turns.slice(0, TURNS)
+    .map((t) => t.toolCalls.map((c) => ({ ...c })));
+  const start = performance.now();
+  for (const batch of batches) {
+    const results = await checkpoint.dispatchBatch(batch, { sessionId: session, runId: "bench" });
+    if (results.some((r) => r.status !== "ok")) throw new Error("a bench call did not succeed");
+  }
+  const ms = performance.now() - start;
+  await store?.close();
+  return ms;
+}
+
+function directRound(): number {
+  let sink = 0;
+  const start = performance.now();
+  for (let i = 0; i < CALLS; i += 1) sink += noopHandler({ n: i });
+  const ms = performance.now() - start;
+  if (sink < 0) throw new Error("unreachable");
+  return ms;
+}
+
+/**
+ * Harness overhead per tool call: a scripted model returning 100 turns of 10 no-op calls (then a
+ * closing text turn), an allow policy, a SQLite store with the audit trail on. Overhead per call =
+ * (run wall time - time in the model stub) / 1,000, median of 5 runs, beside calling the no-op
+ * function directly 1,000 times. Also splits where the time goes: the checkpoint alone, the
+ * checkpoint with the store, and the store calls the loop itself makes.
+ */
+export async function benchLoop(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "docket-bench-loop-"));
+  try {
+    const policy = await createPolicyEngine({
+      layers: [{ name: "project", rules: [{ decision: "allow", tool: "noop" }] }],
+    });
+    // Warm-up: JIT, SQLite pages, the policy engine's caches.
+    const fileUrl = (round: number) => `sqlite:${join(dir, `harness-${round}.db`)}`;
+    await harnessRound(fileUrl(-1), policy);
+    await checkpointRound(dir, -1, policy, true);
+    await checkpointRound(dir, -2, policy, false);
+
+    const harness: HarnessRound[] = [];
+    const inMemory: HarnessRound[] = [];
+    const withStore: number[] = [];
+    const alone: number[] = [];
+    const direct: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      harness.push(await harnessRound(fileUrl(round), policy));
+      inMemory.push(await harnessRound(":memory:", policy));
+      withStore.push(await checkpointRound(dir, round, policy, true));
+      alone.push(await checkpointRound(dir, round + ROUNDS, policy, false));
+      direct.push(directRound());
+    }
+
+    const perCallUs = (ms: number) => (ms * 1000) / CALLS;
+    const overhead = median(harness.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const wall = median(harness.map((h) => h.wallMs));
+    const model = median(harness.map((h) => h.modelMs));
+    const overheadInMemory = median(inMemory.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const storeInHarness = median(harness.map((h) => perCallUs(h.storeMs)));
+    const checkpointStore = median(withStore.map(perCallUs));
+    const checkpointAlone = median(alone.map(perCallUs));
+    const directUs = median(direct.map(perCallUs));
+    const methods = new Map<string, number[]>();
+    for (const h of harness) {
+      for (const [name, ms] of h.byMethod) methods.set(name, [...(methods.get(name) ?? []), ms]);
+    }
+    const topMethods = [...methods]
+      .map(([name, values]) => [name, perCallUs(median(values))] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6);
+
+    console.log(
+      `bench/loop: ${TURNS} turns x ${CALLS_PER_TURN} no-op calls, allow policy, SQLite store with audit, median of ${ROUNDS} runs`,
+    );
+    console.log(`  run wall ${wall.toFixed(1)} ms, of which model stub ${model.toFixed(1)} ms`);
+    console.log(
+      `  harness overhead per call  ${us(overhead)}  (target <= ${TARGET_US} µs: ${overhead <= TARGET_US ? "met" : "MISSED"})`,
+    );
+    console.log(`  direct function call      ${us(directUs)}`);
+    console.log(
+      `  same run, SQLite :memory: ${us(overheadInMemory)}  (no file I/O: the CPU cost of loop, checkpoint and store)`,
+    );
+    console.log("  where a call's time goes (medians per call):");
+    console.log(`    checkpoint, memory sink        ${us(checkpointAlone)}`);
+    console.log(
+      `    checkpoint + SQLite store      ${us(checkpointStore)}  (store share ${us(checkpointStore - checkpointAlone)})`,
+    );
+    console.log(
+      `    loop around it                 ${us(overhead - checkpointStore)}  (transcript, pending batch, prompt, stream)`,
+    );
+    console.log(
+      `    all store calls in the run     ${us(storeInHarness)}  (awaited time, estimate)`,
+    );
+    console.log(
+      `    by store method: ${topMethods.map(([name, value]) => `${name} ${us(value)}`).join(", ")}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
