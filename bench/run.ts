@@ -1,5 +1,6 @@
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
+import { benchLoop } from "./loop.js";
 import { benchMcp } from "./mcp.js";
 import { benchPolicy } from "./policy.js";
 import { benchStore } from "./store.js";
@@ -10,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   policy: () => benchPolicy(),
   store: () => benchStore(),
   mcp: () => benchMcp(),
+  loop: () => benchLoop(),
 };
 
 const wanted = process.argv.slice(2);

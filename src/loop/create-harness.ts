@@ -126,9 +126,30 @@ export function createHarness(options: HarnessOptions): Harness {
     });
   };
 
+  // Runs of one session take turns: two resumes at once would otherwise both save its batch.
+  // (Across processes the store's claims still keep every call to one run.)
+  const busy = new Map<string, Promise<unknown>>();
+  const serialised = (
+    sessionId: string | undefined,
+    input: string | undefined,
+    run: RunOptions,
+  ): Promise<RunResult> => {
+    if (sessionId === undefined) return execute(sessionId, input, run);
+    const mine = (busy.get(sessionId) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => execute(sessionId, input, run));
+    busy.set(sessionId, mine);
+    void mine
+      .finally(() => {
+        if (busy.get(sessionId) === mine) busy.delete(sessionId);
+      })
+      .catch(() => undefined);
+    return mine;
+  };
+
   return {
-    run: (input, run = {}) => execute(run.sessionId, input, run),
-    resume: (sessionId, run = {}) => execute(sessionId, undefined, run),
+    run: (input, run = {}) => serialised(run.sessionId, input, run),
+    resume: (sessionId, run = {}) => serialised(sessionId, undefined, run),
     store: getStore,
     async close() {
       if (storePromise && ownsStore) await (await storePromise).close();

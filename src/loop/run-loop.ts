@@ -145,12 +145,13 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
       return { status, sessionId: ctx.sessionId, text, usage: usage(), ...extra };
     };
 
+    // Loaded once: from here on this run is the only writer of its session's transcript.
+    const messages = await ctx.transcript.load();
+    let pendingBatch = await ctx.transcript.pendingBatch();
     for (;;) {
       // A reply whose calls have not all got results: finish it before asking the model again.
-      const pendingBatch = await ctx.transcript.pendingBatch();
       if (pendingBatch) {
-        const saved = await ctx.transcript.load();
-        const last = saved.at(-2);
+        const last = messages.at(-2);
         if (
           last?.role === "assistant" &&
           last.toolCalls.map((c) => c.id).join("\0") ===
@@ -158,6 +159,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         ) {
           // Saved already; only the marker was left behind.
           await ctx.transcript.setPendingBatch(undefined);
+          pendingBatch = undefined;
           continue;
         }
         const { results, pending, limited } = await runBatch(ctx, pendingBatch, signal);
@@ -170,9 +172,11 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
             { approvals: pending },
           );
         }
-        await ctx.transcript.saveBatch(
-          pendingBatch,
-          results.filter((r): r is TranscriptToolResult => r !== null),
+        const final = results.filter((r): r is TranscriptToolResult => r !== null);
+        await ctx.transcript.saveBatch(pendingBatch, final);
+        messages.push(
+          { role: "assistant", ...pendingBatch.assistant },
+          { role: "tool", results: final },
         );
         if (limited) {
           const size = pendingBatch.assistant.toolCalls.length;
@@ -193,7 +197,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           );
       }
 
-      const messages = await ctx.transcript.load();
+      pendingBatch = undefined;
       const limit = limitReached(ctx, {
         turns,
         tokens: inputTokens + outputTokens,
@@ -240,10 +244,11 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         return end("completed", turn.text || lastAssistantText(messages));
       }
       for (const call of turn.toolCalls) ctx.emit({ type: "tool_call", call });
-      await ctx.transcript.setPendingBatch({
+      pendingBatch = {
         assistant: { text: turn.text, toolCalls: turn.toolCalls },
         results: turn.toolCalls.map(() => null),
-      });
+      };
+      await ctx.transcript.setPendingBatch(pendingBatch);
     }
   }
 }
@@ -252,14 +257,14 @@ function limitReached(
   ctx: RunContext,
   used: { turns: number; tokens: number; elapsed: number; calls: number },
 ): string | undefined {
-  const { maxTurns, maxTokensPerRun, maxRunMs, maxToolCallsPerRun } = ctx.limits;
+  const { maxTurns, maxTokensPerRun, maxRunMs } = ctx.limits;
   if (used.turns >= maxTurns)
     return `The run stopped at its limit of ${maxTurns} model turns (limits.maxTurns).`;
   if (used.tokens >= maxTokensPerRun)
     return `The run stopped at its limit of ${maxTokensPerRun} tokens (limits.maxTokensPerRun).`;
   if (used.elapsed >= maxRunMs)
     return `The run stopped at its time limit of ${Math.round(maxRunMs / 1000)} s (limits.maxRunMs).`;
-  if (used.calls >= maxToolCallsPerRun)
-    return `The run stopped at its limit of ${maxToolCallsPerRun} tool calls (limits.maxToolCallsPerRun).`;
+  // Tool calls are checked when the model asks for more (the checkpoint refuses a batch that would
+  // pass the limit), so a run that made exactly the limit still gets its closing answer.
   return undefined;
 }

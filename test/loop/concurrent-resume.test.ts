@@ -9,11 +9,9 @@ import { tempStore } from "./support/temp-store.js";
 import { expectWholeBatches } from "./support/whole-batches.js";
 
 describe("two resumes of one suspended session at once", () => {
-  // Bug (src/loop/create-harness.ts + src/store): nothing claims a session for the run that
-  // resumes it. Both resumes re-dispatch the pending batch (the store runs the call once and
-  // replays it to the second) and both save the batch, so the transcript holds the same tool
-  // requests twice, which providers reject for the rest of the session.
-  it.fails("runs the approved call once and saves its batch once", async () => {
+  // Both resumes would re-dispatch the pending batch and save it; the harness makes runs of one
+  // session take turns, so the second finds the batch saved and the call already run.
+  it("runs the approved call once and saves its batch once", async () => {
     const { store } = await tempStore();
     const directory = deskDirectory();
     const desk = deskTools();
