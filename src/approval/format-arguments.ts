@@ -1,8 +1,16 @@
 const MAX_VALUE = 400;
 
-function visible(text: string): string {
-  // Control characters can hide what a command really does (carriage returns overwrite a line,
-  // escape sequences recolour it): show each one as a code.
+/**
+ * Show control and invisible characters (all but tab and newline) as `\u{…}` codes. They can
+ * hide what a command really does: carriage returns overwrite a line, escape sequences recolour
+ * or move the terminal's cursor, bidirectional overrides reorder what is read.
+ *
+ * @example
+ * ```ts
+ * showControlCharacters("ls\rrm -rf /"); // "ls\u{000d}rm -rf /"
+ * ```
+ */
+export function showControlCharacters(text: string): string {
   return text.replace(
     // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g,
@@ -31,7 +39,8 @@ function fold(text: string): string {
 export function formatArguments(args: unknown): string {
   const shown = JSON.stringify(
     args,
-    (_key, value: unknown) => (typeof value === "string" ? fold(visible(value)) : value),
+    (_key, value: unknown) =>
+      typeof value === "string" ? fold(showControlCharacters(value)) : value,
     2,
   );
   // JSON.stringify escapes \u0000-\u001f itself; undo that for the ones shown as codes.

@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import { showControlCharacters } from "../approval/format-arguments.js";
 import type { HarnessEvent, RunResult } from "../loop/harness-options.js";
 
 /** Where a run's progress goes: text to stdout, tool calls and outcomes to stderr, or JSON lines. */
@@ -71,22 +72,25 @@ export function createRunPrinter({
       }
       switch (event.type) {
         case "text":
-          stdout.write(event.delta);
+          // Model output reaches the operator's terminal: no escape sequences get through.
+          stdout.write(showControlCharacters(event.delta));
           midLine = !event.delta.endsWith("\n");
           return;
         case "tool_call":
           breakLine();
           stderr.write(
-            `→ ${event.call.name} ${event.call.arguments.length > 200 ? `${event.call.arguments.slice(0, 200)}…` : event.call.arguments}\n`,
+            showControlCharacters(
+              `→ ${event.call.name} ${event.call.arguments.length > 200 ? `${event.call.arguments.slice(0, 200)}…` : event.call.arguments}`,
+            ) + "\n",
           );
           return;
         case "tool_result": {
           const r = event.result;
           const rule = r.rule ? ` [${r.rule}]` : "";
           const mark = r.status === "ok" ? "✓" : r.status === "awaiting_approval" ? "…" : "✗";
-          const detail = r.status === "ok" ? "" : `: ${r.message}`;
+          const detail = r.status === "ok" ? "" : `: ${showControlCharacters(r.message)}`;
           stderr.write(
-            `  ${mark} ${r.name} ${r.status}${r.reason ? ` (${r.reason})` : ""}${rule}${detail}\n`,
+            `  ${mark} ${showControlCharacters(r.name)} ${r.status}${r.reason ? ` (${r.reason})` : ""}${rule}${detail}\n`,
           );
           return;
         }
