@@ -33,6 +33,7 @@ describe("the run printer", () => {
       },
     });
     expect(out.text()).toBe("fine\n\\u{001b}[2Jcleared\\u{000d}over\\u{202e}\n");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting their absence is the point
     expect(err.text()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
     expect(err.text()).toContain("run\\u{001b}[8m");
   });

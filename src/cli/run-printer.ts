@@ -79,9 +79,9 @@ export function createRunPrinter({
         case "tool_call":
           breakLine();
           stderr.write(
-            showControlCharacters(
+            `${showControlCharacters(
               `→ ${event.call.name} ${event.call.arguments.length > 200 ? `${event.call.arguments.slice(0, 200)}…` : event.call.arguments}`,
-            ) + "\n",
+            )}\n`,
           );
           return;
         case "tool_result": {
