@@ -1,6 +1,18 @@
 import type { TranscriptMessage } from "./transcript-message.js";
 
+// Messages are immutable and come back every turn: measure each once.
+const measured = new WeakMap<TranscriptMessage, number>();
+
 function bytesOf(message: TranscriptMessage): number {
+  let bytes = measured.get(message);
+  if (bytes === undefined) {
+    bytes = measure(message);
+    measured.set(message, bytes);
+  }
+  return bytes;
+}
+
+function measure(message: TranscriptMessage): number {
   switch (message.role) {
     case "system":
     case "user":

@@ -29,7 +29,20 @@ export function toPrompt(messages: readonly TranscriptMessage[]): LanguageModelV
   // lets the provider merge the user turns around it.
   return messages
     .filter((m) => m.role !== "assistant" || m.text !== "" || m.toolCalls.length > 0)
-    .map(toProviderMessage);
+    .map(cachedProviderMessage);
+}
+
+// The transcript only grows: the same message objects come back every turn. Converting each
+// once keeps a long run linear (an assistant message's arguments are parsed once, not per turn).
+const converted = new WeakMap<TranscriptMessage, LanguageModelV3Message>();
+
+function cachedProviderMessage(message: TranscriptMessage): LanguageModelV3Message {
+  let provider = converted.get(message);
+  if (!provider) {
+    provider = toProviderMessage(message);
+    converted.set(message, provider);
+  }
+  return provider;
 }
 
 function toProviderMessage(message: TranscriptMessage): LanguageModelV3Message {
