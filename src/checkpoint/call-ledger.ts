@@ -19,7 +19,13 @@ export interface CallLedger {
   claimCall(
     sessionId: string | undefined,
     callId: string,
-    options?: { readonly tool?: string; readonly writes?: boolean; readonly dedupeKey?: string },
+    options?: {
+      readonly tool?: string;
+      readonly writes?: boolean;
+      readonly dedupeKey?: string;
+      /** A read-only call: the claim may be committed at the next flush. */
+      readonly defer?: boolean;
+    },
   ): Promise<
     | { readonly status: "claimed" }
     | {
@@ -33,7 +39,10 @@ export interface CallLedger {
     callId: string,
     result: ToolResult,
     dedupeKey?: string,
+    options?: { readonly defer?: boolean },
   ): Promise<void>;
+  /** Commit everything deferred; the checkpoint calls it at the end of each dispatch and batch. */
+  flush(): Promise<void>;
   findDuplicate(
     sessionId: string | undefined,
     tool: string,

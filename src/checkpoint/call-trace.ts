@@ -1,4 +1,4 @@
-import type { CheckpointEvent } from "./checkpoint-event.js";
+import type { CheckpointEvent, EmitOptions } from "./checkpoint-event.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import type { FailedResult, FailureReason, RefusalReason, RefusedResult } from "./tool-result.js";
 
@@ -43,7 +43,7 @@ export class CallTrace {
   ) {}
 
   /** Emit an event; resolves when the sink has it. Throws what the sink throws. */
-  emit(body: EventBody): void | Promise<void> {
+  emit(body: EventBody, options?: EmitOptions): void | Promise<void> {
     const sink = this.state.sink;
     if (!sink) return;
     // Shared fields first: in V8, `{ ...a, b }` takes a slow path that `{ b, ...a }` does not.
@@ -54,13 +54,13 @@ export class CallTrace {
       at: Date.now(),
       ...body,
     } as CheckpointEvent;
-    return sink.emit(event);
+    return options === undefined ? sink.emit(event) : sink.emit(event, options);
   }
 
   /** Emit, and report (rather than throw) a sink failure: for steps after a handler ran. */
-  emitAfterRun(body: EventBody): void | Promise<void> {
+  emitAfterRun(body: EventBody, options?: EmitOptions): void | Promise<void> {
     try {
-      const pending = this.emit(body);
+      const pending = this.emit(body, options);
       if (pending) return pending.catch(this.state.onEventError);
     } catch (error) {
       this.state.onEventError(error);
@@ -71,10 +71,16 @@ export class CallTrace {
     return performance.now() - this.startedAt;
   }
 
-  /** Build a refusal and record it. A sink that fails here cannot un-refuse anything. */
+  /**
+   * Build a refusal and record it. A sink that fails here cannot un-refuse anything. Nothing ran,
+   * so the event may wait for the flush at the end of the dispatch.
+   */
   async refuse(reason: RefusalReason, message: string): Promise<RefusedResult> {
     const durationMs = this.elapsed();
-    const pending = this.emitAfterRun({ type: "refused", reason, message, durationMs });
+    const pending = this.emitAfterRun(
+      { type: "refused", reason, message, durationMs },
+      { defer: true },
+    );
     if (pending) await pending;
     return {
       callId: this.callId,

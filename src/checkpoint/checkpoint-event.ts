@@ -81,5 +81,16 @@ export type CheckpointEventType = CheckpointEvent["type"];
  * handler starts stops the call (fail closed).
  */
 export interface EventSink {
-  emit(event: CheckpointEvent): void | Promise<void>;
+  emit(event: CheckpointEvent, options?: EmitOptions): void | Promise<void>;
+}
+
+/** How soon an emitted event must be durable. */
+export interface EmitOptions {
+  /**
+   * The caller commits the sink itself (`flush`) before anyone relies on this event, so a
+   * terminal event need not be committed on its own. The checkpoint sets it for the results of
+   * read-only calls and for refusals, and flushes at the end of each dispatch and batch. Intents
+   * and `awaiting_approval` are always committed before `emit` resolves.
+   */
+  readonly defer?: boolean;
 }

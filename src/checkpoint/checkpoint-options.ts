@@ -51,6 +51,12 @@ export interface DispatchContext {
   readonly sessionId?: string;
   /** Calls are counted against `maxCallsPerRun` per run id. */
   readonly runId?: string;
+  /**
+   * The caller commits the store itself right after the dispatch (the harness does, with the
+   * batch's transcript, in one transaction), so the checkpoint does not flush what the calls
+   * deferred before returning. Writes' intents and outcomes are committed as always.
+   */
+  readonly commitByCaller?: boolean;
 }
 
 /**

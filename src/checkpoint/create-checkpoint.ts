@@ -34,9 +34,9 @@ function combineSinks(
 ): EventSink | undefined {
   if (!first || !second || first === second) return first ?? second;
   return {
-    emit(event) {
-      const a = first.emit(event);
-      const b = second.emit(event);
+    emit(event, options) {
+      const a = first.emit(event, options);
+      const b = second.emit(event, options);
       if (a && b) return Promise.all([a, b]).then(() => undefined);
       return a ?? b;
     },

@@ -31,10 +31,31 @@ export function dispatchOne(
   const used = counter.used(ctx.runId);
   if (used + 1 > state.limits.maxCallsPerRun) {
     const message = runLimitMessage(state.limits.maxCallsPerRun, used, "this call was not run");
-    return refuseUnrun(state, call, ctx, "limit_exceeded", message);
+    return settled(state, ctx, refuseUnrun(state, call, ctx, "limit_exceeded", message));
   }
   counter.add(ctx.runId, 1);
-  return dispatch(state, call, ctx);
+  return settled(state, ctx, dispatch(state, call, ctx));
+}
+
+/**
+ * Wait for the results, then commit what the calls deferred (the events, claims and results of
+ * reads, refusals) in one go: nothing is handed back before it is on record. A store that
+ * fails here cannot undo what ran; the failure is reported, the results stand.
+ */
+async function settled<T>(
+  state: CheckpointState,
+  ctx: DispatchContext,
+  results: Promise<T>,
+): Promise<T> {
+  const value = await results;
+  if (state.ledger && ctx.commitByCaller !== true) {
+    try {
+      await state.ledger.flush();
+    } catch (error) {
+      state.onEventError(error);
+    }
+  }
+  return value;
 }
 
 /**
@@ -47,7 +68,16 @@ export function dispatchOne(
  * const results = await dispatchBatch(state, counter, calls, { runId: "run_1" });
  * ```
  */
-export async function dispatchBatch(
+export function dispatchBatch(
+  state: CheckpointState,
+  counter: RunCounter,
+  calls: readonly ToolCall[],
+  ctx: DispatchContext,
+): Promise<ToolResult[]> {
+  return settled(state, ctx, runBatch(state, counter, calls, ctx));
+}
+
+async function runBatch(
   state: CheckpointState,
   counter: RunCounter,
   calls: readonly ToolCall[],

@@ -111,19 +111,30 @@ export async function executeTool(
       break;
   }
   const output = result.status === "ok" ? capText(text, state.limits.maxResultBytes) : "";
-  const recorded = trace.emitAfterRun({
-    type: "finished",
-    status: result.status,
-    reason: result.reason,
-    message: result.message,
-    durationMs: result.durationMs,
-    outputBytes: result.status === "ok" ? Buffer.byteLength(text) : 0,
-    output,
-  });
+  // A write's outcome is committed now; a read's with the rest of its batch (dispatch flushes).
+  const defer = { defer: !tool.writes };
+  const recorded = trace.emitAfterRun(
+    {
+      type: "finished",
+      status: result.status,
+      reason: result.reason,
+      message: result.message,
+      durationMs: result.durationMs,
+      outputBytes: result.status === "ok" ? Buffer.byteLength(text) : 0,
+      output,
+    },
+    defer,
+  );
   if (recorded) await recorded;
   if (state.ledger) {
     try {
-      await state.ledger.recordCallResult(trace.sessionId, trace.callId, result, repeat.dedupeKey);
+      await state.ledger.recordCallResult(
+        trace.sessionId,
+        trace.callId,
+        result,
+        repeat.dedupeKey,
+        defer,
+      );
     } catch (error) {
       state.onEventError(error);
     }

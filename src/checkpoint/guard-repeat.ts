@@ -94,6 +94,8 @@ export async function guardRepeat(
     claim = await ledger.claimCall(trace.sessionId, trace.callId, {
       tool: tool.name,
       writes: tool.writes,
+      // A read's claim is committed with its events, at the end of the dispatch or batch.
+      defer: !tool.writes,
       ...(dedupeKey !== undefined ? { dedupeKey } : {}),
     });
   } catch {

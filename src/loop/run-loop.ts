@@ -72,6 +72,8 @@ async function runBatch(
       sessionId: ctx.sessionId,
       runId: ctx.runId,
       principal: ctx.principal,
+      // What the calls deferred is committed with the batch's transcript (saveBatch).
+      commitByCaller: true,
       ...(signal ? { signal } : {}),
     },
   );
@@ -248,9 +250,17 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         assistant: { text: turn.text, toolCalls: turn.toolCalls },
         results: turn.toolCalls.map(() => null),
       };
-      await ctx.transcript.setPendingBatch(pendingBatch);
+      // Before a write runs, its batch is on record, so that a crash or a resume re-dispatches
+      // the same call ids (which never run twice) instead of asking the model again. A batch of
+      // reads alone is saved with its results; lost in a crash, the model is simply asked again.
+      if (requestsWrite(ctx, turn.toolCalls)) await ctx.transcript.setPendingBatch(pendingBatch);
     }
   }
+}
+
+function requestsWrite(ctx: RunContext, calls: readonly TranscriptToolCall[]): boolean {
+  const tools = ctx.checkpoint.tools;
+  return calls.some((call) => tools.some((tool) => tool.name === call.name && tool.writes));
 }
 
 function limitReached(

@@ -33,10 +33,15 @@ function fromStored(message: StoredMessage): TranscriptMessage {
  * ```
  */
 export function sessionTranscript(store: Store, sessionId: string) {
+  // Runs of one session take turns (the harness serialises them), so within a run this object
+  // is the only writer of the session's metadata: it is read once and then kept up to date.
+  let known: SessionMetadata | undefined;
   const metadata = async (): Promise<SessionMetadata> => {
+    if (known) return known;
     const session = await store.getSession(sessionId);
     const value = session?.metadata;
-    return typeof value === "object" && value !== null ? (value as SessionMetadata) : {};
+    known = typeof value === "object" && value !== null ? (value as SessionMetadata) : {};
+    return known;
   };
   return {
     async load(): Promise<TranscriptMessage[]> {
@@ -50,19 +55,28 @@ export function sessionTranscript(store: Store, sessionId: string) {
     },
     async setPendingBatch(batch: PendingBatch | undefined): Promise<void> {
       const { pendingBatch: _dropped, ...rest } = await metadata();
-      await store.updateSession(sessionId, {
-        metadata: batch ? { ...rest, pendingBatch: batch } : rest,
-      });
+      const next = batch ? { ...rest, pendingBatch: batch } : rest;
+      known = undefined;
+      await store.updateSession(sessionId, { metadata: next });
+      known = next;
     },
-    /** The assistant message and all its results, as one unit; then the pending batch is cleared. */
+    /**
+     * The assistant message and all its results, and the pending batch cleared: one unit, queued
+     * to be committed with the calls' audit records (see `Store.queueBatch`).
+     */
     async saveBatch(batch: PendingBatch, results: readonly TranscriptToolResult[]): Promise<void> {
       const assistant: TranscriptMessage = { role: "assistant", ...batch.assistant };
       const tool: TranscriptMessage = { role: "tool", results };
-      await store.saveBatch(sessionId, { role: "assistant", content: assistant }, [
-        { role: "tool", content: tool },
-      ]);
-      const { pendingBatch: _saved, ...rest } = await metadata();
-      await store.updateSession(sessionId, { metadata: rest });
+      const current = await metadata();
+      const { pendingBatch: saved, ...rest } = current;
+      known = undefined;
+      await store.queueBatch(
+        sessionId,
+        { role: "assistant", content: assistant },
+        [{ role: "tool", content: tool }],
+        saved === undefined ? {} : { sessionPatch: { metadata: rest } },
+      );
+      known = saved === undefined ? current : rest;
     },
   };
 }

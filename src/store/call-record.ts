@@ -77,6 +77,13 @@ export interface ClaimOptions {
   readonly tool?: string;
   readonly writes?: boolean;
   readonly dedupeKey?: string;
+  /**
+   * For a call that only reads: check the id now, but commit the claim with the events queued
+   * around it (at the caller's `flush`, or the next write) instead of in a transaction of its
+   * own. Another process could claim the same id in between and both would read; a write must
+   * never set it.
+   */
+  readonly defer?: boolean;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
 import type {
@@ -8,6 +9,7 @@ import type {
   NewApproval,
 } from "./approval-record.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "./audit-record.js";
+import { batchTexts } from "./batch-texts.js";
 import { releaseOwner } from "./call-owner.js";
 import type {
   CallFilter,
@@ -18,14 +20,16 @@ import type {
   DuplicateCall,
   MarkInterruptedOptions,
 } from "./call-record.js";
+import { isClaimable } from "./call-state.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptedEvent, recoverable } from "./interrupted-calls.js";
 import { prepareEvent, storedText } from "./pending-event.js";
+import { callKey, type PendingResult } from "./pending-write.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
-import type { Store } from "./store.js";
+import type { SaveBatchOptions, Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
-import type { StoreEvent } from "./store-event.js";
+import { isIntent, isTerminal, type StoreEvent } from "./store-event.js";
 import {
   checkDecision,
   checkSessionPatch,
@@ -33,6 +37,7 @@ import {
   messageContent,
   newSession,
 } from "./store-input.js";
+import { seenClaim } from "./store-rows.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
 
 /**
@@ -52,6 +57,8 @@ export class EngineStore implements Store {
   private readonly now: () => number;
   private readonly queue: EventQueue;
   private closed = false;
+  /** Sessions known to exist (sessions are never deleted). */
+  private readonly knownSessions = new Set<string>();
 
   constructor(
     private readonly db: StoreEngine,
@@ -63,7 +70,16 @@ export class EngineStore implements Store {
     this.location = options.location;
     this.defaultSession = options.defaultSession;
     this.now = options.clock;
-    this.queue = new EventQueue((events) => db.appendEvents(events), { buffer });
+    this.queue = new EventQueue((items) => db.appendEvents(items), {
+      buffer,
+      // Queued items that settle a call's claim: its claim, its result, its closing event.
+      keyOf: (item) =>
+        item.kind === "claim" ||
+        item.kind === "result" ||
+        (item.kind === "event" && isTerminal(item.event))
+          ? callKey(item)
+          : undefined,
+    });
   }
 
   async createSession(input: NewSession): Promise<Session> {
@@ -79,11 +95,13 @@ export class EngineStore implements Store {
 
   async getSession(id: string): Promise<Session | undefined> {
     this.assertOpen();
+    await this.flush();
     return this.db.getSession(id);
   }
 
   async listSessions(filter: SessionFilter = {}): Promise<Session[]> {
     this.assertOpen();
+    await this.flush();
     return this.db.listSessions(filter);
   }
 
@@ -94,6 +112,8 @@ export class EngineStore implements Store {
       patch.metadata === undefined
         ? null
         : jsonText(patch.metadata, "invalid_session", "The metadata");
+    // After what is queued: a queued batch may carry a change to the same session.
+    await this.flush();
     const session = await this.db.updateSession(id, patch, metadata, this.now());
     if (!session) throw new DocketError("unknown_session", `There is no session ${id}.`);
     return session;
@@ -102,7 +122,10 @@ export class EngineStore implements Store {
   async appendMessage(sessionId: string, message: NewMessage): Promise<TranscriptMessage> {
     this.assertWritable();
     const text = { role: message?.role, content: messageContent(message) };
-    const [saved] = await this.db.saveMessages(sessionId, [text], false, this.now());
+    // After any queued batch, in the same transaction, so that messages keep their order.
+    const [saved] = await this.queue.commitWith((items) =>
+      this.db.saveMessages(sessionId, [text], false, this.now(), undefined, items),
+    );
     return saved as TranscriptMessage;
   }
 
@@ -110,30 +133,52 @@ export class EngineStore implements Store {
     sessionId: string,
     assistant: NewMessage,
     results: readonly NewMessage[],
+    options: SaveBatchOptions = {},
   ): Promise<TranscriptMessage[]> {
     this.assertWritable();
-    if (assistant?.role !== "assistant") {
-      throw new DocketError(
-        "invalid_message",
-        "A batch opens with the assistant message that requested the tools.",
-      );
+    const { texts, update } = batchTexts(assistant, results, options);
+    // The queued audit events and call records go in the same transaction as the batch.
+    return this.queue.commitWith((items) =>
+      this.db.saveMessages(sessionId, texts, true, this.now(), update, items),
+    );
+  }
+
+  async queueBatch(
+    sessionId: string,
+    assistant: NewMessage,
+    results: readonly NewMessage[],
+    options: SaveBatchOptions = {},
+  ): Promise<void> {
+    this.assertWritable();
+    const { texts, update } = batchTexts(assistant, results, options);
+    // Checked now: a queued batch for a session that does not exist would fail every commit.
+    if (!this.knownSessions.has(sessionId)) {
+      if (!(await this.db.getSession(sessionId))) {
+        throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
+      }
+      this.knownSessions.add(sessionId);
     }
-    const texts = [assistant, ...results].map((message) => ({
-      role: message.role,
-      content: messageContent(message),
-    }));
-    return this.db.saveMessages(sessionId, texts, true, this.now());
+    await this.queue.add(
+      { kind: "messages", sessionId, messages: texts, createdAt: this.now(), session: update },
+      false,
+    );
   }
 
   async loadTranscript(sessionId: string): Promise<TranscriptMessage[]> {
     this.assertOpen();
+    await this.flush();
     return this.db.loadTranscript(sessionId);
   }
 
-  emit(event: StoreEvent): Promise<void> {
+  emit(event: StoreEvent, options: EmitOptions = {}): Promise<void> {
     try {
       this.assertWritable();
-      return this.queue.add(prepareEvent(event, this.defaultSession));
+      const item = prepareEvent(event, this.defaultSession);
+      const durable =
+        isIntent(item.event) ||
+        (isTerminal(item.event) &&
+          (options.defer !== true || item.event.type === "awaiting_approval"));
+      return this.queue.add(item, durable);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -171,9 +216,32 @@ export class EngineStore implements Store {
     options: ClaimOptions = {},
   ): Promise<ClaimResult> {
     this.assertWritable();
-    await this.flush();
+    const session = this.session(sessionId);
+    const id = storedText(callId);
     const tool = options.tool === undefined ? undefined : storedText(options.tool);
-    return this.db.claimCall(this.session(sessionId), storedText(callId), { ...options, tool });
+    if (options.defer === true && options.writes !== true) {
+      const key = callKey({ sessionId: session, callId: id });
+      // A queued claim, result or closing event of the same id: commit it and claim for real.
+      if (!this.queue.holds(key)) {
+        const row = await this.db.loadCall(session, id);
+        if (row && !isClaimable(row)) return seenClaim(row);
+        await this.queue.add(
+          {
+            kind: "claim",
+            sessionId: session,
+            callId: id,
+            tool: tool ?? "",
+            writes: options.writes,
+            dedupeKey: options.dedupeKey === undefined ? undefined : storedText(options.dedupeKey),
+            at: this.now(),
+          },
+          false,
+        );
+        return { status: "claimed" };
+      }
+    }
+    await this.flush();
+    return this.db.claimCall(session, id, { ...options, tool });
   }
 
   async callOutcome(
@@ -189,16 +257,19 @@ export class EngineStore implements Store {
     callId: string,
     result: ToolResult,
     dedupeKey?: string,
+    options: { readonly defer?: boolean } = {},
   ): Promise<void> {
     this.assertWritable();
-    await this.flush();
     jsonText(result, "invalid_call_result", "The result");
-    await this.db.recordCallResult(
-      this.session(sessionId),
-      storedText(callId),
+    const item: PendingResult = {
+      kind: "result",
+      sessionId: this.session(sessionId),
+      callId: storedText(callId),
       result,
-      dedupeKey === undefined ? undefined : storedText(dedupeKey),
-    );
+      dedupeKey: dedupeKey === undefined ? undefined : storedText(dedupeKey),
+      at: this.now(),
+    };
+    await this.queue.add(item, options.defer !== true);
   }
 
   async findDuplicate(

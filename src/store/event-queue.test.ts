@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EventQueue } from "./event-queue.js";
-import { type PendingEvent, prepareEvent } from "./pending-event.js";
+import { prepareEvent } from "./pending-event.js";
+import type { PendingWrite } from "./pending-write.js";
 import type { StoreEvent } from "./store-event.js";
 
 const base = { callId: "c1", tool: "t", sessionId: "s", at: 1 };
@@ -8,13 +9,14 @@ const log: StoreEvent = { ...base, type: "log", message: "m", data: null };
 const intent: StoreEvent = { ...base, type: "started", writes: true, timeoutMs: 1 };
 const read: StoreEvent = { ...base, type: "started", writes: false, timeoutMs: 1 };
 const prep = (event: StoreEvent) => prepareEvent(event, "");
+const kindOf = (item: PendingWrite) => (item.kind === "event" ? item.event.type : item.kind);
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("EventQueue", () => {
   it("writes an intent with everything queued before it, before it resolves", async () => {
     const writes: string[][] = [];
     const queue = new EventQueue((events) => {
-      writes.push(events.map((e) => e.event.type));
+      writes.push(events.map((e) => kindOf(e)));
     });
     await queue.add(prep(log));
     await queue.add(prep(read));
@@ -49,7 +51,7 @@ describe("EventQueue", () => {
   it("never overlaps writes: later events wait and go together", async () => {
     const batches: number[] = [];
     let release: () => void = () => undefined;
-    const queue = new EventQueue(async (events: readonly PendingEvent[]) => {
+    const queue = new EventQueue(async (events: readonly PendingWrite[]) => {
       batches.push(events.length);
       if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
     });
@@ -70,7 +72,7 @@ describe("EventQueue", () => {
     let fail = true;
     const queue = new EventQueue((events) => {
       if (fail) throw new Error("disk full");
-      written.push(...events.map((e) => e.event.type));
+      written.push(...events.map((e) => kindOf(e)));
     });
     void queue.add(prep(log));
     await expect(queue.add(prep(intent))).rejects.toThrow("disk full");
@@ -78,5 +80,95 @@ describe("EventQueue", () => {
     fail = false;
     await queue.add(prep(log));
     expect(written).toEqual(["log", "started", "log", "log"]);
+  });
+
+  it("buffers a terminal event its caller will flush, and writes it at the flush", async () => {
+    const writes: string[][] = [];
+    const queue = new EventQueue((items) => {
+      writes.push(items.map(kindOf));
+    });
+    const finished = prep({
+      ...base,
+      type: "finished",
+      status: "ok",
+      reason: undefined,
+      message: "m",
+      durationMs: 1,
+      outputBytes: 0,
+      output: "",
+    });
+    await queue.add(finished, false);
+    expect(writes).toEqual([]);
+    await queue.flush();
+    expect(writes).toEqual([["finished"]]);
+  });
+
+  it("writes at once when 1,024 items are queued, bounding what a crash can lose", async () => {
+    const writes: number[] = [];
+    const queue = new EventQueue((items) => {
+      writes.push(items.length);
+    });
+    for (let i = 0; i < 1030; i += 1) void queue.add(prep(log));
+    expect(writes).toEqual([1024]);
+  });
+
+  it("knows which keys are queued or being written, and forgets them once written", async () => {
+    let release: () => void = () => undefined;
+    const queue = new EventQueue(
+      async () => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+      { keyOf: (item) => (item.kind === "event" ? item.event.callId : undefined) },
+    );
+    void queue.add(prep(log), false);
+    expect(queue.holds("c1")).toBe(true);
+    expect(queue.holds("c2")).toBe(false);
+    const written = queue.flush();
+    expect(queue.holds("c1")).toBe(true);
+    release();
+    await written;
+    expect(queue.holds("c1")).toBe(false);
+  });
+
+  it("commits the queue with other work in one call, and keeps the items when that work fails", async () => {
+    const written: string[] = [];
+    const queue = new EventQueue((items) => {
+      written.push(...items.map(kindOf));
+    });
+    void queue.add(prep(log));
+    await expect(
+      queue.commitWith(() => {
+        throw new Error("no such session");
+      }),
+    ).rejects.toThrow("no such session");
+    expect(written).toEqual([]);
+    const value = await queue.commitWith((items) => {
+      written.push(...items.map(kindOf), "work");
+      return 7;
+    });
+    expect(value).toBe(7);
+    expect(written).toEqual(["log", "work"]);
+    expect(queue.idle).toBe(true);
+  });
+
+  it("waits for a write in flight before committing with other work", async () => {
+    const order: string[] = [];
+    let release: () => void = () => undefined;
+    const queue = new EventQueue(async () => {
+      order.push("write started");
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      order.push("write done");
+    });
+    const first = queue.add(prep(intent));
+    const second = queue.commitWith(() => {
+      order.push("work");
+    });
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(["write started", "write done", "work"]);
   });
 });

@@ -1,18 +1,28 @@
 import { isThenable } from "../shared/is-thenable.js";
-import type { PendingEvent } from "./pending-event.js";
+import type { PendingWrite } from "./pending-write.js";
 import { isIntent, isTerminal } from "./store-event.js";
 
-/** Appends events in one transaction; an engine's half of the queue. */
-export type EventWriter = (events: readonly PendingEvent[]) => void | Promise<void>;
+/** Appends queued items in one transaction; an engine's half of the queue. */
+export type EventWriter = (items: readonly PendingWrite[]) => void | Promise<void>;
+
+/** The default for `add`: intents and terminal events are written before they resolve. */
+function mustWrite(item: PendingWrite): boolean {
+  return item.kind === "event" && (isIntent(item.event) || isTerminal(item.event));
+}
 
 const RESOLVED: Promise<void> = Promise.resolve();
+
+/** Queued items beyond which the queue writes at once: bounds memory and what a crash loses. */
+const MAX_QUEUED = 1024;
 
 /**
  * Orders a store's appends and decides when they are written:
  * - an intent (`started` of a write), a terminal event, or anything after a failed write, is
  *   written, with everything queued before it, before its `emit` resolves;
- * - other events (when buffering is on) resolve at once and are written with the next intent
- *   or terminal event, or at the latest on the next turn of the event loop (`setImmediate`).
+ * - other items (when buffering is on) resolve at once and are written with the next intent
+ *   or terminal event, or at the latest on the next turn of the event loop (`setImmediate`);
+ *   a caller may also queue a terminal event, a read's claim or a result this way when it
+ *   flushes at the end of its batch (the checkpoint does).
  * Writes never overlap: while one is in flight, later events wait and go together in the next
  * (group commit). A failed write keeps its events at the head of the queue for the next try.
  *
@@ -23,24 +33,37 @@ const RESOLVED: Promise<void> = Promise.resolve();
  * ```
  */
 export class EventQueue {
-  private pending: PendingEvent[] = [];
+  private pending: PendingWrite[] = [];
   private inflight: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private scheduled = false;
   private failed = false;
   private readonly buffer: boolean;
 
+  private readonly keyOf: ((item: PendingWrite) => string | undefined) | undefined;
+  /** How many queued or in-flight items have each key (see `holds`). */
+  private readonly keys = new Map<string, number>();
+
   constructor(
     private readonly write: EventWriter,
-    { buffer = true }: { buffer?: boolean } = {},
+    {
+      buffer = true,
+      keyOf,
+    }: {
+      buffer?: boolean;
+      /** Index items by this key, for `holds`; undefined leaves an item out of the index. */
+      keyOf?: (item: PendingWrite) => string | undefined;
+    } = {},
   ) {
     this.buffer = buffer;
+    this.keyOf = keyOf;
   }
 
-  /** Queue one event; resolves when it is durable, or at once for a buffered event. */
-  add(item: PendingEvent): Promise<void> {
+  /** Queue one item; resolves when it is durable, or at once for a buffered one. */
+  add(item: PendingWrite, durable = mustWrite(item)): Promise<void> {
     this.pending.push(item);
-    if (!this.buffer || this.failed || isIntent(item.event) || isTerminal(item.event)) {
+    this.index(item, 1);
+    if (!this.buffer || this.failed || durable || this.pending.length >= MAX_QUEUED) {
       return this.flush();
     }
     this.schedule();
@@ -48,8 +71,11 @@ export class EventQueue {
   }
 
   /** Queue several events and write them (with anything queued) in one transaction. */
-  addMany(items: readonly PendingEvent[]): Promise<void> {
-    for (const item of items) this.pending.push(item);
+  addMany(items: readonly PendingWrite[]): Promise<void> {
+    for (const item of items) {
+      this.pending.push(item);
+      this.index(item, 1);
+    }
     return this.flush();
   }
 
@@ -63,6 +89,52 @@ export class EventQueue {
     };
     this.next ??= this.inflight.then(after, after);
     return this.next;
+  }
+
+  /**
+   * Commit everything queued together with other work, in one transaction: `work` gets the
+   * items and must write them with its own changes. Waits for a write in flight; if `work`
+   * fails, the items stay queued, as after any failed write.
+   */
+  async commitWith<T>(work: (items: readonly PendingWrite[]) => T | Promise<T>): Promise<T> {
+    while (this.inflight) await this.inflight.catch(() => undefined);
+    const batch = this.pending;
+    this.pending = [];
+    let finish: () => void = () => undefined;
+    this.inflight = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    try {
+      const value = await work(batch);
+      this.failed = false;
+      this.written(batch);
+      return value;
+    } catch (error) {
+      this.fail(batch);
+      throw error;
+    } finally {
+      this.inflight = undefined;
+      finish();
+    }
+  }
+
+  /** True when an item queued or being written has this key (`keyOf`). */
+  holds(key: string): boolean {
+    return this.keys.has(key);
+  }
+
+  private index(item: PendingWrite, change: 1 | -1): void {
+    const key = this.keyOf?.(item);
+    if (key === undefined) return;
+    const count = (this.keys.get(key) ?? 0) + change;
+    if (count > 0) this.keys.set(key, count);
+    else this.keys.delete(key);
+  }
+
+  /** Items written: out of the index. */
+  private written(batch: readonly PendingWrite[]): void {
+    if (this.keys.size === 0) return;
+    for (const item of batch) this.index(item, -1);
   }
 
   /** True when nothing is queued or being written. */
@@ -82,12 +154,14 @@ export class EventQueue {
     }
     if (!isThenable(written)) {
       this.failed = false;
+      this.written(batch);
       return RESOLVED;
     }
     const tracked: Promise<void> = Promise.resolve(written).then(
       () => {
         this.failed = false;
         this.inflight = undefined;
+        this.written(batch);
       },
       (error: unknown) => {
         this.fail(batch);
@@ -99,7 +173,7 @@ export class EventQueue {
     return tracked;
   }
 
-  private fail(batch: readonly PendingEvent[]): void {
+  private fail(batch: readonly PendingWrite[]): void {
     this.failed = true;
     this.pending = [...batch, ...this.pending];
   }

@@ -24,6 +24,7 @@ export function storedText(text: string): string {
 
 /** An event ready to append: its chain and its canonical JSON text (what the hash covers). */
 export interface PendingEvent {
+  readonly kind: "event";
   readonly event: StoreEvent;
   /** The chain, as stored (`storedText`). */
   readonly sessionId: string;
@@ -78,5 +79,12 @@ export function prepareEvent(event: StoreEvent, defaultSession: string): Pending
       },
     );
   }
-  return { event, sessionId, callId: storedText(event.callId), tool: storedText(event.tool), json };
+  return {
+    kind: "event",
+    event,
+    sessionId,
+    callId: storedText(event.callId),
+    tool: storedText(event.tool),
+    json,
+  };
 }

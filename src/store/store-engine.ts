@@ -15,30 +15,17 @@ import type {
   ClaimResult,
   DuplicateCall,
 } from "./call-record.js";
-import type { PendingEvent } from "./pending-event.js";
+import type { CallRow } from "./call-state.js";
+import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.js";
+
+export type { MessageText, SessionUpdate } from "./pending-write.js";
+
 import type { Session, SessionFilter, SessionPatch } from "./session-record.js";
-import type { MessageRole, TranscriptMessage } from "./transcript-message.js";
+import type { TranscriptMessage } from "./transcript-message.js";
 
 /** A value now (SQLite) or later (PostgreSQL). */
 export type Awaitable<T> = T | Promise<T>;
 
-/** A message with its content already serialised. */
-export interface MessageText {
-  readonly role: MessageRole;
-  readonly content: string;
-}
-
-/**
- * What an engine provides: the SQL of each operation, on inputs already checked. `EngineStore`
- * builds the Store on top (validation, the event queue, flush-before-read, recovery), so the two
- * engines differ only in how they talk to their database. Session ids here are resolved (never
- * undefined).
- *
- * @example
- * ```ts
- * const store = new EngineStore(SqliteEngine.open(target, owner, now), options, owner);
- * ```
- */
 export interface StoreEngine {
   readonly engine: "sqlite" | "postgres";
   readonly readOnly: boolean;
@@ -58,14 +45,18 @@ export interface StoreEngine {
     messages: readonly MessageText[],
     batch: boolean,
     createdAt: number,
+    session?: SessionUpdate,
+    /** Queued audit items to commit first, in the same transaction where the engine can. */
+    items?: readonly PendingWrite[],
   ): Awaitable<TranscriptMessage[]>;
   loadTranscript(sessionId: string): Awaitable<TranscriptMessage[]>;
 
-  appendEvents(events: readonly PendingEvent[]): Awaitable<void>;
+  appendEvents(items: readonly PendingWrite[]): Awaitable<void>;
   listEvents(filter: EventFilter): Awaitable<AuditRecord[]>;
   verifyChain(sessionId: string | undefined): Awaitable<ChainVerification>;
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Awaitable<ClaimResult>;
+  loadCall(sessionId: string, callId: string): Awaitable<CallRow | undefined>;
   callOutcome(sessionId: string, callId: string): Awaitable<CallOutcome | undefined>;
   recordCallResult(
     sessionId: string,

@@ -2,7 +2,7 @@ import type { ToolResult, ToolResultStatus } from "../checkpoint/tool-result.js"
 import type { Approval, ApprovalStatus } from "./approval-record.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditRecord } from "./audit-record.js";
-import type { CallOutcome, CallRecord, CallState } from "./call-record.js";
+import type { CallOutcome, CallRecord, CallState, ClaimResult } from "./call-record.js";
 import type { CallRow } from "./call-state.js";
 import { storedText } from "./pending-event.js";
 import type { Session, SessionStatus } from "./session-record.js";
@@ -153,6 +153,21 @@ export function outcomeOfRow(row: CallRow): CallOutcome | undefined {
   if (!row.outcome) return undefined;
   if (row.result === undefined) return row.outcome;
   return { ...row.outcome, result: JSON.parse(row.result) as ToolResult };
+}
+
+/**
+ * The answer of a claim on a row that cannot be claimed: it was seen, with its outcome if any.
+ *
+ * @example
+ * ```ts
+ * if (row && !isClaimable(row)) return seenClaim(row);
+ * ```
+ */
+export function seenClaim(row: CallRow): ClaimResult {
+  const outcome = outcomeOfRow(row);
+  return outcome
+    ? { status: "seen", state: row.state, outcome }
+    : { status: "seen", state: row.state };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EventSink } from "../checkpoint/checkpoint-event.js";
+import type { EmitOptions, EventSink } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type {
   Approval,
@@ -20,6 +20,12 @@ import type {
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { StoreEvent } from "./store-event.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
+
+/** Options of `Store.saveBatch`. */
+export interface SaveBatchOptions {
+  /** Applied to the session's row in the batch's transaction. */
+  readonly sessionPatch?: SessionPatch;
+}
 
 /**
  * Where docket keeps sessions, transcripts, the audit trail, calls and approvals. One interface,
@@ -59,22 +65,38 @@ export interface Store extends EventSink {
   appendMessage(sessionId: string, message: NewMessage): Promise<TranscriptMessage>;
   /**
    * An assistant message that requests tools and all of its results, in one transaction: no
-   * reader ever sees the request without its results.
+   * reader ever sees the request without its results. `sessionPatch` changes the session's row
+   * in the same transaction (the loop clears its pending batch this way).
    */
   saveBatch(
     sessionId: string,
     assistant: NewMessage,
     results: readonly NewMessage[],
+    options?: SaveBatchOptions,
   ): Promise<TranscriptMessage[]>;
+  /**
+   * Like `saveBatch` (one transaction, the same checks), but queued: committed with the audit
+   * items around it at the next write of the queue (an intent, a flush, a read of the store) or
+   * at the latest when the event loop is next idle. Order is kept. A crash before then loses
+   * the batch whole, never half of it. The harness queues batches this way; a write's intent
+   * and outcome are committed before and after it runs, whatever is queued.
+   */
+  queueBatch(
+    sessionId: string,
+    assistant: NewMessage,
+    results: readonly NewMessage[],
+    options?: SaveBatchOptions,
+  ): Promise<void>;
   loadTranscript(sessionId: string): Promise<TranscriptMessage[]>;
 
   // Audit trail.
   /**
    * Append one event to its session's hash chain. An intent (`started` of a write) and a
    * terminal event are committed, with everything queued before them, before this resolves;
-   * other events may be buffered briefly (see the engine's notes).
+   * other events may be buffered briefly (see the engine's notes). With `{ defer: true }` a
+   * terminal event other than `awaiting_approval` is buffered too, for a caller that flushes.
    */
-  emit(event: StoreEvent): Promise<void>;
+  emit(event: StoreEvent, options?: EmitOptions): Promise<void>;
   /** Append several events in one transaction; resolves when all are committed. */
   emitMany(events: readonly StoreEvent[]): Promise<void>;
   /** Commit every buffered event. */
@@ -96,12 +118,16 @@ export interface Store extends EventSink {
   ): Promise<ClaimResult>;
   /** The recorded terminal outcome of a call id, if it has one. */
   callOutcome(sessionId: string | undefined, callId: string): Promise<CallOutcome | undefined>;
-  /** Keep a call's full result, and its dedupe key, for `findDuplicate` and `callOutcome`. */
+  /**
+   * Keep a call's full result, and its dedupe key, for `findDuplicate` and `callOutcome`:
+   * committed with everything queued before it, or with `{ defer: true }` at the next flush.
+   */
   recordCallResult(
     sessionId: string | undefined,
     callId: string,
     result: ToolResult,
     dedupeKey?: string,
+    options?: { readonly defer?: boolean },
   ): Promise<void>;
   /**
    * The latest successful result of `tool` with the same dedupe key in the session, finished at

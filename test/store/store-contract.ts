@@ -4,6 +4,7 @@ import { approvalsContract } from "./contract/approvals-contract.js";
 import { auditContract } from "./contract/audit-contract.js";
 import { callsContract } from "./contract/calls-contract.js";
 import { checkpointContract } from "./contract/checkpoint-contract.js";
+import { queuedWritesContract } from "./contract/queued-writes-contract.js";
 import { recoveryContract } from "./contract/recovery-contract.js";
 import { schemaContract } from "./contract/schema-contract.js";
 import { sessionsContract } from "./contract/sessions-contract.js";
@@ -42,5 +43,6 @@ export function describeStoreContract(name: string, open: OpenFreshStore): void 
     approvalsContract(fresh);
     schemaContract(fresh);
     checkpointContract(fresh);
+    queuedWritesContract(fresh);
   });
 }

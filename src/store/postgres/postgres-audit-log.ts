@@ -7,8 +7,8 @@ import {
   linkHash,
 } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
-import { applyCallEvent, type CallRow } from "../call-state.js";
-import type { PendingEvent } from "../pending-event.js";
+import type { CallRow } from "../call-state.js";
+import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { CALL_COLUMNS, type Row, toAuditRecord, toCallRow, toChainRow } from "../store-rows.js";
 import { CALL_TYPES, callColumns } from "./postgres-calls.js";
@@ -62,16 +62,16 @@ export class PostgresAuditLog {
     private readonly owner: string,
   ) {}
 
-  /** Append events, in order, in one transaction: their chains and their calls rows. */
-  async append(events: readonly PendingEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  /** Append queued items, in order, in one transaction: events to their chains, calls rows. */
+  async append(items: readonly PendingCallWrite[]): Promise<void> {
+    if (items.length === 0) return;
     const client = await this.pool.connect();
     let broken = false;
     try {
       const sql = (values: readonly unknown[], type: string) => array(client, values, type);
-      const sessions = [...new Set(events.map((item) => item.sessionId))].sort();
+      const sessions = [...new Set(items.map((item) => item.sessionId))].sort();
       const keys = new Map<string, readonly [string, string]>();
-      for (const { sessionId, callId } of events) {
+      for (const { sessionId, callId } of items) {
         keys.set(`${sessionId}\u0000${callId}`, [sessionId, callId]);
       }
       const pairs = [...keys.values()];
@@ -91,7 +91,7 @@ SELECT 'call', row_to_json(c)::text FROM calls c
   )})
     AS k(session_id, call_id) ON c.session_id = k.session_id AND c.call_id = k.call_id`)) as unknown as QueryResult[];
         const read = results.at(-1)?.rows as { kind: string; data: string }[];
-        const write = this.plan(events, read);
+        const write = this.plan(items, read);
         const statements = write ? `${write(sql)};\nCOMMIT` : "COMMIT";
         await client.query(statements);
       } catch (error) {
@@ -107,7 +107,7 @@ SELECT 'call', row_to_json(c)::text FROM calls c
 
   /** Seal the events onto their chains and fold them into their calls rows; the write to run. */
   private plan(
-    events: readonly PendingEvent[],
+    items: readonly PendingCallWrite[],
     read: readonly { kind: string; data: string }[],
   ): ((sql: (values: readonly unknown[], type: string) => string) => string) | undefined {
     const heads = new Map<string, ChainHead>();
@@ -123,26 +123,29 @@ SELECT 'call', row_to_json(c)::text FROM calls c
     }
     const changed = new Set<string>();
     const columns: unknown[][] = [[], [], [], [], [], [], [], [], []];
-    for (const { event, sessionId, callId, tool, json } of events) {
-      const key = `${sessionId}\u0000${callId}`;
+    for (const item of items) {
+      const key = callKey(item);
       const before = rows.get(key);
-      const next = applyCallEvent(before, sessionId, event, this.owner);
-      // An interruption that comes too late (the call finished meanwhile) is not recorded.
-      if (event.type === "interrupted" && next === before) continue;
+      const next = foldCallWrite(before, item, this.owner);
+      if (item.kind === "event") {
+        const { event, sessionId, callId, tool, json } = item;
+        // An interruption that comes too late (the call finished meanwhile) is not recorded.
+        if (event.type === "interrupted" && next === before) continue;
+        const head = heads.get(sessionId) ?? { seq: 0, hash: GENESIS_HASH };
+        const seq = head.seq + 1;
+        const hash = linkHash(seq, sessionId, head.hash, json);
+        const values = [sessionId, seq, callId, event.type, tool, event.at, json, head.hash, hash];
+        values.forEach((value, i) => {
+          columns[i]?.push(value);
+        });
+        heads.set(sessionId, { seq, hash });
+      }
       if (next && next !== before) {
         rows.set(key, next);
         changed.add(key);
       }
-      const head = heads.get(sessionId) ?? { seq: 0, hash: GENESIS_HASH };
-      const seq = head.seq + 1;
-      const hash = linkHash(seq, sessionId, head.hash, json);
-      const values = [sessionId, seq, callId, event.type, tool, event.at, json, head.hash, hash];
-      values.forEach((value, i) => {
-        columns[i]?.push(value);
-      });
-      heads.set(sessionId, { seq, hash });
     }
-    if ((columns[0]?.length ?? 0) === 0) return undefined;
+    if ((columns[0]?.length ?? 0) === 0 && changed.size === 0) return undefined;
     const touched = [...heads.entries()];
     const calls = callColumns(
       [...changed].flatMap((key) => {

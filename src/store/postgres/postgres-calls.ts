@@ -15,6 +15,7 @@ import {
   callRowValues,
   outcomeOfRow,
   type Row,
+  seenClaim,
   toCallRecord,
   toCallRow,
 } from "../store-rows.js";
@@ -132,12 +133,7 @@ export class PostgresCalls {
 
   claim(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {
     return this.locked(sessionId, callId, async (client, row): Promise<ClaimResult> => {
-      if (row && !isClaimable(row)) {
-        const outcome = outcomeOfRow(row);
-        return outcome
-          ? { status: "seen", state: row.state, outcome }
-          : { status: "seen", state: row.state };
-      }
+      if (row && !isClaimable(row)) return seenClaim(row);
       const at = this.now();
       const base = row ?? newCallRow(sessionId, callId, options.tool ?? "", at);
       await this.saveMany(client, [
@@ -155,13 +151,19 @@ export class PostgresCalls {
     });
   }
 
-  async outcome(sessionId: string, callId: string): Promise<CallOutcome | undefined> {
+  /** One row, or undefined, read outside any transaction. */
+  async load(sessionId: string, callId: string): Promise<CallRow | undefined> {
     const result = await this.pool.query(
       "SELECT * FROM calls WHERE session_id = $1 AND call_id = $2",
       [sessionId, callId],
     );
     const row = result.rows[0] as Row | undefined;
-    return row ? outcomeOfRow(toCallRow(row)) : undefined;
+    return row ? toCallRow(row) : undefined;
+  }
+
+  async outcome(sessionId: string, callId: string): Promise<CallOutcome | undefined> {
+    const row = await this.load(sessionId, callId);
+    return row ? outcomeOfRow(row) : undefined;
   }
 
   recordResult(

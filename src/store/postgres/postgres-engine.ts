@@ -17,9 +17,10 @@ import type {
   ClaimResult,
   DuplicateCall,
 } from "../call-record.js";
-import type { PendingEvent } from "../pending-event.js";
+import type { CallRow } from "../call-state.js";
+import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
-import type { MessageText, StoreEngine } from "../store-engine.js";
+import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
 import { listLimit } from "../store-input.js";
 import { type Row, toMessage, toSession } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
@@ -135,12 +136,16 @@ export class PostgresEngine implements StoreEngine {
     return row ? toSession(row) : undefined;
   }
 
-  saveMessages(
+  async saveMessages(
     sessionId: string,
     messages: readonly MessageText[],
     batch: boolean,
     createdAt: number,
+    update?: SessionUpdate,
+    items: readonly PendingWrite[] = [],
   ): Promise<TranscriptMessage[]> {
+    // The audit trail has its own locking transaction here: committed first, then the batch.
+    if (items.length > 0) await this.appendEvents(items);
     return transaction(this.pool, async (client) => {
       // Locking the session's row serialises appends to one transcript.
       const session = await client.query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", [
@@ -168,6 +173,19 @@ export class PostgresEngine implements StoreEngine {
           messages.map((message) => message.content),
         ],
       );
+      if (update) {
+        await client.query(
+          `UPDATE sessions SET updated_at = $1, status = COALESCE($2, status), title = COALESCE($3, title),
+             metadata = COALESCE($4, metadata) WHERE id = $5`,
+          [
+            createdAt,
+            update.patch.status ?? null,
+            update.patch.title ?? null,
+            update.metadata,
+            sessionId,
+          ],
+        );
+      }
       return (inserted.rows as Row[]).map(toMessage).sort((a, b) => a.seq - b.seq);
     });
   }
@@ -180,8 +198,22 @@ export class PostgresEngine implements StoreEngine {
     return (result.rows as Row[]).map(toMessage);
   }
 
-  appendEvents(events: readonly PendingEvent[]): Promise<void> {
-    return this.audit.append(events);
+  /**
+   * Write queued items in order: each run of audit items in one transaction, each message batch
+   * in its own (the audit append takes advisory locks over a two-round-trip protocol of its own).
+   */
+  async appendEvents(items: readonly PendingWrite[]): Promise<void> {
+    let run: PendingCallWrite[] = [];
+    for (const item of items) {
+      if (item.kind !== "messages") {
+        run.push(item);
+        continue;
+      }
+      await this.audit.append(run);
+      run = [];
+      await this.saveMessages(item.sessionId, item.messages, true, item.createdAt, item.session);
+    }
+    await this.audit.append(run);
   }
 
   listEvents(filter: EventFilter): Promise<AuditRecord[]> {
@@ -194,6 +226,10 @@ export class PostgresEngine implements StoreEngine {
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {
     return this.calls.claim(sessionId, callId, options);
+  }
+
+  loadCall(sessionId: string, callId: string): Promise<CallRow | undefined> {
+    return this.calls.load(sessionId, callId);
   }
 
   callOutcome(sessionId: string, callId: string): Promise<CallOutcome | undefined> {

@@ -1,8 +1,8 @@
 import type { Database, Statement } from "better-sqlite3";
 import { type ChainHead, ChainVerifier, GENESIS_HASH, linkHash } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
-import { applyCallEvent, type CallRow } from "../call-state.js";
-import type { PendingEvent } from "../pending-event.js";
+import type { CallRow } from "../call-state.js";
+import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { type Row, toAuditRecord, toChainRow } from "../store-rows.js";
 import type { SqliteCalls } from "./sqlite-calls.js";
@@ -24,7 +24,7 @@ export class SqliteAuditLog {
   private readonly headStatement: Statement;
   private readonly insertStatement: Statement;
   private readonly saveHeadStatement: Statement;
-  private readonly appendAll: (events: readonly PendingEvent[]) => void;
+  private readonly appendAll: (events: readonly PendingCallWrite[]) => void;
   private readonly sql: (source: string) => Statement;
 
   constructor(
@@ -40,47 +40,51 @@ export class SqliteAuditLog {
     this.saveHeadStatement = db.prepare(
       "INSERT INTO chain_heads (session_id, seq, hash) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
     );
-    const transaction = db.transaction((events: readonly PendingEvent[]) => this.write(events));
+    const transaction = db.transaction((items: readonly PendingCallWrite[]) => this.write(items));
     this.appendAll = (events) => transaction.immediate(events);
   }
 
-  /** Append events, in order, in one transaction: their chains and their calls rows. */
-  append(events: readonly PendingEvent[]): void {
-    if (events.length > 0) this.appendAll(events);
+  /** Append queued items, in order, in one transaction: events to their chains, calls rows. */
+  append(items: readonly PendingCallWrite[]): void {
+    if (items.length > 0) this.appendAll(items);
   }
 
-  private write(events: readonly PendingEvent[]): void {
+  /** Append queued items inside the caller's write transaction. */
+  write(items: readonly PendingCallWrite[]): void {
     const heads = new Map<string, ChainHead>();
     const calls = new Map<string, { row: CallRow | undefined; changed: boolean }>();
-    for (const { event, sessionId, callId, tool, json } of events) {
-      const key = `${sessionId}\u0000${callId}`;
+    for (const item of items) {
+      const { sessionId, callId } = item;
+      const key = callKey(item);
       let entry = calls.get(key);
       if (!entry) {
         entry = { row: this.calls.load(sessionId, callId), changed: false };
         calls.set(key, entry);
       }
-      const next = applyCallEvent(entry.row, sessionId, event, this.owner);
-      // An interruption that comes too late (the call finished meanwhile) is not recorded.
-      if (event.type === "interrupted" && next === entry.row) continue;
+      const next = foldCallWrite(entry.row, item, this.owner);
+      if (item.kind === "event") {
+        // An interruption that comes too late (the call finished meanwhile) is not recorded.
+        if (item.event.type === "interrupted" && next === entry.row) continue;
+        const head = heads.get(sessionId) ?? this.head(sessionId);
+        const seq = head.seq + 1;
+        const hash = linkHash(seq, sessionId, head.hash, item.json);
+        this.insertStatement.run(
+          sessionId,
+          seq,
+          callId,
+          item.event.type,
+          item.tool,
+          item.event.at,
+          item.json,
+          head.hash,
+          hash,
+        );
+        heads.set(sessionId, { seq, hash });
+      }
       if (next !== entry.row) {
         entry.row = next;
         entry.changed = true;
       }
-      const head = heads.get(sessionId) ?? this.head(sessionId);
-      const seq = head.seq + 1;
-      const hash = linkHash(seq, sessionId, head.hash, json);
-      this.insertStatement.run(
-        sessionId,
-        seq,
-        callId,
-        event.type,
-        tool,
-        event.at,
-        json,
-        head.hash,
-        hash,
-      );
-      heads.set(sessionId, { seq, hash });
     }
     for (const [sessionId, head] of heads) {
       this.saveHeadStatement.run(sessionId, head.seq, head.hash);

@@ -15,6 +15,7 @@ import {
   callRowValues,
   outcomeOfRow,
   type Row,
+  seenClaim,
   toCallRecord,
   toCallRow,
 } from "../store-rows.js";
@@ -84,12 +85,7 @@ export class SqliteCalls {
       .transaction((): ClaimResult => {
         const row = this.load(sessionId, callId);
         const at = this.now();
-        if (row && !isClaimable(row)) {
-          const outcome = outcomeOfRow(row);
-          return outcome
-            ? { status: "seen", state: row.state, outcome }
-            : { status: "seen", state: row.state };
-        }
+        if (row && !isClaimable(row)) return seenClaim(row);
         const base = row ?? newCallRow(sessionId, callId, options.tool ?? "", at);
         this.save({
           ...base,

@@ -1,4 +1,4 @@
-import type { Database, Statement } from "better-sqlite3";
+import type { Database, Statement, Transaction } from "better-sqlite3";
 import type { ToolResult } from "../../checkpoint/tool-result.js";
 import { DocketError } from "../../errors/docket-error.js";
 import type {
@@ -17,9 +17,10 @@ import type {
   ClaimResult,
   DuplicateCall,
 } from "../call-record.js";
-import type { PendingEvent } from "../pending-event.js";
+import type { CallRow } from "../call-state.js";
+import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
-import type { MessageText, StoreEngine } from "../store-engine.js";
+import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
 import { listLimit } from "../store-input.js";
 import { type Row, toMessage, toSession } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
@@ -29,6 +30,7 @@ import { SqliteApprovals } from "./sqlite-approvals.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { SqliteCalls } from "./sqlite-calls.js";
 import { statementCache } from "./statement-cache.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
 
 type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
 
@@ -57,17 +59,20 @@ export class SqliteEngine implements StoreEngine {
   private readonly audit: SqliteAuditLog;
   private readonly approvals: SqliteApprovals;
   private readonly sql: (source: string) => Statement;
+  private readonly appendQueued: Transaction<(items: readonly PendingWrite[]) => void>;
 
   private constructor(
     private readonly db: Database,
     owner: string,
     now: () => number,
+    private readonly checkpointer: WalCheckpointer | undefined,
   ) {
     this.sql = statementCache(db);
     this.readOnly = db.readonly;
     this.calls = new SqliteCalls(db, owner, now);
     this.audit = new SqliteAuditLog(db, this.calls, owner);
     this.approvals = new SqliteApprovals(db, now);
+    this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
   }
 
   /**
@@ -84,7 +89,14 @@ export class SqliteEngine implements StoreEngine {
     owner: string,
     now: () => number,
   ): SqliteEngine {
-    return new SqliteEngine(openSqliteDatabase(target, options), owner, now);
+    const db = openSqliteDatabase(target, options);
+    const file = target.path !== ":memory:" && !db.readonly;
+    return new SqliteEngine(
+      db,
+      owner,
+      now,
+      file ? new WalCheckpointer(db, target.path) : undefined,
+    );
   }
 
   insertSession(session: Session, metadata: string | null): void {
@@ -144,32 +156,65 @@ export class SqliteEngine implements StoreEngine {
     messages: readonly MessageText[],
     batch: boolean,
     createdAt: number,
+    session?: SessionUpdate,
+    items: readonly PendingWrite[] = [],
   ): TranscriptMessage[] {
     const save = this.db.transaction((): TranscriptMessage[] => {
-      if (this.sql("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) {
-        throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
-      }
-      const last = this.sql("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?")
-        .pluck()
-        .get(sessionId);
-      const first = Number(last) + 1;
-      const insert = this.sql(
-        "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, ?)",
-      );
-      return messages.map((message, index) => {
-        const row = {
-          session_id: sessionId,
-          seq: first + index,
-          role: message.role,
-          content: message.content,
-          created_at: createdAt,
-          batch: batch ? first : null,
-        };
-        insert.run(row.session_id, row.seq, row.role, row.content, row.created_at, row.batch);
-        return toMessage(row);
-      });
+      this.writeQueued(items);
+      return this.insertMessages(sessionId, messages, batch, createdAt, session);
     });
-    return save.immediate();
+    const saved = save.immediate();
+    this.checkpointer?.noteCommit();
+    return saved;
+  }
+
+  /** Insert messages after the session's last one (inside a write transaction). */
+  private insertMessages(
+    sessionId: string,
+    messages: readonly MessageText[],
+    batch: boolean,
+    createdAt: number,
+    session: SessionUpdate | undefined,
+  ): TranscriptMessage[] {
+    if (this.sql("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) {
+      throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
+    }
+    const last = this.sql("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?")
+      .pluck()
+      .get(sessionId);
+    const first = Number(last) + 1;
+    const insert = this.sql(
+      "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    const saved = messages.map((message, index) => {
+      const row = {
+        session_id: sessionId,
+        seq: first + index,
+        role: message.role,
+        content: message.content,
+        created_at: createdAt,
+        batch: batch ? first : null,
+      };
+      insert.run(row.session_id, row.seq, row.role, row.content, row.created_at, row.batch);
+      return toMessage(row);
+    });
+    if (session) this.updateSession(sessionId, session.patch, session.metadata, createdAt);
+    return saved;
+  }
+
+  /** Write queued items in order (inside a write transaction): audit runs and message batches. */
+  private writeQueued(items: readonly PendingWrite[]): void {
+    let run: PendingCallWrite[] = [];
+    for (const item of items) {
+      if (item.kind !== "messages") {
+        run.push(item);
+        continue;
+      }
+      this.audit.write(run);
+      run = [];
+      this.insertMessages(item.sessionId, item.messages, true, item.createdAt, item.session);
+    }
+    this.audit.write(run);
   }
 
   loadTranscript(sessionId: string): TranscriptMessage[] {
@@ -179,8 +224,10 @@ export class SqliteEngine implements StoreEngine {
     return rows.map(toMessage);
   }
 
-  appendEvents(events: readonly PendingEvent[]): void {
-    this.audit.append(events);
+  appendEvents(items: readonly PendingWrite[]): void {
+    if (items.length === 0) return;
+    this.appendQueued.immediate(items);
+    this.checkpointer?.noteCommit();
   }
 
   listEvents(filter: EventFilter): AuditRecord[] {
@@ -193,6 +240,10 @@ export class SqliteEngine implements StoreEngine {
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
     return this.calls.claim(sessionId, callId, options);
+  }
+
+  loadCall(sessionId: string, callId: string): CallRow | undefined {
+    return this.calls.load(sessionId, callId);
   }
 
   callOutcome(sessionId: string, callId: string): CallOutcome | undefined {
@@ -253,7 +304,8 @@ export class SqliteEngine implements StoreEngine {
     return Number(this.sql("SELECT version FROM schema_version WHERE id = 1").pluck().get());
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.checkpointer?.close();
     this.db.close();
   }
 }

@@ -1,0 +1,116 @@
+import type { ToolResult } from "../checkpoint/tool-result.js";
+import {
+  applyCallEvent,
+  applyCallResult,
+  type CallRow,
+  isClaimable,
+  newCallRow,
+} from "./call-state.js";
+import type { PendingEvent } from "./pending-event.js";
+import type { SessionPatch } from "./session-record.js";
+import type { MessageRole } from "./transcript-message.js";
+
+/** A message with its content already serialised. */
+export interface MessageText {
+  readonly role: MessageRole;
+  readonly content: string;
+}
+
+/** A change to the session's row, made in the same transaction as its messages. */
+export interface SessionUpdate {
+  readonly patch: SessionPatch;
+  /** The patch's metadata as JSON text, or null to keep it. */
+  readonly metadata: string | null;
+}
+
+/**
+ * A claim of a read-only call, queued to be committed with the events around it instead of in a
+ * transaction of its own. The store checked beforehand that the id was free; if another process
+ * claimed it meanwhile, the read has run anyway and the claim is dropped (its events still are
+ * appended: they are what happened).
+ */
+export interface PendingClaim {
+  readonly kind: "claim";
+  readonly sessionId: string;
+  readonly callId: string;
+  readonly tool: string;
+  readonly writes: boolean | undefined;
+  readonly dedupeKey: string | undefined;
+  readonly at: number;
+}
+
+/** A call's full result, queued to be committed with its `finished` event. */
+export interface PendingResult {
+  readonly kind: "result";
+  readonly sessionId: string;
+  readonly callId: string;
+  readonly result: ToolResult;
+  readonly dedupeKey: string | undefined;
+  readonly at: number;
+}
+
+/**
+ * A batch of transcript messages (an assistant request and its results), queued by
+ * `Store.queueBatch` to be committed with the audit items around it: one transaction, in order.
+ */
+export interface PendingMessages {
+  readonly kind: "messages";
+  readonly sessionId: string;
+  readonly messages: readonly MessageText[];
+  readonly createdAt: number;
+  readonly session: SessionUpdate | undefined;
+}
+
+/** An item of the store's write queue that concerns one call (its row, or its chain). */
+export type PendingCallWrite = PendingEvent | PendingClaim | PendingResult;
+
+/** One item of the store's write queue: a call's event or row change, or transcript messages. */
+export type PendingWrite = PendingCallWrite | PendingMessages;
+
+/** The `calls` row key of an item: session and call id, NUL-separated. */
+export function callKey(item: { readonly sessionId: string; readonly callId: string }): string {
+  return `${item.sessionId}\u0000${item.callId}`;
+}
+
+/**
+ * Fold one queued item into its call's row, as both engines do inside their append transaction.
+ * Returns the row unchanged (same object) when the item does not change it.
+ *
+ * @example
+ * ```ts
+ * let row = foldCallWrite(undefined, claim, owner); // state "claimed"
+ * row = foldCallWrite(row, result, owner);          // state "finished", result kept
+ * ```
+ */
+export function foldCallWrite(
+  row: CallRow | undefined,
+  item: PendingCallWrite,
+  owner: string,
+): CallRow | undefined {
+  switch (item.kind) {
+    case "event":
+      return applyCallEvent(row, item.sessionId, item.event, owner);
+    case "claim": {
+      if (row && !isClaimable(row)) return row;
+      const base = row ?? newCallRow(item.sessionId, item.callId, item.tool, item.at);
+      return {
+        ...base,
+        tool: base.tool || item.tool,
+        writes: item.writes ?? base.writes,
+        dedupeKey: item.dedupeKey ?? base.dedupeKey,
+        state: "claimed",
+        claimedAt: item.at,
+        owner,
+      };
+    }
+    case "result":
+      return applyCallResult(
+        row,
+        item.sessionId,
+        item.callId,
+        item.result,
+        item.dedupeKey,
+        item.at,
+      );
+  }
+}

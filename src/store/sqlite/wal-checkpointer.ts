@@ -1,0 +1,134 @@
+import { statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type { Database } from "better-sqlite3";
+
+/** The worker: its own connection to the file, a PASSIVE checkpoint on a timer. CommonJS. */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { timeout: 0 });
+const checkpoint = () => {
+  try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {}
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on("message", (message) => {
+  if (message !== "close") return;
+  clearInterval(timer);
+  try { db.close(); } catch {}
+  parentPort.close();
+});
+checkpoint();
+`;
+
+/** How often (commits) the WAL's size is looked at before the worker runs. */
+const CHECK_EVERY = 64;
+/** While the worker runs, the connection's own checkpoints are only a backstop (~80 MB). */
+const BACKSTOP_PAGES = 20_000;
+
+/**
+ * Moves WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside the
+ * commit that crosses 1,000 pages: it copies the WAL into the database file and fsyncs both,
+ * on the thread that committed, which with better-sqlite3 is Node's only one. For an
+ * append-heavy store that is most of the cost of a write. Once a store's WAL has grown past
+ * about 4 MB, a worker thread with its own connection runs PASSIVE checkpoints (which never
+ * block writers) every `intervalMs`, and the main connection's automatic checkpoint is kept
+ * only as a backstop. A store that stays small never starts the worker. If the worker cannot
+ * start, the connection keeps SQLite's default.
+ *
+ * @example
+ * ```ts
+ * const checkpointer = new WalCheckpointer(db, "/path/docket.db");
+ * checkpointer.noteCommit(); // after each write transaction
+ * await checkpointer.close(); // before db.close()
+ * ```
+ */
+export class WalCheckpointer {
+  private commits = 0;
+  private worker: Worker | undefined;
+  private stopped = false;
+
+  private readonly intervalMs: number;
+  private readonly startAtBytes: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly path: string,
+    {
+      intervalMs = 100,
+      // About 1,000 pages: where SQLite's own automatic checkpoint would start.
+      startAtBytes = 4 * 1024 * 1024,
+    }: { intervalMs?: number; startAtBytes?: number } = {},
+  ) {
+    this.intervalMs = intervalMs;
+    this.startAtBytes = startAtBytes;
+  }
+
+  /** Count a commit; now and then, look at the WAL's size and start the worker if it is big. */
+  noteCommit(): void {
+    if (this.worker || this.stopped) return;
+    this.commits += 1;
+    if (this.commits % CHECK_EVERY !== 0) return;
+    let size = 0;
+    try {
+      size = statSync(`${this.path}-wal`).size;
+    } catch {
+      return;
+    }
+    if (size >= this.startAtBytes) this.start();
+  }
+
+  private start(): void {
+    try {
+      const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+      const worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { driver, path: this.path, intervalMs: this.intervalMs },
+      });
+      worker.unref();
+      worker.on("error", () => this.fallBack());
+      worker.on("exit", () => {
+        if (this.worker === worker) this.fallBack();
+      });
+      this.worker = worker;
+      this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+    } catch {
+      this.fallBack();
+    }
+  }
+
+  private fallBack(): void {
+    this.worker = undefined;
+    this.stopped = true;
+    try {
+      if (this.db.open) this.db.pragma("wal_autocheckpoint = 1000");
+    } catch {
+      // The connection is closing; nothing to restore.
+    }
+  }
+
+  /** True while the worker runs. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** Stop the worker and wait for it to close its connection (at most a second). */
+  async close(): Promise<void> {
+    this.stopped = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    // Referenced again while it closes: an unreferenced worker would let the process exit with
+    // this promise still pending.
+    worker.ref();
+    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+    worker.postMessage("close");
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<"late">((resolve) => {
+      timer = setTimeout(resolve, 1000, "late");
+    });
+    const outcome = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
+    if (outcome === "late") await worker.terminate();
+  }
+}
