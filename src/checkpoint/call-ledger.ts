@@ -41,6 +41,11 @@ export interface CallLedger {
     dedupeKey?: string,
     options?: { readonly defer?: boolean },
   ): Promise<void>;
+  /**
+   * Optional: read the records of these call ids now, in one go, for the claims that follow in
+   * this batch. A hint: claims must answer the same with or without it.
+   */
+  prefetchCalls?(sessionId: string | undefined, callIds: readonly string[]): Promise<void>;
   /** Commit everything deferred; the checkpoint calls it at the end of each dispatch and batch. */
   flush(): Promise<void>;
   findDuplicate(

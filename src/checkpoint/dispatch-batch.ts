@@ -100,6 +100,17 @@ async function runBatch(
   }
   counter.add(ctx.runId, list.length);
 
+  // One read for the whole batch instead of one per call, for the ledger's claim checks.
+  if (state.ledger?.prefetchCalls && list.length > 1) {
+    try {
+      await state.ledger.prefetchCalls(
+        ctx.sessionId,
+        list.map((call) => identifyCall(call).callId),
+      );
+    } catch {
+      // Each claim then reads for itself (and refuses the call if the store has failed).
+    }
+  }
   const seen = new Set<string>();
   const results: ToolResult[] = [];
   for (const call of list) {

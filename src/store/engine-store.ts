@@ -10,6 +10,7 @@ import type {
 } from "./approval-record.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "./audit-record.js";
 import { batchTexts } from "./batch-texts.js";
+import { CallLookahead } from "./call-lookahead.js";
 import { releaseOwner } from "./call-owner.js";
 import type {
   CallFilter,
@@ -57,6 +58,7 @@ export class EngineStore implements Store {
   private readonly now: () => number;
   private readonly queue: EventQueue;
   private closed = false;
+  private readonly lookahead: CallLookahead;
   /** Sessions known to exist (sessions are never deleted). */
   private readonly knownSessions = new Set<string>();
 
@@ -70,6 +72,7 @@ export class EngineStore implements Store {
     this.location = options.location;
     this.defaultSession = options.defaultSession;
     this.now = options.clock;
+    this.lookahead = new CallLookahead(db);
     this.queue = new EventQueue((items) => db.appendEvents(items), {
       buffer,
       // Queued items that settle a call's claim: its claim, its result, its closing event.
@@ -223,7 +226,7 @@ export class EngineStore implements Store {
       const key = callKey({ sessionId: session, callId: id });
       // A queued claim, result or closing event of the same id: commit it and claim for real.
       if (!this.queue.holds(key)) {
-        const row = await this.db.loadCall(session, id);
+        const row = await this.lookahead.row(session, id);
         if (row && !isClaimable(row)) return seenClaim(row);
         await this.queue.add(
           {
@@ -242,6 +245,12 @@ export class EngineStore implements Store {
     }
     await this.flush();
     return this.db.claimCall(session, id, { ...options, tool });
+  }
+
+  async prefetchCalls(sessionId: string | undefined, callIds: readonly string[]): Promise<void> {
+    this.assertOpen();
+    const ids = callIds.map((id) => storedText(String(id)));
+    await this.lookahead.prefetch(this.session(sessionId), ids);
   }
 
   async callOutcome(

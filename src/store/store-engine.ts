@@ -57,6 +57,7 @@ export interface StoreEngine {
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Awaitable<ClaimResult>;
   loadCall(sessionId: string, callId: string): Awaitable<CallRow | undefined>;
+  loadCalls(sessionId: string, callIds: readonly string[]): Awaitable<CallRow[]>;
   callOutcome(sessionId: string, callId: string): Awaitable<CallOutcome | undefined>;
   recordCallResult(
     sessionId: string,

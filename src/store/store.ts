@@ -116,6 +116,11 @@ export interface Store extends EventSink {
     callId: string,
     options?: ClaimOptions,
   ): Promise<ClaimResult>;
+  /**
+   * Read the records of a batch's call ids in one go, for the deferred claims that follow (the
+   * checkpoint calls it before a batch). Claims answer the same with or without it.
+   */
+  prefetchCalls(sessionId: string | undefined, callIds: readonly string[]): Promise<void>;
   /** The recorded terminal outcome of a call id, if it has one. */
   callOutcome(sessionId: string | undefined, callId: string): Promise<CallOutcome | undefined>;
   /**

@@ -22,7 +22,7 @@ import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
 import { listLimit } from "../store-input.js";
-import { type Row, toMessage, toSession } from "../store-rows.js";
+import { type Row, toCallRow, toMessage, toSession } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { openPostgresPool } from "./open-postgres-pool.js";
@@ -230,6 +230,14 @@ export class PostgresEngine implements StoreEngine {
 
   loadCall(sessionId: string, callId: string): Promise<CallRow | undefined> {
     return this.calls.load(sessionId, callId);
+  }
+
+  async loadCalls(sessionId: string, callIds: readonly string[]): Promise<CallRow[]> {
+    const result = await this.pool.query(
+      "SELECT * FROM calls WHERE session_id = $1 AND call_id = ANY($2::text[])",
+      [sessionId, callIds],
+    );
+    return (result.rows as Row[]).map(toCallRow);
   }
 
   callOutcome(sessionId: string, callId: string): Promise<CallOutcome | undefined> {

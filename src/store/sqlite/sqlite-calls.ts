@@ -73,6 +73,14 @@ export class SqliteCalls {
     return row ? toCallRow(row) : undefined;
   }
 
+  /** The rows of several call ids of one session, in one read. */
+  loadMany(sessionId: string, callIds: readonly string[]): CallRow[] {
+    const rows = this.sql(
+      "SELECT * FROM calls WHERE session_id = ? AND call_id IN (SELECT value FROM json_each(?))",
+    ).all(sessionId, JSON.stringify(callIds)) as Row[];
+    return rows.map(toCallRow);
+  }
+
   /** Insert or replace one row (call inside a transaction). */
   save(row: CallRow): void {
     const values = callRowValues(row);

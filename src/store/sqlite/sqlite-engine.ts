@@ -246,6 +246,10 @@ export class SqliteEngine implements StoreEngine {
     return this.calls.load(sessionId, callId);
   }
 
+  loadCalls(sessionId: string, callIds: readonly string[]): CallRow[] {
+    return this.calls.loadMany(sessionId, callIds);
+  }
+
   callOutcome(sessionId: string, callId: string): CallOutcome | undefined {
     return this.calls.outcome(sessionId, callId);
   }

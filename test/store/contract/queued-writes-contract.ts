@@ -90,6 +90,23 @@ export function queuedWritesContract(fresh: OpenFreshStore): void {
       expect(second).toMatchObject({ status: "seen", state: "finished" });
     });
 
+    it("answers claims the same after reading a batch's rows ahead", async () => {
+      const store = await fresh();
+      await store.emitMany(callEvents({ sessionId: "s1", callId: "c1", writes: false }));
+      await store.prefetchCalls("s1", ["c1", "c2"]);
+      expect(await store.claimCall("s1", "c1", { writes: false, defer: true })).toMatchObject({
+        status: "seen",
+        outcome: { kind: "finished" },
+      });
+      expect(await store.claimCall("s1", "c2", { writes: false, defer: true })).toEqual({
+        status: "claimed",
+      });
+      expect(await store.claimCall("s1", "c2", { writes: false, defer: true })).toMatchObject({
+        status: "seen",
+        state: "claimed",
+      });
+    });
+
     it("ignores `defer` on the claim of a write: it is committed before it resolves", async () => {
       const store = await fresh();
       expect(await store.claimCall("s1", "w1", { writes: true, defer: true })).toEqual({

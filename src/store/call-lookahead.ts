@@ -1,0 +1,37 @@
+import type { CallRow } from "./call-state.js";
+import { callKey } from "./pending-write.js";
+import type { StoreEngine } from "./store-engine.js";
+
+/**
+ * The `calls` rows a batch's deferred claims check, read for the whole batch at once: an
+ * autocommit read costs its locking (about 6 µs on SQLite here) whatever it returns. Each row
+ * read ahead is used once; a new batch replaces what is left.
+ *
+ * @example
+ * ```ts
+ * const lookahead = new CallLookahead(engine);
+ * await lookahead.prefetch("ses_1", ["call_1", "call_2"]);
+ * await lookahead.row("ses_1", "call_1"); // from the prefetch, no read
+ * ```
+ */
+export class CallLookahead {
+  private rows = new Map<string, CallRow | null>();
+
+  constructor(private readonly db: Pick<StoreEngine, "loadCall" | "loadCalls">) {}
+
+  /** Read the rows of these ids (stored form) now. */
+  async prefetch(sessionId: string, callIds: readonly string[]): Promise<void> {
+    const found = await this.db.loadCalls(sessionId, callIds);
+    this.rows = new Map(callIds.map((callId) => [callKey({ sessionId, callId }), null]));
+    for (const row of found) this.rows.set(callKey(row), row);
+  }
+
+  /** The row of one id: read ahead if it was, else read now. */
+  async row(sessionId: string, callId: string): Promise<CallRow | undefined> {
+    const key = callKey({ sessionId, callId });
+    const known = this.rows.get(key);
+    if (known === undefined) return this.db.loadCall(sessionId, callId);
+    this.rows.delete(key);
+    return known ?? undefined;
+  }
+}
