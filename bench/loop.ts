@@ -230,15 +230,15 @@ export async function benchLoop(): Promise<void> {
       `  same run, SQLite :memory: ${us(overheadInMemory)}  (no file I/O: the CPU cost of loop, checkpoint and store)`,
     );
     console.log("  where a call's time goes (medians per call):");
-    console.log(`    checkpoint, memory sink        ${us(checkpointAlone)}`);
+    console.log(`    checkpoint alone, memory sink            ${us(checkpointAlone)}`);
     console.log(
-      `    checkpoint + SQLite store      ${us(checkpointStore)}  (store share ${us(checkpointStore - checkpointAlone)})`,
+      `    checkpoint + SQLite store, commit/batch  ${us(checkpointStore)}  (dispatchBatch alone: it flushes every batch)`,
     );
     console.log(
-      `    loop around it                 ${us(overhead - checkpointStore)}  (transcript, pending batch, prompt, stream)`,
+      `    store calls in the harness run           ${us(storeInHarness)}  (awaited time, estimate; the harness commits with its transcript)`,
     );
     console.log(
-      `    all store calls in the run     ${us(storeInHarness)}  (awaited time, estimate)`,
+      `    loop and checkpoint outside the store    ${us(overhead - storeInHarness)}  (transcript, prompt, stream, checks)`,
     );
     console.log(
       `    by store method: ${topMethods.map(([name, value]) => `${name} ${us(value)}`).join(", ")}`,
