@@ -150,6 +150,12 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
     // Loaded once: from here on this run is the only writer of its session's transcript.
     const messages = await ctx.transcript.load();
     let pendingBatch = await ctx.transcript.pendingBatch();
+    // A session whose last word is the model's answer (a process that ended before marking it
+    // completed) has nothing to resume: asking the model again would answer its own answer.
+    const last = messages.at(-1);
+    if (!pendingBatch && last?.role === "assistant" && last.toolCalls.length === 0) {
+      return end("completed", last.text);
+    }
     for (;;) {
       // A reply whose calls have not all got results: finish it before asking the model again.
       if (pendingBatch) {

@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { TranscriptMessage } from "../../src/loop/transcript-message.js";
+import { openStore } from "../../src/store/open-store.js";
+import { spawnWorker } from "../store/support/spawn-worker.js";
+
+const KILLS = 12;
+const TURNS = 60;
+
+/** Whole batches only: each assistant request is followed by the results of all its calls. */
+function expectWholeBatchesOnly(messages: readonly TranscriptMessage[]): number {
+  let batches = 0;
+  messages.forEach((message, index) => {
+    if (message.role !== "assistant" || message.toolCalls.length === 0) return;
+    const next = messages[index + 1];
+    expect(next?.role).toBe("tool");
+    const results = next?.role === "tool" ? next.results : [];
+    expect(results.map((r) => r.callId)).toEqual(message.toolCalls.map((c) => c.id));
+    batches += 1;
+  });
+  return batches;
+}
+
+describe("a run of reads killed at random moments", () => {
+  it("keeps whole batches and a verifying chain, never runs a write twice, and resumes to the end", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "docket-crash-reads-"));
+    const url = `sqlite:${join(dir, "docket.db")}`;
+    const effects = join(dir, "effects.log");
+    await writeFile(effects, "");
+    const setup = await openStore(url);
+    const session = await setup.createSession({ principal: "agent", configHash: "crash" });
+    await setup.close();
+    const args = [url, session.id, effects, String(TURNS)];
+    const worker = "../../loop/fixtures/read-loop-worker";
+
+    const progress: number[] = [];
+    for (let kill = 0; kill < KILLS; kill += 1) {
+      const child = spawnWorker(worker, args);
+      await child.waitFor("READY");
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+      child.child.kill("SIGKILL");
+      await child.exited;
+
+      const store = await openStore(url);
+      try {
+        const messages = (await store.loadTranscript(session.id)).map(
+          (row) => row.content as TranscriptMessage,
+        );
+        progress.push(expectWholeBatchesOnly(messages));
+        const verdict = await store.verifyChain(session.id);
+        expect(verdict.ok, JSON.stringify(verdict)).toBe(true);
+      } finally {
+        await store.close();
+      }
+    }
+
+    // The kills landed in the middle of the run, and no saved batch was ever lost.
+    expect(progress.some((batches) => batches > 0 && batches < TURNS)).toBe(true);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+
+    // Left alone, the session runs to its end.
+    const last = spawnWorker(worker, args);
+    expect(await last.exited, last.output()).toBe(0);
+    expect(last.output()).toContain("DONE");
+
+    const store = await openStore(url);
+    try {
+      const messages = (await store.loadTranscript(session.id)).map(
+        (row) => row.content as TranscriptMessage,
+      );
+      expect(expectWholeBatchesOnly(messages)).toBe(TURNS);
+      expect(messages.at(-1)).toMatchObject({ role: "assistant", text: "All done." });
+      expect(await store.verifyChain(session.id)).toMatchObject({ ok: true });
+      const ran = (await readFile(effects, "utf8")).split("\n").filter(Boolean);
+      const writes = ran.filter((entry) => entry.startsWith("write_note:"));
+      expect(new Set(writes).size).toBe(writes.length);
+      expect(writes.length).toBe(TURNS / 5);
+      // Every read of the finished transcript ran; one whose batch was lost may have run again.
+      const reads = new Set(ran.filter((entry) => entry.startsWith("lookup:")));
+      expect(reads.size).toBe(TURNS * 5);
+    } finally {
+      await store.close();
+    }
+  }, 180_000);
+});
