@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../src/loop/transcript-message.js";
 import { openStore } from "../../src/store/open-store.js";
+import { crashSession } from "../store/support/crash-session.js";
 import { spawnWorker } from "../store/support/spawn-worker.js";
 
 const KILLS = 12;
@@ -25,14 +24,8 @@ function expectWholeBatchesOnly(messages: readonly TranscriptMessage[]): number 
 
 describe("a run of reads killed at random moments", () => {
   it("keeps whole batches and a verifying chain, never runs a write twice, and resumes to the end", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "docket-crash-reads-"));
-    const url = `sqlite:${join(dir, "docket.db")}`;
-    const effects = join(dir, "effects.log");
-    await writeFile(effects, "");
-    const setup = await openStore(url);
-    const session = await setup.createSession({ principal: "agent", configHash: "crash" });
-    await setup.close();
-    const args = [url, session.id, effects, String(TURNS)];
+    const { url, sessionId, effects } = await crashSession("docket-crash-reads-");
+    const args = [url, sessionId, effects, String(TURNS)];
     const worker = "../../loop/fixtures/read-loop-worker";
 
     const progress: number[] = [];
@@ -45,11 +38,11 @@ describe("a run of reads killed at random moments", () => {
 
       const store = await openStore(url);
       try {
-        const messages = (await store.loadTranscript(session.id)).map(
+        const messages = (await store.loadTranscript(sessionId)).map(
           (row) => row.content as TranscriptMessage,
         );
         progress.push(expectWholeBatchesOnly(messages));
-        const verdict = await store.verifyChain(session.id);
+        const verdict = await store.verifyChain(sessionId);
         expect(verdict.ok, JSON.stringify(verdict)).toBe(true);
       } finally {
         await store.close();
@@ -67,12 +60,12 @@ describe("a run of reads killed at random moments", () => {
 
     const store = await openStore(url);
     try {
-      const messages = (await store.loadTranscript(session.id)).map(
+      const messages = (await store.loadTranscript(sessionId)).map(
         (row) => row.content as TranscriptMessage,
       );
       expect(expectWholeBatchesOnly(messages)).toBe(TURNS);
       expect(messages.at(-1)).toMatchObject({ role: "assistant", text: "All done." });
-      expect(await store.verifyChain(session.id)).toMatchObject({ ok: true });
+      expect(await store.verifyChain(sessionId)).toMatchObject({ ok: true });
       const ran = (await readFile(effects, "utf8")).split("\n").filter(Boolean);
       const writes = ran.filter((entry) => entry.startsWith("write_note:"));
       expect(new Set(writes).size).toBe(writes.length);

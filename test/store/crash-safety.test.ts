@@ -1,25 +1,18 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
+import { crashSession } from "./support/crash-session.js";
 import { spawnWorker } from "./support/spawn-worker.js";
 
 const KILLS = 50;
 
 describe("crash safety", () => {
   it(`survives ${KILLS} SIGKILLs: whole batches, a verifying chain, intents reported interrupted, nothing run twice`, async () => {
-    const dir = await mkdtemp(join(tmpdir(), "docket-crash-"));
-    const url = `sqlite:${join(dir, "docket.db")}`;
-    const effects = join(dir, "effects.log");
-    await writeFile(effects, "");
-    const setup = await openStore(url);
-    const session = await setup.createSession({ principal: "agent", configHash: "crash" });
-    await setup.close();
+    const { url, sessionId, effects } = await crashSession("docket-crash-");
 
     let interruptedSeen = 0;
     for (let kill = 0; kill < KILLS; kill += 1) {
-      const worker = spawnWorker("crash-worker", [url, session.id, effects]);
+      const worker = spawnWorker("crash-worker", [url, sessionId, effects]);
       await worker.waitFor("READY");
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 60));
       worker.child.kill("SIGKILL");
@@ -28,7 +21,7 @@ describe("crash safety", () => {
       // Reopening recovers: the killed worker's started writes become interrupted.
       const store = await openStore(url);
       try {
-        const transcript = await store.loadTranscript(session.id);
+        const transcript = await store.loadTranscript(sessionId);
         for (let i = 0; i < transcript.length; i += 2) {
           const assistant = transcript[i];
           if (!assistant) break;
@@ -38,13 +31,13 @@ describe("crash safety", () => {
           expect(tool.map((m) => (m.content as { callId: string }).callId)).toEqual(ids);
           i += ids.length - 1;
         }
-        const verdict = await store.verifyChain(session.id);
+        const verdict = await store.verifyChain(sessionId);
         expect(verdict.ok, JSON.stringify(verdict)).toBe(true);
-        const open = (await store.listCalls({ sessionId: session.id })).filter(
+        const open = (await store.listCalls({ sessionId: sessionId })).filter(
           (c) => c.state === "started" || c.state === "claimed",
         );
         expect(open).toEqual([]);
-        interruptedSeen = (await store.listInterrupted(session.id)).length;
+        interruptedSeen = (await store.listInterrupted(sessionId)).length;
       } finally {
         await store.close();
       }
