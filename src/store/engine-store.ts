@@ -24,9 +24,9 @@ import type {
 import { isClaimable } from "./call-state.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EventQueue } from "./event-queue.js";
-import { interruptedEvent, recoverable } from "./interrupted-calls.js";
+import { interruptOpenCalls } from "./interrupted-calls.js";
 import { prepareEvent, storedText } from "./pending-event.js";
-import { callKey, type PendingResult } from "./pending-write.js";
+import { callKey, type PendingResult, type PendingWrite } from "./pending-write.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
@@ -125,8 +125,8 @@ export class EngineStore implements Store {
   async appendMessage(sessionId: string, message: NewMessage): Promise<TranscriptMessage> {
     this.assertWritable();
     const text = { role: message?.role, content: messageContent(message) };
-    // After any queued batch, in the same transaction, so that messages keep their order.
-    const [saved] = await this.queue.commitWith((items) =>
+    // After any queued batch, so that messages keep their order.
+    const [saved] = await this.withQueue((items) =>
       this.db.saveMessages(sessionId, [text], false, this.now(), undefined, items),
     );
     return saved as TranscriptMessage;
@@ -140,10 +140,21 @@ export class EngineStore implements Store {
   ): Promise<TranscriptMessage[]> {
     this.assertWritable();
     const { texts, update } = batchTexts(assistant, results, options);
-    // The queued audit events and call records go in the same transaction as the batch.
-    return this.queue.commitWith((items) =>
+    return this.withQueue((items) =>
       this.db.saveMessages(sessionId, texts, true, this.now(), update, items),
     );
+  }
+
+  /**
+   * Run a transcript write after everything queued: in the same transaction where the engine
+   * can (SQLite), else after a flush.
+   */
+  private async withQueue<T>(
+    write: (items: readonly PendingWrite[]) => T | Promise<T>,
+  ): Promise<T> {
+    if (this.db.atomicWithMessages) return this.queue.commitWith(write);
+    await this.flush();
+    return write([]);
   }
 
   async queueBatch(
@@ -154,6 +165,10 @@ export class EngineStore implements Store {
   ): Promise<void> {
     this.assertWritable();
     const { texts, update } = batchTexts(assistant, results, options);
+    if (!this.db.atomicWithMessages) {
+      await this.withQueue(() => this.db.saveMessages(sessionId, texts, true, this.now(), update));
+      return;
+    }
     // Checked now: a queued batch for a session that does not exist would fail every commit.
     if (!this.knownSessions.has(sessionId)) {
       if (!(await this.db.getSession(sessionId))) {
@@ -312,23 +327,12 @@ export class EngineStore implements Store {
   }: MarkInterruptedOptions = {}): Promise<CallRecord[]> {
     this.assertWritable();
     await this.flush();
-    const open = await this.db.openCalls(sessionId);
-    const { interrupt, release } = recoverable(open, this.owner, all);
-    for (const call of release) await this.db.releaseClaim(call);
-    if (interrupt.length === 0) return [];
-    const at = this.now();
-    await this.emitMany(interrupt.map((call) => interruptedEvent(call, at)));
-    const marked: CallRecord[] = [];
-    for (const call of interrupt) {
-      const [row] = await this.db.listCalls({
-        sessionId: call.sessionId,
-        callId: call.callId,
-        limit: 1,
-      });
-      // Another process may have closed it first (it finished, or it recovered it).
-      if (row?.state === "interrupted" && row.finishedAt === at) marked.push(row);
-    }
-    return marked;
+    return interruptOpenCalls(this.db, (events) => this.emitMany(events), {
+      owner: this.owner,
+      at: this.now(),
+      sessionId,
+      all,
+    });
   }
 
   async listInterrupted(sessionId?: string): Promise<CallRecord[]> {

@@ -1,6 +1,7 @@
 import { isOwnerGone } from "./call-owner.js";
 import type { CallRecord } from "./call-record.js";
-import type { InterruptedEvent } from "./store-event.js";
+import type { StoreEngine } from "./store-engine.js";
+import type { InterruptedEvent, StoreEvent } from "./store-event.js";
 
 /**
  * Split the open calls (claimed or started) that recovery may close: started writes become
@@ -51,4 +52,37 @@ export function interruptedEvent(call: CallRecord, at: number): InterruptedEvent
     startedAt: call.startedAt,
     owner: call.owner,
   };
+}
+
+/**
+ * Close every started write whose process is gone with an `interrupted` event, release stale
+ * claims that never started, and return the calls this process interrupted (another process
+ * may have closed one first: it finished, or it recovered it).
+ *
+ * @example
+ * ```ts
+ * await interruptOpenCalls(engine, (events) => store.emitMany(events), { owner, at: Date.now(), all: false });
+ * ```
+ */
+export async function interruptOpenCalls(
+  db: Pick<StoreEngine, "openCalls" | "releaseClaim" | "listCalls">,
+  emitMany: (events: readonly StoreEvent[]) => Promise<void>,
+  {
+    owner,
+    at,
+    sessionId,
+    all,
+  }: { owner: string; at: number; sessionId?: string | undefined; all: boolean },
+): Promise<CallRecord[]> {
+  const open = await db.openCalls(sessionId);
+  const { interrupt, release } = recoverable(open, owner, all);
+  for (const call of release) await db.releaseClaim(call);
+  if (interrupt.length === 0) return [];
+  await emitMany(interrupt.map((call) => interruptedEvent(call, at)));
+  const marked: CallRecord[] = [];
+  for (const call of interrupt) {
+    const [row] = await db.listCalls({ sessionId: call.sessionId, callId: call.callId, limit: 1 });
+    if (row?.state === "interrupted" && row.finishedAt === at) marked.push(row);
+  }
+  return marked;
 }

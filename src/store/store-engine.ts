@@ -29,6 +29,12 @@ export type Awaitable<T> = T | Promise<T>;
 export interface StoreEngine {
   readonly engine: "sqlite" | "postgres";
   readonly readOnly: boolean;
+  /**
+   * True when `saveMessages` commits the queued items it is given in the same transaction as
+   * the messages, and `appendEvents` takes queued transcript batches. Otherwise the store
+   * flushes the queue first and saves transcript batches at once.
+   */
+  readonly atomicWithMessages: boolean;
 
   insertSession(session: Session, metadata: string | null): Awaitable<void>;
   getSession(id: string): Awaitable<Session | undefined>;

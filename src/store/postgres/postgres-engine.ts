@@ -46,6 +46,7 @@ type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
  */
 export class PostgresEngine implements StoreEngine {
   readonly engine = "postgres";
+  readonly atomicWithMessages = false;
   private readonly calls: PostgresCalls;
   private readonly audit: PostgresAuditLog;
   private readonly approvals: PostgresApprovals;
@@ -142,10 +143,7 @@ export class PostgresEngine implements StoreEngine {
     batch: boolean,
     createdAt: number,
     update?: SessionUpdate,
-    items: readonly PendingWrite[] = [],
   ): Promise<TranscriptMessage[]> {
-    // The audit trail has its own locking transaction here: committed first, then the batch.
-    if (items.length > 0) await this.appendEvents(items);
     return transaction(this.pool, async (client) => {
       // Locking the session's row serialises appends to one transcript.
       const session = await client.query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", [
@@ -199,21 +197,24 @@ export class PostgresEngine implements StoreEngine {
   }
 
   /**
-   * Write queued items in order: each run of audit items in one transaction, each message batch
-   * in its own (the audit append takes advisory locks over a two-round-trip protocol of its own).
+   * Write queued audit items in one transaction. Transcript batches are never queued here
+   * (`atomicWithMessages` is false: the store saves them at once, after a flush), because the
+   * audit append takes advisory locks over a two-round-trip protocol of its own and could not
+   * share their transaction: a failure between the two would leave the queue unable to tell
+   * what was committed.
    */
   async appendEvents(items: readonly PendingWrite[]): Promise<void> {
-    let run: PendingCallWrite[] = [];
+    const calls: PendingCallWrite[] = [];
     for (const item of items) {
-      if (item.kind !== "messages") {
-        run.push(item);
-        continue;
+      if (item.kind === "messages") {
+        throw new DocketError(
+          "invalid_queue",
+          "A transcript batch cannot be queued on PostgreSQL.",
+        );
       }
-      await this.audit.append(run);
-      run = [];
-      await this.saveMessages(item.sessionId, item.messages, true, item.createdAt, item.session);
+      calls.push(item);
     }
-    await this.audit.append(run);
+    await this.audit.append(calls);
   }
 
   listEvents(filter: EventFilter): Promise<AuditRecord[]> {

@@ -54,6 +54,7 @@ type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
  */
 export class SqliteEngine implements StoreEngine {
   readonly engine = "sqlite";
+  readonly atomicWithMessages = true;
   readonly readOnly: boolean;
   private readonly calls: SqliteCalls;
   private readonly audit: SqliteAuditLog;

@@ -149,6 +149,31 @@ export function queuedWritesContract(fresh: OpenFreshStore): void {
       expect(await store.verifyChain()).toMatchObject({ ok: true });
     });
 
+    it("writes queued items exactly once when a batch saved after them fails", async () => {
+      const store = await fresh();
+      const base = { callId: "c1", tool: "lookup", sessionId: "s1", at };
+      await store.emit({
+        ...base,
+        type: "requested",
+        principal: "agent",
+        rawArguments: "{}",
+        rawBytes: 2,
+      });
+      await store.claimCall("s1", "c1", { writes: false, defer: true });
+      await store.recordCallResult("s1", "c1", okResult("c1"), undefined, { defer: true });
+      const error = await store
+        .saveBatch("ses_missing", { role: "assistant", content: "a" }, [])
+        .catch((caught: unknown) => caught);
+      expect(isDocketError(error) && error.code).toBe("unknown_session");
+      await store.flush();
+      const [events, calls] = await rawSql(store, [
+        "SELECT count(*) AS n FROM audit_events WHERE call_id = 'c1'",
+        "SELECT state FROM calls WHERE call_id = 'c1'",
+      ]);
+      expect(Number((events?.[0] as { n: unknown } | undefined)?.n)).toBe(1);
+      expect(calls).toEqual([{ state: "finished" }]);
+    });
+
     it("saves a batch and its session change in one transaction", async () => {
       const store = await fresh();
       const session = await store.createSession({ principal: "agent", configHash: "h" });
