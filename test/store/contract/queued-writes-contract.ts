@@ -22,19 +22,27 @@ function okResult(callId: string): ToolResult {
   };
 }
 
+/** The `requested` event of a read call in session s1. */
+function requested(callId: string) {
+  return {
+    callId,
+    tool: "lookup",
+    sessionId: "s1",
+    at,
+    type: "requested",
+    principal: "agent",
+    rawArguments: "{}",
+    rawBytes: 2,
+  } as const;
+}
+
 /** Deferred claims, results and terminal events, queued batches: what the harness relies on. */
 export function queuedWritesContract(fresh: OpenFreshStore): void {
   describe("queued writes", () => {
     it("writes a read's deferred claim, events and result together at the flush", async () => {
       const store = await fresh();
       const base = { callId: "c1", tool: "lookup", sessionId: "s1", at };
-      await store.emit({
-        ...base,
-        type: "requested",
-        principal: "agent",
-        rawArguments: "{}",
-        rawBytes: 2,
-      });
+      await store.emit(requested("c1"));
       expect(
         await store.claimCall("s1", "c1", { tool: "lookup", writes: false, defer: true }),
       ).toEqual({
@@ -151,14 +159,7 @@ export function queuedWritesContract(fresh: OpenFreshStore): void {
 
     it("writes queued items exactly once when a batch saved after them fails", async () => {
       const store = await fresh();
-      const base = { callId: "c1", tool: "lookup", sessionId: "s1", at };
-      await store.emit({
-        ...base,
-        type: "requested",
-        principal: "agent",
-        rawArguments: "{}",
-        rawBytes: 2,
-      });
+      await store.emit(requested("c1"));
       await store.claimCall("s1", "c1", { writes: false, defer: true });
       await store.recordCallResult("s1", "c1", okResult("c1"), undefined, { defer: true });
       const error = await store
