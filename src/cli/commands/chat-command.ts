@@ -75,6 +75,8 @@ export function registerChatCommand(program: Command): void {
                 controller.abort(new Error("cancelled at the terminal"));
               } else {
                 process.stderr.write(`\n(exiting; the session ${sessionId ?? ""} is saved)\n`);
+                // What the store has queued is committed first (SQLite writes it in this call).
+                void runtime.store.flush().catch(() => undefined);
                 process.exit(130);
               }
             };
