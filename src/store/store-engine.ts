@@ -1,4 +1,3 @@
-import type { ToolResult } from "../checkpoint/tool-result.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -65,12 +64,6 @@ export interface StoreEngine {
   loadCall(sessionId: string, callId: string): Awaitable<CallRow | undefined>;
   loadCalls(sessionId: string, callIds: readonly string[]): Awaitable<CallRow[]>;
   callOutcome(sessionId: string, callId: string): Awaitable<CallOutcome | undefined>;
-  recordCallResult(
-    sessionId: string,
-    callId: string,
-    result: ToolResult,
-    dedupeKey: string | undefined,
-  ): Awaitable<void>;
   findDuplicate(
     sessionId: string,
     tool: string,

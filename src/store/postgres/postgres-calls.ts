@@ -8,7 +8,7 @@ import type {
   ClaimResult,
   DuplicateCall,
 } from "../call-record.js";
-import { applyCallResult, type CallRow, isClaimable, newCallRow } from "../call-state.js";
+import { type CallRow, isClaimable, newCallRow } from "../call-state.js";
 import { callFilterSql, listLimit } from "../store-input.js";
 import {
   CALL_COLUMNS,
@@ -164,19 +164,6 @@ export class PostgresCalls {
   async outcome(sessionId: string, callId: string): Promise<CallOutcome | undefined> {
     const row = await this.load(sessionId, callId);
     return row ? outcomeOfRow(row) : undefined;
-  }
-
-  recordResult(
-    sessionId: string,
-    callId: string,
-    result: ToolResult,
-    dedupeKey: string | undefined,
-  ): Promise<void> {
-    return this.locked(sessionId, callId, async (client, row) => {
-      await this.saveMany(client, [
-        applyCallResult(row, sessionId, callId, result, dedupeKey, this.now()),
-      ]);
-    });
   }
 
   async findDuplicate(

@@ -1,5 +1,4 @@
 import type pg from "pg";
-import type { ToolResult } from "../../checkpoint/tool-result.js";
 import { DocketError } from "../../errors/docket-error.js";
 import type {
   Approval,
@@ -243,15 +242,6 @@ export class PostgresEngine implements StoreEngine {
 
   callOutcome(sessionId: string, callId: string): Promise<CallOutcome | undefined> {
     return this.calls.outcome(sessionId, callId);
-  }
-
-  recordCallResult(
-    sessionId: string,
-    callId: string,
-    result: ToolResult,
-    dedupeKey: string | undefined,
-  ): Promise<void> {
-    return this.calls.recordResult(sessionId, callId, result, dedupeKey);
   }
 
   findDuplicate(

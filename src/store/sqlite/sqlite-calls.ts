@@ -8,7 +8,7 @@ import type {
   ClaimResult,
   DuplicateCall,
 } from "../call-record.js";
-import { applyCallResult, type CallRow, isClaimable, newCallRow } from "../call-state.js";
+import { type CallRow, isClaimable, newCallRow } from "../call-state.js";
 import { callFilterSql, listLimit } from "../store-input.js";
 import {
   CALL_COLUMNS,
@@ -112,20 +112,6 @@ export class SqliteCalls {
   outcome(sessionId: string, callId: string): CallOutcome | undefined {
     const row = this.load(sessionId, callId);
     return row ? outcomeOfRow(row) : undefined;
-  }
-
-  recordResult(
-    sessionId: string,
-    callId: string,
-    result: ToolResult,
-    dedupeKey: string | undefined,
-  ): void {
-    this.db
-      .transaction(() => {
-        const row = this.load(sessionId, callId);
-        this.save(applyCallResult(row, sessionId, callId, result, dedupeKey, this.now()));
-      })
-      .immediate();
   }
 
   findDuplicate(

@@ -1,5 +1,4 @@
 import type { Database, Statement, Transaction } from "better-sqlite3";
-import type { ToolResult } from "../../checkpoint/tool-result.js";
 import { DocketError } from "../../errors/docket-error.js";
 import type {
   Approval,
@@ -253,15 +252,6 @@ export class SqliteEngine implements StoreEngine {
 
   callOutcome(sessionId: string, callId: string): CallOutcome | undefined {
     return this.calls.outcome(sessionId, callId);
-  }
-
-  recordCallResult(
-    sessionId: string,
-    callId: string,
-    result: ToolResult,
-    dedupeKey: string | undefined,
-  ): void {
-    this.calls.recordResult(sessionId, callId, result, dedupeKey);
   }
 
   findDuplicate(
