@@ -10,13 +10,13 @@ import { statementCache } from "./statement-cache.js";
 
 /**
  * The audit trail of a SQLite store: appends to the per-session hash chains, lists and verifies
- * them. An append is one `BEGIN IMMEDIATE` transaction: the write lock is taken before the chain
- * head is read, so two processes on one file can never fork a chain.
+ * them. Appends run inside the engine's `BEGIN IMMEDIATE` transaction: the write lock is taken
+ * before the chain head is read, so two processes on one file can never fork a chain.
  *
  * @example
  * ```ts
  * const log = new SqliteAuditLog(db, calls, owner);
- * log.append([prepareEvent(event, "")]);
+ * db.transaction(() => log.write([prepareEvent(event, "")])).immediate();
  * log.verify(undefined); // { ok: true, checked: 1, sessions: 1 }
  * ```
  */
@@ -24,7 +24,6 @@ export class SqliteAuditLog {
   private readonly headStatement: Statement;
   private readonly insertStatement: Statement;
   private readonly saveHeadStatement: Statement;
-  private readonly appendAll: (events: readonly PendingCallWrite[]) => void;
   private readonly sql: (source: string) => Statement;
 
   constructor(
@@ -40,13 +39,6 @@ export class SqliteAuditLog {
     this.saveHeadStatement = db.prepare(
       "INSERT INTO chain_heads (session_id, seq, hash) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
     );
-    const transaction = db.transaction((items: readonly PendingCallWrite[]) => this.write(items));
-    this.appendAll = (events) => transaction.immediate(events);
-  }
-
-  /** Append queued items, in order, in one transaction: events to their chains, calls rows. */
-  append(items: readonly PendingCallWrite[]): void {
-    if (items.length > 0) this.appendAll(items);
   }
 
   /** Append queued items inside the caller's write transaction. */
