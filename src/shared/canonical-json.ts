@@ -11,7 +11,92 @@ import { createHash } from "node:crypto";
  * ```
  */
 export function canonicalJson(value: unknown): string {
+  const tree = canonicalTree(value, 0);
+  if (tree !== UNSUPPORTED) return JSON.stringify(tree) ?? "null";
   return write(value, []) ?? "null";
+}
+
+/** Marks a value the fast path leaves to `write`. */
+const UNSUPPORTED: unique symbol = Symbol("unsupported");
+
+/** Past this depth the fast path gives up: `write` finds cycles and reports them. */
+const MAX_FAST_DEPTH = 64;
+
+/**
+ * The fast path: plain objects, arrays and primitives, returned as they are when their keys are
+ * already in canonical order (most are), otherwise as copies that are, so that the native
+ * JSON.stringify writes the canonical text in one pass. Anything else (toJSON, boxed values,
+ * typed arrays, class instances, BigInt, deep or cyclic values) is UNSUPPORTED and goes to
+ * `write`, which handles every case.
+ */
+function canonicalTree(value: unknown, depth: number): unknown {
+  if (typeof value !== "object" || value === null) {
+    return typeof value === "bigint" ? UNSUPPORTED : value;
+  }
+  if (depth > MAX_FAST_DEPTH) return UNSUPPORTED;
+  if (Array.isArray(value)) return canonicalArray(value, depth);
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return UNSUPPORTED;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return UNSUPPORTED;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // Object.keys lists array-index keys first, in numeric order (their canonical order too).
+  let names = 0;
+  while (names < keys.length && isArrayIndex(keys[names] as string)) names += 1;
+  let sorted = true;
+  for (let i = names + 1; i < keys.length && sorted; i += 1) {
+    sorted = (keys[i - 1] as string) < (keys[i] as string);
+  }
+  const trees: unknown[] = new Array(keys.length);
+  let changed = !sorted;
+  for (let i = 0; i < keys.length; i += 1) {
+    const item = record[keys[i] as string];
+    const tree = canonicalTree(item, depth + 1);
+    if (tree === UNSUPPORTED) return UNSUPPORTED;
+    trees[i] = tree;
+    if (tree !== item) changed = true;
+  }
+  if (!changed) return value;
+  const order = keys.map((_key, i) => i);
+  if (!sorted) {
+    const byName = order.slice(names).sort((a, b) => {
+      const x = keys[a] as string;
+      const y = keys[b] as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    order.splice(names, byName.length, ...byName);
+  }
+  const copy: Record<string, unknown> = {};
+  for (const i of order) {
+    const key = keys[i] as string;
+    // Assigning "__proto__" would set the copy's prototype; define it as data, as JSON.parse does.
+    if (key === "__proto__") {
+      Object.defineProperty(copy, key, {
+        value: trees[i],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      copy[key] = trees[i];
+    }
+  }
+  return copy;
+}
+
+function canonicalArray(value: unknown[], depth: number): unknown {
+  if (Object.getPrototypeOf(value) !== Array.prototype) return UNSUPPORTED;
+  // JSON.stringify would call an array's toJSON; `write`, like the reference, does not.
+  if ((value as { toJSON?: unknown }).toJSON !== undefined) return UNSUPPORTED;
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < value.length; i += 1) {
+    const item = value[i];
+    const tree = canonicalTree(item, depth + 1);
+    if (tree === UNSUPPORTED) return UNSUPPORTED;
+    if (copy === undefined && tree !== item) copy = value.slice(0, i);
+    if (copy !== undefined) copy[i] = tree;
+  }
+  return copy ?? value;
 }
 
 /**
