@@ -69,6 +69,26 @@ describe("canonicalJson, written directly", () => {
     );
   });
 
+  it("sorts objects of any size the same way (small ones in place, large ones otherwise)", () => {
+    const key = fc.oneof(fc.string(), fc.constantFrom("0", "7", "12", "01", "__proto__"));
+    fc.assert(
+      fc.property(
+        fc.dictionary(key, fc.oneof(fc.integer(), fc.dictionary(key, fc.string())), {
+          minKeys: 10,
+          maxKeys: 80,
+        }),
+        (value) => {
+          expect(canonicalJson(value)).toBe(reference(value));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    const large = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`k${(i * 7919) % 20_000}`, i]),
+    );
+    expect(canonicalJson(large)).toBe(reference(large));
+  });
+
   it("orders index-like keys numerically before the others, as JSON.stringify enumerates them", () => {
     expect(canonicalJson({ b: 1, 10: 2, 9: 3, a: 4, "01": 5 })).toBe(
       '{"9":3,"10":2,"01":5,"a":4,"b":1}',

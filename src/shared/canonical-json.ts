@@ -58,14 +58,7 @@ function canonicalTree(value: unknown, depth: number): unknown {
   }
   if (!changed) return value;
   const order = keys.map((_key, i) => i);
-  if (!sorted) {
-    const byName = order.slice(names).sort((a, b) => {
-      const x = keys[a] as string;
-      const y = keys[b] as string;
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-    order.splice(names, byName.length, ...byName);
-  }
+  if (!sorted) sortIndices(order, keys, names);
   const copy: Record<string, unknown> = {};
   for (const i of order) {
     const key = keys[i] as string;
@@ -82,6 +75,35 @@ function canonicalTree(value: unknown, depth: number): unknown {
     }
   }
   return copy;
+}
+
+const INSERTION_SORT_MAX = 24;
+
+/**
+ * Sort `order[from..]` by the keys they index, in place: an insertion sort, since objects are
+ * small and mostly nearly sorted, and Array.prototype.sort allocates a working copy per call.
+ */
+function sortIndices(order: number[], keys: readonly string[], from: number): void {
+  if (order.length - from > INSERTION_SORT_MAX) {
+    // Model-supplied objects can be large: quadratic work there would be a way to stall docket.
+    const tail = order.slice(from).sort((a, b) => {
+      const x = keys[a] as string;
+      const y = keys[b] as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    for (let i = 0; i < tail.length; i += 1) order[from + i] = tail[i] as number;
+    return;
+  }
+  for (let i = from + 1; i < order.length; i += 1) {
+    const index = order[i] as number;
+    const key = keys[index] as string;
+    let j = i - 1;
+    while (j >= from && (keys[order[j] as number] as string) > key) {
+      order[j + 1] = order[j] as number;
+      j -= 1;
+    }
+    order[j + 1] = index;
+  }
 }
 
 function canonicalArray(value: unknown[], depth: number): unknown {
