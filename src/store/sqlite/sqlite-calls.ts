@@ -9,6 +9,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import { type CallRow, isClaimable, newCallRow } from "../call-state.js";
+import { callKey } from "../pending-write.js";
 import { callFilterSql, listLimit } from "../store-input.js";
 import {
   CALL_COLUMNS,
@@ -19,12 +20,19 @@ import {
   toCallRecord,
   toCallRow,
 } from "../store-rows.js";
+import { MultiRowInsert } from "./multi-row-insert.js";
 import { statementCache } from "./statement-cache.js";
 
-const UPSERT = `INSERT INTO calls (${CALL_COLUMNS.join(", ")}) VALUES (${CALL_COLUMNS.map(() => "?").join(", ")})
-ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLUMNS.slice(2)
+const UPSERT_HEAD = `INSERT INTO calls (${CALL_COLUMNS.join(", ")}) VALUES`;
+const UPSERT_TAIL = `ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLUMNS.slice(2)
   .map((column) => `${column} = excluded.${column}`)
   .join(", ")}`;
+
+/** A call's row while queued items are folded into it, and whether it needs saving. */
+export interface CallEntry {
+  row: CallRow | undefined;
+  changed: boolean;
+}
 
 /**
  * The `calls` table of a SQLite store. Every change is a read-modify-write of one row inside a
@@ -38,7 +46,7 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLUMNS.slice(2)
  */
 export class SqliteCalls {
   private readonly loadStatement: Statement;
-  private readonly saveStatement: Statement;
+  private readonly upsert: MultiRowInsert;
   private readonly duplicateStatement: Statement;
   private readonly openStatement: Statement;
   private readonly releaseStatement: Statement;
@@ -51,7 +59,7 @@ export class SqliteCalls {
   ) {
     this.sql = statementCache(db);
     this.loadStatement = db.prepare("SELECT * FROM calls WHERE session_id = ? AND call_id = ?");
-    this.saveStatement = db.prepare(UPSERT);
+    this.upsert = new MultiRowInsert(db, UPSERT_HEAD, CALL_COLUMNS.length, UPSERT_TAIL);
     this.duplicateStatement = db.prepare(
       `SELECT call_id, result, finished_at FROM calls
        WHERE session_id = ? AND tool = ? AND dedupe_key = ? AND status = 'ok'
@@ -81,11 +89,49 @@ export class SqliteCalls {
     return rows.map(toCallRow);
   }
 
+  /**
+   * The rows of the calls that queued items touch, keyed by `callKey`: one query per session
+   * (a batch has one), a row of undefined for a call not yet recorded.
+   */
+  loadFor(
+    items: readonly { readonly sessionId: string; readonly callId: string }[],
+  ): Map<string, CallEntry> {
+    const entries = new Map<string, CallEntry>();
+    const wanted = new Map<string, string[]>();
+    for (const item of items) {
+      const key = callKey(item);
+      if (entries.has(key)) continue;
+      entries.set(key, { row: undefined, changed: false });
+      const ids = wanted.get(item.sessionId);
+      if (ids) ids.push(item.callId);
+      else wanted.set(item.sessionId, [item.callId]);
+    }
+    for (const [sessionId, ids] of wanted) {
+      const rows =
+        ids.length === 1 ? [this.load(sessionId, ids[0] as string)] : this.loadMany(sessionId, ids);
+      for (const row of rows) {
+        const entry = row && entries.get(callKey(row));
+        if (entry) entry.row = row;
+      }
+    }
+    return entries;
+  }
+
   /** Insert or replace one row (call inside a transaction). */
   save(row: CallRow): void {
-    const values = callRowValues(row);
-    values[3] = row.writes === undefined ? null : row.writes ? 1 : 0;
-    this.saveStatement.run(...values);
+    this.saveMany([row]);
+  }
+
+  /** Insert or replace rows, each key at most once (call inside a transaction). */
+  saveMany(rows: readonly CallRow[]): void {
+    if (rows.length === 0) return;
+    const values: unknown[] = [];
+    for (const row of rows) {
+      const start = values.length;
+      for (const value of callRowValues(row)) values.push(value);
+      values[start + 3] = row.writes === undefined ? null : row.writes ? 1 : 0;
+    }
+    this.upsert.run(values);
   }
 
   claim(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {

@@ -161,21 +161,34 @@ export class SqliteEngine implements StoreEngine {
   ): TranscriptMessage[] {
     const save = this.db.transaction((): TranscriptMessage[] => {
       this.writeQueued(items);
-      return this.insertMessages(sessionId, messages, batch, createdAt, session);
+      const first = this.insertMessages(sessionId, messages, batch, createdAt, session);
+      return messages.map((message, index) =>
+        toMessage({
+          session_id: sessionId,
+          seq: first + index,
+          role: message.role,
+          content: message.content,
+          created_at: createdAt,
+          batch: batch ? first : null,
+        }),
+      );
     });
     const saved = save.immediate();
     this.checkpointer?.noteCommit();
     return saved;
   }
 
-  /** Insert messages after the session's last one (inside a write transaction). */
+  /**
+   * Insert messages after the session's last one (inside a write transaction); returns the seq
+   * of the first. Queued batches are not read back: nothing waits for their rows.
+   */
   private insertMessages(
     sessionId: string,
     messages: readonly MessageText[],
     batch: boolean,
     createdAt: number,
     session: SessionUpdate | undefined,
-  ): TranscriptMessage[] {
+  ): number {
     if (this.sql("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) {
       throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
     }
@@ -186,20 +199,18 @@ export class SqliteEngine implements StoreEngine {
     const insert = this.sql(
       "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, ?)",
     );
-    const saved = messages.map((message, index) => {
-      const row = {
-        session_id: sessionId,
-        seq: first + index,
-        role: message.role,
-        content: message.content,
-        created_at: createdAt,
-        batch: batch ? first : null,
-      };
-      insert.run(row.session_id, row.seq, row.role, row.content, row.created_at, row.batch);
-      return toMessage(row);
+    messages.forEach((message, index) => {
+      insert.run(
+        sessionId,
+        first + index,
+        message.role,
+        message.content,
+        createdAt,
+        batch ? first : null,
+      );
     });
     if (session) this.updateSession(sessionId, session.patch, session.metadata, createdAt);
-    return saved;
+    return first;
   }
 
   /** Write queued items in order (inside a write transaction): audit runs and message batches. */
