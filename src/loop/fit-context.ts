@@ -3,7 +3,16 @@ import type { TranscriptMessage } from "./transcript-message.js";
 // Messages are immutable and come back every turn: measure each once.
 const measured = new WeakMap<TranscriptMessage, number>();
 
-function bytesOf(message: TranscriptMessage): number {
+/**
+ * What a message counts against the context budget: the bytes of its words, argument texts,
+ * tool names and result texts.
+ *
+ * @example
+ * ```ts
+ * messageBytes({ role: "user", text: "héllo" }); // 6
+ * ```
+ */
+export function messageBytes(message: TranscriptMessage): number {
   let bytes = measured.get(message);
   if (bytes === undefined) {
     bytes = measure(message);
@@ -55,7 +64,7 @@ export function fitContext(
   messages: readonly TranscriptMessage[],
   budgetBytes: number,
 ): TranscriptMessage[] {
-  let total = messages.reduce((n, m) => n + bytesOf(m), 0);
+  let total = messages.reduce((n, m) => n + messageBytes(m), 0);
   const fitted = [...messages];
   if (total <= budgetBytes) return fitted;
   let latestTool = -1;

@@ -2,7 +2,6 @@ import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provi
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
-import { fitContext } from "./fit-context.js";
 import type {
   HarnessEvent,
   PendingApproval,
@@ -10,10 +9,10 @@ import type {
   RunStatus,
   resolveHarnessLimits,
 } from "./harness-options.js";
+import { PromptWindow } from "./prompt-window.js";
 import type { RetryOptions } from "./request-turn.js";
 import { requestTurn } from "./request-turn.js";
 import type { PendingBatch, SessionTranscript } from "./session-transcript.js";
-import { toPrompt } from "./to-prompt.js";
 import type {
   TranscriptMessage,
   TranscriptToolCall,
@@ -149,6 +148,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
 
     // Loaded once: from here on this run is the only writer of its session's transcript.
     const messages = await ctx.transcript.load();
+    const promptWindow = new PromptWindow(ctx.limits.contextBytes);
     let pendingBatch = await ctx.transcript.pendingBatch();
     // A session whose last word is the model's answer (a process that ended before marking it
     // completed) has nothing to resume: asking the model again would answer its own answer.
@@ -216,12 +216,11 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
       if (ctx.signal?.aborted)
         return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
 
-      const context = fitContext(messages, ctx.limits.contextBytes);
       turns += 1;
       const outcome = await requestTurn(
         ctx.model,
         {
-          prompt: toPrompt(context),
+          prompt: promptWindow.prompt(messages),
           tools: ctx.menu,
           signal,
           ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),

@@ -25,18 +25,35 @@ function replayInput(text: string): unknown {
  * ```
  */
 export function toPrompt(messages: readonly TranscriptMessage[]): LanguageModelV3Prompt {
-  // An assistant turn with neither words nor calls has no content providers accept; dropping it
-  // lets the provider merge the user turns around it.
-  return messages
-    .filter((m) => m.role !== "assistant" || m.text !== "" || m.toolCalls.length > 0)
-    .map(cachedProviderMessage);
+  return messages.filter(isSent).map(providerMessage);
+}
+
+/**
+ * Whether a message goes into the prompt. An assistant turn with neither words nor calls has
+ * no content providers accept; dropping it lets the provider merge the user turns around it.
+ *
+ * @example
+ * ```ts
+ * isSent({ role: "assistant", text: "", toolCalls: [] }); // false
+ * ```
+ */
+export function isSent(message: TranscriptMessage): boolean {
+  return message.role !== "assistant" || message.text !== "" || message.toolCalls.length > 0;
 }
 
 // The transcript only grows: the same message objects come back every turn. Converting each
 // once keeps a long run linear (an assistant message's arguments are parsed once, not per turn).
 const converted = new WeakMap<TranscriptMessage, LanguageModelV3Message>();
 
-function cachedProviderMessage(message: TranscriptMessage): LanguageModelV3Message {
+/**
+ * One transcript message in the AI SDK's prompt form, converted once per message object.
+ *
+ * @example
+ * ```ts
+ * providerMessage({ role: "user", text: "hi" }); // { role: "user", content: [{ type: "text", text: "hi" }] }
+ * ```
+ */
+export function providerMessage(message: TranscriptMessage): LanguageModelV3Message {
   let provider = converted.get(message);
   if (!provider) {
     provider = toProviderMessage(message);
