@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -7,7 +7,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isDocketError } from "../../src/errors/docket-error.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations/migration.js";
 import { openStore } from "../../src/store/open-store.js";
-import { NEW_FILE_PAGE_SIZE } from "../../src/store/sqlite/open-sqlite-database.js";
 import { describeStoreContract } from "./store-contract.js";
 import { callEvents } from "./support/call-events.js";
 
@@ -31,22 +30,6 @@ describe("the SQLite file", () => {
     await store.close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.pragma("page_size", { simple: true })).toBe(NEW_FILE_PAGE_SIZE);
-    db.close();
-  });
-
-  it("keeps the page size of a file it did not create", async () => {
-    const path = join(root, "own-pages", "docket.db");
-    mkdirSync(join(root, "own-pages"));
-    const existing = new Database(path);
-    existing.pragma("journal_mode = WAL");
-    existing.close();
-    const store = await openStore(`sqlite:${path}`);
-    await store.emitMany(callEvents({ sessionId: "s", callId: "c" }));
-    expect(await store.verifyChain("s")).toMatchObject({ ok: true, checked: 4 });
-    await store.close();
-    const db = new Database(path, { readonly: true });
-    expect(db.pragma("page_size", { simple: true })).toBe(4096);
     db.close();
   });
 

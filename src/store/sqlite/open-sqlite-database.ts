@@ -12,14 +12,11 @@ import type { StoreTarget } from "../store-url.js";
 
 type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
 
-/** The page size of a store file docket creates. */
-export const NEW_FILE_PAGE_SIZE = 16_384;
-
 /**
  * Open (creating when needed) a SQLite store file and bring its schema up to date.
  *
  * The version is read before anything is written, so a file from a newer docket is refused
- * untouched (`store_too_new`). Then: 16 KiB pages for a new file, WAL (readers never block the writer), the configured
+ * untouched (`store_too_new`). Then: WAL (readers never block the writer), the configured
  * `synchronous` (see SqliteStore for the durability trade-off), a busy timeout so that several
  * processes can share the file, foreign keys on, and the pending migrations in one
  * `BEGIN IMMEDIATE` transaction (the version is read again under the write lock, so two
@@ -66,10 +63,6 @@ export function openSqliteDatabase(
       }
       return db;
     }
-    // A new file gets 16 KiB pages: a commit of a batch's events writes about a third as many
-    // WAL frames (one write call each) as with 4 KiB, measured faster here (ADR 0005). The size
-    // is fixed when the file is first written; an existing file keeps its own.
-    if (!memory && found === 0) db.pragma(`page_size = ${NEW_FILE_PAGE_SIZE}`);
     if (!memory) db.pragma("journal_mode = WAL");
     db.pragma(`synchronous = ${target.synchronous}`);
     db.pragma("foreign_keys = ON");
