@@ -134,10 +134,11 @@ export function applyCallResult(
   result: ToolResult,
   dedupeKey: string | undefined,
   at: number,
+  /** The result as JSON, when the caller has it already. */
+  resultText: string = JSON.stringify(result),
 ): CallRow {
   const base = row ?? newCallRow(sessionId, callId, storedText(String(result.name)), at);
-  const text = JSON.stringify(result);
-  const kept = { ...base, result: text, dedupeKey: dedupeKey ?? base.dedupeKey };
+  const kept = { ...base, result: resultText, dedupeKey: dedupeKey ?? base.dedupeKey };
   if (!mayFinish(base)) return kept;
   const outcome: CallOutcome = {
     kind:

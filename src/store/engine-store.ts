@@ -284,12 +284,13 @@ export class EngineStore implements Store {
     options: { readonly defer?: boolean } = {},
   ): Promise<void> {
     this.assertWritable();
-    jsonText(result, "invalid_call_result", "The result");
+    const resultText = jsonText(result, "invalid_call_result", "The result");
     const item: PendingResult = {
       kind: "result",
       sessionId: this.session(sessionId),
       callId: storedText(callId),
       result,
+      resultText,
       dedupeKey: dedupeKey === undefined ? undefined : storedText(dedupeKey),
       at: this.now(),
     };

@@ -34,6 +34,8 @@ const MAX_QUEUED = 1024;
  */
 export class EventQueue {
   private pending: PendingWrite[] = [];
+  /** `keyOf` of each pending item, computed once (undefined when not indexed). */
+  private pendingKeys: (string | undefined)[] = [];
   private inflight: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private scheduled = false;
@@ -61,8 +63,7 @@ export class EventQueue {
 
   /** Queue one item; resolves when it is durable, or at once for a buffered one. */
   add(item: PendingWrite, durable = mustWrite(item)): Promise<void> {
-    this.pending.push(item);
-    this.index(item, 1);
+    this.push(item);
     if (!this.buffer || this.failed || durable || this.pending.length >= MAX_QUEUED) {
       return this.flush();
     }
@@ -72,10 +73,7 @@ export class EventQueue {
 
   /** Queue several events and write them (with anything queued) in one transaction. */
   addMany(items: readonly PendingWrite[]): Promise<void> {
-    for (const item of items) {
-      this.pending.push(item);
-      this.index(item, 1);
-    }
+    for (const item of items) this.push(item);
     return this.flush();
   }
 
@@ -99,7 +97,9 @@ export class EventQueue {
   async commitWith<T>(work: (items: readonly PendingWrite[]) => T | Promise<T>): Promise<T> {
     while (this.inflight) await this.inflight.catch(() => undefined);
     const batch = this.pending;
+    const keys = this.pendingKeys;
     this.pending = [];
+    this.pendingKeys = [];
     let finish: () => void = () => undefined;
     this.inflight = new Promise<void>((resolve) => {
       finish = resolve;
@@ -107,10 +107,10 @@ export class EventQueue {
     try {
       const value = await work(batch);
       this.failed = false;
-      this.written(batch);
+      this.written(keys);
       return value;
     } catch (error) {
-      this.fail(batch);
+      this.fail(batch, keys);
       throw error;
     } finally {
       this.inflight = undefined;
@@ -123,18 +123,22 @@ export class EventQueue {
     return this.keys.has(key);
   }
 
-  private index(item: PendingWrite, change: 1 | -1): void {
+  private push(item: PendingWrite): void {
     const key = this.keyOf?.(item);
-    if (key === undefined) return;
-    const count = (this.keys.get(key) ?? 0) + change;
-    if (count > 0) this.keys.set(key, count);
-    else this.keys.delete(key);
+    this.pending.push(item);
+    this.pendingKeys.push(key);
+    if (key !== undefined) this.keys.set(key, (this.keys.get(key) ?? 0) + 1);
   }
 
   /** Items written: out of the index. */
-  private written(batch: readonly PendingWrite[]): void {
+  private written(keys: readonly (string | undefined)[]): void {
     if (this.keys.size === 0) return;
-    for (const item of batch) this.index(item, -1);
+    for (const key of keys) {
+      if (key === undefined) continue;
+      const count = (this.keys.get(key) ?? 0) - 1;
+      if (count > 0) this.keys.set(key, count);
+      else this.keys.delete(key);
+    }
   }
 
   /** True when nothing is queued or being written. */
@@ -144,27 +148,29 @@ export class EventQueue {
 
   private start(): Promise<void> {
     const batch = this.pending;
+    const keys = this.pendingKeys;
     this.pending = [];
+    this.pendingKeys = [];
     let written: void | Promise<void>;
     try {
       written = this.write(batch);
     } catch (error) {
-      this.fail(batch);
+      this.fail(batch, keys);
       return Promise.reject(error);
     }
     if (!isThenable(written)) {
       this.failed = false;
-      this.written(batch);
+      this.written(keys);
       return RESOLVED;
     }
     const tracked: Promise<void> = Promise.resolve(written).then(
       () => {
         this.failed = false;
         this.inflight = undefined;
-        this.written(batch);
+        this.written(keys);
       },
       (error: unknown) => {
-        this.fail(batch);
+        this.fail(batch, keys);
         this.inflight = undefined;
         throw error;
       },
@@ -173,9 +179,10 @@ export class EventQueue {
     return tracked;
   }
 
-  private fail(batch: readonly PendingWrite[]): void {
+  private fail(batch: readonly PendingWrite[], keys: readonly (string | undefined)[]): void {
     this.failed = true;
     this.pending = [...batch, ...this.pending];
+    this.pendingKeys = [...keys, ...this.pendingKeys];
   }
 
   private schedule(): void {

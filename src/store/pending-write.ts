@@ -45,6 +45,8 @@ export interface PendingResult {
   readonly sessionId: string;
   readonly callId: string;
   readonly result: ToolResult;
+  /** `result` as JSON, serialised (and so checked) when it was queued. */
+  readonly resultText: string;
   readonly dedupeKey: string | undefined;
   readonly at: number;
 }
@@ -111,6 +113,7 @@ export function foldCallWrite(
         item.result,
         item.dedupeKey,
         item.at,
+        item.resultText,
       );
   }
 }
