@@ -28,6 +28,9 @@ const UPSERT_TAIL = `ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLU
   .map((column) => `${column} = excluded.${column}`)
   .join(", ")}`;
 
+/** Ids per read of several calls: an IN list of at most this many parameters. */
+const MAX_IDS_PER_READ = 64;
+
 /** A call's row while queued items are folded into it, and whether it needs saving. */
 export interface CallEntry {
   row: CallRow | undefined;
@@ -47,6 +50,8 @@ export interface CallEntry {
 export class SqliteCalls {
   private readonly loadStatement: Statement;
   private readonly upsert: MultiRowInsert;
+  /** `SELECT … IN (?, …)` by number of ids. */
+  private readonly loadByIds: (Statement | undefined)[] = [];
   private readonly duplicateStatement: Statement;
   private readonly openStatement: Statement;
   private readonly releaseStatement: Statement;
@@ -83,10 +88,24 @@ export class SqliteCalls {
 
   /** The rows of several call ids of one session, in one read. */
   loadMany(sessionId: string, callIds: readonly string[]): CallRow[] {
-    const rows = this.sql(
-      "SELECT * FROM calls WHERE session_id = ? AND call_id IN (SELECT value FROM json_each(?))",
-    ).all(sessionId, JSON.stringify(callIds)) as Row[];
-    return rows.map(toCallRow);
+    const rows: CallRow[] = [];
+    for (let first = 0; first < callIds.length; first += MAX_IDS_PER_READ) {
+      const ids = callIds.slice(first, first + MAX_IDS_PER_READ);
+      // Padded to a power of two with a repeated id, so that few statements are ever prepared.
+      let size = 1;
+      while (size < ids.length) size *= 2;
+      const padded =
+        ids.length === size ? ids : [...ids, ...new Array(size - ids.length).fill(ids[0])];
+      let statement = this.loadByIds[size];
+      if (!statement) {
+        statement = this.db.prepare(
+          `SELECT * FROM calls WHERE session_id = ? AND call_id IN (${new Array(size).fill("?").join(", ")})`,
+        );
+        this.loadByIds[size] = statement;
+      }
+      for (const row of statement.all(sessionId, ...padded) as Row[]) rows.push(toCallRow(row));
+    }
+    return rows;
   }
 
   /**

@@ -115,6 +115,21 @@ export function queuedWritesContract(fresh: OpenFreshStore): void {
       });
     });
 
+    it("reads ahead batches of any size, each recorded call found once", async () => {
+      const store = await fresh();
+      const ids = Array.from({ length: 150 }, (_, i) => `c${i}`);
+      const recorded = ids.filter((_, i) => i % 3 === 0);
+      for (const id of recorded) {
+        await store.emitMany(callEvents({ sessionId: "s1", callId: id, writes: false }));
+      }
+      // Out of order, with a repeat, and over any single read's size.
+      await store.prefetchCalls("s1", [...ids].reverse().concat(["c0"]));
+      for (const id of ids) {
+        const claim = await store.claimCall("s1", id, { writes: false, defer: true });
+        expect(claim.status).toBe(recorded.includes(id) ? "seen" : "claimed");
+      }
+    });
+
     it("ignores `defer` on the claim of a write: it is committed before it resolves", async () => {
       const store = await fresh();
       expect(await store.claimCall("s1", "w1", { writes: true, defer: true })).toEqual({
