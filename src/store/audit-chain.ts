@@ -30,8 +30,23 @@ export function linkHash(
   prevHash: string,
   eventJson: string,
 ): string {
-  const text = `{"event":${eventJson},"prevHash":${JSON.stringify(prevHash)},"seq":${seq},"sessionId":${JSON.stringify(sessionId)}}`;
+  const prev = HEX_HASH.test(prevHash) ? `"${prevHash}"` : JSON.stringify(prevHash);
+  const text = `{"event":${eventJson},"prevHash":${prev},"seq":${seq},"sessionId":${quoted(sessionId)}}`;
   return sha256(text);
+}
+
+/** A hash as docket writes it: its JSON string is itself in quotes, with nothing to escape. */
+const HEX_HASH = /^[0-9a-f]{64}$/;
+
+// Appends come in runs of one session: quote its id once per run, not once per event.
+let lastSession = "";
+let lastQuoted = '""';
+function quoted(sessionId: string): string {
+  if (sessionId !== lastSession) {
+    lastQuoted = JSON.stringify(sessionId);
+    lastSession = sessionId;
+  }
+  return lastQuoted;
 }
 
 // crypto.hash (Node 20.12+) is a one-shot digest, about three times faster than createHash for
