@@ -28,6 +28,70 @@ export function identifyCall(call: unknown): { callId: string; name: string } {
 }
 
 /**
+ * The event of a step: the call's shared fields and the step's own. The four steps every call
+ * that runs takes are built with their keys in canonical (sorted) order, so that the audit trail
+ * serialises them as they are instead of making sorted copies; a test checks the order and that
+ * no field is left out.
+ */
+export function eventOf(trace: CallTrace, body: EventBody, at: number): CheckpointEvent {
+  const { callId, name: tool, sessionId } = trace;
+  switch (body.type) {
+    case "requested":
+      return {
+        at,
+        callId,
+        principal: body.principal,
+        rawArguments: body.rawArguments,
+        rawBytes: body.rawBytes,
+        sessionId,
+        tool,
+        type: "requested",
+      };
+    case "decided":
+      return {
+        args: body.args,
+        at,
+        callId,
+        decision: body.decision,
+        explanation: body.explanation,
+        layer: body.layer,
+        reason: body.reason,
+        rule: body.rule,
+        sessionId,
+        tool,
+        type: "decided",
+      };
+    case "started":
+      return {
+        at,
+        callId,
+        sessionId,
+        timeoutMs: body.timeoutMs,
+        tool,
+        type: "started",
+        writes: body.writes,
+      };
+    case "finished":
+      return {
+        at,
+        callId,
+        durationMs: body.durationMs,
+        message: body.message,
+        output: body.output,
+        outputBytes: body.outputBytes,
+        reason: body.reason,
+        sessionId,
+        status: body.status,
+        tool,
+        type: "finished",
+      };
+    default:
+      // Shared fields first: in V8, `{ ...a, b }` takes a slow path that `{ b, ...a }` does not.
+      return { callId, tool, sessionId, at, ...body } as CheckpointEvent;
+  }
+}
+
+/**
  * One call's passage through the checkpoint: its identity, its clock and its event stream. It
  * builds results only from the original call's id and name.
  */
@@ -46,14 +110,7 @@ export class CallTrace {
   emit(body: EventBody, options?: EmitOptions): void | Promise<void> {
     const sink = this.state.sink;
     if (!sink) return;
-    // Shared fields first: in V8, `{ ...a, b }` takes a slow path that `{ b, ...a }` does not.
-    const event = {
-      callId: this.callId,
-      tool: this.name,
-      sessionId: this.sessionId,
-      at: Date.now(),
-      ...body,
-    } as CheckpointEvent;
+    const event = eventOf(this, body, Date.now());
     return options === undefined ? sink.emit(event) : sink.emit(event, options);
   }
 

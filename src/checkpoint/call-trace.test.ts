@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../shared/canonical-json.js";
+import { CallTrace, type EventBody, eventOf } from "./call-trace.js";
+import type { CheckpointEvent } from "./checkpoint-event.js";
+import type { CheckpointState } from "./checkpoint-state.js";
+
+type BodyOf<T extends CheckpointEvent["type"]> = Omit<
+  Extract<CheckpointEvent, { type: T }>,
+  "callId" | "tool" | "sessionId" | "at"
+>;
+type Exactly<T> = { readonly [K in keyof Required<T>]: T[K] };
+
+// One body per step with every field set: the `Exactly` type fails to compile when a field is
+// added to one of these events and not here, and the test below then fails until `eventOf`
+// carries it too.
+const requested: Exactly<BodyOf<"requested">> = {
+  type: "requested",
+  principal: "agent",
+  rawArguments: '{"n":1}',
+  rawBytes: 7,
+};
+const decided: Exactly<BodyOf<"decided">> = {
+  type: "decided",
+  decision: "allow",
+  rule: "project:0",
+  layer: "project",
+  reason: "allowed",
+  explanation: "allow by rule project:0",
+  args: { a: [2], n: 1 },
+};
+const started: Exactly<BodyOf<"started">> = { type: "started", writes: false, timeoutMs: 5 };
+const finished: Exactly<BodyOf<"finished">> = {
+  type: "finished",
+  status: "ok",
+  reason: undefined,
+  message: "done",
+  durationMs: 1.5,
+  outputBytes: 1,
+  output: "1",
+};
+
+describe("eventOf", () => {
+  const trace = new CallTrace({} as CheckpointState, "call_1", "noop", "ses_1");
+
+  it.each([requested, decided, started, finished] as EventBody[])(
+    "builds the $type event with every field, keys in canonical order",
+    (body) => {
+      const event = eventOf(trace, body, 1234);
+      const spread = { callId: "call_1", tool: "noop", sessionId: "ses_1", at: 1234, ...body };
+      expect(Object.keys(event).sort()).toEqual(Object.keys(spread).sort());
+      expect(event).toEqual(spread);
+      expect(Object.keys(event)).toEqual([...Object.keys(event)].sort());
+      expect(JSON.stringify(event)).toBe(canonicalJson(spread));
+    },
+  );
+
+  it("builds other events with the shared fields and the body", () => {
+    const event = eventOf(trace, { type: "log", message: "hi", data: null }, 1);
+    expect(event).toEqual({
+      callId: "call_1",
+      tool: "noop",
+      sessionId: "ses_1",
+      at: 1,
+      type: "log",
+      message: "hi",
+      data: null,
+    });
+  });
+});
