@@ -51,9 +51,10 @@ export class SqliteAuditLog {
    */
   write(items: readonly PendingCallWrite[]): void {
     if (items.length === 0) return;
+    // Rows a failed write pushed and never flushed are not this write's.
+    this.insertEvents.discard();
     const heads = new Map<string, ChainHead>();
     const calls = this.calls.loadFor(items);
-    const events: unknown[] = [];
     for (const item of items) {
       const { sessionId, callId } = item;
       const entry = calls.get(callKey(item)) as CallEntry;
@@ -64,17 +65,19 @@ export class SqliteAuditLog {
         const head = heads.get(sessionId) ?? this.head(sessionId);
         const seq = head.seq + 1;
         const hash = linkHash(seq, sessionId, head.hash, item.json);
-        events.push(
-          sessionId,
-          seq,
-          callId,
-          item.event.type,
-          item.tool,
-          item.event.at,
-          item.json,
-          head.hash,
-          hash,
-        );
+        this.insertEvents
+          .nextRow()
+          .push(
+            sessionId,
+            seq,
+            callId,
+            item.event.type,
+            item.tool,
+            item.event.at,
+            item.json,
+            head.hash,
+            hash,
+          );
         heads.set(sessionId, { seq, hash });
       }
       if (next !== entry.row) {
@@ -82,7 +85,7 @@ export class SqliteAuditLog {
         entry.changed = true;
       }
     }
-    this.insertEvents.run(events);
+    this.insertEvents.flush();
     for (const [sessionId, head] of heads) {
       this.saveHeadStatement.run(sessionId, head.seq, head.hash);
     }

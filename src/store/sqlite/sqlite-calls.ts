@@ -144,13 +144,14 @@ export class SqliteCalls {
   /** Insert or replace rows, each key at most once (call inside a transaction). */
   saveMany(rows: readonly CallRow[]): void {
     if (rows.length === 0) return;
-    const values: unknown[] = [];
+    this.upsert.discard();
     for (const row of rows) {
-      const start = values.length;
-      for (const value of callRowValues(row)) values.push(value);
-      values[start + 3] = row.writes === undefined ? null : row.writes ? 1 : 0;
+      const values = callRowValues(row);
+      values[3] = row.writes === undefined ? null : row.writes ? 1 : 0;
+      const target = this.upsert.nextRow();
+      for (const value of values) target.push(value);
     }
-    this.upsert.run(values);
+    this.upsert.flush();
   }
 
   claim(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
