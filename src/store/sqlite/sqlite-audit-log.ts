@@ -2,7 +2,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { type ChainHead, ChainVerifier, GENESIS_HASH, linkHash } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
 import type { CallRow } from "../call-state.js";
-import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.js";
+import { foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { type Row, toAuditRecord, toChainRow } from "../store-rows.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
@@ -57,7 +57,7 @@ export class SqliteAuditLog {
     const calls = this.calls.loadFor(items);
     for (const item of items) {
       const { sessionId, callId } = item;
-      const entry = calls.get(callKey(item)) as CallEntry;
+      const entry = calls.get(sessionId)?.get(callId) as CallEntry;
       const next = foldCallWrite(entry.row, item, this.owner);
       if (item.kind === "event") {
         // An interruption that comes too late (the call finished meanwhile) is not recorded.
@@ -89,9 +89,15 @@ export class SqliteAuditLog {
     for (const [sessionId, head] of heads) {
       this.saveHeadStatement.run(sessionId, head.seq, head.hash);
     }
-    const changed: CallRow[] = [];
-    for (const entry of calls.values()) if (entry.changed && entry.row) changed.push(entry.row);
-    this.calls.saveMany(changed);
+    const inserted: CallRow[] = [];
+    const updated: CallRow[] = [];
+    for (const session of calls.values()) {
+      for (const entry of session.values()) {
+        if (entry.changed && entry.row) (entry.stored ? updated : inserted).push(entry.row);
+      }
+    }
+    this.calls.saveMany(inserted, { absent: true });
+    this.calls.saveMany(updated);
   }
 
   private head(sessionId: string): ChainHead {

@@ -9,7 +9,6 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import { type CallRow, isClaimable, newCallRow } from "../call-state.js";
-import { callKey } from "../pending-write.js";
 import { callFilterSql, listLimit } from "../store-input.js";
 import {
   CALL_COLUMNS,
@@ -23,7 +22,7 @@ import {
 import { MultiRowInsert } from "./multi-row-insert.js";
 import { statementCache } from "./statement-cache.js";
 
-const UPSERT_HEAD = `INSERT INTO calls (${CALL_COLUMNS.join(", ")}) VALUES`;
+const INSERT_HEAD = `INSERT INTO calls (${CALL_COLUMNS.join(", ")}) VALUES`;
 const UPSERT_TAIL = `ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLUMNS.slice(2)
   .map((column) => `${column} = excluded.${column}`)
   .join(", ")}`;
@@ -35,6 +34,8 @@ const MAX_IDS_PER_READ = 64;
 export interface CallEntry {
   row: CallRow | undefined;
   changed: boolean;
+  /** The row was in the table when the transaction read it (else it is inserted, not upserted). */
+  stored: boolean;
 }
 
 /**
@@ -50,6 +51,7 @@ export interface CallEntry {
 export class SqliteCalls {
   private readonly loadStatement: Statement;
   private readonly upsert: MultiRowInsert;
+  private readonly insert: MultiRowInsert;
   /** `SELECT … IN (?, …)` by number of ids. */
   private readonly loadByIds: (Statement | undefined)[] = [];
   private readonly duplicateStatement: Statement;
@@ -64,7 +66,8 @@ export class SqliteCalls {
   ) {
     this.sql = statementCache(db);
     this.loadStatement = db.prepare("SELECT * FROM calls WHERE session_id = ? AND call_id = ?");
-    this.upsert = new MultiRowInsert(db, UPSERT_HEAD, CALL_COLUMNS.length, UPSERT_TAIL);
+    this.upsert = new MultiRowInsert(db, INSERT_HEAD, CALL_COLUMNS.length, UPSERT_TAIL);
+    this.insert = new MultiRowInsert(db, INSERT_HEAD, CALL_COLUMNS.length);
     this.duplicateStatement = db.prepare(
       `SELECT call_id, result, finished_at FROM calls
        WHERE session_id = ? AND tool = ? AND dedupe_key = ? AND status = 'ok'
@@ -109,31 +112,36 @@ export class SqliteCalls {
   }
 
   /**
-   * The rows of the calls that queued items touch, keyed by `callKey`: one query per session
-   * (a batch has one), a row of undefined for a call not yet recorded.
+   * The rows of the calls that queued items touch, by session and call id: one query per
+   * session (a batch has one), a row of undefined for a call not yet recorded.
    */
   loadFor(
     items: readonly { readonly sessionId: string; readonly callId: string }[],
-  ): Map<string, CallEntry> {
-    const entries = new Map<string, CallEntry>();
-    const wanted = new Map<string, string[]>();
+  ): Map<string, Map<string, CallEntry>> {
+    const sessions = new Map<string, Map<string, CallEntry>>();
     for (const item of items) {
-      const key = callKey(item);
-      if (entries.has(key)) continue;
-      entries.set(key, { row: undefined, changed: false });
-      const ids = wanted.get(item.sessionId);
-      if (ids) ids.push(item.callId);
-      else wanted.set(item.sessionId, [item.callId]);
+      let calls = sessions.get(item.sessionId);
+      if (!calls) {
+        calls = new Map();
+        sessions.set(item.sessionId, calls);
+      }
+      if (!calls.has(item.callId)) {
+        calls.set(item.callId, { row: undefined, changed: false, stored: false });
+      }
     }
-    for (const [sessionId, ids] of wanted) {
+    for (const [sessionId, calls] of sessions) {
+      const ids = [...calls.keys()];
       const rows =
         ids.length === 1 ? [this.load(sessionId, ids[0] as string)] : this.loadMany(sessionId, ids);
       for (const row of rows) {
-        const entry = row && entries.get(callKey(row));
-        if (entry) entry.row = row;
+        const entry = row && calls.get(row.callId);
+        if (entry) {
+          entry.row = row;
+          entry.stored = true;
+        }
       }
     }
-    return entries;
+    return sessions;
   }
 
   /** Insert or replace one row (call inside a transaction). */
@@ -141,17 +149,21 @@ export class SqliteCalls {
     this.saveMany([row]);
   }
 
-  /** Insert or replace rows, each key at most once (call inside a transaction). */
-  saveMany(rows: readonly CallRow[]): void {
+  /**
+   * Insert or replace rows, each key at most once (call inside a transaction). `absent` says the
+   * rows were read as missing in this same write transaction: a plain INSERT then does.
+   */
+  saveMany(rows: readonly CallRow[], { absent = false }: { absent?: boolean } = {}): void {
     if (rows.length === 0) return;
-    this.upsert.discard();
+    const statement = absent ? this.insert : this.upsert;
+    statement.discard();
     for (const row of rows) {
       const values = callRowValues(row);
       values[3] = row.writes === undefined ? null : row.writes ? 1 : 0;
-      const target = this.upsert.nextRow();
+      const target = statement.nextRow();
       for (const value of values) target.push(value);
     }
-    this.upsert.flush();
+    statement.flush();
   }
 
   claim(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
