@@ -17,8 +17,11 @@ describe("linkHash", () => {
         ),
         fc.jsonValue(),
         (seq, sessionId, prevHash, event) => {
-          expect(linkHash(seq, sessionId, prevHash, canonicalJson(event))).toBe(
-            hashCanonical({ seq, sessionId, prevHash, event }),
+          const first = linkHash(seq, sessionId, prevHash, canonicalJson(event));
+          expect(first).toBe(hashCanonical({ seq, sessionId, prevHash, event }));
+          // The next link, whose previous hash is the one just computed.
+          expect(linkHash(seq + 1, sessionId, first, canonicalJson(event))).toBe(
+            hashCanonical({ seq: seq + 1, sessionId, prevHash: first, event }),
           );
         },
       ),

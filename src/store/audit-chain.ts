@@ -30,13 +30,17 @@ export function linkHash(
   prevHash: string,
   eventJson: string,
 ): string {
-  const prev = HEX_HASH.test(prevHash) ? `"${prevHash}"` : JSON.stringify(prevHash);
+  // The previous link is usually the hash just computed (a digest: hex, nothing to escape).
+  const prev =
+    prevHash === lastHash || HEX_HASH.test(prevHash) ? `"${prevHash}"` : JSON.stringify(prevHash);
   const text = `{"event":${eventJson},"prevHash":${prev},"seq":${seq},"sessionId":${quoted(sessionId)}}`;
-  return sha256(text);
+  lastHash = sha256(text);
+  return lastHash;
 }
 
 /** A hash as docket writes it: its JSON string is itself in quotes, with nothing to escape. */
 const HEX_HASH = /^[0-9a-f]{64}$/;
+let lastHash = GENESIS_HASH;
 
 // Appends come in runs of one session: quote its id once per run, not once per event.
 let lastSession = "";
