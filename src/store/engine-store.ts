@@ -26,7 +26,7 @@ import type { EngineOptions } from "./engine-options.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
 import { prepareEvent, storedText } from "./pending-event.js";
-import { callKey, type PendingResult, type PendingWrite } from "./pending-write.js";
+import type { PendingCallWrite, PendingResult, PendingWrite } from "./pending-write.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
@@ -76,12 +76,10 @@ export class EngineStore implements Store {
     this.queue = new EventQueue((items) => db.appendEvents(items), {
       buffer,
       // Queued items that settle a call's claim: its claim, its result, its closing event.
-      keyOf: (item) =>
+      indexed: (item): item is PendingCallWrite =>
         item.kind === "claim" ||
         item.kind === "result" ||
-        (item.kind === "event" && isTerminal(item.event))
-          ? callKey(item)
-          : undefined,
+        (item.kind === "event" && isTerminal(item.event)),
     });
   }
 
@@ -238,9 +236,8 @@ export class EngineStore implements Store {
     const id = storedText(callId);
     const tool = options.tool === undefined ? undefined : storedText(options.tool);
     if (options.defer === true && options.writes !== true) {
-      const key = callKey({ sessionId: session, callId: id });
       // A queued claim, result or closing event of the same id: commit it and claim for real.
-      if (!this.queue.holds(key)) {
+      if (!this.queue.holds(session, id)) {
         const row = await this.lookahead.row(session, id);
         if (row && !isClaimable(row)) return seenClaim(row);
         await this.queue.add(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EventQueue } from "./event-queue.js";
-import { prepareEvent } from "./pending-event.js";
+import { type PendingEvent, prepareEvent } from "./pending-event.js";
 import type { PendingWrite } from "./pending-write.js";
 import type { StoreEvent } from "./store-event.js";
 
@@ -112,7 +112,7 @@ describe("EventQueue", () => {
     expect(writes).toEqual([1024]);
   });
 
-  it("knows which keys are queued or being written, and forgets them once written", async () => {
+  it("knows which calls have indexed items queued or being written, and forgets them once written", async () => {
     let release: () => void = () => undefined;
     const queue = new EventQueue(
       async () => {
@@ -120,16 +120,19 @@ describe("EventQueue", () => {
           release = resolve;
         });
       },
-      { keyOf: (item) => (item.kind === "event" ? item.event.callId : undefined) },
+      { indexed: (item): item is PendingEvent => item.kind === "event" },
     );
-    void queue.add(prep(log), false);
-    expect(queue.holds("c1")).toBe(true);
-    expect(queue.holds("c2")).toBe(false);
+    const logged = prep(log);
+    void queue.add(logged, false);
+    void queue.add(logged, false);
+    expect(queue.holds(logged.sessionId, "c1")).toBe(true);
+    expect(queue.holds(logged.sessionId, "c2")).toBe(false);
+    expect(queue.holds("another session", "c1")).toBe(false);
     const written = queue.flush();
-    expect(queue.holds("c1")).toBe(true);
+    expect(queue.holds(logged.sessionId, "c1")).toBe(true);
     release();
     await written;
-    expect(queue.holds("c1")).toBe(false);
+    expect(queue.holds(logged.sessionId, "c1")).toBe(false);
   });
 
   it("commits the queue with other work in one call, and keeps the items when that work fails", async () => {

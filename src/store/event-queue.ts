@@ -1,5 +1,5 @@
 import { isThenable } from "../shared/is-thenable.js";
-import type { PendingWrite } from "./pending-write.js";
+import type { PendingCallWrite, PendingWrite } from "./pending-write.js";
 import { isIntent, isTerminal } from "./store-event.js";
 
 /** Appends queued items in one transaction; an engine's half of the queue. */
@@ -34,31 +34,29 @@ const MAX_QUEUED = 1024;
  */
 export class EventQueue {
   private pending: PendingWrite[] = [];
-  /** `keyOf` of each pending item, computed once (undefined when not indexed). */
-  private pendingKeys: (string | undefined)[] = [];
   private inflight: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private scheduled = false;
   private failed = false;
   private readonly buffer: boolean;
 
-  private readonly keyOf: ((item: PendingWrite) => string | undefined) | undefined;
-  /** How many queued or in-flight items have each key (see `holds`). */
-  private readonly keys = new Map<string, number>();
+  private readonly indexed: ((item: PendingWrite) => item is PendingCallWrite) | undefined;
+  /** How many queued or in-flight indexed items each call has, by session and call id. */
+  private readonly calls = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly write: EventWriter,
     {
       buffer = true,
-      keyOf,
+      indexed,
     }: {
       buffer?: boolean;
-      /** Index items by this key, for `holds`; undefined leaves an item out of the index. */
-      keyOf?: (item: PendingWrite) => string | undefined;
+      /** Which items `holds` answers for: those of a call, counted by session and call id. */
+      indexed?: (item: PendingWrite) => item is PendingCallWrite;
     } = {},
   ) {
     this.buffer = buffer;
-    this.keyOf = keyOf;
+    this.indexed = indexed;
   }
 
   /** Queue one item; resolves when it is durable, or at once for a buffered one. */
@@ -97,9 +95,7 @@ export class EventQueue {
   async commitWith<T>(work: (items: readonly PendingWrite[]) => T | Promise<T>): Promise<T> {
     while (this.inflight) await this.inflight.catch(() => undefined);
     const batch = this.pending;
-    const keys = this.pendingKeys;
     this.pending = [];
-    this.pendingKeys = [];
     let finish: () => void = () => undefined;
     this.inflight = new Promise<void>((resolve) => {
       finish = resolve;
@@ -107,10 +103,10 @@ export class EventQueue {
     try {
       const value = await work(batch);
       this.failed = false;
-      this.written(keys);
+      this.written(batch);
       return value;
     } catch (error) {
-      this.fail(batch, keys);
+      this.fail(batch);
       throw error;
     } finally {
       this.inflight = undefined;
@@ -118,26 +114,35 @@ export class EventQueue {
     }
   }
 
-  /** True when an item queued or being written has this key (`keyOf`). */
-  holds(key: string): boolean {
-    return this.keys.has(key);
+  /** True when an indexed item of this call is queued or being written. */
+  holds(sessionId: string, callId: string): boolean {
+    return this.calls.get(sessionId)?.has(callId) ?? false;
   }
 
   private push(item: PendingWrite): void {
-    const key = this.keyOf?.(item);
     this.pending.push(item);
-    this.pendingKeys.push(key);
-    if (key !== undefined) this.keys.set(key, (this.keys.get(key) ?? 0) + 1);
+    if (this.indexed?.(item)) {
+      let counts = this.calls.get(item.sessionId);
+      if (!counts) {
+        counts = new Map();
+        this.calls.set(item.sessionId, counts);
+      }
+      counts.set(item.callId, (counts.get(item.callId) ?? 0) + 1);
+    }
   }
 
   /** Items written: out of the index. */
-  private written(keys: readonly (string | undefined)[]): void {
-    if (this.keys.size === 0) return;
-    for (const key of keys) {
-      if (key === undefined) continue;
-      const count = (this.keys.get(key) ?? 0) - 1;
-      if (count > 0) this.keys.set(key, count);
-      else this.keys.delete(key);
+  private written(batch: readonly PendingWrite[]): void {
+    if (this.calls.size === 0) return;
+    for (const item of batch) {
+      if (!this.indexed?.(item)) continue;
+      const counts = this.calls.get(item.sessionId);
+      const count = (counts?.get(item.callId) ?? 0) - 1;
+      if (count > 0) counts?.set(item.callId, count);
+      else {
+        counts?.delete(item.callId);
+        if (counts?.size === 0) this.calls.delete(item.sessionId);
+      }
     }
   }
 
@@ -148,29 +153,27 @@ export class EventQueue {
 
   private start(): Promise<void> {
     const batch = this.pending;
-    const keys = this.pendingKeys;
     this.pending = [];
-    this.pendingKeys = [];
     let written: void | Promise<void>;
     try {
       written = this.write(batch);
     } catch (error) {
-      this.fail(batch, keys);
+      this.fail(batch);
       return Promise.reject(error);
     }
     if (!isThenable(written)) {
       this.failed = false;
-      this.written(keys);
+      this.written(batch);
       return RESOLVED;
     }
     const tracked: Promise<void> = Promise.resolve(written).then(
       () => {
         this.failed = false;
         this.inflight = undefined;
-        this.written(keys);
+        this.written(batch);
       },
       (error: unknown) => {
-        this.fail(batch, keys);
+        this.fail(batch);
         this.inflight = undefined;
         throw error;
       },
@@ -179,10 +182,9 @@ export class EventQueue {
     return tracked;
   }
 
-  private fail(batch: readonly PendingWrite[], keys: readonly (string | undefined)[]): void {
+  private fail(batch: readonly PendingWrite[]): void {
     this.failed = true;
     this.pending = [...batch, ...this.pending];
-    this.pendingKeys = [...keys, ...this.pendingKeys];
   }
 
   private schedule(): void {
