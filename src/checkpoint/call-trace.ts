@@ -32,6 +32,12 @@ export function identifyCall(call: unknown): { callId: string; name: string } {
  * that runs takes are built with their keys in canonical (sorted) order, so that the audit trail
  * serialises them as they are instead of making sorted copies; a test checks the order and that
  * no field is left out.
+ *
+ * @example
+ * ```ts
+ * eventOf(trace, { type: "started", writes: false, timeoutMs: 5000 }, Date.now());
+ * // { at, callId, sessionId, timeoutMs: 5000, tool, type: "started", writes: false }
+ * ```
  */
 export function eventOf(trace: CallTrace, body: EventBody, at: number): CheckpointEvent {
   const { callId, name: tool, sessionId } = trace;
