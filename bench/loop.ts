@@ -19,7 +19,7 @@ const TURNS = 100;
 const CALLS_PER_TURN = 10;
 const CALLS = TURNS * CALLS_PER_TURN;
 const ROUNDS = 5;
-const WARMUP_RUNS = 4;
+const WARMUP_RUNS = 6;
 const TARGET_US = 60;
 
 const input = z.object({ n: z.number() });
