@@ -465,7 +465,7 @@ describe("dispatch, running the handler", () => {
       callId: "7",
       name: "",
       status: "refused",
-      reason: "unreadable_arguments",
+      reason: "malformed_call",
     });
   });
 });

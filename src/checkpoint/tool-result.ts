@@ -1,6 +1,7 @@
 /** Why a call was refused before its handler ran. */
 export type RefusalReason =
   | "cancelled"
+  | "malformed_call"
   | "unreadable_arguments"
   | "unknown_tool"
   | "invalid_arguments"
