@@ -97,6 +97,13 @@ export async function dispatch(
     );
   }
   const args = validation.value as Record<string, unknown>;
+  // A write leaves a trail or does not happen: refused before any human is asked about it.
+  if (tool.writes && !state.sink && !state.allowUnauditedWrites) {
+    return trace.refuse(
+      "unaudited_write",
+      `${name} changes things, and this checkpoint has no audit trail (no store, no event sink) to record it, so it was not run; do not retry it. (For the developer: give createCheckpoint a store or events, or set allowUnauditedWrites: true to give the record up.)`,
+    );
+  }
 
   // 4. Decide.
   let verdict = decide(state, {

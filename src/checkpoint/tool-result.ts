@@ -13,6 +13,7 @@ export type RefusalReason =
   | "limit_exceeded"
   | "duplicate_call_id"
   | "audit_failed"
+  | "unaudited_write"
   | "dedupe_error";
 
 /** Why a call whose handler was started did not succeed. */
