@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { builtinTools, createCheckpoint, createMemoryEventSink } from "../src/index.js";
+import { builtinTools, createCheckpoint } from "../src/index.js";
 
 // A separate process swaps `ws/d` between a real folder and a symlink to a folder outside the
 // workspace, as fast as it can, while docket lists and searches: the check-then-use race.
