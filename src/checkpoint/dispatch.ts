@@ -9,6 +9,7 @@ import { executeTool } from "./execute-tool.js";
 import { readArguments } from "./read-arguments.js";
 import { describeValue, readCall } from "./read-call.js";
 import { requestApproval } from "./request-approval.js";
+import { sanitiseError } from "./sanitise-error.js";
 import type { RefusalReason, ToolCall, ToolResult } from "./tool-result.js";
 
 const DECISIONS = new Set(["allow", "ask", "deny"]);
@@ -209,7 +210,7 @@ function validate(
   } catch (error) {
     return {
       status: "invalid",
-      issues: [{ path: "", message: `the validator failed (${(error as Error).message})` }],
+      issues: [{ path: "", message: `the validator failed (${sanitiseError(error)})` }],
     };
   }
 }
