@@ -3,7 +3,11 @@ import { readdir } from "node:fs/promises";
 import * as path from "node:path";
 import { isBuiltinRefusal } from "../builtin-refusal.js";
 import type { FileIdentity } from "../workspace/resolve-in-workspace.js";
-import { openVerifiedDirectory, type VerifiedDirectory } from "../workspace/verified-handle.js";
+import {
+  openChildDirectory,
+  openVerifiedDirectory,
+  type VerifiedDirectory,
+} from "../workspace/verified-handle.js";
 import { type IgnoreLevel, isIgnored, loadIgnoreLevels } from "./gitignore-rules.js";
 
 /** One file met by `walkFiles`. */
@@ -118,7 +122,7 @@ async function* walkFolder(
     const isDir = entry.isDirectory();
     if (entry.name === ".git" || isIgnored(levels, relative, isDir)) continue;
     if (isDir) {
-      const child = await openChild(walk, dir, relative, entry.name);
+      const child = await openChild(walk, dir, entry.name);
       if (child === undefined) continue;
       try {
         const own = walk.gitignore
@@ -170,17 +174,10 @@ async function ancestorLevels(
 async function openChild(
   walk: Walk,
   parent: VerifiedDirectory,
-  relative: string,
   name: string,
 ): Promise<VerifiedDirectory | undefined> {
   try {
-    return await openVerifiedDirectory(
-      walk.workspaceRoot,
-      path.join(walk.workspaceRoot, relative),
-      {
-        via: parent.entry(name),
-      },
-    );
+    return await openChildDirectory(walk.workspaceRoot, parent, name);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!isBuiltinRefusal(error) && code !== "ENOENT" && code !== "EACCES") throw error;
