@@ -53,11 +53,12 @@ export interface WalkOptions {
  * ignored files and folders are skipped (an ignored folder is never opened); symlinks are
  * reported but not followed.
  *
- * Every folder is opened as a verified handle (O_DIRECTORY | O_NOFOLLOW, through its already
- * verified parent, its kernel path checked to be inside the workspace) and listed through that
- * handle, so a folder swapped for a symlink between the check and the listing is never followed:
- * the starting folder is then refused (`path_changed`), a folder below it is skipped and counted
- * in `stats.unreadable`.
+ * Every folder is held by a handle and listed through it. The starting folder is opened with
+ * O_DIRECTORY | O_NOFOLLOW and must have the identity that was checked and a kernel path inside
+ * the workspace; every folder below is opened the same way through its already verified parent
+ * (`openChildDirectory`). So a folder swapped for a symlink between the check and the listing is
+ * never followed: the starting folder is then refused (`path_changed`), a folder below it is
+ * skipped and counted in `stats.unreadable`.
  *
  * @example
  * ```ts
