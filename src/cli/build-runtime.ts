@@ -13,6 +13,7 @@ import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
+import { runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
 
 /** How a command wants its runtime. */
 export interface RuntimeRequest {
@@ -83,8 +84,18 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
       ? await connectMcpServers(mcpConfig)
       : undefined;
+  const sandbox = runtimeSandbox({
+    storeUrl: cli.storeUrl,
+    configFile: cli.config?.file,
+    layers,
+    sandbox: cli.runtime.sandbox,
+  });
+  if (request.builtins !== false) {
+    const notice = sandboxNotice(sandbox);
+    if (notice) process.stderr.write(`${notice}\n`);
+  }
   const tools = [
-    ...(request.builtins === false ? [] : builtinTools({ workspace })),
+    ...(request.builtins === false ? [] : builtinTools({ workspace, run: { sandbox } })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
   ];

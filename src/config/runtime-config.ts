@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
 import { DocketError } from "../errors/docket-error.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
-import type { DocketConfig } from "./load-config.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
+import type { DocketConfig } from "./load-config.js";
 import { parseDuration } from "./parse-duration.js";
 import { sandboxSectionSchema, toSandboxSettings } from "./sandbox-section.js";
 

@@ -7,7 +7,9 @@ const absoluteOrHome = z
   .min(1)
   .refine((value) => !value.includes("\0"), "a path cannot contain a NUL byte");
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name is letters, digits or _");
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name is letters, digits or _");
 
 /**
  * The `sandbox:` section of docket.yaml: how `run_command` (and MCP servers with
