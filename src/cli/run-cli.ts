@@ -50,6 +50,7 @@ export function createProgram(): Command {
       return createGatewayBackend({
         tools: runtime.tools,
         ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
+        sandbox: { settings: runtime.sandbox, workspace: runtime.workspace },
         policy: runtime.policy,
         store: runtime.store,
         principal: runtime.cli.runtime.principal,

@@ -60,15 +60,17 @@ function emptySources(): { file: string; dir: string } {
 
 // The process and memory ceilings are set inside the user namespace, where RLIMIT_NPROC counts
 // only the sandbox's processes (outside it would count every process of the user). dash calls
-// the process limit -p, bash -u.
+// the process limit -p, bash -u. Memory is RLIMIT_DATA (heap and private writable mappings), not
+// RLIMIT_AS: V8 and every WebAssembly instance reserve gigabytes of address space they never
+// touch, so an address-space cap of 8 GiB already broke tsx's wasm lexer.
 const LIMITS_SCRIPT =
-  'ulimit -v "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
+  'ulimit -d "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
 
 /**
  * Plan the spawn of a program in a bubblewrap sandbox (see `bwrapArguments` for what it can see
  * and do): hidden paths expanded now, an environment built from an allow-list
  * (`SANDBOX_ENV_ALLOW`, `settings.env`, then `setEnv`), a pids cgroup for the call where one can
- * be made (else RLIMIT_NPROC), and RLIMIT_AS per process. Refused when the deny globs need a
+ * be made (else RLIMIT_NPROC), and RLIMIT_DATA per process. Refused when the deny globs need a
  * walk larger than `settings.walkLimit`.
  *
  * @example

@@ -19,7 +19,7 @@ export interface SandboxSettings {
   readonly limits?: {
     /** Processes (and threads) the call may have at once. Default 512. */
     readonly processes?: number;
-    /** Address space per process, in MiB. Default 8192. */
+    /** Heap and private writable memory per process (RLIMIT_DATA), in MiB. Default 8192. */
     readonly memoryMb?: number;
   };
   /** Absolute paths made invisible inside the sandbox (files or directories). */
