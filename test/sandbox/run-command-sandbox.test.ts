@@ -184,6 +184,17 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     expect(left).toEqual([]);
   });
 
+  it("stops the whole sandbox on the deadline", async () => {
+    const started = Date.now();
+    const { text } = await run("(sleep 97.5 &); setsid sleep 97.6 & sleep 97.7", {}, 500);
+    expect(text).toMatch(/Timed out after 500 ms/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const ps = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" });
+    expect(ps.split("\n").filter((l) => /sleep 97\.[567]/.test(l) && !l.startsWith("Z"))).toEqual(
+      [],
+    );
+  });
+
   it("holds the process limit against a fork bomb and the memory limit per process", async () => {
     const forks = await run(
       `/usr/bin/python3 -c "
