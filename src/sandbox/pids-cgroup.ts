@@ -1,4 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from "node:fs";
 import * as path from "node:path";
 
 /** A cgroup made for one call: its processes can never number more than `pids.max`. */
@@ -26,7 +33,32 @@ let counter = 0;
 export function pidsCgroupBase(): string | undefined {
   if (base !== undefined) return base ?? undefined;
   base = findBase() ?? null;
+  if (base) removeStale(base);
   return base ?? undefined;
+}
+
+// A docket that was killed leaves its (empty) call cgroups behind: remove those of dead pids.
+function removeStale(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = /^docket-(\d+)-\d+$/.exec(name)?.[1];
+    if (owner === undefined || isAlive(Number(owner))) continue;
+    tryRemove(path.join(root, name));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 function findBase(): string | undefined {
@@ -108,9 +140,23 @@ function tryRemove(dir: string): boolean {
   }
 }
 
+const pending = new Set<string>();
+let exitHook = false;
+
 // The PID namespace's processes die with its init, but the kernel reaps them a moment later;
-// until then rmdir answers EBUSY.
+// until then rmdir answers EBUSY. The retries are unref'd, so a last try runs at exit, and what
+// is still left is removed by the next docket (removeStale).
 function removeWhenEmpty(dir: string, triesLeft: number): void {
-  if (tryRemove(dir) || triesLeft <= 0) return;
+  if (tryRemove(dir) || triesLeft <= 0) {
+    pending.delete(dir);
+    return;
+  }
+  pending.add(dir);
+  if (!exitHook) {
+    exitHook = true;
+    process.once("exit", () => {
+      for (const left of pending) tryRemove(left);
+    });
+  }
   setTimeout(() => removeWhenEmpty(dir, triesLeft - 1), 50).unref();
 }
