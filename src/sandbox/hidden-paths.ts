@@ -1,7 +1,8 @@
-import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import picomatch from "picomatch";
+import { scanDir } from "./scan-dir.js";
 
 /** What to cover inside one sandbox: real paths, split by kind. */
 export type HiddenPaths =
@@ -25,7 +26,19 @@ const NOCASE = process.platform === "darwin";
 interface Walk {
   readonly root: string;
   readonly absolute: boolean;
-  readonly matchers: picomatch.Matcher[];
+  readonly globs: string[];
+}
+
+const matcherCache = new Map<string, picomatch.Matcher>();
+
+function compiled(glob: string): picomatch.Matcher {
+  let matcher = matcherCache.get(glob);
+  if (matcher === undefined) {
+    matcher = picomatch(glob, { dot: true, nocase: NOCASE });
+    if (matcherCache.size > 1_000) matcherCache.clear();
+    matcherCache.set(glob, matcher);
+  }
+  return matcher;
 }
 
 /**
@@ -78,36 +91,34 @@ export function resolveHiddenPaths({
       // The base was resolved through symlinks, so the glob is matched against real paths.
       const glob = absolute ? path.join(root, full.slice(scan.base.length)) : full;
       const key = `${absolute ? "abs" : "rel"}:${root}`;
-      const walk = walks.get(key) ?? { root, absolute, matchers: [] };
-      walk.matchers.push(picomatch(glob, { dot: true, nocase: NOCASE }));
+      const walk = walks.get(key) ?? { root, absolute, globs: [] };
+      walk.globs.push(glob);
       walks.set(key, walk);
     }
   }
 
   let budget = walkLimit;
-  for (const { root, absolute, matchers } of walks.values()) {
+  for (const { root, absolute, globs } of walks.values()) {
+    const matchers = globs.map(compiled);
+    const rule = {
+      key: `${absolute ? "abs" : "rel"}:${root}:${globs.join("\0")}`,
+      test: (subject: string) => matchers.some((match) => match(subject)),
+      base: absolute ? undefined : workspace,
+      skip: SKIPPED_DIRS,
+    };
     const queue = [root];
     while (queue.length > 0) {
-      const dir = queue.pop() as string;
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      budget -= entries.length;
+      const scan = scanDir(queue.pop() as string, rule);
+      if (scan === undefined) continue;
+      budget -= scan.entries;
       if (budget < 0) {
         return {
           status: "too_many",
           problem: `more than ${walkLimit} files and folders to check for paths hidden by deny rules (under ${root})`,
         };
       }
-      for (const entry of entries) {
-        const full = path.join(dir, entry.name);
-        const subject = absolute ? full : path.relative(workspace, full);
-        if (matchers.some((match) => match(subject))) add(full);
-        else if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) queue.push(full);
-      }
+      for (const match of scan.matches) add(match);
+      queue.push(...scan.subdirs);
     }
   }
   return { status: "ok", files: [...files], dirs: [...dirs] };
