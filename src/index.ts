@@ -73,6 +73,9 @@ export {
   type PolicyEngineOptions,
 } from "./policy/policy-engine.js";
 export type { PolicyDefaults, PolicyLayer, PolicyRuleSpec } from "./policy/policy-rule.js";
+export { probeSandbox, type SandboxProbe } from "./sandbox/probe-sandbox.js";
+export { type SandboxReport, sandboxReport } from "./sandbox/sandbox-report.js";
+export type { SandboxMode, SandboxNetwork, SandboxSettings } from "./sandbox/sandbox-settings.js";
 export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
 export { type OpenStoreOptions, openStore } from "./store/open-store.js";
 export { resolveStoreUrl } from "./store/resolve-store-url.js";
@@ -84,5 +87,5 @@ export {
   type ToolDefinition,
 } from "./tool/define-tool.js";
 export type { JsonSchema, SchemaIssue, ToolInput } from "./tool/input-schema.js";
-export type { PolicyArgs, Tool, ToolContext } from "./tool/tool.js";
+export type { PolicyArgs, Tool, ToolConfinement, ToolContext } from "./tool/tool.js";
 export { createToolSet, type ToolSet } from "./tool/tool-set.js";

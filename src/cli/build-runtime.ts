@@ -8,11 +8,13 @@ import { builtinTools } from "../builtin/builtin-tools.js";
 import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { connectMcpServers } from "../mcp/connect-mcp-servers.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
+import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
+import { runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
 
 /** How a command wants its runtime. */
 export interface RuntimeRequest {
@@ -44,6 +46,8 @@ export interface Runtime {
   readonly approvals: Approver | undefined;
   readonly workspace: string;
   readonly configHash: string;
+  /** The shell's sandbox settings, docket's own files and deny globs included. */
+  readonly sandbox: SandboxSettings;
   close(): Promise<void>;
 }
 
@@ -78,13 +82,23 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const workspace = resolve(cli.runtime.workspace ?? ".");
   const layers = loadPolicyFiles({ projectFile: cli.config?.file ?? false, env });
   const policy = await createPolicyEngine({ layers, workspace });
+  const sandbox = runtimeSandbox({
+    storeUrl: cli.storeUrl,
+    configFile: cli.config?.file,
+    layers,
+    sandbox: cli.runtime.sandbox,
+  });
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
-      ? await connectMcpServers(mcpConfig)
+      ? await connectMcpServers(mcpConfig, { sandbox: { settings: sandbox, workspace } })
       : undefined;
+  if (request.builtins !== false) {
+    const notice = sandboxNotice(sandbox);
+    if (notice) process.stderr.write(`${notice}\n`);
+  }
   const tools = [
-    ...(request.builtins === false ? [] : builtinTools({ workspace })),
+    ...(request.builtins === false ? [] : builtinTools({ workspace, run: { sandbox } })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
   ];
@@ -148,6 +162,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     approvals,
     workspace,
     configHash: hashCanonical(cli.config?.sections ?? {}),
+    sandbox,
     async close() {
       await upstreams?.close();
       await store.close();
