@@ -12,6 +12,7 @@ import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
+import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 
 /** How a command wants its runtime. */
@@ -77,14 +78,27 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const cli = loadCliConfig({ config: request.config, store: request.store }, env);
   const workspace = resolve(cli.runtime.workspace ?? ".");
   const layers = loadPolicyFiles({ projectFile: cli.config?.file ?? false, env });
-  const policy = await createPolicyEngine({ layers, workspace });
+  const protection = docketProtection({
+    storeUrl: cli.storeUrl,
+    ...(cli.config?.file === undefined ? {} : { configFile: cli.config.file }),
+    layers,
+    sections: cli.config?.sections ?? {},
+    workspace,
+    env,
+  });
+  const policy = await createPolicyEngine({ layers, workspace, protection });
+  // The file tools keep docket's own files and deny-protected files out, whatever the policy.
+  const guard = {
+    own: (absolute: string) => protection.ownFiles.find(absolute)?.what,
+    secret: (absolute: string) => policy.deniedPath(absolute)?.reason,
+  };
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
       ? await connectMcpServers(mcpConfig)
       : undefined;
   const tools = [
-    ...(request.builtins === false ? [] : builtinTools({ workspace })),
+    ...(request.builtins === false ? [] : builtinTools({ workspace, guard })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
   ];
