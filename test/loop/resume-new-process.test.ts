@@ -11,7 +11,6 @@ import { runDocketTty } from "../support/run-docket-tty.js";
 import { DESK_CONFIG_YAML, DESK_POLICY, deskDirectory, deskTools } from "./support/desk-tools.js";
 import { call, turn, writeScriptFile } from "./support/model-script.js";
 import { resumeInChild } from "./support/resume-in-child.js";
-import { runDocketIn } from "./support/run-child.js";
 import { tempStore } from "./support/temp-store.js";
 import { expectWholeBatches } from "./support/whole-batches.js";
 
