@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { realPath } from "./resolve-policy-path.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
@@ -86,7 +87,22 @@ function namesDocket(
   if (lower.includes("node_modules/docket/") || lower.includes("node_modules/.bin/docket")) {
     return true;
   }
-  if (cli.length === 0 || word.includes("\0") || word.length > 4096) return false;
-  const real = realPath(path.resolve(workspace, word)).toLowerCase();
-  return cli.some((entry) => real === entry || real.startsWith(`${entry}/`));
+  if (word.includes("\0") || word.length > 4096) return false;
+  const real = realPath(path.resolve(workspace, word));
+  const lowerReal = real.toLowerCase();
+  if (cli.some((entry) => lowerReal === entry || lowerReal.startsWith(`${entry}/`))) return true;
+  // Another checkout or copy of docket (`node dist/src/cli/main.js` in docket's own repository).
+  const root = /^(.*?)\/(?:dist\/)?src\/cli(?:\/|$)/.exec(real)?.[1];
+  return root !== undefined && isDocketPackage(root);
+}
+
+function isDocketPackage(dir: string): boolean {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
+      name?: unknown;
+    };
+    return pkg.name === "docket";
+  } catch {
+    return false;
+  }
 }

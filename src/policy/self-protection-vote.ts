@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import picomatch from "picomatch";
 import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
+import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
 import type { CallView } from "./call-view.js";
 import { invokesDocket } from "./invokes-docket.js";
 import type { PolicyVote } from "./policy-vote.js";
@@ -26,8 +27,8 @@ const GLOB = /[*?[]/;
 /**
  * The self-protection vote: a deny from layer `docket` that sorts before every rule, cast when a
  * call names one of docket's own files or runs docket's CLI. It looks at the declared path
- * arguments, at every token and analysed word of a `command` argument, and, for tools that
- * declare no argument roles (MCP tools), at every string in the arguments. Undefined when the
+ * arguments, at every token and analysed word of a `command` argument, and, for tools other than
+ * the built-in ones (MCP and custom tools), at every string in the arguments. Undefined when the
  * call touches none of them.
  *
  * @example
@@ -58,8 +59,9 @@ export function selfProtectionVote(
       if (hit !== undefined) return deny(token, hit);
     }
   }
-  // Tools that say nothing of their arguments (MCP tools, most custom tools): any string counts.
-  if (view.request.tool.policyArgs === undefined) {
+  // Built-in tools are judged by their declared arguments (write_file's content is free text);
+  // any other tool (MCP, custom) by every string it is given, keys included.
+  if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
     for (const text of stringsIn(view.request.args)) {
       for (const token of text.includes(" ") ? [text, ...text.split(/\s+/)] : [text]) {
         const hit = check(token.replace(/^file:\/\//i, ""));
