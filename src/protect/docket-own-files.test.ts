@@ -31,7 +31,10 @@ const own = () =>
     configFile: "docket.yaml",
     cwd: ws,
     env: { HOME: home },
-    sections: { audit: { key_file: "~/keys/docket.key" }, sandbox: { hide: ["secrets/", "*.kdbx"] } },
+    sections: {
+      audit: { key_file: "~/keys/docket.key" },
+      sandbox: { hide: ["secrets/", "*.kdbx"] },
+    },
   });
 
 describe("docket's own files", () => {
