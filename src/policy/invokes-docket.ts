@@ -87,7 +87,8 @@ function namesDocket(
   if (lower.includes("node_modules/docket/") || lower.includes("node_modules/.bin/docket")) {
     return true;
   }
-  if (word.includes("\0") || word.length > 4096) return false;
+  // Only a word with a slash names a file; a bare name is looked up on PATH (checked above).
+  if (!word.includes("/") || word.includes("\0") || word.length > 4096) return false;
   const real = realPath(path.resolve(workspace, word));
   const lowerReal = real.toLowerCase();
   if (cli.some((entry) => lowerReal === entry || lowerReal.startsWith(`${entry}/`))) return true;

@@ -42,9 +42,11 @@ export function selfProtectionVote(
   where: { readonly workspace: string; readonly home: string },
   analysis: ShellAnalysis | undefined,
 ): PolicyVote | undefined {
-  const check = (text: string) => findOwn(text, protection.ownFiles, where);
+  // One decision's lookups share their folders' real paths.
+  const memo = new Map<string, string>();
+  const check = (text: string) => findOwn(text, protection.ownFiles, where, memo);
   for (const target of view.paths() ?? []) {
-    const hit = protection.ownFiles.find(target.absolute) ?? check(target.input);
+    const hit = protection.ownFiles.find(target.absolute, memo) ?? check(target.input);
     if (hit !== undefined) return deny(target.input, hit);
   }
   const command = view.command()?.value;
@@ -76,12 +78,15 @@ function findOwn(
   raw: string,
   own: DocketOwnFiles,
   where: { readonly workspace: string; readonly home: string },
+  memo: Map<string, string>,
 ): OwnFile | undefined {
   if (raw === "" || raw.length > MAX_STRING_CHARS || raw.includes("\0")) return undefined;
+  // An option (`-la`, `--short`) is not a file; `--file=PATH` reaches here as PATH alone.
+  if (raw.startsWith("-") || /^\d+$/.test(raw)) return undefined;
   const text = expandHome(raw.replace(/^\$\{?HOME\}?(?=\/|$)/, "~"), where.home);
   const parts = text.toLowerCase().split(/[\\/]+/);
   const absolute = path.resolve(where.workspace, text);
-  const hit = own.find(absolute);
+  const hit = own.find(absolute, memo);
   if (hit !== undefined) return hit;
   // A `.docket` folder anywhere, however reached (`cd sub && cat ../.docket/docket.db`).
   if (parts.includes(".docket")) {

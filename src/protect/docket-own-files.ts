@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import * as path from "node:path";
 import picomatch from "picomatch";
 
@@ -28,9 +28,10 @@ export interface DocketOwnFiles {
   /**
    * The own file `target` (absolute) is, lies under, or is a hard link to; undefined when none.
    * Both the path as given and its real path are checked, and names are compared without case,
-   * so a symlink, `..` or `.DOCKET` does not slip through.
+   * so a symlink, `..` or `.DOCKET` does not slip through. `memo` (folder to real path) may be
+   * shared by the lookups of one decision.
    */
-  find(target: string): OwnFile | undefined;
+  find(target: string, memo?: Map<string, string>): OwnFile | undefined;
 }
 
 // Hard links are found by identity among at most this many files of the protected folders.
@@ -50,7 +51,9 @@ export function docketOwnFiles(spec: OwnFileSpec): DocketOwnFiles {
   const cwd = spec.cwd ?? process.cwd();
   const entries: OwnFile[] = [];
   const add = (raw: string, kind: OwnFile["kind"], what: string) => {
-    for (const variant of variantsOf(path.resolve(cwd, raw))) {
+    const absolute = path.resolve(cwd, raw);
+    const real = realOf(absolute);
+    for (const variant of real === absolute ? [absolute] : [absolute, real]) {
       if (!entries.some((entry) => sameName(entry.path, variant))) {
         entries.push({ path: variant, kind, what });
       }
@@ -58,15 +61,23 @@ export function docketOwnFiles(spec: OwnFileSpec): DocketOwnFiles {
   };
   for (const file of spec.files ?? []) add(file.path, "file", file.what);
   for (const dir of spec.directories ?? []) add(dir.path, "directory", dir.what);
+  // Lower-cased once: this runs for every path-like string of every call.
+  const names = entries.map((entry) => ({
+    entry,
+    lower: entry.path.toLowerCase(),
+    below: `${entry.path.toLowerCase()}${path.sep}`,
+  }));
   const globs = (spec.globs ?? []).map((glob) => ({
     test: picomatch(path.resolve(cwd, glob.pattern), { dot: true, nocase: true }),
     what: glob.what,
   }));
+  const identities = identityCache(entries);
 
   const byName = (candidate: string): OwnFile | undefined => {
-    for (const entry of entries) {
-      if (sameName(entry.path, candidate)) return entry;
-      if (entry.kind === "directory" && isUnder(entry.path, candidate)) return entry;
+    const lower = candidate.toLowerCase();
+    for (const name of names) {
+      if (lower === name.lower) return name.entry;
+      if (name.entry.kind === "directory" && lower.startsWith(name.below)) return name.entry;
     }
     const glob = globs.find((g) => g.test(candidate));
     return glob === undefined ? undefined : { path: candidate, kind: "file", what: glob.what };
@@ -74,37 +85,61 @@ export function docketOwnFiles(spec: OwnFileSpec): DocketOwnFiles {
 
   return {
     entries,
-    find(target) {
+    find(target, memo = new Map()) {
       const lexical = path.resolve(cwd, target);
-      for (const candidate of variantsOf(lexical)) {
-        const hit = byName(candidate);
-        if (hit !== undefined) return hit;
+      const named = byName(lexical);
+      if (named !== undefined) return named;
+      const { real, leaf } = resolveReal(lexical, memo);
+      if (real !== lexical) {
+        const linked = byName(real);
+        if (linked !== undefined) return linked;
       }
-      return byIdentity(lexical, entries);
+      return leaf?.isFile() && leaf.nlink >= 2 ? identities.find(leaf) : undefined;
     },
   };
 }
 
-/** The path itself and, when it differs, its real path (deepest existing ancestor resolved). */
-function variantsOf(absolute: string): string[] {
-  const real = realOf(absolute);
-  return real === absolute ? [absolute] : [absolute, real];
-}
-
-function realOf(absolute: string): string {
-  const missing: string[] = [];
-  let current = absolute;
-  for (;;) {
+/**
+ * Where a path really points, and what is there (the link's target's stats for a symlink).
+ * Directories are resolved through `memo`, so the words of one command share their lookups.
+ */
+function resolveReal(absolute: string, memo: Map<string, string>): { real: string; leaf?: Stats } {
+  const leaf = lstatSync(absolute, { throwIfNoEntry: false });
+  const parent = path.dirname(absolute);
+  if (parent === absolute) return { real: absolute, ...(leaf ? { leaf } : {}) };
+  if (leaf?.isSymbolicLink()) {
     try {
-      const real = realpathSync.native(current);
-      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
+      const real = realpathSync.native(absolute);
+      const target = statSync(real, { throwIfNoEntry: false });
+      return { real, ...(target ? { leaf: target } : {}) };
     } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      missing.push(path.basename(current));
-      current = parent;
+      // A dangling link or a loop: judged by its name and its folder.
     }
   }
+  const real = path.join(realDir(parent, memo), path.basename(absolute));
+  return { real, ...(leaf ? { leaf } : {}) };
+}
+
+function realDir(dir: string, memo: Map<string, string>): string {
+  const known = memo.get(dir);
+  if (known !== undefined) return known;
+  let real: string | undefined;
+  if (lstatSync(dir, { throwIfNoEntry: false }) !== undefined) {
+    try {
+      real = realpathSync.native(dir);
+    } catch {}
+  }
+  if (real === undefined) {
+    const parent = path.dirname(dir);
+    real = parent === dir ? dir : path.join(realDir(parent, memo), path.basename(dir));
+  }
+  memo.set(dir, real);
+  return real;
+}
+
+/** Real path of the deepest existing ancestor plus the missing rest (for the entries). */
+function realOf(absolute: string): string {
+  return resolveReal(absolute, new Map()).real;
 }
 
 // Case is ignored everywhere, not only on case-insensitive file systems: refusing `.DOCKET` on
@@ -113,33 +148,44 @@ function sameName(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-function isUnder(dir: string, candidate: string): boolean {
-  const rel = path.relative(dir.toLowerCase(), candidate.toLowerCase());
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
+// How long the device and inode numbers of docket's own files are reused before a fresh look.
+const IDENTITY_TTL_MS = 1000;
 
-/** A hard link has its own name: it is found by device and inode among the protected files. */
-function byIdentity(target: string, entries: readonly OwnFile[]): OwnFile | undefined {
-  const stats = statOf(target);
-  if (stats === undefined || stats.isDirectory() || stats.nlink < 2) return undefined;
-  let looked = 0;
-  for (const entry of entries) {
-    const files = entry.kind === "file" ? [entry.path] : filesIn(entry.path);
-    for (const file of files) {
-      if (++looked > MAX_IDENTITIES) return undefined;
-      const own = statOf(file);
-      if (own !== undefined && own.dev === stats.dev && own.ino === stats.ino) return entry;
+/**
+ * A hard link has its own name: it is found by device and inode among the protected files (at
+ * most MAX_IDENTITIES of them, looked up again at most once a second; only a file with more
+ * than one link is compared at all).
+ */
+function identityCache(entries: readonly OwnFile[]) {
+  let known = new Set<string>();
+  let at = Number.NEGATIVE_INFINITY;
+  const refresh = () => {
+    known = new Set();
+    for (const entry of entries) {
+      for (const file of entry.kind === "file" ? [entry.path] : filesIn(entry.path)) {
+        if (known.size >= MAX_IDENTITIES) return;
+        const stats = statSync(file, { throwIfNoEntry: false });
+        if (stats?.isFile()) known.add(`${stats.dev}:${stats.ino}`);
+      }
     }
-  }
-  return undefined;
-}
-
-function statOf(file: string) {
-  try {
-    return statSync(file);
-  } catch {
-    return undefined;
-  }
+  };
+  return {
+    find(stats: Stats): OwnFile | undefined {
+      const now = Date.now();
+      if (now - at > IDENTITY_TTL_MS) {
+        refresh();
+        at = now;
+      }
+      if (!known.has(`${stats.dev}:${stats.ino}`)) return undefined;
+      return entries.find((entry) => {
+        const files = entry.kind === "file" ? [entry.path] : filesIn(entry.path);
+        return files.some((file) => {
+          const own = statSync(file, { throwIfNoEntry: false });
+          return own !== undefined && own.dev === stats.dev && own.ino === stats.ino;
+        });
+      });
+    },
+  };
 }
 
 function filesIn(dir: string): string[] {
