@@ -125,3 +125,18 @@ describe("the file tools keep docket's own files out", () => {
     refusedAsOwn(await dispatch("search_files", { pattern: "SECRET", path: "src/hard.txt" }));
   });
 });
+
+describe("builtinTools without a guard (library use)", () => {
+  it("still keeps .docket/ and docket.yaml out", async () => {
+    const checkpoint = createCheckpoint({
+      tools: builtinTools({ workspace: ws }),
+      store,
+      policy: () => ({ decision: "allow" }),
+    });
+    const run = (name: string, args: unknown) =>
+      checkpoint.dispatch({ id: `lib-${name}`, name, arguments: JSON.stringify(args) });
+    refusedAsOwn(await run("read_file", { path: ".docket/docket.db" }));
+    refusedAsOwn(await run("write_file", { path: "docket.yaml", content: "x" }));
+    expect(existsSync(join(ws, "docket.yaml"))).toBe(false);
+  });
+});
