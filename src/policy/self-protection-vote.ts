@@ -23,6 +23,9 @@ export interface SelfProtection {
 const MAX_STRINGS = 256;
 const MAX_STRING_CHARS = 4096;
 const GLOB = /[*?[]/;
+// Where a free-text argument is cut into words that may be paths (`attach .docket/docket.db`,
+// `db=.docket/docket.db`, `"docket.yaml"`).
+const WORD_BREAK = /[\s=,;|&<>()'"`]+/;
 
 /**
  * The self-protection vote: a deny from layer `docket` that sorts before every rule, cast when a
@@ -65,8 +68,9 @@ export function selfProtectionVote(
   // any other tool (MCP, custom) by every string it is given, keys included.
   if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
     for (const text of stringsIn(view.request.args)) {
-      for (const token of text.includes(" ") ? [text, ...text.split(/\s+/)] : [text]) {
-        const hit = check(token.replace(/^file:\/\//i, ""));
+      const tokens = WORD_BREAK.test(text) ? [text, ...text.split(WORD_BREAK)] : [text];
+      for (const token of tokens) {
+        const hit = check(fromFileUrl(token));
         if (hit !== undefined) return deny(token, hit);
       }
     }
@@ -86,7 +90,10 @@ function findOwn(
   const text = expandHome(raw.replace(/^\$\{?HOME\}?(?=\/|$)/, "~"), where.home);
   const parts = text.toLowerCase().split(/[\\/]+/);
   const absolute = path.resolve(where.workspace, text);
-  const hit = own.find(absolute, memo);
+  // Relative to the workspace (where the tools work) and to docket's own directory (where an
+  // MCP server started by docket resolves it), when the two differ.
+  const hit =
+    own.find(absolute, memo) ?? (path.isAbsolute(text) ? undefined : own.find(text, memo));
   if (hit !== undefined) return hit;
   // A `.docket` folder anywhere, however reached (`cd sub && cat ../.docket/docket.db`).
   if (parts.includes(".docket")) {
@@ -105,6 +112,17 @@ function findOwn(
     return own.entries.find((entry) => test(entry.path));
   }
   return undefined;
+}
+
+/** `file:///ws/%2Edocket/docket.db` is the path `/ws/.docket/docket.db`. */
+function fromFileUrl(text: string): string {
+  if (!/^file:\/\//i.test(text)) return text;
+  const rest = text.slice("file://".length).replace(/^localhost(?=\/)/i, "");
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest;
+  }
 }
 
 function stateFolder(): OwnFile {

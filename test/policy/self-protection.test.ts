@@ -102,6 +102,8 @@ describe("docket protects itself, whatever the policy allows", () => {
     await expectProtected("db__query", { options: { files: ["README.md", ".docket/docket.db"] } });
     await expectProtected("web__open", { url: `file://${ws}/.docket/docket.db` });
     await expectProtected("notes__add", { text: "attach .docket/docket.db please" });
+    await expectProtected("db__open", { dsn: "sqlite:file=.docket/docket.db;mode=rw" });
+    await expectProtected("web__open", { url: `file://${ws}/%2Edocket/docket.db` });
     expect(await decide("files__read_text_file", { path: "README.md" })).toMatchObject({
       decision: "allow",
     });
