@@ -92,8 +92,9 @@ function findOwn(
   const absolute = path.resolve(where.workspace, text);
   // Relative to the workspace (where the tools work) and to docket's own directory (where an
   // MCP server started by docket resolves it), when the two differ.
+  const fromCwd = path.resolve(own.cwd, text);
   const hit =
-    own.find(absolute, memo) ?? (path.isAbsolute(text) ? undefined : own.find(text, memo));
+    own.find(absolute, memo) ?? (fromCwd === absolute ? undefined : own.find(fromCwd, memo));
   if (hit !== undefined) return hit;
   // A `.docket` folder anywhere, however reached (`cd sub && cat ../.docket/docket.db`).
   if (parts.includes(".docket")) {

@@ -25,6 +25,8 @@ export interface OwnFileSpec {
 /** docket's own files, with the one question every guard asks. */
 export interface DocketOwnFiles {
   readonly entries: readonly OwnFile[];
+  /** Where relative paths given to `find` point. */
+  readonly cwd: string;
   /**
    * The own file `target` (absolute) is, lies under, or is a hard link to; undefined when none.
    * Both the path as given and its real path are checked, and names are compared without case,
@@ -85,6 +87,7 @@ export function docketOwnFiles(spec: OwnFileSpec): DocketOwnFiles {
 
   return {
     entries,
+    cwd,
     find(target, memo = new Map()) {
       const lexical = path.resolve(cwd, target);
       const named = byName(lexical);
