@@ -21,15 +21,20 @@ const ATTEMPTS = [
   "rm docket.yaml",
   "grep SECRET .env",
   "cat /proc/$PPID/environ",
+  // With the token of an approver who has one (had the agent found it):
+  "DOCKET_TOKEN=$BOB_TOKEN docket approvals approve x --as bob",
+  'curl -X POST -H "Authorization: Bearer $BOB_TOKEN" http://127.0.0.1:7420/approvals/x/decision',
 ];
 
 describe("an agent cannot decide its own calls or reach docket's files (CLI, init's policy)", () => {
   it("denies every route and leaves the approval pending", { timeout: 60_000 }, async () => {
     const cwd = await tempDir();
-    await writeFile(
-      join(cwd, "docket.yaml"),
-      INITIAL_CONFIG.replace("mode: wait", "mode: suspend"),
+    const config = INITIAL_CONFIG.replace("mode: wait", "mode: suspend").replace(
+      "  me: { roles: [lead] }",
+      "  me: { roles: [lead] }\n  bob: { roles: [lead], token_env: BOB_TOKEN }",
     );
+    expect(config).toContain("token_env: BOB_TOKEN");
+    await writeFile(join(cwd, "docket.yaml"), config);
     await writeFile(join(cwd, ".env"), "SECRET=hunter2\n");
     const script = await writeScriptFile(cwd, [
       turn(
@@ -41,7 +46,9 @@ describe("an agent cannot decide its own calls or reach docket's files (CLI, ini
       ),
       turn("Done."),
     ]);
-    const run = await runDocketIn(cwd, ["run", "Go.", "--model", `scripted:${script}`, "--json"]);
+    const run = await runDocketIn(cwd, ["run", "Go.", "--model", `scripted:${script}`, "--json"], {
+      env: { BOB_TOKEN: "bob-secret-token" },
+    });
     expect(run.code, run.stderr).toBe(0);
     const lines = jsonLines(run.stdout);
     const results = new Map(
