@@ -67,6 +67,7 @@ describe("an agent cannot decide its own calls or reach docket's files (CLI, ini
       "c_cmd3",
       "c_cmd4",
       "c_cmd5",
+      "c_cmd8",
       "c_read",
       "c_yaml",
     ]) {
