@@ -13,6 +13,7 @@ import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
+import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 import { runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
 
@@ -81,12 +82,30 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const cli = loadCliConfig({ config: request.config, store: request.store }, env);
   const workspace = resolve(cli.runtime.workspace ?? ".");
   const layers = loadPolicyFiles({ projectFile: cli.config?.file ?? false, env });
-  const policy = await createPolicyEngine({ layers, workspace });
+  const protection = docketProtection({
+    storeUrl: cli.storeUrl,
+    ...(cli.config?.file === undefined ? {} : { configFile: cli.config.file }),
+    layers,
+    sections: cli.config?.sections ?? {},
+    workspace,
+    env,
+  });
+  const policy = await createPolicyEngine({ layers, workspace, protection });
+  // The file tools keep docket's own files and deny-protected files out, whatever the policy.
+  const guard = {
+    own: (absolute: string) => protection.ownFiles.find(absolute)?.what,
+    secret: (absolute: string) => policy.deniedPath(absolute)?.reason,
+  };
+  // The shell's sandbox hides the same files the self-protection vote guards.
+  const configured = cli.runtime.sandbox;
   const sandbox = runtimeSandbox({
     storeUrl: cli.storeUrl,
     configFile: cli.config?.file,
     layers,
-    sandbox: cli.runtime.sandbox,
+    sandbox: {
+      ...configured,
+      hide: [...(configured.hide ?? []), ...protection.ownFiles.entries.map((entry) => entry.path)],
+    },
   });
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
@@ -98,7 +117,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     if (notice) process.stderr.write(`${notice}\n`);
   }
   const tools = [
-    ...(request.builtins === false ? [] : builtinTools({ workspace, run: { sandbox } })),
+    ...(request.builtins === false ? [] : builtinTools({ workspace, guard, run: { sandbox } })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
   ];
