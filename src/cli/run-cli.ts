@@ -6,6 +6,7 @@ import { registerApprovalsCommand } from "./commands/approvals-command.js";
 import { registerAuditCommand } from "./commands/audit-command.js";
 import { registerChatCommand } from "./commands/chat-command.js";
 import { registerDemoCommand } from "./commands/demo-command.js";
+import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerGatewayCommand } from "./commands/gateway-command.js";
 import { registerInitCommand } from "./commands/init-command.js";
 import { registerPolicyCommand } from "./commands/policy-command.js";
@@ -36,6 +37,7 @@ export function createProgram(): Command {
   registerRunCommands(program);
   registerChatCommand(program);
   registerDemoCommand(program);
+  registerDoctorCommand(program);
   registerInitCommand(program);
   registerServeCommand(program);
   registerGatewayCommand(program, {
@@ -49,6 +51,7 @@ export function createProgram(): Command {
       return createGatewayBackend({
         tools: runtime.tools,
         ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
+        sandbox: { settings: runtime.sandbox, workspace: runtime.workspace },
         policy: runtime.policy,
         store: runtime.store,
         principal: runtime.cli.runtime.principal,

@@ -173,6 +173,8 @@ export function registerApprovalsCommand(program: Command): void {
             ...(options.reason ? { reason: options.reason } : {}),
             ...(options.session ? { scope: "session" as const } : {}),
             claim: { name: options.as, ...(token ? { token } : {}) },
+            // Defence in depth: `--as NAME` alone is a person at a terminal, never a pipe.
+            terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
           });
         });
         if (outcome.status === "decided") {

@@ -45,10 +45,18 @@ policy:
     - decision: allow
       tool: run_command
       command: ["ls *", "cat *", "grep *", "git status", "git diff *", "git log *", "npm test", "npm run *"]
+    # Every tool, the shell included: \`cat .env\`, \`grep KEY .env\`, \`< .env\` are denied too,
+    # and list_files / search_files leave these files out.
     - decision: deny
-      tool: [read_file, write_file, edit_file]
-      path: ["**/.env", "**/.env.*", "~/.ssh/**", "**/*.pem"]
+      tool: "*"
+      path: ["**/.env", "**/.env.*", "~/.ssh/**", "**/*.pem", "**/*.key", "~/.aws/**", "~/.netrc", "~/.docker/config.json", "~/.config/gh/**"]
       reason: secrets stay secret
+    # Other processes (docket's own environment holds its API keys) and docket's own state.
+    # docket refuses its own files to every tool anyway (docs/policy.md, "docket protects itself").
+    - decision: deny
+      tool: "*"
+      path: ["/proc/**", ".docket/**", "docket.yaml"]
+      reason: the agent may not read other processes or docket's own state
     - decision: ask
       tool: fetch_url
       reason: the agent wants to read a web page
