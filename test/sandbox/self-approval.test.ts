@@ -96,10 +96,23 @@ describe.skipIf(!available)("an agent cannot approve its own pending call from t
       expect(attack.code, attack.stderr).toBe(0);
       const lines = jsonLines(attack.stdout);
       const results = lines.filter((l) => l.type === "tool_result");
-      // Every attempt really ran, in the sandbox: a rule allowed it.
-      expect(results.map((r) => [r.callId, r.status])).toEqual(
-        Object.keys(attacks).map((id) => [id, "ok"]),
-      );
+      // Each attempt is either denied by the self-protection vote before it runs (it names the
+      // store or runs docket) or runs in the sandbox, where it fails: both walls are in place.
+      const refusedBySelfProtection = new Set<string>();
+      for (const result of results) {
+        if (result.status === "refused") {
+          expect(JSON.stringify(result), String(result.callId)).toMatch(
+            /docket protects|docket itself|self-protection/,
+          );
+          refusedBySelfProtection.add(String(result.callId));
+        } else {
+          expect(result.status, String(result.callId)).toBe("ok");
+        }
+      }
+      expect(results.map((r) => r.callId)).toEqual(Object.keys(attacks));
+      // The routes the analysis cannot see through (the HTTP API, /proc) must have run, jailed.
+      expect(refusedBySelfProtection.has("http")).toBe(false);
+      expect(refusedBySelfProtection.has("environ")).toBe(false);
       const sessionId = String(lines.at(-1)?.sessionId);
       const output = async (id: string) =>
         String((await store.callOutcome(sessionId, id))?.output ?? "");
@@ -107,10 +120,13 @@ describe.skipIf(!available)("an agent cannot approve its own pending call from t
       if (process.env.DOCKET_TEST_SHOW) {
         for (const id of Object.keys(attacks)) console.log(id, await output(id));
       }
-      for (const id of ["cli_as", "cli_token", "cli_store", "sqlite", "script"]) {
+      const ran = (id: string) => !refusedBySelfProtection.has(id);
+      for (const id of ["cli_as", "cli_token", "cli_store", "sqlite", "script"].filter(ran)) {
         expect(await output(id), id).not.toMatch(/exit=0\b/);
       }
-      expect(await output("cat_store")).not.toMatch(/SQLite format|approvers|never-shown/);
+      if (ran("cat_store")) {
+        expect(await output("cat_store")).not.toMatch(/SQLite format|approvers|never-shown/);
+      }
       expect(await output("http")).not.toMatch(/approved|"status"/);
       expect(await output("environ")).toMatch(/^0$/m);
 
