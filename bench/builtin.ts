@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtinTools, createCheckpoint } from "../src/index.js";
+import { builtinTools, createCheckpoint, createMemoryEventSink } from "../src/index.js";
 import { summarise } from "./stats.js";
 
 const MiB = 1024 * 1024;
@@ -16,6 +16,8 @@ export async function benchBuiltin(): Promise<void> {
     const checkpoint = createCheckpoint({
       tools: builtinTools({ workspace }),
       policy: () => ({ decision: "allow" }),
+      // run_command writes, and a write runs only with a trail to record it.
+      events: createMemoryEventSink(),
     });
     console.log("bench/builtin");
 

@@ -72,6 +72,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     decide: withConfinement(toPolicyFunction(options.policy)),
     approve: options.approvals,
     sink: combineSinks(options.events, options.store),
+    allowUnauditedWrites: options.allowUnauditedWrites === true,
     ledger: options.store,
     limits: resolveLimits(options.limits),
     principal: options.principal ?? "agent",

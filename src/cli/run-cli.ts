@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { createGatewayBackend } from "../mcp/create-gateway-backend.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
 import { registerAuditCommand } from "./commands/audit-command.js";
@@ -78,7 +79,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    console.error(`docket: ${(error as Error).message}`);
+    console.error(`docket: ${maskSecrets(String((error as Error)?.message ?? error))}`);
     return 1;
   }
 }

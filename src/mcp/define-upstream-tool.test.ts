@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+import { createMemoryEventSink } from "../checkpoint/memory-event-sink.js";
 import { defineUpstreamTool, upstreamWrites } from "./define-upstream-tool.js";
 import { resolveMcpConfig } from "./mcp-config.js";
 
@@ -52,6 +53,7 @@ describe("defineUpstreamTool", () => {
     const checkpoint = createCheckpoint({
       tools: [outcome.tool],
       policy: () => ({ decision: "allow" }),
+      events: createMemoryEventSink(),
     });
     const result = await checkpoint.dispatch({
       id: "1",

@@ -55,6 +55,7 @@ export async function listFiles(
     const walk = walkFiles(target.workspaceRoot, target.relative, {
       maxVisited,
       signal: ctx.signal,
+      startIdentity: target.identity,
       stats,
     });
     for await (const file of walk) {

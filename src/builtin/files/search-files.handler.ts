@@ -127,6 +127,7 @@ export async function searchFiles(
     const walk = walkFiles(root.workspaceRoot, root.relative, {
       maxVisited,
       signal: ctx.signal,
+      startIdentity: root.identity,
       stats,
     });
     for await (const file of walk) {

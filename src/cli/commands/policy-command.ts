@@ -5,6 +5,7 @@ import type { PolicyVerdict } from "../../policy/policy.js";
 import { loadPolicyCases, type PolicyCase } from "../../policy/policy-cases.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../policy/policy-engine.js";
 import { parseToolFlag } from "../../policy/tool-flag.js";
+import { maskSecrets } from "../../shared/mask-secrets.js";
 import type { Tool } from "../../tool/tool.js";
 
 /** Options shared by `policy check` and `policy test`. */
@@ -18,8 +19,9 @@ interface PolicyCliOptions {
 
 /** A usage or load problem: exit 2. Failed expectations: exit 1. */
 function fail(exitCode: number, message: string): never {
-  process.stderr.write(`docket policy: ${message}\n`);
-  throw new CommanderError(exitCode, "docket.policy", message);
+  const masked = maskSecrets(message);
+  process.stderr.write(`docket policy: ${masked}\n`);
+  throw new CommanderError(exitCode, "docket.policy", masked);
 }
 
 function collect(value: string, previous: string[]): string[] {
