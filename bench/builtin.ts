@@ -78,10 +78,12 @@ async function benchSandboxCost(workspace: string): Promise<void> {
       run: { sandbox: { hide: [join(workspace, "docket.yaml")], hidePatterns: ["**/.env"] } },
     }),
     policy: allow,
+    events: createMemoryEventSink(),
   });
   const off = createCheckpoint({
     tools: builtinTools({ workspace, run: { sandbox: { mode: "off" } } }),
     policy: allow,
+    events: createMemoryEventSink(),
   });
   const times = { sandboxed: [] as number[], off: [] as number[] };
   for (let i = 0; i < 60; i += 1) {

@@ -2,6 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
 import { createLiveCheckpoint } from "../../src/mcp/live-checkpoint.js";
 import { resolveMcpConfig } from "../../src/mcp/mcp-config.js";
@@ -47,7 +48,11 @@ describe("mcp.servers.NAME.sandbox", () => {
         { log, sandbox: { settings: { hide: [join(workspace, "docket.yaml")] }, workspace } },
       );
       try {
-        const checkpoint = createLiveCheckpoint({ tools: () => upstreams.tools(), policy: allow });
+        const checkpoint = createLiveCheckpoint({
+          tools: () => upstreams.tools(),
+          policy: allow,
+          events: createMemoryEventSink(),
+        });
         const result = await checkpoint.dispatch({
           id: "w",
           name: "boxed__whoami",

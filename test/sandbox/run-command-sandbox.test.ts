@@ -9,6 +9,7 @@ import {
   type ApprovalRequest,
   builtinTools,
   createCheckpoint,
+  createMemoryEventSink,
   type ToolResult,
 } from "../../src/index.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
@@ -61,6 +62,7 @@ async function run(
   const checkpoint = createCheckpoint({
     tools: builtinTools({ workspace, run: { sandbox: settings } }),
     policy: allowAll,
+    events: createMemoryEventSink(),
   });
   const result = await checkpoint.dispatch({
     id: `call_${++n}`,
@@ -239,6 +241,7 @@ describe("sandbox modes where no sandbox is available", () => {
     const checkpoint = createCheckpoint({
       tools: builtinTools({ workspace, run: { sandbox: { ...missing, mode: "auto" } } }),
       policy: allowAll,
+      events: createMemoryEventSink(),
       approvals: (request) => {
         asked.push(request);
         return { decision: "deny", by: "alice", reason: "not now" };
@@ -269,6 +272,7 @@ describe("sandbox modes where no sandbox is available", () => {
     const checkpoint = createCheckpoint({
       tools: builtinTools({ workspace, run: { sandbox: { ...missing, mode: "required" } } }),
       policy: allowAll,
+      events: createMemoryEventSink(),
       approvals: () => {
         asked += 1;
         return { decision: "approve", by: "alice" };
