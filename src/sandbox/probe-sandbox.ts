@@ -78,7 +78,9 @@ function runProbe(bwrapPath: string): SandboxProbe {
           : `bubblewrap (${bwrapPath}) could not be started (${code ?? version.error.message})`,
     };
   }
-  const run = spawnSync(bwrapPath, PROBE_ARGS, { encoding: "utf8", timeout: 5_000, env: {} });
+  // Only PATH: the binary is looked up the same way the calls will look it up.
+  const env = process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
+  const run = spawnSync(bwrapPath, PROBE_ARGS, { encoding: "utf8", timeout: 5_000, env });
   if (run.status !== 0) {
     const said = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split("\n")[0];
     return {
