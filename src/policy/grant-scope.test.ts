@@ -1,0 +1,65 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../tool/define-tool.js";
+import type { GrantScope } from "./grant-scope.js";
+import type { PolicyRequest } from "./policy.js";
+import { createPolicyEngine } from "./policy-engine.js";
+
+const refund = defineTool({
+  name: "issue_refund",
+  description: "Refund an order.",
+  input: z.object({ order_id: z.string(), amount: z.number() }),
+  writes: true,
+  handler: () => "ok",
+});
+
+const request = (args: Record<string, unknown>): PolicyRequest => ({
+  tool: refund,
+  args,
+  rawArguments: JSON.stringify(args),
+  callId: "c1",
+  principal: "agent",
+  sessionId: "ses_1",
+});
+
+describe("the grant scope of an asked call", () => {
+  it("has the same key for two refunds exactly when the amounts a condition reads are equal", async () => {
+    const engine = await createPolicyEngine({
+      layers: [
+        {
+          name: "project",
+          rules: [
+            { id: "ceiling", decision: "ask", tool: "issue_refund", when: "args.amount > 150" },
+          ],
+        },
+      ],
+    });
+    const keyOf = async (args: Record<string, unknown>) => {
+      const grant = (await engine.decide(request(args))).grant as GrantScope;
+      return grant.status === "offered" ? grant.key : grant.reason;
+    };
+    const amount = fc.double({ min: 150.5, max: 1e9, noNaN: true });
+    await fc.assert(
+      fc.asyncProperty(amount, amount, fc.string(), fc.string(), async (a, b, first, second) => {
+        const same =
+          (await keyOf({ order_id: first, amount: a })) ===
+          (await keyOf({ order_id: second, amount: b }));
+        expect(same).toBe(a === b);
+      }),
+    );
+  });
+
+  it("is absent for allow and deny, and names no key for a call outside a session", async () => {
+    const engine = await createPolicyEngine({
+      layers: [{ name: "project", rules: [{ decision: "allow", tool: "issue_refund" }] }],
+    });
+    expect((await engine.decide(request({ amount: 1 }))).grant).toBeUndefined();
+    const asking = await createPolicyEngine({ layers: [] });
+    const outside = await asking.decide({ ...request({ amount: 1 }), sessionId: undefined });
+    expect(outside.grant).toEqual({
+      status: "not_offered",
+      reason: "the call belongs to no session",
+    });
+  });
+});
