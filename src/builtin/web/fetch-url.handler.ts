@@ -5,7 +5,7 @@ import { looksBinary, SNIFF_BYTES } from "../files/binary-content.js";
 import { type ContentKind, decodeBody, parseContentType } from "./content-kind.js";
 import type { FetchUrlArgs } from "./fetch-url.input.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
-import { requestPinned } from "./pinned-request.js";
+import { requestPinned } from "./pinned-request.effect.js";
 import { readCappedBody } from "./read-body.js";
 import { parseFetchUrl, type TargetPolicy, vetTarget } from "./vet-target.js";
 
