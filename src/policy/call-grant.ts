@@ -33,7 +33,10 @@ export function withGrant(
       bound.args = request.args;
       break;
     }
-    for (const key of reads) bound[`args.${key}`] = request.args[key];
+    // Wrapped, so an absent argument and one that is null are told apart.
+    for (const key of reads) {
+      bound[`args.${key}`] = Object.hasOwn(request.args, key) ? [request.args[key]] : [];
+    }
   }
   if ("args" in bound)
     for (const name of Object.keys(bound)) if (name.startsWith("args.")) delete bound[name];

@@ -50,6 +50,30 @@ describe("the grant scope of an asked call", () => {
     );
   });
 
+  it("tells an absent argument from a null one, and says so", async () => {
+    const engine = await createPolicyEngine({
+      layers: [
+        {
+          name: "project",
+          rules: [
+            {
+              id: "no-note",
+              decision: "ask",
+              tool: "issue_refund",
+              when: "!has(args.note) || args.note == null",
+            },
+          ],
+        },
+      ],
+    });
+    const absent = (await engine.decide(request({ amount: 1 }))).grant;
+    const nulled = (await engine.decide(request({ amount: 1, note: null }))).grant;
+    if (absent?.status !== "offered" || nulled?.status !== "offered") throw new Error("no grant");
+    expect(absent.covers).toContain("note absent");
+    expect(nulled.covers).toContain("note = null");
+    expect(absent.key).not.toBe(nulled.key);
+  });
+
   it("is absent for allow and deny, and names no key for a call outside a session", async () => {
     const engine = await createPolicyEngine({
       layers: [{ name: "project", rules: [{ decision: "allow", tool: "issue_refund" }] }],

@@ -31,7 +31,10 @@ export interface GrantBasis {
   readonly rule: string | undefined;
   /** Every vote cast on the call, as `DECISION RULE`, e.g. `ask refund-ceiling`. */
   readonly votes: readonly string[];
-  /** The argument values the grant is tied to, by what judged them: `path`, `url`, `args.amount`, `args`. */
+  /**
+   * The argument values the grant is tied to, by what judged them: `path` (resolved paths), `url`
+   * (an origin), `args.NAME` (`[value]`, or `[]` when absent), `args` (all of them).
+   */
   readonly bound: Readonly<Record<string, unknown>>;
 }
 
@@ -91,23 +94,19 @@ function coverage(basis: GrantBasis, votes: readonly string[]): string {
     ? "with exactly these arguments"
     : entries.length === 0
       ? "whatever their arguments"
-      : `with ${entries.map(([name, value]) => `${label(name)} ${show(value)}`).join(" and ")}, other arguments free`;
+      : `with ${entries.map(([name, value]) => describeBound(name, value)).join(" and ")}, other arguments free`;
   return `later ${basis.tool.name} calls in this session ${by}, ${tied}`;
 }
 
-function label(name: string): string {
-  if (name === "url") return "a URL on";
-  if (name === "path") return "path";
-  return `${name.replace(/^args\./, "")} =`;
-}
-
-function show(value: unknown): string {
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
-    return value.length === 1
-      ? JSON.stringify(value[0])
-      : `[${value.map((v) => JSON.stringify(v)).join(", ")}]`;
+function describeBound(name: string, value: unknown): string {
+  if (name === "url") return `a URL on ${String(value)}`;
+  if (name === "path" && Array.isArray(value)) {
+    const paths = value.map((item) => JSON.stringify(item));
+    return paths.length === 1 ? `path ${paths[0]}` : `paths [${paths.join(", ")}]`;
   }
-  return value === undefined ? "absent" : canonicalJson(value);
+  const key = name.replace(/^args\./, "");
+  if (Array.isArray(value) && value.length === 1) return `${key} = ${canonicalJson(value[0])}`;
+  return `${key} absent`;
 }
 
 /**
