@@ -39,6 +39,22 @@ export function canGrantSession(request: ApprovalRequest): boolean {
   return request.grant.status === "offered";
 }
 
+const grantKeepers = new WeakSet<Approver>();
+
+/**
+ * Whether an approver keeps its own session grants (the durable approver keeps them in the store,
+ * after the request's own record: a call a person denied stays denied whatever grant covers it).
+ * The checkpoint keeps grants in memory only for the other approvers.
+ *
+ * @example
+ * ```ts
+ * keepsSessionGrants(createDurableApprover({ store, directory, mode: "wait" })); // true
+ * ```
+ */
+export function keepsSessionGrants(approver: Approver): boolean {
+  return grantKeepers.has(approver);
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
@@ -75,7 +91,7 @@ export function createDurableApprover({
   onPending,
   now = Date.now,
 }: DurableApproverOptions): Approver {
-  return async (request) => {
+  const approver: Approver = async (request) => {
     const id = approvalIdFor(request.sessionId, request.callId);
     let approval = await store.getApproval(id);
     if (!approval) {
@@ -156,6 +172,8 @@ export function createDurableApprover({
       approval = (await store.getApproval(id)) ?? approval;
     }
   };
+  grantKeepers.add(approver);
+  return approver;
 }
 
 function answerFor(approval: Approval, request: ApprovalRequest): ApprovalAnswer {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ApprovalAnswer } from "../approval/approval.js";
+import { keepsSessionGrants } from "../approval/durable-approver.js";
 import type { PolicyVerdict } from "../policy/policy.js";
 import { canonicalJson } from "../shared/canonical-json.js";
 import type { Tool } from "../tool/tool.js";
@@ -62,8 +63,10 @@ export async function requestApproval(
     sessionId: trace.sessionId,
     verdict,
   });
-  const grants = sessionGrantsOf(state);
-  const earlier = grant.status === "offered" ? grants.get(grant.key) : undefined;
+  // A durable approver keeps grants in the store, behind each call's own record; for the others
+  // the checkpoint keeps them, for as long as it lives.
+  const grants = keepsSessionGrants(state.approve) ? undefined : sessionGrantsOf(state);
+  const earlier = grant.status === "offered" ? grants?.get(grant.key) : undefined;
   if (earlier !== undefined) {
     try {
       await trace.emit({
@@ -153,7 +156,7 @@ export async function requestApproval(
         );
       }
       if (grant.status === "offered" && scope === "session") {
-        grants.set(grant.key, { by: answer.by, callId: trace.callId, covers: grant.covers });
+        grants?.set(grant.key, { by: answer.by, callId: trace.callId, covers: grant.covers });
       }
       return "approved";
     }

@@ -65,4 +65,41 @@ describe("approve for this session, across docket resume", () => {
     const open = await store.listApprovals({ sessionId: first.sessionId, status: "pending" });
     expect(open.map((a) => a.callId)).toEqual(["r3"]);
   });
+
+  it("never overrides a person's denial of a call the grant would cover", async () => {
+    const { store } = await tempStore();
+    const directory = deskDirectory();
+    const desk = deskTools();
+    const harness = createHarness({
+      model: createScriptedModel(
+        scriptOf([
+          turn("Two refunds.", refund("a1", "SU-1", 300), refund("a2", "SU-2", 300)),
+          turn("Done."),
+        ]),
+      ),
+      tools: desk.tools,
+      policy: POLICY,
+      store,
+      approvals: createDurableApprover({ store, directory, mode: "suspend" }),
+      principal: "agent",
+    });
+    const first = await harness.run("Refund both.");
+    const [one, two] = first.approvals ?? [];
+    if (one === undefined || two === undefined) throw new Error("two approvals expected");
+    await decideApproval(store, directory, {
+      approvalId: one.approvalId,
+      decision: "approve",
+      scope: "session",
+      claim: { name: "alice" },
+    });
+    await decideApproval(store, directory, {
+      approvalId: two.approvalId,
+      decision: "deny",
+      reason: "SU-2 was refunded by phone",
+      claim: { name: "alice" },
+    });
+    const resumed = await harness.resume(first.sessionId);
+    expect(resumed.status).toBe("completed");
+    expect(desk.runs).toEqual(["issue_refund:a1"]);
+  });
 });
