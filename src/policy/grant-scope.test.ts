@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../tool/define-tool.js";
-import type { GrantScope } from "./grant-scope.js";
+import { toolFromMeta } from "./builtin-tool-meta.js";
+import { declaredBound, type GrantScope } from "./grant-scope.js";
 import type { PolicyRequest } from "./policy.js";
 import { createPolicyEngine } from "./policy-engine.js";
 
@@ -72,6 +73,33 @@ describe("the grant scope of an asked call", () => {
     expect(absent.covers).toContain("note absent");
     expect(nulled.covers).toContain("note = null");
     expect(absent.key).not.toBe(nulled.key);
+  });
+
+  it("binds a URL to its origin, and a path or URL the matchers cannot read as it is", async () => {
+    const fetchUrl = toolFromMeta("fetch_url", { writes: false, policyArgs: { url: "url" } });
+    const engine = await createPolicyEngine({
+      layers: [{ name: "project", defaults: { reads: "ask" } }],
+    });
+    const keyOf = async (url: unknown) => {
+      const grant = (await engine.decide({ ...request({ url }), tool: fetchUrl })).grant;
+      return grant?.status === "offered" ? grant.key : undefined;
+    };
+    const github = await keyOf("https://github.com/a");
+    expect(await keyOf("https://GitHub.com:443/b?q=1")).toBe(github);
+    for (const other of [
+      "http://github.com/a",
+      "https://github.com.evil.example/a",
+      "https://github.com@evil.example/",
+    ]) {
+      expect(await keyOf(other), other).not.toBe(github);
+    }
+    const tool = { policyArgs: { path: "path", url: "url" } };
+    expect(declaredBound(tool, { path: 7, url: ["x"] })).toEqual({
+      path: [],
+      "args.path": [7],
+      "args.url": [["x"]],
+    });
+    expect(declaredBound(tool, {})).toEqual({ path: [], "args.path": [], "args.url": [] });
   });
 
   it("is absent for allow and deny, and names no key for a call outside a session", async () => {

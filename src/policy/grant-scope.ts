@@ -58,7 +58,7 @@ export function grantRefusal(tool: Pick<Tool, "name" | "policyArgs">): string | 
  *
  * @example
  * ```ts
- * scopeOf({ tool, principal: "agent", sessionId: "ses_1", rule: "refund-ceiling", votes: ["ask refund-ceiling"], bound: { "args.amount": 300 } });
+ * scopeOf({ tool, principal: "agent", sessionId: "ses_1", rule: "refund-ceiling", votes: ["ask refund-ceiling"], bound: { "args.amount": [300] } });
  * // { status: "offered", key: "…", covers: "later issue_refund calls in this session … with amount = 300 …" }
  * ```
  */
@@ -144,23 +144,33 @@ export function declaredBound(
   resolvePaths: (texts: readonly string[]) => readonly string[] = (texts) => texts,
 ): Record<string, unknown> {
   const bound: Record<string, unknown> = {};
+  // A value the matchers cannot read as a path or URL is bound as it is.
+  const raw = (key: string) => {
+    bound[`args.${key}`] = Object.hasOwn(args, key) ? [args[key]] : [];
+  };
   const declared = tool.policyArgs.path;
   if (declared !== undefined) {
     const keys = typeof declared === "string" ? [declared] : declared;
-    const texts = keys.flatMap((key) => {
+    const texts: string[] = [];
+    for (const key of keys) {
       const value = args[key];
-      if (typeof value === "string") return [value];
-      return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
-    });
+      if (typeof value === "string") texts.push(value);
+      else if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+        texts.push(...value);
+      } else raw(key);
+    }
     bound.path = resolvePaths(texts);
   }
   const urlKey = tool.policyArgs.url;
-  if (urlKey !== undefined) bound.url = originOf(args[urlKey]);
+  if (urlKey !== undefined) {
+    const value = args[urlKey];
+    if (typeof value === "string") bound.url = originOf(value);
+    else raw(urlKey);
+  }
   return bound;
 }
 
-function originOf(value: unknown): string {
-  const text = typeof value === "string" ? value : String(value);
+function originOf(text: string): string {
   const target = parseUrlTarget(text);
   if (target === undefined || target.host === "") return text;
   return `${target.scheme}://${target.host}${target.port === undefined ? "" : `:${target.port}`}`;
