@@ -1,6 +1,6 @@
 import { DocketError } from "../../errors/docket-error.js";
 import { initialSchema } from "./001-initial-schema.js";
-import { approvalGrants } from "./002-approval-grants.js";
+import { approvalGrants } from "./003-approval-grants.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
