@@ -9,6 +9,7 @@ import { approvalIdFor, decideApproval } from "../../src/approval/decide-approva
 import { createDurableApprover } from "../../src/approval/durable-approver.js";
 import { builtinTools } from "../../src/builtin/builtin-tools.js";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import { createPolicyEngine } from "../../src/policy/policy-engine.js";
 import type { PolicyRuleSpec } from "../../src/policy/policy-rule.js";
 import { openStore } from "../../src/store/open-store.js";
@@ -71,7 +72,8 @@ async function checkpointWith(
     tools: options.tools ?? [refund],
     policy,
     approvals: options.approvals,
-    ...(options.store ? { store: options.store } : {}),
+    // Writes are audited: to the store when there is one, else to memory.
+    ...(options.store ? { store: options.store } : { events: createMemoryEventSink() }),
   });
   let n = 0;
   const call = (name: string, args: unknown, sessionId: string | null = "ses_1", id = `c${++n}`) =>
@@ -232,6 +234,7 @@ describe("a session grant never crosses an argument predicate", () => {
     const workspace = await tempDir("docket-grants-");
     const checkpoint = createCheckpoint({
       tools: builtinTools({ workspace }),
+      events: createMemoryEventSink(),
       approvals: approver,
       policy: () => ({
         decision: "ask",
