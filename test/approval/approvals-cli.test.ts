@@ -173,7 +173,10 @@ describe("docket approvals (CLI, real processes)", { timeout: 90_000 }, () => {
     expect(show.stdout).toContain(
       "session   --session would also approve: later issue_refund calls in this session that refunds-need-a-lead asks about, with exactly these arguments",
     );
-    const approve = await approvals(["approve", id, "--as", "alice", "--session"]);
+    // With a token: it works from a pipe whether or not names alone are accepted there.
+    const approve = await approvals(["approve", id, "--as", "bob", "--session"], {
+      DOCKET_TOKEN: BOB_TOKEN,
+    });
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toContain("for this session it also approves later issue_refund calls");
     expect(await dispatch("session-1", args)).toMatchObject({ status: "ok" });
