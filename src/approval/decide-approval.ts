@@ -110,6 +110,15 @@ export async function decideApproval(
   if (attempt.decision === "deny" && !attempt.reason?.trim()) {
     return { status: "invalid", message: "A denial needs a reason: it goes back to the model." };
   }
+  if (attempt.decision === "approve" && attempt.scope === "session" && !approval.grantKey) {
+    const why =
+      approval.grantText?.replace(/^not offered: /, "") ??
+      "it was requested before session grants were bound to what they cover";
+    return {
+      status: "invalid",
+      message: `Request ${approval.id} offers no session grant (${why}); approve it once instead.`,
+    };
+  }
   if (
     approval.status === "pending" &&
     approval.expiresAt !== undefined &&

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { createAnalysisCache } from "./analysis-cache.js";
+import { withGrant } from "./call-grant.js";
 import { CallView } from "./call-view.js";
 import { chooseVerdict } from "./choose-verdict.js";
 import {
@@ -124,16 +125,30 @@ export async function createPolicyEngine(
     await ensureParser();
   }
 
+  const verdictOf = (
+    view: CallView,
+    votes: readonly PolicyVote[],
+    notes: readonly string[],
+    matched: readonly CompiledRule[],
+  ): PolicyVerdict =>
+    withGrant(
+      chooseVerdict(view.request.tool, votes, compiled.defaults, notes),
+      view,
+      votes,
+      matched,
+    );
+
   const judgeShell = (
     view: CallView,
     shell: readonly ShellCandidate[],
     votes: PolicyVote[],
     notes: readonly string[],
+    matched: readonly CompiledRule[],
     loaded: Analyse,
   ): PolicyVerdict => {
     const vote = shellVote(shell, view.command()?.value, loaded);
     if (vote !== undefined) votes.push(vote);
-    return chooseVerdict(view.request.tool, votes, compiled.defaults, notes);
+    return verdictOf(view, votes, notes, matched);
   };
 
   const decide = (request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict> => {
@@ -153,18 +168,23 @@ export async function createPolicyEngine(
     }
     const notes: string[] = [];
     const shell: ShellCandidate[] = [];
+    // The matched rules with a `when`: a session grant binds what their conditions read.
+    const conditioned: CompiledRule[] = [];
     for (const rule of index.candidates(request.tool.name)) {
       if (rule.sessionId !== undefined && rule.sessionId !== request.sessionId) continue;
       const match = matchRule(rule, view);
       if (match.note !== undefined) notes.push(`rule ${rule.id}: ${match.note}`);
       if (!match.matched) continue;
+      if (rule.when !== undefined) conditioned.push(rule);
       if (rule.shell !== undefined) shell.push({ rule, texts: match.texts });
       else votes.push(voteOf(rule, match.texts));
     }
     // The common case stays synchronous: no shell rule matched, or the parser is already loaded.
-    if (shell.length === 0) return chooseVerdict(request.tool, votes, compiled.defaults, notes);
-    if (parser !== undefined) return judgeShell(view, shell, votes, notes, parser);
-    return ensureParser().then((loaded) => judgeShell(view, shell, votes, notes, loaded));
+    if (shell.length === 0) return verdictOf(view, votes, notes, conditioned);
+    if (parser !== undefined) return judgeShell(view, shell, votes, notes, conditioned, parser);
+    return ensureParser().then((loaded) =>
+      judgeShell(view, shell, votes, notes, conditioned, loaded),
+    );
   };
 
   return {

@@ -200,6 +200,28 @@ describe("docket approvals (CLI, real processes)", { timeout: 90_000 }, () => {
     expect(ran).toEqual([args]);
   });
 
+  it("says what --session covers before and after approving with it, and the grant covers no more", async () => {
+    const args = { order_id: "SU-8", amount: 300 };
+    const id = await pending("session-1", args);
+    const show = await approvals(["show", id]);
+    // The policy here is a function: what it judged is unknown, so the grant binds every argument.
+    expect(show.stdout).toContain(
+      "session   --session would also approve: later issue_refund calls in this session that refunds-need-a-lead asks about, with exactly these arguments",
+    );
+    // With a token: it works from a pipe whether or not names alone are accepted there.
+    const approve = await approvals(["approve", id, "--as", "bob", "--session"], {
+      DOCKET_TOKEN: BOB_TOKEN,
+    });
+    expect(approve.code, approve.stderr).toBe(0);
+    expect(approve.stdout).toContain("for this session it also approves later issue_refund calls");
+    expect(await dispatch("session-1", args)).toMatchObject({ status: "ok" });
+    expect(await dispatch("session-2", args)).toMatchObject({ status: "ok" });
+    expect(await dispatch("session-3", { ...args, amount: 5000 })).toMatchObject({
+      status: "awaiting_approval",
+    });
+    ran.length = 0;
+  });
+
   it("refuses --as bob without his token, and accepts it from DOCKET_TOKEN (not locally asserted)", async () => {
     const id = await pending("bob-1", { order_id: "SU-3", amount: 400 });
     // Authentication comes before anything else, so the two may race: the one without the

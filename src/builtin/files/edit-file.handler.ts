@@ -1,6 +1,6 @@
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
-import { writeFileAtomic } from "../workspace/atomic-write.js";
+import { writeFileAtomic } from "../workspace/atomic-write.effect.js";
 import { type ResolvedPath, resolveInWorkspace } from "../workspace/resolve-in-workspace.js";
 import { openVerifiedFile } from "../workspace/verified-handle.js";
 import { looksBinary, SNIFF_BYTES } from "./binary-content.js";

@@ -1,6 +1,6 @@
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
-import { writeFileAtomic } from "../workspace/atomic-write.js";
+import { writeFileAtomic } from "../workspace/atomic-write.effect.js";
 import { resolveInWorkspace } from "../workspace/resolve-in-workspace.js";
 import { refuseOwnFile } from "./file-guard.js";
 import type { WriteFileArgs } from "./write-file.input.js";

@@ -9,7 +9,7 @@ import { BuiltinRefusal } from "../builtin-refusal.js";
 import { buildCommandEnv, type CommandEnvOptions } from "./command-env.js";
 import { type CapturedOutput, createOutputCapture } from "./output-capture.js";
 import type { RunCommandArgs } from "./run-command.input.js";
-import { superviseChild } from "./supervise-child.js";
+import { superviseChild } from "./supervise-child.effect.js";
 
 /** Settings for `run_command`. */
 export interface RunCommandOptions {
