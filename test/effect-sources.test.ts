@@ -11,6 +11,12 @@ import { type Finding, mayAct, scanTree } from "./support/effect-scan.js";
  * must be listed here too. A stale entry fails as well, so the list says what is true.
  */
 const ALLOWED: Readonly<Record<string, string>> = {
+  "sandbox/probe-sandbox.ts":
+    "runs bwrap --version and an empty probe sandbox to learn whether a sandbox is available (docket doctor, start-up); runs nothing the model asked for",
+  "sandbox/pids-cgroup.ts":
+    "creates and removes the per-call pids cgroup that confines a command and writes its pids.max; signal 0 only asks whether a process is alive",
+  "sandbox/sandbox-launch.ts":
+    "prepares a confined launch (scratch directory, covers over hidden paths, the cgroup) and returns the plan; the spawn stays in run-command.handler.ts and process-transport.ts",
   "approval/approvals-http-server.ts":
     "docket serve: the approvals API's own HTTP server, which approvers call; it runs no tool",
   "builtin/workspace/verified-handle.ts":
