@@ -15,6 +15,16 @@ principal: agent
 # Where the tools may work. Every path must resolve inside it.
 workspace: .
 
+# run_command (and stdio MCP servers with sandbox: true) run in a bubblewrap sandbox: their own
+# processes and /proc, a read-only system, the workspace writable, docket's own files and the
+# secrets below hidden, no network, an allow-listed environment. auto: where no sandbox is
+# available, every command asks a person first; required: refuse commands then; off: unconfined
+# (an agent with a shell then has your powers over docket's own store). Check: docket doctor.
+sandbox:
+  mode: auto
+  network: none         # none | loopback | all
+  limits: { processes: 512, memory_mb: 8192 }
+
 # Sessions, transcripts, the audit trail and approvals. PostgreSQL when several processes share.
 store: sqlite:.docket/docket.db
 
