@@ -74,7 +74,7 @@ describe("risky use is uncertain", () => {
     ["tmux new-session -d 'rm x'", "dangerous_flag"],
     ["prettier --write .", "dangerous_flag"],
     ["man -P evil ls", "dangerous_flag"],
-    ["let 'x=a[$(id)]'", "deferred_code"],
+    ["let 'x=a[$(id)]'", "arithmetic_value"],
     ["printf -v PATH %s /tmp", "dangerous_assignment"],
     ["declare -n ref=PATH", "dangerous_assignment"],
     ["export NODE_OPTIONS=--require=./x.js", "dangerous_assignment"],
