@@ -20,6 +20,8 @@ const WALKED = new Set([
   "arithmetic_expansion",
 ]);
 const CODE_IN_TEXT = /\$\(|`/;
+/** The `via` label of scripts found inside a parameter expansion. */
+const VIA = "$" + "{…}";
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEAD = /^([!#]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])/;
 
@@ -65,7 +67,7 @@ class ExpansionReader {
   /** `${x@P}`: known literal values without `$`, backquote or backslash expand to themselves. */
   prompt(name: string): void {
     const values = this.sink.knownValues(name);
-    if (values !== undefined && values.every((v) => !/[$`\\]/.test(v))) return;
+    if (values?.every((v) => !/[$`\\]/.test(v))) return;
     this.note(
       "re_evaluation",
       `\${${name}@P} expands the value of ${name} like a prompt, running any command substitution in it`,
@@ -76,7 +78,7 @@ class ExpansionReader {
   /** `${!x}`: the value of x is read as a variable name, whose subscript bash evaluates. */
   indirect(name: string): void {
     const values = this.sink.knownValues(name);
-    if (values !== undefined && values.every((v) => IDENTIFIER.test(v))) return;
+    if (values?.every((v) => IDENTIFIER.test(v))) return;
     this.note(
       "re_evaluation",
       `\${!${name}} reads the value of ${name} as a name, and a subscript in it runs code`,
@@ -86,7 +88,7 @@ class ExpansionReader {
 
   reveal(value: string): void {
     for (const script of hiddenScripts(value).scripts)
-      this.sink.analyseNested(script, this.context, "${…}");
+      this.sink.analyseNested(script, this.context, VIA);
   }
 }
 
@@ -115,7 +117,7 @@ export function inspectExpansion(
       "an operator word of the expansion holds a command substitution, which bash runs",
     );
     const hidden = hiddenScripts(opaque);
-    for (const script of hidden.scripts) sink.analyseNested(script, context, "${…}");
+    for (const script of hidden.scripts) sink.analyseNested(script, context, VIA);
   }
   const inner = text.slice(2, text.endsWith("}") ? -1 : undefined);
   const head = HEAD.exec(inner);

@@ -37,11 +37,16 @@ function nameTarget(result: Inspection, word: ShellWord | undefined): void {
   if (word === undefined) return;
   const bracket = word.value.indexOf("[");
   const base = bracket < 0 ? word.value : word.value.slice(0, bracket);
-  if (/^[A-Za-z_]\w*$/.test(base) && !word.dynamic) (result.assigns ??= []).push(base);
-  if (bracket >= 0 || word.dynamic)
-    (result.arithmetic ??= []).push(
-      syntheticWord(word.value.slice(Math.max(0, bracket)), word.start, word.end, word.dynamic),
-    );
+  if (/^[A-Za-z_]\w*$/.test(base) && !word.dynamic) {
+    result.assigns = [...(result.assigns ?? []), base];
+  }
+  if (bracket >= 0 || word.dynamic) {
+    const text = word.value.slice(Math.max(0, bracket));
+    result.arithmetic = [
+      ...(result.arithmetic ?? []),
+      syntheticWord(text, word.start, word.end, word.dynamic),
+    ];
+  }
 }
 
 function assignmentTargets(result: Inspection, name: string, targets: readonly string[]): void {
