@@ -6,11 +6,12 @@
  * to the analyser so deny rules still reach them.
  */
 import { emptyInspection, type Inspection } from "./analysis-sink.js";
+import { gitWrites } from "./git-writes.js";
 import { joinWords, type ShellWord, syntheticWord } from "./shell-word.js";
 
 /** Configuration keys whose value is a program, a shell string or a place code is loaded from. */
 const EXEC_KEY =
-  /^(alias\.|core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|attributesfile)|filter\.|diff\.|merge\.|include(if)?\.|credential\.|gpg\.|sequence\.editor|pager\.|uploadpack\.|receive\.|remote\..*\.(uploadpack|receivepack|proxy)|http\..*proxy|web\.browser|browser\.|man\.|instaweb\.|sendemail\.|interactive\.difffilter|protocol\.)/i;
+  /^(alias\.|core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|attributesfile|alternaterefscommand)|filter\.|diff\.|difftool\.|merge\.|mergetool\.|tar\.|include(if)?\.|credential\.|gpg\.|sequence\.editor|pager\.|uploadpack\.|uploadarchive\.|receive\.|remote\..*\.(uploadpack|receivepack|proxy|vcs)|http\..*proxy|url\.|submodule\.|init\.|hook\.|trailer\.|imap\.|safe\.|web\.browser|help\.browser|browser\.|man\.|instaweb\.|sendemail\.|interactive\.difffilter|protocol\.)/i;
 
 /** Global options taking a separate value. */
 const GLOBAL_VALUED = new Set([
@@ -35,6 +36,41 @@ const SUBCOMMAND_FLAGS: ReadonlyArray<{ prefix: string; detail: string; write?: 
   { prefix: "--sendmail-cmd", detail: "runs a program" },
   { prefix: "--output", detail: "writes a file", write: true },
 ];
+
+/** `git config` options taking a value; the first operand after them is the key. */
+const CONFIG_VALUED = /^(-[ft]|--(file|blob|type|default|comment|value))$/;
+/** Newer git's `git config set KEY VALUE`, `git config unset KEY` … */
+const CONFIG_VERBS = new Set([
+  "set",
+  "unset",
+  "get",
+  "list",
+  "edit",
+  "rename-section",
+  "remove-section",
+]);
+
+/** `git config`: the key (first operand) must be known, and sections must not be renamed into one that runs code. */
+function inspectConfigKey(result: Inspection, words: readonly ShellWord[], start: number): void {
+  const operands: ShellWord[] = [];
+  for (let i = start; i < words.length; i++) {
+    const word = words[i] as ShellWord;
+    if (word.value === "--rename-section" || word.value === "rename-section") {
+      result.findings.push({
+        reason: "dangerous_flag",
+        detail: "git config renaming a section can turn its keys into aliases or hooks",
+      });
+    }
+    if (CONFIG_VALUED.test(word.value)) i++;
+    else if (!word.value.startsWith("-") || word.dynamic) operands.push(word);
+  }
+  const key = CONFIG_VERBS.has(operands[0]?.value ?? "") ? operands[1] : operands[0];
+  if (key?.dynamic === true)
+    result.findings.push({
+      reason: "dangerous_flag",
+      detail: "git config sets a key only known at run time, which can name a program git runs",
+    });
+}
 
 /** `git config` forms that only read. */
 const CONFIG_READS = new Set([
@@ -124,6 +160,21 @@ function inspectSubcommand(
     if (sub === "config" && EXEC_KEY.test(text) && !words.some((w) => CONFIG_READS.has(w.value))) {
       inspectConfig(result, text, word, "config");
     }
+    if (
+      sub === "clone" &&
+      (text === "-c" || /^--con(f(ig?)?)?(=|$)/.test(text) || /^-c./.test(text))
+    ) {
+      const value =
+        text === "-c" || (!text.includes("=") && !/^-c./.test(text))
+          ? words[i + 1]
+          : syntheticWord(
+              text.startsWith("--") ? text.slice(text.indexOf("=") + 1) : text.slice(2),
+              word.start,
+              word.end,
+              word.dynamic,
+            );
+      inspectConfig(result, value?.value ?? "", value ?? word, "clone -c");
+    }
     if (sub === "config" && (text === "-e" || text === "--edit")) {
       result.findings.push({
         reason: "dangerous_flag",
@@ -187,5 +238,8 @@ export function inspectGit(words: readonly ShellWord[]): Inspection {
     result.commands.push({ words: words.slice(i + 2), argsFromInput: false });
   }
   inspectSubcommand(result, sub.value, words, i + 1);
+  if (sub.value === "config" && !words.some((w) => CONFIG_READS.has(w.value)))
+    inspectConfigKey(result, words, i + 1);
+  result.findings.push(...gitWrites(sub.value, words, i + 1));
   return result;
 }
