@@ -158,7 +158,10 @@ function inspectSubcommand(
       });
     }
     if (sub === "config" && EXEC_KEY.test(text) && !words.some((w) => CONFIG_READS.has(w.value))) {
-      inspectConfig(result, text, word, "config");
+      // `git config alias.x '!cmd'`: the value is the next word; read it as `alias.x=!cmd`.
+      const next = words[i + 1];
+      const joined = next === undefined ? text : `${text}=${next.value}`;
+      inspectConfig(result, /^alias\./i.test(text) ? joined : text, next ?? word, "config");
     }
     if (
       sub === "clone" &&
