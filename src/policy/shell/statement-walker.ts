@@ -325,6 +325,11 @@ class StatementWalker {
     }
     if (this.sink.attributeOf(name) === "integer")
       this.sink.arithmetic(this.text(valueNode), this.text(node));
+    // `n=$((n + 1))`: the value is the number arithmetic yields, and that arithmetic is checked.
+    if (valueNode.type === "arithmetic_expansion") {
+      this.sink.recordValue(name, "0");
+      return;
+    }
     const [value] = resolveWord([valueNode], this.source);
     if (value === undefined || value.dynamic) {
       this.sink.markUnknown(name);
