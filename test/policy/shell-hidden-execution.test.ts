@@ -7,9 +7,10 @@
  * or write where it says: a case that does nothing under bash would prove nothing.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { INITIAL_CONFIG } from "../../src/cli/commands/init-command.js";
@@ -149,4 +150,22 @@ describe("hidden execution families", () => {
       if (expected === "deny") expect(shellVerdict.decision, shellVerdict.explanation).toBe("deny");
     },
   );
+});
+
+describe("docs/policy.md shell examples", () => {
+  it("judge as the table says, under the permissive policy", async () => {
+    const docs = readFileSync(
+      fileURLToPath(new URL("../../docs/policy.md", import.meta.url)),
+      "utf8",
+    );
+    const block = /<!-- shell-examples:[^>]*-->\n([\s\S]*?)<!-- \/shell-examples -->/.exec(docs);
+    expect(block).not.toBeNull();
+    const rows = [...(block?.[1] ?? "").matchAll(/^\| (allow|ask|deny) \| `(.+)` \|$/gm)];
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    const shell = await loadShellParser();
+    for (const [, expected, command] of rows) {
+      const verdict = judgeShell(shell.analyse(command as string), PERMISSIVE_SHELL);
+      expect(verdict.decision, `${command}: ${verdict.explanation}`).toBe(expected);
+    }
+  });
 });
