@@ -21,6 +21,7 @@ describe("scanArithmetic", () => {
     ["$# + $? + RANDOM", ["RANDOM"], []],
     ["a[i] += 1", ["a", "i"], []],
     ["x = y", ["y"], ["x"]],
+    ["${#s} + ${#a[@]}", [], []],
   ])("%j names %j, assigns %j", (text, names, assigned) => {
     const scan = scanArithmetic(text);
     expect(scan.unsafe).toBeNull();
@@ -28,7 +29,7 @@ describe("scanArithmetic", () => {
     expect(scan.assigned).toEqual(assigned);
   });
 
-  it.each(["a[$(id)]", "`id`", "$1 + 1", "$@", "${x:-1}", "${#x}", "<(id)"])(
+  it.each(["a[$(id)]", "`id`", "$1 + 1", "$@", "${x:-1}", "${x[0]}", "<(id)"])(
     "%j is unsafe",
     (text) => {
       expect(scanArithmetic(text).unsafe).not.toBeNull();

@@ -60,6 +60,8 @@ function braced(text: string, at: number): { name: string | null; end: number } 
   const close = text.indexOf("}", at + 2);
   if (close < 0) return { name: null, end: text.length };
   const inner = text.slice(at + 2, close);
+  // `${#x}`, `${#a[@]}`: a length is always a number.
+  if (/^#[A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?$/.test(inner)) return { name: "#", end: close + 1 };
   const name = IDENTIFIER.test(inner) || NUMERIC_SPECIALS.has(inner) ? inner : null;
   return { name, end: close + 1 };
 }
@@ -97,7 +99,7 @@ export function scanArithmetic(text: string): ArithmeticScan {
       } else if (next === "{") {
         const ref = braced(text, i);
         if (ref.name === null) return unsafe("an expansion whose value is only known at run time");
-        names.add(ref.name);
+        if (ref.name !== "#") names.add(ref.name);
         i = ref.end - 1;
       } else if (NAME_START.test(next)) {
         let end = i + 1;

@@ -35,6 +35,8 @@ const SUBCOMMAND_FLAGS: ReadonlyArray<{ prefix: string; detail: string; write?: 
   { prefix: "--cc-cmd", detail: "runs a program" },
   { prefix: "--sendmail-cmd", detail: "runs a program" },
   { prefix: "--output", detail: "writes a file", write: true },
+  { prefix: "--access-hook", detail: "runs a program for each request" },
+  { prefix: "--httpd", detail: "runs a web server program" },
 ];
 
 /** `git config` options taking a value; the first operand after them is the key. */
@@ -115,7 +117,11 @@ function inspectSubcommand(
   for (let i = start; i < words.length; i++) {
     const word = words[i] as ShellWord;
     const text = word.value;
-    if (text === "--") break;
+    // `git config -- core.pager X` still sets the key: only other subcommands stop at `--`.
+    if (text === "--") {
+      if (sub === "config") continue;
+      break;
+    }
     const flag = SUBCOMMAND_FLAGS.find((f) => text === f.prefix || text.startsWith(`${f.prefix}=`));
     if (flag !== undefined) {
       result.findings.push({

@@ -17,6 +17,8 @@ const OUTPUT_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   clone: ["separate-git-dir"],
   init: ["separate-git-dir"],
   "checkout-index": ["prefix"],
+  "fast-import": ["export-marks", "export-pack-edges"],
+  "fast-export": ["export-marks"],
 };
 /** Short options that name what is written. */
 const OUTPUT_SHORT: Readonly<Record<string, string>> = {

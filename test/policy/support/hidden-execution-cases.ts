@@ -61,6 +61,9 @@ export const HIDDEN: readonly HiddenCase[] = [
   { family: "arithmetic", script: "while read v; do echo $(( v )); done < payload" },
   { family: "arithmetic", script: "declare 'a[$(touch M)]=1'; echo" },
   { family: "arithmetic", script: "x='a[$(rm victim)]'; y=x; echo $((y))", proof: RM },
+  { family: "arithmetic", script: "f() { echo $(( $1 )); }; f 'a[$(touch M)]'" },
+  { family: "arithmetic", script: "set -- 'a[$(touch M)]'; [[ $1 -gt 0 ]]; echo" },
+  { family: "arithmetic", script: "declare -n r=x; x='a[$(touch M)]'; echo $((r))" },
   // Expansions and builtins that evaluate a value again.
   { family: "re-evaluation", script: "x='$(rm victim)'; echo ${x@P}", proof: RM },
   { family: "re-evaluation", script: "x='`touch M`'; echo \"${x@P}\"" },
@@ -81,6 +84,8 @@ export const HIDDEN: readonly HiddenCase[] = [
   },
   { family: "git", repo: true, script: "git config core.fsmonitor 'touch M'; git status" },
   { family: "git", repo: true, script: "git -c core.fsmonitor='touch M' status" },
+  { family: "git", repo: true, script: "git config -- core.fsmonitor 'touch M'; git status" },
+  { family: "git", repo: true, script: "git --no-pager -c CORE.FSMONITOR='touch M' status" },
   { family: "git", repo: true, script: "git -c core.hooksPath=hooks commit -q --allow-empty -m x" },
   {
     family: "git",
