@@ -10,6 +10,7 @@ import {
   type WalkContext,
   withStdin,
 } from "./analysis-sink.js";
+import { arithmeticContext, arrayIndices, declarationAttributes } from "./arithmetic-contexts.js";
 import { emitCommand } from "./command-emitter.js";
 import { isDangerousVariable } from "./dangerous-variables.js";
 import { inspectExpansion } from "./expansion-inspector.js";
@@ -61,14 +62,6 @@ const SUBSTITUTIONS: Readonly<Record<string, string>> = {
   process_substitution: "<(…)",
 };
 const CODE_IN_TEXT = /\$\(|`/;
-/** `[[ a -eq b ]]` and friends evaluate both operands as arithmetic; `test`/`[` do not. */
-const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
-const TEST_EXPRESSIONS = new Set([
-  "binary_expression",
-  "unary_expression",
-  "parenthesized_expression",
-]);
-
 /** The texts between unescaped backquotes, with backslash escapes removed as bash does there. */
 function backquoted(text: string): string[] {
   const found: string[] = [];
@@ -190,23 +183,11 @@ class StatementWalker {
         inspectExpansion(node, this.source, this.sink, context);
         break;
       case "arithmetic_expansion":
-        this.sink.arithmetic(this.text(node), this.text(node));
-        break;
       case "compound_statement":
-        if (this.source.startsWith("((", node.startIndex))
-          this.sink.arithmetic(this.text(node), this.text(node));
-        break;
-      case "c_style_for_statement": {
-        const body = childForField(node, "body");
-        const header = this.source.slice(node.startIndex, body?.startIndex ?? node.endIndex);
-        this.sink.arithmetic(header.slice(header.indexOf("((")), header);
-        break;
-      }
+      case "c_style_for_statement":
       case "subscript":
-        this.subscript(node);
-        break;
       case "test_command":
-        this.testOperands(node);
+        arithmeticContext(node, this.source, this.sink);
         break;
     }
     const marker = SUBSTITUTIONS[type];
@@ -264,7 +245,7 @@ class StatementWalker {
       depth: context.depth,
       via: [...context.via],
     });
-    this.declarationAttributes(node, words);
+    declarationAttributes(node, words, this.source, this.sink);
     // `declare -n ref=PATH` makes every later `ref=…` an assignment to PATH.
     if (words.some((w) => /^-[a-zA-Z]*n/.test(w.value))) {
       for (const w of words) {
@@ -276,31 +257,6 @@ class StatementWalker {
             `a name reference to ${target} changes what runs`,
           );
         }
-      }
-    }
-  }
-
-  /** `declare -i n`: later assignments to n are arithmetic. `declare -A m`: m's keys are not. */
-  private declarationAttributes(node: Node, words: readonly ShellWord[]): void {
-    const flags = words
-      .slice(1)
-      .filter((w) => /^[-+][a-zA-Z]+$/.test(w.value))
-      .map((w) => w.value)
-      .join("");
-    const attribute = /A/.test(flags) ? "associative" : /i/.test(flags) ? "integer" : undefined;
-    for (const child of node.namedChildren) {
-      if (child.type === "variable_assignment") {
-        const nameNode = childForField(child, "name");
-        if (attribute !== undefined && nameNode?.type === "variable_name")
-          this.sink.setAttribute(this.text(nameNode), attribute);
-      } else if (child.type === "variable_name" || child.type === "word") {
-        const text = this.text(child);
-        if (attribute !== undefined && /^[A-Za-z_]\w*$/.test(text))
-          this.sink.setAttribute(text, attribute);
-        else if (!text.startsWith("-")) this.nameOperand(text, this.text(node));
-      } else {
-        // `declare "$x=1"`, `declare 'a[$(id)]=1'`: the name comes from text bash reads as a name.
-        this.sink.arithmetic(this.text(child), this.text(node));
       }
     }
   }
@@ -319,7 +275,7 @@ class StatementWalker {
     const valueNode = childForField(node, "value");
     if (valueNode === null) return;
     if (valueNode.type === "array") {
-      this.arrayIndices(valueNode, name);
+      arrayIndices(valueNode, name, this.source, this.sink);
       this.sink.markUnknown(name);
       return;
     }
@@ -344,55 +300,6 @@ class StatementWalker {
         `${name} holds text with a command substitution that arithmetic would run`,
       );
     }
-  }
-
-  /** An indexed array's subscript is arithmetic: `a[$x]`, `${a[i]}`; an associative array's is not. */
-  private subscript(node: Node): void {
-    const index = childForField(node, "index");
-    const name = childForField(node, "name");
-    if (index === null) return;
-    const text = this.text(index);
-    if (text === "@" || text === "*") return;
-    if (name !== null && this.sink.attributeOf(this.text(name)) === "associative") return;
-    this.sink.arithmetic(text, this.text(node));
-  }
-
-  /** `a=([i]=v …)`: the `[i]` of an indexed array is arithmetic. */
-  private arrayIndices(node: Node, name: string): void {
-    if (this.sink.attributeOf(name) === "associative") return;
-    for (const element of node.namedChildren) {
-      const index = /^\[([^\]]*)\]\+?=/.exec(this.text(element));
-      if (index?.[1] !== undefined) this.sink.arithmetic(index[1], this.text(element));
-    }
-  }
-
-  /**
-   * `[[ a -eq b ]]` evaluates both sides as arithmetic (`[ a -eq b ]` does not: it wants
-   * integers); `[[ -v a[i] ]]` and `[ -v a[i] ]` evaluate the subscript.
-   */
-  private testOperands(test: Node): void {
-    const doubled = this.source.startsWith("[[", test.startIndex);
-    const stack = [...test.namedChildren];
-    for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-      if (TEST_EXPRESSIONS.has(node.type)) stack.push(...node.namedChildren);
-      const operator = node.children.find((c) => c.type === "test_operator");
-      if (operator === undefined) continue;
-      const op = this.text(operator);
-      if (doubled && node.type === "binary_expression" && ARITHMETIC_TESTS.has(op)) {
-        for (const side of node.namedChildren)
-          if (side !== operator) this.sink.arithmetic(this.text(side), this.text(node));
-      } else if (node.type === "unary_expression" && op === "-v") {
-        const operand = node.namedChildren.find((c) => c !== operator);
-        if (operand !== undefined) this.nameOperand(this.text(operand), this.text(node));
-      }
-    }
-  }
-
-  /** A variable name bash reads from text (`-v NAME`, `printf -v NAME`): its subscript is arithmetic. */
-  private nameOperand(name: string, text: string): void {
-    const bracket = name.indexOf("[");
-    if (bracket >= 0) this.sink.arithmetic(name.slice(bracket), text);
-    else if (/[$`]/.test(name)) this.sink.arithmetic(name, text);
   }
 
   private loopVariable(node: Node): void {
