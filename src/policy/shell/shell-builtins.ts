@@ -10,6 +10,7 @@
  * | let EXPR | evaluates EXPR as arithmetic (see arithmetic-guard.ts) | `arithmetic_value` |
  * | read, mapfile -C CMD | CMD runs for each line read (parsed in turn) | `deferred_code` |
  * | bind -x | binds a key to a shell command | `deferred_code` |
+ * | fc | re-runs commands from the history, or runs an editor on them | `eval` |
  * | test/[ -v NAME | a subscript in NAME is evaluated as arithmetic | `arithmetic_value` |
  * | enable -f | loads a builtin from a shared object | `dangerous_flag` |
  * | hash -p PATH NAME | makes NAME run PATH | `dangerous_flag` |
@@ -151,6 +152,12 @@ export function inspectBuiltin(name: string, words: readonly ShellWord[]): Inspe
           reason: "deferred_code",
           detail: "bind -x makes a key run a shell command",
         });
+      return result;
+    case "fc":
+      result.findings.push({
+        reason: "eval",
+        detail: "fc runs commands from the history (and -e runs an editor)",
+      });
       return result;
     case "getopts":
       nameTarget(result, args[1]);
