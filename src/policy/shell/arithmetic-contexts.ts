@@ -133,16 +133,24 @@ export function declarationAttributes(
     .filter((w) => /^[-+][a-zA-Z]+$/.test(w.value))
     .map((w) => w.value)
     .join("");
-  const attribute = /A/.test(flags) ? "associative" : /i/.test(flags) ? "integer" : undefined;
+  // `-i` wins over `-A`: `declare -Ai m` evaluates every value assigned to m's keys.
+  const attribute = /i/.test(flags) ? "integer" : /A/.test(flags) ? "associative" : undefined;
+  // `declare -n ref=x`: assigning ref assigns x, so neither value is known any more.
+  const nameref = /n/.test(flags);
   for (const child of node.namedChildren) {
     if (child.type === "variable_assignment") {
       const nameNode = childForField(child, "name");
       if (attribute !== undefined && nameNode?.type === "variable_name")
         sink.setAttribute(text(source, nameNode), attribute);
+      const value = childForField(child, "value");
+      if (nameref && nameNode !== null) sink.markUnknown(text(source, nameNode));
+      if (nameref && value !== null) sink.markUnknown(text(source, value));
     } else if (child.type === "variable_name" || child.type === "word") {
       const name = text(source, child);
-      if (attribute !== undefined && /^[A-Za-z_]\w*$/.test(name))
-        sink.setAttribute(name, attribute);
+      const plain = /^[A-Za-z_]\w*$/.test(name);
+      if (attribute !== undefined && plain) sink.setAttribute(name, attribute);
+      else if (attribute === "integer" && !name.startsWith("-"))
+        sink.arithmetic(name, text(source, node));
       else if (!name.startsWith("-")) nameOperand(name, text(source, node), sink);
     } else {
       sink.arithmetic(text(source, child), text(source, node));

@@ -27,6 +27,13 @@ interface Pending {
   text: string;
 }
 
+/** A test every value of a variable must pass, and what to report when one does not. */
+export interface ValueCheck {
+  accepts(value: string): boolean;
+  reason: string;
+  detail: string;
+}
+
 type Verdict = { safe: true } | { safe: false; detail: string };
 
 const SAFE: Verdict = { safe: true };
@@ -45,6 +52,7 @@ export class ArithmeticGuard {
   private readonly pending: Pending[] = [];
   private readonly unknown = new Set<string>();
   private readonly expanded = new Set<string>();
+  private readonly valueChecks: (Pending & { check: ValueCheck })[] = [];
   /** Names assigned by arithmetic itself (`(( i = 0 ))`): their value is a number. */
   private readonly numeric = new Set<string>();
 
@@ -81,12 +89,29 @@ export class ArithmeticGuard {
     }
   }
 
+  /**
+   * Once the walk is done, every value `name` can hold must pass `check`; a value only known
+   * at run time, or none assigned in the script (the environment's), never does.
+   */
+  useValue(name: string, text: string, check: ValueCheck): void {
+    if (this.host.knownValues(name) === undefined || this.valueChecks.length >= MAX_PENDING) {
+      this.host.note(check.reason, text, check.detail);
+      return;
+    }
+    this.valueChecks.push({ name, text, check });
+  }
+
   /** Judge every use collected; call once the script is walked. */
   finish(): void {
     // Scripts found in values are analysed, which may add uses: drain until none are left.
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, this.pending.length);
-      for (const { name, text } of batch) {
+    while (this.pending.length > 0 || this.valueChecks.length > 0) {
+      for (const { name, text, check } of this.valueChecks.splice(0)) {
+        const values = this.host.knownValues(name) ?? [];
+        if (!this.unknown.has(name) && values.every((v) => check.accepts(v))) continue;
+        this.host.note(check.reason, text, check.detail);
+        for (const value of values) this.reveal(value);
+      }
+      for (const { name, text } of this.pending.splice(0)) {
         const verdict = this.judge(name, 0, new Set());
         if (!verdict.safe) this.host.note("arithmetic_value", text, verdict.detail);
       }

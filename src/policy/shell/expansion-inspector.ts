@@ -56,7 +56,6 @@ function closingBracket(text: string, open: number): number {
 class ExpansionReader {
   constructor(
     private readonly sink: WalkSink,
-    private readonly context: WalkContext,
     private readonly text: string,
   ) {}
 
@@ -66,29 +65,20 @@ class ExpansionReader {
 
   /** `${x@P}`: known literal values without `$`, backquote or backslash expand to themselves. */
   prompt(name: string): void {
-    const values = this.sink.knownValues(name);
-    if (values?.every((v) => !/[$`\\]/.test(v))) return;
-    this.note(
-      "re_evaluation",
-      `\${${name}@P} expands the value of ${name} like a prompt, running any command substitution in it`,
-    );
-    for (const value of values ?? []) this.reveal(value);
+    this.sink.valueCheck(name, this.text, {
+      accepts: (value) => !/[$`\\]/.test(value),
+      reason: "re_evaluation",
+      detail: `\${${name}@P} expands the value of ${name} like a prompt, running any command substitution in it`,
+    });
   }
 
   /** `${!x}`: the value of x is read as a variable name, whose subscript bash evaluates. */
   indirect(name: string): void {
-    const values = this.sink.knownValues(name);
-    if (values?.every((v) => IDENTIFIER.test(v))) return;
-    this.note(
-      "re_evaluation",
-      `\${!${name}} reads the value of ${name} as a name, and a subscript in it runs code`,
-    );
-    for (const value of values ?? []) this.reveal(value);
-  }
-
-  reveal(value: string): void {
-    for (const script of hiddenScripts(value).scripts)
-      this.sink.analyseNested(script, this.context, VIA);
+    this.sink.valueCheck(name, this.text, {
+      accepts: (value) => IDENTIFIER.test(value),
+      reason: "re_evaluation",
+      detail: `\${!${name}} reads the value of ${name} as a name, and a subscript in it runs code`,
+    });
   }
 }
 
@@ -109,7 +99,7 @@ export function inspectExpansion(
   context: WalkContext,
 ): void {
   const text = source.slice(node.startIndex, node.endIndex);
-  const reader = new ExpansionReader(sink, context, text);
+  const reader = new ExpansionReader(sink, text);
   const opaque = opaqueText(node, source);
   if (CODE_IN_TEXT.test(opaque)) {
     reader.note(
@@ -134,6 +124,8 @@ export function inspectExpansion(
     const listing = index === "@" || index === "*" || (index === undefined && /^[@*]$/.test(rest));
     if (!listing) reader.indirect(name);
   }
+  // `${x:=…}`, `${x=…}` assign x a value that is only known at run time.
+  if (/^:?=/.test(rest)) sink.markUnknown(name);
   if (rest.startsWith("@P")) reader.prompt(name);
   else if (rest.startsWith(":") && !/^:[-=+?]/.test(rest)) sink.arithmetic(rest.slice(1), text);
 }

@@ -5,7 +5,7 @@
  */
 import type { Parser, Tree } from "web-tree-sitter";
 import { extendVia, type WalkContext } from "./analysis-sink.js";
-import { ArithmeticGuard } from "./arithmetic-guard.js";
+import { ArithmeticGuard, type ValueCheck } from "./arithmetic-guard.js";
 import type {
   ShellAnalysis,
   SimpleCommand,
@@ -129,6 +129,17 @@ export class ScriptAnalyser implements WalkSink {
 
   markUnknown(name: string): void {
     this.guard.markUnknown(name);
+    // A `declare -i` variable evaluates what it is given: a value read at run time can hold code.
+    if (this.attributes.get(name) === "integer")
+      this.note(
+        "arithmetic_value",
+        name,
+        `${name} is an integer variable given a value only known at run time, which bash evaluates as arithmetic`,
+      );
+  }
+
+  valueCheck(name: string, text: string, check: ValueCheck): void {
+    this.guard.useValue(name, text, check);
   }
 
   setAttribute(name: string, attribute: "integer" | "associative"): void {

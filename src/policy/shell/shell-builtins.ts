@@ -78,6 +78,8 @@ function inspectReaders(result: Inspection, name: string, words: readonly ShellW
   const arrays = scan.options.filter((o) => o.name === "-a").map((o) => optionValueWord(o));
   const targets = [...arrays, ...words.slice(scan.next)];
   for (const target of targets) nameTarget(result, target);
+  // With no name, read sets REPLY and mapfile sets MAPFILE.
+  if (targets.length === 0) result.assigns = [name === "read" ? "REPLY" : "MAPFILE"];
   assignmentTargets(
     result,
     name,
@@ -161,6 +163,7 @@ export function inspectBuiltin(name: string, words: readonly ShellWord[]): Inspe
       return result;
     case "getopts":
       nameTarget(result, args[1]);
+      result.assigns = [...(result.assigns ?? []), "OPTARG"];
       return result;
     case "enable":
       if (args.some((w) => /^-[a-z]*f/.test(w.value)))

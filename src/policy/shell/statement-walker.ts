@@ -11,6 +11,7 @@ import {
   withStdin,
 } from "./analysis-sink.js";
 import { arithmeticContext, arrayIndices, declarationAttributes } from "./arithmetic-contexts.js";
+import type { ValueCheck } from "./arithmetic-guard.js";
 import { emitCommand } from "./command-emitter.js";
 import { isDangerousVariable } from "./dangerous-variables.js";
 import { inspectExpansion } from "./expansion-inspector.js";
@@ -30,6 +31,8 @@ export interface WalkSink extends AnalysisSink {
   /** `declare -i` / `declare -A` on a name: integer assignments evaluate arithmetic; keys are not. */
   setAttribute(name: string, attribute: "integer" | "associative"): void;
   attributeOf(name: string): string | undefined;
+  /** Once the walk is done, every value of `name` must pass `check` (`${!x}`, `${x@P}`). */
+  valueCheck(name: string, text: string, check: ValueCheck): void;
   /** Analyse part of the current script again, at the same depth and via. */
   analyseFragment(script: string, context: WalkContext): void;
 }
@@ -306,6 +309,7 @@ class StatementWalker {
     const variable = childForField(node, "variable");
     const name = variable === null ? "" : this.text(variable);
     this.sink.markUnknown(name);
+    if (this.source.startsWith("select", node.startIndex)) this.sink.markUnknown("REPLY");
     if (isDangerousVariable(name)) {
       this.sink.note(
         "dangerous_assignment",

@@ -64,11 +64,18 @@ export const HIDDEN: readonly HiddenCase[] = [
   { family: "arithmetic", script: "f() { echo $(( $1 )); }; f 'a[$(touch M)]'" },
   { family: "arithmetic", script: "set -- 'a[$(touch M)]'; [[ $1 -gt 0 ]]; echo" },
   { family: "arithmetic", script: "declare -n r=x; x='a[$(touch M)]'; echo $((r))" },
+  { family: "arithmetic", script: "n=1; unset n; : ${n:=$(cat payload)}; echo $(( n ))" },
+  { family: "arithmetic", script: "REPLY=1; read < payload; echo $(( REPLY ))" },
+  { family: "arithmetic", script: "n=1; declare -n r=n; r=$(cat payload); echo $(( n ))" },
+  { family: "arithmetic", script: "declare -Ai m; m[k]=$(cat payload); echo" },
+  { family: "arithmetic", script: "declare -i n; read n < payload; echo" },
   // Expansions and builtins that evaluate a value again.
   { family: "re-evaluation", script: "x='$(rm victim)'; echo ${x@P}", proof: RM },
   { family: "re-evaluation", script: "x='`touch M`'; echo \"${x@P}\"" },
   { family: "re-evaluation", script: "y=$(cat prompt); echo ${y@P}" },
   { family: "re-evaluation", script: "x='a[$(rm victim)]'; echo ${!x}", proof: RM },
+  { family: "re-evaluation", script: "x=HOME; read x < payload; echo ${!x}" },
+  { family: "re-evaluation", script: "while read l; do echo ${l@P}; done < prompt" },
   { family: "re-evaluation", script: "mapfile -C 'rm victim' -c 1 lines <<< a; echo", proof: RM },
   { family: "re-evaluation", script: "readarray -C 'touch M' -c 1 lines < payload; echo" },
   // git configuration that becomes a command, and git writing where an argument says.
