@@ -121,6 +121,7 @@ const HONEST_SHAPES: readonly string[] = [
   "n=5; echo $((n * 2))",
   "count=0; count=$((count + 1)); echo $count",
   "for ((i = 0; i < 3; i++)); do echo $i; done",
+  "for i in 0 1 2; do echo $((i * 2)) ${a[i]}; done",
   "i=0; while (( i < 3 )); do echo $i; (( i++ )); done",
   "[[ $# -eq 0 ]] && echo none",
   "n=3; [[ $n -gt 2 ]] && echo big",

@@ -152,7 +152,10 @@ export class ScriptAnalyser implements WalkSink {
 
   recordValue(name: string, value: string): void {
     const known = this.values.get(name) ?? [];
-    if (known.length < MAX_VALUES && !known.includes(value)) known.push(value);
+    if (known.includes(value)) return;
+    if (known.length < MAX_VALUES) known.push(value);
+    // A value not remembered is a value not checked: the variable is no longer known.
+    else this.guard.markUnknown(name);
     this.values.set(name, known);
   }
 

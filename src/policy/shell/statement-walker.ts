@@ -16,7 +16,7 @@ import { emitCommand } from "./command-emitter.js";
 import { isDangerousVariable } from "./dangerous-variables.js";
 import { inspectExpansion } from "./expansion-inspector.js";
 import { inputFeed, writtenTarget } from "./redirects.js";
-import type { ShellWord } from "./shell-word.js";
+import { isUncertainWord, type ShellWord } from "./shell-word.js";
 import {
   childForField,
   childrenForField,
@@ -308,8 +308,15 @@ class StatementWalker {
   private loopVariable(node: Node): void {
     const variable = childForField(node, "variable");
     const name = variable === null ? "" : this.text(variable);
-    this.sink.markUnknown(name);
-    if (this.source.startsWith("select", node.startIndex)) this.sink.markUnknown("REPLY");
+    // `for i in 0 1 2` gives i literal values; a list with expansions (or none: "$@") does not.
+    const values = wordsOf(childrenForField(node, "value"), this.source);
+    const literal = values.length > 0 && !values.some(isUncertainWord);
+    if (literal && !this.source.startsWith("select", node.startIndex)) {
+      for (const value of values) this.sink.recordValue(name, value.value);
+    } else {
+      this.sink.markUnknown(name);
+      this.sink.markUnknown("REPLY");
+    }
     if (isDangerousVariable(name)) {
       this.sink.note(
         "dangerous_assignment",
