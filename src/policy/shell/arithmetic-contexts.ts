@@ -79,7 +79,11 @@ export function arithmeticContext(node: Node, source: string, sink: WalkSink): v
       sink.arithmetic(text(source, node), text(source, node));
       break;
     case "compound_statement":
-      if (source.startsWith("((", node.startIndex))
+    // The grammar reads `! (( x ))` as nested subshells and `$(( x ))` in a here-document as a
+    // substitution of a subshell; bash evaluates both as arithmetic, so both readings are kept.
+    case "subshell":
+    case "command_substitution":
+      if (/^\$?\(\(/.test(source.slice(node.startIndex, node.startIndex + 3)))
         sink.arithmetic(text(source, node), text(source, node));
       break;
     case "c_style_for_statement": {

@@ -190,6 +190,8 @@ class StatementWalker {
       case "c_style_for_statement":
       case "subscript":
       case "test_command":
+      case "subshell":
+      case "command_substitution":
         arithmeticContext(node, this.source, this.sink);
         break;
     }

@@ -62,6 +62,8 @@ export const HIDDEN: readonly HiddenCase[] = [
   { family: "arithmetic", script: "declare 'a[$(touch M)]=1'; echo" },
   { family: "arithmetic", script: "x='a[$(rm victim)]'; y=x; echo $((y))", proof: RM },
   { family: "arithmetic", script: "f() { echo $(( $1 )); }; f 'a[$(touch M)]'" },
+  { family: "arithmetic", script: "x='a[$(touch M)]'; ! (( x )); echo" },
+  { family: "arithmetic", script: "x='a[$(rm victim)]'; cat <<EOT\n$(( x ))\nEOT", proof: RM },
   { family: "arithmetic", script: "set -- 'a[$(touch M)]'; [[ $1 -gt 0 ]]; echo" },
   { family: "arithmetic", script: "declare -n r=x; x='a[$(touch M)]'; echo $((r))" },
   { family: "arithmetic", script: "n=1; unset n; : ${n:=$(cat payload)}; echo $(( n ))" },
