@@ -115,4 +115,32 @@ describe("code in ${…} operator words", () => {
       }),
     );
   });
+
+  const operand = fc.oneof(fc.nat(999).map(String), fc.constantFrom("a", "b", "$a", "${b}"));
+  const expression = fc
+    .array(fc.tuple(operand, fc.constantFrom("+", "-", "*", "/", "%", "<<", "&", "==", "<")), {
+      minLength: 1,
+      maxLength: 6,
+    })
+    .map((parts) => `${parts.map(([o, op]) => `${o} ${op}`).join(" ")} 1`);
+
+  it("arithmetic on literals and variables set to numbers stays allowed", () => {
+    fc.assert(
+      fc.property(expression, fc.nat(99), (expr, n) => {
+        const script = `a=${n}; b=7; echo $((${expr})); (( ${expr} )) && echo ok`;
+        const analysis = shell.analyse(script);
+        expect(analysis.uncertainties, script).toEqual([]);
+        expect(judgeShell(analysis, RULES).decision).toBe("allow");
+      }),
+    );
+  });
+
+  it("arithmetic on a variable the script does not set is never allowed", () => {
+    fc.assert(
+      fc.property(expression, fc.constantFrom("c", "$c", "${c}", "$1"), (expr, unknown) => {
+        const script = `a=1; b=2; echo $((${expr} + ${unknown}))`;
+        expect(judgeShell(shell.analyse(script), RULES).decision, script).not.toBe("allow");
+      }),
+    );
+  });
 });
