@@ -222,6 +222,17 @@ export function inspectGit(words: readonly ShellWord[]): Inspection {
         detail: `git ${text.split("=")[0]} changes what git runs`,
       });
       i += text.includes("=") ? 1 : 2;
+    } else if (/^--(work-tree|git-dir)(=|$)/.test(text)) {
+      const value = text.includes("=") ? text.slice(text.indexOf("=") + 1) : words[i + 1]?.value;
+      result.findings.push(
+        text.startsWith("--work-tree")
+          ? { reason: "redirect_write", detail: `git writes its work tree at ${value ?? ""}` }
+          : {
+              reason: "dangerous_flag",
+              detail: `git --git-dir reads configuration and hooks from ${value ?? ""}, which can name programs`,
+            },
+      );
+      i += text.includes("=") ? 1 : 2;
     } else if (GLOBAL_VALUED.has(text)) {
       i += 2;
     } else if (text.startsWith("-") || word.dynamic) {

@@ -141,4 +141,11 @@ export const HIDDEN: readonly HiddenCase[] = [
   { family: "git", repo: true, script: "git init -q M" },
   { family: "git", repo: true, script: "git config -f M a.b c" },
   { family: "git", repo: true, script: "git log --output=M -1" },
+  {
+    family: "git",
+    repo: true,
+    script: "mkdir W; git --work-tree=W checkout -f -- a.txt",
+    proof: "creates W/a.txt",
+  },
+  { family: "git", repo: true, script: "git --git-dir=.git -c alias.v='!touch M' v" },
 ];
