@@ -160,7 +160,7 @@ describe("docs/policy.md shell examples", () => {
     );
     const block = /<!-- shell-examples:[^>]*-->\n([\s\S]*?)<!-- \/shell-examples -->/.exec(docs);
     expect(block).not.toBeNull();
-    const rows = [...(block?.[1] ?? "").matchAll(/^\| (allow|ask|deny) \| `(.+)` \|$/gm)];
+    const rows = [...(block?.[1] ?? "").matchAll(/^\| (allow|ask|deny) *\| `(.+)` *\|$/gm)];
     expect(rows.length).toBeGreaterThanOrEqual(10);
     const shell = await loadShellParser();
     for (const [, expected, command] of rows) {
