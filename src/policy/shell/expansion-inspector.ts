@@ -126,6 +126,9 @@ export function inspectExpansion(
   }
   // `${x:=…}`, `${x=…}` assign x a value that is only known at run time.
   if (/^:?=/.test(rest)) sink.markUnknown(name);
-  if (rest.startsWith("@P")) reader.prompt(name);
+  if (rest.startsWith("@P") && prefix === "!") {
+    // `${!x@P}` expands, as a prompt, the variable x names: its value is not tracked.
+    reader.note("re_evaluation", `\${!${name}@P} expands the variable ${name} names like a prompt`);
+  } else if (rest.startsWith("@P")) reader.prompt(name);
   else if (rest.startsWith(":") && !/^:[-=+?]/.test(rest)) sink.arithmetic(rest.slice(1), text);
 }

@@ -77,6 +77,7 @@ export const HIDDEN: readonly HiddenCase[] = [
   { family: "re-evaluation", script: "y=$(cat prompt); echo ${y@P}" },
   { family: "re-evaluation", script: "x='a[$(rm victim)]'; echo ${!x}", proof: RM },
   { family: "re-evaluation", script: "x=HOME; read x < payload; echo ${!x}" },
+  { family: "re-evaluation", script: "x=y; y='$(touch M)'; echo ${!x@P}" },
   { family: "re-evaluation", script: "while read l; do echo ${l@P}; done < prompt" },
   { family: "re-evaluation", script: "mapfile -C 'rm victim' -c 1 lines <<< a; echo", proof: RM },
   { family: "re-evaluation", script: "readarray -C 'touch M' -c 1 lines < payload; echo" },
