@@ -86,6 +86,23 @@ const CONFIG_READS = new Set([
   "list",
 ]);
 
+/**
+ * Whether `git config` only reads. git stops reading options at the first operand, so
+ * `git config alias.x '!cmd' --list` sets alias.x (`--list` is a value pattern there): only a
+ * read option before the first operand, or a first operand `get`/`list`, counts.
+ */
+function configReadsOnly(words: readonly ShellWord[], start: number): boolean {
+  for (let i = start; i < words.length; i++) {
+    const word = words[i] as ShellWord;
+    if (word.dynamic) return false;
+    if (CONFIG_READS.has(word.value)) return true;
+    if (word.value === "--") return false;
+    if (!word.value.startsWith("-")) return false;
+    if (CONFIG_VALUED.test(word.value)) i++;
+  }
+  return false;
+}
+
 const FILTERS = /^--(env|tree|index|parent|msg|commit|tag-name)-filter$/;
 
 function valueAfter(words: readonly ShellWord[], i: number): ShellWord | undefined {
@@ -163,7 +180,7 @@ function inspectSubcommand(
         detail: "git clone -u names the program git runs for the transfer",
       });
     }
-    if (sub === "config" && EXEC_KEY.test(text) && !words.some((w) => CONFIG_READS.has(w.value))) {
+    if (sub === "config" && EXEC_KEY.test(text) && !configReadsOnly(words, start)) {
       // `git config alias.x '!cmd'`: the value is the next word; read it as `alias.x=!cmd`.
       const next = words[i + 1];
       const joined = next === undefined ? text : `${text}=${next.value}`;
@@ -258,7 +275,7 @@ export function inspectGit(words: readonly ShellWord[]): Inspection {
     result.commands.push({ words: words.slice(i + 2), argsFromInput: false });
   }
   inspectSubcommand(result, sub.value, words, i + 1);
-  if (sub.value === "config" && !words.some((w) => CONFIG_READS.has(w.value)))
+  if (sub.value === "config" && !configReadsOnly(words, i + 1))
     inspectConfigKey(result, words, i + 1);
   result.findings.push(...gitWrites(sub.value, words, i + 1));
   return result;

@@ -85,6 +85,8 @@ export const HIDDEN: readonly HiddenCase[] = [
   { family: "git", repo: true, script: "git -c Alias.X='!rm victim' x", proof: RM },
   { family: "git", repo: true, script: "git config alias.y '!rm victim' && git y", proof: RM },
   { family: "git", repo: true, script: "git config --add Alias.z '!touch M'; git z" },
+  { family: "git", repo: true, script: "git config alias.q '!rm victim' --list; git q", proof: RM },
+  { family: "git", repo: true, script: "git config alias.r '!touch M' get; git r" },
   { family: "git", repo: true, script: "k=alias.w; git config \"$k\" '!touch M'; git w" },
   {
     family: "git",
