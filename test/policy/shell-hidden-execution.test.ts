@@ -138,7 +138,7 @@ describe("hidden execution families", () => {
       ] as const) {
         const verdict = await engine.decide(request(script));
         expect(verdict.decision, `${name}: ${verdict.explanation}`).not.toBe("allow");
-        if (expected === "deny" && name === "permissive")
+        if (expected === "deny")
           expect(verdict.decision, `${name}: ${verdict.explanation}`).toBe("deny");
       }
       // The analysis itself must flag it or show the hidden command, not fall through silently.
