@@ -13,6 +13,8 @@ import { hiddenScripts, isNumericSpecial, scanArithmetic } from "./arithmetic-te
 const MAX_CHAIN = 4;
 /** Most checks kept per analysis; beyond it every further use is unsafe. */
 const MAX_PENDING = 256;
+/** Most values read while judging one analysis; beyond it a use is unsafe, so hostile input stays cheap. */
+const MAX_VALUE_SCANS = 4096;
 
 /** What the guard needs from the analysis. */
 export interface ArithmeticHost {
@@ -55,6 +57,7 @@ export class ArithmeticGuard {
   private readonly valueChecks: (Pending & { check: ValueCheck })[] = [];
   /** Names assigned by arithmetic itself (`(( i = 0 ))`): their value is a number. */
   private readonly numeric = new Set<string>();
+  private valueScans = 0;
 
   constructor(private readonly host: ArithmeticHost) {}
 
@@ -111,8 +114,11 @@ export class ArithmeticGuard {
         this.host.note(check.reason, text, check.detail);
         for (const value of values) this.reveal(value);
       }
+      // Verdicts per name, for this batch: values only change when a script is analysed.
+      const judged = new Map<string, Verdict>();
       for (const { name, text } of this.pending.splice(0)) {
-        const verdict = this.judge(name, 0, new Set());
+        const verdict = judged.get(name) ?? this.judge(name, 0, new Set());
+        judged.set(name, verdict);
         if (!verdict.safe) this.host.note("arithmetic_value", text, verdict.detail);
       }
     }
@@ -129,6 +135,8 @@ export class ArithmeticGuard {
     if (seen.has(name)) return SAFE;
     if (depth >= MAX_CHAIN) return unsafe(`the value of ${name} refers to names too deeply`);
     seen.add(name);
+    this.valueScans += values.length;
+    if (this.valueScans > MAX_VALUE_SCANS) return unsafe("the script has too many values to check");
     for (const value of values) {
       if (/^\s*[-+]?[0-9]+\s*$/.test(value) || value.trim() === "") continue;
       const scan = scanArithmetic(value);
