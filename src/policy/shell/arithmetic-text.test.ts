@@ -143,4 +143,12 @@ describe("code in ${…} operator words", () => {
       }),
     );
   });
+
+  it("a script with more values than the guard reads is not allowed", () => {
+    const names = Array.from({ length: 600 }, (_, i) => `v${i + 1}`);
+    let script = `v0='${names.join("+")}';`;
+    for (const name of names) for (let k = 0; k < 8; k++) script += `${name}=${k};`;
+    const analysis = shell.analyse(`${script} echo $((v0))`);
+    expect(analysis.uncertainties.map((u) => u.detail).join()).toMatch(/too many values/);
+  });
 });
