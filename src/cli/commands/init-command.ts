@@ -52,6 +52,9 @@ policy:
       tool: run_command
       command: ["rm *", "git push *", "git reset --hard *", "sudo *", "curl *", "wget *"]
       reason: deleting, publishing and downloading need a person
+    # Name the git subcommands you allow: "git *" would also allow git rm, git clean -fdx
+    # (deletes untracked files) and git push. Safer: "git status", "git log *", "git diff *",
+    # "git show *"; put "git push *", "git clean *", "git config *" behind an ask rule.
     - decision: allow
       tool: run_command
       command: ["ls *", "cat *", "grep *", "git status", "git diff *", "git log *", "npm test", "npm run *"]
