@@ -27,6 +27,13 @@ export { type Checkpoint, createCheckpoint } from "./checkpoint/create-checkpoin
 export { createMemoryEventSink, type MemoryEventSink } from "./checkpoint/memory-event-sink.js";
 export { capText, renderResult } from "./checkpoint/render-result.js";
 export type {
+  RunTaint,
+  TaintedWrites,
+  TaintOptions,
+  TaintScope,
+  TaintSource,
+} from "./checkpoint/taint-ledger.js";
+export type {
   AwaitingApprovalResult,
   FailedResult,
   FailureReason,
@@ -37,6 +44,7 @@ export type {
   ToolResult,
   ToolResultStatus,
 } from "./checkpoint/tool-result.js";
+export { wrapUntrusted } from "./checkpoint/wrap-untrusted.js";
 export { type DocketConfig, loadConfig } from "./config/load-config.js";
 export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
 export { DocketError, isDocketError } from "./errors/docket-error.js";

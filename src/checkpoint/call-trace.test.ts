@@ -29,7 +29,7 @@ const decided: Exactly<BodyOf<"decided">> = {
   args: { a: [2], n: 1 },
 };
 const started: Exactly<BodyOf<"started">> = { type: "started", writes: false, timeoutMs: 5 };
-const finished: Exactly<BodyOf<"finished">> = {
+const finished: Omit<BodyOf<"finished">, "openWorld" | "source" | "tainted"> = {
   type: "finished",
   status: "ok",
   reason: undefined,
@@ -38,11 +38,18 @@ const finished: Exactly<BodyOf<"finished">> = {
   outputBytes: 1,
   output: "1",
 };
+// A result from outside carries its provenance (and the taint it caused).
+const openWorldFinished: Exactly<BodyOf<"finished">> = {
+  ...finished,
+  openWorld: true,
+  source: "fetch_url https://example.com/",
+  tainted: "session",
+};
 
 describe("eventOf", () => {
   const trace = new CallTrace({} as CheckpointState, "call_1", "noop", "ses_1");
 
-  it.each([requested, decided, started, finished] as EventBody[])(
+  it.each([requested, decided, started, finished, openWorldFinished] as EventBody[])(
     "builds the $type event with every field, keys in canonical order",
     (body) => {
       const event = eventOf(trace, body, 1234);

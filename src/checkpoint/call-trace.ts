@@ -23,6 +23,31 @@ export function identifyCall(call: unknown): { callId: string; name: string } {
   return { callId, name };
 }
 
+function openWorldFinished(
+  { callId, name: tool, sessionId }: CallTrace,
+  body: Extract<EventBody, { type: "finished" }>,
+  at: number,
+): CheckpointEvent {
+  // Keys in canonical order, like every event here; a separate literal so that the common
+  // finished event keeps its one shape.
+  return {
+    at,
+    callId,
+    durationMs: body.durationMs,
+    message: body.message,
+    openWorld: body.openWorld,
+    output: body.output,
+    outputBytes: body.outputBytes,
+    reason: body.reason,
+    sessionId,
+    source: body.source,
+    status: body.status,
+    tainted: body.tainted,
+    tool,
+    type: "finished",
+  };
+}
+
 /**
  * The event of a step: the call's shared fields and the step's own. The four steps every call
  * that runs takes are built with their keys in canonical (sorted) order, so that the audit trail
@@ -74,6 +99,7 @@ export function eventOf(trace: CallTrace, body: EventBody, at: number): Checkpoi
         writes: body.writes,
       };
     case "finished":
+      if (body.openWorld !== undefined) return openWorldFinished(trace, body, at);
       return {
         at,
         callId,

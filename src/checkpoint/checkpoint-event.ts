@@ -66,6 +66,12 @@ export type CheckpointEvent =
       readonly outputBytes: number;
       /** The rendered output, capped. */
       readonly output: string;
+      /** Provenance: true when the output is text from outside (an `openWorld` tool). */
+      readonly openWorld?: boolean;
+      /** For an open-world result: where it came from, e.g. `fetch_url https://…`. */
+      readonly source?: string;
+      /** Set when this result tainted its run or session (the scope), so the trail shows the cause. */
+      readonly tainted?: "run" | "session";
     })
   | (EventBase & {
       readonly type: "late_completion";

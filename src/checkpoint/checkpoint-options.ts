@@ -3,6 +3,7 @@ import type { PolicyInput } from "../policy/policy.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
+import type { TaintOptions } from "./taint-ledger.js";
 
 /** Caps the checkpoint enforces. Every field has a default. */
 export interface CheckpointLimits {
@@ -48,6 +49,12 @@ export interface CheckpointOptions {
   readonly principal?: string;
   /** Where sink failures after a handler ran are reported (the result is returned regardless). */
   readonly onEventError?: (error: unknown) => void;
+  /**
+   * Untrusted content: once a session (or run) has received a result of an `openWorld` tool, a
+   * write a rule allows is asked instead, and every ask names that result. Default
+   * `{ scope: "session", writes: "ask" }` (see docs/untrusted-content.md).
+   */
+  readonly taint?: TaintOptions;
 }
 
 /** Per-call context: who is asking, for which session and run, and how to cancel. */

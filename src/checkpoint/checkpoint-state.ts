@@ -4,6 +4,7 @@ import type { ToolSet } from "../tool/tool-set.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
 import type { ResolvedLimits } from "./checkpoint-options.js";
+import type { TaintLedger } from "./taint-ledger.js";
 
 /** What one checkpoint holds: its tools, deciders, sink and limits. Internal to the checkpoint. */
 export interface CheckpointState {
@@ -17,4 +18,6 @@ export interface CheckpointState {
   readonly limits: ResolvedLimits;
   readonly principal: string;
   readonly onEventError: (error: unknown) => void;
+  /** Which runs or sessions have read open-world results, and what that does to writes. */
+  readonly taint: TaintLedger;
 }

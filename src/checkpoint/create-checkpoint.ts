@@ -11,6 +11,7 @@ import type { CheckpointState } from "./checkpoint-state.js";
 import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
+import { TaintLedger } from "./taint-ledger.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
 
 /** The one path from a model's tool request to a handler. */
@@ -81,6 +82,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
       ((error) => {
         console.error("docket: an event could not be recorded:", error);
       }),
+    taint: new TaintLedger(options.taint),
   };
   const used = new Map<string, number>();
   const runCounter = {
@@ -98,6 +100,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     callsUsed: (runId) => runCounter.used(runId),
     endRun: (runId) => {
       used.delete(runId);
+      state.taint.endRun(runId);
     },
   };
 }

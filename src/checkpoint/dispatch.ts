@@ -10,6 +10,7 @@ import { readArguments } from "./read-arguments.js";
 import { describeValue, readCall } from "./read-call.js";
 import { requestApproval } from "./request-approval.js";
 import { sanitiseError } from "./sanitise-error.js";
+import { taintVerdict } from "./taint-verdict.js";
 import type { RefusalReason, ToolCall, ToolResult } from "./tool-result.js";
 
 const DECISIONS = new Set(["allow", "ask", "deny"]);
@@ -106,7 +107,9 @@ export async function dispatch(
     );
   }
 
-  // 4. Decide.
+  // 4. Decide, knowing whether text from outside came before this call.
+  const taintKey = state.taint.keyOf(ctx);
+  const taint = state.taint.of(taintKey);
   let verdict = decide(state, {
     tool,
     args,
@@ -114,6 +117,7 @@ export async function dispatch(
     callId,
     principal,
     sessionId: ctx.sessionId,
+    taint,
   });
   if (isThenable(verdict)) verdict = await verdict;
   if (verdict === undefined) {
@@ -122,6 +126,7 @@ export async function dispatch(
       `The policy could not decide on this call to ${name}, so it was not run.`,
     );
   }
+  if (taint.tainted) verdict = taintVerdict(tool, verdict, taint, state.taint.writes);
   trace.rule = verdict.rule;
   try {
     const pending = trace.emit({
@@ -153,6 +158,7 @@ export async function dispatch(
       args,
       principal,
       verdict,
+      taint,
       signal: ctx.signal,
     });
     if (answered !== "approved") return answered;
@@ -165,7 +171,14 @@ export async function dispatch(
   }
 
   // 6 and 7. Run and report.
-  return executeTool(state, trace, { tool, sealed, args, principal, signal: ctx.signal });
+  return executeTool(state, trace, {
+    tool,
+    sealed,
+    args,
+    principal,
+    signal: ctx.signal,
+    taintKey,
+  });
 }
 
 function requestedEvent(state: CheckpointState, principal: string, raw: unknown): EventBody {

@@ -8,6 +8,7 @@ import { HandlerContext } from "./handler-context.js";
 import { capText, outputText } from "./render-result.js";
 import { runHandler } from "./run-handler.js";
 import { sanitiseError } from "./sanitise-error.js";
+import { describeSource } from "./taint-ledger.js";
 import type { FailedResult, OkResult, ToolResult } from "./tool-result.js";
 
 /** What the run step needs to know about the call. */
@@ -17,6 +18,8 @@ export interface ExecuteInput {
   readonly args: Record<string, unknown>;
   readonly principal: string;
   readonly signal: AbortSignal | undefined;
+  /** Where the run's taint is kept: an open-world result adds to it. */
+  readonly taintKey: string;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface ExecuteInput {
 export async function executeTool(
   state: CheckpointState,
   trace: CallTrace,
-  { tool, sealed, args, principal, signal }: ExecuteInput,
+  { tool, sealed, args, principal, signal, taintKey }: ExecuteInput,
 ): Promise<ToolResult> {
   const timeoutMs = tool.timeoutMs ?? state.limits.defaultTimeoutMs;
   const repeat = await guardRepeat(state, trace, tool, sealed, args);
@@ -91,6 +94,8 @@ export async function executeTool(
         message: `${tool.name} succeeded.`,
         durationMs: trace.elapsed(),
         rule: trace.rule,
+        // Text from outside: the model reads it labelled as data, and the run is tainted.
+        ...(tool.openWorld ? { source: describeSource(tool, args) } : {}),
       };
       break;
     }
@@ -113,6 +118,10 @@ export async function executeTool(
   const output = result.status === "ok" ? capText(text, state.limits.maxResultBytes) : "";
   // A write's outcome is committed now; a read's with the rest of its batch (dispatch flushes).
   const defer = { defer: !tool.writes };
+  const source = result.status === "ok" ? result.source : undefined;
+  if (source !== undefined) {
+    state.taint.add(taintKey, { tool: tool.name, source, callId: trace.callId });
+  }
   const recorded = trace.emitAfterRun(
     {
       type: "finished",
@@ -122,6 +131,13 @@ export async function executeTool(
       durationMs: result.durationMs,
       outputBytes: result.status === "ok" ? Buffer.byteLength(text) : 0,
       output,
+      ...(tool.openWorld
+        ? {
+            openWorld: true,
+            source: describeSource(tool, args),
+            ...(source !== undefined ? { tainted: state.taint.scope } : {}),
+          }
+        : {}),
     },
     defer,
   );

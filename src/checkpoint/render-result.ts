@@ -1,4 +1,5 @@
 import type { ToolResult } from "./tool-result.js";
+import { envelopeBytes, wrapUntrusted } from "./wrap-untrusted.js";
 
 /** Default cap on what a model sees of one result. */
 export const DEFAULT_RESULT_BYTES = 32 * 1024;
@@ -51,8 +52,8 @@ export function capText(text: string, maxBytes: number): string {
 }
 
 /**
- * The text a model sees for a result: the output on success, the words of the refusal or
- * failure otherwise, capped.
+ * The text a model sees for a result: the output on success (inside the data envelope when it
+ * came from an open-world tool), the words of the refusal or failure otherwise, capped.
  *
  * @example
  * ```ts
@@ -64,6 +65,12 @@ export function renderResult(result: ToolResult, { maxBytes = DEFAULT_RESULT_BYT
     case "ok": {
       const text = outputText(result.output) ?? result.message;
       const body = text === "" ? "(the tool returned no output)" : text;
+      if (result.source !== undefined) {
+        // Capped inside the envelope, so both of its ends always reach the model.
+        const room = Math.max(64, maxBytes - envelopeBytes(result.source));
+        const wrapped = wrapUntrusted(result.source, capText(body, room));
+        return result.note ? `[${result.note}]\n${wrapped}` : wrapped;
+      }
       return capText(result.note ? `[${result.note}]\n${body}` : body, maxBytes);
     }
     case "refused":

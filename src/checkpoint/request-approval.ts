@@ -7,6 +7,8 @@ import type { Tool } from "../tool/tool.js";
 import type { CallTrace } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { grantScopeFor, sessionGrantsOf } from "./session-grants.js";
+import type { RunTaint } from "./taint-ledger.js";
+import { taintGrant } from "./taint-verdict.js";
 import type { AwaitingApprovalResult, RefusedResult } from "./tool-result.js";
 
 /** What the approval step needs to know about the call. */
@@ -15,6 +17,8 @@ export interface ApprovalInput {
   readonly args: Record<string, unknown>;
   readonly principal: string;
   readonly verdict: PolicyVerdict;
+  /** The run's taint when the call was decided: a grant from before it does not cover the call. */
+  readonly taint?: RunTaint;
   readonly signal: AbortSignal | undefined;
 }
 
@@ -36,7 +40,7 @@ const NEVER = new AbortController().signal;
 export async function requestApproval(
   state: CheckpointState,
   trace: CallTrace,
-  { tool, args, principal, verdict, signal }: ApprovalInput,
+  { tool, args, principal, verdict, taint, signal }: ApprovalInput,
 ): Promise<"approved" | RefusedResult | AwaitingApprovalResult> {
   const why = verdict.reason ? ` (${verdict.reason})` : "";
   if (!state.approve) {
@@ -56,13 +60,14 @@ export async function requestApproval(
     );
   }
 
-  const grant = grantScopeFor({
+  const untainted = grantScopeFor({
     tool,
     args,
     principal,
     sessionId: trace.sessionId,
     verdict,
   });
+  const grant = taint?.tainted ? taintGrant(untainted, taint) : untainted;
   // A durable approver keeps grants in the store, behind each call's own record; for the others
   // the checkpoint keeps them, for as long as it lives.
   const grants = keepsSessionGrants(state.approve) ? undefined : sessionGrantsOf(state);

@@ -43,6 +43,11 @@ export interface OkResult extends ResultBase {
   readonly reason?: undefined;
   /** Shown to the model before the output: set when the output is a recorded one, not a new run. */
   readonly note?: string;
+  /**
+   * Set for an open-world tool's result (text from outside): where it came from. The model
+   * reads such output inside the data envelope (see `wrapUntrusted`).
+   */
+  readonly source?: string;
 }
 
 /** Nothing ran. */

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { createMemoryEventSink } from "../checkpoint/memory-event-sink.js";
-import { defineUpstreamTool, upstreamWrites } from "./define-upstream-tool.js";
+import { defineUpstreamTool, upstreamOpenWorld, upstreamWrites } from "./define-upstream-tool.js";
 import { resolveMcpConfig } from "./mcp-config.js";
 import type { UpstreamConnection } from "./upstream-connection.js";
 
@@ -30,6 +30,25 @@ describe("upstreamWrites", () => {
     expect(
       upstreamWrites({ trusted: false, writes: { constructor: false } }, { name: "toString" }),
     ).toBe(true);
+  });
+});
+
+describe("upstreamOpenWorld", () => {
+  it("counts a tool as open-world unless its server is trusted; a trusted server's hint can say it is", () => {
+    const closed = { openWorldHint: false };
+    expect(upstreamOpenWorld({ trusted: false }, {})).toBe(true);
+    expect(upstreamOpenWorld({ trusted: false }, { annotations: closed })).toBe(true);
+    expect(upstreamOpenWorld({ trusted: true }, {})).toBe(false);
+    expect(upstreamOpenWorld({ trusted: true }, { annotations: closed })).toBe(false);
+    expect(upstreamOpenWorld({ trusted: true }, { annotations: { openWorldHint: true } })).toBe(
+      true,
+    );
+    const tool = defineUpstreamTool(
+      server,
+      { name: "q", inputSchema: { type: "object" }, annotations: closed },
+      { use: async () => ({ content: [] }) } as never,
+    );
+    expect(tool.status === "defined" && tool.tool.openWorld).toBe(true);
   });
 });
 

@@ -42,6 +42,25 @@ export function upstreamWrites(
   return !(server.trusted && tool.annotations?.readOnlyHint === true);
 }
 
+/**
+ * Whether an upstream tool's results count as open-world (text from outside, labelled as data,
+ * tainting the run). A server not marked `trusted` is always open-world, whatever it claims; a
+ * trusted server's tools are not, unless the tool itself says `openWorldHint: true`.
+ *
+ * @example
+ * ```ts
+ * upstreamOpenWorld({ trusted: false }, { annotations: { openWorldHint: false } }); // true
+ * upstreamOpenWorld({ trusted: true }, { annotations: { openWorldHint: true } }); // true
+ * upstreamOpenWorld({ trusted: true }, {}); // false
+ * ```
+ */
+export function upstreamOpenWorld(
+  server: Pick<McpServerConfig, "trusted">,
+  tool: Pick<McpTool, "annotations">,
+): boolean {
+  return !server.trusted || tool.annotations?.openWorldHint === true;
+}
+
 function describe(server: string, tool: McpTool): string {
   const text = tool.description?.trim() || tool.title?.trim() || tool.annotations?.title?.trim();
   const description = text || `The tool ${tool.name} of the MCP server ${server}.`;
@@ -88,6 +107,7 @@ export function defineUpstreamTool(
       description: describe(server.name, tool),
       input: tool.inputSchema as JsonSchema,
       writes: upstreamWrites(server, tool),
+      openWorld: upstreamOpenWorld(server, tool),
       // Progress extends the SDK's idle deadline; this one only caps the whole call.
       timeoutMs: Math.min(server.maxTotalTimeoutMs + DEADLINE_GRACE_MS, 2_147_483_647),
       policyArgs,

@@ -48,5 +48,6 @@ export function toolFromMeta(name: string, meta: ToolMeta): Tool {
     timeoutMs: undefined,
     policyArgs: meta.policyArgs,
     dedupes: false,
+    openWorld: name === "fetch_url",
   };
 }

@@ -105,9 +105,17 @@ export class CallView {
       principal: this.request.principal,
       session: { id: this.request.sessionId ?? "" },
       tool: { name: this.request.tool.name, writes: this.request.tool.writes },
+      run: runOf(this.request.taint),
     };
     return this.#condition;
   }
+}
+
+const UNTAINTED_RUN = Object.freeze({ tainted: false, tainted_by: Object.freeze([]) });
+
+function runOf(taint: PolicyRequest["taint"]): ConditionContext["run"] {
+  if (taint?.tainted !== true) return UNTAINTED_RUN;
+  return { tainted: true, tainted_by: [...new Set(taint.sources.map((source) => source.tool))] };
 }
 
 // A path argument may hold one path or a list of them (e.g. `paths: [a, b]`).

@@ -15,6 +15,14 @@ export interface PolicyRequest {
   readonly callId: string;
   readonly principal: string;
   readonly sessionId: string | undefined;
+  /**
+   * Whether the run (or session) has received an open-world result before this call, and from
+   * which tools: CEL `run.tainted` and `run.tainted_by`. Absent: untainted.
+   */
+  readonly taint?: {
+    readonly tainted: boolean;
+    readonly sources: readonly { readonly tool: string }[];
+  };
 }
 
 /** A policy's answer, with the explanation that goes to the model and the audit trail. */

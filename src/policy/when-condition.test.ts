@@ -9,6 +9,7 @@ const context = (
   principal: "agent",
   session: { id: "s1" },
   tool: { name: "issue_refund", writes: true },
+  run: { tainted: false, tainted_by: [] },
   ...more,
 });
 
@@ -58,5 +59,13 @@ describe("when conditions (CEL)", () => {
     expect(() => compileWhen("arg.amount > 1")).toThrow(/Unknown variable: arg/);
     expect(() => compileWhen("1 + 2")).toThrow(/gives int, not bool/);
     expect(() => compileWhen("  ")).toThrow(/empty/);
+  });
+
+  it("read the run's taint: run.tainted and run.tainted_by", () => {
+    const when = compileWhen('run.tainted && "fetch_url" in run.tainted_by');
+    expect(when.evaluate(context({}))).toEqual({ ok: true, value: false });
+    const tainted = { tainted: true, tainted_by: ["fetch_url"] };
+    expect(when.evaluate(context({}, { run: tainted }))).toEqual({ ok: true, value: true });
+    expect(compileWhen("run.tainted").reads).toEqual([]);
   });
 });

@@ -10,6 +10,8 @@ export interface ConditionContext {
   readonly session: { readonly id: string };
   /** `{ name, writes }` of the tool called. */
   readonly tool: { readonly name: string; readonly writes: boolean };
+  /** `{ tainted, tainted_by }`: whether an open-world result came before, and from which tools. */
+  readonly run: { readonly tainted: boolean; readonly tainted_by: readonly string[] };
 }
 
 /** How evaluating a condition came out. */
@@ -27,13 +29,14 @@ export interface WhenCondition {
   evaluate(context: ConditionContext): ConditionResult;
 }
 
-// One environment for every rule: the four variables are declared so a typo (`arg.amount`) is a
+// One environment for every rule: the five variables are declared so a typo (`arg.amount`) is a
 // load error, not a condition that silently never holds.
 const environment = new Environment()
   .registerVariable("args", "map")
   .registerVariable("principal", "string")
   .registerVariable("session", "map")
-  .registerVariable("tool", "map");
+  .registerVariable("tool", "map")
+  .registerVariable("run", "map");
 
 /**
  * Compile a CEL expression once (parse and type-check). Throws an `Error` with the CEL message
@@ -45,7 +48,7 @@ const environment = new Environment()
  * @example
  * ```ts
  * const when = compileWhen("args.amount > 150");
- * when.evaluate({ args: { amount: 200 }, principal: "agent", session: { id: "" }, tool: { name: "issue_refund", writes: true } });
+ * when.evaluate({ args: { amount: 200 }, principal: "agent", session: { id: "" }, tool: { name: "issue_refund", writes: true }, run: { tainted: false, tainted_by: [] } });
  * // { ok: true, value: true }
  * ```
  */

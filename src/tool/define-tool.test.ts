@@ -21,8 +21,19 @@ describe("defineTool", () => {
       required: ["id"],
     });
     expect(Object.keys(tool).sort()).toEqual(
-      ["dedupes", "description", "inputSchema", "name", "policyArgs", "timeoutMs", "writes"].sort(),
+      [
+        "dedupes",
+        "description",
+        "inputSchema",
+        "name",
+        "openWorld",
+        "policyArgs",
+        "timeoutMs",
+        "writes",
+      ].sort(),
     );
+    expect(tool.openWorld).toBe(false);
+    expect(defineTool({ ...base, name: "page", openWorld: true }).openWorld).toBe(true);
     expect(Object.getOwnPropertySymbols(tool)).toEqual([]);
     expect(JSON.stringify(tool)).not.toContain("handler");
     expect(Object.isFrozen(tool)).toBe(true);

@@ -32,6 +32,11 @@ export interface ToolDefinition<I extends StandardSchemaV1 | JsonSchema, O> {
   readonly policyArgs?: PolicyArgs;
   /** For tools that start processes: whether they run in an OS sandbox (see `ToolConfinement`). */
   readonly confinement?: ToolConfinement;
+  /**
+   * Its results carry text from outside docket's trust (web pages, other people's APIs): they are
+   * labelled as data for the model and taint the run, so later writes are asked. Default false.
+   */
+  readonly openWorld?: boolean;
   readonly handler: (args: InferToolArgs<I>, ctx: ToolContext) => O | Promise<O>;
   /** Turn the handler's output into what the model sees (default: the output itself). */
   readonly shape?: (output: O) => unknown;
@@ -54,6 +59,9 @@ function checkDefinition(definition: ToolDefinition<StandardSchemaV1 | JsonSchem
   }
   if (typeof writes !== "boolean") {
     invalid(name, "`writes` must be true or false: say whether running it can change anything.");
+  }
+  if (definition.openWorld !== undefined && typeof definition.openWorld !== "boolean") {
+    invalid(name, "`openWorld` must be true or false.");
   }
   if (typeof handler !== "function") invalid(name, "a handler function is required.");
   if (
@@ -103,6 +111,7 @@ export function defineTool<I extends StandardSchemaV1 | JsonSchema, O>(
     timeoutMs: loose.timeoutMs,
     policyArgs: Object.freeze({ ...(loose.policyArgs ?? {}) }),
     dedupes: dedupe !== undefined,
+    openWorld: loose.openWorld === true,
     ...(loose.confinement ? { confinement: Object.freeze({ ...loose.confinement }) } : {}),
   });
   sealHandler(tool, {

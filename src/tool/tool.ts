@@ -54,4 +54,9 @@ export interface Tool {
   readonly dedupes: boolean;
   /** For tools that start processes: whether those run in a sandbox. Absent: not declared. */
   readonly confinement?: ToolConfinement;
+  /**
+   * Whether its results carry text from outside (a web page, an outside server): such a result
+   * reaches the model labelled as data and taints the run (see docs/untrusted-content.md).
+   */
+  readonly openWorld: boolean;
 }

@@ -18,6 +18,8 @@ export function fetchUrlTool(workspace: string, options: FetchUrlOptions = {}): 
     description: fetchUrlDescription,
     input: fetchUrlInput,
     writes: false,
+    // A page is other people's text: it is labelled as data and taints the run.
+    openWorld: true,
     policyArgs: builtinPolicyArgs.fetch_url,
     timeoutMs: (options.timeoutMs ?? 30_000) + 5_000,
     handler: (args, ctx) => fetchUrl(args, { workspace, signal: ctx.signal }, options),
