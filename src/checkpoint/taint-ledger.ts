@@ -12,6 +12,11 @@ export interface TaintOptions {
   readonly scope?: TaintScope;
   /** Default `ask`: a write a rule allows is asked instead while tainted. */
   readonly writes?: TaintedWrites;
+  /**
+   * Open-world results a session received before this checkpoint existed (its transcript still
+   * holds them): the session starts tainted by them. The harness fills it in.
+   */
+  readonly earlier?: { readonly sessionId: string; readonly sources: readonly TaintSource[] };
 }
 
 /** An open-world result that tainted a run: which tool, from where, at which call. */
@@ -90,7 +95,7 @@ export class TaintLedger {
   readonly writes: TaintedWrites;
   readonly #taints = new Map<string, RunTaint>();
 
-  constructor({ scope = "session", writes = "ask" }: TaintOptions = {}) {
+  constructor({ scope = "session", writes = "ask", earlier }: TaintOptions = {}) {
     if (scope !== "run" && scope !== "session") {
       throw new TypeError(`taint.scope must be "run" or "session", not ${JSON.stringify(scope)}`);
     }
@@ -99,6 +104,10 @@ export class TaintLedger {
     }
     this.scope = scope;
     this.writes = writes;
+    if (earlier !== undefined && scope === "session") {
+      const key = this.keyOf({ sessionId: earlier.sessionId });
+      for (const source of earlier.sources) this.add(key, source);
+    }
   }
 
   /** The key a call's taint is kept under, by scope (falling back to whichever id there is). */

@@ -7,6 +7,7 @@ import { createTerminalApprover } from "../approval/terminal-approver.js";
 import { builtinTools } from "../builtin/builtin-tools.js";
 import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { connectMcpServers } from "../mcp/connect-mcp-servers.js";
+import { lockFileBeside } from "../mcp/tool-pins.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { hashCanonical } from "../shared/canonical-json.js";
@@ -110,7 +111,11 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
-      ? await connectMcpServers(mcpConfig, { sandbox: { settings: sandbox, workspace } })
+      ? await connectMcpServers(mcpConfig, {
+          sandbox: { settings: sandbox, workspace },
+          // Outside tools are pinned in the lock file beside docket.yaml.
+          ...(cli.config?.file === undefined ? {} : { pins: lockFileBeside(cli.config.file) }),
+        })
       : undefined;
   if (request.builtins !== false) {
     const notice = sandboxNotice(sandbox);

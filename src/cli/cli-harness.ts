@@ -44,6 +44,7 @@ export async function createCliHarness(
     store: runtime.store,
     ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
     limits: runtime.cli.runtime.limits,
+    taint: runtime.cli.runtime.taint,
     workspace: runtime.workspace,
     principal: runtime.cli.runtime.principal,
     configHash: runtime.configHash,

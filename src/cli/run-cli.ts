@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { createGatewayBackend } from "../mcp/create-gateway-backend.js";
+import { lockFileBeside } from "../mcp/tool-pins.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
@@ -52,7 +53,11 @@ export function createProgram(): Command {
         tools: runtime.tools,
         ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
         sandbox: { settings: runtime.sandbox, workspace: runtime.workspace },
+        ...(runtime.cli.config?.file === undefined
+          ? {}
+          : { pins: lockFileBeside(runtime.cli.config.file) }),
         policy: runtime.policy,
+        taint: runtime.cli.runtime.taint,
         store: runtime.store,
         principal: runtime.cli.runtime.principal,
         ...(runtime.approvals ? { approvals: runtime.approvals } : {}),

@@ -58,6 +58,10 @@ const sectionSchemas = {
     default_approvers: z.array(z.string().min(1)).optional(),
   }),
   sandbox: sandboxSectionSchema,
+  taint: z.strictObject({
+    scope: z.enum(["run", "session"]).optional(),
+    writes: z.enum(["ask", "allow"]).optional(),
+  }),
 };
 
 /** docket.yaml's sections other than `policy` and `mcp`, checked and with defaults applied. */
@@ -87,6 +91,8 @@ export interface RuntimeConfig {
   };
   /** The `sandbox:` section: how run_command is confined (mode auto when absent). */
   readonly sandbox: SandboxSettings;
+  /** The `taint:` section: what untrusted content does to later writes (docs/untrusted-content.md). */
+  readonly taint: { readonly scope?: "run" | "session"; readonly writes?: "ask" | "allow" };
 }
 
 function check<S extends z.ZodType>(
@@ -161,5 +167,6 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
       check(config, "sandbox", sectionSchemas.sandbox) ?? {},
       config?.file,
     ),
+    taint: check(config, "taint", sectionSchemas.taint) ?? {},
   };
 }

@@ -4,6 +4,7 @@ import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { DocketError } from "../errors/docket-error.js";
 import { resolveModel } from "../model/resolve-model.js";
 import type { Store } from "../store/store.js";
+import { earlierTaint } from "./earlier-taint.js";
 import {
   type HarnessOptions,
   type RunOptions,
@@ -91,10 +92,16 @@ export function createHarness(options: HarnessOptions): Harness {
         `Session ${id} has tool calls waiting (approvals or an interrupted batch): resume it first (harness.resume, docket resume ${id}).`,
       );
     }
+    // A session's untrusted results outlive the run (and process) that fetched them.
+    const earlier = fresh ? [] : earlierTaint(await transcript.load());
     const checkpoint = createCheckpoint({
       tools,
       store,
       principal,
+      taint: {
+        ...options.taint,
+        ...(earlier.length > 0 ? { earlier: { sessionId: id, sources: earlier } } : {}),
+      },
       limits: {
         maxCallsPerBatch: limits.maxToolCallsPerBatch,
         maxCallsPerRun: limits.maxToolCallsPerRun,

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Approver } from "../approval/approval.js";
+import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
@@ -37,6 +38,8 @@ export interface HarnessOptions {
   readonly store?: Store | string;
   /** Answers asks. Without one, every ask is refused in words and never run. */
   readonly approvals?: Approver;
+  /** What untrusted content does to writes (default: the session is tainted, writes are asked). */
+  readonly taint?: Omit<TaintOptions, "earlier">;
   readonly limits?: HarnessLimits;
   readonly workspace?: string;
   /** The agent's own principal. Default `agent`. */

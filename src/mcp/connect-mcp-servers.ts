@@ -3,7 +3,8 @@ import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { Tool } from "../tool/tool.js";
 import { type McpConfig, resolveMcpConfig } from "./mcp-config.js";
 import { type McpLogger, stderrLogger } from "./mcp-log.js";
-import { ServerMenu } from "./server-menu.js";
+import { PinBook } from "./pin-book.js";
+import { ServerMenu, type ToolStanding } from "./server-menu.js";
 import { UpstreamConnection, type UpstreamStatus } from "./upstream-connection.js";
 
 /** The tools of every configured MCP server, kept current. */
@@ -12,6 +13,10 @@ export interface McpUpstreams {
   tools(): readonly Tool[];
   /** Each server's connection state (pid, restarts), in config order. */
   status(): UpstreamStatus[];
+  /** Every listed tool of each server and how it stands (offered, held by its pin, refused). */
+  standings(): { readonly server: string; readonly tools: readonly ToolStanding[] }[];
+  /** The lock file in use, when tools are pinned. */
+  readonly pins: PinBook | undefined;
   /** Stop every server (whole process groups) and disconnect. */
   close(): Promise<void>;
 }
@@ -24,6 +29,12 @@ export interface ConnectMcpOptions {
   readonly log?: McpLogger;
   /** For servers with `sandbox: true`: the runtime's sandbox settings and workspace. */
   readonly sandbox?: { readonly settings: SandboxSettings; readonly workspace: string };
+  /**
+   * The lock file that pins outside tools (`docket.lock.json` beside docket.yaml): a tool whose
+   * name, description, schema or annotations differ from its pin, or that is new, is not offered
+   * until accepted. A server the file has never seen is pinned on first sight. Default: none.
+   */
+  readonly pins?: string;
 }
 
 /**
@@ -44,13 +55,14 @@ export interface ConnectMcpOptions {
  */
 export async function connectMcpServers(
   config: McpConfig,
-  { onToolsChanged, log = stderrLogger, sandbox }: ConnectMcpOptions = {},
+  { onToolsChanged, log = stderrLogger, sandbox, pins: lockFile }: ConnectMcpOptions = {},
 ): Promise<McpUpstreams> {
   const servers = resolveMcpConfig(config).map((server) =>
     server.transport === "stdio" && server.sandbox && sandbox
       ? { ...server, sandbox: { ...server.sandbox, ...sandbox } }
       : server,
   );
+  const pins = lockFile === undefined ? undefined : new PinBook(lockFile);
   let menu: readonly Tool[] = Object.freeze([]);
   let ready = false;
   const parts: { connection: UpstreamConnection; menu: ServerMenu }[] = [];
@@ -78,7 +90,7 @@ export async function connectMcpServers(
         onToolsChanged?.(menu);
       },
     });
-    part.menu = new ServerMenu(server, part.connection, log);
+    part.menu = new ServerMenu(server, part.connection, log, pins);
     parts.push(part);
   }
 
@@ -96,6 +108,9 @@ export async function connectMcpServers(
   return {
     tools: () => menu,
     status: () => parts.map((part) => part.connection.status),
+    standings: () =>
+      parts.map((part, i) => ({ server: servers[i]?.name ?? "", tools: part.menu.standings })),
+    pins,
     close: async () => {
       await Promise.all(parts.map((part) => part.connection.close()));
     },

@@ -19,6 +19,8 @@ export interface GatewayBackendOptions extends Omit<CheckpointOptions, "tools"> 
   readonly log?: McpLogger;
   /** For servers with `sandbox: true`: the sandbox settings and workspace to run them with. */
   readonly sandbox?: ConnectMcpOptions["sandbox"];
+  /** The lock file that pins the servers' tools (see `ConnectMcpOptions.pins`). */
+  readonly pins?: string;
   /** Run after the servers are stopped by `close()` (close a store, say). */
   readonly onClose?: () => Promise<void> | void;
 }
@@ -51,6 +53,7 @@ export async function createGatewayBackend({
   log,
   onClose,
   sandbox,
+  pins,
   ...checkpointOptions
 }: GatewayBackendOptions = {}): Promise<McpGatewayBackend> {
   const localTools = [...local];
@@ -59,6 +62,7 @@ export async function createGatewayBackend({
   const upstreams = await connectMcpServers(mcp, {
     ...(log === undefined ? {} : { log }),
     ...(sandbox === undefined ? {} : { sandbox }),
+    ...(pins === undefined ? {} : { pins }),
     onToolsChanged: () => {
       checkpoint?.refresh();
       for (const listener of listeners) listener();

@@ -18,6 +18,8 @@ describe("resolveMcpConfig", () => {
         env: { A: "1" },
         cwd: undefined,
         trusted: true,
+        descriptions: "warn",
+        newTools: "hold",
         writes: undefined,
         policyArgs: {},
         timeoutMs: 60_000,
@@ -28,6 +30,8 @@ describe("resolveMcpConfig", () => {
         transport: "http",
         url: "https://mcp.example.com/mcp",
         trusted: false,
+        descriptions: "warn",
+        newTools: "hold",
       }),
     ]);
   });

@@ -26,6 +26,8 @@ const serverSchema = z
     url: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
     headers: z.record(z.string(), z.string()).optional(),
     trusted: z.boolean().default(false),
+    descriptions: z.enum(["warn", "strip", "refuse"]).default("warn"),
+    new_tools: z.enum(["hold", "offer"]).default("hold"),
     writes: z.union([z.boolean(), z.record(z.string(), z.boolean())]).optional(),
     policy_args: z.record(z.string(), policyArgsSchema).optional(),
     timeout_ms: z.number().int().positive().max(MAX_TIMER_MS).default(60_000),
@@ -106,6 +108,10 @@ interface ServerCommon {
   readonly name: string;
   /** Whether its annotations may be believed (`readOnlyHint` makes a read only when trusted). */
   readonly trusted: boolean;
+  /** A description that looks like instructions to the model: warn (default), strip or refuse. */
+  readonly descriptions: "warn" | "strip" | "refuse";
+  /** A tool a pinned server lists that the lock file does not: held until pinned (default), or offered. */
+  readonly newTools: "hold" | "offer";
   readonly writes: boolean | Readonly<Record<string, boolean>> | undefined;
   readonly policyArgs: Readonly<Record<string, z.output<typeof policyArgsSchema>>>;
   /** How long a call may go without a response or a progress notification. */
@@ -169,6 +175,8 @@ export function resolveMcpConfig(config: McpConfig): McpServerConfig[] {
     const common: ServerCommon = {
       name,
       trusted: server.trusted,
+      descriptions: server.descriptions,
+      newTools: server.new_tools,
       writes: server.writes,
       policyArgs: server.policy_args ?? {},
       timeoutMs: server.timeout_ms,
