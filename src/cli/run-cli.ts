@@ -10,6 +10,7 @@ import { registerDemoCommand } from "./commands/demo-command.js";
 import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerGatewayCommand } from "./commands/gateway-command.js";
 import { registerInitCommand } from "./commands/init-command.js";
+import { registerMcpCommand } from "./commands/mcp-command.js";
 import { registerPolicyCommand } from "./commands/policy-command.js";
 import { registerRunCommands } from "./commands/run-command.js";
 import { registerServeCommand } from "./commands/serve-command.js";
@@ -40,6 +41,7 @@ export function createProgram(): Command {
   registerDemoCommand(program);
   registerDoctorCommand(program);
   registerInitCommand(program);
+  registerMcpCommand(program);
   registerServeCommand(program);
   registerGatewayCommand(program, {
     buildCheckpoint: async ({ config }) => {
