@@ -45,6 +45,7 @@ describe("docket's own files", () => {
     expect(files.find(join(ws, ".docket", "docket.db-journal"))?.what).toBe("the store");
     expect(files.find(join(ws, ".docket", "anything-else"))?.what).toBe("docket's state folder");
     expect(files.find(join(ws, "docket.yaml"))?.what).toBe("docket.yaml");
+    expect(files.find(join(ws, "docket.lock.json"))?.what).toBe("the MCP tool pins");
     expect(files.find(join(home, ".config", "docket", "audit.key"))?.what).toBe(
       "docket's user config folder",
     );

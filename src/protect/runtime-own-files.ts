@@ -56,9 +56,12 @@ export function ownFileSpec(runtime: RuntimeFiles = {}): OwnFileSpec {
   for (const base of new Set([cwd, workspace])) {
     directories.push({ path: path.join(base, ".docket"), what: "docket's state folder" });
     files.push({ path: path.join(base, "docket.yaml"), what: "docket.yaml" });
+    files.push({ path: path.join(base, "docket.lock.json"), what: "the MCP tool pins" });
   }
   if (runtime.configFile !== undefined) {
     files.push({ path: path.resolve(cwd, runtime.configFile), what: "docket.yaml" });
+    const lock = path.join(path.dirname(path.resolve(cwd, runtime.configFile)), "docket.lock.json");
+    files.push({ path: lock, what: "the MCP tool pins" });
   }
   const store = storeFile(runtime.storeUrl);
   if (store !== undefined) {
