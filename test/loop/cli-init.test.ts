@@ -18,6 +18,8 @@ describe("docket init", () => {
     // The shell is sandboxed where it can be, and asks a person first where it cannot.
     const runtime = readRuntimeConfig(loadConfig(file));
     expect(runtime.sandbox).toMatchObject({ mode: "auto", network: "none" });
+    // Writes that follow untrusted content are asked, for the whole session.
+    expect(runtime.taint).toEqual({ scope: "session", writes: "ask" });
 
     const edited = `${INITIAL_CONFIG}# my own notes\n`;
     await writeFile(file, edited);

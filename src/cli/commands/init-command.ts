@@ -44,6 +44,15 @@ approvals:
   expires: 15m
   default_approvers: ["role:lead"]
 
+# Untrusted content. Results of fetch_url and of outside MCP servers (unless trusted: true) are
+# text from the open world: they reach the model labelled as data, and once one has arrived the
+# session is tainted: a write a rule would allow is asked instead, and the prompt names what came
+# before it ("after fetch_url https://… (call c4)"). Rules can read run.tainted. Outside tools are
+# pinned in docket.lock.json (docket mcp pin). See docs/untrusted-content.md.
+taint:
+  scope: session        # session (its transcript keeps the text) | run
+  writes: ask           # ask: writes after untrusted content need a person | allow: rules decide
+
 policy:
   # When no rule matches. A write is never allowed by default.
   defaults: { reads: allow, writes: ask }
