@@ -108,8 +108,7 @@ export async function dispatch(
   }
 
   // 4. Decide, knowing whether text from outside came before this call.
-  const taintKey = state.taint.keyOf(ctx);
-  const taint = state.taint.of(taintKey);
+  const taint = state.taint.ofCall(ctx);
   let verdict = decide(state, {
     tool,
     args,
@@ -177,7 +176,7 @@ export async function dispatch(
     args,
     principal,
     signal: ctx.signal,
-    taintKey,
+    ctx,
   });
 }
 

@@ -1,7 +1,7 @@
 import { isThenable } from "../shared/is-thenable.js";
 import type { SealedTool } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
-import type { CallTrace } from "./call-trace.js";
+import type { CallTrace, EventBody } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { guardRepeat } from "./guard-repeat.js";
 import { HandlerContext } from "./handler-context.js";
@@ -18,8 +18,8 @@ export interface ExecuteInput {
   readonly args: Record<string, unknown>;
   readonly principal: string;
   readonly signal: AbortSignal | undefined;
-  /** Where the run's taint is kept: an open-world result adds to it. */
-  readonly taintKey: string;
+  /** The call's session and run: an open-world result taints them. */
+  readonly ctx: { readonly sessionId?: string; readonly runId?: string };
 }
 
 /**
@@ -34,7 +34,7 @@ export interface ExecuteInput {
 export async function executeTool(
   state: CheckpointState,
   trace: CallTrace,
-  { tool, sealed, args, principal, signal, taintKey }: ExecuteInput,
+  { tool, sealed, args, principal, signal, ctx: dispatchCtx }: ExecuteInput,
 ): Promise<ToolResult> {
   const timeoutMs = tool.timeoutMs ?? state.limits.defaultTimeoutMs;
   const repeat = await guardRepeat(state, trace, tool, sealed, args);
@@ -94,9 +94,10 @@ export async function executeTool(
         message: `${tool.name} succeeded.`,
         durationMs: trace.elapsed(),
         rule: trace.rule,
-        // Text from outside: the model reads it labelled as data, and the run is tainted.
-        ...(tool.openWorld ? { source: describeSource(tool, args) } : {}),
       };
+      // Text from outside: the model reads it labelled as data, and the run is tainted. Set
+      // apart, so the common result keeps one shape and no spread.
+      if (tool.openWorld) result = { ...result, source: describeSource(tool, args) };
       break;
     }
     case "threw":
@@ -120,25 +121,23 @@ export async function executeTool(
   const defer = { defer: !tool.writes };
   const source = result.status === "ok" ? result.source : undefined;
   if (source !== undefined) {
-    state.taint.add(taintKey, { tool: tool.name, source, callId: trace.callId });
+    state.taint.add(state.taint.keyOf(dispatchCtx), {
+      tool: tool.name,
+      source,
+      callId: trace.callId,
+    });
   }
+  const finished: EventBody = {
+    type: "finished",
+    status: result.status,
+    reason: result.reason,
+    message: result.message,
+    durationMs: result.durationMs,
+    outputBytes: result.status === "ok" ? Buffer.byteLength(text) : 0,
+    output,
+  };
   const recorded = trace.emitAfterRun(
-    {
-      type: "finished",
-      status: result.status,
-      reason: result.reason,
-      message: result.message,
-      durationMs: result.durationMs,
-      outputBytes: result.status === "ok" ? Buffer.byteLength(text) : 0,
-      output,
-      ...(tool.openWorld
-        ? {
-            openWorld: true,
-            source: describeSource(tool, args),
-            ...(source !== undefined ? { tainted: state.taint.scope } : {}),
-          }
-        : {}),
-    },
+    tool.openWorld ? { ...finished, ...provenance(tool, args, source, state) } : finished,
     defer,
   );
   if (recorded) await recorded;
@@ -156,4 +155,17 @@ export async function executeTool(
     }
   }
   return result;
+}
+
+/** What the trail records of an open-world result: where it came from, and the taint it caused. */
+function provenance(
+  tool: Tool,
+  args: Record<string, unknown>,
+  source: string | undefined,
+  state: CheckpointState,
+): { openWorld: true; source: string; tainted?: "run" | "session" } {
+  const from = source ?? describeSource(tool, args);
+  return source === undefined
+    ? { openWorld: true, source: from }
+    : { openWorld: true, source: from, tainted: state.taint.scope };
 }

@@ -121,6 +121,11 @@ export class TaintLedger {
     return this.#taints.get(key) ?? UNTAINTED;
   }
 
+  /** The taint a call's run or session has. No key is built while nothing is tainted (the hot path). */
+  ofCall(ctx: { readonly sessionId?: string; readonly runId?: string }): RunTaint {
+    return this.#taints.size === 0 ? UNTAINTED : this.of(this.keyOf(ctx));
+  }
+
   add(key: string, source: TaintSource): RunTaint {
     const before = this.#taints.get(key) ?? UNTAINTED;
     const sources =
