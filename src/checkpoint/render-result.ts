@@ -53,19 +53,23 @@ export function capText(text: string, maxBytes: number): string {
 
 /**
  * The text a model sees for a result: the output on success (inside the data envelope when it
- * came from an open-world tool), the words of the refusal or failure otherwise, capped.
+ * came from an open-world tool, unless `label: false`), the words of the refusal or failure
+ * otherwise, capped.
  *
  * @example
  * ```ts
  * renderResult(result); // '{"order_id":"SU-1","status":"shipped"}' or "Refused: …"
  * ```
  */
-export function renderResult(result: ToolResult, { maxBytes = DEFAULT_RESULT_BYTES } = {}): string {
+export function renderResult(
+  result: ToolResult,
+  { maxBytes = DEFAULT_RESULT_BYTES, label = true } = {},
+): string {
   switch (result.status) {
     case "ok": {
       const text = outputText(result.output) ?? result.message;
       const body = text === "" ? "(the tool returned no output)" : text;
-      if (result.source !== undefined) {
+      if (result.source !== undefined && label) {
         // Capped inside the envelope, so both of its ends always reach the model.
         const room = Math.max(64, maxBytes - envelopeBytes(result.source));
         const wrapped = wrapUntrusted(result.source, capText(body, room));

@@ -37,7 +37,7 @@ function menuEntry(tool: Tool): McpTool {
     description: tool.description,
     // Passed through verbatim: the schema the checkpoint validates is the one clients see.
     inputSchema: tool.inputSchema as McpTool["inputSchema"],
-    annotations: { readOnlyHint: !tool.writes },
+    annotations: { readOnlyHint: !tool.writes, openWorldHint: tool.openWorld },
   };
 }
 
@@ -48,10 +48,15 @@ function answer(result: ToolResult): CallToolResult {
       status: result.status,
       ...(result.reason === undefined ? {} : { reason: result.reason }),
       ...(result.status === "awaiting_approval" ? { approvalId: result.approvalId } : {}),
+      // Provenance for the client to label: the output itself passes through as it is.
+      ...(result.status === "ok" && result.source !== undefined ? { source: result.source } : {}),
     },
   };
   if (result.status === "ok") {
-    return { content: [{ type: "text", text: renderResult(result) }], _meta: meta };
+    return {
+      content: [{ type: "text", text: renderResult(result, { label: false }) }],
+      _meta: meta,
+    };
   }
   return { isError: true, content: [{ type: "text", text: result.message }], _meta: meta };
 }

@@ -73,6 +73,8 @@ beforeAll(async () => {
     log: memoryLog().log,
     events,
     policy: { rules: [{ decision: "allow", tool: ["dyn__hello", "dyn__late_*"] }] },
+    // About servers, not taint: their results must not turn the allowed calls into asks.
+    taint: { writes: "allow" },
     // Writes ask; this approver takes its time, then approves.
     approvals: async () => {
       await new Promise((resolve) => setTimeout(resolve, 600));
@@ -271,6 +273,8 @@ describe("docket gateway over Streamable HTTP", () => {
     const checkpoint = createLiveCheckpoint({
       tools: () => upstreams.tools(),
       policy: () => ({ decision: "allow" }),
+      // About servers, not taint: their results must not turn the allowed calls into asks.
+      taint: { writes: "allow" },
       events: createMemoryEventSink(),
     });
     const hello = () =>

@@ -35,6 +35,8 @@ describe("closing upstream servers", () => {
     const checkpoint = createLiveCheckpoint({
       tools: () => upstreams.tools(),
       policy: allow,
+      // About servers, not taint: their results must not turn the allowed calls into asks.
+      taint: { writes: "allow" },
       events: createMemoryEventSink(),
     });
     const wrapperPid = upstreams.status()[0]?.pid as number;
@@ -65,6 +67,8 @@ describe("closing upstream servers", () => {
     const checkpoint = createLiveCheckpoint({
       tools: () => upstreams.tools(),
       policy: allow,
+      // About servers, not taint: their results must not turn the allowed calls into asks.
+      taint: { writes: "allow" },
       events: createMemoryEventSink(),
     });
     const pid = upstreams.status()[0]?.pid as number;

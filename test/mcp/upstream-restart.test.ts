@@ -29,6 +29,8 @@ beforeAll(async () => {
     },
     log,
     policy: () => ({ decision: "allow" }),
+    // About servers, not taint: their results must not turn the allowed calls into asks.
+    taint: { writes: "allow" },
   });
 });
 
