@@ -2,6 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/approval/approval.js";
+import { serveApprovals } from "../../src/approval/approvals-http-server.js";
+import { createApproverDirectory } from "../../src/approval/approver-directory.js";
 import { createDurableApprover } from "../../src/approval/durable-approver.js";
 import { describeRequest } from "../../src/approval/terminal-approver.js";
 import { fetchUrlTool } from "../../src/builtin/web/fetch-url-tool.js";
@@ -140,6 +142,25 @@ describe("a page asking for a refund (untrusted content)", () => {
     expect(runs).toEqual([]);
     const [approval] = await store.listApprovals({ sessionId: first.sessionId });
     expect(approval?.reason).toContain(`after fetch_url ${pageUrl} (call call_fetch)`);
+    // The HTTP API shows the same words.
+    const api = await serveApprovals({
+      store,
+      directory: createApproverDirectory(
+        { bob: { roles: ["lead"], token_env: "T" } },
+        { T: "tok" },
+      ),
+    });
+    try {
+      const response = await fetch(`${api.url}/approvals/${approval?.id}`, {
+        headers: { authorization: "Bearer tok" },
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { reason: string }).reason).toContain(
+        `after fetch_url ${pageUrl} (call call_fetch)`,
+      );
+    } finally {
+      await api.close();
+    }
     await store.close();
     const shown = await runDocket(["approvals", "show", String(approval?.id), "--store", url]);
     expect(shown.code, shown.stderr).toBe(0);
