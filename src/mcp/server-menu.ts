@@ -123,7 +123,17 @@ export class ServerMenu {
     const first = tools[0];
     if (book === undefined || first === undefined) return;
     if (book.status(this.#server.name, first).status !== "unpinned_server") return;
-    book.pinServer(this.#server.name, tools);
+    try {
+      book.pinServer(this.#server.name, tools);
+    } catch (error) {
+      // Never pinned before, so nothing was accepted that this could hide; say so and go on.
+      this.#log({
+        level: "warn",
+        server: this.#server.name,
+        message: `could not pin its tools in ${book.file} (${(error as Error).message}); they are offered unpinned`,
+      });
+      return;
+    }
     this.#log({
       level: "warn",
       server: this.#server.name,
