@@ -1,5 +1,6 @@
 import { DocketError } from "../../errors/docket-error.js";
 import { initialSchema } from "./001-initial-schema.js";
+import { auditCheckpoints } from "./002-audit-checkpoints.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -18,7 +19,7 @@ export interface Migration {
  * for (const migration of MIGRATIONS.filter((m) => m.version > current)) apply(migration);
  * ```
  */
-export const MIGRATIONS: readonly Migration[] = [initialSchema];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, auditCheckpoints];
 
 /**
  * The schema version this docket writes.

@@ -1,0 +1,94 @@
+import type { AuditCheckpoint } from "./audit-checkpoint.js";
+
+/** Writes checkpoints for the sessions given (the store: flush, sign, commit, deliver). */
+export type CheckpointRun = (sessions: readonly string[]) => Promise<AuditCheckpoint[]>;
+
+/**
+ * Decides when a store signs: never per event. Sessions whose chain or transcript moved are
+ * remembered (a Set insert per written event, nothing more); a checkpoint is written at the end
+ * of a batch (`soon`, on the next turn of the event loop, so a batch's commits share one
+ * signature), at the latest `intervalMs` after the first unsigned write during a long batch,
+ * on `now()` and when the store closes. A failed checkpoint keeps its sessions for the next
+ * try and is remembered until `takeError` hands it to the next write, which then fails: the
+ * trail is never silently left unsigned.
+ *
+ * @example
+ * ```ts
+ * const scheduler = new CheckpointScheduler((sessions) => store.signNow(sessions));
+ * scheduler.note("ses_1");
+ * scheduler.soon();
+ * ```
+ */
+export class CheckpointScheduler {
+  private dirty = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private immediate = false;
+  private running: Promise<AuditCheckpoint[]> | undefined;
+  private error: unknown;
+
+  constructor(
+    private readonly run: CheckpointRun,
+    private readonly intervalMs = 2000,
+  ) {}
+
+  /** A write moved this session's chain or transcript. */
+  note(sessionId: string): void {
+    this.dirty.add(sessionId);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.now().catch(() => undefined);
+      }, this.intervalMs);
+      // A pending checkpoint must not keep a process alive; close() writes the last one.
+      this.timer.unref();
+    }
+  }
+
+  /** A batch ended: sign once the event loop turns (the batch's last commits included). */
+  soon(): void {
+    if (this.immediate || this.dirty.size === 0) return;
+    this.immediate = true;
+    setImmediate(() => {
+      this.immediate = false;
+      this.now().catch(() => undefined);
+    });
+  }
+
+  /** Sign every noted session now (after a checkpoint in flight); resolves with what was written. */
+  async now(): Promise<AuditCheckpoint[]> {
+    while (this.running) await this.running.catch(() => undefined);
+    if (this.dirty.size === 0) return [];
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const sessions = [...this.dirty].sort();
+    this.dirty = new Set();
+    const running = this.run(sessions);
+    this.running = running;
+    try {
+      const written = await running;
+      this.error = undefined;
+      return written;
+    } catch (error) {
+      for (const sessionId of sessions) this.dirty.add(sessionId);
+      this.error = error;
+      throw error;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** The last checkpoint failure, once: the next write reports it. */
+  takeError(): unknown {
+    const error = this.error;
+    this.error = undefined;
+    return error;
+  }
+
+  /** Stop the timer (the store is closing). */
+  stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

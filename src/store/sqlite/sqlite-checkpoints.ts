@@ -1,0 +1,150 @@
+import type { Database } from "better-sqlite3";
+import { DocketError } from "../../errors/docket-error.js";
+import type { ChainRow } from "../audit-chain.js";
+import {
+  type AuditCheckpoint,
+  type CheckpointSigner,
+  parseCheckpoint,
+  signCheckpoint,
+} from "../audit-checkpoint.js";
+import type { ChainHeadRecord } from "../audit-record.js";
+import {
+  checkpointFromRow,
+  type MessageRow,
+  planCheckpoint,
+  toMessageRow,
+} from "../checkpoint-plan.js";
+import { type Row, toChainRow } from "../store-rows.js";
+import { statementCache } from "./statement-cache.js";
+
+/**
+ * Signed checkpoints of a SQLite store, and the raw reads an auditor needs (chain rows as
+ * stored, heads, message texts). A checkpoint is written in its own `BEGIN IMMEDIATE`
+ * transaction: the write lock is held while the head is read, so the head signed is the head.
+ *
+ * @example
+ * ```ts
+ * const checkpoints = new SqliteCheckpoints(db);
+ * checkpoints.write(["ses_1"], signer, Date.now());
+ * ```
+ */
+export class SqliteCheckpoints {
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: Database) {
+    this.sql = statementCache(db);
+  }
+
+  storeId(): string | undefined {
+    if (!this.hasTable("store_meta")) return undefined;
+    const id = this.sql("SELECT store_id FROM store_meta WHERE id = 1").pluck().get();
+    return id === undefined ? undefined : String(id);
+  }
+
+  write(sessions: readonly string[], signer: CheckpointSigner, at: number): AuditCheckpoint[] {
+    const run = this.db.transaction((): AuditCheckpoint[] => {
+      const storeId = this.storeId();
+      if (storeId === undefined) {
+        throw new DocketError("audit_checkpoint_failed", "The store has no id (schema < 2).");
+      }
+      const written: AuditCheckpoint[] = [];
+      for (const sessionId of sessions) {
+        const head = this.sql("SELECT seq, hash FROM chain_heads WHERE session_id = ?").get(
+          sessionId,
+        ) as Row | undefined;
+        const last = this.last(sessionId);
+        const fields = planCheckpoint({
+          storeId,
+          sessionId,
+          head: head ? { seq: Number(head.seq), hash: String(head.hash) } : undefined,
+          last,
+          messages: this.messages(sessionId, last?.messagesSeq ?? 0),
+          keyId: signer.keyId,
+          at,
+        });
+        if (!fields) continue;
+        const checkpoint = signCheckpoint(fields, signer);
+        this.sql(
+          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ).run(
+          sessionId,
+          checkpoint.n,
+          checkpoint.seq,
+          checkpoint.messagesSeq,
+          checkpoint.at,
+          checkpoint.body,
+          checkpoint.hash,
+          checkpoint.signature,
+        );
+        written.push(checkpoint);
+      }
+      return written;
+    });
+    return run.immediate();
+  }
+
+  private last(sessionId: string): AuditCheckpoint | undefined {
+    const row = this.sql(
+      "SELECT body, signature FROM audit_checkpoints WHERE session_id = ? ORDER BY n DESC LIMIT 1",
+    ).get(sessionId) as Row | undefined;
+    if (!row) return undefined;
+    const checkpoint = parseCheckpoint(String(row.body), String(row.signature));
+    if (!checkpoint) {
+      throw new DocketError(
+        "audit_checkpoint_failed",
+        `Session ${sessionId}: the last checkpoint in the store is not readable; run docket audit verify.`,
+      );
+    }
+    return checkpoint;
+  }
+
+  messages(sessionId: string, afterSeq: number): MessageRow[] {
+    const rows = this.sql(
+      "SELECT seq, role, content, created_at, batch FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq",
+    ).all(sessionId, afterSeq) as Row[];
+    return rows.map(toMessageRow);
+  }
+
+  list(sessionId: string | undefined): AuditCheckpoint[] {
+    if (!this.hasTable("audit_checkpoints")) return [];
+    const rows = (
+      sessionId === undefined
+        ? this.sql(
+            "SELECT session_id, n, body, signature FROM audit_checkpoints ORDER BY session_id, n",
+          ).all()
+        : this.sql(
+            "SELECT session_id, n, body, signature FROM audit_checkpoints WHERE session_id = ? ORDER BY n",
+          ).all(sessionId)
+    ) as Row[];
+    return rows.map(checkpointFromRow);
+  }
+
+  heads(sessionId: string | undefined): ChainHeadRecord[] {
+    const rows = (
+      sessionId === undefined
+        ? this.sql("SELECT session_id, seq, hash FROM chain_heads ORDER BY session_id").all()
+        : this.sql("SELECT session_id, seq, hash FROM chain_heads WHERE session_id = ?").all(
+            sessionId,
+          )
+    ) as Row[];
+    return rows.map((row) => ({
+      sessionId: String(row.session_id),
+      seq: Number(row.seq),
+      hash: String(row.hash),
+    }));
+  }
+
+  chainRows(sessionId: string, afterSeq: number, limit: number): ChainRow[] {
+    const rows = this.sql(
+      "SELECT * FROM audit_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+    ).all(sessionId, afterSeq, limit) as Row[];
+    return rows.map(toChainRow);
+  }
+
+  private hasTable(name: string): boolean {
+    return (
+      this.sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !==
+      undefined
+    );
+  }
+}
