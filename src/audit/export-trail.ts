@@ -102,28 +102,27 @@ export function readExport(
   file: string,
 ): { header: ExportHeader; source: TrailSource } {
   const lines = text.split("\n");
-  const bad = (index: number, why: string): never => {
-    throw new DocketError("audit_export_invalid", `${file}:${index + 1}: ${why}`);
-  };
+  const bad = (index: number, why: string): DocketError =>
+    new DocketError("audit_export_invalid", `${file}:${index + 1}: ${why}`);
   let header: ExportHeader | undefined;
   const heads: ChainHeadRecord[] = [];
   const rows = new Map<string, ChainRow[]>();
   const messages = new Map<string, MessageRow[]>();
   const checkpoints: AuditCheckpoint[] = [];
-  lines.forEach((line, index) => {
-    if (line.trim() === "") return;
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === "") continue;
     let value: Record<string, unknown>;
     try {
       value = JSON.parse(line) as Record<string, unknown>;
     } catch {
-      return bad(index, "not JSON");
+      throw bad(index, "not JSON");
     }
     if (index === 0) {
       if (value.kind !== "docket-audit-export" || value.version !== 1) {
-        return bad(index, "not a docket audit export (no header line)");
+        throw bad(index, "not a docket audit export (no header line)");
       }
       header = value as unknown as ExportHeader;
-      return;
+      continue;
     }
     switch (value.kind) {
       case "head":
@@ -132,33 +131,33 @@ export function readExport(
           seq: Number(value.seq),
           hash: String(value.hash),
         });
-        return;
+        break;
       case "event": {
         const row = value.row as ChainRow | undefined;
         if (!row || typeof row.sessionId !== "string" || typeof row.event !== "string") {
-          return bad(index, "an event line without its row");
+          throw bad(index, "an event line without its row");
         }
         rows.set(row.sessionId, [...(rows.get(row.sessionId) ?? []), row]);
-        return;
+        break;
       }
       case "message": {
         const { kind: _kind, sessionId, ...message } = value;
         const id = String(sessionId);
         messages.set(id, [...(messages.get(id) ?? []), message as unknown as MessageRow]);
-        return;
+        break;
       }
       case "checkpoint": {
         const parsed = parseDigestLines([line]);
         const checkpoint = parsed.checkpoints[0];
-        if (!checkpoint) return bad(index, "a checkpoint line that is not a checkpoint");
+        if (!checkpoint) throw bad(index, "a checkpoint line that is not a checkpoint");
         checkpoints.push(checkpoint);
-        return;
+        break;
       }
       default:
-        return bad(index, `unknown line kind ${JSON.stringify(value.kind)}`);
+        throw bad(index, `unknown line kind ${JSON.stringify(value.kind)}`);
     }
-  });
-  if (!header) return bad(0, "empty file");
+  }
+  if (!header) throw bad(0, "empty file");
   const sessions = new Set(header.sessions);
   return {
     header,
