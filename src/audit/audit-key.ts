@@ -1,12 +1,12 @@
 import * as crypto from "node:crypto";
 import {
-  chmodSync,
-  closeSync,
+  linkSync,
   mkdirSync,
-  openSync,
   readFileSync,
+  renameSync,
   statSync,
-  writeSync,
+  unlinkSync,
+  writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -143,27 +143,22 @@ function createKeyFile(keyFile: string): string {
   mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
   const { privateKey, publicKey } = crypto.generateKeyPairSync("ed25519");
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  // "wx": never over a key that appeared meanwhile (another process created it first).
-  let fd: number;
+  const pub = publicKey.export({ type: "spki", format: "pem" }).toString();
+  // Written whole under a temporary name, then linked into place: a process that finds the key
+  // never reads half of it, and two that create it at once keep the first one.
+  const temp = `${keyFile}.${process.pid}.${crypto.randomUUID()}.tmp`;
+  writeFileSync(temp, pem, { mode: 0o600, flag: "wx" });
   try {
-    fd = openSync(keyFile, "wx", 0o600);
+    linkSync(temp, keyFile);
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return readFileSync(keyFile, "utf8");
     throw error;
-  }
-  try {
-    writeSync(fd, pem);
   } finally {
-    closeSync(fd);
+    unlinkSync(temp);
   }
-  chmodSync(keyFile, 0o600);
-  const pub = publicKey.export({ type: "spki", format: "pem" }).toString();
-  const pubFd = openSync(publicKeyFileOf(keyFile), "w", 0o644);
-  try {
-    writeSync(pubFd, pub);
-  } finally {
-    closeSync(pubFd);
-  }
+  const pubTemp = `${temp}.pub`;
+  writeFileSync(pubTemp, pub, { mode: 0o644 });
+  renameSync(pubTemp, publicKeyFileOf(keyFile));
   return pem;
 }
 

@@ -17,6 +17,7 @@ export const CONFIG_SECTIONS = [
   "mcp",
   "limits",
   "workspace",
+  "audit",
 ] as const;
 
 /** A loaded docket.yaml. */
