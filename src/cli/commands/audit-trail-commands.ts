@@ -56,7 +56,7 @@ export function registerAuditTrailCommands(audit: Command): void {
         commandFailure(
           1,
           "docket.audit.verify",
-          `broken: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"}${first ? `, first: session ${JSON.stringify(first.sessionId)}, event ${first.seq}: ${first.message}` : ""}`,
+          `broken: session ${JSON.stringify(first?.sessionId ?? "")}, event ${first?.seq ?? 0}: ${first?.message ?? "see above"}${report.problems.length > 1 ? ` (and ${report.problems.length - 1} more problems above)` : ""}`,
         );
       }
     });
@@ -147,10 +147,17 @@ async function verifyExportFile(options: VerifyOptions): Promise<TrailReport> {
   const file = options.file as string;
   const { source } = readExport(readFileSync(file, "utf8"), file);
   const publicKey = options.publicKey ? readPublicKey(options.publicKey).key : undefined;
-  return verifyTrail(source, {
-    publicKey,
-    ...(options.session !== undefined ? { sessionId: options.session } : {}),
-  });
+  // With --digests, the export is also held against the digest log (a cut export is then seen).
+  const log = options.digests ? await openDigestLog(options.digests) : undefined;
+  try {
+    return await verifyTrail(source, {
+      publicKey,
+      digests: log && source.storeId !== undefined ? await log.read(source.storeId) : undefined,
+      ...(options.session !== undefined ? { sessionId: options.session } : {}),
+    });
+  } finally {
+    await log?.close();
+  }
 }
 
 function printReport(report: TrailReport, json: boolean): void {
@@ -161,7 +168,7 @@ function printReport(report: TrailReport, json: boolean): void {
   const lines: string[] = [];
   if (report.ok) {
     lines.push(
-      `ok: ${report.events} events in ${report.sessions} chain${report.sessions === 1 ? "" : "s"} verified, ${report.checkpoints} signed checkpoint${report.checkpoints === 1 ? "" : "s"}.`,
+      `ok: ${report.events} events in ${report.sessions} chain${report.sessions === 1 ? "" : "s"} verified${report.checkpoints > 0 ? `, with ${report.checkpoints} signed checkpoint${report.checkpoints === 1 ? "" : "s"}` : ""}.`,
     );
   }
   for (const problem of report.problems) {
