@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { z } from "zod";
+import { createAuditSigner } from "../src/audit/create-audit-signer.js";
 import { createCheckpoint } from "../src/checkpoint/create-checkpoint.js";
 import { createMemoryEventSink } from "../src/checkpoint/memory-event-sink.js";
 import type { ToolCall } from "../src/checkpoint/tool-result.js";
@@ -10,6 +11,7 @@ import { createHarness } from "../src/loop/create-harness.js";
 import type { ModelScript, ScriptedTurn } from "../src/model/model-script.js";
 import { createScriptedModel } from "../src/model/scripted-model.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
+import type { CheckpointSigner } from "../src/store/audit-checkpoint.js";
 import { openStore } from "../src/store/open-store.js";
 import type { Store } from "../src/store/store.js";
 import { defineTool } from "../src/tool/define-tool.js";
@@ -115,9 +117,9 @@ interface HarnessRound {
 async function harnessRound(
   url: string,
   policy: unknown,
-  { timeStore = false }: { timeStore?: boolean } = {},
+  { timeStore = false, signer }: { timeStore?: boolean; signer?: CheckpointSigner } = {},
 ): Promise<HarnessRound> {
-  const raw = await openStore(url);
+  const raw = await openStore(url, signer ? { signer } : {});
   const { store, byMethod } = timeStore
     ? timedStore(raw)
     : { store: raw, byMethod: new Map<string, number>() };
@@ -195,14 +197,31 @@ export async function benchLoop(): Promise<void> {
     // Warm-up: V8 needs a few runs of 1,000 calls before the code is optimised (the first run is
     // about three times slower than the fifth); then the policy engine's caches, SQLite pages.
     const fileUrl = (round: number) => `sqlite:${join(dir, `harness-${round}.db`)}`;
+    // What docket run does: sign a checkpoint per batch, copied to a digest log (docs/audit.md).
+    const audit = await createAuditSigner({
+      keyFile: join(dir, "audit-key.pem"),
+      digests: join(dir, "audit-digests.jsonl"),
+      env: {},
+    });
+    let delivered = 0;
+    const signer: CheckpointSigner = {
+      keyId: audit.keyId,
+      sign: (body) => audit.sign(body),
+      deliver: (checkpoints) => {
+        delivered += checkpoints.length;
+        return audit.deliver(checkpoints);
+      },
+    };
     for (let run = 1; run <= WARMUP_RUNS; run += 1) {
       await harnessRound(fileUrl(-run), policy);
+      await harnessRound(fileUrl(-run - 100), policy, { signer });
       await harnessRound(":memory:", policy);
     }
     await checkpointRound(dir, -1, policy, true);
     await checkpointRound(dir, -2, policy, false);
 
     const harness: HarnessRound[] = [];
+    const signed: HarnessRound[] = [];
     const timed: HarnessRound[] = [];
     const inMemory: HarnessRound[] = [];
     const withStore: number[] = [];
@@ -210,6 +229,8 @@ export async function benchLoop(): Promise<void> {
     const direct: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       harness.push(await harnessRound(fileUrl(round), policy));
+      delivered = 0;
+      signed.push(await harnessRound(fileUrl(round + 100), policy, { signer }));
       timed.push(await harnessRound(fileUrl(round + ROUNDS), policy, { timeStore: true }));
       inMemory.push(await harnessRound(":memory:", policy));
       withStore.push(await checkpointRound(dir, round, policy, true));
@@ -219,6 +240,7 @@ export async function benchLoop(): Promise<void> {
 
     const perCallUs = (ms: number) => (ms * 1000) / CALLS;
     const overhead = median(harness.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const overheadSigned = median(signed.map((h) => perCallUs(h.wallMs - h.modelMs)));
     const wall = median(harness.map((h) => h.wallMs));
     const model = median(harness.map((h) => h.modelMs));
     const overheadInMemory = median(inMemory.map((h) => perCallUs(h.wallMs - h.modelMs)));
@@ -246,6 +268,12 @@ export async function benchLoop(): Promise<void> {
     console.log(
       `    the ${ROUNDS} runs, after ${WARMUP_RUNS} warm-up runs: ${harness.map((h) => perCallUs(h.wallMs - h.modelMs).toFixed(1)).join(", ")} µs`,
     );
+    console.log(
+      `  same run, signed          ${us(overheadSigned)}  (a checkpoint per batch, ${delivered} in the last run, to a digest file: ${overheadSigned - overhead >= 0 ? "+" : ""}${(overheadSigned - overhead).toFixed(2)} µs a call; target <= 5 µs: ${overheadSigned - overhead <= 5 ? "met" : "MISSED"})`,
+    );
+    console.log(
+      `    the ${ROUNDS} signed runs: ${signed.map((h) => perCallUs(h.wallMs - h.modelMs).toFixed(1)).join(", ")} µs`,
+    );
     console.log(`  direct function call      ${us(directUs)}`);
     console.log(
       `  same run, SQLite :memory: ${us(overheadInMemory)}  (no file I/O: the CPU cost of loop, checkpoint and store)`,
@@ -264,6 +292,7 @@ export async function benchLoop(): Promise<void> {
     console.log(
       `    by store method: ${topMethods.map(([name, value]) => `${name} ${us(value)}`).join(", ")}`,
     );
+    await audit.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
