@@ -23,6 +23,7 @@ export class CheckpointScheduler {
   private dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private immediate = false;
+  private batchEnded = false;
   private running: Promise<AuditCheckpoint[]> | undefined;
   private error: unknown;
 
@@ -44,14 +45,26 @@ export class CheckpointScheduler {
     }
   }
 
-  /** A batch ended: sign once the event loop turns (the batch's last commits included). */
+  /**
+   * A batch ended: sign after the next commit (which carries the batch's last items), or once
+   * the event loop turns, whichever comes first.
+   */
   soon(): void {
-    if (this.immediate || this.dirty.size === 0) return;
+    if (this.dirty.size === 0) return;
+    this.batchEnded = true;
+    if (this.immediate) return;
     this.immediate = true;
     setImmediate(() => {
       this.immediate = false;
       this.now().catch(() => undefined);
     });
+  }
+
+  /** A commit succeeded: if a batch ended before it, its checkpoint is due now. */
+  committed(): void {
+    if (!this.batchEnded) return;
+    this.batchEnded = false;
+    this.now().catch(() => undefined);
   }
 
   /** Sign every noted session now (after a checkpoint in flight); resolves with what was written. */
@@ -64,6 +77,7 @@ export class CheckpointScheduler {
     }
     const sessions = [...this.dirty].sort();
     this.dirty = new Set();
+    this.batchEnded = false;
     const running = this.run(sessions);
     this.running = running;
     try {

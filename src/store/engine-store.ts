@@ -1,6 +1,7 @@
 import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
+import { isThenable } from "../shared/is-thenable.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -99,7 +100,10 @@ export class EngineStore implements Store {
           const error = checkpoints.takeError();
           if (error !== undefined) throw error;
           noteSessions(checkpoints, items);
-          return db.appendEvents(items);
+          const written = db.appendEvents(items);
+          if (isThenable(written)) return written.then(() => checkpoints.committed());
+          checkpoints.committed();
+          return written;
         }
       : (items: readonly PendingWrite[]) => db.appendEvents(items);
     this.queue = new EventQueue(write, {
