@@ -60,6 +60,28 @@ export class CheckpointScheduler {
     });
   }
 
+  /** The sessions to sign in this commit, when a batch ended before it; else undefined. */
+  due(): string[] | undefined {
+    return this.batchEnded && this.dirty.size > 0 && !this.running
+      ? [...this.dirty].sort()
+      : undefined;
+  }
+
+  /** These sessions were signed in a commit (`due`): they are clean again. */
+  signed(sessions: readonly string[]): void {
+    for (const sessionId of sessions) this.dirty.delete(sessionId);
+    this.batchEnded = false;
+    if (this.dirty.size === 0 && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Remember a failure (a delivery after a commit): the next write reports it. */
+  failed(error: unknown): void {
+    this.error = error;
+  }
+
   /** A commit succeeded: if a batch ended before it, its checkpoint is due now. */
   committed(): void {
     if (!this.batchEnded) return;

@@ -73,6 +73,9 @@ export class EngineStore implements Store {
   private readonly knownSessions = new Set<string>();
   private readonly signer: CheckpointSigner | undefined;
   private readonly checkpoints: CheckpointScheduler | undefined;
+  /** Checkpoints committed whose copy to the digest log failed: sent with the next ones. */
+  private undelivered: AuditCheckpoint[] = [];
+  private delivering: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: StoreEngine,
@@ -100,6 +103,14 @@ export class EngineStore implements Store {
           const error = checkpoints.takeError();
           if (error !== undefined) throw error;
           noteSessions(checkpoints, items);
+          const due = db.appendAndSign ? checkpoints.due() : undefined;
+          if (due && db.appendAndSign && this.signer) {
+            // The batch's checkpoint rides in its own commit: no transaction of its own.
+            const signed = db.appendAndSign(items, due, this.signer, this.now());
+            checkpoints.signed(due);
+            this.deliver(signed);
+            return;
+          }
           const written = db.appendEvents(items);
           if (isThenable(written)) return written.then(() => checkpoints.committed());
           checkpoints.committed();
@@ -213,8 +224,38 @@ export class EngineStore implements Store {
     if (!signer) return [];
     await this.queue.flush();
     const written = await this.db.writeCheckpoints(sessions, signer, this.now());
-    if (written.length > 0) await signer.deliver(written);
+    await this.delivering;
+    const undelivered = [...this.undelivered, ...written];
+    this.undelivered = [];
+    if (undelivered.length === 0) return written;
+    try {
+      await signer.deliver(undelivered);
+    } catch (error) {
+      this.undelivered = undelivered;
+      throw error;
+    }
     return written;
+  }
+
+  /**
+   * Copy checkpoints signed in a commit to the digest log, in order; a failure keeps them for
+   * the next delivery and fails the next write.
+   */
+  private deliver(checkpoints: readonly AuditCheckpoint[]): void {
+    const signer = this.signer;
+    if (!signer || checkpoints.length === 0) return;
+    const previous = this.delivering;
+    this.delivering = (async () => {
+      await previous;
+      const batch = [...this.undelivered, ...checkpoints];
+      this.undelivered = [];
+      try {
+        await signer.deliver(batch);
+      } catch (error) {
+        this.undelivered = batch;
+        this.checkpoints?.failed(error);
+      }
+    })();
   }
 
   async queueBatch(
@@ -476,6 +517,8 @@ export class EngineStore implements Store {
       if (!this.db.readOnly) await this.queue.flush();
       // The last checkpoint: whatever this store wrote is signed before it lets go.
       await this.checkpoints?.now();
+      await this.delivering;
+      if (this.undelivered.length > 0) await this.signer?.deliver(this.undelivered);
     } finally {
       this.checkpoints?.stop();
       this.closed = true;

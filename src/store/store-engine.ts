@@ -65,6 +65,16 @@ export interface StoreEngine {
   loadTranscript(sessionId: string): Awaitable<TranscriptMessage[]>;
 
   appendEvents(items: readonly PendingWrite[]): Awaitable<void>;
+  /**
+   * Where the engine can (SQLite): append and sign the given sessions' checkpoints in the same
+   * transaction, so a batch's checkpoint costs no commit of its own. Returns what was signed.
+   */
+  appendAndSign?(
+    items: readonly PendingWrite[],
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): AuditCheckpoint[];
   listEvents(filter: EventFilter): Awaitable<AuditRecord[]>;
   verifyChain(sessionId: string | undefined): Awaitable<ChainVerification>;
 

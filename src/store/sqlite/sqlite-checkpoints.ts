@@ -41,8 +41,14 @@ export class SqliteCheckpoints {
     return id === undefined ? undefined : String(id);
   }
 
+  /** Sign in a transaction of its own. */
   write(sessions: readonly string[], signer: CheckpointSigner, at: number): AuditCheckpoint[] {
-    const run = this.db.transaction((): AuditCheckpoint[] => {
+    return this.db.transaction(() => this.writeIn(sessions, signer, at)).immediate();
+  }
+
+  /** Sign inside the caller's write transaction. */
+  writeIn(sessions: readonly string[], signer: CheckpointSigner, at: number): AuditCheckpoint[] {
+    {
       const storeId = this.storeId();
       if (storeId === undefined) {
         throw new DocketError("audit_checkpoint_failed", "The store has no id (schema < 2).");
@@ -79,8 +85,7 @@ export class SqliteCheckpoints {
         written.push(checkpoint);
       }
       return written;
-    });
-    return run.immediate();
+    }
   }
 
   private last(sessionId: string): AuditCheckpoint | undefined {

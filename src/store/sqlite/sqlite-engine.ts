@@ -252,6 +252,22 @@ export class SqliteEngine implements StoreEngine {
     this.checkpointer?.noteCommit();
   }
 
+  appendAndSign(
+    items: readonly PendingWrite[],
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): AuditCheckpoint[] {
+    const written = this.db
+      .transaction(() => {
+        this.writeQueued(items);
+        return this.checkpoints.writeIn(sessions, signer, at);
+      })
+      .immediate();
+    this.checkpointer?.noteCommit();
+    return written;
+  }
+
   listEvents(filter: EventFilter): AuditRecord[] {
     return this.audit.list(filter);
   }
