@@ -1,4 +1,12 @@
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { DocketError } from "../errors/docket-error.js";
 import { type AuditCheckpoint, parseCheckpoint } from "../store/audit-checkpoint.js";
@@ -46,12 +54,24 @@ function line(checkpoint: AuditCheckpoint): string {
 }
 
 function fileDigestLog(file: string): DigestLog {
+  let fd: number | undefined;
+  let inode = -1;
+  // Kept open between deliveries (an open and a close cost more than the write), but reopened
+  // when the file at the path is no longer the one open: rotated, or deleted.
+  const open = (): number => {
+    const current = statOrUndefined(file);
+    if (fd !== undefined && current?.ino === inode) return fd;
+    if (fd !== undefined) closeSync(fd);
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    fd = openSync(file, "a", 0o600);
+    inode = fstatSync(fd).ino;
+    return fd;
+  };
   return {
     location: file,
     deliver(checkpoints) {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       // One write of whole lines to an O_APPEND file: processes sharing the log never interleave.
-      appendFileSync(file, checkpoints.map(line).join(""), { mode: 0o600 });
+      writeSync(open(), checkpoints.map(line).join(""));
     },
     async read(storeId) {
       let text: string;
@@ -66,8 +86,19 @@ function fileDigestLog(file: string): DigestLog {
       }
       return parseDigestLines(text.split("\n"), storeId);
     },
-    async close() {},
+    async close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
   };
+}
+
+function statOrUndefined(file: string): { ino: number } | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

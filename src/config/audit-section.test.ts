@@ -27,7 +27,9 @@ describe("the audit: section", () => {
 
   it("stops on an unknown or empty key with the file and line", async () => {
     const config = await configFrom("principal: agent\naudit:\n  key: x\n");
-    expect(() => readRuntimeConfig(config)).toThrow(/docket\.yaml:2: audit: Unrecognized key.*"key"/);
+    expect(() => readRuntimeConfig(config)).toThrow(
+      /docket\.yaml:2: audit: Unrecognized key.*"key"/,
+    );
     const empty = await configFrom("audit:\n  digests: ''\n");
     expect(() => readRuntimeConfig(empty)).toThrow(/docket\.yaml:2: audit\.digests: /);
   });

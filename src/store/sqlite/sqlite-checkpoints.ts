@@ -30,15 +30,19 @@ import { statementCache } from "./statement-cache.js";
  */
 export class SqliteCheckpoints {
   private readonly sql: ReturnType<typeof statementCache>;
+  private id: string | undefined;
 
   constructor(private readonly db: Database) {
     this.sql = statementCache(db);
   }
 
+  /** The store's id; read once (it never changes), so signing costs no query for it. */
   storeId(): string | undefined {
+    if (this.id !== undefined) return this.id;
     if (!this.hasTable("store_meta")) return undefined;
     const id = this.sql("SELECT store_id FROM store_meta WHERE id = 1").pluck().get();
-    return id === undefined ? undefined : String(id);
+    this.id = id === undefined ? undefined : String(id);
+    return this.id;
   }
 
   /** Sign in a transaction of its own. */
