@@ -52,12 +52,18 @@ function benchScript(): ModelScript {
 }
 
 /** Time spent in the model stub: the scripted model's doStream, summed over a run. */
-function timedModel(script: ModelScript): { model: LanguageModelV3; spentMs: () => number } {
+function timedModel(
+  script: ModelScript,
+  { yieldEachTurn = false }: { yieldEachTurn?: boolean } = {},
+): { model: LanguageModelV3; spentMs: () => number } {
   const inner = createScriptedModel(script);
   let spent = 0;
   const model: LanguageModelV3 = {
     ...inner,
     async doStream(options) {
+      // A real model answers over the network: the event loop turns while it thinks, so each
+      // batch is committed (and signed) on its own instead of with the next ones.
+      if (yieldEachTurn) await new Promise((resolve) => setImmediate(resolve));
       const start = performance.now();
       try {
         return await inner.doStream(options);
@@ -119,13 +125,17 @@ interface HarnessRound {
 async function harnessRound(
   url: string,
   policy: unknown,
-  { timeStore = false, signer }: { timeStore?: boolean; signer?: CheckpointSigner } = {},
+  {
+    timeStore = false,
+    signer,
+    yieldEachTurn = false,
+  }: { timeStore?: boolean; signer?: CheckpointSigner; yieldEachTurn?: boolean } = {},
 ): Promise<HarnessRound> {
   const raw = await openStore(url, signer ? { signer } : {});
   const { store, byMethod } = timeStore
     ? timedStore(raw)
     : { store: raw, byMethod: new Map<string, number>() };
-  const { model, spentMs } = timedModel(benchScript());
+  const { model, spentMs } = timedModel(benchScript(), { yieldEachTurn });
   const harness = createHarness({
     model,
     tools: [noop],
@@ -237,6 +247,9 @@ export async function benchLoop(): Promise<void> {
     const harness: HarnessRound[] = [];
     const signed: HarnessRound[] = [];
     let lastRunCheckpoints = 0;
+    const turning: HarnessRound[] = [];
+    const turningSigned: HarnessRound[] = [];
+    let turningCheckpoints = 0;
     const timed: HarnessRound[] = [];
     const inMemory: HarnessRound[] = [];
     const withStore: number[] = [];
@@ -248,6 +261,12 @@ export async function benchLoop(): Promise<void> {
       delivered = 0;
       signed.push(await harnessRound(fileUrl(round + 100), policy, { signer }));
       lastRunCheckpoints = delivered;
+      turning.push(await harnessRound(fileUrl(round + 200), policy, { yieldEachTurn: true }));
+      delivered = 0;
+      turningSigned.push(
+        await harnessRound(fileUrl(round + 300), policy, { signer, yieldEachTurn: true }),
+      );
+      turningCheckpoints = delivered;
       timed.push(await harnessRound(fileUrl(round + ROUNDS), policy, { timeStore: true }));
       inMemory.push(await harnessRound(":memory:", policy));
       withStore.push(await checkpointRound(dir, round, policy, true));
@@ -260,6 +279,10 @@ export async function benchLoop(): Promise<void> {
     const overhead = median(harness.map((h) => perCallUs(h.wallMs - h.modelMs)));
     const overheadSigned = median(signed.map((h) => perCallUs(h.wallMs - h.modelMs)));
     const cpuUnsigned = median(harness.map((h) => perCallUs(h.cpuMs)));
+    const turningUs = median(turning.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const turningSignedUs = median(turningSigned.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const turningCpu = median(turning.map((h) => perCallUs(h.cpuMs)));
+    const turningSignedCpu = median(turningSigned.map((h) => perCallUs(h.cpuMs)));
     const cpuSigned = median(signed.map((h) => perCallUs(h.cpuMs)));
     const wall = median(harness.map((h) => h.wallMs));
     const model = median(harness.map((h) => h.modelMs));
@@ -297,6 +320,9 @@ export async function benchLoop(): Promise<void> {
     );
     console.log(
       `    the ${ROUNDS} signed runs: ${signed.map((h) => perCallUs(h.wallMs - h.modelMs).toFixed(1)).join(", ")} µs`,
+    );
+    console.log(
+      `  the loop turning each turn (as with a real model: one commit and one checkpoint per batch): unsigned ${us(turningUs)}, signed ${us(turningSignedUs)} (${turningSignedUs - turningUs >= 0 ? "+" : ""}${(turningSignedUs - turningUs).toFixed(2)} µs a call, ${turningCheckpoints} checkpoints a run); CPU ${us(turningCpu)} vs ${us(turningSignedCpu)} (${turningSignedCpu - turningCpu >= 0 ? "+" : ""}${(turningSignedCpu - turningCpu).toFixed(2)} µs)`,
     );
     console.log(`  direct function call      ${us(directUs)}`);
     console.log(
