@@ -31,6 +31,8 @@ import { statementCache } from "./statement-cache.js";
 export class SqliteCheckpoints {
   private readonly sql: ReturnType<typeof statementCache>;
   private id: string | undefined;
+  /** The last checkpoint this connection wrote per session (a rollback only makes it unused). */
+  private readonly written = new Map<string, AuditCheckpoint>();
 
   constructor(private readonly db: Database) {
     this.sql = statementCache(db);
@@ -59,14 +61,24 @@ export class SqliteCheckpoints {
       }
       const written: AuditCheckpoint[] = [];
       for (const sessionId of sessions) {
-        const head = this.sql("SELECT seq, hash FROM chain_heads WHERE session_id = ?").get(
-          sessionId,
-        ) as Row | undefined;
-        const last = this.last(sessionId);
+        // One statement for the head and the last checkpoint: per statement, better-sqlite3
+        // costs about as much as SQLite's own work here.
+        const row = this.sql(
+          `SELECT h.seq AS head_seq, h.hash AS head_hash, c.n, c.body, c.signature
+             FROM (SELECT ? AS id) AS s
+             LEFT JOIN chain_heads h ON h.session_id = s.id
+             LEFT JOIN (SELECT n, body, signature FROM audit_checkpoints WHERE session_id = ?
+                        ORDER BY n DESC LIMIT 1) AS c ON 1`,
+        ).get(sessionId, sessionId) as Row;
+        const head =
+          row.head_seq === null
+            ? undefined
+            : { seq: Number(row.head_seq), hash: String(row.head_hash) };
+        const last = this.last(sessionId, row);
         const fields = planCheckpoint({
           storeId,
           sessionId,
-          head: head ? { seq: Number(head.seq), hash: String(head.hash) } : undefined,
+          head,
           last,
           messages: this.messages(sessionId, last?.messagesSeq ?? 0),
           keyId: signer.keyId,
@@ -87,16 +99,17 @@ export class SqliteCheckpoints {
           checkpoint.signature,
         );
         written.push(checkpoint);
+        this.written.set(sessionId, checkpoint);
       }
       return written;
     }
   }
 
-  private last(sessionId: string): AuditCheckpoint | undefined {
-    const row = this.sql(
-      "SELECT body, signature FROM audit_checkpoints WHERE session_id = ? ORDER BY n DESC LIMIT 1",
-    ).get(sessionId) as Row | undefined;
-    if (!row) return undefined;
+  /** The last checkpoint, read from its body; the one this connection wrote is not re-parsed. */
+  private last(sessionId: string, row: Row): AuditCheckpoint | undefined {
+    if (row.body === null || row.body === undefined) return undefined;
+    const cached = this.written.get(sessionId);
+    if (cached && cached.body === row.body && cached.signature === row.signature) return cached;
     const checkpoint = parseCheckpoint(String(row.body), String(row.signature));
     if (!checkpoint) {
       throw new DocketError(
