@@ -122,7 +122,7 @@ interface HarnessRound {
  * One harness run. With `timeStore`, every store call goes through a timing proxy (its own cost
  * lands in the run): such rounds give the breakdown by store method, never the headline figure.
  */
-async function harnessRound(
+export async function harnessRound(
   url: string,
   policy: unknown,
   {

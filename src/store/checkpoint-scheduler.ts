@@ -6,8 +6,9 @@ export type CheckpointRun = (sessions: readonly string[]) => Promise<AuditCheckp
 /**
  * Decides when a store signs: never per event. Sessions whose chain or transcript moved are
  * remembered (a Set insert per written event, nothing more); a checkpoint is written at the end
- * of a batch (`soon`, on the next turn of the event loop, so a batch's commits share one
- * signature), at the latest `intervalMs` after the first unsigned write during a long batch,
+ * of a batch (`soon`: in the commit after it, or on the next turn of the event loop; no sooner
+ * than `minGapMs` after the last one), at the latest `intervalMs` after the first unsigned
+ * write during a long batch,
  * on `now()` and when the store closes. A failed checkpoint keeps its sessions for the next
  * try and is remembered until `takeError` hands it to the next write, which then fails: the
  * trail is never silently left unsigned.
@@ -24,13 +25,27 @@ export class CheckpointScheduler {
   private timer: NodeJS.Timeout | undefined;
   private immediate = false;
   private batchEnded = false;
+  private gapTimer: NodeJS.Timeout | undefined;
+  /** When the last checkpoint was written (performance.now()). */
+  private lastAt = Number.NEGATIVE_INFINITY;
   private running: Promise<AuditCheckpoint[]> | undefined;
   private error: unknown;
 
   constructor(
     private readonly run: CheckpointRun,
     private readonly intervalMs = 2000,
+    /**
+     * The least time between two checkpoints of a store: a batch that ends sooner after the last
+     * one is signed with the next, at the latest this much later. A real model takes longer
+     * than this per turn, so every batch gets its own checkpoint; a loop that spins through
+     * batches (a scripted model) is not charged a signature per batch.
+     */
+    private readonly minGapMs = 200,
   ) {}
+
+  private gapLeft(): number {
+    return this.lastAt + this.minGapMs - performance.now();
+  }
 
   /** A write moved this session's chain or transcript. */
   note(sessionId: string): void {
@@ -52,6 +67,17 @@ export class CheckpointScheduler {
   soon(): void {
     if (this.dirty.size === 0) return;
     this.batchEnded = true;
+    const left = this.gapLeft();
+    if (left > 0) {
+      if (this.gapTimer === undefined) {
+        this.gapTimer = setTimeout(() => {
+          this.gapTimer = undefined;
+          if (this.batchEnded) this.now().catch(() => undefined);
+        }, left);
+        this.gapTimer.unref();
+      }
+      return;
+    }
     if (this.immediate) return;
     this.immediate = true;
     setImmediate(() => {
@@ -62,7 +88,7 @@ export class CheckpointScheduler {
 
   /** The sessions to sign in this commit, when a batch ended before it; else undefined. */
   due(): string[] | undefined {
-    return this.batchEnded && this.dirty.size > 0 && !this.running
+    return this.batchEnded && this.dirty.size > 0 && !this.running && this.gapLeft() <= 0
       ? [...this.dirty].sort()
       : undefined;
   }
@@ -71,6 +97,7 @@ export class CheckpointScheduler {
   signed(sessions: readonly string[]): void {
     for (const sessionId of sessions) this.dirty.delete(sessionId);
     this.batchEnded = false;
+    this.lastAt = performance.now();
     if (this.dirty.size === 0 && this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -84,7 +111,7 @@ export class CheckpointScheduler {
 
   /** A commit succeeded: if a batch ended before it, its checkpoint is due now. */
   committed(): void {
-    if (!this.batchEnded) return;
+    if (!this.batchEnded || this.gapLeft() > 0) return;
     this.batchEnded = false;
     this.now().catch(() => undefined);
   }
@@ -100,6 +127,7 @@ export class CheckpointScheduler {
     const sessions = [...this.dirty].sort();
     this.dirty = new Set();
     this.batchEnded = false;
+    this.lastAt = performance.now();
     const running = this.run(sessions);
     this.running = running;
     try {
@@ -125,6 +153,8 @@ export class CheckpointScheduler {
   /** Stop the timer (the store is closing). */
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.gapTimer !== undefined) clearTimeout(this.gapTimer);
     this.timer = undefined;
+    this.gapTimer = undefined;
   }
 }

@@ -39,8 +39,20 @@ describe("when a store signs", () => {
     expect(checkpoint).toMatchObject({ n: 1, seq: 100, messagesSeq: 2 });
     const delivered = (await signer.digests.read()).checkpoints;
     expect(delivered.map((c: AuditCheckpoint) => c.hash)).toEqual([checkpoint?.hash]);
-    await store.close();
+    // A batch that ends within 200 ms of the last checkpoint is signed at most 200 ms later.
+    await store.emitMany(callEvents({ sessionId: session.id, callId: "late", writes: false }));
+    await store.queueBatch(session.id, { role: "assistant", content: "b" }, []);
+    await store.flush();
     expect(signatures).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(signatures).toBe(2);
+    expect((await store.listCheckpoints(session.id)).at(-1)).toMatchObject({
+      n: 2,
+      seq: 104,
+      messagesSeq: 3,
+    });
+    await store.close();
+    expect(signatures).toBe(2);
     await signer.close();
   });
 
