@@ -1,6 +1,9 @@
 /**
  * Import rules checked by `npm test` (dependency-cruiser). They keep one path to execution:
- * only the checkpoint can reach a tool's handler.
+ * only the checkpoint can reach a tool's handler, and only handlers can reach the effect modules
+ * that act on the world (docs/adr/0008-effect-modules.md). What these rules cannot see
+ * (createRequire, computed import(), process.binding) and modules that act without the name are
+ * found by the source scan in test/effect-sources.test.ts.
  *
  * Paths are matched with `(^|/)src/` so that the same rules can be run against the fixture tree
  * in test/fixtures/import-rules, which proves that they bite.
@@ -34,6 +37,15 @@ module.exports = {
         pathNot: "^$1/[^/]+\\.handler\\.ts$",
         dependencyTypesNot: ["type-only"],
       },
+    },
+    {
+      name: "effect-modules-only-from-handlers",
+      severity: "error",
+      comment:
+        "A *.effect.ts module acts on the world (spawns, signals, connects, resolves, writes). Only handler modules and other effect modules may import it, so it is reached only through a sealed handler: from the checkpoint's execution step. Its own tests are exempt.",
+      from: { pathNot: ["\\.handler\\.ts$", "\\.effect\\.ts$", "\\.test\\.ts$"] },
+      // Type-only imports carry no code.
+      to: { path: "\\.effect\\.ts$", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "no-circular",

@@ -1,14 +1,14 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtinTools, createCheckpoint } from "../src/index.js";
+import { builtinTools, createCheckpoint, createMemoryEventSink } from "../src/index.js";
 import { summarise } from "./stats.js";
 
 const MiB = 1024 * 1024;
 
 /**
  * run_command on 1 GB of output (peak RSS growth, time) and read_file of a 10 MB file with a
- * limit (time), both through the checkpoint.
+ * limit (time), both through the checkpoint; and the sandbox's added cost per run_command call.
  */
 export async function benchBuiltin(): Promise<void> {
   const workspace = await mkdtemp(join(tmpdir(), "docket-bench-"));
@@ -16,6 +16,8 @@ export async function benchBuiltin(): Promise<void> {
     const checkpoint = createCheckpoint({
       tools: builtinTools({ workspace }),
       policy: () => ({ decision: "allow" }),
+      // run_command writes, and a write runs only with a trail to record it.
+      events: createMemoryEventSink(),
     });
     console.log("bench/builtin");
 
@@ -38,6 +40,8 @@ export async function benchBuiltin(): Promise<void> {
       `  run_command 'yes | head -c 1000000000': ${result.status}, ${seconds.toFixed(2)} s, peak RSS +${((peak - baseline) / MiB).toFixed(1)} MiB above baseline (target < 64 MiB)`,
     );
 
+    await benchSandboxCost(workspace);
+
     const line = "the quick brown fox jumps over the lazy dog 0123456789 ".repeat(2);
     const lines = Math.ceil((10 * 1000 * 1000) / line.length);
     await writeFile(join(workspace, "big.txt"), `${line}\n`.repeat(lines));
@@ -59,4 +63,76 @@ export async function benchBuiltin(): Promise<void> {
   } finally {
     await rm(workspace, { recursive: true, force: true });
   }
+}
+
+/**
+ * The median of run_command `true` through the checkpoint, sandboxed (bwrap, with docket's files
+ * and a `**\/.env` glob to hide) and with `sandbox.mode: off`, interleaved so that the machine's
+ * slow phases hit both alike.
+ */
+async function benchSandboxCost(workspace: string): Promise<void> {
+  const allow = () => ({ decision: "allow" as const });
+  const sandboxed = createCheckpoint({
+    tools: builtinTools({
+      workspace,
+      run: { sandbox: { hide: [join(workspace, "docket.yaml")], hidePatterns: ["**/.env"] } },
+    }),
+    policy: allow,
+    events: createMemoryEventSink(),
+  });
+  const off = createCheckpoint({
+    tools: builtinTools({ workspace, run: { sandbox: { mode: "off" } } }),
+    policy: allow,
+    events: createMemoryEventSink(),
+  });
+  const times = { sandboxed: [] as number[], off: [] as number[] };
+  for (let i = 0; i < 60; i += 1) {
+    for (const [name, checkpoint] of [
+      ["sandboxed", sandboxed],
+      ["off", off],
+    ] as const) {
+      const t = performance.now();
+      const result = await checkpoint.dispatch({
+        id: `true_${name}_${i}`,
+        name: "run_command",
+        arguments: '{"command":"true"}',
+      });
+      if (result.status !== "ok") throw new Error(result.message);
+      if (i >= 5) times[name].push(performance.now() - t);
+    }
+  }
+  const inBox = summarise(times.sandboxed).medianUs / 1000;
+  const outside = summarise(times.off).medianUs / 1000;
+  console.log(
+    `  run_command 'true': median ${inBox.toFixed(1)} ms sandboxed, ${outside.toFixed(1)} ms with mode off: +${(inBox - outside).toFixed(1)} ms per call (target <= 15 ms)`,
+  );
+
+  // The deny-glob walk grows with the workspace: 5,000 files in 50 folders.
+  for (let d = 0; d < 50; d += 1) {
+    await mkdir(join(workspace, "tree", `d${d}`), { recursive: true });
+    await Promise.all(
+      Array.from({ length: 100 }, (_, f) =>
+        writeFile(join(workspace, "tree", `d${d}`, `f${f}.txt`), ""),
+      ),
+    );
+  }
+  // Folders changed in the last 2 s are listed afresh at every call (see scan-dir.ts); wait,
+  // to measure the steady state of a workspace that is not being edited.
+  await new Promise((resolve) => setTimeout(resolve, 2_200));
+  const walked: number[] = [];
+  for (let i = 0; i < 30; i += 1) {
+    const t = performance.now();
+    const result = await sandboxed.dispatch({
+      id: `walk_${i}`,
+      name: "run_command",
+      arguments: '{"command":"true"}',
+    });
+    if (result.status !== "ok") throw new Error(result.message);
+    if (i >= 5) walked.push(performance.now() - t);
+  }
+  const withTree = summarise(walked).medianUs / 1000;
+  console.log(
+    `  run_command 'true' sandboxed in a 5,000-file workspace (the **/.env walk): median ${withTree.toFixed(1)} ms, +${(withTree - outside).toFixed(1)} ms over mode off`,
+  );
+  await rm(join(workspace, "tree"), { recursive: true, force: true });
 }

@@ -11,11 +11,18 @@ const SCRIPT =
   "git status --short && ls -la src test | grep -v node_modules | sort | head -n 400; " +
   "cat package.json | wc -l && git log --oneline -n 5 && (cd docs && ls) || echo 'no docs'; " +
   'LC_ALL=C grep -rn "TODO" src';
+// The same length with the shapes issue 14 examines: ${…} operators, arithmetic, [[ -gt ]].
+const SCRIPT_EXPANSIONS =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  "f=src/a.ts; n=3; echo ${f%.ts}.js ${HOME:-/tmp} $((n * 2)); git log --oneline -n $((n + 2)) | " +
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  "head -n 5; [[ $n -gt 2 ]] && git diff --stat HEAD~1; s=abcdef; echo ${s:1:3} ${f##*/} ${s^^} ${s,,}";
 const ALLOWED_COMMANDS = [
   "ls *",
   "grep *",
   "git status *",
   "git log *",
+  "git diff *",
   "cat *",
   "wc *",
   "head *",
@@ -118,6 +125,15 @@ export async function benchPolicy(): Promise<void> {
   const cold = () => uncached.decide(shellRequest);
   await measure(cold, 50, 5);
   const coldTimes = summarise(await measure(cold, 200, 5));
+  const expansionRequest: PolicyRequest = {
+    ...shellRequest,
+    args: { command: SCRIPT_EXPANSIONS },
+    rawArguments: JSON.stringify({ command: SCRIPT_EXPANSIONS }),
+  };
+  const coldExpansions = () => uncached.decide(expansionRequest);
+  await measure(coldExpansions, 50, 5);
+  const expansionTimes = summarise(await measure(coldExpansions, 200, 5));
+  const expansionVerdict = await uncached.decide(expansionRequest);
   const cached = () => engine.decide(shellRequest);
   await measure(cached, 100, 50);
   const cachedTimes = summarise(await measure(cached, 200, 50));
@@ -131,6 +147,9 @@ export async function benchPolicy(): Promise<void> {
   );
   console.log(
     `  shell, ${SCRIPT.length} chars, analysed    median ${us(coldTimes.medianUs)}  p99 ${us(coldTimes.p99Us)}  (target <= 300 µs)`,
+  );
+  console.log(
+    `  shell, ${SCRIPT_EXPANSIONS.length} chars, \${…} and $((…)), analysed  median ${us(expansionTimes.medianUs)}  p99 ${us(expansionTimes.p99Us)}  (target <= 300 µs; ${expansionVerdict.decision})`,
   );
   console.log(
     `  shell, ${SCRIPT.length} chars, cache hit   median ${us(cachedTimes.medianUs)}  p99 ${us(cachedTimes.p99Us)}`,

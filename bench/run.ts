@@ -3,12 +3,14 @@ import { benchCheckpoint } from "./checkpoint.js";
 import { benchLoop } from "./loop.js";
 import { benchMcp } from "./mcp.js";
 import { benchPolicy } from "./policy.js";
+import { benchSelfProtection } from "./self-protection.js";
 import { benchStore } from "./store.js";
 
 const benches: Record<string, () => Promise<void>> = {
   checkpoint: () => benchCheckpoint(),
   builtin: () => benchBuiltin(),
   policy: () => benchPolicy(),
+  selfprotect: () => benchSelfProtection(),
   store: () => benchStore(),
   mcp: () => benchMcp(),
   loop: () => benchLoop(),

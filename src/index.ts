@@ -12,6 +12,7 @@ export { decideApproval } from "./approval/decide-approval.js";
 export { createDurableApprover, type DurableApproverOptions } from "./approval/durable-approver.js";
 export { createTerminalApprover } from "./approval/terminal-approver.js";
 export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
+export type { FileGuard } from "./builtin/files/file-guard.js";
 export type {
   CheckpointEvent,
   CheckpointEventType,
@@ -73,6 +74,12 @@ export {
   type PolicyEngineOptions,
 } from "./policy/policy-engine.js";
 export type { PolicyDefaults, PolicyLayer, PolicyRuleSpec } from "./policy/policy-rule.js";
+export { SELF_PROTECTION_RULE, type SelfProtection } from "./policy/self-protection-vote.js";
+export { type DocketOwnFiles, docketOwnFiles, type OwnFile } from "./protect/docket-own-files.js";
+export { type RuntimeFiles, runtimeOwnFiles } from "./protect/runtime-own-files.js";
+export { probeSandbox, type SandboxProbe } from "./sandbox/probe-sandbox.js";
+export { type SandboxReport, sandboxReport } from "./sandbox/sandbox-report.js";
+export type { SandboxMode, SandboxNetwork, SandboxSettings } from "./sandbox/sandbox-settings.js";
 export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
 export { type OpenStoreOptions, openStore } from "./store/open-store.js";
 export { resolveStoreUrl } from "./store/resolve-store-url.js";
@@ -84,5 +91,5 @@ export {
   type ToolDefinition,
 } from "./tool/define-tool.js";
 export type { JsonSchema, SchemaIssue, ToolInput } from "./tool/input-schema.js";
-export type { PolicyArgs, Tool, ToolContext } from "./tool/tool.js";
+export type { PolicyArgs, Tool, ToolConfinement, ToolContext } from "./tool/tool.js";
 export { createToolSet, type ToolSet } from "./tool/tool-set.js";

@@ -2,7 +2,12 @@ import { mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinTools, createCheckpoint, type ToolResult } from "../src/index.js";
+import {
+  builtinTools,
+  createCheckpoint,
+  createMemoryEventSink,
+  type ToolResult,
+} from "../src/index.js";
 
 let workspace: string;
 let outside: string;
@@ -21,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => {});
 
 function checkpoint() {
-  return createCheckpoint({ tools: builtinTools({ workspace }), policy: allowAll });
+  return createCheckpoint({
+    tools: builtinTools({ workspace }),
+    policy: allowAll,
+    events: createMemoryEventSink(),
+  });
 }
 
 let n = 0;

@@ -24,14 +24,20 @@ async function violationsIn(folder: string): Promise<Violation[]> {
 }
 
 describe("the import rules", () => {
-  it("report a module outside the checkpoint that imports the sealing key or a handler module", async () => {
+  it("report a module outside the checkpoint that imports the sealing key, a handler or an effect module, statically or with import()", async () => {
     const found = (await violationsIn("test/fixtures/import-rules/src"))
       .map(
         (v) =>
           `${v.rule.name}: ${v.from.replace(/^.*\/src\//, "")} -> ${v.to.replace(/^.*\/src\//, "")}`,
       )
       .sort();
+    // Not reported, because allowed: the handler using its effect, the tool definition beside its
+    // handler, a type-only import of an effect, and the checkpoint reading the seal.
     expect(found).toEqual([
+      "effect-modules-only-from-handlers: builtin/web/vet-target.ts -> builtin/web/pinned-request.effect.ts",
+      "effect-modules-only-from-handlers: loop/sneaky-dynamic.ts -> builtin/web/pinned-request.effect.ts",
+      "effect-modules-only-from-handlers: loop/sneaky-effect.ts -> builtin/web/pinned-request.effect.ts",
+      "handler-modules-only-beside-their-tool: loop/sneaky-dynamic.ts -> builtin/files/read-file.handler.ts",
       "handler-modules-only-beside-their-tool: loop/sneaky-handler.ts -> builtin/files/read-file.handler.ts",
       "handler-seal-only-in-checkpoint: loop/sneaky-unseal.ts -> tool/handler-seal.ts",
     ]);

@@ -2,7 +2,12 @@ import { mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { builtinTools, createCheckpoint, createPolicyEngine } from "../src/index.js";
+import {
+  builtinTools,
+  createCheckpoint,
+  createMemoryEventSink,
+  createPolicyEngine,
+} from "../src/index.js";
 
 let workspace: string;
 beforeAll(async () => {
@@ -27,7 +32,11 @@ const call = (name: string, args: unknown) => ({
 describe("the policy engine behind the checkpoint", () => {
   it("denies hidden deletions, allows honest commands, asks for the rest", async () => {
     const engine = await createPolicyEngine({ layers: [{ name: "project", rules }], workspace });
-    const checkpoint = createCheckpoint({ tools: builtinTools({ workspace }), policy: engine });
+    const checkpoint = createCheckpoint({
+      tools: builtinTools({ workspace }),
+      policy: engine,
+      events: createMemoryEventSink(),
+    });
     const denied = await checkpoint.dispatch(
       call("run_command", { command: "echo hi && echo $(rm -rf x)" }),
     );

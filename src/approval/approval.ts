@@ -1,3 +1,4 @@
+import type { GrantScope } from "../policy/grant-scope.js";
 import type { PolicyVerdict } from "../policy/policy.js";
 import type { Tool } from "../tool/tool.js";
 
@@ -15,6 +16,11 @@ export interface ApprovalRequest {
   readonly sessionId: string | undefined;
   /** The policy answer that asked, with its rule and reason. */
   readonly verdict: PolicyVerdict;
+  /**
+   * What "approve for this session" would cover, or why it is not offered. Answering
+   * `scope: "session"` when it is not offered refuses the call.
+   */
+  readonly grant: GrantScope;
   readonly signal: AbortSignal;
 }
 
@@ -24,7 +30,10 @@ export type ApprovalAnswer =
       readonly decision: "approve";
       readonly by: string;
       readonly reason?: string;
-      /** `session` also grants matching calls for the rest of the session. */
+      /**
+       * `session` also approves, for the rest of the session, the later calls `grant.covers`
+       * describes (the checkpoint keeps the grant). Refused when `grant` is not offered.
+       */
       readonly scope?: "once" | "session";
     }
   | { readonly decision: "deny"; readonly by: string; readonly reason?: string }

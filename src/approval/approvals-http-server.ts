@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { maskSecrets } from "../shared/mask-secrets.js";
 import type { Store } from "../store/store.js";
 import { type ApproverDirectory, authenticate } from "./approver-directory.js";
 import { decideApproval } from "./decide-approval.js";
@@ -177,7 +178,7 @@ export async function serveApprovals({
     } catch (error) {
       return send(res, 500, {
         error: "internal",
-        message: `The request failed: ${(error as Error).message}`,
+        message: `The request failed: ${maskSecrets(String((error as Error)?.message ?? error))}`,
       });
     }
   });

@@ -27,7 +27,17 @@ export interface DecisionAttempt {
   readonly scope?: "once" | "session";
   /** Who claims to decide: a name (`--as`), a bearer token, or both. */
   readonly claim: { readonly name?: string; readonly token?: string };
+  /**
+   * Whether a person at an interactive terminal makes this attempt. `false` refuses a locally
+   * asserted decision (a name without a token): a script, a pipe or an agent's shell must prove
+   * who it is with a token. The CLI sets it from `isTTY`; undefined leaves it to the caller.
+   */
+  readonly terminal?: boolean;
 }
+
+/** Why a name without a token is refused outside a terminal; names the alternative. */
+export const LOCAL_NEEDS_TERMINAL =
+  "a decision without a token (--as NAME alone) is accepted only from an interactive terminal (stdin and stdout a TTY); from a script or a pipe, give the approver's token in DOCKET_TOKEN, or decide through the approvals API with a bearer token";
 
 /** What came of an attempt; each maps to an HTTP status in the API. */
 export type DecisionOutcome =
@@ -77,6 +87,10 @@ export async function decideApproval(
     await audit(`refused approval attempt: ${who.message}`);
     return { status: "unauthenticated", message: who.message };
   }
+  if (who.locallyAsserted && attempt.terminal === false) {
+    await audit(`refused approval attempt: ${who.name}: ${LOCAL_NEEDS_TERMINAL}`);
+    return { status: "unauthenticated", message: `${who.name}: ${LOCAL_NEEDS_TERMINAL}.` };
+  }
   if (who.name === approval.requestedBy) {
     await audit(`refused approval attempt: ${who.name} requested this call and cannot decide it`);
     return {
@@ -95,6 +109,15 @@ export async function decideApproval(
   }
   if (attempt.decision === "deny" && !attempt.reason?.trim()) {
     return { status: "invalid", message: "A denial needs a reason: it goes back to the model." };
+  }
+  if (attempt.decision === "approve" && attempt.scope === "session" && !approval.grantKey) {
+    const why =
+      approval.grantText?.replace(/^not offered: /, "") ??
+      "it was requested before session grants were bound to what they cover";
+    return {
+      status: "invalid",
+      message: `Request ${approval.id} offers no session grant (${why}); approve it once instead.`,
+    };
   }
   if (
     approval.status === "pending" &&

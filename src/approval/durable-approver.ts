@@ -26,8 +26,9 @@ export interface DurableApproverOptions {
 }
 
 /**
- * Whether "approve for this session" may be offered: never for tools that run a shell command
- * (a grant for `bash -c` or `env` would be a grant for anything).
+ * Whether "approve for this session" may be offered for a request: when its grant scope is
+ * (never for tools that run a shell command, nor for calls outside a session). What it covers
+ * is `request.grant.covers`.
  *
  * @example
  * ```ts
@@ -35,7 +36,23 @@ export interface DurableApproverOptions {
  * ```
  */
 export function canGrantSession(request: ApprovalRequest): boolean {
-  return request.tool.policyArgs.command === undefined;
+  return request.grant.status === "offered";
+}
+
+const grantKeepers = new WeakSet<Approver>();
+
+/**
+ * Whether an approver keeps its own session grants (the durable approver keeps them in the store,
+ * after the request's own record: a call a person denied stays denied whatever grant covers it).
+ * The checkpoint keeps grants in memory only for the other approvers.
+ *
+ * @example
+ * ```ts
+ * keepsSessionGrants(createDurableApprover({ store, directory, mode: "wait" })); // true
+ * ```
+ */
+export function keepsSessionGrants(approver: Approver): boolean {
+  return grantKeepers.has(approver);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -74,7 +91,7 @@ export function createDurableApprover({
   onPending,
   now = Date.now,
 }: DurableApproverOptions): Approver {
-  return async (request) => {
+  const approver: Approver = async (request) => {
     const id = approvalIdFor(request.sessionId, request.callId);
     let approval = await store.getApproval(id);
     if (!approval) {
@@ -96,6 +113,9 @@ export function createDurableApprover({
         ...(request.verdict.rule ? { rule: request.verdict.rule } : {}),
         ...(request.verdict.reason ? { reason: request.verdict.reason } : {}),
         ...(approvers.length ? { approvers } : {}),
+        ...(request.grant.status === "offered"
+          ? { grantKey: request.grant.key, grantText: request.grant.covers }
+          : { grantText: `not offered: ${request.grant.reason}` }),
       });
       onPending?.(approval);
     }
@@ -152,6 +172,8 @@ export function createDurableApprover({
       approval = (await store.getApproval(id)) ?? approval;
     }
   };
+  grantKeepers.add(approver);
+  return approver;
 }
 
 function answerFor(approval: Approval, request: ApprovalRequest): ApprovalAnswer {
@@ -187,15 +209,21 @@ function answerFor(approval: Approval, request: ApprovalRequest): ApprovalAnswer
   }
 }
 
-/** An earlier "approve for this session" of the same tool under the same rule answers at once. */
+/**
+ * An earlier "approve for this session" in the store answers at once when its grant key is this
+ * request's: the same tool, rules, votes and judged argument values (see `GrantScope`). A grant
+ * recorded without a key (before grants were bound, or for a call that offered none) covers
+ * nothing but its own call.
+ */
 async function sessionGrant(
   store: Store,
   request: ApprovalRequest,
 ): Promise<ApprovalAnswer | undefined> {
-  if (request.sessionId === undefined || !canGrantSession(request)) return undefined;
+  const scope = request.grant;
+  if (request.sessionId === undefined || scope.status !== "offered") return undefined;
   const approved = await store.listApprovals({ sessionId: request.sessionId, status: "approved" });
   const grant = approved.find(
-    (a) => a.scope === "session" && a.tool === request.tool.name && a.rule === request.verdict.rule,
+    (a) => a.scope === "session" && a.grantKey === scope.key && a.tool === request.tool.name,
   );
   if (!grant) return undefined;
   return {

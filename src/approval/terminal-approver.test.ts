@@ -13,7 +13,9 @@ const tool = defineTool({
   handler: () => "",
 });
 
-function request(): ApprovalRequest {
+const covers = "later run_command calls in this session with exactly these arguments";
+
+function request(offered = false): ApprovalRequest {
   return {
     callId: "call_1",
     tool,
@@ -23,11 +25,14 @@ function request(): ApprovalRequest {
     principal: "agent",
     sessionId: "ses_1",
     verdict: { decision: "ask", rule: "project:0", layer: "project", reason: "deletes files" },
+    grant: offered
+      ? { status: "offered", key: "cd".repeat(32), covers }
+      : { status: "not_offered", reason: "run_command runs shell commands" },
     signal: new AbortController().signal,
   };
 }
 
-async function answer(lines: string[], options: { session?: boolean } = {}) {
+async function answer(lines: string[], options: { session?: boolean; offered?: boolean } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
   let shown = "";
@@ -40,7 +45,7 @@ async function answer(lines: string[], options: { session?: boolean } = {}) {
     output,
     canGrantSession: () => options.session ?? false,
   });
-  const pending = approver(request());
+  const pending = approver(request(options.offered ?? options.session ?? false));
   for (const line of lines) input.write(`${line}\n`);
   input.end();
   return { result: await pending, shown };
@@ -66,9 +71,20 @@ describe("the terminal approver", () => {
     expect(shown).toContain("please answer");
   });
 
-  it("offers approve-for-session only when allowed", async () => {
-    expect((await answer(["s", "a"])).result).toMatchObject({ scope: "once" });
-    expect((await answer(["s"], { session: true })).result).toMatchObject({ scope: "session" });
+  it("offers approve-for-session only when allowed, and says exactly what it covers", async () => {
+    const refused = await answer(["s", "a"]);
+    expect(refused.result).toMatchObject({ scope: "once" });
+    expect(refused.shown).toContain("no session grant: run_command runs shell commands");
+    expect(refused.shown).not.toContain("[s]ession");
+    const granted = await answer(["s"], { session: true });
+    expect(granted.result).toMatchObject({ scope: "session" });
+    expect(granted.shown).toContain(`[s]ession would also approve: ${covers}`);
+  });
+
+  it("never offers a session grant the request does not offer, whatever canGrantSession says", async () => {
+    const { result, shown } = await answer(["s", "a"], { session: true, offered: false });
+    expect(result).toMatchObject({ scope: "once" });
+    expect(shown).not.toContain("[s]ession");
   });
 
   it("treats the end of input as a denial", async () => {

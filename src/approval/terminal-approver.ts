@@ -14,14 +14,15 @@ export interface TerminalApproverOptions {
 }
 
 /**
- * Describe a request for a person: the tool, the exact arguments, the rule and the reason.
+ * Describe a request for a person: the tool, the exact arguments, the rule and the reason, and
+ * (with `session`) exactly what "approve for this session" would cover.
  *
  * @example
  * ```ts
  * process.stdout.write(describeRequest(request));
  * ```
  */
-export function describeRequest(request: ApprovalRequest): string {
+export function describeRequest(request: ApprovalRequest, session = false): string {
   const lines = [
     "",
     `Approval needed: ${request.tool.name}${request.tool.writes ? " (writes)" : ""}`,
@@ -32,6 +33,11 @@ export function describeRequest(request: ApprovalRequest): string {
   lines.push("  arguments:");
   for (const line of formatArguments(request.args).split("\n")) lines.push(`    ${line}`);
   lines.push(`  sha256 of the arguments: ${request.argumentsHash}`);
+  if (session && request.grant.status === "offered") {
+    lines.push(`  [s]ession would also approve: ${request.grant.covers}`);
+  } else if (request.grant.status === "not_offered") {
+    lines.push(`  no session grant: ${request.grant.reason}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -55,8 +61,9 @@ export function createTerminalApprover({
   // One question at a time: calls in a batch run in order, but be safe if two ask at once.
   let queue: Promise<unknown> = Promise.resolve();
   const ask = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
-    const session = canGrantSession(request);
-    output.write(describeRequest(request));
+    // Offered only when the checkpoint can bind it: the line above the prompt says what it covers.
+    const session = request.grant.status === "offered" && canGrantSession(request);
+    output.write(describeRequest(request, session));
     // Lines are read from an iterator, which buffers them: an answer typed ahead is not lost.
     const rl = createInterface({ input, terminal: false });
     const lines = rl[Symbol.asyncIterator]();

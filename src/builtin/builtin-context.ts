@@ -1,3 +1,5 @@
+import type { FileGuard } from "./files/file-guard.js";
+
 /**
  * What every built-in handler receives besides its arguments: the workspace it is jailed to and
  * the signal that cancels it. Per-tool settings (caps, timeouts, environment) are a separate,
@@ -14,4 +16,6 @@ export interface BuiltinContext {
   workspace: string;
   /** Aborts the handler; long-running work (commands, fetches, walks) stops and cleans up. */
   signal: AbortSignal;
+  /** docket's own files and deny-protected files, kept from the file tools (default: none). */
+  guard?: FileGuard | undefined;
 }

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { runtimeOwnFiles } from "../protect/runtime-own-files.js";
 import type { Tool } from "../tool/tool.js";
 import { type FileToolOptions, fileTools } from "./files/file-tools.js";
 import type { RunCommandOptions } from "./shell/run-command.handler.js";
@@ -18,7 +19,9 @@ export interface BuiltinToolsOptions extends FileToolOptions {
 
 /**
  * The tools an operator's agent needs in a workspace: files, shell and web. Each guards itself
- * (workspace jail, process-group kill, address checks) even when a policy allows everything.
+ * (workspace jail, process-group kill, address checks, docket's own files kept out) even when a
+ * policy allows everything. `guard` says which files are docket's own and which a deny rule
+ * protects (default: `.docket/`, docket.yaml and `~/.config/docket/`).
  *
  * @example
  * ```ts
@@ -34,7 +37,13 @@ export function builtinTools({
   ...files
 }: BuiltinToolsOptions): Tool[] {
   const root = resolve(workspace);
-  return [...fileTools(root, files), runCommandTool(root, run), fetchUrlTool(root, fetch)].filter(
-    (tool) => !exclude.includes(tool.name),
-  );
+  // Without a guard from the runtime, docket's usual files are still kept out: `.docket/`,
+  // docket.yaml and the user config folder (the CLI passes the full set, store URL included).
+  const own = files.guard === undefined ? runtimeOwnFiles({ workspace: root }) : undefined;
+  const guard = files.guard ?? { own: (absolute: string) => own?.find(absolute)?.what };
+  return [
+    ...fileTools(root, { ...files, guard }),
+    runCommandTool(root, run),
+    fetchUrlTool(root, fetch),
+  ].filter((tool) => !exclude.includes(tool.name));
 }

@@ -1,5 +1,6 @@
 import type { CheckpointEvent, EmitOptions } from "./checkpoint-event.js";
 import type { CheckpointState } from "./checkpoint-state.js";
+import { readCall } from "./read-call.js";
 import type { FailedResult, FailureReason, RefusalReason, RefusedResult } from "./tool-result.js";
 
 type Distribute<T> = T extends CheckpointEvent
@@ -10,7 +11,7 @@ export type EventBody = Distribute<CheckpointEvent>;
 
 /**
  * The id and name of a call, as strings whatever the model sent: model-supplied values are hostile,
- * so their types are never trusted.
+ * so their types are never trusted (see `readCall`).
  *
  * @example
  * ```ts
@@ -18,13 +19,8 @@ export type EventBody = Distribute<CheckpointEvent>;
  * ```
  */
 export function identifyCall(call: unknown): { callId: string; name: string } {
-  const candidate = call as { id?: unknown; name?: unknown } | null | undefined;
-  const id = candidate?.id;
-  const name = candidate?.name;
-  return {
-    callId: typeof id === "string" ? id : String(id ?? ""),
-    name: typeof name === "string" ? name : String(name ?? ""),
-  };
+  const { callId, name } = readCall(call);
+  return { callId, name };
 }
 
 /**

@@ -41,6 +41,8 @@ export type CheckpointEvent =
       readonly by: string;
       readonly scope: "once" | "session";
       readonly reason: string | undefined;
+      /** For `scope: "session"`: what the grant covers, in words. */
+      readonly covers?: string;
     })
   | (EventBase & { readonly type: "approval_denied"; readonly by: string; readonly reason: string })
   | (EventBase & { readonly type: "awaiting_approval"; readonly approvalId: string })

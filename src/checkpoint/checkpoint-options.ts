@@ -38,6 +38,12 @@ export interface CheckpointOptions {
    */
   readonly store?: CallLedger & EventSink;
   readonly limits?: CheckpointLimits;
+  /**
+   * Let tools that declare `writes: true` run although there is neither `events` nor `store` to
+   * record them: no trail will say what changed, or that it was asked for. Default false: such
+   * calls are refused (`unaudited_write`). For tests and throwaway scripts only.
+   */
+  readonly allowUnauditedWrites?: boolean;
   /** The agent's principal when a call's context names none. Default `agent`. */
   readonly principal?: string;
   /** Where sink failures after a handler ran are reported (the result is returned regardless). */

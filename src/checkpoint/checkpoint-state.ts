@@ -11,6 +11,8 @@ export interface CheckpointState {
   readonly decide: PolicyFunction;
   readonly approve: Approver | undefined;
   readonly sink: EventSink | undefined;
+  /** The caller let writing tools run with no sink to record them (`allowUnauditedWrites`). */
+  readonly allowUnauditedWrites: boolean;
   readonly ledger: CallLedger | undefined;
   readonly limits: ResolvedLimits;
   readonly principal: string;

@@ -174,8 +174,8 @@ describe("dispatch, step by step", () => {
   });
 
   it("5. by default a write asks, and with no approver it is refused and never run", async () => {
-    const { ran, refund } = fixture();
-    const result = await createCheckpoint({ tools: [refund] }).dispatch(
+    const { ran, refund, events } = fixture();
+    const result = await createCheckpoint({ tools: [refund], events }).dispatch(
       call("c", "issue_refund", '{"order_id":"SU-1","amount":5}'),
     );
     expect(result).toMatchObject({
@@ -216,7 +216,7 @@ describe("dispatch, step by step", () => {
   });
 
   it("5. refuses a denial with the approver's reason, self-approval, anonymous answers and approver errors", async () => {
-    const { ran, refund } = fixture();
+    const { ran, refund, events } = fixture();
     const cases = [
       [
         () => ({ decision: "deny", by: "bob", reason: "too much" }),
@@ -239,7 +239,11 @@ describe("dispatch, step by step", () => {
       [() => ({ decision: "whatever" }), "approval_error", /no valid answer/],
     ] as const;
     for (const [approvals, reason, message] of cases) {
-      const checkpoint = createCheckpoint({ tools: [refund], approvals: approvals as never });
+      const checkpoint = createCheckpoint({
+        tools: [refund],
+        events,
+        approvals: approvals as never,
+      });
       const result = await checkpoint.dispatch(
         call("c", "issue_refund", '{"order_id":"SU-1","amount":5}'),
       );
@@ -250,9 +254,10 @@ describe("dispatch, step by step", () => {
   });
 
   it("5. reports a pending approval as awaiting_approval without running", async () => {
-    const { ran, refund } = fixture();
+    const { ran, refund, events } = fixture();
     const checkpoint = createCheckpoint({
       tools: [refund],
+      events,
       approvals: () => ({ decision: "pending", approvalId: "apr_1" }),
     });
     const result = await checkpoint.dispatch(
@@ -267,10 +272,11 @@ describe("dispatch, step by step", () => {
   });
 
   it("5. does not run a call cancelled while it waited for approval", async () => {
-    const { ran, refund } = fixture();
+    const { ran, refund, events } = fixture();
     const controller = new AbortController();
     const checkpoint = createCheckpoint({
       tools: [refund],
+      events,
       approvals: () => {
         controller.abort();
         return { decision: "approve", by: "alice" };
@@ -465,7 +471,7 @@ describe("dispatch, running the handler", () => {
       callId: "7",
       name: "",
       status: "refused",
-      reason: "unreadable_arguments",
+      reason: "malformed_call",
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   resolveLimits,
 } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
+import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
@@ -67,9 +68,11 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   const tools = createToolSet(options.tools);
   const state: CheckpointState = {
     tools,
-    decide: toPolicyFunction(options.policy),
+    // An unsandboxed shell is never allowed by a rule alone (see confine-verdict.ts).
+    decide: withConfinement(toPolicyFunction(options.policy)),
     approve: options.approvals,
     sink: combineSinks(options.events, options.store),
+    allowUnauditedWrites: options.allowUnauditedWrites === true,
     ledger: options.store,
     limits: resolveLimits(options.limits),
     principal: options.principal ?? "agent",

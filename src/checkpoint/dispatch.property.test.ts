@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Decision } from "../policy/policy.js";
 import { defineTool } from "../tool/define-tool.js";
 import { createCheckpoint } from "./create-checkpoint.js";
+import { createMemoryEventSink } from "./memory-event-sink.js";
 import type { ToolCall } from "./tool-result.js";
 
 // Independent oracles: what must hold for a handler to have been allowed to run.
@@ -122,6 +123,7 @@ describe("dispatch properties", () => {
           ];
           const checkpoint = createCheckpoint({
             tools,
+            events: createMemoryEventSink(),
             policy: ({ tool }) => ({ decision: decisions[tool.name] ?? "allow" }),
             approvals:
               approverAnswer === "none"

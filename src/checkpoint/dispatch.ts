@@ -2,12 +2,14 @@ import type { PolicyRequest, PolicyVerdict } from "../policy/policy.js";
 import { isThenable } from "../shared/is-thenable.js";
 import { type SealedTool, unsealHandler } from "../tool/handler-seal.js";
 import type { ValidationOutcome } from "../tool/input-schema.js";
-import { CallTrace, type EventBody, identifyCall } from "./call-trace.js";
+import { CallTrace, type EventBody } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { executeTool } from "./execute-tool.js";
 import { readArguments } from "./read-arguments.js";
+import { describeValue, readCall } from "./read-call.js";
 import { requestApproval } from "./request-approval.js";
+import { sanitiseError } from "./sanitise-error.js";
 import type { RefusalReason, ToolCall, ToolResult } from "./tool-result.js";
 
 const DECISIONS = new Set(["allow", "ask", "deny"]);
@@ -32,11 +34,9 @@ export async function dispatch(
   call: ToolCall,
   ctx: DispatchContext,
 ): Promise<ToolResult> {
-  const { callId, name } = identifyCall(call);
+  const { callId, name, malformed, raw } = readCall(call);
   const trace = new CallTrace(state, callId, name, ctx.sessionId);
   const principal = ctx.principal ?? state.principal;
-  const raw = (call as { arguments?: unknown } | null)?.arguments;
-  const rawText = typeof raw === "string" ? raw : String(raw);
   try {
     const pending = trace.emit(requestedEvent(state, principal, raw));
     if (pending) await pending;
@@ -52,7 +52,13 @@ export async function dispatch(
     );
   }
 
-  // 2. Read.
+  // 2. Read: the call's shape (only a string names a tool: `["x"]` is not `x`), then its arguments.
+  if (malformed !== undefined) {
+    return trace.refuse(
+      "malformed_call",
+      `This call could not be read: ${malformed}. Send each call with a string id, a string tool name and its arguments as JSON text.`,
+    );
+  }
   const read = readArguments(raw, {
     maxBytes: state.limits.maxArgumentBytes,
     maxDepth: state.limits.maxArgumentDepth,
@@ -92,12 +98,19 @@ export async function dispatch(
     );
   }
   const args = validation.value as Record<string, unknown>;
+  // A write leaves a trail or does not happen: refused before any human is asked about it.
+  if (tool.writes && !state.sink && !state.allowUnauditedWrites) {
+    return trace.refuse(
+      "unaudited_write",
+      `${name} changes things, and this checkpoint has no audit trail (no store, no event sink) to record it, so it was not run; do not retry it. (For the developer: give createCheckpoint a store or events, or set allowUnauditedWrites: true to give the record up.)`,
+    );
+  }
 
   // 4. Decide.
   let verdict = decide(state, {
     tool,
     args,
-    rawArguments: rawText,
+    rawArguments: raw as string,
     callId,
     principal,
     sessionId: ctx.sessionId,
@@ -156,7 +169,7 @@ export async function dispatch(
 }
 
 function requestedEvent(state: CheckpointState, principal: string, raw: unknown): EventBody {
-  const text = typeof raw === "string" ? raw : String(raw);
+  const text = describeValue(raw);
   const cap = state.limits.maxArgumentBytes;
   return {
     type: "requested",
@@ -182,15 +195,9 @@ export async function refuseUnrun(
   reason: RefusalReason,
   message: string,
 ): Promise<ToolResult> {
-  const { callId, name } = identifyCall(call);
+  const { callId, name, raw } = readCall(call);
   const trace = new CallTrace(state, callId, name, ctx.sessionId);
-  await trace.emitAfterRun(
-    requestedEvent(
-      state,
-      ctx.principal ?? state.principal,
-      (call as { arguments?: unknown } | null)?.arguments,
-    ),
-  );
+  await trace.emitAfterRun(requestedEvent(state, ctx.principal ?? state.principal, raw));
   return trace.refuse(reason, message);
 }
 
@@ -203,7 +210,7 @@ function validate(
   } catch (error) {
     return {
       status: "invalid",
-      issues: [{ path: "", message: `the validator failed (${(error as Error).message})` }],
+      issues: [{ path: "", message: `the validator failed (${sanitiseError(error)})` }],
     };
   }
 }

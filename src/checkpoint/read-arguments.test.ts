@@ -104,3 +104,100 @@ describe("readArguments", () => {
     );
   });
 });
+
+describe("readArguments: numbers", () => {
+  it.each([
+    ['{"amount":1e400}', /1e400.*not finite|too large/],
+    ['{"amount":-1e400}', /-1e400/],
+    ['{"a":[1,2,{"b":[1E+999]}]}', /1E\+999/],
+    ['{"a":{"b":{"c":-2e308}}}', /-2e308/],
+    [`{"n":${"9".repeat(400)}}`, /not finite|too large/],
+    [`{"n":${"9".repeat(400)}.5}`, /not finite|too large/],
+    ['{"id":12345678901234567890}', /12345678901234567890.*string/],
+    ['{"id":-9007199254740993}', /-9007199254740993/],
+    ['{"tiny":1e-400}', /1e-400.*zero/],
+    ['{"tiny":[-5e-325]}', /-5e-325/],
+  ])("refuses %s", (text, problem) => {
+    const outcome = readArguments(text, limits);
+    expect(outcome.status).toBe("unreadable");
+    expect(outcome.status === "unreadable" && outcome.problem).toMatch(problem);
+  });
+
+  it("reads safe integers, ordinary doubles and exponents that fit", () => {
+    const text =
+      '{"a":9007199254740991,"b":-9007199254740991,"c":1.7976931348623157e308,"d":5e-324,"e":0.1,"f":1e21,"g":0e0,"h":1.000000000000000000001}';
+    expect(readArguments(text, limits)).toEqual({ status: "read", args: JSON.parse(text) });
+  });
+
+  it("reads -0 as 0, so the policy, the approver and the handler see the same number", () => {
+    const outcome = readArguments('{"a":-0,"b":[-0.0],"c":{"d":-0e5},"e":"-0"}', limits);
+    expect(outcome.status).toBe("read");
+    if (outcome.status !== "read") return;
+    expect(Object.is(outcome.args.a, 0)).toBe(true);
+    expect(Object.is((outcome.args.b as number[])[0], 0)).toBe(true);
+    expect(Object.is((outcome.args.c as { d: number }).d, 0)).toBe(true);
+    expect(outcome.args.e).toBe("-0");
+  });
+
+  it("keeps __proto__ an own key when -0 is normalised", () => {
+    const outcome = readArguments('{"__proto__":{"x":-0}}', limits);
+    expect(outcome.status).toBe("read");
+    if (outcome.status !== "read") return;
+    expect(Object.getPrototypeOf(outcome.args)).toBe(Object.prototype);
+    expect(Object.hasOwn(outcome.args, "__proto__")).toBe(true);
+  });
+
+  it("refuses a number that is not finite at any depth, in arrays and object values", () => {
+    const huge = fc
+      .tuple(
+        fc.constantFrom("", "-"),
+        fc.integer({ min: 1, max: 9 }),
+        fc.constantFrom("e", "E", "e+"),
+        fc.integer({ min: 309, max: 100_000 }),
+      )
+      .map(([sign, digit, e, exp]) => `${sign}${digit}${e}${exp}`);
+    const container = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.constant("HOLE"),
+        fc
+          .tuple(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }), tie("node"))
+          .map(
+            ([others, inner]) => `[${[...others.map((o) => JSON.stringify(o)), inner].join(",")}]`,
+          ),
+        fc
+          .tuple(fc.string({ maxLength: 5 }), tie("node"))
+          .map(([key, inner]) => `{${JSON.stringify(key)}:${inner}}`),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(huge, container, fc.string({ maxLength: 5 }), (number, shape, key) => {
+        const text = `{${JSON.stringify(key)}:${shape.replace("HOLE", number)}}`;
+        const outcome = readArguments(text, { maxBytes: 1 << 20, maxDepth: 64 });
+        expect(outcome.status).toBe("unreadable");
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("reads every finite double and safe integer as JSON.parse does; refuses integers that do not read back as written", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+        const text = `{"n":${JSON.stringify(n)}}`;
+        const outcome = readArguments(text, limits);
+        expect(outcome).toEqual({ status: "read", args: { n: Object.is(n, -0) ? 0 : n } });
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.bigInt(), (n) => {
+        const text = `{"n":${n}}`;
+        const exact = String(Number(n)) === String(n);
+        const outcome = readArguments(text, limits);
+        expect(outcome.status).toBe(exact ? "read" : "unreadable");
+        if (n >= -(2n ** 53n) && n <= 2n ** 53n) expect(outcome.status).toBe("read");
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -17,12 +17,20 @@ function describeType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+function positiveZero(_key: string, value: unknown): unknown {
+  return value === 0 ? 0 : value;
+}
+
 /**
  * Read a model's argument text into an object, refusing anything ambiguous: not text, blank,
- * over the size cap, not JSON, not an object, nested past the depth cap, or with a key written
+ * over the size cap, not JSON, not an object, nested past the depth cap, with a key written
  * twice (JSON.parse would silently keep the last one, so a policy and a handler could disagree
- * about what was asked). `JSON.parse` defines `__proto__` as an own property, never as the
- * prototype, so no key reaches a prototype.
+ * about what was asked), or with a number that would not be read as written: one too large to be
+ * finite (`1e400` would be Infinity to the policy and `null` to the approver and the audit), an
+ * integer past 2^53 (`12345678901234567890` would lose digits; send it as a string), or a
+ * nonzero number so small it would be read as zero (`1e-400`). `-0` is read as `0`. Other
+ * decimals are read as the nearest double, as everywhere in JSON. `JSON.parse` defines
+ * `__proto__` as an own property, never as the prototype, so no key reaches a prototype.
  *
  * @example
  * ```ts
@@ -71,7 +79,10 @@ export function readArguments(raw: unknown, limits: ReadLimits): ReadOutcome {
     };
   }
   const structural = checkStructure(raw, limits.maxDepth);
-  if (structural !== undefined) return { status: "unreadable", problem: structural };
+  if (typeof structural === "string") return { status: "unreadable", problem: structural };
+  // Rare, so the common path pays nothing: -0 is read as 0, because canonical JSON (what the
+  // approver and the audit trail show) prints it as 0, and a handler must not see another number.
+  if (structural === NEGATIVE_ZERO) value = JSON.parse(raw, positiveZero);
   return { status: "read", args: value as Record<string, unknown> };
 }
 
@@ -82,12 +93,70 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
+const MINUS = 0x2d;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+/** Returned by `checkStructure` when the text holds a negative zero (and nothing wrong). */
+const NEGATIVE_ZERO = 1;
+/**
+ * A number token this short without an exponent is at most 15 digits: always finite, exact when
+ * an integer, and nonzero when written so.
+ */
+const SHORT_NUMBER = 15;
+
+function isNumberPart(code: number): boolean {
+  // Digits, "+", "-", ".", "e", "E": all JSON allows in a number once it has started.
+  return (
+    (code >= DIGIT_0 && code <= DIGIT_9) ||
+    code === 0x2b ||
+    code === MINUS ||
+    code === 0x2e ||
+    code === 0x65 ||
+    code === 0x45
+  );
+}
+
+function quoteNumber(token: string): string {
+  return token.length > 40 ? `${token.slice(0, 40)}…` : token;
+}
+
+/**
+ * Check one number token of valid JSON: a problem in words, NEGATIVE_ZERO, or undefined when the
+ * number reads as written.
+ */
+function checkNumber(token: string): string | typeof NEGATIVE_ZERO | undefined {
+  const negative = token.charCodeAt(0) === MINUS;
+  if (token.length <= SHORT_NUMBER && !/[eE]/.test(token)) {
+    if (negative && Number(token) === 0) return NEGATIVE_ZERO;
+    return undefined;
+  }
+  const value = Number(token);
+  if (!Number.isFinite(value)) {
+    return `the number ${quoteNumber(token)} is too large to be read (numbers must be finite)`;
+  }
+  // An integer must read back as written: what the approver and the audit see (the number
+  // printed) is then what the model sent. 2^53 + 1 does not; 2^60, and every integer JavaScript
+  // itself printed, does.
+  if (!/[.eE]/.test(token) && String(value) !== token) {
+    return `the integer ${quoteNumber(token)} is beyond 2^53 and would not be read exactly; send it as a string`;
+  }
+  if (value === 0) {
+    const mantissa = token.split(/[eE]/, 1)[0] ?? "";
+    if (/[1-9]/.test(mantissa)) {
+      return `the number ${quoteNumber(token)} is too small and would be read as zero`;
+    }
+    if (negative) return NEGATIVE_ZERO;
+  }
+  return undefined;
+}
 
 /**
  * One pass over text already known to be valid JSON, tracking nesting and the keys of each open
- * object. Iterative, so depth is bounded by the cap and not by the call stack.
+ * object, and checking numbers. Iterative, so depth is bounded by the cap and not by the call
+ * stack. A problem in words, NEGATIVE_ZERO, or undefined.
  */
-function checkStructure(text: string, maxDepth: number): string | undefined {
+function checkStructure(text: string, maxDepth: number): string | typeof NEGATIVE_ZERO | undefined {
+  let negativeZero = false;
   // A Set of keys for each open object; null for each open array.
   const open: (Set<string> | null)[] = [];
   let expectKey = false;
@@ -128,8 +197,16 @@ function checkStructure(text: string, maxDepth: number): string | undefined {
       open.pop();
     } else if (code === COMMA) {
       expectKey = open[open.length - 1] != null;
+    } else if (code === MINUS || (code >= DIGIT_0 && code <= DIGIT_9)) {
+      let end = i + 1;
+      while (end < length && isNumberPart(text.charCodeAt(end))) end += 1;
+      const found = checkNumber(text.slice(i, end));
+      if (typeof found === "string") return found;
+      if (found === NEGATIVE_ZERO) negativeZero = true;
+      i = end;
+      continue;
     }
     i += 1;
   }
-  return undefined;
+  return negativeZero ? NEGATIVE_ZERO : undefined;
 }

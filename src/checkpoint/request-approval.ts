@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import type { ApprovalAnswer } from "../approval/approval.js";
+import { keepsSessionGrants } from "../approval/durable-approver.js";
 import type { PolicyVerdict } from "../policy/policy.js";
 import { canonicalJson } from "../shared/canonical-json.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallTrace } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
+import { grantScopeFor, sessionGrantsOf } from "./session-grants.js";
 import type { AwaitingApprovalResult, RefusedResult } from "./tool-result.js";
 
 /** What the approval step needs to know about the call. */
@@ -21,7 +23,9 @@ const NEVER = new AbortController().signal;
 /**
  * Ask the configured approver about a call the policy answered `ask` for. Fails closed: no
  * approver, an approver that throws or answers nonsense, an anonymous answer or the requesting
- * principal approving its own call all mean the call does not run.
+ * principal approving its own call all mean the call does not run. An earlier "approve for this
+ * session" answers at once when this call's grant scope has the same key (see `GrantScope`); an
+ * answer of `scope: "session"` for a call that offers no grant is refused, never narrowed silently.
  *
  * @example
  * ```ts
@@ -52,6 +56,35 @@ export async function requestApproval(
     );
   }
 
+  const grant = grantScopeFor({
+    tool,
+    args,
+    principal,
+    sessionId: trace.sessionId,
+    verdict,
+  });
+  // A durable approver keeps grants in the store, behind each call's own record; for the others
+  // the checkpoint keeps them, for as long as it lives.
+  const grants = keepsSessionGrants(state.approve) ? undefined : sessionGrantsOf(state);
+  const earlier = grant.status === "offered" ? grants?.get(grant.key) : undefined;
+  if (earlier !== undefined) {
+    try {
+      await trace.emit({
+        type: "approved",
+        by: earlier.by,
+        scope: "session",
+        reason: `granted for this session when call ${earlier.callId} was approved`,
+        covers: earlier.covers,
+      });
+    } catch {
+      return trace.refuse(
+        "audit_failed",
+        "The approval could not be recorded, so the call was not run.",
+      );
+    }
+    return "approved";
+  }
+
   let answer: ApprovalAnswer;
   try {
     answer = await state.approve({
@@ -63,6 +96,7 @@ export async function requestApproval(
       principal,
       sessionId: trace.sessionId,
       verdict,
+      grant,
       signal: signal ?? NEVER,
     });
   } catch {
@@ -91,18 +125,38 @@ export async function requestApproval(
           `${tool.name} was not run: the principal that requested it (${principal}) cannot approve its own call.`,
         );
       }
+      const scope = answer.scope ?? "once";
+      if (scope !== "once" && (scope !== "session" || grant.status !== "offered")) {
+        const why =
+          scope !== "session"
+            ? `an unknown scope ${JSON.stringify(String(scope))}`
+            : `"approve for this session", but this call offers no session grant (${grant.status === "not_offered" ? grant.reason : ""})`;
+        await trace.emitAfterRun({
+          type: "approval_denied",
+          by: answer.by,
+          reason: `the approval named ${why}`,
+        });
+        return trace.refuse(
+          "approval_error",
+          `The approval of ${tool.name} named ${why}, so the call was not run; it can be approved once.`,
+        );
+      }
       try {
         await trace.emit({
           type: "approved",
           by: answer.by,
-          scope: answer.scope ?? "once",
+          scope,
           reason: answer.reason,
+          ...(grant.status === "offered" && scope === "session" ? { covers: grant.covers } : {}),
         });
       } catch {
         return trace.refuse(
           "audit_failed",
           "The approval could not be recorded, so the call was not run.",
         );
+      }
+      if (grant.status === "offered" && scope === "session") {
+        grants?.set(grant.key, { by: answer.by, callId: trace.callId, covers: grant.covers });
       }
       return "approved";
     }

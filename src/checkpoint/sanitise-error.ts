@@ -1,4 +1,5 @@
 import { isSecretEnvName } from "../shared/is-secret-env-name.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 
 const MAX_MESSAGE = 500;
 /** Values this long, with no spaces or slashes, look like tokens whatever their name. */
@@ -19,7 +20,8 @@ function secretValues(env: NodeJS.ProcessEnv): string[] {
  * stack, no cause chain), control characters removed, and secrets from the environment replaced,
  * since HTTP clients and drivers like to echo tokens and connection strings. Secrets are the
  * values of variables whose names look secret, and token-like values whatever their name; paths
- * such as HOME or PWD are left alone so that messages stay useful.
+ * such as HOME or PWD are left alone so that messages stay useful. Credentials found by their
+ * shape (a URL's password, `sk-…`, `ghp_…`, `Bearer …`: see `maskSecrets`) are masked too.
  *
  * @example
  * ```ts
@@ -39,6 +41,7 @@ export function sanitiseError(thrown: unknown, env: NodeJS.ProcessEnv = process.
   for (const value of secretValues(env)) {
     if (text.includes(value)) text = text.replaceAll(value, "[redacted]");
   }
+  text = maskSecrets(text);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
   text = text.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
   if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE)}…`;

@@ -1,6 +1,7 @@
 /** Why a call was refused before its handler ran. */
 export type RefusalReason =
   | "cancelled"
+  | "malformed_call"
   | "unreadable_arguments"
   | "unknown_tool"
   | "invalid_arguments"
@@ -12,6 +13,7 @@ export type RefusalReason =
   | "limit_exceeded"
   | "duplicate_call_id"
   | "audit_failed"
+  | "unaudited_write"
   | "dedupe_error";
 
 /** Why a call whose handler was started did not succeed. */

@@ -9,11 +9,14 @@ import { builtinTools } from "../builtin/builtin-tools.js";
 import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { connectMcpServers } from "../mcp/connect-mcp-servers.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
+import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
+import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
+import { runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
 
 /** How a command wants its runtime. */
 export interface RuntimeRequest {
@@ -45,6 +48,8 @@ export interface Runtime {
   readonly approvals: Approver | undefined;
   readonly workspace: string;
   readonly configHash: string;
+  /** The shell's sandbox settings, docket's own files and deny globs included. */
+  readonly sandbox: SandboxSettings;
   close(): Promise<void>;
 }
 
@@ -78,14 +83,42 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const cli = loadCliConfig({ config: request.config, store: request.store }, env);
   const workspace = resolve(cli.runtime.workspace ?? ".");
   const layers = loadPolicyFiles({ projectFile: cli.config?.file ?? false, env });
-  const policy = await createPolicyEngine({ layers, workspace });
+  const protection = docketProtection({
+    storeUrl: cli.storeUrl,
+    ...(cli.config?.file === undefined ? {} : { configFile: cli.config.file }),
+    layers,
+    sections: cli.config?.sections ?? {},
+    workspace,
+    env,
+  });
+  const policy = await createPolicyEngine({ layers, workspace, protection });
+  // The file tools keep docket's own files and deny-protected files out, whatever the policy.
+  const guard = {
+    own: (absolute: string) => protection.ownFiles.find(absolute)?.what,
+    secret: (absolute: string) => policy.deniedPath(absolute)?.reason,
+  };
+  // The shell's sandbox hides the same files the self-protection vote guards.
+  const configured = cli.runtime.sandbox;
+  const sandbox = runtimeSandbox({
+    storeUrl: cli.storeUrl,
+    configFile: cli.config?.file,
+    layers,
+    sandbox: {
+      ...configured,
+      hide: [...(configured.hide ?? []), ...protection.ownFiles.entries.map((entry) => entry.path)],
+    },
+  });
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
-      ? await connectMcpServers(mcpConfig)
+      ? await connectMcpServers(mcpConfig, { sandbox: { settings: sandbox, workspace } })
       : undefined;
+  if (request.builtins !== false) {
+    const notice = sandboxNotice(sandbox);
+    if (notice) process.stderr.write(`${notice}\n`);
+  }
   const tools = [
-    ...(request.builtins === false ? [] : builtinTools({ workspace })),
+    ...(request.builtins === false ? [] : builtinTools({ workspace, guard, run: { sandbox } })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
   ];
@@ -153,6 +186,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     approvals,
     workspace,
     configHash: hashCanonical(cli.config?.sections ?? {}),
+    sandbox,
     async close() {
       await upstreams?.close();
       try {

@@ -1,10 +1,12 @@
 import { Command, CommanderError } from "commander";
 import { createGatewayBackend } from "../mcp/create-gateway-backend.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
 import { registerAuditCommand } from "./commands/audit-command.js";
 import { registerChatCommand } from "./commands/chat-command.js";
 import { registerDemoCommand } from "./commands/demo-command.js";
+import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerGatewayCommand } from "./commands/gateway-command.js";
 import { registerInitCommand } from "./commands/init-command.js";
 import { registerPolicyCommand } from "./commands/policy-command.js";
@@ -35,6 +37,7 @@ export function createProgram(): Command {
   registerRunCommands(program);
   registerChatCommand(program);
   registerDemoCommand(program);
+  registerDoctorCommand(program);
   registerInitCommand(program);
   registerServeCommand(program);
   registerGatewayCommand(program, {
@@ -48,6 +51,7 @@ export function createProgram(): Command {
       return createGatewayBackend({
         tools: runtime.tools,
         ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
+        sandbox: { settings: runtime.sandbox, workspace: runtime.workspace },
         policy: runtime.policy,
         store: runtime.store,
         principal: runtime.cli.runtime.principal,
@@ -75,7 +79,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    console.error(`docket: ${(error as Error).message}`);
+    console.error(`docket: ${maskSecrets(String((error as Error)?.message ?? error))}`);
     return 1;
   }
 }

@@ -17,6 +17,7 @@ export const CONFIG_SECTIONS = [
   "mcp",
   "limits",
   "workspace",
+  "sandbox",
   "audit",
 ] as const;
 

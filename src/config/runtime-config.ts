@@ -2,8 +2,10 @@ import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
 import { DocketError } from "../errors/docket-error.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
+import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { DocketConfig } from "./load-config.js";
 import { parseDuration } from "./parse-duration.js";
+import { sandboxSectionSchema, toSandboxSettings } from "./sandbox-section.js";
 
 const duration = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const ms = parseDuration(value);
@@ -59,6 +61,7 @@ const sectionSchemas = {
     expires: duration.optional(),
     default_approvers: z.array(z.string().min(1)).optional(),
   }),
+  sandbox: sandboxSectionSchema,
 };
 
 /** docket.yaml's sections other than `policy` and `mcp`, checked and with defaults applied. */
@@ -88,6 +91,8 @@ export interface RuntimeConfig {
     readonly expiresMs: number;
     readonly defaultApprovers: readonly string[];
   };
+  /** The `sandbox:` section: how run_command is confined (mode auto when absent). */
+  readonly sandbox: SandboxSettings;
 }
 
 function check<S extends z.ZodType>(
@@ -112,7 +117,7 @@ function check<S extends z.ZodType>(
 
 /**
  * Check docket.yaml's runtime sections (principal, workspace, store, model, limits, approvers,
- * approvals) and fill in defaults. A bad value stops docket with the file, line and reason.
+ * approvals, sandbox) and fill in defaults. A bad value stops docket with the file, line and reason.
  *
  * @example
  * ```ts
@@ -163,5 +168,9 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
       expiresMs: approvals.expires ?? 15 * 60_000,
       defaultApprovers: approvals.default_approvers ?? [],
     },
+    sandbox: toSandboxSettings(
+      check(config, "sandbox", sectionSchemas.sandbox) ?? {},
+      config?.file,
+    ),
   };
 }

@@ -1,4 +1,5 @@
 import { DocketError } from "../errors/docket-error.js";
+import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { Tool } from "../tool/tool.js";
 import { type McpConfig, resolveMcpConfig } from "./mcp-config.js";
 import { type McpLogger, stderrLogger } from "./mcp-log.js";
@@ -21,6 +22,8 @@ export interface ConnectMcpOptions {
   readonly onToolsChanged?: (tools: readonly Tool[]) => void;
   /** Where lines about servers go (skipped tools, crashes, restarts). Default: stderr. */
   readonly log?: McpLogger;
+  /** For servers with `sandbox: true`: the runtime's sandbox settings and workspace. */
+  readonly sandbox?: { readonly settings: SandboxSettings; readonly workspace: string };
 }
 
 /**
@@ -41,9 +44,13 @@ export interface ConnectMcpOptions {
  */
 export async function connectMcpServers(
   config: McpConfig,
-  { onToolsChanged, log = stderrLogger }: ConnectMcpOptions = {},
+  { onToolsChanged, log = stderrLogger, sandbox }: ConnectMcpOptions = {},
 ): Promise<McpUpstreams> {
-  const servers = resolveMcpConfig(config);
+  const servers = resolveMcpConfig(config).map((server) =>
+    server.transport === "stdio" && server.sandbox && sandbox
+      ? { ...server, sandbox: { ...server.sandbox, ...sandbox } }
+      : server,
+  );
   let menu: readonly Tool[] = Object.freeze([]);
   let ready = false;
   const parts: { connection: UpstreamConnection; menu: ServerMenu }[] = [];

@@ -1,6 +1,10 @@
 import type { CheckpointOptions } from "../checkpoint/checkpoint-options.js";
 import type { Tool } from "../tool/tool.js";
-import { connectMcpServers, type McpUpstreams } from "./connect-mcp-servers.js";
+import {
+  type ConnectMcpOptions,
+  connectMcpServers,
+  type McpUpstreams,
+} from "./connect-mcp-servers.js";
 import type { GatewayBackend } from "./gateway-backend.js";
 import { createLiveCheckpoint, type LiveCheckpoint } from "./live-checkpoint.js";
 import type { McpConfig } from "./mcp-config.js";
@@ -13,6 +17,8 @@ export interface GatewayBackendOptions extends Omit<CheckpointOptions, "tools"> 
   /** The `mcp:` section: servers whose tools join the menu. */
   readonly mcp?: McpConfig;
   readonly log?: McpLogger;
+  /** For servers with `sandbox: true`: the sandbox settings and workspace to run them with. */
+  readonly sandbox?: ConnectMcpOptions["sandbox"];
   /** Run after the servers are stopped by `close()` (close a store, say). */
   readonly onClose?: () => Promise<void> | void;
 }
@@ -44,6 +50,7 @@ export async function createGatewayBackend({
   mcp = { servers: {} },
   log,
   onClose,
+  sandbox,
   ...checkpointOptions
 }: GatewayBackendOptions = {}): Promise<McpGatewayBackend> {
   const localTools = [...local];
@@ -51,6 +58,7 @@ export async function createGatewayBackend({
   let checkpoint: LiveCheckpoint | undefined;
   const upstreams = await connectMcpServers(mcp, {
     ...(log === undefined ? {} : { log }),
+    ...(sandbox === undefined ? {} : { sandbox }),
     onToolsChanged: () => {
       checkpoint?.refresh();
       for (const listener of listeners) listener();

@@ -29,6 +29,7 @@ export function createUpstreamTransport(
       args: server.args,
       env: server.env,
       cwd: server.cwd,
+      sandbox: server.sandbox,
       onStderr,
     });
     return { transport: process, process };

@@ -1,7 +1,10 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+import { createMemoryEventSink } from "../checkpoint/memory-event-sink.js";
 import { defineUpstreamTool, upstreamWrites } from "./define-upstream-tool.js";
 import { resolveMcpConfig } from "./mcp-config.js";
+import type { UpstreamConnection } from "./upstream-connection.js";
 
 const [server] = resolveMcpConfig({
   servers: { up: { command: "unused", timeout_ms: 1000, max_total_timeout_ms: 5000 } },
@@ -35,15 +38,26 @@ describe("defineUpstreamTool", () => {
 
   it("calls the server through the checkpoint and passes the signal and deadlines", async () => {
     const seen: unknown[] = [];
-    const connection = {
-      callTool: async (
-        name: string,
-        args: Record<string, unknown>,
-        options: { signal: AbortSignal },
+    // A client that answers tools/call; the connection lends it as the real one does.
+    const client = {
+      request: async (
+        request: { method: string; params: { name: string; arguments: Record<string, unknown> } },
+        _schema: unknown,
+        options: { signal: AbortSignal; timeout: number; maxTotalTimeout: number },
       ) => {
-        seen.push({ name, args, signal: options.signal instanceof AbortSignal });
+        const { name, arguments: args } = request.params;
+        seen.push({
+          method: request.method,
+          name,
+          args,
+          signal: options.signal instanceof AbortSignal,
+          deadlines: [options.timeout, options.maxTotalTimeout],
+        });
         return { content: [{ type: "text" as const, text: `got ${String(args.q)}` }] };
       },
+    } as unknown as Client;
+    const connection: Pick<UpstreamConnection, "use"> = {
+      use: (_signal, request) => request(client, { timeoutMs: 1_000, maxTotalTimeoutMs: 9_000 }),
     };
     const outcome = defineUpstreamTool(server, { name: "search", inputSchema }, connection);
     if (outcome.status !== "defined") throw new Error(outcome.reason);
@@ -52,6 +66,7 @@ describe("defineUpstreamTool", () => {
     const checkpoint = createCheckpoint({
       tools: [outcome.tool],
       policy: () => ({ decision: "allow" }),
+      events: createMemoryEventSink(),
     });
     const result = await checkpoint.dispatch({
       id: "1",
@@ -59,11 +74,21 @@ describe("defineUpstreamTool", () => {
       arguments: '{"q":"x"}',
     });
     expect(result).toMatchObject({ status: "ok", output: "got x" });
-    expect(seen).toEqual([{ name: "search", args: { q: "x" }, signal: true }]);
+    expect(seen).toEqual([
+      {
+        method: "tools/call",
+        name: "search",
+        args: { q: "x" },
+        signal: true,
+        deadlines: [1_000, 9_000],
+      },
+    ]);
   });
 
   it("skips what it cannot represent", () => {
-    const connection = { callTool: async () => ({ content: [] }) };
+    const connection: Pick<UpstreamConnection, "use"> = {
+      use: () => Promise.reject(new Error("not called")),
+    };
     const skipped = (tool: Parameters<typeof defineUpstreamTool>[1]) => {
       const outcome = defineUpstreamTool(server, tool, connection);
       return outcome.status === "skipped" ? outcome.reason : "defined";

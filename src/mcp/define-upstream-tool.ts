@@ -3,14 +3,14 @@ import { defineTool } from "../tool/define-tool.js";
 import type { JsonSchema } from "../tool/input-schema.js";
 import type { PolicyArgs, Tool } from "../tool/tool.js";
 import type { McpServerConfig } from "./mcp-config.js";
-import { errorText, shapeCallResult } from "./shape-call-result.js";
+import { shapeCallResult } from "./shape-call-result.js";
 import type { UpstreamConnection } from "./upstream-connection.js";
+import { upstreamToolHandler } from "./upstream-tool.handler.js";
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_DESCRIPTION = 4096;
 /** The checkpoint's deadline sits a little past the SDK's, so the SDK's clearer words win. */
 const DEADLINE_GRACE_MS = 5_000;
-const PROGRESS_LOG_EVERY_MS = 5_000;
 
 /** A tool the server listed, turned into a menu entry, or the reason it cannot be one. */
 export type UpstreamToolOutcome =
@@ -64,7 +64,7 @@ function describe(server: string, tool: McpTool): string {
 export function defineUpstreamTool(
   server: McpServerConfig,
   tool: McpTool,
-  connection: Pick<UpstreamConnection, "callTool">,
+  connection: Pick<UpstreamConnection, "use">,
 ): UpstreamToolOutcome {
   const name = `${server.name}__${tool.name}`;
   if (!NAME_PATTERN.test(name)) {
@@ -91,22 +91,7 @@ export function defineUpstreamTool(
       // Progress extends the SDK's idle deadline; this one only caps the whole call.
       timeoutMs: Math.min(server.maxTotalTimeoutMs + DEADLINE_GRACE_MS, 2_147_483_647),
       policyArgs,
-      handler: async (args, ctx) => {
-        let loggedAt = 0;
-        const result = await connection.callTool(tool.name, args, {
-          signal: ctx.signal,
-          onProgress: ({ progress, total, message }) => {
-            if (Date.now() - loggedAt < PROGRESS_LOG_EVERY_MS) return;
-            loggedAt = Date.now();
-            ctx.log(
-              `progress ${progress}${total ? `/${total}` : ""}${message ? `: ${message}` : ""}`,
-            );
-          },
-        });
-        // The server's own words reach the model as the failure's message.
-        if (result.isError === true) throw new Error(errorText(result));
-        return result;
-      },
+      handler: upstreamToolHandler(connection, tool.name),
       shape: shapeCallResult,
     });
     return { status: "defined", tool: defined };

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 import type { ProcessExit } from "./process-transport.js";
 
 /** Why an upstream call did not produce a result, as far as the error tells. */
@@ -7,7 +8,8 @@ export type CallErrorKind = "answered" | "timeout" | "stopped" | "unreachable";
 /**
  * Turn what the SDK threw for a `tools/call` into one sentence a model can act on (the
  * checkpoint reports it as the failure's message), and say what kind of failure it was: only an
- * unreachable server makes the connection suspect.
+ * unreachable server makes the connection suspect. Credentials in what the server or the
+ * transport said are masked (`maskSecrets`).
  *
  * @example
  * ```ts
@@ -22,7 +24,7 @@ export function explainCallError(
 ): { readonly kind: CallErrorKind; readonly error: Error } {
   const name = `MCP server "${server}"`;
   if (!(error instanceof McpError)) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = maskSecrets(error instanceof Error ? error.message : String(error));
     return { kind: "unreachable", error: new Error(`${name} could not be reached: ${message}`) };
   }
   const data = error.data as { timeout?: number; maxTotalTimeout?: number } | undefined;
@@ -51,5 +53,8 @@ export function explainCallError(
       ),
     };
   }
-  return { kind: "answered", error: new Error(`${name} answered with an error: ${error.message}`) };
+  return {
+    kind: "answered",
+    error: new Error(`${name} answered with an error: ${maskSecrets(error.message)}`),
+  };
 }

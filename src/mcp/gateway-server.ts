@@ -10,6 +10,7 @@ import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { Tool } from "../tool/tool.js";
+import { argumentsText } from "./arguments-text.js";
 import { DOCKET_IMPLEMENTATION } from "./implementation-info.js";
 
 /** What the gateway fronts. */
@@ -101,7 +102,7 @@ export function createGatewayServer({
           // Unique per request: the store runs a call id at most once, ever.
           id: `mcp-${randomUUID()}`,
           name: request.params.name,
-          arguments: JSON.stringify(request.params.arguments ?? {}),
+          arguments: argumentsText(request.params.arguments),
         },
         {
           signal: extra.signal,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DocketError } from "../errors/docket-error.js";
+import type { SandboxNetwork, SandboxSettings } from "../sandbox/sandbox-settings.js";
 
 /** Longest deadline a timer can hold (setTimeout's signed 32-bit limit). */
 const MAX_TIMER_MS = 2_147_483_647 - 60_000;
@@ -29,6 +30,12 @@ const serverSchema = z
     policy_args: z.record(z.string(), policyArgsSchema).optional(),
     timeout_ms: z.number().int().positive().max(MAX_TIMER_MS).default(60_000),
     max_total_timeout_ms: z.number().int().positive().max(MAX_TIMER_MS).default(600_000),
+    sandbox: z
+      .union([
+        z.boolean(),
+        z.strictObject({ network: z.enum(["none", "loopback", "all"]).optional() }),
+      ])
+      .optional(),
   })
   .superRefine((server, ctx) => {
     if ((server.command === undefined) === (server.url === undefined)) {
@@ -37,7 +44,7 @@ const serverSchema = z
         message: "give either command (a stdio server) or url (a Streamable HTTP server)",
       });
     }
-    const wrong = server.url === undefined ? ["headers"] : ["args", "env", "cwd"];
+    const wrong = server.url === undefined ? ["headers"] : ["args", "env", "cwd", "sandbox"];
     for (const key of wrong) {
       if (server[key as keyof typeof server] !== undefined) {
         ctx.addIssue({
@@ -114,6 +121,21 @@ export interface StdioServerConfig extends ServerCommon {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string | undefined;
+  /**
+   * Set with `sandbox: true` (or `{ network }`): the server runs in the same bubblewrap sandbox
+   * as run_command. `connectMcpServers` fills in the runtime's settings and workspace.
+   */
+  readonly sandbox: ServerSandbox | undefined;
+}
+
+/** How a stdio server is confined. */
+export interface ServerSandbox {
+  /** The server's own network setting (default none). */
+  readonly network: SandboxNetwork;
+  /** The runtime's sandbox settings (hidden paths, limits), when given. */
+  readonly settings?: SandboxSettings;
+  /** The writable workspace (default: the server's cwd, else docket's). */
+  readonly workspace?: string;
 }
 
 /** A server reached over Streamable HTTP. */
@@ -162,6 +184,10 @@ export function resolveMcpConfig(config: McpConfig): McpServerConfig[] {
       args: server.args ?? [],
       env: server.env ?? {},
       cwd: server.cwd,
+      sandbox:
+        server.sandbox === undefined || server.sandbox === false
+          ? undefined
+          : { network: (server.sandbox === true ? undefined : server.sandbox.network) ?? "none" },
     };
   });
 }

@@ -1,3 +1,5 @@
+import { maskSecrets } from "../shared/mask-secrets.js";
+
 /** How much a line about an upstream server matters. */
 export type McpLogLevel = "debug" | "info" | "warn" | "error";
 
@@ -16,7 +18,7 @@ export type McpLogger = (event: McpLogEvent) => void;
 
 /**
  * The default logger: warnings and errors on stderr (stdout may be an MCP transport), the rest
- * dropped. Upstream stderr arrives as `debug`.
+ * dropped, credentials masked (`maskSecrets`). Upstream stderr arrives as `debug`.
  *
  * @example
  * ```ts
@@ -26,6 +28,6 @@ export type McpLogger = (event: McpLogEvent) => void;
  */
 export const stderrLogger: McpLogger = ({ level, server, message }) => {
   if (level === "warn" || level === "error") {
-    process.stderr.write(`docket mcp[${server}]: ${message}\n`);
+    process.stderr.write(`docket mcp[${server}]: ${maskSecrets(message)}\n`);
   }
 };

@@ -4,6 +4,9 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { resolveConfinement } from "../sandbox/resolve-confinement.js";
+import { planSandboxLaunch } from "../sandbox/sandbox-launch.js";
+import type { ServerSandbox } from "./mcp-config.js";
 import { signalProcessGroup, stopProcessGroup } from "./stop-process-group.js";
 
 /** How to start a stdio MCP server. */
@@ -17,6 +20,8 @@ export interface ProcessTransportOptions {
   readonly onStderr?: (line: string) => void;
   /** How long the group gets after SIGTERM before SIGKILL. Default 2 s. */
   readonly graceMs?: number;
+  /** Run the server in the bubblewrap sandbox; it then fails to start where none is available. */
+  readonly sandbox?: ServerSandbox | undefined;
 }
 
 /** How a server process ended. */
@@ -78,15 +83,22 @@ export class ProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.#child) throw new Error("ProcessTransport already started");
-    const { command, args = [], env = {}, cwd } = this.#options;
+    const { cwd } = this.#options;
+    let launch: { file: string; args: string[]; env: Record<string, string>; cleanup?: () => void };
+    try {
+      launch = this.#plan();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     installExitHook();
     return new Promise((resolve, reject) => {
-      const child = spawn(command, [...args], {
-        env: { ...getDefaultEnvironment(), ...env },
+      const child = spawn(launch.file, launch.args, {
+        env: launch.env,
         cwd,
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
       });
+      if (launch.cleanup) child.once("close", launch.cleanup);
       this.#child = child;
       child.once("error", (error) => {
         reject(error);
@@ -109,6 +121,32 @@ export class ProcessTransport implements Transport {
       child.stdout?.on("error", (error) => this.onerror?.(error));
       this.#forwardStderr(child);
     });
+  }
+
+  // Unconfined: the command with a minimal environment. Sandboxed: bwrap around it, with only
+  // the allow-listed variables and the server's own `env`; no sandbox here means no start.
+  #plan(): { file: string; args: string[]; env: Record<string, string>; cleanup?: () => void } {
+    const { command, args = [], env = {}, cwd, sandbox } = this.#options;
+    if (sandbox === undefined) {
+      return { file: command, args: [...args], env: { ...getDefaultEnvironment(), ...env } };
+    }
+    const settings = { ...sandbox.settings, network: sandbox.network };
+    const confinement = resolveConfinement({ ...settings, mode: "required" });
+    if (confinement.status !== "sandboxed") {
+      throw new Error(
+        `it asks for a sandbox, but ${confinement.status === "refused" ? confinement.reason.replace(/^sandbox\.mode is required, but /, "") : "none is available"}`,
+      );
+    }
+    const workspace = sandbox.workspace ?? cwd ?? process.cwd();
+    const plan = planSandboxLaunch({
+      workspace,
+      cwd: cwd ?? workspace,
+      argv: [command, ...args],
+      settings,
+      setEnv: env,
+    });
+    if (plan.status === "refused") throw new Error(plan.reason);
+    return plan;
   }
 
   send(message: JSONRPCMessage): Promise<void> {

@@ -19,7 +19,7 @@ import type { UpstreamConnection } from "./upstream-connection.js";
  */
 export class ServerMenu {
   readonly #server: McpServerConfig;
-  readonly #connection: Pick<UpstreamConnection, "callTool">;
+  readonly #connection: Pick<UpstreamConnection, "use">;
   readonly #log: McpLogger;
   /** By upstream tool name: the listing it was built from, and the entry (or skip reason). */
   #entries = new Map<string, { listing: string; tool: Tool | undefined }>();
@@ -28,7 +28,7 @@ export class ServerMenu {
 
   constructor(
     server: McpServerConfig,
-    connection: Pick<UpstreamConnection, "callTool">,
+    connection: Pick<UpstreamConnection, "use">,
     log: McpLogger,
   ) {
     this.#server = server;

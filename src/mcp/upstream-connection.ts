@@ -1,7 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
-  type CallToolResult,
-  CallToolResultSchema,
   type Progress,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -31,6 +29,14 @@ export interface UpstreamCallOptions {
   readonly onProgress?: (progress: Progress) => void;
 }
 
+/** The deadlines of one server's calls, from its config. */
+export interface UpstreamDeadlines {
+  /** Idle deadline: progress notifications push it back. */
+  readonly timeoutMs: number;
+  /** The cap on the whole call. */
+  readonly maxTotalTimeoutMs: number;
+}
+
 /** Where a connection stands, for status displays and tests. */
 export interface UpstreamStatus {
   readonly server: string;
@@ -43,15 +49,17 @@ export interface UpstreamStatus {
 }
 
 /**
- * One upstream MCP server: connects, lists tools, calls them, and after a crash restarts the
- * server on the next call, waiting longer after each failure in a row (0.5 s … 30 s) so that a
- * server that dies at start-up is not restarted in a hot loop.
+ * One upstream MCP server: connects, lists tools, lends its client to a request (`use`), and
+ * after a crash restarts the server on the next request, waiting longer after each failure in a
+ * row (0.5 s … 30 s) so that a server that dies at start-up is not restarted in a hot loop. It
+ * never calls a tool itself: that is an effect, `callUpstreamTool` in
+ * call-upstream-tool.effect.ts, reachable only from the tool's sealed handler.
  *
  * @example
  * ```ts
  * const connection = new UpstreamConnection(server, { log, onTools });
  * await connection.start();
- * const result = await connection.callTool("echo", { message: "hi" }, { signal });
+ * const names = (await connection.listTools()).tools.map((tool) => tool.name);
  * await connection.close();
  * ```
  */
@@ -102,28 +110,20 @@ export class UpstreamConnection {
   }
 
   /**
-   * Call a tool. An `isError` result is returned as it is (the caller decides); a timeout, a
-   * crash or an unreachable server is thrown as an Error whose message says which.
+   * Lend the client to one request, restarting the server first if it is down. A request that
+   * completes resets the failure count; one that fails is thrown as an Error whose message says
+   * which (a timeout, a crash, an unreachable server).
    */
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    { signal, onProgress }: UpstreamCallOptions,
-  ): Promise<CallToolResult> {
+  async use<T>(
+    signal: AbortSignal,
+    request: (client: Client, deadlines: UpstreamDeadlines) => Promise<T>,
+  ): Promise<T> {
     const client = await this.#ready(signal);
     try {
-      const result = await client.request(
-        { method: "tools/call", params: { name, arguments: args } },
-        CallToolResultSchema,
-        {
-          signal,
-          // The idle deadline: progress notifications push it back, up to the total.
-          timeout: this.#server.timeoutMs,
-          maxTotalTimeout: this.#server.maxTotalTimeoutMs,
-          resetTimeoutOnProgress: true,
-          onprogress: (progress) => onProgress?.(progress),
-        },
-      );
+      const result = await request(client, {
+        timeoutMs: this.#server.timeoutMs,
+        maxTotalTimeoutMs: this.#server.maxTotalTimeoutMs,
+      });
       this.#failures = 0;
       return result;
     } catch (error) {

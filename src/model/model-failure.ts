@@ -1,5 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { isDocketError } from "../errors/docket-error.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 
 /** Why a model request failed, in a form the loop can act on and a person can read. */
 export interface ModelFailure {
@@ -66,7 +67,8 @@ function providerErrorPayload(
 }
 
 /**
- * Classify an error from a provider package into a `ModelFailure` with a clear message.
+ * Classify an error from a provider package into a `ModelFailure` with a clear message, with
+ * credentials in it masked (providers echo keys, headers and proxy URLs).
  *
  * @example
  * ```ts
@@ -75,6 +77,11 @@ function providerErrorPayload(
  * ```
  */
 export function classifyModelError(error: unknown, signal?: AbortSignal): ModelFailure {
+  const failure = classify(error, signal);
+  return { ...failure, message: maskSecrets(failure.message) };
+}
+
+function classify(error: unknown, signal: AbortSignal | undefined): ModelFailure {
   const base = { retryAfterMs: undefined, retryable: false };
   if (signal?.aborted || (error as { name?: string })?.name === "AbortError") {
     return { ...base, kind: "cancelled", message: "The model request was cancelled." };

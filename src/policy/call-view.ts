@@ -4,6 +4,8 @@ import {
   type ResolvedPolicyPath,
   resolvePolicyPath,
 } from "./resolve-policy-path.js";
+import type { ShellAnalysis } from "./shell/shell-analysis.js";
+import { commandFileOperands } from "./shell-file-operands.js";
 import { parseUrlTarget, type UrlTarget } from "./url-target.js";
 import type { ConditionContext } from "./when-condition.js";
 
@@ -22,11 +24,44 @@ export class CallView {
   #paths: readonly ResolvedPolicyPath[] | undefined | null = null;
   #url: { readonly text: string; readonly target: UrlTarget | undefined } | undefined | null = null;
   #condition: ConditionContext | undefined;
+  #analysis: ShellAnalysis | undefined | null = null;
+  #commandPaths: readonly ResolvedPolicyPath[] | undefined | null = null;
 
   constructor(
     readonly request: PolicyRequest,
     private readonly pathContext: PathContext,
+    private readonly analyse?: (script: string) => ShellAnalysis,
   ) {}
+
+  /** The command argument, analysed (once); undefined without a string command or a parser. */
+  analysis(): ShellAnalysis | undefined {
+    if (this.#analysis === null) {
+      const value = this.command()?.value;
+      this.#analysis =
+        typeof value === "string" && this.analyse !== undefined ? this.analyse(value) : undefined;
+    }
+    return this.#analysis;
+  }
+
+  /**
+   * The words of the command argument that may name files (operands and redirect targets),
+   * resolved like path arguments; what deny and ask `path` rules match on `run_command`.
+   */
+  commandPaths(): readonly ResolvedPolicyPath[] | undefined {
+    if (this.#commandPaths === null) {
+      const value = this.command()?.value;
+      const analysis = this.analysis();
+      this.#commandPaths =
+        typeof value === "string" && analysis !== undefined
+          ? commandFileOperands(value, analysis)
+              .filter((word) => !word.includes("\0"))
+              // The shell expands `$HOME`; a rule on `~/.ssh/**` must see it expanded too.
+              .map((word) => word.replace(/^\$\{?HOME\}?(?=\/|$)/, "~"))
+              .map((word) => resolvePolicyPath(word, this.pathContext))
+          : undefined;
+    }
+    return this.#commandPaths;
+  }
 
   /** The declared path argument(s), resolved; undefined when the tool declares none. */
   paths(): readonly ResolvedPolicyPath[] | undefined {

@@ -20,7 +20,9 @@ function matchingTool(tools: readonly ToolGlob[], name: string): ToolGlob | unde
 
 function pathTexts(rule: CompiledRule, view: CallView, allow: boolean): string[] | undefined {
   const patterns = rule.paths ?? [];
-  const paths = view.paths();
+  // A command's file operands count for deny and ask rules only: an allow rule with a path
+  // never allows a shell command because of the words it happens to contain.
+  const paths = view.paths() ?? (allow ? undefined : view.commandPaths());
   if (paths === undefined || paths.length === 0) return undefined;
   const hits: string[] = [];
   for (const target of paths) {

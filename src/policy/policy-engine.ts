@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { createAnalysisCache } from "./analysis-cache.js";
+import { withGrant } from "./call-grant.js";
 import { CallView } from "./call-view.js";
 import { chooseVerdict } from "./choose-verdict.js";
 import {
@@ -17,8 +18,9 @@ import { throwIssues } from "./policy-issue.js";
 import type { PolicyLayer, PolicyRuleSpec } from "./policy-rule.js";
 import type { PolicyVote } from "./policy-vote.js";
 import { voteOf } from "./policy-vote.js";
-import { realPath } from "./resolve-policy-path.js";
+import { realPath, resolvePolicyPath } from "./resolve-policy-path.js";
 import { createRuleIndex } from "./rule-index.js";
+import { type SelfProtection, selfProtectionVote } from "./self-protection-vote.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 import { loadShellParser } from "./shell/shell-parser.js";
 import { type ShellCandidate, shellVote } from "./shell-vote.js";
@@ -33,6 +35,11 @@ export interface PolicyEngineOptions {
   readonly home?: string;
   /** How many analysed shell scripts to remember by exact text (default 256; 0 disables). */
   readonly analysisCacheSize?: number;
+  /**
+   * docket's own files (and CLI): any call naming them is denied by rule `docket:self-protection`
+   * (layer `docket`), which no rule can override. Default: none (library use).
+   */
+  readonly protection?: SelfProtection;
 }
 
 /** A rule as listed by `engine.rules()`. */
@@ -62,6 +69,11 @@ export interface DocketPolicyEngine extends PolicyEngine {
   rules(): readonly RuleSummary[];
   /** The defaults in force and the layers that set them. */
   readonly defaults: EffectiveDefaults;
+  /**
+   * The deny rule whose `path` protects a file from reading tools (`read_file`, `search_files`),
+   * so that listings and searches can leave it out; undefined when none does.
+   */
+  deniedPath(absolute: string): { readonly rule: string; readonly reason: string } | undefined;
 }
 
 /**
@@ -107,37 +119,72 @@ export async function createPolicyEngine(
     });
     return parserLoading;
   };
-  if (compiled.rules.some((rule) => rule.shell !== undefined)) await ensureParser();
+  const protection = options.protection;
+  let pathRules = compiled.rules.some((rule) => rule.paths !== undefined);
+  if (protection !== undefined || compiled.rules.some((rule) => rule.shell !== undefined)) {
+    await ensureParser();
+  }
+
+  const verdictOf = (
+    view: CallView,
+    votes: readonly PolicyVote[],
+    notes: readonly string[],
+    matched: readonly CompiledRule[],
+  ): PolicyVerdict =>
+    withGrant(
+      chooseVerdict(view.request.tool, votes, compiled.defaults, notes),
+      view,
+      votes,
+      matched,
+    );
 
   const judgeShell = (
     view: CallView,
     shell: readonly ShellCandidate[],
     votes: PolicyVote[],
     notes: readonly string[],
+    matched: readonly CompiledRule[],
     loaded: Analyse,
   ): PolicyVerdict => {
     const vote = shellVote(shell, view.command()?.value, loaded);
     if (vote !== undefined) votes.push(vote);
-    return chooseVerdict(view.request.tool, votes, compiled.defaults, notes);
+    return verdictOf(view, votes, notes, matched);
   };
 
   const decide = (request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict> => {
-    const view = new CallView(request, pathContext);
+    // Self-protection and path rules read a command's words, which takes the parser.
+    if (
+      parser === undefined &&
+      request.tool.policyArgs?.command !== undefined &&
+      (protection !== undefined || pathRules)
+    ) {
+      return ensureParser().then(() => decide(request));
+    }
+    const view = new CallView(request, pathContext, parser);
     const votes: PolicyVote[] = [];
+    if (protection !== undefined) {
+      const vote = selfProtectionVote(view, protection, { workspace, home }, view.analysis());
+      if (vote !== undefined) votes.push(vote);
+    }
     const notes: string[] = [];
     const shell: ShellCandidate[] = [];
+    // The matched rules with a `when`: a session grant binds what their conditions read.
+    const conditioned: CompiledRule[] = [];
     for (const rule of index.candidates(request.tool.name)) {
       if (rule.sessionId !== undefined && rule.sessionId !== request.sessionId) continue;
       const match = matchRule(rule, view);
       if (match.note !== undefined) notes.push(`rule ${rule.id}: ${match.note}`);
       if (!match.matched) continue;
+      if (rule.when !== undefined) conditioned.push(rule);
       if (rule.shell !== undefined) shell.push({ rule, texts: match.texts });
       else votes.push(voteOf(rule, match.texts));
     }
     // The common case stays synchronous: no shell rule matched, or the parser is already loaded.
-    if (shell.length === 0) return chooseVerdict(request.tool, votes, compiled.defaults, notes);
-    if (parser !== undefined) return judgeShell(view, shell, votes, notes, parser);
-    return ensureParser().then((loaded) => judgeShell(view, shell, votes, notes, loaded));
+    if (shell.length === 0) return verdictOf(view, votes, notes, conditioned);
+    if (parser !== undefined) return judgeShell(view, shell, votes, notes, conditioned, parser);
+    return ensureParser().then((loaded) =>
+      judgeShell(view, shell, votes, notes, conditioned, loaded),
+    );
   };
 
   return {
@@ -161,6 +208,7 @@ export async function createPolicyEngine(
       }
       if (issues.length > 0 || result.rule === undefined) throwIssues(issues, { layer: "grant" });
       index.add(result.rule);
+      if (result.rule.paths !== undefined) pathRules = true;
       if (result.rule.shell !== undefined) void ensureParser().catch(() => undefined);
       return result.rule.id;
     },
@@ -175,8 +223,23 @@ export async function createPolicyEngine(
     },
     rules: () => index.all().map(summarise),
     defaults: compiled.defaults,
+    deniedPath(absolute) {
+      const target = resolvePolicyPath(absolute, pathContext);
+      for (const rule of index.all()) {
+        if (rule.decision !== "deny" || rule.paths === undefined || rule.sessionId !== undefined) {
+          continue;
+        }
+        if (!rule.tools.some((tool) => READING_TOOLS.some((name) => tool.test(name)))) continue;
+        if (rule.paths.some((pattern) => pattern.test(target, "restrict"))) {
+          return { rule: rule.id, reason: rule.reason ?? `rule ${rule.id} denies reading it` };
+        }
+      }
+      return undefined;
+    },
   };
 }
+
+const READING_TOOLS = ["read_file", "search_files"];
 
 function summarise(rule: CompiledRule): RuleSummary {
   return {

@@ -1,4 +1,5 @@
 import type { Tool } from "../tool/tool.js";
+import { declaredBound, type GrantScope, scopeOf } from "./grant-scope.js";
 import type { PolicyDefaults, PolicyRuleSpec } from "./policy-rule.js";
 
 /** The three answers a policy can give. Strictest wins: deny > ask > allow. */
@@ -33,6 +34,11 @@ export interface PolicyVerdict {
   readonly matched?: string;
   /** For a decision reached by shell analysis: the sub-command that decided. */
   readonly command?: string;
+  /**
+   * For an ask: what "approve for this session" would cover, or why it is not offered. A verdict
+   * without one gets a grant bound to exactly its arguments.
+   */
+  readonly grant?: GrantScope;
 }
 
 /** A policy as a function, sync or async. */
@@ -61,13 +67,22 @@ export type PolicyInput = PolicyFunction | PolicyEngine | PolicyConfig;
  * createCheckpoint({ tools, policy: defaultPolicy }); // same as leaving policy out
  * ```
  */
-export const defaultPolicy: PolicyFunction = ({ tool }) =>
+export const defaultPolicy: PolicyFunction = ({ tool, args, principal, sessionId }) =>
   tool.writes
     ? {
         decision: "ask",
         rule: "default:writes",
         layer: "default",
         reason: `${tool.name} can change things, and no rule allows it, so a human must approve it.`,
+        // It judges no argument, so a grant binds only the path and URL the approver saw.
+        grant: scopeOf({
+          tool,
+          principal,
+          sessionId,
+          rule: "default:writes",
+          votes: [],
+          bound: declaredBound(tool, args),
+        }),
       }
     : { decision: "allow", rule: "default:reads", layer: "default" };
 

@@ -1,4 +1,5 @@
 import { Environment } from "@marcbachmann/cel-js";
+import { type WhenReads, whenReads } from "./when-reads.js";
 
 /** The variables a `when` expression can read. */
 export interface ConditionContext {
@@ -20,6 +21,8 @@ export type ConditionResult =
 export interface WhenCondition {
   /** The expression as written. */
   readonly text: string;
+  /** The argument keys it reads (`all` when that cannot be told): a session grant binds them. */
+  readonly reads: WhenReads;
   /** Evaluate; never throws. A failure or a non-boolean result is `{ ok: false }`. */
   evaluate(context: ConditionContext): ConditionResult;
 }
@@ -61,6 +64,7 @@ export function compileWhen(text: string): WhenCondition {
   }
   return {
     text,
+    reads: whenReads(program.ast),
     evaluate(context) {
       let value: unknown;
       try {

@@ -32,6 +32,13 @@ export interface Approval {
   /** True when the approver's identity was asserted locally (a terminal), not authenticated. */
   readonly locallyAsserted: boolean;
   readonly scope: "once" | "session";
+  /**
+   * The key of the session grant this request offers (see `GrantScope`); undefined when it offers
+   * none. A `session` approval answers later requests of the same session with the same key.
+   */
+  readonly grantKey: string | undefined;
+  /** In words: what "approve for this session" covers, or why it is not offered. */
+  readonly grantText: string | undefined;
 }
 
 /** What `createApproval` needs. `id` defaults to `apr_<uuid>`, `createdAt` to now. */
@@ -49,6 +56,8 @@ export interface NewApproval {
   readonly createdAt?: number;
   readonly expiresAt?: number;
   readonly scope?: "once" | "session";
+  readonly grantKey?: string;
+  readonly grantText?: string;
 }
 
 /** A human's answer to a pending approval. */

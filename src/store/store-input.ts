@@ -120,6 +120,11 @@ export function newApproval(input: NewApproval, now: number): Approval {
   if (input.scope !== undefined && input.scope !== "once" && input.scope !== "session") {
     throw new DocketError("invalid_approval", "An approval's scope is once or session.");
   }
+  for (const key of ["grantKey", "grantText"] as const) {
+    if (input[key] !== undefined && typeof input[key] !== "string") {
+      throw new DocketError("invalid_approval", `An approval's ${key} is a string.`);
+    }
+  }
   return {
     id: input.id ?? `apr_${randomUUID()}`,
     sessionId: input.sessionId,
@@ -139,6 +144,8 @@ export function newApproval(input: NewApproval, now: number): Approval {
     decisionReason: undefined,
     locallyAsserted: false,
     scope: input.scope ?? "once",
+    grantKey: input.grantKey,
+    grantText: input.grantText,
   };
 }
 

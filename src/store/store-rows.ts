@@ -275,5 +275,7 @@ export function toApproval(row: Row): Approval {
     decisionReason: text(row.decision_reason),
     locallyAsserted: row.locally_asserted === true || row.locally_asserted === 1,
     scope: row.scope === "session" ? "session" : "once",
+    grantKey: text(row.grant_key),
+    grantText: text(row.grant_text),
   };
 }

@@ -1,4 +1,5 @@
 import { DocketError } from "../errors/docket-error.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 
 /**
  * The SQLite store's path when none is given, relative to the working directory.
@@ -61,12 +62,15 @@ export function parseStoreUrl(url: string): StoreTarget {
   if (!SYNC_MODES.has(synchronous)) {
     throw new DocketError(
       "invalid_store_url",
-      `Unknown synchronous mode ${JSON.stringify(synchronous)} in ${url}: use NORMAL or FULL.`,
+      `Unknown synchronous mode ${JSON.stringify(synchronous)} in ${redactStoreUrl(url)}: use NORMAL or FULL.`,
     );
   }
   const busy = Number(params.get("busy_timeout") ?? 5000);
   if (!Number.isInteger(busy) || busy < 0) {
-    throw new DocketError("invalid_store_url", `busy_timeout must be a number of ms in ${url}.`);
+    throw new DocketError(
+      "invalid_store_url",
+      `busy_timeout must be a number of ms in ${redactStoreUrl(url)}.`,
+    );
   }
   return {
     engine: "sqlite",
@@ -101,7 +105,8 @@ function parsePostgres(url: string): StoreTarget {
 }
 
 /**
- * A store URL fit to print: the password, if any, replaced by `***`.
+ * A store URL fit to print: the password, if any, replaced by `***`, and any other credential
+ * shape masked (a path that is really a mistyped URL still carries one).
  *
  * @example
  * ```ts
@@ -109,5 +114,5 @@ function parsePostgres(url: string): StoreTarget {
  * ```
  */
 export function redactStoreUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, "$1***@");
+  return maskSecrets(url);
 }

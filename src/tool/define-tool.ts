@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { DocketError } from "../errors/docket-error.js";
 import { sealHandler } from "./handler-seal.js";
 import { compileInput, type JsonSchema } from "./input-schema.js";
-import type { PolicyArgs, Tool, ToolContext } from "./tool.js";
+import type { PolicyArgs, Tool, ToolConfinement, ToolContext } from "./tool.js";
 
 /** The argument type a tool's handler receives, inferred from its input schema. */
 export type InferToolArgs<I> = I extends StandardSchemaV1
@@ -30,6 +30,8 @@ export interface ToolDefinition<I extends StandardSchemaV1 | JsonSchema, O> {
   readonly timeoutMs?: number;
   readonly dedupe?: DedupeOption<InferToolArgs<I>>;
   readonly policyArgs?: PolicyArgs;
+  /** For tools that start processes: whether they run in an OS sandbox (see `ToolConfinement`). */
+  readonly confinement?: ToolConfinement;
   readonly handler: (args: InferToolArgs<I>, ctx: ToolContext) => O | Promise<O>;
   /** Turn the handler's output into what the model sees (default: the output itself). */
   readonly shape?: (output: O) => unknown;
@@ -101,6 +103,7 @@ export function defineTool<I extends StandardSchemaV1 | JsonSchema, O>(
     timeoutMs: loose.timeoutMs,
     policyArgs: Object.freeze({ ...(loose.policyArgs ?? {}) }),
     dedupes: dedupe !== undefined,
+    ...(loose.confinement ? { confinement: Object.freeze({ ...loose.confinement }) } : {}),
   });
   sealHandler(tool, {
     handler: loose.handler as (args: unknown, ctx: ToolContext) => unknown,

@@ -26,6 +26,17 @@ export interface ToolContext {
 }
 
 /**
+ * Whether a tool's process runs confined by an OS sandbox. The checkpoint's decide step reads it:
+ * an `unconfined` tool is never allowed by a rule alone (allow becomes ask, and the prompt says
+ * not sandboxed); a `refused` one is denied with its reason. `off` and `sandboxed` change nothing.
+ */
+export type ToolConfinement =
+  | { readonly status: "sandboxed" }
+  | { readonly status: "unconfined"; readonly reason: string }
+  | { readonly status: "refused"; readonly reason: string }
+  | { readonly status: "off" };
+
+/**
  * A tool as everything outside the checkpoint sees it: the menu entry. It carries no handler;
  * `defineTool` seals that away.
  */
@@ -41,4 +52,6 @@ export interface Tool {
   readonly policyArgs: PolicyArgs;
   /** Whether the tool declared how to recognise a repeat of the same action. */
   readonly dedupes: boolean;
+  /** For tools that start processes: whether those run in a sandbox. Absent: not declared. */
+  readonly confinement?: ToolConfinement;
 }

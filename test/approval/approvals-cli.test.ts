@@ -12,6 +12,7 @@ import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { runDocket } from "../support/run-docket.js";
+import { runDocketTty } from "../support/run-docket-tty.js";
 
 // `docket approvals` as an approver uses it: a real child process, in a folder with a docket.yaml,
 // deciding requests that a run (here: a checkpoint in this process) left pending in the store.
@@ -50,6 +51,18 @@ function approvals(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
     cwd: dir,
     env: { BOB_TOKEN, DOCKET_TOKEN: undefined, DOCKET_STORE: undefined, ...env },
   });
+}
+
+/**
+ * The same at an interactive terminal (a real pseudo-terminal): a name without a token is only
+ * accepted there. The terminal merges stderr into stdout.
+ */
+async function approvalsTty(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  const outcome = await runDocketTty(["approvals", ...args, "--store", storeUrl], {
+    cwd: dir,
+    env: { BOB_TOKEN, DOCKET_TOKEN: undefined, DOCKET_STORE: undefined, ...env },
+  });
+  return { ...outcome, stderr: outcome.stdout };
 }
 
 /** Leave a call pending: the suspend-mode approver records the request and the call does not run. */
@@ -149,10 +162,32 @@ describe("docket approvals (CLI, real processes)", { timeout: 90_000 }, () => {
     expect(ran).toEqual([]);
   });
 
-  it("approves --as alice: recorded as locally asserted, and the call then runs", async () => {
+  it("refuses --as alice without a token from a pipe, naming the alternative; audited", async () => {
+    const id = await pending("alice-pipe", { order_id: "SU-9", amount: 90 });
+    const [approve, deny] = await Promise.all([
+      approvals(["approve", id, "--as", "alice"]),
+      approvals(["deny", id, "--as", "alice", "--reason", "no"]),
+    ]);
+    for (const outcome of [approve, deny]) {
+      expect(outcome.code).toBe(2);
+      expect(outcome.stderr).toContain("accepted only from an interactive terminal");
+      expect(outcome.stderr).toContain("DOCKET_TOKEN");
+    }
+    expect((await store.getApproval(id))?.status).toBe("pending");
+    const logs = await store.listEvents({ sessionId, type: "log" });
+    expect(
+      logs.some((record) =>
+        (record.event as { message: string }).message.includes(
+          "alice: a decision without a token (--as NAME alone) is accepted only from an interactive terminal",
+        ),
+      ),
+    ).toBe(true);
+  });
+
+  it("approves --as alice at a terminal: recorded as locally asserted, and the call then runs", async () => {
     const args = { order_id: "SU-2", amount: 300 };
     const id = await pending("alice-1", args);
-    const approve = await approvals(["approve", id, "--as", "alice"]);
+    const approve = await approvalsTty(["approve", id, "--as", "alice"]);
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout.trim()).toBe(`${id} approved by alice`);
     expect(await store.getApproval(id)).toMatchObject({
@@ -163,6 +198,28 @@ describe("docket approvals (CLI, real processes)", { timeout: 90_000 }, () => {
     });
     expect(await dispatch("alice-1", args)).toMatchObject({ status: "ok" });
     expect(ran).toEqual([args]);
+  });
+
+  it("says what --session covers before and after approving with it, and the grant covers no more", async () => {
+    const args = { order_id: "SU-8", amount: 300 };
+    const id = await pending("session-1", args);
+    const show = await approvals(["show", id]);
+    // The policy here is a function: what it judged is unknown, so the grant binds every argument.
+    expect(show.stdout).toContain(
+      "session   --session would also approve: later issue_refund calls in this session that refunds-need-a-lead asks about, with exactly these arguments",
+    );
+    // With a token: it works from a pipe whether or not names alone are accepted there.
+    const approve = await approvals(["approve", id, "--as", "bob", "--session"], {
+      DOCKET_TOKEN: BOB_TOKEN,
+    });
+    expect(approve.code, approve.stderr).toBe(0);
+    expect(approve.stdout).toContain("for this session it also approves later issue_refund calls");
+    expect(await dispatch("session-1", args)).toMatchObject({ status: "ok" });
+    expect(await dispatch("session-2", args)).toMatchObject({ status: "ok" });
+    expect(await dispatch("session-3", { ...args, amount: 5000 })).toMatchObject({
+      status: "awaiting_approval",
+    });
+    ran.length = 0;
   });
 
   it("refuses --as bob without his token, and accepts it from DOCKET_TOKEN (not locally asserted)", async () => {
@@ -191,10 +248,10 @@ describe("docket approvals (CLI, real processes)", { timeout: 90_000 }, () => {
     // A call alice herself requested: she may not decide it, although she is a lead.
     const own = await pending("own-1", { order_id: "SU-5", amount: 600 }, "alice");
     const [carol, agent, self, noReason] = await Promise.all([
-      approvals(["approve", id, "--as", "carol"]),
+      approvalsTty(["approve", id, "--as", "carol"]),
       approvals(["approve", id, "--as", "agent"]),
-      approvals(["approve", own, "--as", "alice"]),
-      approvals(["deny", id, "--as", "alice"]),
+      approvalsTty(["approve", own, "--as", "alice"]),
+      approvalsTty(["deny", id, "--as", "alice"]),
     ]);
     expect(carol.code).toBe(2);
     expect(carol.stderr).toContain("carol may not decide this request; it needs role:lead");
@@ -228,7 +285,7 @@ describe("docket approvals (CLI, real processes)", { timeout: 90_000 }, () => {
 
     // With a reason the denial is recorded, and the model is told why. (An unknown id: exit 1.)
     const [deny, unknown] = await Promise.all([
-      approvals(["deny", id, "--as", "alice", "--reason", "call the customer first"]),
+      approvalsTty(["deny", id, "--as", "alice", "--reason", "call the customer first"]),
       approvals(["approve", "apr_nope", "--as", "alice"]),
     ]);
     expect(deny.code, deny.stderr).toBe(0);

@@ -2,6 +2,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { INITIAL_CONFIG } from "../../src/cli/commands/init-command.js";
+import { loadConfig } from "../../src/config/load-config.js";
+import { readRuntimeConfig } from "../../src/config/runtime-config.js";
 import { runDocketIn } from "./support/run-child.js";
 import { tempDir } from "./support/temp-dir.js";
 
@@ -13,6 +15,9 @@ describe("docket init", () => {
     const init = await runDocketIn(cwd, ["init"]);
     expect(init.code, init.stderr).toBe(0);
     expect(await readFile(file, "utf8")).toBe(INITIAL_CONFIG);
+    // The shell is sandboxed where it can be, and asks a person first where it cannot.
+    const runtime = readRuntimeConfig(loadConfig(file));
+    expect(runtime.sandbox).toMatchObject({ mode: "auto", network: "none" });
 
     const edited = `${INITIAL_CONFIG}# my own notes\n`;
     await writeFile(file, edited);

@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
+import { runDocketTty } from "../support/run-docket-tty.js";
 import { call, turn, writeScriptFile } from "./support/model-script.js";
 import { jsonLines, runDocketIn } from "./support/run-child.js";
 import { tempDir } from "./support/temp-dir.js";
@@ -36,17 +37,11 @@ describe("docket run, approvals approve and resume, each in its own process", ()
     expect(run.stderr).toContain(`waiting for approval ${approvalId} (write_file)`);
     expect(existsSync(join(cwd, "note.txt"))).toBe(false);
 
-    const decided = await runDocketIn(cwd, [
-      "approvals",
-      "approve",
-      approvalId,
-      "--as",
-      "alice",
-      "--config",
-      config,
-      "--store",
-      store,
-    ]);
+    // `--as NAME` without a token is accepted only at an interactive terminal.
+    const decided = await runDocketTty(
+      ["approvals", "approve", approvalId, "--as", "alice", "--config", config, "--store", store],
+      { cwd, env: { HOME: cwd } },
+    );
     expect(decided.code, decided.stderr).toBe(0);
 
     const sessionId = String(suspended?.sessionId);

@@ -7,10 +7,10 @@ import { toPrompt } from "../../src/loop/to-prompt.js";
 import { loadModelScript } from "../../src/model/model-script.js";
 import { createScriptedModel } from "../../src/model/scripted-model.js";
 import { openStore } from "../../src/store/open-store.js";
+import { runDocketTty } from "../support/run-docket-tty.js";
 import { DESK_CONFIG_YAML, DESK_POLICY, deskDirectory, deskTools } from "./support/desk-tools.js";
 import { call, turn, writeScriptFile } from "./support/model-script.js";
 import { resumeInChild } from "./support/resume-in-child.js";
-import { runDocketIn } from "./support/run-child.js";
 import { tempStore } from "./support/temp-store.js";
 import { expectWholeBatches } from "./support/whole-batches.js";
 
@@ -89,17 +89,11 @@ describe("resuming a session in a new process", () => {
     // The process that suspended goes away.
     await store.close();
 
-    const decided = await runDocketIn(dir, [
-      "approvals",
-      "approve",
-      approvalId,
-      "--as",
-      "alice",
-      "--store",
-      url,
-      "--config",
-      config,
-    ]);
+    // `--as NAME` without a token is accepted only at an interactive terminal.
+    const decided = await runDocketTty(
+      ["approvals", "approve", approvalId, "--as", "alice", "--store", url, "--config", config],
+      { cwd: dir, env: { HOME: dir } },
+    );
     expect(decided.code, decided.stderr).toBe(0);
     expect(decided.stdout.trim()).toBe(`${approvalId} approved by alice`);
 

@@ -246,7 +246,10 @@ describe("docket gateway over Streamable HTTP", () => {
     try {
       const names = upstreams.tools().map((tool) => tool.name);
       expect(names).toContain("chained__dyn__hello");
-      const checkpoint = createLiveCheckpoint({ tools: () => upstreams.tools() });
+      const checkpoint = createLiveCheckpoint({
+        tools: () => upstreams.tools(),
+        events: createMemoryEventSink(),
+      });
       const result = await checkpoint.dispatch({
         id: "chained-1",
         name: "chained__dyn__hello",
@@ -268,6 +271,7 @@ describe("docket gateway over Streamable HTTP", () => {
     const checkpoint = createLiveCheckpoint({
       tools: () => upstreams.tools(),
       policy: () => ({ decision: "allow" }),
+      events: createMemoryEventSink(),
     });
     const hello = () =>
       checkpoint.dispatch({

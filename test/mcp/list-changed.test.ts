@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import {
   createGatewayBackend,
   type McpGatewayBackend,
@@ -18,6 +19,7 @@ describe("notifications/tools/list_changed", () => {
       mcp: { servers: { dyn: dynamicServer() } },
       log,
       policy: () => ({ decision: "allow" }),
+      events: createMemoryEventSink(),
     });
     let told = 0;
     backend.onToolsChanged?.(() => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
 import { createLiveCheckpoint } from "../../src/mcp/live-checkpoint.js";
 import {
@@ -31,7 +32,11 @@ describe("closing upstream servers", () => {
       { servers: { wrapped: { command: "/bin/sh", args: ["-c", script] } } },
       { log },
     );
-    const checkpoint = createLiveCheckpoint({ tools: () => upstreams.tools(), policy: allow });
+    const checkpoint = createLiveCheckpoint({
+      tools: () => upstreams.tools(),
+      policy: allow,
+      events: createMemoryEventSink(),
+    });
     const wrapperPid = upstreams.status()[0]?.pid as number;
     const server = await whoami(checkpoint, "wrapped__whoami");
     expect(server.ppid).toBe(wrapperPid);
@@ -57,7 +62,11 @@ describe("closing upstream servers", () => {
       { servers: { everything: everythingServer() } },
       { log },
     );
-    const checkpoint = createLiveCheckpoint({ tools: () => upstreams.tools(), policy: allow });
+    const checkpoint = createLiveCheckpoint({
+      tools: () => upstreams.tools(),
+      policy: allow,
+      events: createMemoryEventSink(),
+    });
     const pid = upstreams.status()[0]?.pid as number;
     await upstreams.close();
     expect(isAlive(pid)).toBe(false);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import {
   createGatewayBackend,
   type McpGatewayBackend,
@@ -18,6 +19,7 @@ const status = (server: string) => {
 
 beforeAll(async () => {
   backend = await createGatewayBackend({
+    events: createMemoryEventSink(),
     mcp: {
       servers: {
         // A short idle deadline, so that "no progress" fails quickly.

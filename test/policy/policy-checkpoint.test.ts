@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import { createPolicyEngine } from "../../src/policy/policy-engine.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 
@@ -34,6 +35,7 @@ describe("the engine as the checkpoint's policy", () => {
     const checkpoint = createCheckpoint({
       tools: [runCommand],
       policy: engine,
+      events: createMemoryEventSink(),
       approvals: (request) => {
         asked.push(request);
         return { decision: "approve", by: "lead@example.com" };

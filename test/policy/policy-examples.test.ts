@@ -33,6 +33,38 @@ describe("examples/policy", () => {
   });
 });
 
+describe("docs/policy.md, docket protects itself", () => {
+  it("docket policy check shows the self-protection deny for the store and for docket's CLI", async () => {
+    const store = await runPolicyCli(
+      ["policy", "check", "run_command", '{"command":"cat .docket/docket.db"}'],
+      { cwd: examples, home },
+    );
+    expect(store.stdout).toContain("decision: deny");
+    expect(store.stdout).toContain("rule:     docket:self-protection (layer docket)");
+    expect(store.stdout).toContain(
+      "reason:   '.docket/docket.db' is the store: docket protects its own files, so no tool may read or write them, whatever the policy allows.",
+    );
+    const approve = await runPolicyCli(
+      [
+        "policy",
+        "check",
+        "run_command",
+        JSON.stringify({
+          command: 'script -qc "docket approvals approve apr_1 --as me" /dev/null',
+        }),
+        "--json",
+      ],
+      { cwd: examples, home },
+    );
+    expect(JSON.parse(approve.stdout)).toMatchObject({
+      decision: "deny",
+      rule: "docket:self-protection",
+      layer: "docket",
+      reason: expect.stringContaining("the command runs docket itself"),
+    });
+  });
+});
+
 describe("docs/policy.md", () => {
   it("shows the example files exactly as they are", () => {
     const docs = readFileSync(

@@ -1,11 +1,12 @@
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
-import { writeFileAtomic } from "../workspace/atomic-write.js";
+import { writeFileAtomic } from "../workspace/atomic-write.effect.js";
 import { type ResolvedPath, resolveInWorkspace } from "../workspace/resolve-in-workspace.js";
 import { openVerifiedFile } from "../workspace/verified-handle.js";
 import { looksBinary, SNIFF_BYTES } from "./binary-content.js";
 import { unifiedDiffOfEdit } from "./edit-diff.js";
 import type { EditFileArgs } from "./edit-file.input.js";
+import { refuseOwnFile } from "./file-guard.js";
 
 /** Settings for `edit_file`. */
 export interface EditFileOptions {
@@ -58,6 +59,7 @@ export async function editFile(
     mustExist: true,
     forWrite: true,
   });
+  refuseOwnFile(ctx, target);
   const before = await readText(target, maxFileBytes);
   let oldString = args.old_string;
   let newString = args.new_string;

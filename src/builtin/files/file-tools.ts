@@ -3,6 +3,7 @@ import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
 import { type EditFileOptions, editFile } from "./edit-file.handler.js";
 import { editFileDescription, editFileInput, editFileName } from "./edit-file.input.js";
+import type { FileGuard } from "./file-guard.js";
 import { type ListFilesOptions, listFiles } from "./list-files.handler.js";
 import { listFilesDescription, listFilesInput, listFilesName } from "./list-files.input.js";
 import { type ReadFileOptions, readFile } from "./read-file.handler.js";
@@ -19,6 +20,8 @@ export interface FileToolOptions {
   readonly search?: SearchFilesOptions;
   readonly write?: WriteFileOptions;
   readonly edit?: EditFileOptions;
+  /** docket's own files and deny-protected files, kept from every file tool. */
+  readonly guard?: FileGuard;
 }
 
 /** The model reads the prepared text; library callers still get the structured result. */
@@ -33,6 +36,7 @@ const asText = (result: { text: string }) => result.text;
  * ```
  */
 export function fileTools(workspace: string, options: FileToolOptions = {}): Tool[] {
+  const guard = options.guard;
   return [
     defineTool({
       name: readFileName,
@@ -40,7 +44,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       input: readFileInput,
       writes: false,
       policyArgs: builtinPolicyArgs.read_file,
-      handler: (args, ctx) => readFile(args, { workspace, signal: ctx.signal }, options.read),
+      handler: (args, ctx) =>
+        readFile(args, { workspace, signal: ctx.signal, guard }, options.read),
       shape: asText,
     }),
     defineTool({
@@ -49,7 +54,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       input: listFilesInput,
       writes: false,
       policyArgs: builtinPolicyArgs.list_files,
-      handler: (args, ctx) => listFiles(args, { workspace, signal: ctx.signal }, options.list),
+      handler: (args, ctx) =>
+        listFiles(args, { workspace, signal: ctx.signal, guard }, options.list),
       shape: asText,
     }),
     defineTool({
@@ -60,7 +66,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       policyArgs: builtinPolicyArgs.search_files,
       // The search has its own time budget; the deadline is a backstop.
       timeoutMs: 60_000,
-      handler: (args, ctx) => searchFiles(args, { workspace, signal: ctx.signal }, options.search),
+      handler: (args, ctx) =>
+        searchFiles(args, { workspace, signal: ctx.signal, guard }, options.search),
       shape: asText,
     }),
     defineTool({
@@ -69,7 +76,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       input: writeFileInput,
       writes: true,
       policyArgs: builtinPolicyArgs.write_file,
-      handler: (args, ctx) => writeFile(args, { workspace, signal: ctx.signal }, options.write),
+      handler: (args, ctx) =>
+        writeFile(args, { workspace, signal: ctx.signal, guard }, options.write),
       shape: asText,
     }),
     defineTool({
@@ -78,7 +86,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       input: editFileInput,
       writes: true,
       policyArgs: builtinPolicyArgs.edit_file,
-      handler: (args, ctx) => editFile(args, { workspace, signal: ctx.signal }, options.edit),
+      handler: (args, ctx) =>
+        editFile(args, { workspace, signal: ctx.signal, guard }, options.edit),
       shape: asText,
     }),
   ];

@@ -16,7 +16,8 @@ const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 /**
  * Load the ignore rules a folder contributes: its `.gitignore`, and at the workspace root also
  * `.git/info/exclude`. Returns the levels in lowest-precedence-first order (append them to the
- * stack).
+ * stack). `folder` is where to read them from: by default the path, or a verified handle's path
+ * (`dir.entry(".")`) so that a folder swapped for a link is not read through.
  *
  * @example
  * ```ts
@@ -27,8 +28,8 @@ const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 export async function loadIgnoreLevels(
   workspaceRoot: string,
   base: string,
+  folder: string = path.join(workspaceRoot, ...base.split("/").filter(Boolean)),
 ): Promise<IgnoreLevel[]> {
-  const folder = path.join(workspaceRoot, ...base.split("/").filter(Boolean));
   const sources =
     base === ""
       ? [path.join(folder, ".git", "info", "exclude"), path.join(folder, ".gitignore")]

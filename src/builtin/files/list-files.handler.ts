@@ -1,6 +1,7 @@
 import type { BuiltinContext } from "../builtin-context.js";
 import { resolveInWorkspace } from "../workspace/resolve-in-workspace.js";
 import { compileGlob } from "./file-glob.js";
+import { hiddenFile, hiddenNote, refuseOwnFile } from "./file-guard.js";
 import type { ListFilesArgs } from "./list-files.input.js";
 import { newWalkStats, walkFiles } from "./walk-files.js";
 
@@ -48,6 +49,8 @@ export async function listFiles(
   ctx.signal.throwIfAborted();
   const matches = compileGlob(args.pattern);
   const target = await resolveInWorkspace(ctx.workspace, args.path ?? ".", { mustExist: true });
+  refuseOwnFile(ctx, target);
+  const hidden = { own: 0, secret: 0 };
   const entries: string[] = [];
   let totalMatched = 0;
   const stats = newWalkStats();
@@ -55,13 +58,21 @@ export async function listFiles(
     const walk = walkFiles(target.workspaceRoot, target.relative, {
       maxVisited,
       signal: ctx.signal,
+      startIdentity: target.identity,
       stats,
     });
     for await (const file of walk) {
       if (!matches(file.fromStart)) continue;
+      const why = hiddenFile(ctx, file.absolute);
+      if (why !== undefined) {
+        hidden[why] += 1;
+        continue;
+      }
       totalMatched += 1;
       if (entries.length < maxEntries) entries.push(file.relative);
     }
+  } else if (hiddenFile(ctx, target.absolute) === "secret") {
+    hidden.secret += 1;
   } else if (matches(target.relative.split("/").at(-1) ?? "")) {
     totalMatched = 1;
     entries.push(target.relative);
@@ -96,6 +107,8 @@ export async function listFiles(
       `(note: '${target.relative}' is ignored by .gitignore; listed because it was asked for)`,
     );
   }
+  const note = hiddenNote(hidden);
+  if (note !== undefined) notes.push(note);
   result.text = [...entries, ...notes].join("\n");
   return result;
 }

@@ -4,6 +4,7 @@ import { type ResolvedPath, resolveInWorkspace } from "../workspace/resolve-in-w
 import { openVerifiedFile } from "../workspace/verified-handle.js";
 import { handleLooksBinary } from "./binary-content.js";
 import { compileGlob } from "./file-glob.js";
+import { hiddenFile, hiddenNote, refuseOwnFile } from "./file-guard.js";
 import { decodeLine, scanLines } from "./line-scanner.js";
 import type { SearchFilesArgs } from "./search-files.input.js";
 import { newWalkStats, walkFiles } from "./walk-files.js";
@@ -73,6 +74,8 @@ export async function searchFiles(
   const regex = compileRegex(args.pattern, args.ignore_case === true);
   const globMatches = compileGlob(args.glob);
   const root = await resolveInWorkspace(ctx.workspace, args.path ?? ".", { mustExist: true });
+  refuseOwnFile(ctx, root);
+  const hidden = { own: 0, secret: 0 };
   const deadline = Date.now() + timeBudgetMs;
   const result: SearchFilesResult = {
     pattern: args.pattern,
@@ -122,11 +125,14 @@ export async function searchFiles(
 
   const stats = newWalkStats();
   if (root.kind === "file") {
-    await searchOne(root);
+    const why = hiddenFile(ctx, root.absolute);
+    if (why === undefined) await searchOne(root);
+    else hidden[why] += 1;
   } else {
     const walk = walkFiles(root.workspaceRoot, root.relative, {
       maxVisited,
       signal: ctx.signal,
+      startIdentity: root.identity,
       stats,
     });
     for await (const file of walk) {
@@ -135,7 +141,9 @@ export async function searchFiles(
       if (file.kind === "symlink" || !globMatches(file.fromStart)) continue;
       try {
         const target = await resolveInWorkspace(ctx.workspace, file.absolute, { mustExist: true });
-        if (target.kind === "file") await searchOne(target);
+        const why = hiddenFile(ctx, target.absolute);
+        if (why !== undefined) hidden[why] += 1;
+        else if (target.kind === "file") await searchOne(target);
       } catch (error) {
         if (!isBuiltinRefusal(error)) throw error;
         result.skipped.unreadable += 1;
@@ -146,6 +154,8 @@ export async function searchFiles(
   outOfTime ||= Date.now() > deadline;
   result.truncated = result.matches.length >= maxMatches || outOfTime || stats.cut;
   result.text = render(result, { maxMatches, outOfTime, walkCut: stats.cut });
+  const note = hiddenNote(hidden);
+  if (note !== undefined) result.text += `\n${note}`;
   return result;
 }
 

@@ -1,6 +1,13 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import * as path from "node:path";
+import { isBuiltinRefusal } from "../builtin-refusal.js";
+import type { FileIdentity } from "../workspace/resolve-in-workspace.js";
+import {
+  openChildDirectory,
+  openVerifiedDirectory,
+  type VerifiedDirectory,
+} from "../workspace/verified-handle.js";
 import { type IgnoreLevel, isIgnored, loadIgnoreLevels } from "./gitignore-rules.js";
 
 /** One file met by `walkFiles`. */
@@ -21,7 +28,7 @@ export interface WalkStats {
   visited: number;
   /** True when `maxVisited` stopped the walk early. */
   cut: boolean;
-  /** Folders that could not be read (permissions). */
+  /** Folders that could not be read (permissions, or swapped for a link while walking). */
   unreadable: number;
   /** True when the starting folder is itself ignored, so its ancestors' rules were set aside. */
   startIgnored: boolean;
@@ -34,14 +41,24 @@ export interface WalkOptions {
   /** Honour `.gitignore` files (root, nested) and `.git/info/exclude`. */
   gitignore?: boolean;
   signal?: AbortSignal;
+  /** Identity the starting folder must have (from `resolveInWorkspace`). */
+  startIdentity?: FileIdentity;
   /** Filled in while walking. */
   stats?: WalkStats;
 }
 
 /**
  * Walk the files under a folder inside the workspace, depth first, entries sorted by name (a
- * folder's contents come where its name sorts), so the order is stable. `.git` is always skipped; ignored files and folders are skipped (an
- * ignored folder is never opened); symlinks are reported but not followed.
+ * folder's contents come where its name sorts), so the order is stable. `.git` is always skipped;
+ * ignored files and folders are skipped (an ignored folder is never opened); symlinks are
+ * reported but not followed.
+ *
+ * Every folder is held by a handle and listed through it. The starting folder is opened with
+ * O_DIRECTORY | O_NOFOLLOW and must have the identity that was checked and a kernel path inside
+ * the workspace; every folder below is opened the same way through its already verified parent
+ * (`openChildDirectory`). So a folder swapped for a symlink between the check and the listing is
+ * never followed: the starting folder is then refused (`path_changed`), a folder below it is
+ * skipped and counted in `stats.unreadable`.
  *
  * @example
  * ```ts
@@ -51,7 +68,13 @@ export interface WalkOptions {
 export async function* walkFiles(
   workspaceRoot: string,
   start: string,
-  { maxVisited = 200_000, gitignore = true, signal, stats = newWalkStats() }: WalkOptions = {},
+  {
+    maxVisited = 200_000,
+    gitignore = true,
+    signal,
+    startIdentity,
+    stats = newWalkStats(),
+  }: WalkOptions = {},
 ): AsyncGenerator<WalkedFile> {
   const startRelative = start === "." ? "" : start;
   let levels = gitignore ? await ancestorLevels(workspaceRoot, startRelative) : [];
@@ -61,7 +84,15 @@ export async function* walkFiles(
     levels = levels.filter((level) => level.base === startRelative);
   }
   const walk = { workspaceRoot, startRelative, maxVisited, gitignore, signal, stats };
-  yield* walkFolder(walk, startRelative, levels);
+  // The start is refused, not skipped, when it is not the folder that was checked.
+  const dir = await openVerifiedDirectory(workspaceRoot, path.join(workspaceRoot, startRelative), {
+    expected: startIdentity,
+  });
+  try {
+    yield* walkFolder(walk, startRelative, levels, dir);
+  } finally {
+    await dir.close();
+  }
 }
 
 interface Walk {
@@ -77,10 +108,11 @@ async function* walkFolder(
   walk: Walk,
   folder: string,
   levels: IgnoreLevel[],
+  dir: VerifiedDirectory,
 ): AsyncGenerator<WalkedFile> {
   const { workspaceRoot, stats } = walk;
   walk.signal?.throwIfAborted();
-  for (const entry of await readSorted(path.join(workspaceRoot, folder), stats)) {
+  for (const entry of await readSorted(dir, stats)) {
     if (stats.cut) return;
     stats.visited += 1;
     if (stats.visited > walk.maxVisited) {
@@ -91,8 +123,16 @@ async function* walkFolder(
     const isDir = entry.isDirectory();
     if (entry.name === ".git" || isIgnored(levels, relative, isDir)) continue;
     if (isDir) {
-      const own = walk.gitignore ? await loadIgnoreLevels(workspaceRoot, relative) : [];
-      yield* walkFolder(walk, relative, own.length > 0 ? [...levels, ...own] : levels);
+      const child = await openChild(walk, dir, entry.name);
+      if (child === undefined) continue;
+      try {
+        const own = walk.gitignore
+          ? await loadIgnoreLevels(workspaceRoot, relative, child.entry("."))
+          : [];
+        yield* walkFolder(walk, relative, own.length > 0 ? [...levels, ...own] : levels, child);
+      } finally {
+        await child.close();
+      }
     } else if (entry.isFile() || entry.isSymbolicLink()) {
       const { startRelative } = walk;
       yield {
@@ -131,9 +171,26 @@ async function ancestorLevels(
   return levels;
 }
 
-async function readSorted(folder: string, stats: WalkStats): Promise<Dirent[]> {
+/** Open a child folder through its verified parent; undefined (counted) when it is not one now. */
+async function openChild(
+  walk: Walk,
+  parent: VerifiedDirectory,
+  name: string,
+): Promise<VerifiedDirectory | undefined> {
   try {
-    const entries = await readdir(folder, { withFileTypes: true });
+    return await openChildDirectory(walk.workspaceRoot, parent, name);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!isBuiltinRefusal(error) && code !== "ENOENT" && code !== "EACCES") throw error;
+    walk.stats.unreadable += 1;
+    return undefined;
+  }
+}
+
+async function readSorted(dir: VerifiedDirectory, stats: WalkStats): Promise<Dirent[]> {
+  try {
+    // "." through the handle: the very folder that was opened and verified, not its path now.
+    const entries = await readdir(dir.entry("."), { withFileTypes: true });
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     stats.unreadable += 1;

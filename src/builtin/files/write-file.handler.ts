@@ -1,7 +1,8 @@
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
-import { writeFileAtomic } from "../workspace/atomic-write.js";
+import { writeFileAtomic } from "../workspace/atomic-write.effect.js";
 import { resolveInWorkspace } from "../workspace/resolve-in-workspace.js";
+import { refuseOwnFile } from "./file-guard.js";
 import type { WriteFileArgs } from "./write-file.input.js";
 
 /** Settings for `write_file`. */
@@ -48,6 +49,7 @@ export async function writeFile(
     );
   }
   const target = await resolveInWorkspace(ctx.workspace, args.path, { forWrite: true });
+  refuseOwnFile(ctx, target);
   if (target.kind === "other") {
     throw new BuiltinRefusal(
       "not_a_file",

@@ -1,3 +1,4 @@
+import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { defineTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
@@ -8,7 +9,9 @@ import { runCommandDescription, runCommandInput, runCommandName } from "./run-co
 const KILL_MARGIN_MS = 5_000;
 
 /**
- * The `run_command` tool, jailed to `workspace`. Its checkpoint deadline sits just past the
+ * The `run_command` tool, jailed to `workspace` and, unless `sandbox.mode` is off, confined by
+ * the OS sandbox; where none is available its `confinement` makes the checkpoint ask instead of
+ * allow (`auto`) or refuse (`required`). Its checkpoint deadline sits just past the
  * command's own maximum, so the handler's deadline (which kills the process group and reports
  * the output so far) fires first.
  *
@@ -27,6 +30,8 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     writes: true,
     policyArgs: builtinPolicyArgs.run_command,
     timeoutMs: maxTimeoutMs + graceMs + KILL_MARGIN_MS,
+    // Probed once here (and cached): the decide step needs it before any handler runs.
+    confinement: resolveConfinement(options.sandbox),
     handler: (args, ctx) => runCommand(args, { workspace, signal: ctx.signal }, options),
     shape: (result) => result.text,
   });

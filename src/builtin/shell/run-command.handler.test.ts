@@ -5,7 +5,12 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BuiltinContext } from "../builtin-context.js";
 import type { BuiltinRefusal } from "../builtin-refusal.js";
-import { runCommand } from "./run-command.handler.js";
+import { runCommand as runSandboxable } from "./run-command.handler.js";
+
+// These cover `sandbox.mode: off`, today's process-group supervision, where pids printed by the
+// command are the host's. The sandboxed path is tested with real bwrap in test/sandbox/.
+const runCommand: typeof runSandboxable = (args, context, options = {}) =>
+  runSandboxable(args, context, { sandbox: { mode: "off" }, ...options });
 
 let ws: string;
 let ctx: BuiltinContext;

@@ -1,12 +1,15 @@
 import { spawn } from "node:child_process";
 import { realpath } from "node:fs/promises";
 import { DocketError } from "../../errors/docket-error.js";
+import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
+import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
+import { SANDBOX_ENV_ALLOW, type SandboxSettings } from "../../sandbox/sandbox-settings.js";
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
 import { buildCommandEnv, type CommandEnvOptions } from "./command-env.js";
 import { type CapturedOutput, createOutputCapture } from "./output-capture.js";
 import type { RunCommandArgs } from "./run-command.input.js";
-import { superviseChild } from "./supervise-child.js";
+import { superviseChild } from "./supervise-child.effect.js";
 
 /** Settings for `run_command`. */
 export interface RunCommandOptions {
@@ -18,8 +21,10 @@ export interface RunCommandOptions {
   maxOutputBytes?: number;
   /** Time between SIGTERM and SIGKILL when stopping the process group. */
   killGraceMs?: number;
-  /** Which variables the command inherits; see `buildCommandEnv`. */
+  /** With `sandbox.mode: off` only: which variables the command inherits; see `buildCommandEnv`. */
   env?: CommandEnvOptions;
+  /** The OS sandbox (default: `auto`, sandboxed where bubblewrap works). */
+  sandbox?: SandboxSettings;
   /** The shell binary; run as `SHELL -c COMMAND`. */
   shell?: string;
 }
@@ -50,8 +55,12 @@ export interface RunCommandResult {
 }
 
 /**
- * Run `bash -c COMMAND` in the workspace: its own process group (`detached`), stdin closed,
- * secrets filtered from the environment, output captured within a fixed memory cap. On the
+ * Run `bash -c COMMAND` in the workspace, in a bubblewrap sandbox unless `sandbox.mode` is off
+ * or (in `auto`) none is available: its own PID namespace, read-only system, writable
+ * workspace, hidden docket files and deny-rule paths, allow-listed environment, process and
+ * memory limits (see `planSandboxLaunch`). Without the sandbox, in `auto`, the environment is
+ * still the allow-list; with `off`, it is docket's minus secret-looking names (`env`). Its own
+ * process group (`detached`), stdin closed, output captured within a fixed memory cap. On the
  * deadline, on `ctx.signal`, or when the shell exits leaving processes that hold its output,
  * the whole group gets SIGTERM then SIGKILL, so no grandchild outlives the call. A cancelled
  * call throws the signal's reason once the group is stopped.
@@ -73,6 +82,7 @@ export async function runCommand(
     killGraceMs = 2000,
     env: envOptions = {},
     shell = "bash",
+    sandbox = {},
   }: RunCommandOptions = {},
 ): Promise<RunCommandResult> {
   ctx.signal.throwIfAborted();
@@ -88,14 +98,15 @@ export async function runCommand(
       cause: error,
     });
   });
-  const { env } = buildCommandEnv(process.env, envOptions);
+  const launch = planLaunch(shell, args.command, cwd, sandbox, envOptions);
   const started = performance.now();
-  const child = spawn(shell, ["-c", args.command], {
+  const child = spawn(launch.file, launch.args, {
     cwd,
-    env,
+    env: launch.env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  child.on("close", launch.cleanup);
   const half = Math.floor(maxOutputBytes / 2);
   const stdout = createOutputCapture(half);
   const stderr = createOutputCapture(maxOutputBytes - half);
@@ -122,6 +133,45 @@ export async function runCommand(
   result.text = render(result, timeoutMs, out, err);
   return result;
 }
+
+interface Launch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cleanup: () => void;
+}
+
+function planLaunch(
+  shell: string,
+  command: string,
+  cwd: string,
+  sandbox: SandboxSettings,
+  envOptions: CommandEnvOptions,
+): Launch {
+  const confinement = resolveConfinement(sandbox);
+  const argv = [shell, "-c", command];
+  if (confinement.status === "refused") {
+    throw new BuiltinRefusal("sandbox_unavailable", `Refused: ${confinement.reason}.`);
+  }
+  if (confinement.status === "sandboxed") {
+    const plan = planSandboxLaunch({ workspace: cwd, argv, settings: sandbox });
+    if (plan.status === "refused") throw new BuiltinRefusal("sandbox_refused", plan.reason);
+    return plan;
+  }
+  const [file = shell, ...rest] = argv;
+  if (confinement.status === "off") {
+    return { file, args: rest, env: buildCommandEnv(process.env, envOptions).env, cleanup: noop };
+  }
+  // auto without a sandbox: a human approved this call; still only the allow-listed variables.
+  const env: Record<string, string> = { SHLVL: "1" };
+  for (const name of [...SANDBOX_ENV_ALLOW, ...(sandbox.env ?? [])]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { file, args: rest, env: { ...env, ...sandbox.setEnv }, cleanup: noop };
+}
+
+function noop(): void {}
 
 function render(
   result: RunCommandResult,

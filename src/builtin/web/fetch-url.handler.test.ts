@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
 import { type FetchUrlOptions, fetchUrl } from "./fetch-url.handler.js";
-import type { Resolver } from "./vet-target.js";
+import type { Resolver } from "./vet-target.effect.js";
 
 let server: Server;
 let origin: string;

@@ -5,9 +5,9 @@ import { looksBinary, SNIFF_BYTES } from "../files/binary-content.js";
 import { type ContentKind, decodeBody, parseContentType } from "./content-kind.js";
 import type { FetchUrlArgs } from "./fetch-url.input.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
-import { requestPinned } from "./pinned-request.js";
+import { requestPinned } from "./pinned-request.effect.js";
 import { readCappedBody } from "./read-body.js";
-import { parseFetchUrl, type TargetPolicy, vetTarget } from "./vet-target.js";
+import { parseFetchUrl, type TargetPolicy, vetTarget } from "./vet-target.effect.js";
 
 /** Settings for `fetch_url`; the address policy fields default to strict (public only). */
 export interface FetchUrlOptions extends TargetPolicy {

@@ -1,11 +1,20 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  realpath,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BuiltinRefusal } from "../builtin-refusal.js";
 import { resolveInWorkspace } from "./resolve-in-workspace.js";
-import { openVerifiedDirectory, openVerifiedFile } from "./verified-handle.js";
+import { openChildDirectory, openVerifiedDirectory, openVerifiedFile } from "./verified-handle.js";
 
 let base: string;
 let ws: string;
@@ -104,5 +113,40 @@ describe("openVerifiedDirectory", () => {
     await rename(path.join(ws, "sub"), path.join(ws, "sub-moved"));
     await symlink(outside, path.join(ws, "sub"));
     expect(await codeOf(openVerifiedDirectory(ws, path.join(ws, "sub")))).toBe("path_changed");
+  });
+});
+
+describe("openChildDirectory", () => {
+  it("opens a child through the verified parent, even after the parent's path is swapped", async () => {
+    const root = await openVerifiedDirectory(ws, ws);
+    try {
+      const sub = await openChildDirectory(ws, root, "sub");
+      try {
+        expect(sub.path).toBe(path.join(ws, "sub"));
+        await rename(path.join(ws, "sub"), path.join(ws, "sub-moved"));
+        await symlink(outside, path.join(ws, "sub"));
+        // Listed through the handle: the folder that was opened, not the link now at its path.
+        const names = await readdir(sub.entry("."));
+        expect(names).toEqual(["file.txt"]);
+        if (process.platform === "linux") expect(sub.anchored).toBe(true);
+      } finally {
+        await sub.close();
+      }
+    } finally {
+      await root.close();
+    }
+  });
+
+  it("refuses a child that is a symlink, and one that is gone", async () => {
+    const root = await openVerifiedDirectory(ws, ws);
+    try {
+      await symlink(outside, path.join(ws, "link"));
+      expect(await codeOf(openChildDirectory(ws, root, "link"))).toBe("path_changed");
+      expect(await codeOf(openChildDirectory(ws, root, "missing"))).toBe("not_found");
+      await writeFile(path.join(ws, "plain.txt"), "x");
+      expect(await codeOf(openChildDirectory(ws, root, "plain.txt"))).toBe("path_changed");
+    } finally {
+      await root.close();
+    }
   });
 });

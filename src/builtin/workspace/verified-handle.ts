@@ -22,6 +22,8 @@ export interface VerifiedDirectory {
   path: string;
   /** A path naming `name` inside this exact directory. */
   entry(name: string): string;
+  /** True when `entry` names children through the handle (Linux), not through the path. */
+  readonly anchored: boolean;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function openVerifiedDirectory(
 ): Promise<VerifiedDirectory> {
   const label = directory;
   let handle: FileHandle;
+  let viaProc: boolean;
   try {
     handle = await open(via, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   } catch (error) {
@@ -103,18 +106,53 @@ export async function openVerifiedDirectory(
     if (!stats.isDirectory()) {
       throw new BuiltinRefusal("path_changed", `Refused '${label}': it is no longer a directory.`);
     }
-    await verifyHandle(handle, stats, workspaceRoot, expected, label);
+    viaProc = (await verifyHandle(handle, stats, workspaceRoot, expected, label)) !== undefined;
   } catch (error) {
     await handle.close();
     throw error;
   }
-  const viaProc = (await kernelPathOf(handle)) !== undefined;
+  return directoryOf(handle, directory, viaProc);
+}
+
+function directoryOf(handle: FileHandle, directory: string, viaProc: boolean): VerifiedDirectory {
   return {
     handle,
     path: directory,
+    anchored: viaProc,
     entry: (name) => (viaProc ? `/proc/self/fd/${handle.fd}/${name}` : path.join(directory, name)),
     close: () => handle.close(),
   };
+}
+
+/**
+ * Open the folder `name` inside a verified directory. Through an anchored parent (Linux) the
+ * child is an entry of the very directory that was verified, opened with O_DIRECTORY |
+ * O_NOFOLLOW, so it is a real folder inside the workspace by construction and needs no further
+ * check: one system call instead of four, which a walk over thousands of folders notices.
+ * Elsewhere it is opened and verified like any directory.
+ *
+ * @example
+ * ```ts
+ * const child = await openChildDirectory(root, dir, "src");
+ * try { await readdir(child.entry(".")); } finally { await child.close(); }
+ * ```
+ */
+export async function openChildDirectory(
+  workspaceRoot: string,
+  parent: VerifiedDirectory,
+  name: string,
+): Promise<VerifiedDirectory> {
+  const directory = path.join(parent.path, name);
+  if (!parent.anchored || name.includes("/") || name === "." || name === "..") {
+    return openVerifiedDirectory(workspaceRoot, directory, { via: parent.entry(name) });
+  }
+  let handle: FileHandle;
+  try {
+    handle = await open(parent.entry(name), constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch (error) {
+    throw refusalForOpenError(error, directory) ?? error;
+  }
+  return directoryOf(handle, directory, true);
 }
 
 /**
@@ -135,13 +173,14 @@ export async function kernelPathOf(handle: FileHandle): Promise<string | undefin
   }
 }
 
+/** Throws a refusal when the handle is not what was checked; returns its kernel path, if known. */
 async function verifyHandle(
   handle: FileHandle,
   stats: BigIntStats,
   workspaceRoot: string,
   expected: FileIdentity | undefined,
   label: string,
-): Promise<void> {
+): Promise<string | undefined> {
   if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino)) {
     throw new BuiltinRefusal(
       "path_changed",
@@ -155,6 +194,7 @@ async function verifyHandle(
       `Refused '${label}': once opened it turned out to be '${actual}', outside the workspace '${workspaceRoot}'.`,
     );
   }
+  return actual;
 }
 
 async function openOrRefuse(resolved: ResolvedPath, flags: number): Promise<FileHandle> {

@@ -41,6 +41,7 @@ function describe(approval: Approval): string {
     `rule      ${approval.rule ?? "(none)"}${approval.reason ? `: ${approval.reason}` : ""}`,
     `who       ${approval.approvers?.join(", ") ?? "any configured approver"}`,
     `sha256    ${approval.argsHash}`,
+    `session   ${grantLine(approval)}`,
     "arguments",
     ...formatArguments(args)
       .split("\n")
@@ -52,6 +53,13 @@ function describe(approval: Approval): string {
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+// What `approve --session` would add, so the approver reads it before choosing.
+function grantLine(approval: Approval): string {
+  if (approval.grantKey && approval.grantText)
+    return `--session would also approve: ${approval.grantText}`;
+  return `no session grant (${approval.grantText?.replace(/^not offered: /, "") ?? "requested before session grants were bound to what they cover"})`;
 }
 
 async function tokenFor(
@@ -155,7 +163,10 @@ export function registerApprovalsCommand(program: Command): void {
         decision === "deny" ? "why (required: it goes back to the model)" : "why",
       );
     if (decision === "approve")
-      command.option("--session", "approve this tool for the rest of the session");
+      command.option(
+        "--session",
+        "also approve the later calls of this session the request's grant covers (see `approvals show`)",
+      );
     command.action(
       async (
         id: string,
@@ -173,11 +184,17 @@ export function registerApprovalsCommand(program: Command): void {
             ...(options.reason ? { reason: options.reason } : {}),
             ...(options.session ? { scope: "session" as const } : {}),
             claim: { name: options.as, ...(token ? { token } : {}) },
+            // Defence in depth: `--as NAME` alone is a person at a terminal, never a pipe.
+            terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
           });
         });
         if (outcome.status === "decided") {
+          const grant =
+            outcome.approval.scope === "session" && outcome.approval.grantText
+              ? `; for this session it also approves ${outcome.approval.grantText}`
+              : "";
           process.stdout.write(
-            `${outcome.approval.id} ${outcome.approval.status} by ${outcome.approval.decidedBy}\n`,
+            `${outcome.approval.id} ${outcome.approval.status} by ${outcome.approval.decidedBy}${grant}\n`,
           );
           return;
         }

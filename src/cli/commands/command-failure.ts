@@ -1,9 +1,11 @@
 import { CommanderError } from "commander";
+import { maskSecrets } from "../../shared/mask-secrets.js";
 
 /**
  * End a command with a non-zero exit: print `message` on stderr, set `process.exitCode`, and
  * throw a CommanderError carrying the code, so that `runCli` (which returns the code it is
- * given) and a plain `parseAsync` caller both exit with it. Never calls `process.exit`.
+ * given) and a plain `parseAsync` caller both exit with it. Never calls `process.exit`. Credentials
+ * in the message are masked (`maskSecrets`).
  *
  * @example
  * ```ts
@@ -11,7 +13,8 @@ import { CommanderError } from "commander";
  * ```
  */
 export function commandFailure(exitCode: number, code: string, message: string): never {
-  process.stderr.write(`${message}\n`);
+  const masked = maskSecrets(message);
+  process.stderr.write(`${masked}\n`);
   process.exitCode = exitCode;
-  throw new CommanderError(exitCode, code, message);
+  throw new CommanderError(exitCode, code, masked);
 }

@@ -3,6 +3,7 @@ import { generateToken } from "../../mcp/bearer-token.js";
 import type { GatewayBackend } from "../../mcp/gateway-backend.js";
 import { serveGatewayHttp } from "../../mcp/serve-gateway-http.js";
 import { serveGatewayStdio } from "../../mcp/serve-gateway-stdio.js";
+import { maskSecrets } from "../../shared/mask-secrets.js";
 
 /** What `docket gateway` was asked for, as passed to `buildCheckpoint`. */
 export interface GatewayCommandOptions {
@@ -70,8 +71,9 @@ export function registerGatewayCommand(program: Command, deps: GatewayCommandDep
           options.config === undefined ? {} : { config: options.config },
         );
       } catch (error) {
-        stderr.write(`docket gateway: ${(error as Error).message}\n`);
-        throw new CommanderError(2, "docket.gateway", (error as Error).message);
+        const message = maskSecrets(String((error as Error)?.message ?? error));
+        stderr.write(`docket gateway: ${message}\n`);
+        throw new CommanderError(2, "docket.gateway", message);
       }
       const signalled = untilSignalled();
       try {

@@ -16,6 +16,16 @@ principal: agent
 # Where the tools may work. Every path must resolve inside it.
 workspace: .
 
+# run_command (and stdio MCP servers with sandbox: true) run in a bubblewrap sandbox: their own
+# processes and /proc, a read-only system, the workspace writable, docket's own files and the
+# secrets below hidden, no network, an allow-listed environment. auto: where no sandbox is
+# available, every command asks a person first; required: refuse commands then; off: unconfined
+# (an agent with a shell then has your powers over docket's own store). Check: docket doctor.
+sandbox:
+  mode: auto
+  network: none         # none | loopback | all
+  limits: { processes: 512, memory_mb: 8192 }
+
 # Sessions, transcripts, the audit trail and approvals. PostgreSQL when several processes share.
 store: sqlite:.docket/docket.db
 
@@ -43,13 +53,24 @@ policy:
       tool: run_command
       command: ["rm *", "git push *", "git reset --hard *", "sudo *", "curl *", "wget *"]
       reason: deleting, publishing and downloading need a person
+    # Name the git subcommands you allow: "git *" would also allow git rm, git clean -fdx
+    # (deletes untracked files) and git push. Safer: "git status", "git log *", "git diff *",
+    # "git show *"; put "git push *", "git clean *", "git config *" behind an ask rule.
     - decision: allow
       tool: run_command
       command: ["ls *", "cat *", "grep *", "git status", "git diff *", "git log *", "npm test", "npm run *"]
+    # Every tool, the shell included: \`cat .env\`, \`grep KEY .env\`, \`< .env\` are denied too,
+    # and list_files / search_files leave these files out.
     - decision: deny
-      tool: [read_file, write_file, edit_file]
-      path: ["**/.env", "**/.env.*", "~/.ssh/**", "**/*.pem"]
+      tool: "*"
+      path: ["**/.env", "**/.env.*", "~/.ssh/**", "**/*.pem", "**/*.key", "~/.aws/**", "~/.netrc", "~/.docker/config.json", "~/.config/gh/**"]
       reason: secrets stay secret
+    # Other processes (docket's own environment holds its API keys) and docket's own state.
+    # docket refuses its own files to every tool anyway (docs/policy.md, "docket protects itself").
+    - decision: deny
+      tool: "*"
+      path: ["/proc/**", ".docket/**", "docket.yaml"]
+      reason: the agent may not read other processes or docket's own state
     - decision: ask
       tool: fetch_url
       reason: the agent wants to read a web page

@@ -1,11 +1,16 @@
+import { existsSync } from "node:fs";
 import { type Command, CommanderError } from "commander";
+import { loadConfig } from "../../config/load-config.js";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
 import { BUILTIN_TOOL_META, toolFromMeta } from "../../policy/builtin-tool-meta.js";
 import type { PolicyVerdict } from "../../policy/policy.js";
 import { loadPolicyCases, type PolicyCase } from "../../policy/policy-cases.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../policy/policy-engine.js";
 import { parseToolFlag } from "../../policy/tool-flag.js";
+import { maskSecrets } from "../../shared/mask-secrets.js";
+import { resolveStoreUrl } from "../../store/resolve-store-url.js";
 import type { Tool } from "../../tool/tool.js";
+import { docketProtection } from "../docket-protection.js";
 
 /** Options shared by `policy check` and `policy test`. */
 interface PolicyCliOptions {
@@ -18,8 +23,9 @@ interface PolicyCliOptions {
 
 /** A usage or load problem: exit 2. Failed expectations: exit 1. */
 function fail(exitCode: number, message: string): never {
-  process.stderr.write(`docket policy: ${message}\n`);
-  throw new CommanderError(exitCode, "docket.policy", message);
+  const masked = maskSecrets(message);
+  process.stderr.write(`docket policy: ${masked}\n`);
+  throw new CommanderError(exitCode, "docket.policy", masked);
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -46,9 +52,20 @@ async function engineFor(options: PolicyCliOptions): Promise<DocketPolicyEngine>
     const layers = loadPolicyFiles(
       options.config === undefined ? {} : { projectFile: options.config },
     );
+    const config = options.config ?? (existsSync("docket.yaml") ? "docket.yaml" : undefined);
+    const sections = config === undefined ? {} : loadConfig(config).sections;
+    const store = typeof sections.store === "string" ? sections.store : undefined;
     return await createPolicyEngine({
       layers,
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      // The same self-protection as a run, so `policy check` shows what a run would decide.
+      protection: docketProtection({
+        storeUrl: resolveStoreUrl({ config: store }),
+        ...(config === undefined ? {} : { configFile: config }),
+        layers,
+        sections,
+        ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      }),
     });
   } catch (error) {
     return fail(2, (error as Error).message);

@@ -45,6 +45,10 @@ export interface Inspection {
   commands: InnerCommand[];
   scripts: InnerScript[];
   findings: Finding[];
+  /** Texts bash evaluates as arithmetic (`let` arguments, a subscript in `printf -v 'a[i]'`). */
+  arithmetic?: ShellWord[];
+  /** Variables the command sets to a value only known at run time (`read x`, `printf -v x`). */
+  assigns?: string[];
 }
 
 /**
@@ -68,6 +72,10 @@ export interface AnalysisSink {
   analyseNested(script: string, context: WalkContext, label: string): void;
   /** Literal values the script assigns to a variable, to resolve `$x` in command position. */
   knownValues(name: string): readonly string[] | undefined;
+  /** `expression` is evaluated as arithmetic by bash; `text` is the source slice to report. */
+  arithmetic(expression: string, text: string): void;
+  /** The variable gets a value the analysis cannot see. */
+  markUnknown(name: string): void;
 }
 
 /**

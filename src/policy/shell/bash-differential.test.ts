@@ -58,6 +58,16 @@ const DISGUISES: ReadonlyArray<(c: string) => string> = [
   (c) => `bash <<< '${c}'`,
   (c) => `ls\n\\${c}`,
   (c) => `ls\n\\\n${c}`,
+  (c) => `x=abc; echo \${x#$(${c})}`,
+  (c) => `x=abc; echo \${x//a/\`${c}\`}`,
+  (c) => `x=abc; echo "\${x^^\`${c}\`}"`,
+  (c) => `echo \${x:-\`${c}\`}`,
+  (c) => `x='a[$(${c})]'; echo $((x))`,
+  (c) => `x='a[$(${c})]'; [[ $x -eq 0 ]]`,
+  (c) => `x='a[$(${c})]'; echo \${!x}`,
+  (c) => `x='$(${c})'; echo \${x@P}`,
+  (c) => `printf -v 'a[$(${c})]' 1`,
+  (c) => `mapfile -C '${c}' -c 1 l <<< a`,
 ];
 
 /** Every disguise alone, and a fixed sample of disguises of disguises. */

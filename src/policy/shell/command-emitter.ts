@@ -158,6 +158,8 @@ export function emitCommand(
     const name = commandKey(program.value);
     for (const inspection of inspections(name, item)) {
       for (const finding of inspection.findings) sink.note(finding.reason, text, finding.detail);
+      for (const name of inspection.assigns ?? []) sink.markUnknown(name);
+      for (const word of inspection.arithmetic ?? []) sink.arithmetic(word.value, text);
       for (const script of inspection.scripts) {
         if (script.word.dynamic)
           sink.note("inline_code", text, `${script.label} runs a string only known at run time`);

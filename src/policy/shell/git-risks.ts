@@ -6,11 +6,12 @@
  * to the analyser so deny rules still reach them.
  */
 import { emptyInspection, type Inspection } from "./analysis-sink.js";
+import { gitWrites } from "./git-writes.js";
 import { joinWords, type ShellWord, syntheticWord } from "./shell-word.js";
 
 /** Configuration keys whose value is a program, a shell string or a place code is loaded from. */
 const EXEC_KEY =
-  /^(alias\.|core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|attributesfile)|filter\.|diff\.|merge\.|include(if)?\.|credential\.|gpg\.|sequence\.editor|pager\.|uploadpack\.|receive\.|remote\..*\.(uploadpack|receivepack|proxy)|http\..*proxy|web\.browser|browser\.|man\.|instaweb\.|sendemail\.|interactive\.difffilter|protocol\.)/i;
+  /^(alias\.|core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|attributesfile|alternaterefscommand)|filter\.|diff\.|difftool\.|merge\.|mergetool\.|tar\.|include(if)?\.|credential\.|gpg\.|sequence\.editor|pager\.|uploadpack\.|uploadarchive\.|receive\.|remote\..*\.(uploadpack|receivepack|proxy|vcs)|http\..*proxy|url\.|submodule\.|init\.|hook\.|trailer\.|imap\.|safe\.|web\.browser|help\.browser|browser\.|man\.|instaweb\.|sendemail\.|interactive\.difffilter|protocol\.)/i;
 
 /** Global options taking a separate value. */
 const GLOBAL_VALUED = new Set([
@@ -34,7 +35,44 @@ const SUBCOMMAND_FLAGS: ReadonlyArray<{ prefix: string; detail: string; write?: 
   { prefix: "--cc-cmd", detail: "runs a program" },
   { prefix: "--sendmail-cmd", detail: "runs a program" },
   { prefix: "--output", detail: "writes a file", write: true },
+  { prefix: "--access-hook", detail: "runs a program for each request" },
+  { prefix: "--httpd", detail: "runs a web server program" },
 ];
+
+/** `git config` options taking a value; the first operand after them is the key. */
+const CONFIG_VALUED = /^(-[ft]|--(file|blob|type|default|comment|value))$/;
+/** Newer git's `git config set KEY VALUE`, `git config unset KEY` … */
+const CONFIG_VERBS = new Set([
+  "set",
+  "unset",
+  "get",
+  "list",
+  "edit",
+  "rename-section",
+  "remove-section",
+]);
+
+/** `git config`: the key (first operand) must be known, and sections must not be renamed into one that runs code. */
+function inspectConfigKey(result: Inspection, words: readonly ShellWord[], start: number): void {
+  const operands: ShellWord[] = [];
+  for (let i = start; i < words.length; i++) {
+    const word = words[i] as ShellWord;
+    if (word.value === "--rename-section" || word.value === "rename-section") {
+      result.findings.push({
+        reason: "dangerous_flag",
+        detail: "git config renaming a section can turn its keys into aliases or hooks",
+      });
+    }
+    if (CONFIG_VALUED.test(word.value)) i++;
+    else if (!word.value.startsWith("-") || word.dynamic) operands.push(word);
+  }
+  const key = CONFIG_VERBS.has(operands[0]?.value ?? "") ? operands[1] : operands[0];
+  if (key?.dynamic === true)
+    result.findings.push({
+      reason: "dangerous_flag",
+      detail: "git config sets a key only known at run time, which can name a program git runs",
+    });
+}
 
 /** `git config` forms that only read. */
 const CONFIG_READS = new Set([
@@ -47,6 +85,23 @@ const CONFIG_READS = new Set([
   "get",
   "list",
 ]);
+
+/**
+ * Whether `git config` only reads. git stops reading options at the first operand, so
+ * `git config alias.x '!cmd' --list` sets alias.x (`--list` is a value pattern there): only a
+ * read option before the first operand, or a first operand `get`/`list`, counts.
+ */
+function configReadsOnly(words: readonly ShellWord[], start: number): boolean {
+  for (let i = start; i < words.length; i++) {
+    const word = words[i] as ShellWord;
+    if (word.dynamic) return false;
+    if (CONFIG_READS.has(word.value)) return true;
+    if (word.value === "--") return false;
+    if (!word.value.startsWith("-")) return false;
+    if (CONFIG_VALUED.test(word.value)) i++;
+  }
+  return false;
+}
 
 const FILTERS = /^--(env|tree|index|parent|msg|commit|tag-name)-filter$/;
 
@@ -79,7 +134,11 @@ function inspectSubcommand(
   for (let i = start; i < words.length; i++) {
     const word = words[i] as ShellWord;
     const text = word.value;
-    if (text === "--") break;
+    // `git config -- core.pager X` still sets the key: only other subcommands stop at `--`.
+    if (text === "--") {
+      if (sub === "config") continue;
+      break;
+    }
     const flag = SUBCOMMAND_FLAGS.find((f) => text === f.prefix || text.startsWith(`${f.prefix}=`));
     if (flag !== undefined) {
       result.findings.push({
@@ -121,8 +180,26 @@ function inspectSubcommand(
         detail: "git clone -u names the program git runs for the transfer",
       });
     }
-    if (sub === "config" && EXEC_KEY.test(text) && !words.some((w) => CONFIG_READS.has(w.value))) {
-      inspectConfig(result, text, word, "config");
+    if (sub === "config" && EXEC_KEY.test(text) && !configReadsOnly(words, start)) {
+      // `git config alias.x '!cmd'`: the value is the next word; read it as `alias.x=!cmd`.
+      const next = words[i + 1];
+      const joined = next === undefined ? text : `${text}=${next.value}`;
+      inspectConfig(result, /^alias\./i.test(text) ? joined : text, next ?? word, "config");
+    }
+    if (
+      sub === "clone" &&
+      (text === "-c" || /^--con(f(ig?)?)?(=|$)/.test(text) || /^-c./.test(text))
+    ) {
+      const value =
+        text === "-c" || (!text.includes("=") && !/^-c./.test(text))
+          ? words[i + 1]
+          : syntheticWord(
+              text.startsWith("--") ? text.slice(text.indexOf("=") + 1) : text.slice(2),
+              word.start,
+              word.end,
+              word.dynamic,
+            );
+      inspectConfig(result, value?.value ?? "", value ?? word, "clone -c");
     }
     if (sub === "config" && (text === "-e" || text === "--edit")) {
       result.findings.push({
@@ -162,6 +239,17 @@ export function inspectGit(words: readonly ShellWord[]): Inspection {
         detail: `git ${text.split("=")[0]} changes what git runs`,
       });
       i += text.includes("=") ? 1 : 2;
+    } else if (/^--(work-tree|git-dir)(=|$)/.test(text)) {
+      const value = text.includes("=") ? text.slice(text.indexOf("=") + 1) : words[i + 1]?.value;
+      result.findings.push(
+        text.startsWith("--work-tree")
+          ? { reason: "redirect_write", detail: `git writes its work tree at ${value ?? ""}` }
+          : {
+              reason: "dangerous_flag",
+              detail: `git --git-dir reads configuration and hooks from ${value ?? ""}, which can name programs`,
+            },
+      );
+      i += text.includes("=") ? 1 : 2;
     } else if (GLOBAL_VALUED.has(text)) {
       i += 2;
     } else if (text.startsWith("-") || word.dynamic) {
@@ -187,5 +275,8 @@ export function inspectGit(words: readonly ShellWord[]): Inspection {
     result.commands.push({ words: words.slice(i + 2), argsFromInput: false });
   }
   inspectSubcommand(result, sub.value, words, i + 1);
+  if (sub.value === "config" && !configReadsOnly(words, i + 1))
+    inspectConfigKey(result, words, i + 1);
+  result.findings.push(...gitWrites(sub.value, words, i + 1));
   return result;
 }

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax, not templates
 /**
  * Honest corpus: ordinary compound commands an agent runs every day. Under an allow list that
  * names their programs they must be allowed, so the analysis does not block real work.
@@ -103,6 +104,79 @@ const HONEST: readonly string[] = [
   "node --version; npm test",
   "true",
 ];
+
+/**
+ * Honest commands of the shapes issue 14 closes: parameter expansions with defaults and
+ * patterns, arithmetic on literals and on variables the script sets to numbers, ordinary git.
+ */
+const HONEST_SHAPES: readonly string[] = [
+  "echo ${HOME:-/tmp}",
+  "f=notes.txt; echo ${f%.txt}.md",
+  "f=src/a.ts; echo ${f##*/} ${f#src/} ${f%%/*}",
+  "echo ${TMPDIR:=/tmp} ${EDITOR:+set} ${LANG-C}",
+  "x=hello; echo ${x^} ${x^^} ${x,,} ${x@Q}",
+  "x=a-b-c; echo ${x//-/_} ${x/a/A}",
+  'name=world; echo "hello ${name}" ${#HOME}',
+  "echo $((1 + 2 * 3)) $((16#ff)) $((0x10 << 2))",
+  "n=5; echo $((n * 2))",
+  "count=0; count=$((count + 1)); echo $count",
+  "for ((i = 0; i < 3; i++)); do echo $i; done",
+  "for i in 0 1 2; do echo $((i * 2)) ${a[i]}; done",
+  "i=0; while (( i < 3 )); do echo $i; (( i++ )); done",
+  "[[ $# -eq 0 ]] && echo none",
+  "n=3; [[ $n -gt 2 ]] && echo big",
+  "a=(x y z); echo ${a[1]} ${#a[@]} ${a[@]:1:2} ${!a[@]}",
+  "s=abcdef; echo ${s:1:3} ${s: -2}",
+  "test -v HOME && echo set",
+  '[ "$1" -eq 1 ] || echo other',
+  'git config user.name "A B"',
+  "git config user.email a@example.com",
+  "git config --get remote.origin.url",
+  "git log --oneline -5",
+  "git diff HEAD~1",
+  "git show --stat HEAD",
+  "git log --format='%h %s' -n 10",
+  "git diff --stat HEAD~1 -- src",
+  "git status --short",
+];
+
+const SHAPE_RULES: ShellRule[] = [
+  {
+    id: "shapes",
+    decision: "allow",
+    patterns: [
+      "echo *",
+      "test *",
+      "[ *",
+      "git config user.name *",
+      "git config user.email *",
+      "git config --get *",
+      "git log *",
+      "git diff *",
+      "git show *",
+      "git status *",
+    ].map(compileCommandPattern),
+  },
+  { id: "no-rm", decision: "deny", patterns: [compileCommandPattern("rm *")] },
+];
+
+describe("honest shapes of the hidden-execution families", () => {
+  let shell: ShellParser;
+  beforeAll(async () => {
+    shell = await loadShellParser();
+  });
+
+  it("has at least 20 cases", () => {
+    expect(HONEST_SHAPES.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(HONEST_SHAPES)("allows %j", (script) => {
+    const analysis = shell.analyse(script);
+    const verdict = judgeShell(analysis, SHAPE_RULES);
+    expect(analysis.uncertainties).toEqual([]);
+    expect(verdict.decision, verdict.explanation).toBe("allow");
+  });
+});
 
 describe("honest corpus", () => {
   let shell: ShellParser;

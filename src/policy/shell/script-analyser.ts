@@ -5,6 +5,7 @@
  */
 import type { Parser, Tree } from "web-tree-sitter";
 import { extendVia, type WalkContext } from "./analysis-sink.js";
+import { ArithmeticGuard, type ValueCheck } from "./arithmetic-guard.js";
 import type {
   ShellAnalysis,
   SimpleCommand,
@@ -41,14 +42,23 @@ export class ScriptAnalyser implements WalkSink {
   private readonly uncertainties: Uncertainty[] = [];
   private readonly noted = new Set<string>();
   private readonly values = new Map<string, string[]>();
+  private readonly attributes = new Map<string, string>();
+  private readonly guard: ArithmeticGuard;
   private parsedChars = 0;
   private nesting = 0;
 
-  constructor(private readonly parser: Parser) {}
+  constructor(private readonly parser: Parser) {
+    this.guard = new ArithmeticGuard({
+      knownValues: (name) => this.values.get(name),
+      note: (reason, text, detail) => this.note(reason, text, detail),
+      analyseHidden: (script) => this.analyseNested(script, TOP_LEVEL, "arithmetic"),
+    });
+  }
 
   /** Analyse a top-level script. */
   analyse(script: string): ShellAnalysis {
     this.run(script, TOP_LEVEL);
+    this.guard.finish();
     return { commands: this.commands, uncertainties: this.uncertainties };
   }
 
@@ -113,9 +123,39 @@ export class ScriptAnalyser implements WalkSink {
     return this.values.get(name);
   }
 
+  arithmetic(expression: string, text: string): void {
+    this.guard.use(expression, text);
+  }
+
+  markUnknown(name: string): void {
+    this.guard.markUnknown(name);
+    // A `declare -i` variable evaluates what it is given: a value read at run time can hold code.
+    if (this.attributes.get(name) === "integer")
+      this.note(
+        "arithmetic_value",
+        name,
+        `${name} is an integer variable given a value only known at run time, which bash evaluates as arithmetic`,
+      );
+  }
+
+  valueCheck(name: string, text: string, check: ValueCheck): void {
+    this.guard.useValue(name, text, check);
+  }
+
+  setAttribute(name: string, attribute: "integer" | "associative"): void {
+    this.attributes.set(name, attribute);
+  }
+
+  attributeOf(name: string): string | undefined {
+    return this.attributes.get(name);
+  }
+
   recordValue(name: string, value: string): void {
     const known = this.values.get(name) ?? [];
-    if (known.length < MAX_VALUES && !known.includes(value)) known.push(value);
+    if (known.includes(value)) return;
+    if (known.length < MAX_VALUES) known.push(value);
+    // A value not remembered is a value not checked: the variable is no longer known.
+    else this.guard.markUnknown(name);
     this.values.set(name, known);
   }
 

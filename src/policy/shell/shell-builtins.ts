@@ -7,7 +7,11 @@
  * | source, . | runs a file | `source` |
  * | trap ACTION SIG… | runs ACTION later (parsed in turn) | — |
  * | alias NAME=VALUE | redefines a command name (VALUE parsed in turn) | `alias` |
- * | let EXPR | arithmetic may evaluate `a[$(cmd)]` held in a string | `deferred_code` |
+ * | let EXPR | evaluates EXPR as arithmetic (see arithmetic-guard.ts) | `arithmetic_value` |
+ * | read, mapfile -C CMD | CMD runs for each line read (parsed in turn) | `deferred_code` |
+ * | bind -x | binds a key to a shell command | `deferred_code` |
+ * | fc | re-runs commands from the history, or runs an editor on them | `eval` |
+ * | test/[ -v NAME | a subscript in NAME is evaluated as arithmetic | `arithmetic_value` |
  * | enable -f | loads a builtin from a shared object | `dangerous_flag` |
  * | hash -p PATH NAME | makes NAME run PATH | `dangerous_flag` |
  * | compgen/complete -C CMD | runs CMD (parsed in turn) | — |
@@ -16,7 +20,7 @@
 import { emptyInspection, type Inspection } from "./analysis-sink.js";
 import { isDangerousVariable } from "./dangerous-variables.js";
 import { optionValueWord, scanOptions } from "./option-scanner.js";
-import { joinWords, type ShellWord } from "./shell-word.js";
+import { joinWords, type ShellWord, syntheticWord } from "./shell-word.js";
 
 const DECLARATIONS = new Set(["declare", "typeset", "export", "local", "readonly"]);
 const READERS: Readonly<Record<string, string>> = {
@@ -24,7 +28,27 @@ const READERS: Readonly<Record<string, string>> = {
   mapfile: "dnOsuCc",
   readarray: "dnOsuCc",
 };
-const CODE_IN_TEXT = /\$\(|`/;
+
+/**
+ * A word bash reads as a variable name to assign (`read NAME`, `printf -v NAME`): the variable
+ * gets a value only known at run time, and a subscript in the name (or a name that comes
+ * from an expansion) is evaluated as arithmetic.
+ */
+function nameTarget(result: Inspection, word: ShellWord | undefined): void {
+  if (word === undefined) return;
+  const bracket = word.value.indexOf("[");
+  const base = bracket < 0 ? word.value : word.value.slice(0, bracket);
+  if (/^[A-Za-z_]\w*$/.test(base) && !word.dynamic) {
+    result.assigns = [...(result.assigns ?? []), base];
+  }
+  if (bracket >= 0 || word.dynamic) {
+    const text = word.value.slice(Math.max(0, bracket));
+    result.arithmetic = [
+      ...(result.arithmetic ?? []),
+      syntheticWord(text, word.start, word.end, word.dynamic),
+    ];
+  }
+}
 
 function assignmentTargets(result: Inspection, name: string, targets: readonly string[]): void {
   for (const target of targets) {
@@ -51,10 +75,34 @@ function inspectTrap(result: Inspection, words: readonly ShellWord[]): void {
 
 function inspectReaders(result: Inspection, name: string, words: readonly ShellWord[]): void {
   const scan = scanOptions(words, 1, { shortValued: READERS[name] ?? "" });
-  const arrays = scan.options
-    .filter((o) => o.name === "-a")
-    .map((o) => optionValueWord(o)?.value ?? "");
-  assignmentTargets(result, name, [...arrays, ...words.slice(scan.next).map((w) => w.value)]);
+  const arrays = scan.options.filter((o) => o.name === "-a").map((o) => optionValueWord(o));
+  const targets = [...arrays, ...words.slice(scan.next)];
+  for (const target of targets) nameTarget(result, target);
+  // With no name, read sets REPLY and mapfile sets MAPFILE.
+  if (targets.length === 0) result.assigns = [name === "read" ? "REPLY" : "MAPFILE"];
+  assignmentTargets(
+    result,
+    name,
+    targets.map((w) => w?.value ?? ""),
+  );
+  const callback = scan.options.find((o) => o.name === "-C");
+  const code = callback === undefined ? undefined : optionValueWord(callback);
+  if (code !== undefined) {
+    result.findings.push({
+      reason: "deferred_code",
+      detail: `${name} -C runs a command for the lines it reads`,
+    });
+    result.scripts.push({ word: code, label: `${name} -C` });
+  }
+}
+
+/** `test -v NAME`, `[ -v NAME ]`: a subscript in NAME is evaluated. */
+function inspectTest(result: Inspection, words: readonly ShellWord[]): void {
+  for (let i = 1; i < words.length - 1; i++) {
+    if (words[i]?.value !== "-v") continue;
+    const operand = words[i + 1] as ShellWord;
+    if (operand.value.includes("[") || operand.dynamic) nameTarget(result, operand);
+  }
 }
 
 /**
@@ -94,12 +142,28 @@ export function inspectBuiltin(name: string, words: readonly ShellWord[]): Inspe
       }
       return result;
     case "let":
-      if (args.some((w) => !w.dynamic && CODE_IN_TEXT.test(w.value))) {
+      result.arithmetic = args.filter((w) => !w.value.startsWith("-"));
+      return result;
+    case "test":
+    case "[":
+      inspectTest(result, words);
+      return result;
+    case "bind":
+      if (args.some((w) => /^-[a-zA-Z]*x/.test(w.value)))
         result.findings.push({
           reason: "deferred_code",
-          detail: "let evaluates text that contains a command substitution",
+          detail: "bind -x makes a key run a shell command",
         });
-      }
+      return result;
+    case "fc":
+      result.findings.push({
+        reason: "eval",
+        detail: "fc runs commands from the history (and -e runs an editor)",
+      });
+      return result;
+    case "getopts":
+      nameTarget(result, args[1]);
+      result.assigns = [...(result.assigns ?? []), "OPTARG"];
       return result;
     case "enable":
       if (args.some((w) => /^-[a-z]*f/.test(w.value)))
@@ -126,8 +190,10 @@ export function inspectBuiltin(name: string, words: readonly ShellWord[]): Inspe
       const target = scanOptions(words, 1, { shortValued: "v" }).options.find(
         (o) => o.name === "-v",
       );
-      if (target !== undefined)
+      if (target !== undefined) {
+        nameTarget(result, optionValueWord(target));
         assignmentTargets(result, name, [optionValueWord(target)?.value ?? ""]);
+      }
       return result;
     }
     default:

@@ -10,10 +10,13 @@ import {
   type WalkContext,
   withStdin,
 } from "./analysis-sink.js";
+import { arithmeticContext, arrayIndices, declarationAttributes } from "./arithmetic-contexts.js";
+import type { ValueCheck } from "./arithmetic-guard.js";
 import { emitCommand } from "./command-emitter.js";
 import { isDangerousVariable } from "./dangerous-variables.js";
+import { inspectExpansion } from "./expansion-inspector.js";
 import { inputFeed, writtenTarget } from "./redirects.js";
-import type { ShellWord } from "./shell-word.js";
+import { isUncertainWord, type ShellWord } from "./shell-word.js";
 import {
   childForField,
   childrenForField,
@@ -25,6 +28,11 @@ import { groupAdjacent, resolveWord } from "./word-resolver.js";
 /** The sink plus what only the walk needs: literal assignments and re-parsing fragments. */
 export interface WalkSink extends AnalysisSink {
   recordValue(name: string, value: string): void;
+  /** `declare -i` / `declare -A` on a name: integer assignments evaluate arithmetic; keys are not. */
+  setAttribute(name: string, attribute: "integer" | "associative"): void;
+  attributeOf(name: string): string | undefined;
+  /** Once the walk is done, every value of `name` must pass `check` (`${!x}`, `${x@P}`). */
+  valueCheck(name: string, text: string, check: ValueCheck): void;
   /** Analyse part of the current script again, at the same depth and via. */
   analyseFragment(script: string, context: WalkContext): void;
 }
@@ -57,7 +65,6 @@ const SUBSTITUTIONS: Readonly<Record<string, string>> = {
   process_substitution: "<(…)",
 };
 const CODE_IN_TEXT = /\$\(|`/;
-
 /** The texts between unescaped backquotes, with backslash escapes removed as bash does there. */
 function backquoted(text: string): string[] {
   const found: string[] = [];
@@ -175,6 +182,18 @@ class StatementWalker {
       case "heredoc_redirect":
         this.heredocBackquotes(node, context);
         break;
+      case "expansion":
+        inspectExpansion(node, this.source, this.sink, context);
+        break;
+      case "arithmetic_expansion":
+      case "compound_statement":
+      case "c_style_for_statement":
+      case "subscript":
+      case "test_command":
+      case "subshell":
+      case "command_substitution":
+        arithmeticContext(node, this.source, this.sink);
+        break;
     }
     const marker = SUBSTITUTIONS[type];
     const inner =
@@ -231,6 +250,7 @@ class StatementWalker {
       depth: context.depth,
       via: [...context.via],
     });
+    declarationAttributes(node, words, this.source, this.sink);
     // `declare -n ref=PATH` makes every later `ref=…` an assignment to PATH.
     if (words.some((w) => /^-[a-zA-Z]*n/.test(w.value))) {
       for (const w of words) {
@@ -259,8 +279,23 @@ class StatementWalker {
     }
     const valueNode = childForField(node, "value");
     if (valueNode === null) return;
+    if (valueNode.type === "array") {
+      arrayIndices(valueNode, name, this.source, this.sink);
+      this.sink.markUnknown(name);
+      return;
+    }
+    if (this.sink.attributeOf(name) === "integer")
+      this.sink.arithmetic(this.text(valueNode), this.text(node));
+    // `n=$((n + 1))`: the value is the number arithmetic yields, and that arithmetic is checked.
+    if (valueNode.type === "arithmetic_expansion") {
+      this.sink.recordValue(name, "0");
+      return;
+    }
     const [value] = resolveWord([valueNode], this.source);
-    if (value === undefined || value.dynamic) return;
+    if (value === undefined || value.dynamic) {
+      this.sink.markUnknown(name);
+      return;
+    }
     this.sink.recordValue(name, value.value);
     // bash arithmetic evaluates `a[$(cmd)]` found inside a variable's value: `x='a[$(rm y)]'; echo $((x))`.
     if (CODE_IN_TEXT.test(value.value)) {
@@ -275,6 +310,15 @@ class StatementWalker {
   private loopVariable(node: Node): void {
     const variable = childForField(node, "variable");
     const name = variable === null ? "" : this.text(variable);
+    // `for i in 0 1 2` gives i literal values; a list with expansions (or none: "$@") does not.
+    const values = wordsOf(childrenForField(node, "value"), this.source);
+    const literal = values.length > 0 && !values.some(isUncertainWord);
+    if (literal && !this.source.startsWith("select", node.startIndex)) {
+      for (const value of values) this.sink.recordValue(name, value.value);
+    } else {
+      this.sink.markUnknown(name);
+      this.sink.markUnknown("REPLY");
+    }
     if (isDangerousVariable(name)) {
       this.sink.note(
         "dangerous_assignment",

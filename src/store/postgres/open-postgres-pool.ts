@@ -1,5 +1,6 @@
 import pg from "pg";
 import { DocketError } from "../../errors/docket-error.js";
+import { maskSecrets } from "../../shared/mask-secrets.js";
 import {
   checkSchemaVersion,
   LATEST_SCHEMA_VERSION,
@@ -43,7 +44,7 @@ export async function openPostgresPool(
     if (error instanceof DocketError) throw error;
     throw new DocketError(
       "store_open_failed",
-      `The store at ${location} could not be opened: ${(error as Error).message}`,
+      maskSecrets(`The store at ${location} could not be opened: ${(error as Error).message}`),
       { cause: error },
     );
   }

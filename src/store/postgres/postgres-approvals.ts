@@ -33,8 +33,9 @@ export class PostgresApprovals {
     try {
       await this.pool.query(
         `INSERT INTO approvals (id, session_id, call_id, tool, canonical_args, args_hash, rule, reason,
-           requested_by, approvers, created_at, expires_at, status, locally_asserted, scope)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending', false, $13)`,
+           requested_by, approvers, created_at, expires_at, status, locally_asserted, scope,
+           grant_key, grant_text)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending', false, $13, $14, $15)`,
         [
           approval.id,
           approval.sessionId ?? null,
@@ -49,6 +50,8 @@ export class PostgresApprovals {
           approval.createdAt,
           approval.expiresAt ?? null,
           approval.scope,
+          approval.grantKey ?? null,
+          approval.grantText ?? null,
         ],
       );
     } catch (error) {

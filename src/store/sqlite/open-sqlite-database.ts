@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database, { type Database as SqliteDatabase } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
+import { maskSecrets } from "../../shared/mask-secrets.js";
 import {
   checkSchemaVersion,
   LATEST_SCHEMA_VERSION,
@@ -34,7 +35,7 @@ export function openSqliteDatabase(
   const memory = target.path === ":memory:";
   if (!memory) {
     if ((readOnly || mustExist) && !existsSync(target.path)) {
-      throw new DocketError("store_not_found", `There is no store at ${target.path}.`);
+      throw new DocketError("store_not_found", maskSecrets(`There is no store at ${target.path}.`));
     }
     if (!readOnly) mkdirSync(dirname(target.path), { recursive: true });
   }
@@ -44,7 +45,7 @@ export function openSqliteDatabase(
   } catch (error) {
     throw new DocketError(
       "store_open_failed",
-      `The store at ${target.path} could not be opened: ${(error as Error).message}`,
+      maskSecrets(`The store at ${target.path} could not be opened: ${(error as Error).message}`),
       {
         cause: error,
       },

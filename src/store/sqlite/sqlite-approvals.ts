@@ -37,8 +37,9 @@ export class SqliteApprovals {
     try {
       this.sql(
         `INSERT INTO approvals (id, session_id, call_id, tool, canonical_args, args_hash, rule, reason,
-             requested_by, approvers, created_at, expires_at, status, locally_asserted, scope)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?)`,
+             requested_by, approvers, created_at, expires_at, status, locally_asserted, scope,
+             grant_key, grant_text)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
       ).run(
         approval.id,
         approval.sessionId ?? null,
@@ -53,6 +54,8 @@ export class SqliteApprovals {
         approval.createdAt,
         approval.expiresAt ?? null,
         approval.scope,
+        approval.grantKey ?? null,
+        approval.grantText ?? null,
       );
     } catch (error) {
       if ((error as { code?: string }).code?.startsWith("SQLITE_CONSTRAINT")) {

@@ -5,6 +5,7 @@
  * Run: node --import tsx test/mcp/support/gateway-main.ts gateway [--http PORT]
  */
 import { Command } from "commander";
+import { createMemoryEventSink } from "../../../src/checkpoint/memory-event-sink.js";
 import { registerGatewayCommand } from "../../../src/cli/commands/gateway-command.js";
 import { createGatewayBackend } from "../../../src/mcp/create-gateway-backend.js";
 import { dynamicServer, everythingServer } from "./mcp-fixtures.js";
@@ -13,6 +14,7 @@ const program = new Command("docket").exitOverride();
 registerGatewayCommand(program, {
   buildCheckpoint: () =>
     createGatewayBackend({
+      events: createMemoryEventSink(),
       mcp: { servers: { everything: everythingServer(), dyn: dynamicServer() } },
       policy: {
         rules: [

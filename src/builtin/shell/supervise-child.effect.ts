@@ -1,6 +1,6 @@
 import type { ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
-import { groupExists, terminateGroup } from "./process-group.js";
+import { groupExists, terminateGroup } from "./process-group.effect.js";
 
 /** How long after the shell exits its output may stay open before leftovers are stopped. */
 const LINGER_MS = 100;

@@ -2,7 +2,7 @@ import type { LookupAddress } from "node:dns";
 import type { IncomingMessage, RequestOptions } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { VettedTarget } from "./vet-target.js";
+import type { VettedTarget } from "./vet-target.effect.js";
 
 /** Node's `lookup` hook, in both the single-address and the `all: true` shapes. */
 type LookupHook = NonNullable<RequestOptions["lookup"]>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BuiltinRefusal } from "../builtin-refusal.js";
-import { parseFetchUrl, type Resolver, vetTarget } from "./vet-target.js";
+import { parseFetchUrl, type Resolver, vetTarget } from "./vet-target.effect.js";
 
 const noDns: Resolver = async (hostname) => {
   throw new Error(`DNS must not be asked about ${hostname}`);

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BuiltinRefusal } from "../builtin-refusal.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { writeFileAtomic } from "./atomic-write.effect.js";
 import { resolveInWorkspace } from "./resolve-in-workspace.js";
 
 let base: string;

@@ -1,0 +1,65 @@
+import type { BuiltinContext } from "../builtin-context.js";
+import { BuiltinRefusal } from "../builtin-refusal.js";
+
+/**
+ * What the file tools keep away from the model whatever the policy says: docket's own files
+ * (refused to every file tool) and files a deny `path` rule protects from reading (left out of
+ * listings and searches, so `search_files` never shows a `.env` line). Each check takes a real
+ * absolute path and answers with a reason, or undefined.
+ */
+export interface FileGuard {
+  /** Why this path is one of docket's own files (the store, docket.yaml, a policy file, …). */
+  readonly own?: (absolute: string) => string | undefined;
+  /** Why a deny rule keeps this file from reading tools (e.g. `secrets stay secret`). */
+  readonly secret?: (absolute: string) => string | undefined;
+}
+
+/**
+ * Refuse a path that is one of docket's own files, naming what it is.
+ *
+ * @example
+ * ```ts
+ * const target = await resolveInWorkspace(ctx.workspace, args.path);
+ * refuseOwnFile(ctx, target); // throws BuiltinRefusal("docket_file") for .docket/docket.db
+ * ```
+ */
+export function refuseOwnFile(
+  ctx: BuiltinContext,
+  target: { readonly input: string; readonly absolute: string },
+): void {
+  const what = ctx.guard?.own?.(target.absolute);
+  if (what === undefined) return;
+  throw new BuiltinRefusal(
+    "docket_file",
+    `Refused '${target.input}': it is ${what}. docket protects its own files; no tool may read or write them, whatever the policy allows.`,
+  );
+}
+
+/**
+ * Whether a listing or search leaves this file out, and why: `own` or `secret`.
+ *
+ * @example
+ * ```ts
+ * if (hiddenFile(ctx, file.absolute) !== undefined) continue;
+ * ```
+ */
+export function hiddenFile(ctx: BuiltinContext, absolute: string): "own" | "secret" | undefined {
+  if (ctx.guard?.own?.(absolute) !== undefined) return "own";
+  if (ctx.guard?.secret?.(absolute) !== undefined) return "secret";
+  return undefined;
+}
+
+/**
+ * The note a listing or search adds when it left files out.
+ *
+ * @example
+ * ```ts
+ * hiddenNote({ own: 2, secret: 1 }); // "(left out 2 of docket's own files and 1 file a deny rule protects)"
+ * ```
+ */
+export function hiddenNote(counts: { own: number; secret: number }): string | undefined {
+  const parts: string[] = [];
+  if (counts.own > 0) parts.push(`${counts.own} of docket's own files`);
+  if (counts.secret > 0) parts.push(`${counts.secret} file(s) a deny rule protects from reading`);
+  return parts.length === 0 ? undefined : `(left out ${parts.join(" and ")})`;
+}

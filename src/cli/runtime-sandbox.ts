@@ -1,0 +1,74 @@
+import * as path from "node:path";
+import type { PolicyLayer } from "../policy/policy-rule.js";
+import { resolveConfinement } from "../sandbox/resolve-confinement.js";
+import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
+import { parseStoreUrl } from "../store/store-url.js";
+
+/** What the runtime knows about docket's own files. */
+export interface RuntimeFiles {
+  readonly storeUrl: string;
+  readonly configFile: string | undefined;
+  readonly layers: readonly PolicyLayer[];
+  readonly sandbox: SandboxSettings;
+}
+
+/**
+ * The sandbox settings the runtime's shell gets: the configured ones plus docket's own files
+ * hidden (the SQLite store with its -wal, -shm and -journal, or its whole folder when that is
+ * `.docket`; docket.yaml; every loaded policy file) and every deny rule's `path` globs, so one
+ * rule keeps a secret from the file tools and the shell alike. A fuller list of docket's files
+ * can be passed through `sandbox.hide` later.
+ *
+ * @example
+ * ```ts
+ * const sandbox = runtimeSandbox({ storeUrl: "sqlite:.docket/docket.db", configFile: "docket.yaml", layers, sandbox: {} });
+ * sandbox.hide; // ["/ws/.docket/docket.db", …, "/ws/.docket", "/ws/docket.yaml"]
+ * ```
+ */
+export function runtimeSandbox({
+  storeUrl,
+  configFile,
+  layers,
+  sandbox,
+}: RuntimeFiles): SandboxSettings {
+  const hide = [...(sandbox.hide ?? [])];
+  const target = parseStoreUrl(storeUrl);
+  if (target.engine === "sqlite" && target.path !== ":memory:") {
+    const db = path.resolve(target.path);
+    hide.push(db, `${db}-wal`, `${db}-shm`, `${db}-journal`);
+    if (path.basename(path.dirname(db)) === ".docket") hide.push(path.dirname(db));
+  }
+  if (configFile) hide.push(path.resolve(configFile));
+  for (const layer of layers) if (layer.source?.file) hide.push(path.resolve(layer.source.file));
+  const hidePatterns = [...(sandbox.hidePatterns ?? [])];
+  for (const layer of layers) {
+    for (const rule of layer.rules ?? []) {
+      if (rule.decision !== "deny" || rule.path === undefined) continue;
+      hidePatterns.push(...(Array.isArray(rule.path) ? rule.path : [rule.path]));
+    }
+  }
+  return { ...sandbox, hide: [...new Set(hide)], hidePatterns: [...new Set(hidePatterns)] };
+}
+
+/**
+ * The start-up line about the shell's confinement, or undefined when it is sandboxed.
+ *
+ * @example
+ * ```ts
+ * const line = sandboxNotice({ mode: "off" });
+ * if (line) process.stderr.write(`${line}\n`);
+ * ```
+ */
+export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
+  const confinement = resolveConfinement(sandbox);
+  switch (confinement.status) {
+    case "sandboxed":
+      return undefined;
+    case "off":
+      return "docket: sandbox.mode is off: run_command runs unconfined, with your powers, so an agent with a shell can also read and change docket's own store, config and approvals.";
+    case "unconfined":
+      return `docket: no sandbox here (${confinement.reason}); every run_command call will ask for approval.`;
+    case "refused":
+      return `docket: ${confinement.reason}; run_command calls will be refused.`;
+  }
+}

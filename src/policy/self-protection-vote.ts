@@ -1,0 +1,174 @@
+import * as path from "node:path";
+import picomatch from "picomatch";
+import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
+import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
+import type { CallView } from "./call-view.js";
+import { invokesDocket } from "./invokes-docket.js";
+import type { PolicyVote } from "./policy-vote.js";
+import { expandHome } from "./resolve-policy-path.js";
+import type { ShellAnalysis } from "./shell/shell-analysis.js";
+import { scriptTokens } from "./shell-file-operands.js";
+
+/** The rule id of the vote no policy can override. */
+export const SELF_PROTECTION_RULE = "docket:self-protection";
+
+/** What the self-protection vote guards. */
+export interface SelfProtection {
+  /** docket's own files (store, docket.yaml, policy files, audit key, `.docket/`, …). */
+  readonly ownFiles: DocketOwnFiles;
+  /** Files and folders that are docket's CLI (`dist/src/cli/`): running them is refused. */
+  readonly cliPaths?: readonly string[];
+}
+
+const MAX_STRINGS = 256;
+const MAX_STRING_CHARS = 4096;
+const GLOB = /[*?[]/;
+// Where a free-text argument is cut into words that may be paths (`attach .docket/docket.db`,
+// `db=.docket/docket.db`, `"docket.yaml"`).
+const WORD_BREAK = /[\s=,;|&<>()'"`]+/;
+
+/**
+ * The self-protection vote: a deny from layer `docket` that sorts before every rule, cast when a
+ * call names one of docket's own files or runs docket's CLI. It looks at the declared path
+ * arguments, at every token and analysed word of a `command` argument, and, for tools other than
+ * the built-in ones (MCP and custom tools), at every string in the arguments. Undefined when the
+ * call touches none of them.
+ *
+ * @example
+ * ```ts
+ * selfProtectionVote(view, { ownFiles }, { workspace: "/ws", home: "/home/ada" }, analysis)?.decision; // "deny"
+ * ```
+ */
+export function selfProtectionVote(
+  view: CallView,
+  protection: SelfProtection,
+  where: { readonly workspace: string; readonly home: string },
+  analysis: ShellAnalysis | undefined,
+): PolicyVote | undefined {
+  // One decision's lookups share their folders' real paths.
+  const memo = new Map<string, string>();
+  const check = (text: string) => findOwn(text, protection.ownFiles, where, memo);
+  for (const target of view.paths() ?? []) {
+    const hit = protection.ownFiles.find(target.absolute, memo) ?? check(target.input);
+    if (hit !== undefined) return deny(target.input, hit);
+  }
+  const command = view.command()?.value;
+  if (typeof command === "string") {
+    const cli = invokesDocket(analysis, {
+      workspace: where.workspace,
+      cliPaths: protection.cliPaths,
+    });
+    if (cli !== undefined) return denyCli(cli);
+    for (const token of scriptTokens(command, analysis)) {
+      const hit = check(token);
+      if (hit !== undefined) return deny(token, hit);
+    }
+  }
+  // Built-in tools are judged by their declared arguments (write_file's content is free text);
+  // any other tool (MCP, custom) by every string it is given, keys included.
+  if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
+    for (const text of stringsIn(view.request.args)) {
+      const tokens = WORD_BREAK.test(text) ? [text, ...text.split(WORD_BREAK)] : [text];
+      for (const token of tokens) {
+        const hit = check(fromFileUrl(token));
+        if (hit !== undefined) return deny(token, hit);
+      }
+    }
+  }
+  return undefined;
+}
+
+function findOwn(
+  raw: string,
+  own: DocketOwnFiles,
+  where: { readonly workspace: string; readonly home: string },
+  memo: Map<string, string>,
+): OwnFile | undefined {
+  if (raw === "" || raw.length > MAX_STRING_CHARS || raw.includes("\0")) return undefined;
+  // An option (`-la`, `--short`) is not a file; `--file=PATH` reaches here as PATH alone.
+  if (raw.startsWith("-") || /^\d+$/.test(raw)) return undefined;
+  const text = expandHome(raw.replace(/^\$\{?HOME\}?(?=\/|$)/, "~"), where.home);
+  const parts = text.toLowerCase().split(/[\\/]+/);
+  const absolute = path.resolve(where.workspace, text);
+  // Relative to the workspace (where the tools work) and to docket's own directory (where an
+  // MCP server started by docket resolves it), when the two differ.
+  const fromCwd = path.resolve(own.cwd, text);
+  const hit =
+    own.find(absolute, memo) ?? (fromCwd === absolute ? undefined : own.find(fromCwd, memo));
+  if (hit !== undefined) return hit;
+  // A `.docket` folder anywhere, however reached (`cd sub && cat ../.docket/docket.db`).
+  if (parts.includes(".docket")) {
+    return own.entries.find((entry) => entry.what === "docket's state folder") ?? stateFolder();
+  }
+  if (parts[0] === ".." || parts.includes("..")) {
+    // `cat ../docket.yaml` from a subdirectory: judged by name, since the shell's cwd may differ.
+    const base = parts.at(-1) ?? "";
+    const named = own.entries.find(
+      (entry) => entry.kind === "file" && path.basename(entry.path).toLowerCase() === base,
+    );
+    if (named !== undefined) return named;
+  }
+  if (GLOB.test(text)) {
+    const test = picomatch(absolute, { dot: true, nocase: true });
+    return own.entries.find((entry) => test(entry.path));
+  }
+  return undefined;
+}
+
+/** `file:///ws/%2Edocket/docket.db` is the path `/ws/.docket/docket.db`. */
+function fromFileUrl(text: string): string {
+  if (!/^file:\/\//i.test(text)) return text;
+  const rest = text.slice("file://".length).replace(/^localhost(?=\/)/i, "");
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest;
+  }
+}
+
+function stateFolder(): OwnFile {
+  return { path: ".docket", kind: "directory", what: "docket's state folder" };
+}
+
+function deny(text: string, hit: OwnFile): PolicyVote {
+  return {
+    decision: "deny",
+    rule: SELF_PROTECTION_RULE,
+    layer: "docket",
+    order: Number.MIN_SAFE_INTEGER,
+    reason: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
+    approvers: undefined,
+    matched: [`${JSON.stringify(text)} is ${hit.what} (${hit.path})`],
+  };
+}
+
+function denyCli(found: { readonly command: string; readonly word: string }): PolicyVote {
+  return {
+    decision: "deny",
+    rule: SELF_PROTECTION_RULE,
+    layer: "docket",
+    order: Number.MIN_SAFE_INTEGER,
+    reason: `the command runs docket itself ('${found.word}'): an agent may not drive docket (approvals, policy, audit, store) from its own tools, whatever the policy allows.`,
+    approvers: undefined,
+    matched: [`command ${JSON.stringify(found.command)} runs docket`],
+    command: found.command,
+  };
+}
+
+/** Every string in the arguments, keys included, breadth-bounded. */
+function stringsIn(value: unknown): string[] {
+  const out: string[] = [];
+  const queue: unknown[] = [value];
+  while (queue.length > 0 && out.length < MAX_STRINGS) {
+    const item = queue.shift();
+    if (typeof item === "string") out.push(item);
+    else if (Array.isArray(item)) queue.push(...item.slice(0, MAX_STRINGS));
+    else if (typeof item === "object" && item !== null) {
+      for (const [key, inner] of Object.entries(item).slice(0, MAX_STRINGS)) {
+        out.push(key);
+        queue.push(inner);
+      }
+    }
+  }
+  return out;
+}

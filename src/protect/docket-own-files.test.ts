@@ -1,0 +1,100 @@
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docketOwnFiles } from "./docket-own-files.js";
+import { runtimeOwnFiles } from "./runtime-own-files.js";
+
+let ws: string;
+let home: string;
+
+beforeAll(async () => {
+  ws = await realpath(await mkdtemp(join(tmpdir(), "docket-own-")));
+  home = await realpath(await mkdtemp(join(tmpdir(), "docket-own-home-")));
+  await mkdir(join(ws, ".docket"));
+  await mkdir(join(ws, "sub"));
+  await writeFile(join(ws, ".docket", "docket.db"), "store");
+  await writeFile(join(ws, "README.md"), "hello");
+  await mkdir(join(home, ".config", "docket"), { recursive: true });
+  await writeFile(join(home, ".config", "docket", "audit.key"), "key");
+});
+
+afterAll(async () => {
+  await rm(ws, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true });
+});
+
+const own = () =>
+  runtimeOwnFiles({
+    storeUrl: "sqlite:.docket/docket.db",
+    configFile: "docket.yaml",
+    cwd: ws,
+    env: { HOME: home },
+    sections: {
+      audit: { key_file: "~/keys/docket.key" },
+      sandbox: { hide: ["secrets/", "*.kdbx"] },
+    },
+  });
+
+describe("docket's own files", () => {
+  it("covers the store and its siblings, .docket/, docket.yaml before it exists, the user config folder", () => {
+    const files = own();
+    expect(files.find(join(ws, ".docket", "docket.db"))?.what).toBe("the store");
+    expect(files.find(join(ws, ".docket", "docket.db-wal"))?.what).toBe("the store");
+    expect(files.find(join(ws, ".docket", "docket.db-journal"))?.what).toBe("the store");
+    expect(files.find(join(ws, ".docket", "anything-else"))?.what).toBe("docket's state folder");
+    expect(files.find(join(ws, "docket.yaml"))?.what).toBe("docket.yaml");
+    expect(files.find(join(home, ".config", "docket", "audit.key"))?.what).toBe(
+      "docket's user config folder",
+    );
+    expect(files.find(join(home, "keys", "docket.key"))?.what).toBe("the audit key");
+    expect(files.find(join(ws, "secrets", "a.txt"))?.what).toBe("hidden by sandbox.hide");
+    expect(files.find(join(ws, "vault.kdbx"))?.what).toBe("hidden by sandbox.hide");
+    expect(files.find(join(ws, "README.md"))).toBeUndefined();
+    expect(files.find(join(ws, ".docketish"))).toBeUndefined();
+    expect(files.find(join(ws, "sub", "docket.yaml"))).toBeUndefined();
+  });
+
+  it("sees through `..`, upper case, symbolic links and hard links", async () => {
+    await symlink(join(ws, ".docket", "docket.db"), join(ws, "sub", "innocent.txt"));
+    await symlink(join(ws, ".docket"), join(ws, "state-link"));
+    await link(join(ws, ".docket", "docket.db"), join(ws, "sub", "hard.db"));
+    const files = own();
+    expect(files.find(join(ws, ".docket", "..", ".docket", "docket.db"))?.what).toBe("the store");
+    expect(files.find(join(ws, "sub", "..", "DOCKET.YAML"))?.what).toBe("docket.yaml");
+    expect(files.find(join(ws, ".DOCKET", "Docket.DB"))?.what).toBe("the store");
+    expect(files.find(join(ws, "sub", "innocent.txt"))?.what).toBe("the store");
+    expect(files.find(join(ws, "state-link", "new-file"))?.what).toBe("docket's state folder");
+    expect(files.find(join(ws, "sub", "hard.db"))?.what).toBe("the store");
+  });
+
+  it("a relative path resolves against the cwd it was given", () => {
+    const files = docketOwnFiles({ files: [{ path: "policy.yaml", what: "a policy" }], cwd: ws });
+    expect(files.find("policy.yaml")?.what).toBe("a policy");
+    expect(files.find(join(ws, "policy.yaml"))?.what).toBe("a policy");
+  });
+
+  it("no spelling of the store's path escapes (property)", () => {
+    const files = own();
+    const segment = fc.constantFrom("", "./", "sub/../", ".docket/../", "x/y/../../");
+    const casing = fc.array(fc.boolean(), { minLength: 17, maxLength: 17 });
+    fc.assert(
+      fc.property(segment, segment, casing, (a, b, upper) => {
+        const name = ".docket/docket.db"
+          .split("")
+          .map((char, i) => (upper[i] ? char.toUpperCase() : char))
+          .join("");
+        const [dir, file] = name.split("/");
+        return files.find(join(ws, `${a}${dir}/${b}${file}`)) !== undefined;
+      }),
+    );
+  });
+
+  it("a postgres or in-memory store has no file to protect", () => {
+    for (const storeUrl of ["postgres://u:p@db/docket", "sqlite::memory:", ":memory:"]) {
+      const files = runtimeOwnFiles({ storeUrl, cwd: ws, env: { HOME: home } });
+      expect(files.entries.some((entry) => entry.what === "the store")).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import { spawnSync } from "node:child_process";
+
+/** Whether this machine can run the sandbox, found by really starting one. */
+export type SandboxProbe =
+  | { readonly status: "available"; readonly bwrapPath: string; readonly version: string }
+  | {
+      readonly status: "unavailable";
+      readonly bwrapPath: string;
+      /** `missing`: no such binary; `forbidden`: it ran but could not make the namespaces. */
+      readonly kind: "missing" | "forbidden";
+      readonly reason: string;
+    };
+
+const cache = new Map<string, SandboxProbe>();
+
+/** The namespaces and mounts every sandboxed call uses; the probe asks for all of them. */
+export const PROBE_ARGS = [
+  "--unshare-user",
+  "--unshare-pid",
+  "--unshare-net",
+  "--unshare-ipc",
+  "--unshare-uts",
+  "--cap-drop",
+  "ALL",
+  "--die-with-parent",
+  "--new-session",
+  "--ro-bind",
+  "/",
+  "/",
+  "--proc",
+  "/proc",
+  "--dev",
+  "/dev",
+  "--tmpfs",
+  "/tmp",
+  "--",
+  "true",
+];
+
+/**
+ * Start one real, empty sandbox (`bwrap … true`) to learn whether bubblewrap exists here and the
+ * kernel lets it make user, PID and network namespaces; `which bwrap` alone cannot tell a
+ * container that forbids namespaces. The answer is cached per binary for the process's life.
+ *
+ * @example
+ * ```ts
+ * const probe = probeSandbox("bwrap");
+ * if (probe.status === "unavailable") console.log(probe.reason);
+ * ```
+ */
+export function probeSandbox(bwrapPath = "bwrap", { fresh = false } = {}): SandboxProbe {
+  const cached = cache.get(bwrapPath);
+  if (cached && !fresh) return cached;
+  const probe = runProbe(bwrapPath);
+  cache.set(bwrapPath, probe);
+  return probe;
+}
+
+function runProbe(bwrapPath: string): SandboxProbe {
+  if (process.platform !== "linux") {
+    return {
+      status: "unavailable",
+      bwrapPath,
+      kind: "missing",
+      reason: `no sandbox is implemented for ${process.platform} yet (bubblewrap is Linux only)`,
+    };
+  }
+  const version = spawnSync(bwrapPath, ["--version"], { encoding: "utf8", timeout: 5_000 });
+  if (version.error) {
+    const code = (version.error as NodeJS.ErrnoException).code;
+    return {
+      status: "unavailable",
+      bwrapPath,
+      kind: "missing",
+      reason:
+        code === "ENOENT"
+          ? `bubblewrap (${bwrapPath}) is not installed; on Debian or Ubuntu: apt-get install bubblewrap`
+          : `bubblewrap (${bwrapPath}) could not be started (${code ?? version.error.message})`,
+    };
+  }
+  // Only PATH: the binary is looked up the same way the calls will look it up.
+  const env = process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
+  const run = spawnSync(bwrapPath, PROBE_ARGS, { encoding: "utf8", timeout: 5_000, env });
+  if (run.status !== 0) {
+    const said = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split("\n")[0];
+    return {
+      status: "unavailable",
+      bwrapPath,
+      kind: "forbidden",
+      reason: `bubblewrap is installed but could not create the sandbox's namespaces here (${said}); a container may forbid them`,
+    };
+  }
+  return { status: "available", bwrapPath, version: version.stdout.trim() };
+}

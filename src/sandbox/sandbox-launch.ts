@@ -1,0 +1,164 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { bwrapArguments } from "./bwrap-arguments.js";
+import { resolveHiddenPaths } from "./hidden-paths.js";
+import { createCallCgroup } from "./pids-cgroup.js";
+import { SANDBOX_DEFAULTS, SANDBOX_ENV_ALLOW, type SandboxSettings } from "./sandbox-settings.js";
+
+/** What to start, confined: a program and its arguments, in a directory of the workspace. */
+export interface LaunchRequest {
+  /** Real path of the workspace, writable inside. */
+  readonly workspace: string;
+  /** Working directory inside the sandbox (default: the workspace). */
+  readonly cwd?: string;
+  /** The program and its arguments, e.g. `["bash", "-c", "npm test"]`. */
+  readonly argv: readonly string[];
+  readonly settings?: SandboxSettings;
+  /** Where allow-listed variables come from (default: docket's own environment). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Variables set for this launch on top of the allow-list (e.g. an MCP server's `env`). */
+  readonly setEnv?: Readonly<Record<string, string>>;
+}
+
+/** How to spawn a confined process, or why it may not be. */
+export type LaunchPlan =
+  | {
+      readonly status: "ready";
+      readonly file: string;
+      readonly args: string[];
+      /** Environment for the launcher itself; the sandbox's own is set by `--setenv`. */
+      readonly env: Record<string, string>;
+      /** Call once the process has ended: removes the call's cgroup. */
+      readonly cleanup: () => void;
+    }
+  | { readonly status: "refused"; readonly reason: string };
+
+let empties: { file: string; dir: string } | undefined;
+
+// An empty file and directory, mode 000, mounted over whatever is hidden: reading either fails,
+// and neither reveals the size, the names or the content of what it covers.
+function emptySources(): { file: string; dir: string } {
+  if (empties && existsSync(empties.file) && existsSync(empties.dir)) return empties;
+  const root = mkdtempSync(path.join(tmpdir(), "docket-sandbox-"));
+  const file = path.join(root, "hidden-file");
+  const dir = path.join(root, "hidden-dir");
+  writeFileSync(file, "");
+  mkdirSync(dir);
+  chmodSync(file, 0o000);
+  chmodSync(dir, 0o000);
+  empties = { file, dir };
+  return empties;
+}
+
+// The process and memory ceilings are set inside the user namespace, where RLIMIT_NPROC counts
+// only the sandbox's processes (outside it would count every process of the user). dash calls
+// the process limit -p, bash -u. Memory is RLIMIT_DATA (heap and private writable mappings), not
+// RLIMIT_AS: V8 and every WebAssembly instance reserve gigabytes of address space they never
+// touch, so an address-space cap of 8 GiB already broke tsx's wasm lexer.
+const LIMITS_SCRIPT =
+  'ulimit -d "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
+
+/**
+ * Plan the spawn of a program in a bubblewrap sandbox (see `bwrapArguments` for what it can see
+ * and do): hidden paths expanded now, an environment built from an allow-list
+ * (`SANDBOX_ENV_ALLOW`, `settings.env`, then `setEnv`), a pids cgroup for the call where one can
+ * be made (else RLIMIT_NPROC), and RLIMIT_DATA per process. Refused when the deny globs need a
+ * walk larger than `settings.walkLimit`.
+ *
+ * @example
+ * ```ts
+ * const plan = planSandboxLaunch({ workspace: "/ws", argv: ["bash", "-c", "ls"], settings });
+ * if (plan.status === "ready") spawn(plan.file, plan.args, { env: plan.env, detached: true });
+ * ```
+ */
+export function planSandboxLaunch({
+  workspace,
+  cwd = workspace,
+  argv,
+  settings = {},
+  env: source = process.env,
+  setEnv = {},
+}: LaunchRequest): LaunchPlan {
+  const hidden = resolveHiddenPaths({
+    workspace,
+    hide: settings.hide ?? [],
+    hidePatterns: settings.hidePatterns ?? [],
+    walkLimit: settings.walkLimit ?? SANDBOX_DEFAULTS.walkLimit,
+  });
+  if (hidden.status === "too_many") {
+    return {
+      status: "refused",
+      reason: `Refused: the sandbox could not list what to hide: ${hidden.problem}. Raise sandbox.walk_limit or use folder patterns such as secrets/**.`,
+    };
+  }
+  // bash run with a socket as stdin (libuv's pipes are socketpairs) and SHLVL below 1 takes
+  // itself for an rsh session and sources ~/.bashrc; with SHLVL=1 it does not.
+  const env: Record<string, string> = { SHLVL: "1" };
+  for (const name of [...SANDBOX_ENV_ALLOW, ...(settings.env ?? [])]) {
+    const value = source[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, settings.setEnv ?? {}, setEnv);
+
+  const network = settings.network ?? SANDBOX_DEFAULTS.network;
+  const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
+  const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
+  const { file: emptyFile, dir: emptyDir } = emptySources();
+  const args = bwrapArguments({
+    workspace,
+    cwd,
+    writable: (settings.writable ?? []).map(realOrSelf),
+    hiddenFiles: hidden.files,
+    hiddenDirs: hidden.dirs,
+    emptyFile,
+    emptyDir,
+    network,
+    env,
+    readOnly: network === "all" ? resolverFiles() : [],
+    argv: [
+      "/bin/sh",
+      "-c",
+      LIMITS_SCRIPT,
+      "docket-limits",
+      String(memoryKb),
+      String(processes),
+      ...argv,
+    ],
+  });
+  const bwrap = settings.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath;
+  const launcherEnv = { PATH: source.PATH ?? "/usr/bin:/bin" };
+  const cgroup = createCallCgroup(processes);
+  if (cgroup === undefined) {
+    return { status: "ready", file: bwrap, args, env: launcherEnv, cleanup: () => {} };
+  }
+  // Join the cgroup before bwrap starts anything, so no process of the call is ever outside it.
+  return {
+    status: "ready",
+    file: "/bin/sh",
+    args: ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
+    env: launcherEnv,
+    cleanup: cgroup.remove,
+  };
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+// /etc/resolv.conf is often a link into /run, which the sandbox replaces with an empty tmpfs.
+function resolverFiles(): string[] {
+  const real = realOrSelf("/etc/resolv.conf");
+  return real.startsWith("/run/") ? [real] : [];
+}

@@ -1,0 +1,48 @@
+/** How the shell is confined: `auto` (sandbox where available), `required`, or `off`. */
+export type SandboxMode = "auto" | "required" | "off";
+
+/**
+ * Which network a sandboxed process sees. With bubblewrap, `none` and `loopback` both give it a
+ * network namespace of its own holding only `lo` (bwrap brings it up): nothing outside the
+ * sandbox, the host's 127.0.0.1 included, is reachable. `all` shares the host's network.
+ */
+export type SandboxNetwork = "none" | "loopback" | "all";
+
+/** The `sandbox:` section of docket.yaml, as code. Every field has a default. */
+export interface SandboxSettings {
+  readonly mode?: SandboxMode;
+  readonly network?: SandboxNetwork;
+  /** Names of variables passed through from docket's environment besides the allow-list. */
+  readonly env?: readonly string[];
+  /** Variables set to fixed values inside the sandbox. */
+  readonly setEnv?: Readonly<Record<string, string>>;
+  readonly limits?: {
+    /** Processes (and threads) the call may have at once. Default 512. */
+    readonly processes?: number;
+    /** Heap and private writable memory per process (RLIMIT_DATA), in MiB. Default 8192. */
+    readonly memoryMb?: number;
+  };
+  /** Absolute paths made invisible inside the sandbox (files or directories). */
+  readonly hide?: readonly string[];
+  /** Path globs (as in deny `path` rules) whose matches are made invisible at each call. */
+  readonly hidePatterns?: readonly string[];
+  /** Extra absolute paths the sandbox may write besides the workspace. */
+  readonly writable?: readonly string[];
+  /** Most directory entries looked at when expanding `hidePatterns`; above it the call is refused. */
+  readonly walkLimit?: number;
+  /** The bubblewrap binary. Default `bwrap` (found on PATH). */
+  readonly bwrapPath?: string;
+}
+
+/** The variables a sandboxed command gets from docket's environment, when set there. */
+export const SANDBOX_ENV_ALLOW = ["PATH", "HOME", "LANG", "TERM", "TZ", "USER", "SHELL"] as const;
+
+/** Defaults of `SandboxSettings`, applied in one place. */
+export const SANDBOX_DEFAULTS = {
+  mode: "auto",
+  network: "none",
+  processes: 512,
+  memoryMb: 8192,
+  walkLimit: 20_000,
+  bwrapPath: "bwrap",
+} as const;

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { type Finding, mayAct, scanTree } from "./support/effect-scan.js";
+
+/**
+ * The half of the one-path rule that dependency-cruiser cannot check. Every module in src/ that
+ * acts on the world (child processes, signals, sockets, HTTP, fetch, DNS, file writes, an MCP
+ * tools/call, a database or model client) must be an effect or handler module, which the import
+ * rules make reachable only through a sealed handler, or be listed here with the reason it acts
+ * for docket itself rather than for a tool call. Every way of loading code the import rules
+ * cannot see (createRequire, require, computed import(), process.binding, worker threads, vm)
+ * must be listed here too. A stale entry fails as well, so the list says what is true.
+ */
+const ALLOWED: Readonly<Record<string, string>> = {
+  "sandbox/probe-sandbox.ts":
+    "runs bwrap --version and an empty probe sandbox to learn whether a sandbox is available (docket doctor, start-up); runs nothing the model asked for",
+  "sandbox/pids-cgroup.ts":
+    "creates and removes the per-call pids cgroup that confines a command and writes its pids.max; signal 0 only asks whether a process is alive",
+  "sandbox/sandbox-launch.ts":
+    "prepares a confined launch (scratch directory, covers over hidden paths, the cgroup) and returns the plan; the spawn stays in run-command.handler.ts and process-transport.ts",
+  "approval/approvals-http-server.ts":
+    "docket serve: the approvals API's own HTTP server, which approvers call; it runs no tool",
+  "builtin/workspace/verified-handle.ts":
+    "opens workspace files and directories for the file tools; its one computed open is given O_RDONLY flags by both callers",
+  "cli/commands/demo-command.ts":
+    "docket demo makes and removes its own scratch directory for the demo's orders database",
+  "cli/commands/init-command.ts": "docket init writes the docket.yaml the user asked it to write",
+  "mcp/create-upstream-transport.ts":
+    "connects to the MCP servers the user configured (HTTP): docket's start-up, not a tool call; tool calls go through call-upstream-tool.effect.ts",
+  "mcp/process-transport.ts":
+    "starts the stdio MCP servers the user configured: docket's start-up, not a tool call; tool calls go through call-upstream-tool.effect.ts",
+  "mcp/serve-gateway-http.ts":
+    "docket gateway's own HTTP server; every call it serves goes through the checkpoint",
+  "mcp/stop-process-group.ts": "stops the process groups of docket's own MCP server processes",
+  "model/resolve-model.ts":
+    "the model providers' clients: the loop's requests to the model, not tool calls",
+  "policy/shell/shell-parser.ts":
+    "createRequire only resolves the path of tree-sitter-bash's .wasm file; no module is loaded through it",
+  "store/call-owner.ts":
+    "signal 0 only asks whether the process that holds a call is alive; nothing is sent",
+  "store/postgres/open-postgres-pool.ts": "the store: docket's own state in PostgreSQL",
+  "store/sqlite/open-sqlite-database.ts":
+    "the store: opens the SQLite file and creates its directory",
+  "store/sqlite/wal-checkpointer.ts":
+    "runs SQLite WAL checkpoints in a worker thread whose code is a fixed string in this file; createRequire resolves better-sqlite3 for it",
+};
+
+const line = (f: Finding) => `${f.kind} ${f.file}: ${f.what}`;
+
+describe("the source scan", () => {
+  it("finds nothing in src/ outside effect and handler modules that is not allowed with a reason", async () => {
+    const findings = await scanTree("src");
+    const unexplained = findings.filter(
+      (f) => ALLOWED[f.file] === undefined && (f.kind === "loader" || !mayAct(f.file)),
+    );
+    expect(unexplained.map(line)).toEqual([]);
+    const stale = Object.keys(ALLOWED).filter((file) => !findings.some((f) => f.file === file));
+    expect(stale).toEqual([]);
+  });
+
+  it("finds the effects it is meant to in docket's own effect modules", async () => {
+    const files = new Set((await scanTree("src")).map((f) => f.file));
+    for (const file of [
+      "builtin/web/pinned-request.effect.ts",
+      "builtin/web/vet-target.effect.ts",
+      "builtin/workspace/atomic-write.effect.ts",
+      "builtin/shell/process-group.effect.ts",
+      "builtin/shell/run-command.handler.ts",
+      "mcp/call-upstream-tool.effect.ts",
+    ]) {
+      expect(files, file).toContain(file);
+    }
+  });
+
+  it("catches createRequire, require, computed import(), process.binding and acting modules outside effect modules (fixtures)", async () => {
+    const found = (await scanTree("test/fixtures/import-rules/src")).map(line);
+    expect(found).toEqual([
+      "effect builtin/web/pinned-request.effect.ts: imports request from node:https",
+      "effect loop/sneaky-acts.ts: imports node:child_process",
+      "effect loop/sneaky-acts.ts: imports request from node:http",
+      "effect loop/sneaky-acts.ts: calls fetch()",
+      "effect loop/sneaky-acts.ts: calls fs.writeFileSync()",
+      'effect loop/sneaky-acts.ts: opens a file with flags that may write (open("/tmp/y", "w"))',
+      "effect loop/sneaky-acts.ts: signals a process (process.kill)",
+      "effect loop/sneaky-acts.ts: calls an MCP tool (callTool)",
+      "loader loop/sneaky-computed.ts: import() of a computed specifier (name)",
+      "loader loop/sneaky-computed.ts: require(name)",
+      "loader loop/sneaky-computed.ts: binding on (process as unknown as { binding(name: s…",
+      "loader loop/sneaky-computed.ts: dlopen on (process as unknown as Record<string, (n…",
+      "loader loop/sneaky-computed.ts: new Function(): code built at run time",
+      "loader loop/sneaky-computed.ts: eval(): code built at run time",
+      "loader loop/sneaky-require.ts: imports createRequire from node:module",
+      "loader loop/sneaky-require.ts: uses createRequire",
+    ]);
+  });
+});

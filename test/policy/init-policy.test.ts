@@ -1,0 +1,123 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INITIAL_CONFIG } from "../../src/cli/commands/init-command.js";
+import { docketProtection } from "../../src/cli/docket-protection.js";
+import { loadConfig } from "../../src/config/load-config.js";
+import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
+import type { PolicyVerdict } from "../../src/policy/policy.js";
+import { createPolicyEngine, type DocketPolicyEngine } from "../../src/policy/policy-engine.js";
+import { call } from "./support/policy-request.js";
+
+// The policy `docket init` writes, as the attack of issue 13 tried it: every route to a secret
+// or to docket's own state, through the file tools and through the shell.
+
+let ws: string;
+let home: string;
+let engine: DocketPolicyEngine;
+
+beforeAll(async () => {
+  ws = await realpath(await mkdtemp(join(tmpdir(), "docket-init-policy-")));
+  home = await realpath(await mkdtemp(join(tmpdir(), "docket-init-home-")));
+  await writeFile(join(ws, "docket.yaml"), INITIAL_CONFIG);
+  await mkdir(join(ws, "app"));
+  await writeFile(join(ws, "app", ".env.local"), "SECRET=1\n");
+  const layers = loadPolicyFiles({ projectFile: join(ws, "docket.yaml"), env: { HOME: home } });
+  const config = loadConfig(join(ws, "docket.yaml"));
+  engine = await createPolicyEngine({
+    layers,
+    workspace: ws,
+    home,
+    protection: docketProtection({
+      storeUrl: "sqlite:.docket/docket.db",
+      configFile: config.file,
+      layers,
+      sections: config.sections,
+      workspace: ws,
+      cwd: ws,
+      env: { HOME: home },
+    }),
+  });
+});
+
+afterAll(async () => {
+  await rm(ws, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true });
+});
+
+const decide = async (name: string, args: Record<string, unknown>) =>
+  (await engine.decide(call(name, args))) as PolicyVerdict;
+
+describe("docket init's policy", () => {
+  it("denies secrets to the shell: cat, grep, head, source, redirects, nested shells, $HOME", async () => {
+    for (const command of [
+      "cat .env",
+      "grep SECRET .env",
+      "grep -n KEY app/.env.local",
+      "head -5 .env",
+      "source .env",
+      ". ./.env",
+      "cat < .env",
+      "while read line; do echo $line; done < .env",
+      "bash -c 'cat .env'",
+      "echo $(cat app/.env.local)",
+      "cat ~/.ssh/id_ed25519",
+      "cat $HOME/.ssh/id_ed25519",
+      "cp ~/.aws/credentials /tmp/",
+      "cat deploy/server.pem",
+    ]) {
+      expect(await decide("run_command", { command }), command).toMatchObject({
+        decision: "deny",
+        reason: "secrets stay secret",
+      });
+    }
+  });
+
+  it("denies secrets to every file tool, search and listing included", async () => {
+    for (const tool of ["read_file", "write_file", "edit_file", "list_files", "search_files"]) {
+      expect(await decide(tool, { path: "app/.env.local" }), tool).toMatchObject({
+        decision: "deny",
+      });
+    }
+    // What a listing or a search of `.` leaves out (the handlers ask this; see builtin tests).
+    expect(engine.deniedPath(join(ws, "app", ".env.local"))).toMatchObject({
+      reason: "secrets stay secret",
+    });
+    expect(engine.deniedPath(join(ws, "README.md"))).toBeUndefined();
+  });
+
+  it("lets no allow rule read docket's process, other processes or docket's files", async () => {
+    for (const command of [
+      "cat /proc/$PPID/environ",
+      "cat /proc/self/environ",
+      "cat /proc/1/cmdline",
+      "grep -a KEY /proc/12345/environ",
+      "cat .docket/docket.db",
+      "cat docket.yaml",
+    ]) {
+      expect((await decide("run_command", { command })).decision, command).toBe("deny");
+    }
+    expect((await decide("read_file", { path: "/proc/self/environ" })).decision).toBe("deny");
+  });
+
+  it("denies the agent's own approval through a faked terminal", async () => {
+    expect(
+      await decide("run_command", {
+        command: 'script -qc "docket approvals approve x --as me" /dev/null',
+      }),
+    ).toMatchObject({ decision: "deny", rule: "docket:self-protection", layer: "docket" });
+  });
+
+  it("a recursive grep cannot be caught by analysis: the sandbox hides the files instead", async () => {
+    // `grep -r SECRET .` names no secret; only the sandbox of run_command (which hides the files
+    // deny path rules protect) keeps `.env` out of its output.
+    expect((await decide("run_command", { command: "grep -r SECRET ." })).decision).toBe("allow");
+  });
+
+  it("still allows the everyday commands it lists", async () => {
+    for (const command of ["ls -la", "cat README.md", "git status", "grep -n TODO src/a.ts"]) {
+      expect((await decide("run_command", { command })).decision, command).toBe("allow");
+    }
+  });
+});

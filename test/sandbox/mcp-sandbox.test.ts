@@ -1,0 +1,90 @@
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
+import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
+import { createLiveCheckpoint } from "../../src/mcp/live-checkpoint.js";
+import { resolveMcpConfig } from "../../src/mcp/mcp-config.js";
+import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
+import { dynamicServer, memoryLog } from "../mcp/support/mcp-fixtures.js";
+
+const available = probeSandbox().status === "available";
+const allow = () => ({ decision: "allow" as const });
+let workspace: string;
+
+beforeAll(async () => {
+  workspace = await realpath(await mkdtemp(join(tmpdir(), "docket-mcp-sbx-")));
+  await writeFile(join(workspace, "docket.yaml"), "secret\n");
+});
+
+afterAll(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe("mcp.servers.NAME.sandbox", () => {
+  it("is opt-in, stdio only, with its own network setting", () => {
+    const [plain, boxed, net] = resolveMcpConfig({
+      servers: {
+        plain: { command: "x" },
+        boxed: { command: "x", sandbox: true },
+        net: { command: "x", sandbox: { network: "all" } },
+      },
+    });
+    expect(plain).toMatchObject({ sandbox: undefined });
+    expect(boxed).toMatchObject({ sandbox: { network: "none" } });
+    expect(net).toMatchObject({ sandbox: { network: "all" } });
+    expect(() =>
+      resolveMcpConfig({ servers: { web: { url: "http://127.0.0.1:1/mcp", sandbox: true } } }),
+    ).toThrow(/sandbox applies only to stdio servers/);
+  });
+
+  it.skipIf(!available)(
+    "runs the server in its own PID namespace, and it still serves",
+    async () => {
+      const { log } = memoryLog();
+      const upstreams = await connectMcpServers(
+        { servers: { boxed: dynamicServer({ sandbox: true, cwd: workspace }) } },
+        { log, sandbox: { settings: { hide: [join(workspace, "docket.yaml")] }, workspace } },
+      );
+      try {
+        const checkpoint = createLiveCheckpoint({
+          tools: () => upstreams.tools(),
+          policy: allow,
+          events: createMemoryEventSink(),
+        });
+        const result = await checkpoint.dispatch({
+          id: "w",
+          name: "boxed__whoami",
+          arguments: "{}",
+        });
+        expect(result.status).toBe("ok");
+        const { pid } = JSON.parse(String(result.status === "ok" && result.output)) as {
+          pid: number;
+        };
+        // Inside a PID namespace of its own the server is one of its first processes.
+        expect(pid).toBeLessThan(10);
+        const hello = await checkpoint.dispatch({
+          id: "h",
+          name: "boxed__hello",
+          arguments: '{"name":"box"}',
+        });
+        expect(hello.status).toBe("ok");
+      } finally {
+        await upstreams.close();
+      }
+    },
+  );
+
+  it("does not start a sandboxed server where no sandbox is available", async () => {
+    const { log } = memoryLog();
+    await expect(
+      connectMcpServers(
+        { servers: { boxed: dynamicServer({ sandbox: true }) } },
+        { log, sandbox: { settings: { bwrapPath: "/nonexistent/bwrap" }, workspace } },
+      ),
+    ).rejects.toThrow(
+      /asks for a sandbox, but bubblewrap \(\/nonexistent\/bwrap\) is not installed/,
+    );
+  });
+});

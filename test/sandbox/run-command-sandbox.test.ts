@@ -1,0 +1,292 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ApprovalRequest,
+  builtinTools,
+  createCheckpoint,
+  createMemoryEventSink,
+  type ToolResult,
+} from "../../src/index.js";
+import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
+import type { SandboxSettings } from "../../src/sandbox/sandbox-settings.js";
+
+// Real bubblewrap, real namespaces: these prove the sandbox, so they never fake it.
+const available = probeSandbox().status === "available";
+const SECRET = "docket-parent-secret-4711";
+
+let workspace: string;
+let outside: string;
+let server: Server;
+let port: number;
+
+beforeAll(async () => {
+  process.env.DOCKET_TEST_PARENT_SECRET = SECRET;
+  workspace = await realpath(await mkdtemp(join(tmpdir(), "docket-sbx-ws-")));
+  outside = await realpath(await mkdtemp(join(tmpdir(), "docket-sbx-out-")));
+  await mkdir(join(workspace, ".docket"));
+  await writeFile(join(workspace, ".docket", "docket.db"), `SECRET store ${SECRET}\n`);
+  await writeFile(join(workspace, "docket.yaml"), "SECRET config\n");
+  await mkdir(join(workspace, "app"));
+  await writeFile(join(workspace, "app", ".env"), "API_KEY=SECRET-env\n");
+  await writeFile(join(workspace, "readme.txt"), "hello\n");
+  server = createServer((_req, res) => res.end("host-server"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  delete process.env.DOCKET_TEST_PARENT_SECRET;
+  server.close();
+  await rm(workspace, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+const allowAll = () => ({ decision: "allow" as const, rule: "allow-all" });
+let n = 0;
+
+async function run(
+  command: string,
+  sandbox: SandboxSettings = {},
+  timeoutMs = 20_000,
+): Promise<{ result: ToolResult; text: string }> {
+  const settings: SandboxSettings = {
+    hide: [join(workspace, ".docket"), join(workspace, "docket.yaml")],
+    hidePatterns: ["**/.env"],
+    ...sandbox,
+  };
+  const checkpoint = createCheckpoint({
+    tools: builtinTools({ workspace, run: { sandbox: settings } }),
+    policy: allowAll,
+    events: createMemoryEventSink(),
+  });
+  const result = await checkpoint.dispatch({
+    id: `call_${++n}`,
+    name: "run_command",
+    arguments: JSON.stringify({ command, timeout_ms: timeoutMs }),
+  });
+  return { result, text: result.status === "ok" ? String(result.output) : result.message };
+}
+
+describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
+  it("sees neither docket's environment, nor its process, nor /proc of the parent", async () => {
+    const { text } = await run(
+      `env; echo "pid=$$ ppid=$PPID"; cat /proc/1/environ /proc/$PPID/environ 2>&1 | tr '\\0' '\\n'; echo "procs:$(ps -eo comm= | tr '\\n' ,)"; grep -r ${SECRET} /proc/[0-9]*/environ 2>/dev/null; echo done`,
+    );
+    expect(text).toContain("done");
+    expect(text).not.toContain(SECRET);
+    const procs = /procs:(.*)/.exec(text)?.[1]?.split(",") ?? [];
+    expect(procs).not.toContain("node");
+    expect(procs.length).toBeLessThan(8);
+    expect(text).toMatch(/^PATH=/m);
+    const names = [...text.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]);
+    for (const name of names) {
+      expect([
+        "PATH",
+        "HOME",
+        "LANG",
+        "TERM",
+        "TZ",
+        "USER",
+        "SHELL",
+        "SHLVL",
+        "PWD",
+        "_",
+        "OLDPWD",
+      ]).toContain(name);
+    }
+    expect(text).not.toContain(`pid=${process.pid}`);
+  });
+
+  it("writes the workspace but nothing outside it", async () => {
+    const { text } = await run(
+      `echo ok > inside.txt && cat inside.txt; echo no > ${outside}/x.txt; echo no > $HOME/docket-sbx-probe; touch /usr/docket-x; echo end`,
+    );
+    expect(text).toContain("ok");
+    expect(text).toMatch(/Read-only file system/);
+    expect(execFileSync("ls", [outside], { encoding: "utf8" })).toBe("");
+  });
+
+  it("hides the store, docket.yaml and deny-rule files: not readable, not writable, not found by grep", async () => {
+    const { text } = await run(
+      [
+        "cat .docket/docket.db; cat docket.yaml; cat app/.env",
+        "grep -r SECRET . ; ls -la .docket",
+        "ln -s app/.env link && cat link",
+        "echo hacked > docket.yaml; rm -f docket.yaml; mv .docket elsewhere",
+        "stat -c '%s %n' docket.yaml app/.env",
+        "echo end",
+      ].join("; "),
+    );
+    expect(text).toContain("end");
+    expect(text).not.toContain("SECRET");
+    expect(text).toMatch(/0 docket\.yaml/);
+    expect(text).toMatch(/0 app\/\.env/);
+    // Outside, the files are untouched.
+    expect(execFileSync("cat", [join(workspace, "docket.yaml")], { encoding: "utf8" })).toBe(
+      "SECRET config\n",
+    );
+    expect(execFileSync("ls", ["-a", join(workspace, ".docket")], { encoding: "utf8" })).toContain(
+      "docket.db",
+    );
+  });
+
+  it("hides a secret reached through a symlink and one outside the workspace", async () => {
+    await writeFile(join(outside, "id_key"), "SECRET key\n");
+    await symlink(join(outside, "id_key"), join(workspace, "key-link"));
+    const { text } = await run(`cat key-link; cat ${join(outside, "id_key")}; echo end`, {
+      hide: [join(workspace, "key-link")],
+    });
+    expect(text).toContain("end");
+    expect(text).not.toContain("SECRET");
+  });
+
+  it("has no network with none: the host's 127.0.0.1 server cannot be reached", async () => {
+    const { text } = await run(
+      `curl -sS --max-time 2 http://127.0.0.1:${port}/ ; (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>&1 && echo connected; echo end`,
+    );
+    expect(text).toContain("end");
+    expect(text).not.toContain("host-server");
+    expect(text).not.toContain("connected");
+  });
+
+  it("with loopback, a server inside the sandbox is reachable; with all, the host's is", async () => {
+    const inner = await run(
+      `node -e "const h=require('http');const s=h.createServer((q,r)=>r.end('inner-server')).listen(0,'127.0.0.1',()=>h.get('http://127.0.0.1:'+s.address().port,(r)=>r.on('data',(d)=>{console.log(String(d));process.exit(0)})))"`,
+      { network: "loopback" },
+    );
+    expect(inner.text).toContain("inner-server");
+    const host = await run(`curl -sS --max-time 5 http://127.0.0.1:${port}/`, { network: "all" });
+    expect(host.text).toContain("host-server");
+  });
+
+  it("leaves no process behind: setsid, set -m, subshells, double fork, nohup, timeout", async () => {
+    const tag = `9${Date.now() % 100000}`;
+    const { text } = await run(
+      [
+        `setsid sleep ${tag}.1 &`,
+        `(sleep ${tag}.2 &)`,
+        `bash -c 'sleep ${tag}.3 & disown' &`,
+        `nohup sleep ${tag}.4 >/dev/null 2>&1 &`,
+        `timeout ${tag} sleep ${tag}.5 &`,
+        `set -m; sleep ${tag}.6 &`,
+        "sleep 0.2; echo started",
+      ].join("\n"),
+    );
+    expect(text).toContain("started");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ps = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" });
+    const left = ps
+      .split("\n")
+      .filter((line) => line.includes(`sleep ${tag}`) && !line.startsWith("Z"));
+    expect(left).toEqual([]);
+  });
+
+  it("stops the whole sandbox on the deadline", async () => {
+    const started = Date.now();
+    const { text } = await run("(sleep 97.5 &); setsid sleep 97.6 & sleep 97.7", {}, 500);
+    expect(text).toMatch(/Timed out after 500 ms/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const ps = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" });
+    expect(ps.split("\n").filter((l) => /sleep 97\.[567]/.test(l) && !l.startsWith("Z"))).toEqual(
+      [],
+    );
+  });
+
+  it("holds the process limit against a fork bomb and the memory limit per process", async () => {
+    const forks = await run(
+      `/usr/bin/python3 -c "
+import os
+n = 0
+for i in range(500):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        import time; time.sleep(2); os._exit(0)
+    n += 1
+print('forked', n)"`,
+      { limits: { processes: 40 } },
+    );
+    const forked = Number(/forked (\d+)/.exec(forks.text)?.[1]);
+    expect(forked).toBeGreaterThan(5);
+    expect(forked).toBeLessThan(40);
+
+    const bomb = await run(
+      ":(){ :|:& };:; sleep 1; echo survived",
+      { limits: { processes: 64 } },
+      4_000,
+    );
+    expect(bomb.result.status).toBe("ok");
+
+    const memory = await run(
+      `/usr/bin/python3 -c "x = bytearray(600 * 1024 * 1024); print('allocated')"`,
+      { limits: { memoryMb: 256 } },
+    );
+    expect(memory.text).toContain("MemoryError");
+    expect(memory.text).not.toContain("allocated");
+  });
+});
+
+describe("sandbox modes where no sandbox is available", () => {
+  const missing: SandboxSettings = { bwrapPath: "/nonexistent/bwrap" };
+
+  it("auto turns a rule's allow into ask, and the prompt says not sandboxed", async () => {
+    const asked: ApprovalRequest[] = [];
+    const checkpoint = createCheckpoint({
+      tools: builtinTools({ workspace, run: { sandbox: { ...missing, mode: "auto" } } }),
+      policy: allowAll,
+      events: createMemoryEventSink(),
+      approvals: (request) => {
+        asked.push(request);
+        return { decision: "deny", by: "alice", reason: "not now" };
+      },
+    });
+    const result = await checkpoint.dispatch({
+      id: "auto_1",
+      name: "run_command",
+      arguments: JSON.stringify({ command: "touch ran-unconfined.txt" }),
+    });
+    expect(result.status).toBe("refused");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.verdict.decision).toBe("ask");
+    expect(asked[0]?.verdict.reason).toMatch(
+      /^not sandboxed: bubblewrap \(\/nonexistent\/bwrap\) is not installed/,
+    );
+    // Other tools keep their verdicts.
+    const read = await checkpoint.dispatch({
+      id: "auto_2",
+      name: "read_file",
+      arguments: '{"path":"readme.txt"}',
+    });
+    expect(read.status).toBe("ok");
+  });
+
+  it("required refuses run_command with the reason, without asking anyone", async () => {
+    let asked = 0;
+    const checkpoint = createCheckpoint({
+      tools: builtinTools({ workspace, run: { sandbox: { ...missing, mode: "required" } } }),
+      policy: allowAll,
+      events: createMemoryEventSink(),
+      approvals: () => {
+        asked += 1;
+        return { decision: "approve", by: "alice" };
+      },
+    });
+    const result = await checkpoint.dispatch({
+      id: "req_1",
+      name: "run_command",
+      arguments: JSON.stringify({ command: "touch ran-required.txt" }),
+    });
+    expect(result).toMatchObject({ status: "refused", reason: "denied" });
+    expect(result.status === "refused" && result.message).toMatch(
+      /sandbox\.mode is required, but bubblewrap \(\/nonexistent\/bwrap\) is not installed/,
+    );
+    expect(asked).toBe(0);
+  });
+});

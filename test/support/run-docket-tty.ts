@@ -1,0 +1,43 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { CommandOutcome } from "./run-docket.js";
+
+const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+const relay = fileURLToPath(new URL("./pty-relay.py", import.meta.url));
+const tsx = import.meta.resolve("tsx");
+
+/**
+ * Run the CLI from source under a real pseudo-terminal (test/support/pty-relay.py), so that its
+ * stdin and stdout are a TTY. The terminal merges stdout and stderr: both come back in `stdout`,
+ * with `\r\n` line ends turned into `\n`.
+ *
+ * @example
+ * ```ts
+ * const { code, stdout } = await runDocketTty(["approvals", "approve", id, "--as", "alice"]);
+ * ```
+ */
+export function runDocketTty(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+): Promise<CommandOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("python3", [relay, process.execPath, "--import", tsx, main, ...args], {
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      resolve({ code: code ?? 1, stdout: stdout.replaceAll("\r\n", "\n"), stderr }),
+    );
+    child.stdin.end(options.input ?? "");
+  });
+}
