@@ -75,7 +75,7 @@ export async function verifyStoreTrail(
       ...result,
       notProven: [
         ...result.notProven,
-        "the store predates signed checkpoints (schema 1): open it once with this docket to upgrade it",
+        "the store predates signed checkpoints (schema < 4): open it once with this docket to upgrade it",
       ],
     };
   }

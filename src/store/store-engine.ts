@@ -78,7 +78,7 @@ export interface StoreEngine {
   listEvents(filter: EventFilter): Awaitable<AuditRecord[]>;
   verifyChain(sessionId: string | undefined): Awaitable<ChainVerification>;
 
-  /** The store's random id (schema 2); undefined on an older store. */
+  /** The store's random id (schema 4); undefined on an older store. */
   storeId(): Awaitable<string | undefined>;
   /**
    * Sign and write the next checkpoint of each session whose chain or transcript moved since its

@@ -117,7 +117,7 @@ export interface Store extends EventSink {
   verifyChain(sessionId?: string): Promise<ChainVerification>;
 
   // Signed checkpoints (docs/audit.md).
-  /** The store's random id, named by its checkpoints; undefined on a store older than schema 2. */
+  /** The store's random id, named by its checkpoints; undefined on a store older than schema 4. */
   storeId(): Promise<string | undefined>;
   /**
    * Sign the sessions that moved since their last checkpoint now (a store opened with a

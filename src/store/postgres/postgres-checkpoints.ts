@@ -52,7 +52,10 @@ export class PostgresCheckpoints {
       const meta = await client.query("SELECT store_id FROM store_meta WHERE id = 1");
       const storeId = (meta.rows[0] as Row | undefined)?.store_id;
       if (storeId === undefined) {
-        throw new DocketError("audit_checkpoint_failed", "The store has no id (schema < 2).");
+        throw new DocketError(
+          "audit_checkpoint_failed",
+          "The store has no id (schema < 4): open it once with this docket, not read-only, to upgrade it.",
+        );
       }
       const written: AuditCheckpoint[] = [];
       for (const sessionId of sessions) {

@@ -57,7 +57,10 @@ export class SqliteCheckpoints {
     {
       const storeId = this.storeId();
       if (storeId === undefined) {
-        throw new DocketError("audit_checkpoint_failed", "The store has no id (schema < 2).");
+        throw new DocketError(
+          "audit_checkpoint_failed",
+          "The store has no id (schema < 4): open it once with this docket, not read-only, to upgrade it.",
+        );
       }
       const written: AuditCheckpoint[] = [];
       for (const sessionId of sessions) {
