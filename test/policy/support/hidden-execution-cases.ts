@@ -151,4 +151,17 @@ export const HIDDEN: readonly HiddenCase[] = [
     proof: "creates W/a.txt",
   },
   { family: "git", repo: true, script: "git --git-dir=.git -c alias.v='!touch M' v" },
+  // git's option parser takes any unambiguous prefix of a long option (red-team round).
+  { family: "git", repo: true, script: "git ls-remote --upload='touch M' ." },
+  { family: "git", repo: true, script: "git ls-remote --u='touch M' ." },
+  { family: "git", repo: true, script: "git fetch -q --upload='touch M' ." },
+  { family: "git", repo: true, script: "git pull -q --upload='touch M' . HEAD" },
+  { family: "git", repo: true, script: "git grep --open='touch M' two" },
+  {
+    family: "git",
+    repo: true,
+    script: "git stash -q && git rebase -q --exe='rm victim' --root",
+    proof: RM,
+  },
+  { family: "git", repo: true, script: "git init -q --sep=M d" },
 ];
