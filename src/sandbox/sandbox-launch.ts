@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { createCallCgroup } from "./pids-cgroup.js";
+import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
 import { SANDBOX_DEFAULTS, SANDBOX_ENV_ALLOW, type SandboxSettings } from "./sandbox-settings.js";
 
 /** What to start, confined: a program and its arguments, in a directory of the workspace. */
@@ -87,6 +88,13 @@ export function planSandboxLaunch({
   env: source = process.env,
   setEnv = {},
 }: LaunchRequest): LaunchPlan {
+  // Config load refuses these already; code that builds settings by hand is refused here.
+  for (const name of [...(settings.env ?? []), ...Object.keys(settings.setEnv ?? {})]) {
+    const why = forbiddenSandboxEnv(name);
+    if (why !== undefined) {
+      return { status: "refused", reason: `Refused: sandbox.env: ${why}.` };
+    }
+  }
   const hidden = resolveHiddenPaths({
     workspace,
     hide: settings.hide ?? [],

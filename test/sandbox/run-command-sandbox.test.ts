@@ -102,6 +102,19 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     expect(text).not.toContain(`pid=${process.pid}`);
   });
 
+  it("refuses a launch whose sandbox.env names docket's own variables, and never leaks them", async () => {
+    process.env.DOCKET_TOKEN = "docket-token-4711";
+    try {
+      const { result, text } = await run("env; echo ran", { env: ["CI", "DOCKET_TOKEN"] });
+      expect(result.status).not.toBe("ok");
+      expect(text).not.toContain("ran");
+      expect(text).not.toContain("docket-token-4711");
+      expect(text).toContain("DOCKET_TOKEN");
+    } finally {
+      delete process.env.DOCKET_TOKEN;
+    }
+  });
+
   it("writes the workspace but nothing outside it", async () => {
     const { text } = await run(
       `echo ok > inside.txt && cat inside.txt; echo no > ${outside}/x.txt; echo no > $HOME/docket-sbx-probe; touch /usr/docket-x; echo end`,
