@@ -280,6 +280,32 @@ describe("sandbox modes where no sandbox is available", () => {
     expect(read.status).toBe("ok");
   });
 
+  it("auto without a sandbox, approved by a human, still never passes docket's own variables", async () => {
+    process.env.DOCKET_TOKEN = "docket-token-4712";
+    try {
+      const checkpoint = createCheckpoint({
+        tools: builtinTools({
+          workspace,
+          run: { sandbox: { ...missing, mode: "auto", env: ["DOCKET_TOKEN"] } },
+        }),
+        policy: allowAll,
+        events: createMemoryEventSink(),
+        approvals: () => ({ decision: "approve", by: "alice", reason: "fine" }),
+      });
+      const result = await checkpoint.dispatch({
+        id: "auto_env",
+        name: "run_command",
+        arguments: JSON.stringify({ command: "env; echo ran" }),
+      });
+      const text = result.status === "ok" ? String(result.output) : result.message;
+      expect(result.status).not.toBe("ok");
+      expect(text).toContain("DOCKET_TOKEN");
+      expect(text).not.toContain("docket-token-4712");
+    } finally {
+      delete process.env.DOCKET_TOKEN;
+    }
+  });
+
   it("required refuses run_command with the reason, without asking anyone", async () => {
     let asked = 0;
     const checkpoint = createCheckpoint({
