@@ -9,6 +9,7 @@ import {
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
+import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
@@ -120,6 +121,7 @@ export function planSandboxLaunch({
   const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
   const { file: emptyFile, dir: emptyDir } = emptySources();
+  const git = gitGuards(workspace);
   const args = bwrapArguments({
     workspace,
     cwd,
@@ -131,6 +133,8 @@ export function planSandboxLaunch({
     network,
     env,
     readOnly: network === "all" ? resolverFiles() : [],
+    pinned: git.pinned,
+    keepReadOnly: git.readOnly,
     argv: [
       "/bin/sh",
       "-c",

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -146,6 +147,42 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     expect(execFileSync("ls", ["-a", join(workspace, ".docket")], { encoding: "utf8" })).toContain(
       "docket.db",
     );
+  });
+
+  it("keeps .git/config and .git/hooks read-only, so nothing planted there runs later outside the sandbox", async () => {
+    const repo = join(workspace, "repo");
+    await mkdir(repo);
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", repo, ...args], {
+        encoding: "utf8",
+        env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" },
+      });
+    git("init", "-q");
+    const { text } = await run(
+      [
+        "cd repo",
+        "git config alias.x '!touch PLANTED' 2>&1 || echo config-refused",
+        "echo '[core]\n\tfsmonitor = touch PLANTED' >> .git/config || echo append-refused",
+        "printf '#!/bin/sh\ntouch PLANTED\n' > .git/hooks/post-checkout || echo hook-refused",
+        "mv .git/config .git/config.old 2>&1 || echo move-refused",
+        "mv .git .git-old 2>&1 || echo git-move-refused",
+        "cd .. && (mv repo repo-old 2>&1 || echo repo-move-refused) && cd repo",
+        "git -c user.name=t -c user.email=t@e commit -q --allow-empty -m ok && echo committed",
+        "echo end",
+      ].join("; "),
+    );
+    expect(text).toContain("end");
+    expect(text).toContain("config-refused");
+    expect(text).toContain("append-refused");
+    expect(text).toContain("hook-refused");
+    expect(text).toContain("move-refused");
+    // Renaming .git (or the repository) away to put a fresh, writable one in its place fails too.
+    expect(text).toContain("git-move-refused");
+    expect(text).toContain("repo-move-refused");
+    // The rest of .git stays writable: commits still work.
+    expect(text).toContain("committed");
+    expect(() => git("config", "--get", "alias.x")).toThrow();
+    expect(existsSync(join(repo, ".git", "hooks", "post-checkout"))).toBe(false);
   });
 
   it("hides a secret reached through a symlink and one outside the workspace", async () => {
