@@ -13,7 +13,12 @@ import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
-import { SANDBOX_DEFAULTS, SANDBOX_ENV_ALLOW, type SandboxSettings } from "./sandbox-settings.js";
+import {
+  SANDBOX_DEFAULTS,
+  SANDBOX_ENV_ALLOW,
+  SANDBOX_SOCKET_DIRS,
+  type SandboxSettings,
+} from "./sandbox-settings.js";
 
 /** What to start, confined: a program and its arguments, in a directory of the workspace. */
 export interface LaunchRequest {
@@ -98,7 +103,7 @@ export function planSandboxLaunch({
   }
   const hidden = resolveHiddenPaths({
     workspace,
-    hide: settings.hide ?? [],
+    hide: [...(settings.hide ?? []), ...SANDBOX_SOCKET_DIRS],
     hidePatterns: settings.hidePatterns ?? [],
     walkLimit: settings.walkLimit ?? SANDBOX_DEFAULTS.walkLimit,
   });

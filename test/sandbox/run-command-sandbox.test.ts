@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -202,6 +202,28 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     expect(text).toContain("end");
     expect(text).not.toContain("host-server");
     expect(text).not.toContain("connected");
+  });
+
+  it("cannot reach a container daemon's or gpg-agent's socket in the home folder", async () => {
+    // Not under /tmp, which the sandbox replaces anyway: where a real home folder is.
+    const home = await realpath(await mkdtemp(join(homedir(), ".docket-sbx-home-")));
+    await mkdir(join(home, ".docker", "run"), { recursive: true });
+    const socket = join(home, ".docker", "run", "docker.sock");
+    const daemon = createNetServer((c) => c.end("DAEMON-REACHED"));
+    await new Promise<void>((resolve) => daemon.listen(socket, resolve));
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { text } = await run(
+        `python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect('${socket}');print(s.recv(64))" 2>&1; echo end`,
+      );
+      expect(text).toContain("end");
+      expect(text).not.toContain("DAEMON-REACHED");
+    } finally {
+      process.env.HOME = saved;
+      daemon.close();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it("with loopback, a server inside the sandbox is reachable; with all, the host's is", async () => {
