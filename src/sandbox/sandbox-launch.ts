@@ -45,6 +45,11 @@ export type LaunchPlan =
       readonly env: Record<string, string>;
       /** Call once the process has ended: removes the call's cgroup. */
       readonly cleanup: () => void;
+      /**
+       * docket's own files that did not exist at launch, inside what the call may write: the
+       * sandbox cannot cover a missing file, so whatever is there after the call was made by it.
+       */
+      readonly absent: string[];
     }
   | { readonly status: "refused"; readonly reason: string };
 
@@ -127,6 +132,13 @@ export function planSandboxLaunch({
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
   const { file: emptyFile, dir: emptyDir } = emptySources();
   const git = gitGuards(workspace);
+  const writableRoots = [workspace, ...(settings.writable ?? []).map(realOrSelf)];
+  const absent = (settings.hide ?? []).filter(
+    (entry) =>
+      path.isAbsolute(entry) &&
+      writableRoots.some((root) => entry === root || entry.startsWith(`${root}${path.sep}`)) &&
+      !existsSync(entry),
+  );
   const args = bwrapArguments({
     workspace,
     cwd,
@@ -154,7 +166,7 @@ export function planSandboxLaunch({
   const launcherEnv = { PATH: source.PATH ?? "/usr/bin:/bin" };
   const cgroup = createCallCgroup(processes);
   if (cgroup === undefined) {
-    return { status: "ready", file: bwrap, args, env: launcherEnv, cleanup: () => {} };
+    return { status: "ready", file: bwrap, args, env: launcherEnv, cleanup: () => {}, absent };
   }
   // Join the cgroup before bwrap starts anything, so no process of the call is ever outside it.
   return {
@@ -163,6 +175,7 @@ export function planSandboxLaunch({
     args: ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
     env: launcherEnv,
     cleanup: cgroup.remove,
+    absent,
   };
 }
 

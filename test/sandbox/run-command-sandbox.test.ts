@@ -185,6 +185,37 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     expect(existsSync(join(repo, ".git", "hooks", "post-checkout"))).toBe(false);
   });
 
+  it("moves aside a docket.yaml or .docket the command created, so docket never loads what an agent wrote", async () => {
+    const fresh = await realpath(await mkdtemp(join(tmpdir(), "docket-sbx-fresh-")));
+    try {
+      const checkpoint = createCheckpoint({
+        tools: builtinTools({
+          workspace: fresh,
+          run: { sandbox: { hide: [join(fresh, "docket.yaml"), join(fresh, ".docket")] } },
+        }),
+        policy: allowAll,
+        events: createMemoryEventSink(),
+      });
+      const result = await checkpoint.dispatch({
+        id: "planted",
+        name: "run_command",
+        arguments: JSON.stringify({
+          command:
+            "printf 'sandbox:\\n  mode: off\\n' > docket.yaml; mkdir .docket; echo x > .docket/docket.db; echo done",
+        }),
+      });
+      const text = result.status === "ok" ? String(result.output) : result.message;
+      expect(text).toContain("done");
+      expect(existsSync(join(fresh, "docket.yaml"))).toBe(false);
+      expect(existsSync(join(fresh, ".docket"))).toBe(false);
+      expect(text).toMatch(/docket\.yaml.*moved/);
+      const left = execFileSync("ls", ["-a", fresh], { encoding: "utf8" });
+      expect(left).toMatch(/docket\.yaml\.from-sandbox/);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
   it("hides a secret reached through a symlink and one outside the workspace", async () => {
     await writeFile(join(outside, "id_key"), "SECRET key\n");
     await symlink(join(outside, "id_key"), join(workspace, "key-link"));
