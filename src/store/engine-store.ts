@@ -37,6 +37,7 @@ import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
 import { prepareEvent, storedText } from "./pending-event.js";
 import type { PendingCallWrite, PendingResult, PendingWrite } from "./pending-write.js";
+import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
@@ -480,6 +481,31 @@ export class EngineStore implements Store {
     return this.listCalls({ sessionId, status: "interrupted" });
   }
 
+  async acquireLease(
+    sessionId: string,
+    { owner = this.owner, ttlMs = DEFAULT_LEASE_TTL_MS }: { owner?: string; ttlMs?: number } = {},
+  ): Promise<LeaseResult> {
+    this.assertWritable();
+    checkTtl(ttlMs);
+    return this.db.leases.acquire(storedText(sessionId), owner, ttlMs);
+  }
+
+  async renewLease(sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    this.assertWritable();
+    checkTtl(ttlMs);
+    return this.db.leases.renew(storedText(sessionId), owner, ttlMs);
+  }
+
+  async releaseLease(sessionId: string, owner: string): Promise<void> {
+    this.assertWritable();
+    await this.db.leases.release(storedText(sessionId), owner);
+  }
+
+  async getLease(sessionId: string): Promise<SessionLease | undefined> {
+    this.assertOpen();
+    return this.db.leases.get(storedText(sessionId));
+  }
+
   async createApproval(input: NewApproval): Promise<Approval> {
     this.assertWritable();
     return this.db.createApproval(input);
@@ -550,6 +576,18 @@ export class EngineStore implements Store {
 function noteSessions(checkpoints: CheckpointScheduler, items: readonly PendingWrite[]): void {
   for (const item of items) {
     if (item.kind === "event" || item.kind === "messages") checkpoints.note(item.sessionId);
+  }
+}
+
+/** How long a lease lasts unless renewed: the heartbeat renews it every third of this. */
+const DEFAULT_LEASE_TTL_MS = 30_000;
+
+function checkTtl(ttlMs: number): void {
+  if (!Number.isInteger(ttlMs) || ttlMs < 1 || ttlMs > 86_400_000) {
+    throw new DocketError(
+      "invalid_lease",
+      `A lease's ttlMs must be a whole number of ms from 1 to 86400000, not ${ttlMs}.`,
+    );
   }
 }
 

@@ -27,6 +27,7 @@ import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.j
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
 
+import type { LeaseTable } from "./session-lease.js";
 import type { Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { TranscriptMessage } from "./transcript-message.js";
 
@@ -42,6 +43,8 @@ export interface StoreEngine {
    * flushes the queue first and saves transcript batches at once.
    */
   readonly atomicWithMessages: boolean;
+  /** Who runs which session (ADR 0011). */
+  readonly leases: LeaseTable;
 
   insertSession(session: Session, metadata: string | null): Awaitable<void>;
   getSession(id: string): Awaitable<Session | undefined>;

@@ -25,6 +25,7 @@ import type {
   MarkInterruptedOptions,
 } from "./call-record.js";
 import type { MessageRow } from "./checkpoint-plan.js";
+import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { StoreEvent } from "./store-event.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
@@ -182,6 +183,23 @@ export interface Store extends EventSink {
   markInterrupted(options?: MarkInterruptedOptions): Promise<CallRecord[]>;
   /** Calls closed as interrupted, newest first. */
   listInterrupted(sessionId?: string): Promise<CallRecord[]>;
+
+  // Session leases: one runner per session across processes and machines (ADR 0011).
+  /**
+   * Take the session's lease for `owner` (default: this store's owner) for `ttlMs` (default
+   * 30 s): `acquired` when it was free, expired (its holder died) or already `owner`'s;
+   * otherwise `held`, naming the holder and since when. Never waits.
+   */
+  acquireLease(
+    sessionId: string,
+    options?: { readonly owner?: string; readonly ttlMs?: number },
+  ): Promise<LeaseResult>;
+  /** Extend `owner`'s lease by `ttlMs` from now; false when it is no longer `owner`'s. */
+  renewLease(sessionId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Let go of `owner`'s lease (a lease another took over is left alone). */
+  releaseLease(sessionId: string, owner: string): Promise<void>;
+  /** The session's lease row, expired or not, if there is one. */
+  getLease(sessionId: string): Promise<SessionLease | undefined>;
 
   // Approvals.
   /** Throws DocketError("duplicate_approval") when the id exists. */

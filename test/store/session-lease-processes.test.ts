@@ -62,7 +62,11 @@ async function resumeTwice(url: string, waitMs?: number) {
   const codes = await Promise.all(workers.map((worker) => worker.exited));
   expect(codes, workers.map((w) => w.output()).join("\n")).toEqual([0, 0]);
   const outcomes = workers.map((worker) => {
-    const line = worker.output().split("\n").find((l) => l.startsWith("{")) ?? "{}";
+    const line =
+      worker
+        .output()
+        .split("\n")
+        .find((l) => l.startsWith("{")) ?? "{}";
     return JSON.parse(line) as Outcome;
   });
   const ran = readFileSync(effects, "utf8").split("\n").filter(Boolean);

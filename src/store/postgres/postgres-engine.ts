@@ -37,6 +37,7 @@ import { PostgresApprovals } from "./postgres-approvals.js";
 import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
 import { PostgresCheckpoints } from "./postgres-checkpoints.js";
+import { PostgresLeases } from "./postgres-leases.js";
 import { sqlState, transaction } from "./postgres-transaction.js";
 
 type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
@@ -58,6 +59,7 @@ export class PostgresEngine implements StoreEngine {
   private readonly calls: PostgresCalls;
   private readonly audit: PostgresAuditLog;
   private readonly approvals: PostgresApprovals;
+  readonly leases: PostgresLeases;
   private readonly checkpoints: PostgresCheckpoints;
 
   private constructor(
@@ -69,6 +71,7 @@ export class PostgresEngine implements StoreEngine {
     this.calls = new PostgresCalls(pool, owner, now);
     this.audit = new PostgresAuditLog(pool, owner);
     this.approvals = new PostgresApprovals(pool, now);
+    this.leases = new PostgresLeases(pool);
     this.checkpoints = new PostgresCheckpoints(pool);
   }
 

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { z } from "zod";
-import type { PolicyConfig } from "../../../src/policy/policy.js";
 import type { ModelScript } from "../../../src/model/model-script.js";
+import type { PolicyConfig } from "../../../src/policy/policy.js";
 import { defineTool } from "../../../src/tool/define-tool.js";
 import type { Tool } from "../../../src/tool/tool.js";
 import { call, scriptOf, turn } from "./model-script.js";
@@ -45,7 +45,13 @@ export function effectTools(effectsFile: string): Tool[] {
 /** Refunds ask a lead; notes are allowed. */
 export const EFFECT_POLICY: PolicyConfig = {
   rules: [
-    { id: "refund-asks", decision: "ask", tool: "refund", approvers: ["role:lead"], reason: "refunds" },
+    {
+      id: "refund-asks",
+      decision: "ask",
+      tool: "refund",
+      approvers: ["role:lead"],
+      reason: "refunds",
+    },
     { id: "notes", decision: "allow", tool: "note" },
   ],
 };
