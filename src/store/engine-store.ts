@@ -9,6 +9,7 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
+import { type ApprovalWatch, pollingWatch } from "./approval-watch.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
 import type {
@@ -525,6 +526,11 @@ export class EngineStore implements Store {
     this.assertWritable();
     checkDecision(decision);
     return this.db.decideApproval(id, decision);
+  }
+
+  async watchApproval(id: string): Promise<ApprovalWatch> {
+    this.assertOpen();
+    return this.db.watchApproval ? this.db.watchApproval(id) : pollingWatch();
   }
 
   async expireApprovals(now: number = this.now()): Promise<Approval[]> {

@@ -5,6 +5,7 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
+import type { ApprovalWatch } from "./approval-watch.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
 import type {
@@ -120,6 +121,8 @@ export interface StoreEngine {
   listApprovals(filter: ApprovalFilter): Awaitable<Approval[]>;
   decideApproval(id: string, decision: ApprovalDecision): Awaitable<DecideResult>;
   expireApprovals(now: number): Awaitable<Approval[]>;
+  /** Where decisions can wake waiters (PostgreSQL LISTEN/NOTIFY); without it, waiters poll. */
+  watchApproval?(id: string): Promise<ApprovalWatch>;
 
   schemaVersion(): Awaitable<number>;
   close(): Awaitable<void>;

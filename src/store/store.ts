@@ -7,6 +7,7 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
+import type { ApprovalWatch } from "./approval-watch.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditCheckpoint } from "./audit-checkpoint.js";
 import type {
@@ -208,6 +209,12 @@ export interface Store extends EventSink {
   listApprovals(filter?: ApprovalFilter): Promise<Approval[]>;
   /** Compare-and-set from `pending`: the first decision wins, a later one gets `conflict`. */
   decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult>;
+  /**
+   * Interest in an approval's decision, to take before reading it: `next(ms)` resolves when it
+   * was decided (PostgreSQL: LISTEN/NOTIFY, from any process on the database) or after `ms`
+   * (SQLite only polls). Close it when done.
+   */
+  watchApproval(id: string): Promise<ApprovalWatch>;
   /** Expire every pending approval whose time has passed; returns them. */
   expireApprovals(now?: number): Promise<Approval[]>;
 
