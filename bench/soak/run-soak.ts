@@ -3,8 +3,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createApproverDirectory } from "../../src/approval/approver-directory.js";
-import { decideApproval } from "../../src/approval/decide-approval.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { SOAK_STEPS, SOAK_TEXTS } from "./soak-desk.js";
@@ -45,15 +43,32 @@ export interface SoakOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function workerCommand(): { file: string; args: string[] } {
+/** How to start a sibling script: under tsx from the sources, plain node once compiled. */
+function scriptCommand(name: string): { file: string; args: string[] } {
   const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(".ts")) {
-    return {
-      file: process.execPath,
-      args: ["--import", "tsx", here.replace(/run-soak\.ts$/, "soak-worker.ts")],
-    };
+  const ts = here.endsWith(".ts");
+  const script = here.replace(/run-soak\.(ts|js)$/, `${name}.${ts ? "ts" : "js"}`);
+  return { file: process.execPath, args: ts ? ["--import", "tsx", script] : [script] };
+}
+
+/**
+ * Use the store for a moment and let go: this process holds no connection while PostgreSQL is
+ * restarted (a pool client in use when the server goes away crashes the process until issue 23's
+ * item 3 lands), and retries while the database is away.
+ */
+async function withStore<T>(url: string, use: (store: Store) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    let store: Store | undefined;
+    try {
+      store = await openStore(url);
+      return await use(store);
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await sleep(200);
+    } finally {
+      await store?.close().catch(() => undefined);
+    }
   }
-  return { file: process.execPath, args: [here.replace(/run-soak\.js$/, "soak-worker.js")] };
 }
 
 /**
@@ -87,22 +102,24 @@ export async function runSoak({
   if (!base) throw new Error("runSoak needs a PostgreSQL URL or root for a throwaway cluster");
   const schema = `docket_soak_${Math.random().toString(16).slice(2, 10)}`;
   const storeUrl = `${base}${base.includes("?") ? "&" : "?"}schema=${schema}`;
-  const store = await openStore(storeUrl);
   const children = new Set<ChildProcess>();
   let kills = 0;
   let workerRestarts = 0;
   let databaseRestarts = 0;
   let approvals = 0;
   let done = false;
+  let approverChild: ChildProcess | undefined;
   try {
-    for (let i = 0; i < sessions; i += 1) {
-      const session = await store.createSession({ principal: "agent", configHash: "soak" });
-      const text = `Soak session ${i}.`;
-      await store.appendMessage(session.id, { role: "user", content: { role: "user", text } });
-    }
-    const { file, args } = workerCommand();
+    await withStore(storeUrl, async (store) => {
+      for (let i = 0; i < sessions; i += 1) {
+        const session = await store.createSession({ principal: "agent", configHash: "soak" });
+        const text = `Soak session ${i}.`;
+        await store.appendMessage(session.id, { role: "user", content: { role: "user", text } });
+      }
+    });
+    const worker = scriptCommand("soak-worker");
     const startWorker = (slot: number) => {
-      const child = spawn(file, [...args, storeUrl, effects, String(lanes)], {
+      const child = spawn(worker.file, [...worker.args, storeUrl, effects, String(lanes)], {
         stdio: ["ignore", "pipe", "pipe"],
       });
       children.add(child);
@@ -124,24 +141,21 @@ export async function runSoak({
     };
     for (let slot = 0; slot < workers; slot += 1) startWorker(slot);
 
-    const directory = createApproverDirectory({ alice: { roles: ["lead"] } }, {});
-    const approver = (async () => {
-      while (!done) {
-        try {
-          for (const pending of await store.listApprovals({ status: "pending" })) {
-            const outcome = await decideApproval(store, directory, {
-              approvalId: pending.id,
-              decision: "approve",
-              claim: { name: "alice" },
-            });
-            if (outcome.status === "decided") approvals += 1;
-          }
-        } catch {
-          // The database is restarting: try again.
-        }
-        await sleep(100);
-      }
-    })();
+    // Approvals are decided from another process, restarted like the workers when it crashes.
+    const approverCommand = scriptCommand("soak-approver");
+    const startApprover = () => {
+      const child = spawn(approverCommand.file, [...approverCommand.args, storeUrl], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      approverChild = child;
+      child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+        approvals += chunk.split("\n").filter((line) => line === "DECIDED").length;
+      });
+      child.on("exit", () => {
+        if (!done) startApprover();
+      });
+    };
+    startApprover();
     // Kills stop at 60% of the time allowed, so that the last sessions can finish.
     const killer = (async () => {
       while (!done && Date.now() - started < timeoutMs * 0.6) {
@@ -156,23 +170,26 @@ export async function runSoak({
     })();
     let completed = 0;
     while (Date.now() - started < timeoutMs) {
-      completed = await countCompleted(store);
+      completed = await withStore(storeUrl, countCompleted);
       if (completed === sessions) break;
       if (cluster && databaseRestarts === 0 && completed >= sessions * 0.3) {
         log(`restarting PostgreSQL at ${completed} sessions completed`);
         cluster.restart();
         databaseRestarts += 1;
       }
-      await sleep(250);
+      await sleep(500);
     }
     done = true;
     for (const child of children) child.kill("SIGKILL");
-    await Promise.all([approver, killer]);
-    completed = await countCompleted(store);
-    return {
+    approverChild?.kill("SIGKILL");
+    await killer;
+    const found = await withStore(storeUrl, async (store) => ({
+      completed: await countCompleted(store),
       ...(await inspect(store, effects, sessions)),
+    }));
+    return {
+      ...found,
       sessions,
-      completed,
       workers,
       kills,
       workerRestarts,
@@ -183,20 +200,14 @@ export async function runSoak({
   } finally {
     done = true;
     for (const child of children) child.kill("SIGKILL");
-    await store.close().catch(() => undefined);
+    approverChild?.kill("SIGKILL");
     cluster?.destroy();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 async function countCompleted(store: Store): Promise<number> {
-  for (;;) {
-    try {
-      return (await store.listSessions({ status: "completed", limit: 10_000 })).length;
-    } catch {
-      await sleep(200);
-    }
-  }
+  return (await store.listSessions({ status: "completed", limit: 10_000 })).length;
 }
 
 async function inspect(store: Store, effectsFile: string, sessions: number) {
