@@ -20,7 +20,7 @@ import type {
 } from "./audit-record.js";
 import { batchTexts } from "./batch-texts.js";
 import { CallLookahead } from "./call-lookahead.js";
-import { releaseOwner } from "./call-owner.js";
+import { isOwnerGone, releaseOwner } from "./call-owner.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -488,7 +488,17 @@ export class EngineStore implements Store {
   ): Promise<LeaseResult> {
     this.assertWritable();
     checkTtl(ttlMs);
-    return this.db.leases.acquire(storedText(sessionId), owner, ttlMs);
+    const session = storedText(sessionId);
+    const taken = await this.db.leases.acquire(session, owner, ttlMs);
+    // A holder that was a process of this host and is gone (SIGKILL, a crash) need not be waited
+    // out: like its calls at recovery, its lease is taken over at once. The owner's process part
+    // is before the run's `#` suffix.
+    if (taken.status === "held" && isOwnerGone(taken.lease.owner.split("#")[0])) {
+      const lease = await this.db.leases.takeOver(session, taken.lease.owner, owner, ttlMs);
+      if (lease) return { status: "acquired", lease };
+      return this.db.leases.acquire(session, owner, ttlMs);
+    }
+    return taken;
   }
 
   async renewLease(sessionId: string, owner: string, ttlMs: number): Promise<boolean> {

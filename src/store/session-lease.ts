@@ -35,6 +35,13 @@ export interface LeaseTable {
   /** Let go of `owner`'s lease; a lease taken over by another is left alone. */
   release(sessionId: string, owner: string): Awaitable<void>;
   get(sessionId: string): Awaitable<SessionLease | undefined>;
+  /** Take the lease from `from` (a holder known dead) for `owner`: undefined if `from` lost it first. */
+  takeOver(
+    sessionId: string,
+    from: string,
+    owner: string,
+    ttlMs: number,
+  ): Awaitable<SessionLease | undefined>;
 }
 
 /** Turn a `session_leases` row (either engine) into a lease. */

@@ -52,6 +52,20 @@ export class PostgresLeases implements LeaseTable {
     ]);
   }
 
+  async takeOver(
+    sessionId: string,
+    from: string,
+    owner: string,
+    ttlMs: number,
+  ): Promise<SessionLease | undefined> {
+    const result = await this.pool.query(
+      `UPDATE session_leases SET owner = $3, since = ${NOW}, expires_at = ${NOW} + $4
+       WHERE session_id = $1 AND owner = $2 RETURNING *`,
+      [sessionId, from, owner, ttlMs],
+    );
+    return result.rows[0] ? toLease(result.rows[0]) : undefined;
+  }
+
   async get(sessionId: string): Promise<SessionLease | undefined> {
     const result = await this.pool.query("SELECT * FROM session_leases WHERE session_id = $1", [
       sessionId,

@@ -54,6 +54,19 @@ export class SqliteLeases implements LeaseTable {
     this.sql("DELETE FROM session_leases WHERE session_id = ? AND owner = ?").run(sessionId, owner);
   }
 
+  takeOver(
+    sessionId: string,
+    from: string,
+    owner: string,
+    ttlMs: number,
+  ): SessionLease | undefined {
+    const now = this.now();
+    const row = this.sql(
+      "UPDATE session_leases SET owner = ?, since = ?, expires_at = ? WHERE session_id = ? AND owner = ? RETURNING *",
+    ).get(owner, now, now + ttlMs, sessionId, from) as Record<string, unknown> | undefined;
+    return row ? toLease(row) : undefined;
+  }
+
   get(sessionId: string): SessionLease | undefined {
     const row = this.sql("SELECT * FROM session_leases WHERE session_id = ?").get(sessionId) as
       | Record<string, unknown>

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { isDocketError } from "../../../src/errors/docket-error.js";
 import { openStore } from "../../../src/store/open-store.js";
@@ -45,6 +47,20 @@ export function leaseContract(fresh: OpenFreshStore): void {
       expect(await store.renewLease("s", "dead", 60_000)).toBe(false);
       await store.releaseLease("s", "dead");
       expect((await store.getLease("s"))?.owner).toBe("new");
+    });
+
+    it("takes over at once the lease of a process of this host that is gone", async () => {
+      const store = await fresh();
+      const child = spawnSync(process.execPath, ["-e", ""]);
+      const dead = `${hostname()}/${child.pid}/0000#run`;
+      await store.acquireLease("s", { owner: dead, ttlMs: 60_000 });
+      expect(await store.acquireLease("s", { owner: "new" })).toMatchObject({
+        status: "acquired",
+        lease: { owner: "new" },
+      });
+      // A live one (this process's open store) is not.
+      await store.acquireLease("t", { owner: `${store.owner}#run` });
+      expect((await store.acquireLease("t", { owner: "new" })).status).toBe("held");
     });
 
     it("gives a lease to exactly one of many owners racing from two connections", async () => {
