@@ -4,7 +4,9 @@ import { createDurableApprover } from "../../src/approval/durable-approver.js";
 import { isDocketError } from "../../src/errors/docket-error.js";
 import { createHarness } from "../../src/loop/create-harness.js";
 import { createScriptedModel } from "../../src/model/scripted-model.js";
+import { rawSql } from "../store/support/raw-sql.js";
 import { DESK_POLICY, deskDirectory, deskTools } from "./support/desk-tools.js";
+import { holdFirstRequest } from "./support/held-model.js";
 import { call, scriptOf, turn } from "./support/model-script.js";
 import { tempStore } from "./support/temp-store.js";
 
@@ -67,6 +69,22 @@ describe("a run's session lease", () => {
     expect(result).toMatchObject({ status: "completed", text: "Refunded." });
     expect(desk.runs).toEqual(["issue_refund:r1"]);
     expect(await store.getLease(sessionId)).toBeUndefined();
+  });
+
+  it("stops a run whose lease another runner took over, and lets it go", async () => {
+    const { store } = await tempStore();
+    const held = holdFirstRequest(createScriptedModel(scriptOf([turn("Hello.")])));
+    const harness = createHarness({ model: held.model, store });
+    const running = harness.run("Hi.", { lease: { ttlMs: 60 } });
+    await held.inFlight;
+    // As if it had lapsed and been taken: the next renewal finds it gone.
+    await rawSql(store, ["UPDATE session_leases SET owner = 'thief'"]);
+    const result = await running;
+    expect(result.status).toBe("cancelled");
+    expect(held.signal()?.aborted).toBe(true);
+    expect(isDocketError(held.signal()?.reason) && held.signal()?.reason.code).toBe("lease_lost");
+    // The thief's lease is left alone.
+    expect((await store.getLease(result.sessionId))?.owner).toBe("thief");
   });
 
   it("renews its lease while it runs and releases it at the end", async () => {
