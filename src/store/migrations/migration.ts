@@ -2,7 +2,7 @@ import { DocketError } from "../../errors/docket-error.js";
 import { initialSchema } from "./001-initial-schema.js";
 import { approvalGrants } from "./003-approval-grants.js";
 import { auditCheckpoints } from "./004-audit-checkpoints.js";
-import { sessionLeases } from "./005-session-leases.js";
+import { sessionLeases } from "./006-session-leases.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
