@@ -1,9 +1,8 @@
 import type { Migration } from "./migration.js";
 
 /**
- * Version 6 (5 is the store's commit keys, built side by side for the same issue; a store at 6
- * without 5 gets 5 from that change's merge, both written to run again harmlessly): one runner
- * per session across processes and machines (ADR 0011). A row per
+ * Version 6 (5 is the store's commit keys, built side by side for the same issue; no released
+ * store has either): one runner per session across processes and machines (ADR 0011). A row per
  * session being run: who runs it, since when, and when the lease lapses unless its holder's
  * heartbeat renews it. No foreign key: a lease may be taken before its session's row is read.
  * Written to run again harmlessly (IF NOT EXISTS).
