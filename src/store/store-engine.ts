@@ -5,7 +5,15 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
-import type { AuditRecord, ChainVerification, EventFilter } from "./audit-record.js";
+import type { ApprovalWatch } from "./approval-watch.js";
+import type { ChainRow } from "./audit-chain.js";
+import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
+import type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "./audit-record.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -15,10 +23,12 @@ import type {
   DuplicateCall,
 } from "./call-record.js";
 import type { CallRow } from "./call-state.js";
+import type { MessageRow } from "./checkpoint-plan.js";
 import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.js";
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
 
+import type { LeaseTable } from "./session-lease.js";
 import type { Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { TranscriptMessage } from "./transcript-message.js";
 
@@ -34,6 +44,8 @@ export interface StoreEngine {
    * flushes the queue first and saves transcript batches at once.
    */
   readonly atomicWithMessages: boolean;
+  /** Who runs which session (ADR 0011). */
+  readonly leases: LeaseTable;
 
   insertSession(session: Session, metadata: string | null): Awaitable<void>;
   getSession(id: string): Awaitable<Session | undefined>;
@@ -57,8 +69,36 @@ export interface StoreEngine {
   loadTranscript(sessionId: string): Awaitable<TranscriptMessage[]>;
 
   appendEvents(items: readonly PendingWrite[]): Awaitable<void>;
+  /**
+   * Where the engine can (SQLite): append and sign the given sessions' checkpoints in the same
+   * transaction, so a batch's checkpoint costs no commit of its own. Returns what was signed.
+   */
+  appendAndSign?(
+    items: readonly PendingWrite[],
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): AuditCheckpoint[];
   listEvents(filter: EventFilter): Awaitable<AuditRecord[]>;
   verifyChain(sessionId: string | undefined): Awaitable<ChainVerification>;
+
+  /** The store's random id (schema 4); undefined on an older store. */
+  storeId(): Awaitable<string | undefined>;
+  /**
+   * Sign and write the next checkpoint of each session whose chain or transcript moved since its
+   * last one, under the session's write lock; returns what was written.
+   */
+  writeCheckpoints(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): Awaitable<AuditCheckpoint[]>;
+  listCheckpoints(sessionId: string | undefined): Awaitable<AuditCheckpoint[]>;
+  listChainHeads(sessionId: string | undefined): Awaitable<ChainHeadRecord[]>;
+  /** Events as stored (the event's JSON text, not parsed), for verifying and exporting. */
+  listChainRows(sessionId: string, afterSeq: number, limit: number): Awaitable<ChainRow[]>;
+  /** Messages with their content text as stored. */
+  listMessageRows(sessionId: string, afterSeq: number): Awaitable<MessageRow[]>;
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Awaitable<ClaimResult>;
   loadCall(sessionId: string, callId: string): Awaitable<CallRow | undefined>;
@@ -81,6 +121,8 @@ export interface StoreEngine {
   listApprovals(filter: ApprovalFilter): Awaitable<Approval[]>;
   decideApproval(id: string, decision: ApprovalDecision): Awaitable<DecideResult>;
   expireApprovals(now: number): Awaitable<Approval[]>;
+  /** Where decisions can wake waiters (PostgreSQL LISTEN/NOTIFY); without it, waiters poll. */
+  watchApproval?(id: string): Promise<ApprovalWatch>;
 
   schemaVersion(): Awaitable<number>;
   close(): Awaitable<void>;

@@ -7,7 +7,15 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
-import type { AuditRecord, ChainVerification, EventFilter } from "./audit-record.js";
+import type { ApprovalWatch } from "./approval-watch.js";
+import type { ChainRow } from "./audit-chain.js";
+import type { AuditCheckpoint } from "./audit-checkpoint.js";
+import type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "./audit-record.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -17,6 +25,8 @@ import type {
   DuplicateCall,
   MarkInterruptedOptions,
 } from "./call-record.js";
+import type { MessageRow } from "./checkpoint-plan.js";
+import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { StoreEvent } from "./store-event.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
@@ -108,6 +118,25 @@ export interface Store extends EventSink {
   /** Check one session's chain, or every chain: names the first broken link. */
   verifyChain(sessionId?: string): Promise<ChainVerification>;
 
+  // Signed checkpoints (docs/audit.md).
+  /** The store's random id, named by its checkpoints; undefined on a store older than schema 4. */
+  storeId(): Promise<string | undefined>;
+  /**
+   * Sign the sessions that moved since their last checkpoint now (a store opened with a
+   * `signer` also does it at the end of every batch and on close); [] without a signer.
+   */
+  checkpoint(): Promise<AuditCheckpoint[]>;
+  /** Signed checkpoints in the store, by session then n. */
+  listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]>;
+  listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]>;
+  /** One session's events as stored (event JSON as text), after `afterSeq`, at most `limit`. */
+  listChainRows(
+    sessionId: string,
+    options?: { readonly afterSeq?: number; readonly limit?: number },
+  ): Promise<ChainRow[]>;
+  /** One session's messages with their content as stored, after `afterSeq`. */
+  listMessageRows(sessionId: string, afterSeq?: number): Promise<MessageRow[]>;
+
   // Calls: safe to repeat.
   /**
    * Reserve a call id before running it (atomic: the unique key of `calls`). `claimed`: run it.
@@ -156,6 +185,23 @@ export interface Store extends EventSink {
   /** Calls closed as interrupted, newest first. */
   listInterrupted(sessionId?: string): Promise<CallRecord[]>;
 
+  // Session leases: one runner per session across processes and machines (ADR 0011).
+  /**
+   * Take the session's lease for `owner` (default: this store's owner) for `ttlMs` (default
+   * 30 s): `acquired` when it was free, expired (its holder died) or already `owner`'s;
+   * otherwise `held`, naming the holder and since when. Never waits.
+   */
+  acquireLease(
+    sessionId: string,
+    options?: { readonly owner?: string; readonly ttlMs?: number },
+  ): Promise<LeaseResult>;
+  /** Extend `owner`'s lease by `ttlMs` from now; false when it is no longer `owner`'s. */
+  renewLease(sessionId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Let go of `owner`'s lease (a lease another took over is left alone). */
+  releaseLease(sessionId: string, owner: string): Promise<void>;
+  /** The session's lease row, expired or not, if there is one. */
+  getLease(sessionId: string): Promise<SessionLease | undefined>;
+
   // Approvals.
   /** Throws DocketError("duplicate_approval") when the id exists. */
   createApproval(input: NewApproval): Promise<Approval>;
@@ -163,6 +209,12 @@ export interface Store extends EventSink {
   listApprovals(filter?: ApprovalFilter): Promise<Approval[]>;
   /** Compare-and-set from `pending`: the first decision wins, a later one gets `conflict`. */
   decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult>;
+  /**
+   * Interest in an approval's decision, to take before reading it: `next(ms)` resolves when it
+   * was decided (PostgreSQL: LISTEN/NOTIFY, from any process on the database) or after `ms`
+   * (SQLite only polls). Close it when done.
+   */
+  watchApproval(id: string): Promise<ApprovalWatch>;
   /** Expire every pending approval whose time has passed; returns them. */
   expireApprovals(now?: number): Promise<Approval[]>;
 

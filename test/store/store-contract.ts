@@ -4,10 +4,12 @@ import { approvalsContract } from "./contract/approvals-contract.js";
 import { auditContract } from "./contract/audit-contract.js";
 import { callsContract } from "./contract/calls-contract.js";
 import { checkpointContract } from "./contract/checkpoint-contract.js";
+import { leaseContract } from "./contract/lease-contract.js";
 import { queuedWritesContract } from "./contract/queued-writes-contract.js";
 import { recoveryContract } from "./contract/recovery-contract.js";
 import { schemaContract } from "./contract/schema-contract.js";
 import { sessionsContract } from "./contract/sessions-contract.js";
+import { signedTrailContract } from "./contract/signed-trail-contract.js";
 import { tamperContract } from "./contract/tamper-contract.js";
 
 /** Opens a store on a fresh, empty database (a file for SQLite, a schema for PostgreSQL). */
@@ -44,5 +46,7 @@ export function describeStoreContract(name: string, open: OpenFreshStore): void 
     schemaContract(fresh);
     checkpointContract(fresh);
     queuedWritesContract(fresh);
+    signedTrailContract(fresh);
+    leaseContract(fresh);
   });
 }

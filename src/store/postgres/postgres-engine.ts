@@ -7,7 +7,15 @@ import type {
   DecideResult,
   NewApproval,
 } from "../approval-record.js";
-import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
+import type { ApprovalWatch } from "../approval-watch.js";
+import type { ChainRow } from "../audit-chain.js";
+import type { AuditCheckpoint, CheckpointSigner } from "../audit-checkpoint.js";
+import type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "../audit-record.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -17,6 +25,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
+import type { MessageRow } from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -28,7 +37,10 @@ import { openPostgresPool } from "./open-postgres-pool.js";
 import { PostgresApprovals } from "./postgres-approvals.js";
 import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
+import { PostgresCheckpoints } from "./postgres-checkpoints.js";
+import { PostgresLeases } from "./postgres-leases.js";
 import { sqlState, transaction } from "./postgres-transaction.js";
+import { APPROVAL_CHANNEL, PostgresWakeups } from "./postgres-wakeups.js";
 
 type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
 
@@ -49,16 +61,23 @@ export class PostgresEngine implements StoreEngine {
   private readonly calls: PostgresCalls;
   private readonly audit: PostgresAuditLog;
   private readonly approvals: PostgresApprovals;
+  readonly leases: PostgresLeases;
+  private readonly wakeups: PostgresWakeups;
+  private readonly checkpoints: PostgresCheckpoints;
 
   private constructor(
     private readonly pool: pg.Pool,
     readonly readOnly: boolean,
     owner: string,
     now: () => number,
+    connectionString: string,
   ) {
+    this.wakeups = new PostgresWakeups(connectionString);
     this.calls = new PostgresCalls(pool, owner, now);
     this.audit = new PostgresAuditLog(pool, owner);
     this.approvals = new PostgresApprovals(pool, now);
+    this.leases = new PostgresLeases(pool);
+    this.checkpoints = new PostgresCheckpoints(pool);
   }
 
   /**
@@ -76,7 +95,7 @@ export class PostgresEngine implements StoreEngine {
     now: () => number,
   ): Promise<PostgresEngine> {
     const pool = await openPostgresPool(target, options);
-    return new PostgresEngine(pool, options.readOnly, owner, now);
+    return new PostgresEngine(pool, options.readOnly, owner, now, target.connectionString);
   }
 
   async insertSession(session: Session, metadata: string | null): Promise<void> {
@@ -224,6 +243,34 @@ export class PostgresEngine implements StoreEngine {
     return this.audit.verify(sessionId);
   }
 
+  storeId(): Promise<string | undefined> {
+    return this.checkpoints.storeId();
+  }
+
+  writeCheckpoints(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): Promise<AuditCheckpoint[]> {
+    return this.checkpoints.write(sessions, signer, at);
+  }
+
+  listCheckpoints(sessionId: string | undefined): Promise<AuditCheckpoint[]> {
+    return this.checkpoints.list(sessionId);
+  }
+
+  listChainHeads(sessionId: string | undefined): Promise<ChainHeadRecord[]> {
+    return this.checkpoints.heads(sessionId);
+  }
+
+  listChainRows(sessionId: string, afterSeq: number, limit: number): Promise<ChainRow[]> {
+    return this.checkpoints.chainRows(sessionId, afterSeq, limit);
+  }
+
+  listMessageRows(sessionId: string, afterSeq: number): Promise<MessageRow[]> {
+    return this.checkpoints.messages(sessionId, afterSeq);
+  }
+
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {
     return this.calls.claim(sessionId, callId, options);
   }
@@ -277,8 +324,20 @@ export class PostgresEngine implements StoreEngine {
     return this.approvals.list(filter);
   }
 
-  decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
-    return this.approvals.decide(id, decision);
+  async decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
+    const result = await this.approvals.decide(id, decision);
+    // After the decision committed: waiting runs on any machine wake now, not at their next poll.
+    // A notification lost (the connection dropped) costs a poll interval, never the decision.
+    if (result.status === "decided") {
+      await this.pool
+        .query("SELECT pg_notify($1, $2)", [APPROVAL_CHANNEL, id])
+        .catch(() => undefined);
+    }
+    return result;
+  }
+
+  watchApproval(id: string): Promise<ApprovalWatch> {
+    return this.wakeups.watch(id);
   }
 
   expireApprovals(now: number): Promise<Approval[]> {
@@ -290,7 +349,8 @@ export class PostgresEngine implements StoreEngine {
     return Number(result.rows[0]?.version ?? 0);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await this.wakeups.close();
+    await this.pool.end();
   }
 }
