@@ -84,11 +84,11 @@ describe.concurrent("docket demo without a terminal", () => {
     // The assistant's closing words follow the denial: no refund is promised, the case goes on.
     expect(stdout).not.toMatch(/I have refunded|refund goes through/);
     expect(stdout).toContain("No refund has been issued yet.");
-    expect(stdout).toMatch(/call_escalate\s+escalate_to_human\s+allow\s+ok/);
+    expect(stdout).toMatch(/call_escalate\s+escalate_to_human\s+allow\s+escalations\s+policy\s+ok/);
     expect(stderr).toMatch(/session ses_\S+: completed/);
     expect(stderr).toContain("The audit trail of session ses_");
-    expect(stdout).toMatch(/call_partial_refund\s+issue_refund\s+ask\s+refused\s+approval_denied/);
-    expect(stdout).toMatch(/call_full_refund\s+issue_refund\s+deny\s+refused\s+denied/);
+    expect(stdout).toMatch(/call_partial_refund\s+issue_refund\s+ask\s+refund-ceiling\s+lead\s+refused\s+approval_denied\s+-\s+\d+ ms/);
+    expect(stdout).toMatch(/call_full_refund\s+issue_refund\s+deny\s+refund-limit\s+policy\s+refused\s+denied/);
     expect(stdout).toMatch(/^ok: \d+ events in 1 chain verified\.$/m);
   });
 
@@ -104,7 +104,7 @@ describe.concurrent("docket demo without a terminal", () => {
       "✗ issue_refund refused (approval_required) [refund-ceiling]: This call to issue_refund needs a human's approval (refunds over 150 USD need a lead's approval), and no approver is available, so it was not run.",
     );
     expect(stdout).toMatch(
-      /call_partial_refund\s+issue_refund\s+ask\s+refused\s+approval_required/,
+      /call_partial_refund\s+issue_refund\s+ask\s+refund-ceiling\s+\(nobody\)\s+refused\s+approval_required/,
     );
     expect(stderr).toContain("  · no one could be asked, so it did not run");
     expect(stdout).not.toContain("I have refunded");

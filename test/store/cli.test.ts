@@ -62,9 +62,13 @@ describe("docket audit and docket sessions", () => {
       docket(["sessions", "show", "ses_none", "--store", url]),
     ]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^TIME +SESSION +CALL +TOOL +DECISION +STATUS +REASON\n/);
-    expect(list.stdout).toMatch(/ses_1 +call_bad +refund_order +allow +failed +error\n/);
-    expect(list.stdout).toMatch(/ses_1 +call_ok +refund_order +allow +ok\n/);
+    expect(list.stdout).toMatch(
+      /^TIME +SESSION +CALL +TOOL +DECISION +RULE +BY +STATUS +REASON +HANDLER +WAIT\n/,
+    );
+    // Oldest first within the session; the policy decided; the handler's own time.
+    expect(list.stdout).toMatch(
+      /ses_1 +call_ok +refund_order +allow +\S+ +policy +ok +\d+ ms +-\n.*ses_1 +call_bad +refund_order +allow +\S+ +policy +failed +error +\d+ ms +-\n/s,
+    );
 
     const lines = failed.stdout
       .trim()

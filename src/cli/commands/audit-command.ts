@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
+import type { Store } from "../../store/store.js";
+import { approvalTimings, auditHeader, auditRow, storyOrder } from "./audit-rows.js";
 import { commandFailure } from "./command-failure.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCount, parseSince } from "./parse-since.js";
@@ -14,6 +16,7 @@ interface ListOptions {
   limit: number;
   store?: string;
   json?: boolean;
+  reverse?: boolean;
 }
 
 /**
@@ -33,7 +36,9 @@ export function registerAuditCommand(program: Command): void {
 
   audit
     .command("list")
-    .description("List calls, newest first: a table, or one JSON object per line with --json.")
+    .description(
+      "List calls as they happened (each session oldest first; sessions newest first): a table, or one JSON object per line with --json.",
+    )
     .option("--session <id>", "only this session's calls")
     .option("--tool <name>", "only calls to this tool")
     .option(
@@ -46,16 +51,21 @@ export function registerAuditCommand(program: Command): void {
     .option("--limit <n>", "at most this many calls", parseCount, 100)
     .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
     .option("--json", "one JSON object per line")
+    .option("--reverse", "newest first")
     .action(async (options: ListOptions) => {
-      const calls = await withCommandStore(options.store, (store) =>
-        store.listCalls({
+      const { calls, timings } = await withCommandStore(options.store, async (store) => {
+        const newest = await store.listCalls({
           sessionId: options.session,
           tool: options.tool,
           status: options.status,
           since: options.since,
           limit: options.limit,
-        }),
-      );
+        });
+        return {
+          calls: storyOrder(newest, options.reverse),
+          timings: await timingsOf(store, newest),
+        };
+      });
       if (options.json) {
         for (const call of calls) process.stdout.write(`${JSON.stringify(call)}\n`);
         return;
@@ -64,18 +74,11 @@ export function registerAuditCommand(program: Command): void {
         process.stdout.write("No calls.\n");
         return;
       }
+      const withSession = options.session === undefined;
       process.stdout.write(
         textTable(
-          ["TIME", "SESSION", "CALL", "TOOL", "DECISION", "STATUS", "REASON"],
-          calls.map((call) => [
-            formatTime(call.seenAt),
-            call.sessionId || "(none)",
-            call.callId,
-            call.tool,
-            call.decision ?? "-",
-            call.status ?? call.state,
-            call.reason ?? "",
-          ]),
+          auditHeader(withSession),
+          calls.map((call) => auditRow(call, timings, withSession)),
           { maxWidth: 48 },
         ),
       );
@@ -141,6 +144,20 @@ export function registerAuditCommand(program: Command): void {
         `broken: session ${JSON.stringify(verdict.sessionId)}, event ${verdict.seq}: ${verdict.problem}`,
       );
     });
+}
+
+/** Who answered each ask in these calls' sessions, and how long it took them. */
+async function timingsOf(store: Store, calls: readonly CallRecord[]) {
+  const events: AuditRecord[] = [];
+  for (const sessionId of new Set(
+    calls.filter((c) => c.decision === "ask").map((c) => c.sessionId),
+  )) {
+    for (const type of ["approval_requested", "approved", "approval_denied"] as const) {
+      events.push(...(await store.listEvents({ sessionId, type, limit: 100_000 })));
+    }
+  }
+  events.sort((a, b) => a.event.at - b.event.at);
+  return approvalTimings(events);
 }
 
 function describeCall(call: CallRecord, events: readonly AuditRecord[]): string {
