@@ -121,6 +121,11 @@ describe("run_command tells the model the truth, through a real docket run", () 
           } finally {
             await opened.close();
           }
+          // audit show keeps the multi-line output under its key, where no line can pass for an event.
+          const show = await runDocketIn(cwd, ["audit", "show", "c_exit", "--store", store]);
+          expect(show.stdout).toMatch(
+            /\n {8}output: Exit code 3 after \d+ ms\.\n {10}\[stdout\]\n {10}kept-out\n {10}\[stderr\]\n {10}kept-err\n/,
+          );
         } finally {
           await fake.close();
         }

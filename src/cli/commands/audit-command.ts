@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { showControlCharacters } from "../../approval/format-arguments.js";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
 import type { Store } from "../../store/store.js";
@@ -173,7 +174,10 @@ function describeCall(call: CallRecord, events: readonly AuditRecord[]): string 
     const { callId: _c, tool: _t, sessionId: _s, at: _a, type: _y, ...fields } = record.event;
     for (const [key, value] of Object.entries(fields)) {
       if (value === undefined) continue;
-      lines.push(`        ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      // A multi-line value (an explanation, command output) stays under its key.
+      // Escape sequences from the model never reach the operator's terminal.
+      lines.push(`        ${key}: ${showControlCharacters(text).replace(/\n/g, "\n          ")}`);
     }
     lines.push(`        hash: ${record.hash}`);
   }
