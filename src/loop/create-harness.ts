@@ -11,6 +11,7 @@ import {
   resolveHarnessLimits,
 } from "./harness-options.js";
 import { runLoop } from "./run-loop.js";
+import { sessionTitle } from "./session-title.js";
 import { sessionTranscript } from "./session-transcript.js";
 
 /** An agent: a model, tools behind the checkpoint, and a store for its sessions. */
@@ -76,11 +77,23 @@ export function createHarness(options: HarnessOptions): Harness {
     const resolvedModel = await getModel();
     let id = sessionId;
     let fresh = false;
+    const title = input === undefined ? undefined : sessionTitle(input);
     if (id === undefined) {
-      id = (await store.createSession({ principal, configHash: options.configHash ?? "" })).id;
+      id = (
+        await store.createSession({
+          principal,
+          configHash: options.configHash ?? "",
+          ...(title ? { title } : {}),
+        })
+      ).id;
       fresh = true;
-    } else if (!(await store.getSession(id))) {
-      throw new DocketError("unknown_session", `There is no session ${id} in ${store.location}.`);
+    } else {
+      const existing = await store.getSession(id);
+      if (!existing) {
+        throw new DocketError("unknown_session", `There is no session ${id} in ${store.location}.`);
+      }
+      // A session opened without a prompt is named after the first one it gets.
+      if (title && existing.title === undefined) await store.updateSession(id, { title });
     }
     const transcript = sessionTranscript(store, id);
     // The system prompt is part of the session, so a resume by any harness sends the same one.

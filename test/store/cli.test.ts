@@ -82,7 +82,7 @@ describe("docket audit and docket sessions", () => {
 
     expect(verify).toMatchObject({ code: 0, stdout: "ok: 8 events in 1 chain verified.\n" });
     expect(JSON.parse(sessions.stdout)).toMatchObject({ id: "ses_1", title: "Refunds" });
-    expect(session.stdout).toContain("#1  user      Refund order SU-88421");
+    expect(session.stdout).toContain("\nuser: Refund order SU-88421\n");
     expect(session.stdout).toContain("call_bad  refund_order  failed (error)");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no session "ses_none"');
