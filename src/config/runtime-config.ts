@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
 import { DocketError } from "../errors/docket-error.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
+import { forbiddenSandboxEnv } from "../sandbox/sandbox-env-guard.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { DocketConfig } from "./load-config.js";
 import { parseDuration } from "./parse-duration.js";
@@ -52,6 +53,10 @@ const sectionSchemas = {
       token_sha256: z.string().optional(),
     }),
   ),
+  audit: z.strictObject({
+    key_file: z.string().min(1).optional(),
+    digests: z.string().min(1).optional(),
+  }),
   approvals: z.strictObject({
     mode: z.enum(["wait", "suspend"]).optional(),
     expires: duration.optional(),
@@ -78,6 +83,8 @@ export interface RuntimeConfig {
     readonly contextBytes?: number;
   };
   readonly approvers: Readonly<Record<string, ApproverConfig>>;
+  /** The `audit:` section: the signing key file and the digest log (docs/audit.md). */
+  readonly audit: { readonly keyFile?: string; readonly digests?: string };
   /** The `mcp:` section, checked: servers whose tools join the menu. */
   readonly mcp: McpConfig | undefined;
   readonly approvals: {
@@ -123,6 +130,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
   const model = check(config, "model", sectionSchemas.model);
   const limits = check(config, "limits", sectionSchemas.limits) ?? {};
   const approvals = check(config, "approvals", sectionSchemas.approvals) ?? {};
+  const audit = check(config, "audit", sectionSchemas.audit) ?? {};
   return {
     principal: check(config, "principal", sectionSchemas.principal) ?? "agent",
     workspace: check(config, "workspace", sectionSchemas.workspace),
@@ -152,14 +160,48 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
     },
     approvers: check(config, "approvers", sectionSchemas.approvers) ?? {},
     mcp: check(config, "mcp", mcpConfigSchema) as McpConfig | undefined,
+    audit: {
+      ...(audit.key_file ? { keyFile: audit.key_file } : {}),
+      ...(audit.digests ? { digests: audit.digests } : {}),
+    },
     approvals: {
       mode: approvals.mode,
       expiresMs: approvals.expires ?? 15 * 60_000,
       defaultApprovers: approvals.default_approvers ?? [],
     },
-    sandbox: toSandboxSettings(
-      check(config, "sandbox", sectionSchemas.sandbox) ?? {},
-      config?.file,
-    ),
+    sandbox: toSandboxSettings(checkSandboxEnv(config, model, approversOf(config)), config?.file),
   };
+}
+
+function approversOf(config: DocketConfig | undefined) {
+  return check(config, "approvers", sectionSchemas.approvers) ?? {};
+}
+
+/** The sandbox section, refused when `sandbox.env` names a credential of docket's own. */
+function checkSandboxEnv(
+  config: DocketConfig | undefined,
+  model: z.output<typeof sectionSchemas.model> | undefined,
+  approvers: z.output<typeof sectionSchemas.approvers>,
+): z.output<typeof sandboxSectionSchema> {
+  const section = check(config, "sandbox", sectionSchemas.sandbox) ?? {};
+  const credentials = new Map<string, string>();
+  for (const [name, entry] of Object.entries(approvers)) {
+    if (entry.token_env) credentials.set(entry.token_env, `approvers.${name}.token_env`);
+  }
+  if (typeof model === "object" && model.api_key_env) {
+    credentials.set(model.api_key_env, "model.api_key_env");
+  }
+  (section.env ?? []).forEach((name, index) => {
+    const why = forbiddenSandboxEnv(name, credentials);
+    if (why === undefined) return;
+    const line =
+      config?.lines.get(`sandbox.env.${index}`) ??
+      config?.lines.get("sandbox.env") ??
+      config?.lines.get("sandbox");
+    throw new DocketError(
+      "config_invalid",
+      `${config?.file}:${line ?? 1}: sandbox.env.${index}: ${why}; remove it from sandbox.env.`,
+    );
+  });
+  return section;
 }

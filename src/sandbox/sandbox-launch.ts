@@ -9,9 +9,16 @@ import {
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
+import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { createCallCgroup } from "./pids-cgroup.js";
-import { SANDBOX_DEFAULTS, SANDBOX_ENV_ALLOW, type SandboxSettings } from "./sandbox-settings.js";
+import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
+import {
+  SANDBOX_DEFAULTS,
+  SANDBOX_ENV_ALLOW,
+  SANDBOX_SOCKET_DIRS,
+  type SandboxSettings,
+} from "./sandbox-settings.js";
 
 /** What to start, confined: a program and its arguments, in a directory of the workspace. */
 export interface LaunchRequest {
@@ -87,9 +94,16 @@ export function planSandboxLaunch({
   env: source = process.env,
   setEnv = {},
 }: LaunchRequest): LaunchPlan {
+  // Config load refuses these already; code that builds settings by hand is refused here.
+  for (const name of [...(settings.env ?? []), ...Object.keys(settings.setEnv ?? {})]) {
+    const why = forbiddenSandboxEnv(name);
+    if (why !== undefined) {
+      return { status: "refused", reason: `Refused: sandbox.env: ${why}.` };
+    }
+  }
   const hidden = resolveHiddenPaths({
     workspace,
-    hide: settings.hide ?? [],
+    hide: [...(settings.hide ?? []), ...SANDBOX_SOCKET_DIRS],
     hidePatterns: settings.hidePatterns ?? [],
     walkLimit: settings.walkLimit ?? SANDBOX_DEFAULTS.walkLimit,
   });
@@ -112,6 +126,7 @@ export function planSandboxLaunch({
   const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
   const { file: emptyFile, dir: emptyDir } = emptySources();
+  const git = gitGuards(workspace);
   const args = bwrapArguments({
     workspace,
     cwd,
@@ -123,6 +138,8 @@ export function planSandboxLaunch({
     network,
     env,
     readOnly: network === "all" ? resolverFiles() : [],
+    pinned: git.pinned,
+    keepReadOnly: git.readOnly,
     argv: [
       "/bin/sh",
       "-c",

@@ -77,7 +77,8 @@ describe("docket init", () => {
     for (const rule of rules)
       expect(rule.reason).toMatch(words[rule.decision as keyof typeof words]);
 
-    const next = init.stdout.split("\n").slice(2, 5);
+    const lines = init.stdout.split("\n");
+    const next = lines.slice(lines.indexOf("Next, try:") + 1, lines.indexOf("Next, try:") + 4);
     expect(next.map((line) => line.trim().split("  #")[0]?.trim())).toEqual(
       NEXT_COMMANDS.map(([command]) => command),
     );

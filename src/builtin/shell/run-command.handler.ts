@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { realpath } from "node:fs/promises";
 import { DocketError } from "../../errors/docket-error.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
+import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
 import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
 import { SANDBOX_ENV_ALLOW, type SandboxSettings } from "../../sandbox/sandbox-settings.js";
 import type { BuiltinContext } from "../builtin-context.js";
@@ -162,9 +163,13 @@ function planLaunch(
   if (confinement.status === "off") {
     return { file, args: rest, env: buildCommandEnv(process.env, envOptions).env, cleanup: noop };
   }
-  // auto without a sandbox: a human approved this call; still only the allow-listed variables.
+  // auto without a sandbox: a human approved this call; still only the allow-listed variables,
+  // and never docket's own (as in the sandbox).
   const env: Record<string, string> = { SHLVL: "1" };
   for (const name of [...SANDBOX_ENV_ALLOW, ...(sandbox.env ?? [])]) {
+    const why = forbiddenSandboxEnv(name);
+    if (why !== undefined)
+      throw new BuiltinRefusal("sandbox_refused", `Refused: sandbox.env: ${why}.`);
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }

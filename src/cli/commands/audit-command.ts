@@ -4,6 +4,7 @@ import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
 import type { Store } from "../../store/store.js";
 import { approvalTimings, auditHeader, auditRow, storyOrder } from "./audit-rows.js";
+import { registerAuditTrailCommands } from "./audit-trail-commands.js";
 import { commandFailure } from "./command-failure.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCount, parseSince } from "./parse-since.js";
@@ -21,7 +22,7 @@ interface ListOptions {
 }
 
 /**
- * Add `docket audit list | show | verify`: the audit trail of every call, read from the store.
+ * Add `docket audit list | show | verify | export | key`: the audit trail of every call, read from the store.
  *
  * @example
  * ```ts
@@ -122,29 +123,7 @@ export function registerAuditCommand(program: Command): void {
       },
     );
 
-  audit
-    .command("verify")
-    .description(
-      "Check the hash chains: exit 0 when every link holds, 1 naming the first broken one.",
-    )
-    .option("--session <id>", "only this session's chain")
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
-    .action(async (options: { session?: string; store?: string }) => {
-      const verdict = await withCommandStore(options.store, (store) =>
-        store.verifyChain(options.session),
-      );
-      if (verdict.ok) {
-        process.stdout.write(
-          `ok: ${verdict.checked} events in ${verdict.sessions} chain${verdict.sessions === 1 ? "" : "s"} verified.\n`,
-        );
-        return;
-      }
-      commandFailure(
-        1,
-        "docket.audit.verify",
-        `broken: session ${JSON.stringify(verdict.sessionId)}, event ${verdict.seq}: ${verdict.problem}`,
-      );
-    });
+  registerAuditTrailCommands(audit);
 }
 
 /** Who answered each ask in these calls' sessions, and how long it took them. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
+import { loadAuditKey, resolveAuditPaths } from "../../audit/audit-key.js";
 import { DOCKET_IGNORE_LINE, withDocketIgnored } from "./docket-ignore.js";
 
 /** The commented docket.yaml `docket init` writes: safe defaults, every section explained. */
@@ -84,6 +85,12 @@ policy:
       tool: fetch_url
       reason: "asks a person first: the agent wants to read a web page"
 
+# The audit trail's signing key and where signed checkpoints are copied (docs/audit.md).
+# Defaults: ~/.config/docket/audit-key.pem (or DOCKET_AUDIT_KEY), digests beside it.
+# audit:
+#   key_file: ~/.config/docket/audit-key.pem
+#   digests: postgres://audit@vault.internal/digests
+
 # Tools of outside MCP servers, namespaced SERVER__TOOL, through the same checkpoint.
 # mcp:
 #   servers:
@@ -128,10 +135,14 @@ export function registerInitCommand(program: Command): void {
           : before === undefined
             ? `created ${ignore} with ${DOCKET_IGNORE_LINE}`
             : `added ${DOCKET_IGNORE_LINE} to ${ignore}`;
+      // The audit signing key lives outside the workspace and the store (docs/audit.md).
+      const paths = resolveAuditPaths();
+      const key = loadAuditKey(paths.keyFile, { create: true });
       const width = Math.max(...NEXT_COMMANDS.map(([command]) => command.length));
       process.stdout.write(
         [
           `Wrote ${options.file}; ${ignored} (the store and audit trail stay local).`,
+          `Audit signing key ${key.created ? "created" : "found"}: ${paths.keyFile} (public key ${paths.publicKeyFile}, id ${key.keyId}).`,
           "Next, try:",
           ...NEXT_COMMANDS.map(([command, why]) => `  ${command.padEnd(width)}  # ${why}`),
           "",
