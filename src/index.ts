@@ -99,5 +99,11 @@ export {
   type ToolDefinition,
 } from "./tool/define-tool.js";
 export type { JsonSchema, SchemaIssue, ToolInput } from "./tool/input-schema.js";
-export type { PolicyArgs, Tool, ToolConfinement, ToolContext } from "./tool/tool.js";
+export type {
+  PolicyArgs,
+  Tool,
+  ToolConfinement,
+  ToolContext,
+  ToolFailureReport,
+} from "./tool/tool.js";
 export { createToolSet, type ToolSet } from "./tool/tool-set.js";

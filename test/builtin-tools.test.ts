@@ -6,6 +6,7 @@ import {
   builtinTools,
   createCheckpoint,
   createMemoryEventSink,
+  renderResult,
   type ToolResult,
 } from "../src/index.js";
 
@@ -103,9 +104,16 @@ describe("built-in tools through the checkpoint", () => {
     const result = await dispatch("run_command", {
       command: "pwd; echo out; echo err >&2; exit 3",
     });
-    expect(result.status).toBe("ok");
+    // A non-zero exit is a failure, with the output kept for the model.
+    expect(result).toMatchObject({
+      status: "failed",
+      reason: "command_failed",
+      message: "run_command failed: the command exited with code 3.",
+    });
     expect(String(result.output)).toContain(workspace);
-    expect(String(result.output)).toMatch(/exit code 3/i);
+    expect(renderResult(result)).toMatch(
+      /^run_command failed: the command exited with code 3\.\nExit code 3 after \d+ ms\.\n\[stdout\]\n.*\nout\n\[stderr\]\nerr$/,
+    );
   });
 
   it("refuses a fetch of a loopback address in words", async () => {

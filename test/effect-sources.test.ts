@@ -29,7 +29,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "opens workspace files and directories for the file tools; its one computed open is given O_RDONLY flags by both callers",
   "cli/commands/demo-command.ts":
     "docket demo makes and removes its own scratch directory for the demo's orders database",
-  "cli/commands/init-command.ts": "docket init writes the docket.yaml the user asked it to write",
+  "cli/commands/init-command.ts":
+    "docket init writes the docket.yaml the user asked it to write, and adds .docket/ to the .gitignore beside it",
   "mcp/create-upstream-transport.ts":
     "connects to the MCP servers the user configured (HTTP): docket's start-up, not a tool call; tool calls go through call-upstream-tool.effect.ts",
   "mcp/process-transport.ts":

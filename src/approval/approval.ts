@@ -35,8 +35,16 @@ export type ApprovalAnswer =
        * describes (the checkpoint keeps the grant). Refused when `grant` is not offered.
        */
       readonly scope?: "once" | "session";
+      /** The approver already wrote this decision to the audit trail; the checkpoint does not again. */
+      readonly recorded?: boolean;
     }
-  | { readonly decision: "deny"; readonly by: string; readonly reason?: string }
+  | {
+      readonly decision: "deny";
+      readonly by: string;
+      readonly reason?: string;
+      /** The approver already wrote this decision to the audit trail; the checkpoint does not again. */
+      readonly recorded?: boolean;
+    }
   | { readonly decision: "pending"; readonly approvalId: string; readonly message?: string };
 
 /** A programmatic approver: a callback, sync or async. */

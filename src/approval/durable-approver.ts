@@ -184,6 +184,12 @@ export function createDurableApprover({
   return approver;
 }
 
+/**
+ * The answer a decided request gives. A person's decision went through `decideApproval`, which
+ * wrote its `approved` or `approval_denied` event when it was made, so the answer says it is
+ * `recorded` and the checkpoint does not write the same event a second time. What the approver
+ * concludes on its own (changed arguments, expiry) is not recorded yet.
+ */
 function answerFor(approval: Approval, request: ApprovalRequest): ApprovalAnswer {
   switch (approval.status) {
     case "approved":
@@ -199,12 +205,14 @@ function answerFor(approval: Approval, request: ApprovalRequest): ApprovalAnswer
         by: approval.decidedBy ?? "unknown",
         scope: approval.scope,
         ...(approval.decisionReason ? { reason: approval.decisionReason } : {}),
+        recorded: true,
       };
     case "denied":
       return {
         decision: "deny",
         by: approval.decidedBy ?? "unknown",
         reason: approval.decisionReason ?? "denied",
+        recorded: true,
       };
     case "expired":
       return {

@@ -1,6 +1,6 @@
 import { isThenable } from "../shared/is-thenable.js";
 import type { SealedTool } from "../tool/handler-seal.js";
-import type { Tool } from "../tool/tool.js";
+import type { Tool, ToolFailureReport } from "../tool/tool.js";
 import type { CallTrace, EventBody } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { guardRepeat } from "./guard-repeat.js";
@@ -86,6 +86,24 @@ export async function executeTool(
         break;
       }
       text = serialised;
+      let report: ToolFailureReport | undefined;
+      try {
+        report = sealed.failure?.(outcome.value);
+      } catch (error) {
+        result = trace.failed(
+          "error",
+          `${tool.name} ran, but judging its outcome failed: ${sanitiseError(error)}`,
+        );
+        break;
+      }
+      if (report) {
+        // The action failed though the handler returned: the model gets the error and the output.
+        result = {
+          ...trace.failed(report.reason, `${tool.name} failed: ${report.message}`),
+          output: shaped,
+        };
+        break;
+      }
       result = {
         callId: trace.callId,
         name: trace.name,
@@ -116,7 +134,8 @@ export async function executeTool(
       );
       break;
   }
-  const output = result.status === "ok" ? capText(text, state.limits.maxResultBytes) : "";
+  const kept = result.output !== undefined;
+  const output = kept ? capText(text, state.limits.maxResultBytes) : "";
   // A write's outcome is committed now; a read's with the rest of its batch (dispatch flushes).
   const defer = { defer: !tool.writes };
   const source = result.status === "ok" ? result.source : undefined;
@@ -133,7 +152,7 @@ export async function executeTool(
     reason: result.reason,
     message: result.message,
     durationMs: result.durationMs,
-    outputBytes: result.status === "ok" ? Buffer.byteLength(text) : 0,
+    outputBytes: kept || result.status === "ok" ? Buffer.byteLength(text) : 0,
     output,
   };
   const recorded = trace.emitAfterRun(

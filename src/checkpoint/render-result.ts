@@ -77,9 +77,13 @@ export function renderResult(
       }
       return capText(result.note ? `[${result.note}]\n${body}` : body, maxBytes);
     }
+    case "failed": {
+      // A failure the tool reported keeps its output under the words, so the model reads both.
+      const text = result.output === undefined ? "" : (outputText(result.output) ?? "");
+      return capText(text === "" ? result.message : `${result.message}\n${text}`, maxBytes);
+    }
     case "refused":
     case "awaiting_approval":
-    case "failed":
       return capText(result.message, maxBytes);
   }
 }

@@ -147,13 +147,16 @@ export async function requestApproval(
         );
       }
       try {
-        await trace.emit({
-          type: "approved",
-          by: answer.by,
-          scope,
-          reason: answer.reason,
-          ...(grant.status === "offered" && scope === "session" ? { covers: grant.covers } : {}),
-        });
+        // A durable approver wrote the decision when the person made it: once is the story.
+        if (answer.recorded !== true) {
+          await trace.emit({
+            type: "approved",
+            by: answer.by,
+            scope,
+            reason: answer.reason,
+            ...(grant.status === "offered" && scope === "session" ? { covers: grant.covers } : {}),
+          });
+        }
       } catch {
         return trace.refuse(
           "audit_failed",
@@ -168,7 +171,8 @@ export async function requestApproval(
     case "deny": {
       const by = typeof answer.by === "string" && answer.by !== "" ? answer.by : "an approver";
       const reason = answer.reason?.trim() || "no reason given";
-      await trace.emitAfterRun({ type: "approval_denied", by, reason });
+      if (answer.recorded !== true)
+        await trace.emitAfterRun({ type: "approval_denied", by, reason });
       return trace.refuse("approval_denied", `${by} denied this call to ${tool.name}: ${reason}.`);
     }
     case "pending": {

@@ -19,6 +19,7 @@ export type RefusalReason =
 /** Why a call whose handler was started did not succeed. */
 export type FailureReason =
   | "timeout"
+  | "command_failed"
   | "error"
   | "cancelled"
   | "unserialisable_output"
@@ -65,11 +66,14 @@ export interface AwaitingApprovalResult extends ResultBase {
   readonly output?: undefined;
 }
 
-/** The handler started and did not succeed. */
+/**
+ * The handler started and did not succeed. `output` is kept when the handler returned and the
+ * tool itself reported the failure (a command's exit code and output, see `ToolFailureReport`).
+ */
 export interface FailedResult extends ResultBase {
   readonly status: "failed";
   readonly reason: FailureReason;
-  readonly output?: undefined;
+  readonly output?: unknown;
 }
 
 /**

@@ -51,7 +51,7 @@ export function createProgram(): Command {
         connectMcp: false,
         approvalMode: "wait",
       });
-      return createGatewayBackend({
+      const backend = await createGatewayBackend({
         tools: runtime.tools,
         ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
         sandbox: { settings: runtime.sandbox, workspace: runtime.workspace },
@@ -65,6 +65,20 @@ export function createProgram(): Command {
         ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
         onClose: () => runtime.close(),
       });
+      const principal = runtime.cli.runtime.principal;
+      return {
+        ...backend,
+        // Each client's session is a session in the store, listed and shown like a run's.
+        openSession: async (id: string, transport: "stdio" | "http") => {
+          await runtime.store.createSession({
+            id,
+            principal,
+            configHash: runtime.configHash,
+            title: `docket gateway (${transport})`,
+            metadata: { gateway: transport },
+          });
+        },
+      };
     },
   });
   return program;

@@ -13,6 +13,7 @@ import {
 } from "./harness-options.js";
 import { holdSessionLease } from "./hold-session-lease.js";
 import { runLoop } from "./run-loop.js";
+import { sessionTitle } from "./session-title.js";
 import { sessionTranscript } from "./session-transcript.js";
 
 /** An agent: a model, tools behind the checkpoint, and a store for its sessions. */
@@ -78,11 +79,23 @@ export function createHarness(options: HarnessOptions): Harness {
     const resolvedModel = await getModel();
     let id = sessionId;
     let fresh = false;
+    const title = input === undefined ? undefined : sessionTitle(input);
     if (id === undefined) {
-      id = (await store.createSession({ principal, configHash: options.configHash ?? "" })).id;
+      id = (
+        await store.createSession({
+          principal,
+          configHash: options.configHash ?? "",
+          ...(title ? { title } : {}),
+        })
+      ).id;
       fresh = true;
-    } else if (!(await store.getSession(id))) {
-      throw new DocketError("unknown_session", `There is no session ${id} in ${store.location}.`);
+    } else {
+      const existing = await store.getSession(id);
+      if (!existing) {
+        throw new DocketError("unknown_session", `There is no session ${id} in ${store.location}.`);
+      }
+      // A session opened without a prompt is named after the first one it gets.
+      if (title && existing.title === undefined) await store.updateSession(id, { title });
     }
     // Before anything reads or writes the session: one runner per session, across processes.
     const runId = randomUUID();

@@ -19,4 +19,9 @@ export interface GatewayBackend {
   onToolsChanged?(listener: () => void): () => void;
   /** Stop upstream servers, close the store. */
   close(): Promise<void>;
+  /**
+   * Record a session when a client connects (the CLI creates it in the store, so `docket
+   * sessions list` shows gateway sessions beside runs). A failure refuses the connection.
+   */
+  openSession?(sessionId: string, transport: "stdio" | "http"): Promise<void>;
 }

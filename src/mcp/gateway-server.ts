@@ -58,7 +58,8 @@ function answer(result: ToolResult): CallToolResult {
       _meta: meta,
     };
   }
-  return { isError: true, content: [{ type: "text", text: result.message }], _meta: meta };
+  // A failure the tool reported (a command's exit code) keeps its output under the words.
+  return { isError: true, content: [{ type: "text", text: renderResult(result) }], _meta: meta };
 }
 
 /**

@@ -126,6 +126,7 @@ export async function serveGatewayHttp(
       drop(oldest);
     }
     const id = randomUUID();
+    await backend.openSession?.(id, "http");
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     const server = createGatewayServer({
       checkpoint: backend.checkpoint,

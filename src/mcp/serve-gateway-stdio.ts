@@ -43,6 +43,7 @@ export async function serveGatewayStdio(
     heartbeatMs,
   }: StdioGatewayOptions = {},
 ): Promise<StdioGateway> {
+  await backend.openSession?.(sessionId, "stdio");
   const server = createGatewayServer({
     checkpoint: backend.checkpoint,
     tools: () => backend.tools(),

@@ -12,18 +12,43 @@ const scriptedCall = z
   })
   .strict();
 
-const scriptedTurn = z
+const turnCondition = z
   .object({
-    text: z.string().optional(),
-    tool_calls: z.array(scriptedCall).optional(),
-    usage: z
-      .object({ input: z.number().int().min(0), output: z.number().int().min(0) })
-      .strict()
-      .optional(),
-    /** Fail this turn with a provider-like error, to script outages. */
-    error: z.string().optional(),
+    /** The result of this call; without it, the last result the model was sent. */
+    call: z.string().min(1).optional(),
+    /** `error`: it was sent as an error (refused or failed); `ok`: it was not. */
+    result: z.enum(["ok", "error"]).optional(),
+    /** Words the result's text contains. */
+    contains: z.string().optional(),
   })
   .strict();
+
+interface RawTurn {
+  text?: string | undefined;
+  tool_calls?: z.infer<typeof scriptedCall>[] | undefined;
+  usage?: { input: number; output: number } | undefined;
+  error?: string | undefined;
+  when?: z.infer<typeof turnCondition> | undefined;
+  else?: RawTurn | undefined;
+}
+
+const scriptedTurn: z.ZodType<RawTurn> = z.lazy(() =>
+  z
+    .object({
+      text: z.string().optional(),
+      tool_calls: z.array(scriptedCall).optional(),
+      usage: z
+        .object({ input: z.number().int().min(0), output: z.number().int().min(0) })
+        .strict()
+        .optional(),
+      /** Fail this turn with a provider-like error, to script outages. */
+      error: z.string().optional(),
+      /** Play this turn only when the earlier result matches; otherwise play `else`. */
+      when: turnCondition.optional(),
+      else: scriptedTurn.optional(),
+    })
+    .strict(),
+);
 
 const modelScript = z.object({ turns: z.array(scriptedTurn).min(1) }).strict();
 
@@ -34,12 +59,25 @@ export interface ScriptedCall {
   readonly arguments: string;
 }
 
-/** One assistant turn of a script. */
+/** What a turn's `when` asks of the results the model was just sent. */
+export interface TurnCondition {
+  readonly call?: string;
+  readonly result?: "ok" | "error";
+  readonly contains?: string;
+}
+
+/**
+ * One assistant turn of a script. With `when`, it is played only when the results the model was
+ * just sent match; otherwise `else` is (which may have its own `when`), so a script can follow
+ * what really happened: a denied refund is answered differently from an approved one.
+ */
 export interface ScriptedTurn {
   readonly text?: string;
   readonly toolCalls: readonly ScriptedCall[];
   readonly usage?: { readonly input: number; readonly output: number };
   readonly error?: string;
+  readonly when?: TurnCondition;
+  readonly else?: ScriptedTurn;
 }
 
 /** A scripted conversation: the assistant's turns, in order. */
@@ -76,19 +114,22 @@ export function parseModelScript(text: string, source: string): ModelScript {
       `${source}:${line}: ${path.join(".") || "(root)"}: ${issue?.message ?? "invalid script"}`,
     );
   }
+  return { source, turns: parsed.data.turns.map(toTurn) };
+}
+
+function toTurn(turn: RawTurn): ScriptedTurn {
   return {
-    source,
-    turns: parsed.data.turns.map((turn) => ({
-      text: turn.text,
-      usage: turn.usage,
-      error: turn.error,
-      toolCalls: (turn.tool_calls ?? []).map((call) => ({
-        id: call.id,
-        name: call.name,
-        arguments:
-          typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-      })),
+    text: turn.text,
+    usage: turn.usage,
+    error: turn.error,
+    toolCalls: (turn.tool_calls ?? []).map((call) => ({
+      id: call.id,
+      name: call.name,
+      arguments:
+        typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
     })),
+    ...(turn.when ? { when: turn.when } : {}),
+    ...(turn.else ? { else: toTurn(turn.else) } : {}),
   };
 }
 

@@ -59,6 +59,66 @@ describe("the scripted model", () => {
     expect(result.finishReason.unified).toBe("stop");
   });
 
+  it("follows what happened: a turn with when gives way to its else", async () => {
+    const branching = parseModelScript(
+      `turns:
+  - tool_calls: [{ id: c1, name: issue_refund, arguments: "{}" }]
+  - when: { call: c1, result: ok }
+    text: Refunded.
+    else:
+      when: { contains: needs approval }
+      text: A lead must approve it.
+      else: { text: Something else went wrong. }
+`,
+      "branching.yaml",
+    );
+    const answerTo = async (text: string, isError: boolean) => {
+      const model = createScriptedModel(branching);
+      const result = await model.doGenerate({
+        prompt: toPrompt([
+          { role: "user", text: "refund me" },
+          {
+            role: "assistant",
+            text: "",
+            toolCalls: [{ id: "c1", name: "issue_refund", arguments: "{}" }],
+          },
+          {
+            role: "tool",
+            results: [
+              {
+                callId: "c1",
+                name: "issue_refund",
+                status: isError ? "refused" : "ok",
+                text,
+                isError,
+              },
+            ],
+          },
+        ]),
+      });
+      return result.content;
+    };
+    expect(await answerTo('{"refunded":200}', false)).toEqual([
+      { type: "text", text: "Refunded." },
+    ]);
+    expect(await answerTo("This call needs approval.", true)).toEqual([
+      { type: "text", text: "A lead must approve it." },
+    ]);
+    expect(await answerTo("denied", true)).toEqual([
+      { type: "text", text: "Something else went wrong." },
+    ]);
+    // No branch matches: the script says so instead of guessing.
+    const strict = parseModelScript(
+      "turns:\n  - text: a\n  - { when: { result: ok }, text: b }\n",
+      "strict.yaml",
+    );
+    await expect(
+      createScriptedModel(strict).doGenerate({
+        prompt: toPrompt([{ role: "assistant", text: "a", toolCalls: [] }]),
+      }),
+    ).rejects.toSatisfy((e) => isDocketError(e, "script_no_branch"));
+  });
+
   it("says when the script has run out", async () => {
     const model = createScriptedModel(parseModelScript("turns:\n  - text: only one\n", "one.yaml"));
     const prompt = toPrompt([{ role: "assistant", text: "x", toolCalls: [] }]);

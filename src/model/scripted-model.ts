@@ -3,12 +3,13 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3Content,
   LanguageModelV3GenerateResult,
+  LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { DocketError } from "../errors/docket-error.js";
-import type { ModelScript, ScriptedTurn } from "./model-script.js";
+import type { ModelScript, ScriptedTurn, TurnCondition } from "./model-script.js";
 
 /** A language model that replays a script, and remembers what it was sent. */
 export interface ScriptedModel extends LanguageModelV3 {
@@ -29,19 +30,48 @@ function usageOf(turn: ScriptedTurn): LanguageModelV3Usage {
 
 /**
  * Pick the turn for a request: the number of assistant messages already in the prompt. So a
- * resumed session, even in a new process, continues where it stopped.
+ * resumed session, even in a new process, continues where it stopped. A turn with `when` gives
+ * way to its `else` unless the results in the prompt match.
  */
 function turnFor(script: ModelScript, options: LanguageModelV3CallOptions): ScriptedTurn {
   const index = options.prompt.filter((message) => message.role === "assistant").length;
-  const turn = script.turns[index];
+  let turn = script.turns[index];
   if (!turn) {
     throw new DocketError(
       "script_exhausted",
       `The model script ${script.source} has ${script.turns.length} turns; turn ${index + 1} was requested.`,
     );
   }
+  while (turn.when && !resultMatches(turn.when, options.prompt)) {
+    if (!turn.else) {
+      throw new DocketError(
+        "script_no_branch",
+        `The model script ${script.source}: turn ${index + 1} has no branch for the results it was sent.`,
+      );
+    }
+    turn = turn.else;
+  }
   if (turn.error) throw new DocketError("model_error", turn.error);
   return turn;
+}
+
+/** Whether the results the model was sent last (the prompt's last tool message) match. */
+function resultMatches(condition: TurnCondition, prompt: LanguageModelV3Prompt): boolean {
+  const results = prompt.findLast((message) => message.role === "tool")?.content ?? [];
+  const parts = results.filter((part) => part.type === "tool-result");
+  const part = condition.call
+    ? parts.find((p) => p.toolCallId === condition.call)
+    : parts[parts.length - 1];
+  if (!part) return false;
+  const error = part.output.type === "error-text" || part.output.type === "error-json";
+  if (condition.result !== undefined && condition.result !== (error ? "error" : "ok")) return false;
+  const text =
+    "value" in part.output
+      ? typeof part.output.value === "string"
+        ? part.output.value
+        : JSON.stringify(part.output.value)
+      : "";
+  return condition.contains === undefined || text.includes(condition.contains);
 }
 
 function contentOf(turn: ScriptedTurn): LanguageModelV3Content[] {

@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { DocketError } from "../errors/docket-error.js";
 import { sealHandler } from "./handler-seal.js";
 import { compileInput, type JsonSchema } from "./input-schema.js";
-import type { PolicyArgs, Tool, ToolConfinement, ToolContext } from "./tool.js";
+import type { PolicyArgs, Tool, ToolConfinement, ToolContext, ToolFailureReport } from "./tool.js";
 
 /** The argument type a tool's handler receives, inferred from its input schema. */
 export type InferToolArgs<I> = I extends StandardSchemaV1
@@ -40,6 +40,11 @@ export interface ToolDefinition<I extends StandardSchemaV1 | JsonSchema, O> {
   readonly handler: (args: InferToolArgs<I>, ctx: ToolContext) => O | Promise<O>;
   /** Turn the handler's output into what the model sees (default: the output itself). */
   readonly shape?: (output: O) => unknown;
+  /**
+   * Whether a returned output means the action failed (a non-zero exit, a signal, a deadline):
+   * the call is then recorded as `failed` with the report's reason, its output kept.
+   */
+  readonly failure?: (output: O) => ToolFailureReport | undefined;
 }
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -118,6 +123,7 @@ export function defineTool<I extends StandardSchemaV1 | JsonSchema, O>(
     handler: loose.handler as (args: unknown, ctx: ToolContext) => unknown,
     input,
     shape: loose.shape,
+    failure: loose.failure,
     dedupe: dedupe as { key: (args: unknown) => string; windowMs?: number } | undefined,
   });
   return tool;

@@ -1,5 +1,5 @@
 import type { CompiledInput } from "./input-schema.js";
-import type { Tool, ToolContext } from "./tool.js";
+import type { Tool, ToolContext, ToolFailureReport } from "./tool.js";
 
 /**
  * What only the checkpoint may touch: the function that acts, the validator it trusts, and the
@@ -11,6 +11,7 @@ export interface SealedTool {
   readonly handler: (args: unknown, ctx: ToolContext) => unknown;
   readonly input: CompiledInput;
   readonly shape: ((output: unknown) => unknown) | undefined;
+  readonly failure: ((output: unknown) => ToolFailureReport | undefined) | undefined;
   readonly dedupe:
     | { readonly key: (args: unknown) => string; readonly windowMs?: number }
     | undefined;

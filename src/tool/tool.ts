@@ -40,6 +40,23 @@ export type ToolConfinement =
  * A tool as everything outside the checkpoint sees it: the menu entry. It carries no handler;
  * `defineTool` seals that away.
  */
+/**
+ * A tool's own verdict that the action it ran did not succeed, though the handler returned: a
+ * command that exited non-zero, was ended by a signal, or ran out of time. The checkpoint then
+ * records the call as `failed` with this reason and keeps the output, so the model sees both.
+ *
+ * @example
+ * ```ts
+ * const report: ToolFailureReport = { reason: "command_failed", message: "the command exited with code 3" };
+ * ```
+ */
+export interface ToolFailureReport {
+  /** `command_failed`: it ran and reported failure; `timeout`: it was stopped at its deadline. */
+  readonly reason: "command_failed" | "timeout";
+  /** Words for the model, after "TOOL failed: ". */
+  readonly message: string;
+}
+
 export interface Tool {
   readonly name: string;
   readonly description: string;

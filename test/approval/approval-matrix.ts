@@ -6,6 +6,7 @@ import { approvalIdFor, decideApproval } from "../../src/approval/decide-approva
 import { createDurableApprover } from "../../src/approval/durable-approver.js";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 
 const directory = createApproverDirectory(
@@ -241,6 +242,49 @@ export function describeApprovalMatrix(engine: string, newStoreUrl: () => string
       expect(Date.now() - started).toBeLessThan(1500);
       expect(ran).toHaveLength(1);
       await store.close();
+    });
+
+    it("writes each decision once, whichever channel made it", async () => {
+      const decisions = async (store: Store, sessionId: string) =>
+        (await store.listEvents({ sessionId }))
+          .filter((e) => e.type === "approved" || e.type === "approval_denied")
+          .map((e) => [e.callId, e.type]);
+      // Decided elsewhere while the run was suspended, then resumed.
+      const suspended = await setup();
+      await suspended.dispatch("c1", args);
+      await suspended.dispatch("c2", args);
+      for (const [callId, decision] of [
+        ["c1", "approve"],
+        ["c2", "deny"],
+      ] as const) {
+        await decideApproval(suspended.store, directory, {
+          approvalId: approvalIdFor(suspended.session.id, callId),
+          decision,
+          reason: "checked",
+          claim: { name: "alice" },
+        });
+      }
+      expect(await suspended.dispatch("c1", args)).toMatchObject({ status: "ok" });
+      expect(await suspended.dispatch("c2", args)).toMatchObject({ status: "refused" });
+      expect(await decisions(suspended.store, suspended.session.id)).toEqual([
+        ["c1", "approved"],
+        ["c2", "approval_denied"],
+      ]);
+      await suspended.store.close();
+      // Answered at the terminal while the run waits.
+      const answers = ["approve", "deny"] as const;
+      let asked = 0;
+      const live = await setup({
+        mode: "wait",
+        interactive: () => ({ decision: answers[asked++] ?? "deny", by: "alice", reason: "seen" }),
+      });
+      expect(await live.dispatch("c1", args)).toMatchObject({ status: "ok" });
+      expect(await live.dispatch("c2", args)).toMatchObject({ status: "refused" });
+      expect(await decisions(live.store, live.session.id)).toEqual([
+        ["c1", "approved"],
+        ["c2", "approval_denied"],
+      ]);
+      await live.store.close();
     });
 
     it("takes the terminal's answer through the same checks", async () => {

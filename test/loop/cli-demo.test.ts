@@ -12,6 +12,14 @@ async function demo(flags: string[], onFinished: OnFinished) {
   return { ...outcome, store };
 }
 
+/** The assistant's words in a --json run, joined. */
+function spoken(stdout: string): string {
+  return jsonLines(stdout)
+    .filter((l) => l.type === "text")
+    .map((l) => String(l.delta))
+    .join("");
+}
+
 const EXPECTED_STORY = [
   ["call_lookup", "ok", undefined],
   ["call_full_refund", "refused", "denied"],
@@ -26,6 +34,7 @@ describe.concurrent("docket demo without a terminal", () => {
     onTestFinished,
   }) => {
     const { code, stdout, stderr, store } = await demo(["--approve", "--json"], onTestFinished);
+    expect(spoken(stdout)).toContain("I have refunded 200 USD");
     expect(code, stderr).toBe(0);
     const lines = jsonLines(stdout);
     expect(
@@ -38,9 +47,22 @@ describe.concurrent("docket demo without a terminal", () => {
     try {
       const approvals = await opened.listApprovals({ sessionId: String(end?.sessionId) });
       expect(approvals.map((a) => [a.tool, a.status, a.decidedBy])).toEqual([
-        ["issue_refund", "approved", "operator"],
+        ["issue_refund", "approved", "lead"],
       ]);
       expect(await opened.verifyChain(String(end?.sessionId))).toMatchObject({ ok: true });
+      // Each event once: one approval request, one approval, one start, one finish.
+      const events = await opened.listEvents({
+        sessionId: String(end?.sessionId),
+        callId: "call_partial_refund",
+      });
+      expect(events.map((e) => e.type)).toEqual([
+        "requested",
+        "decided",
+        "approval_requested",
+        "approved",
+        "started",
+        "finished",
+      ]);
     } finally {
       await opened.close();
     }
@@ -52,12 +74,25 @@ describe.concurrent("docket demo without a terminal", () => {
     const { code, stdout, stderr } = await demo(["--deny"], onTestFinished);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(
-      "✗ issue_refund refused (approval_denied) [refund-ceiling]: operator denied this call to issue_refund: denied with --deny.",
+      [
+        "  · the policy says ask, by rule refund-ceiling: refunds over 150 USD need a lead's approval",
+        "  · asked role:lead for approval",
+        "  · denied by lead (denied with --deny)",
+        "  ✗ issue_refund refused (approval_denied) [refund-ceiling]: lead denied this call to issue_refund: denied with --deny.",
+      ].join("\n"),
     );
+    // The assistant's closing words follow the denial: no refund is promised, the case goes on.
+    expect(stdout).not.toMatch(/I have refunded|refund goes through/);
+    expect(stdout).toContain("No refund has been issued yet.");
+    expect(stdout).toMatch(/call_escalate\s+escalate_to_human\s+allow\s+escalations\s+policy\s+ok/);
     expect(stderr).toMatch(/session ses_\S+: completed/);
     expect(stderr).toContain("The audit trail of session ses_");
-    expect(stdout).toMatch(/call_partial_refund\s+issue_refund\s+ask\s+refused\s+approval_denied/);
-    expect(stdout).toMatch(/call_full_refund\s+issue_refund\s+deny\s+refused\s+denied/);
+    expect(stdout).toMatch(
+      /call_partial_refund\s+issue_refund\s+ask\s+refund-ceiling\s+lead\s+refused\s+approval_denied\s+-\s+\d+ ms/,
+    );
+    expect(stdout).toMatch(
+      /call_full_refund\s+issue_refund\s+deny\s+refund-limit\s+policy\s+refused\s+denied/,
+    );
     expect(stdout).toMatch(/^ok: \d+ events in 1 chain verified, with \d+ signed checkpoints?\.$/m);
   });
 
@@ -73,8 +108,10 @@ describe.concurrent("docket demo without a terminal", () => {
       "✗ issue_refund refused (approval_required) [refund-ceiling]: This call to issue_refund needs a human's approval (refunds over 150 USD need a lead's approval), and no approver is available, so it was not run.",
     );
     expect(stdout).toMatch(
-      /call_partial_refund\s+issue_refund\s+ask\s+refused\s+approval_required/,
+      /call_partial_refund\s+issue_refund\s+ask\s+refund-ceiling\s+\(nobody\)\s+refused\s+approval_required/,
     );
+    expect(stderr).toContain("  · no one could be asked, so it did not run");
+    expect(stdout).not.toContain("I have refunded");
     expect(stdout).toMatch(/^ok: \d+ events in 1 chain verified, with \d+ signed checkpoints?\.$/m);
   });
 });

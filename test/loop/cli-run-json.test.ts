@@ -60,7 +60,11 @@ describe("docket run --json", () => {
 
     const opened = await openStore(store, { mustExist: true });
     try {
-      expect((await opened.getSession(String(end?.sessionId)))?.status).toBe("completed");
+      // Named after its first prompt, so `docket sessions list` says what each one was.
+      expect(await opened.getSession(String(end?.sessionId))).toMatchObject({
+        status: "completed",
+        title: "What do my notes say?",
+      });
     } finally {
       await opened.close();
     }

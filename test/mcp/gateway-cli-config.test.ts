@@ -77,6 +77,12 @@ policy:
       expect(tools).toEqual(
         expect.arrayContaining(["everything__echo", "read_file", "run_command", "write_file"]),
       );
+      // The client's session is a session in the store, which `docket sessions list` shows.
+      const calls = await store.listCalls({});
+      const sessions = await store.listSessions({});
+      expect(sessions).toHaveLength(1);
+      expect(sessions[0]).toMatchObject({ title: "docket gateway (stdio)" });
+      expect(new Set(calls.map((c) => c.sessionId))).toEqual(new Set([sessions[0]?.id]));
     } finally {
       await store.close();
     }

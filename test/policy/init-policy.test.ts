@@ -69,7 +69,7 @@ describe("docket init's policy", () => {
     ]) {
       expect(await decide("run_command", { command }), command).toMatchObject({
         decision: "deny",
-        reason: "secrets stay secret",
+        reason: "denied: secrets stay secret",
       });
     }
   });
@@ -82,7 +82,7 @@ describe("docket init's policy", () => {
     }
     // What a listing or a search of `.` leaves out (the handlers ask this; see builtin tests).
     expect(engine.deniedPath(join(ws, "app", ".env.local"))).toMatchObject({
-      reason: "secrets stay secret",
+      reason: "denied: secrets stay secret",
     });
     expect(engine.deniedPath(join(ws, "README.md"))).toBeUndefined();
   });

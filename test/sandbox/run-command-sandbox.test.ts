@@ -11,6 +11,7 @@ import {
   builtinTools,
   createCheckpoint,
   createMemoryEventSink,
+  renderResult,
   type ToolResult,
 } from "../../src/index.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
@@ -70,7 +71,8 @@ async function run(
     name: "run_command",
     arguments: JSON.stringify({ command, timeout_ms: timeoutMs }),
   });
-  return { result, text: result.status === "ok" ? String(result.output) : result.message };
+  // A failing command keeps its output under the failure's words: renderResult shows both.
+  return { result, text: renderResult(result) };
 }
 
 describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {

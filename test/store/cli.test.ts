@@ -70,9 +70,13 @@ describe("docket audit and docket sessions", () => {
       docket(["sessions", "show", "ses_none", "--store", url]),
     ]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^TIME +SESSION +CALL +TOOL +DECISION +STATUS +REASON\n/);
-    expect(list.stdout).toMatch(/ses_1 +call_bad +refund_order +allow +failed +error\n/);
-    expect(list.stdout).toMatch(/ses_1 +call_ok +refund_order +allow +ok\n/);
+    expect(list.stdout).toMatch(
+      /^TIME +SESSION +CALL +TOOL +DECISION +RULE +BY +STATUS +REASON +HANDLER +WAIT\n/,
+    );
+    // Oldest first within the session; the policy decided; the handler's own time.
+    expect(list.stdout).toMatch(
+      /ses_1 +call_ok +refund_order +allow +\S+ +policy +ok +\d+ ms +-\n.*ses_1 +call_bad +refund_order +allow +\S+ +policy +failed +error +\d+ ms +-\n/s,
+    );
 
     const lines = failed.stdout
       .trim()
@@ -87,7 +91,7 @@ describe("docket audit and docket sessions", () => {
     expect(verify.code).toBe(0);
     expect(verify.stdout).toMatch(/^ok: 8 events in 1 chain verified\.\nnot proven: no public key/);
     expect(JSON.parse(sessions.stdout)).toMatchObject({ id: "ses_1", title: "Refunds" });
-    expect(session.stdout).toContain("#1  user      Refund order SU-88421");
+    expect(session.stdout).toContain("\nuser: Refund order SU-88421\n");
     expect(session.stdout).toContain("call_bad  refund_order  failed (error)");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no session "ses_none"');

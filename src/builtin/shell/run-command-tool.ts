@@ -4,6 +4,7 @@ import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
 import { type RunCommandOptions, runCommand } from "./run-command.handler.js";
 import { runCommandDescription, runCommandInput, runCommandName } from "./run-command.input.js";
+import { runCommandFailure } from "./run-command-failure.js";
 
 /** Time the handler needs after its own deadline to kill the process group and report. */
 const KILL_MARGIN_MS = 5_000;
@@ -34,5 +35,7 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     confinement: resolveConfinement(options.sandbox),
     handler: (args, ctx) => runCommand(args, { workspace, signal: ctx.signal }, options),
     shape: (result) => result.text,
+    // A non-zero exit, a signal or the deadline is a failure the model must not read as success.
+    failure: runCommandFailure,
   });
 }

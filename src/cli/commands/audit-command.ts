@@ -1,6 +1,9 @@
 import type { Command } from "commander";
+import { showControlCharacters } from "../../approval/format-arguments.js";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
+import type { Store } from "../../store/store.js";
+import { approvalTimings, auditHeader, auditRow, storyOrder } from "./audit-rows.js";
 import { registerAuditTrailCommands } from "./audit-trail-commands.js";
 import { commandFailure } from "./command-failure.js";
 import { withCommandStore } from "./open-command-store.js";
@@ -15,6 +18,7 @@ interface ListOptions {
   limit: number;
   store?: string;
   json?: boolean;
+  reverse?: boolean;
 }
 
 /**
@@ -34,7 +38,9 @@ export function registerAuditCommand(program: Command): void {
 
   audit
     .command("list")
-    .description("List calls, newest first: a table, or one JSON object per line with --json.")
+    .description(
+      "List calls as they happened (each session oldest first; sessions newest first): a table, or one JSON object per line with --json.",
+    )
     .option("--session <id>", "only this session's calls")
     .option("--tool <name>", "only calls to this tool")
     .option(
@@ -47,16 +53,21 @@ export function registerAuditCommand(program: Command): void {
     .option("--limit <n>", "at most this many calls", parseCount, 100)
     .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
     .option("--json", "one JSON object per line")
+    .option("--reverse", "newest first")
     .action(async (options: ListOptions) => {
-      const calls = await withCommandStore(options.store, (store) =>
-        store.listCalls({
+      const { calls, timings } = await withCommandStore(options.store, async (store) => {
+        const newest = await store.listCalls({
           sessionId: options.session,
           tool: options.tool,
           status: options.status,
           since: options.since,
           limit: options.limit,
-        }),
-      );
+        });
+        return {
+          calls: storyOrder(newest, options.reverse),
+          timings: await timingsOf(store, newest),
+        };
+      });
       if (options.json) {
         for (const call of calls) process.stdout.write(`${JSON.stringify(call)}\n`);
         return;
@@ -65,18 +76,11 @@ export function registerAuditCommand(program: Command): void {
         process.stdout.write("No calls.\n");
         return;
       }
+      const withSession = options.session === undefined;
       process.stdout.write(
         textTable(
-          ["TIME", "SESSION", "CALL", "TOOL", "DECISION", "STATUS", "REASON"],
-          calls.map((call) => [
-            formatTime(call.seenAt),
-            call.sessionId || "(none)",
-            call.callId,
-            call.tool,
-            call.decision ?? "-",
-            call.status ?? call.state,
-            call.reason ?? "",
-          ]),
+          auditHeader(withSession),
+          calls.map((call) => auditRow(call, timings, withSession)),
           { maxWidth: 48 },
         ),
       );
@@ -122,6 +126,20 @@ export function registerAuditCommand(program: Command): void {
   registerAuditTrailCommands(audit);
 }
 
+/** Who answered each ask in these calls' sessions, and how long it took them. */
+async function timingsOf(store: Store, calls: readonly CallRecord[]) {
+  const events: AuditRecord[] = [];
+  for (const sessionId of new Set(
+    calls.filter((c) => c.decision === "ask").map((c) => c.sessionId),
+  )) {
+    for (const type of ["approval_requested", "approved", "approval_denied"] as const) {
+      events.push(...(await store.listEvents({ sessionId, type, limit: 100_000 })));
+    }
+  }
+  events.sort((a, b) => a.event.at - b.event.at);
+  return approvalTimings(events);
+}
+
 function describeCall(call: CallRecord, events: readonly AuditRecord[]): string {
   const lines = [
     `call ${call.callId}  tool ${call.tool}  session ${call.sessionId || "(none)"}`,
@@ -135,7 +153,10 @@ function describeCall(call: CallRecord, events: readonly AuditRecord[]): string 
     const { callId: _c, tool: _t, sessionId: _s, at: _a, type: _y, ...fields } = record.event;
     for (const [key, value] of Object.entries(fields)) {
       if (value === undefined) continue;
-      lines.push(`        ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      // A multi-line value (an explanation, command output) stays under its key.
+      // Escape sequences from the model never reach the operator's terminal.
+      lines.push(`        ${key}: ${showControlCharacters(text).replace(/\n/g, "\n          ")}`);
     }
     lines.push(`        hash: ${record.hash}`);
   }

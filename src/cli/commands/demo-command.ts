@@ -5,10 +5,40 @@ import { Command } from "commander";
 import { openOrdersDatabase } from "../../../examples/support-desk/orders-database.js";
 import { supportTools } from "../../../examples/support-desk/support-tools.js";
 import { createHarness } from "../../loop/create-harness.js";
+import type { HarnessEvent } from "../../loop/harness-options.js";
+import type { Store } from "../../store/store.js";
 import { buildRuntime } from "../build-runtime.js";
 import { packageRoot } from "../package-root.js";
 import { createRunPrinter } from "../run-printer.js";
 import { registerAuditCommand } from "./audit-command.js";
+import { narrateCall } from "./demo-narrator.js";
+
+/**
+ * Print each event in order, and before each call's result say in words how it was decided, read
+ * from the call's audit events (the trail is the source, so the words follow what happened).
+ */
+function narrated(
+  print: (event: HarnessEvent) => void,
+  store: Store,
+  json: boolean,
+): { onEvent: (event: HarnessEvent) => void; done: () => Promise<void> } {
+  let queue = Promise.resolve();
+  let sessionId: string | undefined;
+  const say = async (event: HarnessEvent) => {
+    if (event.type === "run_start") sessionId = event.sessionId;
+    if (event.type === "tool_result" && !json && sessionId) {
+      const events = await store.listEvents({ sessionId, callId: event.result.callId });
+      for (const line of narrateCall(events)) process.stderr.write(`  · ${line}\n`);
+    }
+    print(event);
+  };
+  return {
+    onEvent: (event) => {
+      queue = queue.then(() => say(event)).catch(() => print(event));
+    },
+    done: () => queue,
+  };
+}
 
 interface DemoOptions {
   readonly approve?: boolean;
@@ -50,7 +80,7 @@ export function registerDemoCommand(program: Command): void {
         store: options.store,
         terminal: interactive && autoDecide === undefined,
         autoDecide,
-        as: "operator",
+        as: "lead",
         builtins: false,
         connectMcp: false,
         tools: supportTools(orders, escalations),
@@ -75,12 +105,12 @@ export function registerDemoCommand(program: Command): void {
           configHash: runtime.configHash,
           system: "You are the support desk of a furniture shop.",
         });
+        const story = narrated(printer.onEvent, runtime.store, Boolean(options.json));
         const result = await harness.run(
           "My walnut desk (order SU-88421) arrived with a cracked top. Can I get my money back?",
-          {
-            onEvent: printer.onEvent,
-          },
+          { onEvent: story.onEvent },
         );
+        await story.done();
         printer.finish(result);
         sessionId = result.sessionId;
         process.exitCode = result.status === "completed" ? 0 : 1;

@@ -1,6 +1,8 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { loadAuditKey, resolveAuditPaths } from "../../audit/audit-key.js";
+import { DOCKET_IGNORE_LINE, withDocketIgnored } from "./docket-ignore.js";
 
 /** The commented docket.yaml `docket init` writes: safe defaults, every section explained. */
 export const INITIAL_CONFIG = `# docket.yaml: how docket runs your agent. Reference: docs/policy.md, docs/approvals.md.
@@ -57,32 +59,40 @@ taint:
 policy:
   # When no rule matches. A write is never allowed by default.
   defaults: { reads: allow, writes: ask }
+  # Each rule's id names it in the audit trail and in \`docket policy check\`; its reason is what
+  # the model and the approver read.
   rules:
-    - decision: deny
+    - id: no-destructive-shell
+      decision: deny
       tool: run_command
       command: ["rm *", "git push *", "git reset --hard *", "sudo *", "curl *", "wget *"]
-      reason: deleting, publishing and downloading need a person
+      reason: "denied: deleting, publishing and downloading are not allowed here"
     # Name the git subcommands you allow: "git *" would also allow git rm, git clean -fdx
     # (deletes untracked files) and git push. Safer: "git status", "git log *", "git diff *",
     # "git show *"; put "git push *", "git clean *", "git config *" behind an ask rule.
-    - decision: allow
+    - id: safe-shell
+      decision: allow
       tool: run_command
       command: ["ls *", "cat *", "grep *", "git status", "git diff *", "git log *", "npm test", "npm run *"]
+      reason: "allowed without asking: listing, reading, git status, diff and log, tests"
     # Every tool, the shell included: \`cat .env\`, \`grep KEY .env\`, \`< .env\` are denied too,
     # and list_files / search_files leave these files out.
-    - decision: deny
+    - id: no-secrets
+      decision: deny
       tool: "*"
       path: ["**/.env", "**/.env.*", "~/.ssh/**", "**/*.pem", "**/*.key", "~/.aws/**", "~/.netrc", "~/.docker/config.json", "~/.config/gh/**"]
-      reason: secrets stay secret
+      reason: "denied: secrets stay secret"
     # Other processes (docket's own environment holds its API keys) and docket's own state.
     # docket refuses its own files to every tool anyway (docs/policy.md, "docket protects itself").
-    - decision: deny
+    - id: no-docket-state
+      decision: deny
       tool: "*"
       path: ["/proc/**", ".docket/**", "docket.yaml"]
-      reason: the agent may not read other processes or docket's own state
-    - decision: ask
+      reason: "denied: the agent may not read other processes or docket's own state"
+    - id: ask-web
+      decision: ask
       tool: fetch_url
-      reason: the agent wants to read a web page
+      reason: "asks a person first: the agent wants to read a web page"
 
 # The audit trail's signing key and where signed checkpoints are copied (docs/audit.md).
 # Defaults: ~/.config/docket/audit-key.pem (or DOCKET_AUDIT_KEY), digests beside it.
@@ -96,8 +106,17 @@ policy:
 #     files: { command: npx, args: ["-y", "@modelcontextprotocol/server-filesystem", "."] }
 `;
 
+/** The three commands `docket init` suggests next: check the sandbox, try the policy, run an agent. */
+export const NEXT_COMMANDS = [
+  ["docket doctor", "is the sandbox working on this machine?"],
+  [`docket policy check run_command '{"command":"rm -rf /"}'`, "what the policy says about a call"],
+  ['docket run "Summarise this project" --model anthropic:claude-sonnet-4-5', "run an agent"],
+] as const;
+
 /**
- * Add `docket init`: write a commented docket.yaml with safe defaults (never over an existing one).
+ * Add `docket init`: write a commented docket.yaml with safe defaults (never over an existing
+ * one), add `.docket/` to the `.gitignore` beside it (creating it, never duplicating the line),
+ * and print the next commands to try.
  *
  * @example
  * ```ts
@@ -115,14 +134,28 @@ export function registerInitCommand(program: Command): void {
         throw new Error(`${options.file} exists already; pass --force to overwrite it.`);
       }
       writeFileSync(options.file, INITIAL_CONFIG);
-      process.stdout.write(
-        `Wrote ${options.file}. Check it with: docket policy check run_command '{"command":"rm -rf /"}'\n`,
-      );
+      const ignore = join(dirname(options.file), ".gitignore");
+      const before = existsSync(ignore) ? readFileSync(ignore, "utf8") : undefined;
+      const after = withDocketIgnored(before);
+      if (after !== undefined) writeFileSync(ignore, after);
+      const ignored =
+        after === undefined
+          ? `${ignore} already ignores ${DOCKET_IGNORE_LINE}`
+          : before === undefined
+            ? `created ${ignore} with ${DOCKET_IGNORE_LINE}`
+            : `added ${DOCKET_IGNORE_LINE} to ${ignore}`;
       // The audit signing key lives outside the workspace and the store (docs/audit.md).
       const paths = resolveAuditPaths();
       const key = loadAuditKey(paths.keyFile, { create: true });
+      const width = Math.max(...NEXT_COMMANDS.map(([command]) => command.length));
       process.stdout.write(
-        `Audit signing key ${key.created ? "created" : "found"}: ${paths.keyFile} (public key ${paths.publicKeyFile}, id ${key.keyId}).\n`,
+        [
+          `Wrote ${options.file}; ${ignored} (the store and audit trail stay local).`,
+          `Audit signing key ${key.created ? "created" : "found"}: ${paths.keyFile} (public key ${paths.publicKeyFile}, id ${key.keyId}).`,
+          "Next, try:",
+          ...NEXT_COMMANDS.map(([command, why]) => `  ${command.padEnd(width)}  # ${why}`),
+          "",
+        ].join("\n"),
       );
     });
 }

@@ -3,6 +3,7 @@ import { SESSION_STATUSES, type SessionStatus } from "../../store/session-record
 import { commandFailure } from "./command-failure.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCount } from "./parse-since.js";
+import { conversationLines } from "./session-conversation.js";
 import { formatTime, textTable } from "./text-table.js";
 
 /**
@@ -81,13 +82,12 @@ export function registerSessionsCommand(program: Command): void {
       ];
       if (session.metadata !== undefined)
         lines.push(`  metadata ${JSON.stringify(session.metadata)}`);
-      lines.push(`  transcript: ${messages.length} message${messages.length === 1 ? "" : "s"}`);
-      for (const message of messages) {
-        const text =
-          typeof message.content === "string" ? message.content : JSON.stringify(message.content);
-        const short = text.length > 120 ? `${text.slice(0, 119)}…` : text;
-        lines.push(`    #${message.seq}  ${message.role.padEnd(9)} ${short.replace(/\s+/g, " ")}`);
-      }
+      lines.push(
+        `  transcript: ${messages.length} message${messages.length === 1 ? "" : "s"} (--json for all of it)`,
+        "",
+        ...conversationLines(messages),
+        "",
+      );
       lines.push(`  calls: ${calls.length}`);
       for (const call of calls.slice().reverse()) {
         lines.push(
