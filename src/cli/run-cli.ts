@@ -5,6 +5,7 @@ import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
 import { registerAuditCommand } from "./commands/audit-command.js";
 import { registerChatCommand } from "./commands/chat-command.js";
+import { registerConfigCommand } from "./commands/config-command.js";
 import { registerDemoCommand } from "./commands/demo-command.js";
 import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerGatewayCommand } from "./commands/gateway-command.js";
@@ -38,6 +39,7 @@ export function createProgram(): Command {
   registerChatCommand(program);
   registerDemoCommand(program);
   registerDoctorCommand(program);
+  registerConfigCommand(program);
   registerInitCommand(program);
   registerServeCommand(program);
   registerGatewayCommand(program, {

@@ -27,6 +27,14 @@ export const MODEL_STRING_FORMS = [
   "scripted:FILE",
 ];
 
+const KNOWN_PROVIDERS = new Set([
+  "anthropic",
+  "openai",
+  "openai-compatible",
+  "scripted",
+  ...Object.keys(LOCAL_SERVERS),
+]);
+
 function split(model: string): { provider: string; id: string } {
   const colon = model.indexOf(":");
   if (colon <= 0 || colon === model.length - 1) {
@@ -36,6 +44,31 @@ function split(model: string): { provider: string; id: string } {
     );
   }
   return { provider: model.slice(0, colon), id: model.slice(colon + 1) };
+}
+
+/**
+ * Check a model string's form and provider without loading anything, so a typo stops docket at
+ * start. `source` names where the string was written (`--model`, `docket.yaml:3`).
+ *
+ * @example
+ * ```ts
+ * checkModelString("anthropc:claude", "--model"); // throws model_invalid: "--model: Unknown model provider …"
+ * ```
+ */
+export function checkModelString(model: string, source: string): void {
+  try {
+    const { provider } = split(model);
+    if (!KNOWN_PROVIDERS.has(provider)) {
+      throw new DocketError(
+        "model_invalid",
+        `Unknown model provider "${provider}". Use one of: ${MODEL_STRING_FORMS.join(", ")}.`,
+      );
+    }
+  } catch (error) {
+    throw new DocketError("model_invalid", `${source}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
 }
 
 /**

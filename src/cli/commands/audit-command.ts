@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
 import { commandFailure } from "./command-failure.js";
-import { withCommandStore } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseCount, parseSince } from "./parse-since.js";
 import { formatTime, textTable } from "./text-table.js";
 
@@ -44,10 +44,11 @@ export function registerAuditCommand(program: Command): void {
       parseSince(v),
     )
     .option("--limit <n>", "at most this many calls", parseCount, 100)
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per line")
     .action(async (options: ListOptions) => {
-      const calls = await withCommandStore(options.store, (store) =>
+      const calls = await withCommandStore(options, (store) =>
         store.listCalls({
           sessionId: options.session,
           tool: options.tool,
@@ -86,11 +87,12 @@ export function registerAuditCommand(program: Command): void {
     .description("Everything about one call: its record and every event, raw arguments included.")
     .argument("<callId>", "the call id, as the model sent it")
     .option("--session <id>", "the session, when the id was used in several")
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per call: { call, events }")
     .action(
       async (callId: string, options: { session?: string; store?: string; json?: boolean }) => {
-        const found = await withCommandStore(options.store, async (store) => {
+        const found = await withCommandStore(options, async (store) => {
           const calls = await store.listCalls({ callId, sessionId: options.session });
           const out: { call: CallRecord; events: AuditRecord[] }[] = [];
           for (const call of calls) {
@@ -124,9 +126,10 @@ export function registerAuditCommand(program: Command): void {
       "Check the hash chains: exit 0 when every link holds, 1 naming the first broken one.",
     )
     .option("--session <id>", "only this session's chain")
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .action(async (options: { session?: string; store?: string }) => {
-      const verdict = await withCommandStore(options.store, (store) =>
+      const verdict = await withCommandStore(options, (store) =>
         store.verifyChain(options.session),
       );
       if (verdict.ok) {

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { createCliHarness } from "../cli-harness.js";
 import { createRunPrinter } from "../run-printer.js";
+import { CONFIG_FLAG_HELP } from "./open-command-store.js";
 
 /** Ask for one line at the terminal; `undefined` at end of input or Ctrl-C at the prompt. */
 function prompt(label: string): Promise<string | undefined> {
@@ -43,7 +44,7 @@ export function registerChatCommand(program: Command): void {
       "--model <model>",
       "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
     )
-    .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--store <url>", "the store")
     .option("--as <name>", "who answers approvals at this terminal")
     .option("--session <id>", "continue this session")

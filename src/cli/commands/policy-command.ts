@@ -1,6 +1,4 @@
-import { existsSync } from "node:fs";
 import { type Command, CommanderError } from "commander";
-import { loadConfig } from "../../config/load-config.js";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
 import { BUILTIN_TOOL_META, toolFromMeta } from "../../policy/builtin-tool-meta.js";
 import type { PolicyVerdict } from "../../policy/policy.js";
@@ -8,9 +6,10 @@ import { loadPolicyCases, type PolicyCase } from "../../policy/policy-cases.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../policy/policy-engine.js";
 import { parseToolFlag } from "../../policy/tool-flag.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
-import { resolveStoreUrl } from "../../store/resolve-store-url.js";
 import type { Tool } from "../../tool/tool.js";
 import { docketProtection } from "../docket-protection.js";
+import { loadCliConfig } from "../load-cli-config.js";
+import { CONFIG_FLAG_HELP } from "./open-command-store.js";
 
 /** Options shared by `policy check` and `policy test`. */
 interface PolicyCliOptions {
@@ -49,22 +48,20 @@ function knownTools(flags: readonly string[]): Map<string, Tool> {
 
 async function engineFor(options: PolicyCliOptions): Promise<DocketPolicyEngine> {
   try {
-    const layers = loadPolicyFiles(
-      options.config === undefined ? {} : { projectFile: options.config },
-    );
-    const config = options.config ?? (existsSync("docket.yaml") ? "docket.yaml" : undefined);
-    const sections = config === undefined ? {} : loadConfig(config).sections;
-    const store = typeof sections.store === "string" ? sections.store : undefined;
+    // Found, layered and checked as a run finds it, so the verdict is the one a run would get.
+    const cli = loadCliConfig({ config: options.config });
+    const layers = loadPolicyFiles({ projectFile: cli.projectFile ?? false });
+    const workspace = options.workspace ?? cli.workspace;
     return await createPolicyEngine({
       layers,
-      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      workspace,
       // The same self-protection as a run, so `policy check` shows what a run would decide.
       protection: docketProtection({
-        storeUrl: resolveStoreUrl({ config: store }),
-        ...(config === undefined ? {} : { configFile: config }),
+        storeUrl: cli.storeUrl,
+        ...(cli.projectFile === undefined ? {} : { configFile: cli.projectFile }),
         layers,
-        sections,
-        ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+        sections: cli.config?.sections ?? {},
+        workspace,
       }),
     });
   } catch (error) {
@@ -183,7 +180,7 @@ async function runTest(casesFile: string, options: PolicyCliOptions): Promise<vo
 
 function withSharedOptions(command: Command): Command {
   return command
-    .option("--config <file>", "docket.yaml to read (default: ./docket.yaml when present)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--json", "print JSON instead of text")
     .option(
       "--tool <spec>",
@@ -193,7 +190,7 @@ function withSharedOptions(command: Command): Command {
     )
     .option(
       "--workspace <dir>",
-      "the workspace relative paths resolve against (default: the current directory)",
+      "the workspace relative paths resolve against (default: docket.yaml's workspace, else its folder)",
     )
     .option("--principal <name>", "the principal CEL conditions see", "cli");
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { serveApprovals } from "../../approval/approvals-http-server.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
+import { CONFIG_FLAG_HELP } from "./open-command-store.js";
 
 /**
  * Add `docket serve`: the approvals HTTP API on 127.0.0.1 (by default), for approvers deciding
@@ -16,7 +17,7 @@ export function registerServeCommand(program: Command): void {
   program
     .command("serve")
     .description("Serve the approvals HTTP API (GET /approvals, POST /approvals/:id/decision).")
-    .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--store <url>", "the store")
     .option("--port <port>", "port", (v) => Number.parseInt(v, 10), 7420)
     .option("--host <host>", "address to bind (keep it local unless a proxy adds TLS)", "127.0.0.1")
