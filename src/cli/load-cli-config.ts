@@ -63,7 +63,10 @@ function anchorStore(url: string, dir: string): string {
 }
 
 function lineOf(config: DocketConfig | undefined, key: string): string {
-  return `${config?.file ?? "docket.yaml"}:${config?.lines.get(key) ?? 1}`;
+  let line: number | undefined;
+  for (let at = key; line === undefined && at !== ""; at = at.slice(0, Math.max(0, at.lastIndexOf("."))))
+    line = config?.lines.get(at);
+  return `${config?.file ?? "docket.yaml"}:${line ?? 1}`;
 }
 
 /**
@@ -104,8 +107,11 @@ export function loadCliConfig(
   const { config, origins } = layerConfigs({ user, project: projectConfig });
   const runtime = readRuntimeConfig(config);
 
-  if (runtime.model) {
-    checkModelString(runtime.model.name, lineOf(config, "model"));
+  if (runtime.model?.name !== undefined) {
+    checkModelString(runtime.model.name, lineOf(config, "model.name"));
+  }
+  for (const provider of Object.keys(runtime.model?.providers ?? {})) {
+    checkModelString(`${provider}:-`, lineOf(config, `model.providers.${provider}`));
   }
   const workspace = path.resolve(projectDir, runtime.workspace ?? ".");
   if (!isDirectory(workspace)) {
