@@ -64,7 +64,11 @@ function anchorStore(url: string, dir: string): string {
 
 function lineOf(config: DocketConfig | undefined, key: string): string {
   let line: number | undefined;
-  for (let at = key; line === undefined && at !== ""; at = at.slice(0, Math.max(0, at.lastIndexOf("."))))
+  for (
+    let at = key;
+    line === undefined && at !== "";
+    at = at.slice(0, Math.max(0, at.lastIndexOf(".")))
+  )
     line = config?.lines.get(at);
   return `${config?.file ?? "docket.yaml"}:${line ?? 1}`;
 }
