@@ -27,6 +27,25 @@ function prompt(label: string): Promise<string | undefined> {
 }
 
 /**
+ * The prompt's source of lines. At a terminal, a fresh interface per prompt (the approver owns
+ * the input between prompts). From a pipe, one interface for the whole chat: a fresh one would
+ * lose the lines the previous one had already buffered, and never see the end of input.
+ */
+function lineSource(): { next(label: string): Promise<string | undefined>; close(): void } {
+  if (process.stdin.isTTY) return { next: prompt, close: () => undefined };
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
+  return {
+    async next(label) {
+      process.stderr.write(label);
+      const { value, done } = await lines.next();
+      return done ? undefined : String(value);
+    },
+    close: () => rl.close(),
+  };
+}
+
+/**
  * Add `docket chat`: talk to the agent turn by turn in one saved session. Approvals are asked at
  * the prompt. Ctrl-C cancels the running turn (the session is kept); a second Ctrl-C, or Ctrl-C
  * or Ctrl-D at an empty prompt, exits. `--session ID` continues an earlier chat.
@@ -62,9 +81,10 @@ export function registerChatCommand(program: Command): void {
         process.stderr.write(
           "docket chat: Ctrl-C cancels a turn, Ctrl-C twice (or at an empty prompt) exits.\n",
         );
+        const input = lineSource();
         try {
           for (;;) {
-            const line = await prompt("\nyou> ");
+            const line = await input.next("\nyou> ");
             if (line === undefined || line.trim() === "/exit") break;
             if (line.trim() === "") continue;
             const controller = new AbortController();
@@ -97,6 +117,7 @@ export function registerChatCommand(program: Command): void {
             }
           }
         } finally {
+          input.close();
           await runtime.close();
           if (sessionId)
             process.stderr.write(
