@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { z } from "zod";
+import { createAuditSigner } from "../src/audit/create-audit-signer.js";
 import { createCheckpoint } from "../src/checkpoint/create-checkpoint.js";
 import { createMemoryEventSink } from "../src/checkpoint/memory-event-sink.js";
 import type { ToolCall } from "../src/checkpoint/tool-result.js";
@@ -10,6 +11,7 @@ import { createHarness } from "../src/loop/create-harness.js";
 import type { ModelScript, ScriptedTurn } from "../src/model/model-script.js";
 import { createScriptedModel } from "../src/model/scripted-model.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
+import type { CheckpointSigner } from "../src/store/audit-checkpoint.js";
 import { openStore } from "../src/store/open-store.js";
 import type { Store } from "../src/store/store.js";
 import { defineTool } from "../src/tool/define-tool.js";
@@ -50,12 +52,18 @@ function benchScript(): ModelScript {
 }
 
 /** Time spent in the model stub: the scripted model's doStream, summed over a run. */
-function timedModel(script: ModelScript): { model: LanguageModelV3; spentMs: () => number } {
+function timedModel(
+  script: ModelScript,
+  { yieldEachTurn = false }: { yieldEachTurn?: boolean } = {},
+): { model: LanguageModelV3; spentMs: () => number } {
   const inner = createScriptedModel(script);
   let spent = 0;
   const model: LanguageModelV3 = {
     ...inner,
     async doStream(options) {
+      // A real model answers over the network: the event loop turns while it thinks, so each
+      // batch is committed (and signed) on its own instead of with the next ones.
+      if (yieldEachTurn) await new Promise((resolve) => setImmediate(resolve));
       const start = performance.now();
       try {
         return await inner.doStream(options);
@@ -103,6 +111,8 @@ function median(values: readonly number[]): number {
 
 interface HarnessRound {
   readonly wallMs: number;
+  /** CPU time of this process during the run (user + system): less swayed by other processes. */
+  readonly cpuMs: number;
   readonly modelMs: number;
   readonly storeMs: number;
   readonly byMethod: Map<string, number>;
@@ -115,13 +125,17 @@ interface HarnessRound {
 async function harnessRound(
   url: string,
   policy: unknown,
-  { timeStore = false }: { timeStore?: boolean } = {},
+  {
+    timeStore = false,
+    signer,
+    yieldEachTurn = false,
+  }: { timeStore?: boolean; signer?: CheckpointSigner; yieldEachTurn?: boolean } = {},
 ): Promise<HarnessRound> {
-  const raw = await openStore(url);
+  const raw = await openStore(url, signer ? { signer } : {});
   const { store, byMethod } = timeStore
     ? timedStore(raw)
     : { store: raw, byMethod: new Map<string, number>() };
-  const { model, spentMs } = timedModel(benchScript());
+  const { model, spentMs } = timedModel(benchScript(), { yieldEachTurn });
   const harness = createHarness({
     model,
     tools: [noop],
@@ -135,19 +149,28 @@ async function harnessRound(
     },
   });
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const result = await harness.run("Run the no-ops.");
   const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   if (result.status !== "completed")
     throw new Error(`bench run ended ${result.status}: ${result.text}`);
   await raw.close();
   const storeMs = [...byMethod.values()].reduce((a, b) => a + b, 0);
-  return { wallMs, modelMs: spentMs(), storeMs, byMethod };
+  return { wallMs, cpuMs, modelMs: spentMs(), storeMs, byMethod };
 }
 
 /** The same 1,000 calls through the checkpoint alone, in batches of 10, with or without the store. */
-async function checkpointRound(dir: string, round: number, policy: unknown, withStore: boolean) {
+async function checkpointRound(
+  dir: string,
+  round: number,
+  policy: unknown,
+  withStore: boolean,
+  signer?: CheckpointSigner,
+) {
   const store = withStore
-    ? await openStore(`sqlite:${join(dir, `checkpoint-${round}.db`)}`)
+    ? await openStore(`sqlite:${join(dir, `checkpoint-${round}.db`)}`, signer ? { signer } : {})
     : undefined;
   const session = store
     ? (await store.createSession({ principal: "agent", configHash: "" })).id
@@ -164,6 +187,8 @@ async function checkpointRound(dir: string, round: number, policy: unknown, with
   for (const batch of batches) {
     const results = await checkpoint.dispatchBatch(batch, { sessionId: session, runId: "bench" });
     if (results.some((r) => r.status !== "ok")) throw new Error("a bench call did not succeed");
+    // The worst case of docket run's signing: one checkpoint for every batch of 10 calls.
+    if (signer) await store?.checkpoint();
   }
   const ms = performance.now() - start;
   await store?.close();
@@ -195,36 +220,77 @@ export async function benchLoop(): Promise<void> {
     // Warm-up: V8 needs a few runs of 1,000 calls before the code is optimised (the first run is
     // about three times slower than the fifth); then the policy engine's caches, SQLite pages.
     const fileUrl = (round: number) => `sqlite:${join(dir, `harness-${round}.db`)}`;
+    // What docket run does: sign a checkpoint per batch, copied to a digest log (docs/audit.md).
+    const audit = await createAuditSigner({
+      keyFile: join(dir, "audit-key.pem"),
+      digests: join(dir, "audit-digests.jsonl"),
+      env: {},
+    });
+    let delivered = 0;
+    const signer: CheckpointSigner = {
+      keyId: audit.keyId,
+      sign: (body) => audit.sign(body),
+      deliver: (checkpoints) => {
+        delivered += checkpoints.length;
+        return audit.deliver(checkpoints);
+      },
+    };
     for (let run = 1; run <= WARMUP_RUNS; run += 1) {
       await harnessRound(fileUrl(-run), policy);
+      await harnessRound(fileUrl(-run - 100), policy, { signer });
       await harnessRound(":memory:", policy);
     }
     await checkpointRound(dir, -1, policy, true);
     await checkpointRound(dir, -2, policy, false);
+    await checkpointRound(dir, -3, policy, true, signer);
 
     const harness: HarnessRound[] = [];
+    const signed: HarnessRound[] = [];
+    let lastRunCheckpoints = 0;
+    const turning: HarnessRound[] = [];
+    const turningSigned: HarnessRound[] = [];
+    let turningCheckpoints = 0;
     const timed: HarnessRound[] = [];
     const inMemory: HarnessRound[] = [];
     const withStore: number[] = [];
+    const withSigning: number[] = [];
     const alone: number[] = [];
     const direct: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       harness.push(await harnessRound(fileUrl(round), policy));
+      delivered = 0;
+      signed.push(await harnessRound(fileUrl(round + 100), policy, { signer }));
+      lastRunCheckpoints = delivered;
+      turning.push(await harnessRound(fileUrl(round + 200), policy, { yieldEachTurn: true }));
+      delivered = 0;
+      turningSigned.push(
+        await harnessRound(fileUrl(round + 300), policy, { signer, yieldEachTurn: true }),
+      );
+      turningCheckpoints = delivered;
       timed.push(await harnessRound(fileUrl(round + ROUNDS), policy, { timeStore: true }));
       inMemory.push(await harnessRound(":memory:", policy));
       withStore.push(await checkpointRound(dir, round, policy, true));
+      withSigning.push(await checkpointRound(dir, round + 100, policy, true, signer));
       alone.push(await checkpointRound(dir, round + ROUNDS, policy, false));
       direct.push(directRound());
     }
 
     const perCallUs = (ms: number) => (ms * 1000) / CALLS;
     const overhead = median(harness.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const overheadSigned = median(signed.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const cpuUnsigned = median(harness.map((h) => perCallUs(h.cpuMs)));
+    const turningUs = median(turning.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const turningSignedUs = median(turningSigned.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const turningCpu = median(turning.map((h) => perCallUs(h.cpuMs)));
+    const turningSignedCpu = median(turningSigned.map((h) => perCallUs(h.cpuMs)));
+    const cpuSigned = median(signed.map((h) => perCallUs(h.cpuMs)));
     const wall = median(harness.map((h) => h.wallMs));
     const model = median(harness.map((h) => h.modelMs));
     const overheadInMemory = median(inMemory.map((h) => perCallUs(h.wallMs - h.modelMs)));
     const storeInHarness = median(timed.map((h) => perCallUs(h.storeMs)));
     const overheadTimed = median(timed.map((h) => perCallUs(h.wallMs - h.modelMs)));
     const checkpointStore = median(withStore.map(perCallUs));
+    const checkpointSigned = median(withSigning.map(perCallUs));
     const checkpointAlone = median(alone.map(perCallUs));
     const directUs = median(direct.map(perCallUs));
     const methods = new Map<string, number[]>();
@@ -246,6 +312,18 @@ export async function benchLoop(): Promise<void> {
     console.log(
       `    the ${ROUNDS} runs, after ${WARMUP_RUNS} warm-up runs: ${harness.map((h) => perCallUs(h.wallMs - h.modelMs).toFixed(1)).join(", ")} µs`,
     );
+    console.log(
+      `  same run, signed          ${us(overheadSigned)}  (a checkpoint per batch, at most one per 200 ms: ${lastRunCheckpoints} in the last run, to a digest file: ${overheadSigned - overhead >= 0 ? "+" : ""}${(overheadSigned - overhead).toFixed(2)} µs a call; target <= 5 µs: ${overheadSigned - overhead <= 5 ? "met" : "MISSED"})`,
+    );
+    console.log(
+      `    CPU time per call (this process only, steadier on a shared machine): unsigned ${us(cpuUnsigned)}, signed ${us(cpuSigned)} (${cpuSigned - cpuUnsigned >= 0 ? "+" : ""}${(cpuSigned - cpuUnsigned).toFixed(2)} µs)`,
+    );
+    console.log(
+      `    the ${ROUNDS} signed runs: ${signed.map((h) => perCallUs(h.wallMs - h.modelMs).toFixed(1)).join(", ")} µs`,
+    );
+    console.log(
+      `  the loop turning each turn (as with a real model: one commit per batch): unsigned ${us(turningUs)}, signed ${us(turningSignedUs)} (${turningSignedUs - turningUs >= 0 ? "+" : ""}${(turningSignedUs - turningUs).toFixed(2)} µs a call, ${turningCheckpoints} checkpoints a run); CPU ${us(turningCpu)} vs ${us(turningSignedCpu)} (${turningSignedCpu - turningCpu >= 0 ? "+" : ""}${(turningSignedCpu - turningCpu).toFixed(2)} µs)`,
+    );
     console.log(`  direct function call      ${us(directUs)}`);
     console.log(
       `  same run, SQLite :memory: ${us(overheadInMemory)}  (no file I/O: the CPU cost of loop, checkpoint and store)`,
@@ -256,6 +334,9 @@ export async function benchLoop(): Promise<void> {
       `    checkpoint + SQLite store, commit/batch  ${us(checkpointStore)}  (dispatchBatch alone: it flushes every batch)`,
     );
     console.log(
+      `    the same + store.checkpoint() per batch ${us(checkpointSigned)}  (${checkpointSigned - checkpointStore >= 0 ? "+" : ""}${(checkpointSigned - checkpointStore).toFixed(2)} µs a call: a checkpoint in a transaction of its own after every 10 calls, the worst case; the harness signs inside the batch commit)`,
+    );
+    console.log(
       `    store calls in the harness run           ${us(storeInHarness)}  (awaited time, estimate, from runs with every store call timed: ${us(overheadTimed)} a call with the timing)`,
     );
     console.log(
@@ -264,6 +345,7 @@ export async function benchLoop(): Promise<void> {
     console.log(
       `    by store method: ${topMethods.map(([name, value]) => `${name} ${us(value)}`).join(", ")}`,
     );
+    await audit.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,6 +11,12 @@ import { type Finding, mayAct, scanTree } from "./support/effect-scan.js";
  * must be listed here too. A stale entry fails as well, so the list says what is true.
  */
 const ALLOWED: Readonly<Record<string, string>> = {
+  "audit/audit-key.ts":
+    "creates docket's own audit signing key (0600, outside the workspace) on init or first use; no tool reaches it",
+  "audit/digest-log.ts":
+    "appends docket's signed checkpoints to its own digest log (a file or a separate PostgreSQL); runs nothing a model asked for",
+  "cli/commands/audit-trail-commands.ts":
+    "docket audit export writes the export file the operator named with --out",
   "sandbox/probe-sandbox.ts":
     "runs bwrap --version and an empty probe sandbox to learn whether a sandbox is available (docket doctor, start-up); runs nothing the model asked for",
   "sandbox/pids-cgroup.ts":

@@ -3,6 +3,7 @@ import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
 import { createTerminalApprover } from "../approval/terminal-approver.js";
+import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
 import { builtinTools } from "../builtin/builtin-tools.js";
 import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { connectMcpServers } from "../mcp/connect-mcp-servers.js";
@@ -121,9 +122,13 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     ...(upstreams?.tools() ?? []),
   ];
   let store: Store;
+  let signer: AuditSigner | undefined;
   try {
-    store = await openStore(cli.storeUrl);
+    // Every store docket runs on signs its chains (docs/audit.md); the key is made on first use.
+    signer = await createAuditSigner({ ...cli.runtime.audit, env });
+    store = await openStore(cli.storeUrl, { signer });
   } catch (error) {
+    await signer?.close().catch(() => undefined);
     await upstreams?.close();
     throw error;
   }
@@ -183,7 +188,11 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     sandbox,
     async close() {
       await upstreams?.close();
-      await store.close();
+      try {
+        await store.close();
+      } finally {
+        await signer?.close();
+      }
     },
   };
 }

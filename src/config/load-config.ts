@@ -19,6 +19,7 @@ export const CONFIG_SECTIONS = [
   "limits",
   "workspace",
   "sandbox",
+  "audit",
 ] as const;
 
 /** A loaded docket.yaml. */

@@ -59,6 +59,10 @@ const sectionSchemas = {
       token_sha256: z.string().optional(),
     }),
   ),
+  audit: z.strictObject({
+    key_file: z.string().min(1).optional(),
+    digests: z.string().min(1).optional(),
+  }),
   approvals: z.strictObject({
     mode: z.enum(["wait", "suspend"]).optional(),
     expires: duration.optional(),
@@ -100,6 +104,8 @@ export interface RuntimeConfig {
     readonly contextBytes?: number;
   };
   readonly approvers: Readonly<Record<string, ApproverConfig>>;
+  /** The `audit:` section: the signing key file and the digest log (docs/audit.md). */
+  readonly audit: { readonly keyFile?: string; readonly digests?: string };
   /** The `mcp:` section, checked: servers whose tools join the menu. */
   readonly mcp: McpConfig | undefined;
   readonly approvals: {
@@ -165,6 +171,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
   const model = check(config, "model", sectionSchemas.model);
   const limits = check(config, "limits", sectionSchemas.limits) ?? {};
   const approvals = check(config, "approvals", sectionSchemas.approvals) ?? {};
+  const audit = check(config, "audit", sectionSchemas.audit) ?? {};
   return {
     principal: check(config, "principal", sectionSchemas.principal) ?? "agent",
     workspace: check(config, "workspace", sectionSchemas.workspace),
@@ -185,6 +192,10 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
     },
     approvers: check(config, "approvers", sectionSchemas.approvers) ?? {},
     mcp: check(config, "mcp", mcpConfigSchema) as McpConfig | undefined,
+    audit: {
+      ...(audit.key_file ? { keyFile: audit.key_file } : {}),
+      ...(audit.digests ? { digests: audit.digests } : {}),
+    },
     approvals: {
       mode: approvals.mode,
       expiresMs: approvals.expires ?? 15 * 60_000,

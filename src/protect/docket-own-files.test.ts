@@ -97,4 +97,23 @@ describe("docket's own files", () => {
       expect(files.entries.some((entry) => entry.what === "the store")).toBe(false);
     }
   });
+
+  it("covers the audit key, its public key and the digest log wherever they are configured", () => {
+    const elsewhere = join(home, "vault");
+    const byEnv = runtimeOwnFiles({
+      cwd: ws,
+      env: { HOME: home, DOCKET_AUDIT_KEY: join(elsewhere, "k.pem") },
+      sections: { audit: { digests: join(home, "logs", "digests.jsonl") } },
+    });
+    expect(byEnv.find(join(elsewhere, "k.pem"))?.what).toBe("the audit key");
+    expect(byEnv.find(join(elsewhere, "k.pub.pem"))?.what).toBe("the audit public key");
+    expect(byEnv.find(join(home, "logs", "digests.jsonl"))?.what).toBe("the audit digest log");
+    // Only the files: the folders they sit in stay the user's.
+    expect(byEnv.find(join(elsewhere, "notes.txt"))).toBeUndefined();
+    const byDefault = runtimeOwnFiles({
+      cwd: ws,
+      env: { HOME: home, XDG_CONFIG_HOME: join(home, "xdg") },
+    });
+    expect(byDefault.find(join(home, "xdg", "docket", "audit-digests.jsonl"))).toBeDefined();
+  });
 });

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import * as path from "node:path";
+import { resolveAuditPaths } from "../audit/audit-key.js";
 import type { PolicyLayer } from "../policy/policy-rule.js";
 import { parseStoreUrl } from "../store/store-url.js";
 import { type DocketOwnFiles, docketOwnFiles, type OwnFileSpec } from "./docket-own-files.js";
@@ -81,6 +82,18 @@ export function ownFileSpec(runtime: RuntimeFiles = {}): OwnFileSpec {
   const audit = record(runtime.sections?.audit);
   if (typeof audit?.key_file === "string") {
     files.push({ path: expand(audit.key_file, home, cwd), what: "the audit key" });
+  }
+  // Wherever the key and the digest log are (DOCKET_AUDIT_KEY, audit.key_file, audit.digests),
+  // the same resolution the signer uses names them, so none of them is left within reach.
+  const paths = resolveAuditPaths({
+    ...(typeof audit?.key_file === "string" ? { keyFile: expand(audit.key_file, home, cwd) } : {}),
+    ...(typeof audit?.digests === "string" ? { digests: audit.digests } : {}),
+    env,
+  });
+  files.push({ path: paths.keyFile, what: "the audit key" });
+  files.push({ path: paths.publicKeyFile, what: "the audit public key" });
+  if (!/^postgres(ql)?:\/\//.test(paths.digests)) {
+    files.push({ path: paths.digests, what: "the audit digest log" });
   }
   const sandbox = record(runtime.sections?.sandbox);
   if (Array.isArray(sandbox?.hide)) {

@@ -57,3 +57,17 @@ export type ChainVerification =
       readonly seq: number;
       readonly problem: string;
     };
+
+/**
+ * A chain's head as the store keeps it: its session, last seq and last hash.
+ *
+ * @example
+ * ```ts
+ * const heads: ChainHeadRecord[] = await store.listChainHeads();
+ * ```
+ */
+export interface ChainHeadRecord {
+  readonly sessionId: string;
+  readonly seq: number;
+  readonly hash: string;
+}

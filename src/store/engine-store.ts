@@ -1,6 +1,7 @@
 import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
+import { isThenable } from "../shared/is-thenable.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -8,7 +9,14 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
-import type { AuditRecord, ChainVerification, EventFilter } from "./audit-record.js";
+import type { ChainRow } from "./audit-chain.js";
+import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
+import type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "./audit-record.js";
 import { batchTexts } from "./batch-texts.js";
 import { CallLookahead } from "./call-lookahead.js";
 import { releaseOwner } from "./call-owner.js";
@@ -22,6 +30,8 @@ import type {
   MarkInterruptedOptions,
 } from "./call-record.js";
 import { isClaimable } from "./call-state.js";
+import type { MessageRow } from "./checkpoint-plan.js";
+import { CheckpointScheduler } from "./checkpoint-scheduler.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
@@ -61,19 +71,53 @@ export class EngineStore implements Store {
   private readonly lookahead: CallLookahead;
   /** Sessions known to exist (sessions are never deleted). */
   private readonly knownSessions = new Set<string>();
+  private readonly signer: CheckpointSigner | undefined;
+  private readonly checkpoints: CheckpointScheduler | undefined;
+  /** Checkpoints committed whose copy to the digest log failed: sent with the next ones. */
+  private undelivered: AuditCheckpoint[] = [];
+  private delivering: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: StoreEngine,
     options: EngineOptions,
     readonly owner: string,
-    { buffer = true }: { buffer?: boolean } = {},
+    {
+      buffer = true,
+      signer,
+      checkpointIntervalMs = 2000,
+    }: { buffer?: boolean; signer?: CheckpointSigner; checkpointIntervalMs?: number } = {},
   ) {
     this.engine = db.engine;
     this.location = options.location;
     this.defaultSession = options.defaultSession;
     this.now = options.clock;
     this.lookahead = new CallLookahead(db);
-    this.queue = new EventQueue((items) => db.appendEvents(items), {
+    this.signer = db.readOnly ? undefined : signer;
+    const checkpoints = this.signer
+      ? new CheckpointScheduler((sessions) => this.sign(sessions), checkpointIntervalMs)
+      : undefined;
+    this.checkpoints = checkpoints;
+    const write = checkpoints
+      ? (items: readonly PendingWrite[]) => {
+          // A checkpoint that failed fails the next write: the trail is never silently unsigned.
+          const error = checkpoints.takeError();
+          if (error !== undefined) throw error;
+          noteSessions(checkpoints, items);
+          const due = db.appendAndSign ? checkpoints.due() : undefined;
+          if (due && db.appendAndSign && this.signer) {
+            // The batch's checkpoint rides in its own commit: no transaction of its own.
+            const signed = db.appendAndSign(items, due, this.signer, this.now());
+            checkpoints.signed(due);
+            this.deliver(signed);
+            return;
+          }
+          const written = db.appendEvents(items);
+          if (isThenable(written)) return written.then(() => checkpoints.committed());
+          checkpoints.committed();
+          return written;
+        }
+      : (items: readonly PendingWrite[]) => db.appendEvents(items);
+    this.queue = new EventQueue(write, {
       buffer,
       // Queued items that settle a call's claim: its claim, its result, its closing event.
       indexed: (item): item is PendingCallWrite =>
@@ -124,8 +168,9 @@ export class EngineStore implements Store {
     this.assertWritable();
     const text = { role: message?.role, content: messageContent(message) };
     // After any queued batch, so that messages keep their order.
-    const [saved] = await this.withQueue((items) =>
-      this.db.saveMessages(sessionId, [text], false, this.now(), undefined, items),
+    const [saved] = await this.withQueue(
+      (items) => this.db.saveMessages(sessionId, [text], false, this.now(), undefined, items),
+      sessionId,
     );
     return saved as TranscriptMessage;
   }
@@ -138,8 +183,9 @@ export class EngineStore implements Store {
   ): Promise<TranscriptMessage[]> {
     this.assertWritable();
     const { texts, update } = batchTexts(assistant, results, options);
-    return this.withQueue((items) =>
-      this.db.saveMessages(sessionId, texts, true, this.now(), update, items),
+    return this.withQueue(
+      (items) => this.db.saveMessages(sessionId, texts, true, this.now(), update, items),
+      sessionId,
     );
   }
 
@@ -149,10 +195,67 @@ export class EngineStore implements Store {
    */
   private async withQueue<T>(
     write: (items: readonly PendingWrite[]) => T | Promise<T>,
+    sessionId?: string,
   ): Promise<T> {
-    if (this.db.atomicWithMessages) return this.queue.commitWith(write);
-    await this.flush();
-    return write([]);
+    const checkpoints = this.checkpoints;
+    if (sessionId !== undefined && checkpoints) {
+      const inner = write;
+      write = (items) => {
+        const error = checkpoints.takeError();
+        if (error !== undefined) throw error;
+        noteSessions(checkpoints, items);
+        checkpoints.note(sessionId);
+        return inner(items);
+      };
+    }
+    try {
+      if (this.db.atomicWithMessages) return await this.queue.commitWith(write);
+      await this.flush();
+      return await write([]);
+    } finally {
+      // The end of a batch: sign what it wrote.
+      checkpoints?.soon();
+    }
+  }
+
+  /** Commit what is queued, sign the sessions given, copy the checkpoints to the digest log. */
+  private async sign(sessions: readonly string[]): Promise<AuditCheckpoint[]> {
+    const signer = this.signer;
+    if (!signer) return [];
+    await this.queue.flush();
+    const written = await this.db.writeCheckpoints(sessions, signer, this.now());
+    await this.delivering;
+    const undelivered = [...this.undelivered, ...written];
+    this.undelivered = [];
+    if (undelivered.length === 0) return written;
+    try {
+      await signer.deliver(undelivered);
+    } catch (error) {
+      this.undelivered = undelivered;
+      throw error;
+    }
+    return written;
+  }
+
+  /**
+   * Copy checkpoints signed in a commit to the digest log, in order; a failure keeps them for
+   * the next delivery and fails the next write.
+   */
+  private deliver(checkpoints: readonly AuditCheckpoint[]): void {
+    const signer = this.signer;
+    if (!signer || checkpoints.length === 0) return;
+    const previous = this.delivering;
+    this.delivering = (async () => {
+      await previous;
+      const batch = [...this.undelivered, ...checkpoints];
+      this.undelivered = [];
+      try {
+        await signer.deliver(batch);
+      } catch (error) {
+        this.undelivered = batch;
+        this.checkpoints?.failed(error);
+      }
+    })();
   }
 
   async queueBatch(
@@ -164,7 +267,10 @@ export class EngineStore implements Store {
     this.assertWritable();
     const { texts, update } = batchTexts(assistant, results, options);
     if (!this.db.atomicWithMessages) {
-      await this.withQueue(() => this.db.saveMessages(sessionId, texts, true, this.now(), update));
+      await this.withQueue(
+        () => this.db.saveMessages(sessionId, texts, true, this.now(), update),
+        sessionId,
+      );
       return;
     }
     // Checked now: a queued batch for a session that does not exist would fail every commit.
@@ -178,6 +284,9 @@ export class EngineStore implements Store {
       { kind: "messages", sessionId, messages: texts, createdAt: this.now(), session: update },
       false,
     );
+    // The end of a batch: its checkpoint follows its commit.
+    this.checkpoints?.note(sessionId);
+    this.checkpoints?.soon();
   }
 
   async loadTranscript(sessionId: string): Promise<TranscriptMessage[]> {
@@ -224,6 +333,40 @@ export class EngineStore implements Store {
   async verifyChain(sessionId?: string): Promise<ChainVerification> {
     await this.flush();
     return this.db.verifyChain(stored(sessionId));
+  }
+
+  async storeId(): Promise<string | undefined> {
+    this.assertOpen();
+    return this.db.storeId();
+  }
+
+  async checkpoint(): Promise<AuditCheckpoint[]> {
+    this.assertOpen();
+    await this.flush();
+    return this.checkpoints ? this.checkpoints.now() : [];
+  }
+
+  async listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]> {
+    await this.flush();
+    return this.db.listCheckpoints(stored(sessionId));
+  }
+
+  async listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]> {
+    await this.flush();
+    return this.db.listChainHeads(stored(sessionId));
+  }
+
+  async listChainRows(
+    sessionId: string,
+    { afterSeq = 0, limit = 1000 }: { readonly afterSeq?: number; readonly limit?: number } = {},
+  ): Promise<ChainRow[]> {
+    await this.flush();
+    return this.db.listChainRows(storedText(sessionId), afterSeq, limit);
+  }
+
+  async listMessageRows(sessionId: string, afterSeq = 0): Promise<MessageRow[]> {
+    await this.flush();
+    return this.db.listMessageRows(storedText(sessionId), afterSeq);
   }
 
   async claimCall(
@@ -372,7 +515,12 @@ export class EngineStore implements Store {
     if (this.closed) return;
     try {
       if (!this.db.readOnly) await this.queue.flush();
+      // The last checkpoint: whatever this store wrote is signed before it lets go.
+      await this.checkpoints?.now();
+      await this.delivering;
+      if (this.undelivered.length > 0) await this.signer?.deliver(this.undelivered);
     } finally {
+      this.checkpoints?.stop();
       this.closed = true;
       releaseOwner(this.owner);
       await this.db.close();
@@ -395,6 +543,13 @@ export class EngineStore implements Store {
         `The store at ${this.location} was opened read-only.`,
       );
     }
+  }
+}
+
+/** Remember which sessions a write moves: a Set insert per event, no signing here. */
+function noteSessions(checkpoints: CheckpointScheduler, items: readonly PendingWrite[]): void {
+  for (const item of items) {
+    if (item.kind === "event" || item.kind === "messages") checkpoints.note(item.sessionId);
   }
 }
 

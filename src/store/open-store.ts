@@ -1,4 +1,5 @@
 import { DocketError } from "../errors/docket-error.js";
+import type { CheckpointSigner } from "./audit-checkpoint.js";
 import { createOwner, releaseOwner } from "./call-owner.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EngineStore } from "./engine-store.js";
@@ -21,6 +22,13 @@ export interface OpenStoreOptions {
   readonly mustExist?: boolean;
   /** Milliseconds since the epoch. Default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * Signs checkpoints of the chains this store writes (`createAuditSigner`, docs/audit.md).
+   * Default none: no checkpoints are written.
+   */
+  readonly signer?: CheckpointSigner;
+  /** The longest a written event stays unsigned during a long batch. Default 2000 ms. */
+  readonly checkpointIntervalMs?: number;
 }
 
 /**
@@ -49,6 +57,8 @@ export async function openStore(
     readOnly = false,
     mustExist = false,
     clock = Date.now,
+    signer,
+    checkpointIntervalMs = 2000,
   }: OpenStoreOptions = {},
 ): Promise<Store> {
   if (typeof url !== "string") {
@@ -81,7 +91,11 @@ export async function openStore(
     releaseOwner(owner);
     throw error;
   }
-  const store = new EngineStore(engine, options, owner, { buffer: target.buffer });
+  const store = new EngineStore(engine, options, owner, {
+    buffer: target.buffer,
+    ...(signer ? { signer } : {}),
+    checkpointIntervalMs,
+  });
   if (recover && !readOnly) {
     try {
       await store.markInterrupted();

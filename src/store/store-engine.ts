@@ -5,7 +5,14 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
-import type { AuditRecord, ChainVerification, EventFilter } from "./audit-record.js";
+import type { ChainRow } from "./audit-chain.js";
+import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
+import type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "./audit-record.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -15,6 +22,7 @@ import type {
   DuplicateCall,
 } from "./call-record.js";
 import type { CallRow } from "./call-state.js";
+import type { MessageRow } from "./checkpoint-plan.js";
 import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.js";
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
@@ -57,8 +65,36 @@ export interface StoreEngine {
   loadTranscript(sessionId: string): Awaitable<TranscriptMessage[]>;
 
   appendEvents(items: readonly PendingWrite[]): Awaitable<void>;
+  /**
+   * Where the engine can (SQLite): append and sign the given sessions' checkpoints in the same
+   * transaction, so a batch's checkpoint costs no commit of its own. Returns what was signed.
+   */
+  appendAndSign?(
+    items: readonly PendingWrite[],
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): AuditCheckpoint[];
   listEvents(filter: EventFilter): Awaitable<AuditRecord[]>;
   verifyChain(sessionId: string | undefined): Awaitable<ChainVerification>;
+
+  /** The store's random id (schema 4); undefined on an older store. */
+  storeId(): Awaitable<string | undefined>;
+  /**
+   * Sign and write the next checkpoint of each session whose chain or transcript moved since its
+   * last one, under the session's write lock; returns what was written.
+   */
+  writeCheckpoints(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): Awaitable<AuditCheckpoint[]>;
+  listCheckpoints(sessionId: string | undefined): Awaitable<AuditCheckpoint[]>;
+  listChainHeads(sessionId: string | undefined): Awaitable<ChainHeadRecord[]>;
+  /** Events as stored (the event's JSON text, not parsed), for verifying and exporting. */
+  listChainRows(sessionId: string, afterSeq: number, limit: number): Awaitable<ChainRow[]>;
+  /** Messages with their content text as stored. */
+  listMessageRows(sessionId: string, afterSeq: number): Awaitable<MessageRow[]>;
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Awaitable<ClaimResult>;
   loadCall(sessionId: string, callId: string): Awaitable<CallRow | undefined>;

@@ -7,7 +7,14 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
-import type { AuditRecord, ChainVerification, EventFilter } from "./audit-record.js";
+import type { ChainRow } from "./audit-chain.js";
+import type { AuditCheckpoint } from "./audit-checkpoint.js";
+import type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "./audit-record.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -17,6 +24,7 @@ import type {
   DuplicateCall,
   MarkInterruptedOptions,
 } from "./call-record.js";
+import type { MessageRow } from "./checkpoint-plan.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { StoreEvent } from "./store-event.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
@@ -107,6 +115,25 @@ export interface Store extends EventSink {
   listEvents(filter?: EventFilter): Promise<AuditRecord[]>;
   /** Check one session's chain, or every chain: names the first broken link. */
   verifyChain(sessionId?: string): Promise<ChainVerification>;
+
+  // Signed checkpoints (docs/audit.md).
+  /** The store's random id, named by its checkpoints; undefined on a store older than schema 4. */
+  storeId(): Promise<string | undefined>;
+  /**
+   * Sign the sessions that moved since their last checkpoint now (a store opened with a
+   * `signer` also does it at the end of every batch and on close); [] without a signer.
+   */
+  checkpoint(): Promise<AuditCheckpoint[]>;
+  /** Signed checkpoints in the store, by session then n. */
+  listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]>;
+  listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]>;
+  /** One session's events as stored (event JSON as text), after `afterSeq`, at most `limit`. */
+  listChainRows(
+    sessionId: string,
+    options?: { readonly afterSeq?: number; readonly limit?: number },
+  ): Promise<ChainRow[]>;
+  /** One session's messages with their content as stored, after `afterSeq`. */
+  listMessageRows(sessionId: string, afterSeq?: number): Promise<MessageRow[]>;
 
   // Calls: safe to repeat.
   /**

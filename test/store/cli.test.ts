@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
 import { openStore } from "../../src/store/open-store.js";
 import { callEvents } from "./support/call-events.js";
 import { liftAppendOnly, rawSql } from "./support/raw-sql.js";
@@ -18,7 +19,14 @@ const raw = '{"order_id": "SU-88421", "amount": 42.5,  "note":"as typed"}';
 async function docket(args: string[], env: NodeJS.ProcessEnv = {}) {
   try {
     const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", cli, ...args], {
-      env: { ...process.env, DOCKET_STORE: "", ...env },
+      // Hermetic: the audit key and digest log are this test's, never the machine user's.
+      env: {
+        ...process.env,
+        DOCKET_STORE: "",
+        DOCKET_AUDIT_KEY: "",
+        XDG_CONFIG_HOME: join(root, "config"),
+        ...env,
+      },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -76,7 +84,8 @@ describe("docket audit and docket sessions", () => {
     expect(show.stdout).toContain(`rawArguments: ${raw}\n`);
     expect(show.stdout).toMatch(/#4 .* finished/);
 
-    expect(verify).toMatchObject({ code: 0, stdout: "ok: 8 events in 1 chain verified.\n" });
+    expect(verify.code).toBe(0);
+    expect(verify.stdout).toMatch(/^ok: 8 events in 1 chain verified\.\nnot proven: no public key/);
     expect(JSON.parse(sessions.stdout)).toMatchObject({ id: "ses_1", title: "Refunds" });
     expect(session.stdout).toContain("#1  user      Refund order SU-88421");
     expect(session.stdout).toContain("call_bad  refund_order  failed (error)");
@@ -96,6 +105,63 @@ describe("docket audit and docket sessions", () => {
     expect(verify.stderr).toBe(
       'broken: session "ses_1", event 1: event 1 was altered (its hash does not match its content)\n',
     );
+  });
+
+  it("signs a store's trail, verifies it with key and digest log (--json), exports it and verifies the export", async () => {
+    const dir = mkdtempSync(join(root, "signed-"));
+    const env = { XDG_CONFIG_HOME: join(dir, "config") };
+    const key = await docket(["audit", "key"], env);
+    expect(key.code).toBe(0);
+    expect(key.stdout).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect(key.stderr).toMatch(/audit-key\.pem \(created now\)/);
+    const keyFile = join(dir, "config", "docket", "audit-key.pem");
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const signer = await createAuditSigner({ env });
+    const signedUrl = `sqlite:${join(dir, "docket.db")}`;
+    const store = await openStore(signedUrl, { signer });
+    await store.emitMany(callEvents({ sessionId: "ses_s", callId: "c1" }));
+    await store.close();
+    await signer.close();
+
+    const verify = await docket(["audit", "verify", "--store", signedUrl, "--json"], env);
+    expect(verify.code).toBe(0);
+    expect(JSON.parse(verify.stdout)).toMatchObject({
+      ok: true,
+      events: 4,
+      checkpoints: 1,
+      notProven: [],
+    });
+    const exportFile = join(dir, "trail.jsonl");
+    const exported = await docket(
+      ["audit", "export", "--session", "ses_s", "--store", signedUrl, "--out", exportFile],
+      env,
+    );
+    expect(exported).toMatchObject({ code: 0, stderr: "exported 4 events of 1 sessions\n" });
+    const pub = join(dir, "config", "docket", "audit-key.pub.pem");
+    const digests = join(dir, "config", "docket", "audit-digests.jsonl");
+    const offline = await docket([
+      "audit",
+      "verify",
+      "--file",
+      exportFile,
+      "--public-key",
+      pub,
+      "--digests",
+      digests,
+    ]);
+    expect(offline).toMatchObject({
+      code: 0,
+      stdout: "ok: 4 events in 1 chain verified, with 1 signed checkpoint.\n",
+    });
+    writeFileSync(exportFile, readFileSync(exportFile, "utf8").replace("refunds-under-100", "any"));
+    const edited = await docket(["audit", "verify", "--file", exportFile, "--public-key", pub]);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toMatch(/^broken: session "ses_s", event 2: event 2 was altered/);
+
+    // The unsigned store of the other tests, checked with this key: nothing of it is signed.
+    const unsigned = await docket(["audit", "verify", "--store", url], env);
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stdout).toMatch(/forged_session: session "ses_1", event 1/);
   });
 
   it("reports a store that does not exist without creating it", async () => {

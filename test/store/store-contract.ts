@@ -8,6 +8,7 @@ import { queuedWritesContract } from "./contract/queued-writes-contract.js";
 import { recoveryContract } from "./contract/recovery-contract.js";
 import { schemaContract } from "./contract/schema-contract.js";
 import { sessionsContract } from "./contract/sessions-contract.js";
+import { signedTrailContract } from "./contract/signed-trail-contract.js";
 import { tamperContract } from "./contract/tamper-contract.js";
 
 /** Opens a store on a fresh, empty database (a file for SQLite, a schema for PostgreSQL). */
@@ -44,5 +45,6 @@ export function describeStoreContract(name: string, open: OpenFreshStore): void 
     schemaContract(fresh);
     checkpointContract(fresh);
     queuedWritesContract(fresh);
+    signedTrailContract(fresh);
   });
 }

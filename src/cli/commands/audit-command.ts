@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
+import { registerAuditTrailCommands } from "./audit-trail-commands.js";
 import { commandFailure } from "./command-failure.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseCount, parseSince } from "./parse-since.js";
@@ -17,7 +18,7 @@ interface ListOptions {
 }
 
 /**
- * Add `docket audit list | show | verify`: the audit trail of every call, read from the store.
+ * Add `docket audit list | show | verify | export | key`: the audit trail of every call, read from the store.
  *
  * @example
  * ```ts
@@ -120,30 +121,7 @@ export function registerAuditCommand(program: Command): void {
       },
     );
 
-  audit
-    .command("verify")
-    .description(
-      "Check the hash chains: exit 0 when every link holds, 1 naming the first broken one.",
-    )
-    .option("--session <id>", "only this session's chain")
-    .option("--config <file>", CONFIG_FLAG_HELP)
-    .option("--store <url>", STORE_FLAG_HELP)
-    .action(async (options: { session?: string; store?: string }) => {
-      const verdict = await withCommandStore(options, (store) =>
-        store.verifyChain(options.session),
-      );
-      if (verdict.ok) {
-        process.stdout.write(
-          `ok: ${verdict.checked} events in ${verdict.sessions} chain${verdict.sessions === 1 ? "" : "s"} verified.\n`,
-        );
-        return;
-      }
-      commandFailure(
-        1,
-        "docket.audit.verify",
-        `broken: session ${JSON.stringify(verdict.sessionId)}, event ${verdict.seq}: ${verdict.problem}`,
-      );
-    });
+  registerAuditTrailCommands(audit);
 }
 
 function describeCall(call: CallRecord, events: readonly AuditRecord[]): string {

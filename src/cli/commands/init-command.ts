@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
+import { loadAuditKey, resolveAuditPaths } from "../../audit/audit-key.js";
 
 /** The commented docket.yaml `docket init` writes: safe defaults, every section explained. */
 export const INITIAL_CONFIG = `# docket.yaml: how docket runs your agent. Reference: docs/policy.md, docs/approvals.md.
@@ -74,6 +75,12 @@ policy:
       tool: fetch_url
       reason: the agent wants to read a web page
 
+# The audit trail's signing key and where signed checkpoints are copied (docs/audit.md).
+# Defaults: ~/.config/docket/audit-key.pem (or DOCKET_AUDIT_KEY), digests beside it.
+# audit:
+#   key_file: ~/.config/docket/audit-key.pem
+#   digests: postgres://audit@vault.internal/digests
+
 # Tools of outside MCP servers, namespaced SERVER__TOOL, through the same checkpoint.
 # mcp:
 #   servers:
@@ -101,6 +108,12 @@ export function registerInitCommand(program: Command): void {
       writeFileSync(options.file, INITIAL_CONFIG);
       process.stdout.write(
         `Wrote ${options.file}. Check it with: docket policy check run_command '{"command":"rm -rf /"}'\n`,
+      );
+      // The audit signing key lives outside the workspace and the store (docs/audit.md).
+      const paths = resolveAuditPaths();
+      const key = loadAuditKey(paths.keyFile, { create: true });
+      process.stdout.write(
+        `Audit signing key ${key.created ? "created" : "found"}: ${paths.keyFile} (public key ${paths.publicKeyFile}, id ${key.keyId}).\n`,
       );
     });
 }

@@ -1,7 +1,8 @@
 import type { Migration } from "./migration.js";
 
 /**
- * Version 3 (version 2 is the signed trail's audit checkpoints, on another branch): what a
+ * Version 3 (no released store ever had a version 2: the number was taken and given up while
+ * two changes were built side by side; version 4 adds the signed trail's checkpoints): what a
  * request's "approve for this session" covers. `grant_key` is the SHA-256 of the grant's scope
  * (tool, principal, session, the rules' votes, the argument values they judged); NULL means no
  * grant is offered, and so does every row written before this version: an older session grant is

@@ -7,7 +7,14 @@ import type {
   DecideResult,
   NewApproval,
 } from "../approval-record.js";
-import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
+import type { ChainRow } from "../audit-chain.js";
+import type { AuditCheckpoint, CheckpointSigner } from "../audit-checkpoint.js";
+import type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "../audit-record.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -17,6 +24,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
+import type { MessageRow } from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -28,6 +36,7 @@ import { openPostgresPool } from "./open-postgres-pool.js";
 import { PostgresApprovals } from "./postgres-approvals.js";
 import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
+import { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { sqlState, transaction } from "./postgres-transaction.js";
 
 type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
@@ -49,6 +58,7 @@ export class PostgresEngine implements StoreEngine {
   private readonly calls: PostgresCalls;
   private readonly audit: PostgresAuditLog;
   private readonly approvals: PostgresApprovals;
+  private readonly checkpoints: PostgresCheckpoints;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -59,6 +69,7 @@ export class PostgresEngine implements StoreEngine {
     this.calls = new PostgresCalls(pool, owner, now);
     this.audit = new PostgresAuditLog(pool, owner);
     this.approvals = new PostgresApprovals(pool, now);
+    this.checkpoints = new PostgresCheckpoints(pool);
   }
 
   /**
@@ -222,6 +233,34 @@ export class PostgresEngine implements StoreEngine {
 
   verifyChain(sessionId: string | undefined): Promise<ChainVerification> {
     return this.audit.verify(sessionId);
+  }
+
+  storeId(): Promise<string | undefined> {
+    return this.checkpoints.storeId();
+  }
+
+  writeCheckpoints(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): Promise<AuditCheckpoint[]> {
+    return this.checkpoints.write(sessions, signer, at);
+  }
+
+  listCheckpoints(sessionId: string | undefined): Promise<AuditCheckpoint[]> {
+    return this.checkpoints.list(sessionId);
+  }
+
+  listChainHeads(sessionId: string | undefined): Promise<ChainHeadRecord[]> {
+    return this.checkpoints.heads(sessionId);
+  }
+
+  listChainRows(sessionId: string, afterSeq: number, limit: number): Promise<ChainRow[]> {
+    return this.checkpoints.chainRows(sessionId, afterSeq, limit);
+  }
+
+  listMessageRows(sessionId: string, afterSeq: number): Promise<MessageRow[]> {
+    return this.checkpoints.messages(sessionId, afterSeq);
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {

@@ -7,7 +7,14 @@ import type {
   DecideResult,
   NewApproval,
 } from "../approval-record.js";
-import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
+import type { ChainRow } from "../audit-chain.js";
+import type { AuditCheckpoint, CheckpointSigner } from "../audit-checkpoint.js";
+import type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "../audit-record.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -17,6 +24,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
+import type { MessageRow } from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -28,6 +36,7 @@ import { openSqliteDatabase } from "./open-sqlite-database.js";
 import { SqliteApprovals } from "./sqlite-approvals.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { SqliteCalls } from "./sqlite-calls.js";
+import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
 import { statementCache } from "./statement-cache.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 
@@ -58,6 +67,7 @@ export class SqliteEngine implements StoreEngine {
   private readonly calls: SqliteCalls;
   private readonly audit: SqliteAuditLog;
   private readonly approvals: SqliteApprovals;
+  private readonly checkpoints: SqliteCheckpoints;
   private readonly sql: (source: string) => Statement;
   private readonly appendQueued: Transaction<(items: readonly PendingWrite[]) => void>;
 
@@ -72,6 +82,7 @@ export class SqliteEngine implements StoreEngine {
     this.calls = new SqliteCalls(db, owner, now);
     this.audit = new SqliteAuditLog(db, this.calls, owner);
     this.approvals = new SqliteApprovals(db, now);
+    this.checkpoints = new SqliteCheckpoints(db);
     this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
   }
 
@@ -241,12 +252,58 @@ export class SqliteEngine implements StoreEngine {
     this.checkpointer?.noteCommit();
   }
 
+  appendAndSign(
+    items: readonly PendingWrite[],
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): AuditCheckpoint[] {
+    const written = this.db
+      .transaction(() => {
+        this.writeQueued(items);
+        return this.checkpoints.writeIn(sessions, signer, at);
+      })
+      .immediate();
+    this.checkpointer?.noteCommit();
+    return written;
+  }
+
   listEvents(filter: EventFilter): AuditRecord[] {
     return this.audit.list(filter);
   }
 
   verifyChain(sessionId: string | undefined): ChainVerification {
     return this.audit.verify(sessionId);
+  }
+
+  storeId(): string | undefined {
+    return this.checkpoints.storeId();
+  }
+
+  writeCheckpoints(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): AuditCheckpoint[] {
+    const written = this.checkpoints.write(sessions, signer, at);
+    this.checkpointer?.noteCommit();
+    return written;
+  }
+
+  listCheckpoints(sessionId: string | undefined): AuditCheckpoint[] {
+    return this.checkpoints.list(sessionId);
+  }
+
+  listChainHeads(sessionId: string | undefined): ChainHeadRecord[] {
+    return this.checkpoints.heads(sessionId);
+  }
+
+  listChainRows(sessionId: string, afterSeq: number, limit: number): ChainRow[] {
+    return this.checkpoints.chainRows(sessionId, afterSeq, limit);
+  }
+
+  listMessageRows(sessionId: string, afterSeq: number): MessageRow[] {
+    return this.checkpoints.messages(sessionId, afterSeq);
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {

@@ -1,0 +1,51 @@
+import * as crypto from "node:crypto";
+import type { CheckpointSigner } from "../store/audit-checkpoint.js";
+import { type AuditPaths, loadAuditKey, resolveAuditPaths } from "./audit-key.js";
+import { type DigestLog, openDigestLog } from "./digest-log.js";
+
+/** A signer with what it was built from. */
+export interface AuditSigner extends CheckpointSigner {
+  readonly paths: AuditPaths;
+  readonly publicKeyPem: string;
+  readonly digests: DigestLog;
+  close(): Promise<void>;
+}
+
+/**
+ * The signer docket runs with: the Ed25519 key (created on first use, mode 0600) and the digest
+ * log. Give it to `openStore(url, { signer })`; close it after the store.
+ *
+ * @example
+ * ```ts
+ * const signer = await createAuditSigner({ keyFile: config.audit.keyFile, digests: config.audit.digests });
+ * const store = await openStore(url, { signer });
+ * ```
+ */
+export async function createAuditSigner({
+  keyFile,
+  digests,
+  env = process.env,
+  create = true,
+}: {
+  keyFile?: string | undefined;
+  digests?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  create?: boolean;
+} = {}): Promise<AuditSigner> {
+  const paths = resolveAuditPaths({
+    ...(keyFile ? { keyFile } : {}),
+    ...(digests ? { digests } : {}),
+    env,
+  });
+  const key = loadAuditKey(paths.keyFile, { create });
+  const log = await openDigestLog(paths.digests);
+  return {
+    paths,
+    keyId: key.keyId,
+    publicKeyPem: key.publicKeyPem,
+    digests: log,
+    sign: (body) => crypto.sign(null, Buffer.from(body), key.privateKey).toString("base64"),
+    deliver: (checkpoints) => log.deliver(checkpoints),
+    close: () => log.close(),
+  };
+}

@@ -1,0 +1,162 @@
+import type { Approval } from "../store/approval-record.js";
+import type { ChainRow } from "../store/audit-chain.js";
+import type { CallRecord } from "../store/call-record.js";
+import { applyCallEvent, type CallRow } from "../store/call-state.js";
+import type { StoreEvent } from "../store/store-event.js";
+import type { TrailProblem } from "./trail-report.js";
+
+/** The fields of a calls row that its events decide. */
+const COMPARED = ["tool", "decision", "rule", "status", "reason"] as const;
+
+const CLOSED = new Set(["finished", "interrupted"]);
+
+/**
+ * Check a session's `calls` rows against the events of its (already verified) chain: each row
+ * must say what folding its events says (tool, decision, rule, status, reason, closed or not),
+ * and every call in the chain must have its row. The `calls` table is what `docket audit list`
+ * shows and what a repeated call id is answered from, so an edit there is an edit of history.
+ *
+ * @example
+ * ```ts
+ * const problems = crossCheckCalls("ses_1", rows, await store.listCalls({ sessionId: "ses_1" }));
+ * ```
+ */
+export function crossCheckCalls(
+  sessionId: string,
+  rows: readonly ChainRow[],
+  calls: readonly CallRecord[],
+): TrailProblem[] {
+  const derived = new Map<string, { row: CallRow | undefined; firstSeq: number }>();
+  for (const row of rows) {
+    const event = parse(row);
+    if (!event) continue;
+    const entry = derived.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
+    entry.row = applyCallEvent(entry.row, sessionId, event, "") ?? entry.row;
+    derived.set(row.callId, entry);
+  }
+  const problems: TrailProblem[] = [];
+  const seen = new Set<string>();
+  for (const call of calls) {
+    seen.add(call.callId);
+    const entry = derived.get(call.callId);
+    const expected = entry?.row;
+    if (!expected) {
+      if (call.decision !== undefined || call.status !== undefined) {
+        problems.push({
+          kind: "calls",
+          sessionId,
+          seq: 0,
+          message: `the calls row of ${JSON.stringify(call.callId)} records ${call.status ?? call.decision} but the chain has no event of that call`,
+        });
+      }
+      continue;
+    }
+    const field = COMPARED.find((key) => (call[key] ?? null) !== (expected[key] ?? null));
+    const closed = CLOSED.has(call.state) !== CLOSED.has(expected.state);
+    if (field || closed) {
+      const what = field
+        ? `its ${field} is ${JSON.stringify(call[field] ?? null)}, the chain says ${JSON.stringify(expected[field] ?? null)}`
+        : `its state is ${call.state}, the chain says ${expected.state}`;
+      problems.push({
+        kind: "calls",
+        sessionId,
+        seq: entry.firstSeq,
+        message: `the calls row of ${JSON.stringify(call.callId)} contradicts the chain: ${what}`,
+      });
+    }
+  }
+  for (const [callId, entry] of derived) {
+    if (!seen.has(callId) && entry.row) {
+      problems.push({
+        kind: "calls",
+        sessionId,
+        seq: entry.firstSeq,
+        message: `the call ${JSON.stringify(callId)} is in the chain but its calls row is missing`,
+      });
+    }
+  }
+  return problems.slice(0, 20);
+}
+
+/**
+ * Check a session's approvals against its chain: the arguments an approval was asked for are the
+ * ones the chain's `approval_requested` hashed, and a decision in the table is the one the chain
+ * recorded (`approved` / `approval_denied`, by the same person). A decision not yet in the chain
+ * is reported too: the run that waits for it has not resumed, or someone wrote the table.
+ *
+ * @example
+ * ```ts
+ * crossCheckApprovals("ses_1", rows, await store.listApprovals({ sessionId: "ses_1" }));
+ * ```
+ */
+export function crossCheckApprovals(
+  sessionId: string,
+  rows: readonly ChainRow[],
+  approvals: readonly Approval[],
+): TrailProblem[] {
+  const byCall = new Map<string, { event: StoreEvent; seq: number }[]>();
+  for (const row of rows) {
+    const event = parse(row);
+    if (!event) continue;
+    if (
+      !["approval_requested", "approved", "approval_denied", "awaiting_approval"].includes(
+        event.type,
+      )
+    )
+      continue;
+    const list = byCall.get(row.callId) ?? [];
+    list.push({ event, seq: row.seq });
+    byCall.set(row.callId, list);
+  }
+  const problems: TrailProblem[] = [];
+  for (const approval of approvals) {
+    const events = byCall.get(approval.callId) ?? [];
+    const name = `approval ${approval.id} (call ${JSON.stringify(approval.callId)})`;
+    const asked = events.find(
+      (e) => e.event.type === "approval_requested" && e.event.argumentsHash === approval.argsHash,
+    );
+    if (!asked) {
+      problems.push({
+        kind: "approvals",
+        sessionId,
+        seq: events[0]?.seq ?? 0,
+        message: `${name}: the chain never asked for approval of these arguments (args hash ${approval.argsHash.slice(0, 12)}…)`,
+      });
+      continue;
+    }
+    const decided = events.filter(
+      (e) =>
+        e.seq > asked.seq && (e.event.type === "approved" || e.event.type === "approval_denied"),
+    );
+    if (approval.status === "approved" || approval.status === "denied") {
+      const type = approval.status === "approved" ? "approved" : "approval_denied";
+      const match = decided.find(
+        (e) => e.event.type === type && "by" in e.event && e.event.by === approval.decidedBy,
+      );
+      if (!match) {
+        problems.push({
+          kind: "approvals",
+          sessionId,
+          seq: asked.seq,
+          message: `${name} is ${approval.status} by ${approval.decidedBy ?? "nobody"} in the table, but the chain records no such decision (a run still suspended records it when it resumes)`,
+        });
+      }
+    } else if (decided.some((e) => e.event.type === "approved")) {
+      problems.push({
+        kind: "approvals",
+        sessionId,
+        seq: asked.seq,
+        message: `${name} is ${approval.status} in the table, but the chain records it approved`,
+      });
+    }
+  }
+  return problems.slice(0, 20);
+}
+
+function parse(row: ChainRow): StoreEvent | undefined {
+  try {
+    return JSON.parse(row.event) as StoreEvent;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,186 @@
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { dirname } from "node:path";
+import { DocketError } from "../errors/docket-error.js";
+import { type AuditCheckpoint, parseCheckpoint } from "../store/audit-checkpoint.js";
+
+/** What a digest log holds: readable checkpoints, and the lines that were not. */
+export interface DigestContents {
+  readonly checkpoints: readonly AuditCheckpoint[];
+  readonly unreadable: readonly { readonly line: number; readonly reason: string }[];
+}
+
+/**
+ * The copy of every checkpoint kept outside the store: a JSON-lines file (default, beside the
+ * key) or a table in a separate PostgreSQL database. Append-only by use; what protects it is
+ * where it lives (docs/audit.md).
+ *
+ * @example
+ * ```ts
+ * const log = await openDigestLog("/home/me/.config/docket/audit-digests.jsonl");
+ * await log.deliver(checkpoints);
+ * ```
+ */
+export interface DigestLog {
+  readonly location: string;
+  deliver(checkpoints: readonly AuditCheckpoint[]): void | Promise<void>;
+  read(storeId?: string): Promise<DigestContents>;
+  close(): Promise<void>;
+}
+
+/**
+ * Open a digest log by path or `postgres://` URL. A file is created (mode 0600) on the first
+ * delivery; PostgreSQL gets its table on open.
+ *
+ * @example
+ * ```ts
+ * const log = await openDigestLog("postgres://audit@vault.internal/digests");
+ * ```
+ */
+export async function openDigestLog(location: string): Promise<DigestLog> {
+  if (/^postgres(ql)?:\/\//.test(location)) return openPostgresDigestLog(location);
+  return fileDigestLog(location);
+}
+
+function line(checkpoint: AuditCheckpoint): string {
+  return `${JSON.stringify({ body: checkpoint.body, signature: checkpoint.signature })}\n`;
+}
+
+function fileDigestLog(file: string): DigestLog {
+  let fd: number | undefined;
+  let inode = -1;
+  // Kept open between deliveries (an open and a close cost more than the write), but reopened
+  // when the file at the path is no longer the one open: rotated, or deleted.
+  const open = (): number => {
+    const current = statOrUndefined(file);
+    if (fd !== undefined && current?.ino === inode) return fd;
+    if (fd !== undefined) closeSync(fd);
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    fd = openSync(file, "a", 0o600);
+    inode = fstatSync(fd).ino;
+    return fd;
+  };
+  return {
+    location: file,
+    deliver(checkpoints) {
+      // One write of whole lines to an O_APPEND file: processes sharing the log never interleave.
+      writeSync(open(), checkpoints.map(line).join(""));
+    },
+    async read(storeId) {
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (error) {
+        if ((error as { code?: string }).code === "ENOENT")
+          return { checkpoints: [], unreadable: [] };
+        throw new DocketError("digest_log_unreadable", `${file}: cannot read the digest log.`, {
+          cause: error,
+        });
+      }
+      return parseDigestLines(text.split("\n"), storeId);
+    },
+    async close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+function statOrUndefined(file: string): { ino: number } | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parse digest lines (`{"body": …, "signature": …}`), keeping one store's checkpoints.
+ *
+ * @example
+ * ```ts
+ * parseDigestLines(text.split("\n"), storeId).checkpoints;
+ * ```
+ */
+export function parseDigestLines(lines: readonly string[], storeId?: string): DigestContents {
+  const checkpoints: AuditCheckpoint[] = [];
+  const unreadable: { line: number; reason: string }[] = [];
+  lines.forEach((text, index) => {
+    if (text.trim() === "") return;
+    let value: { body?: unknown; signature?: unknown };
+    try {
+      value = JSON.parse(text) as { body?: unknown; signature?: unknown };
+    } catch {
+      unreadable.push({ line: index + 1, reason: "not JSON" });
+      return;
+    }
+    const checkpoint =
+      typeof value?.body === "string" && typeof value.signature === "string"
+        ? parseCheckpoint(value.body, value.signature)
+        : undefined;
+    if (!checkpoint) {
+      unreadable.push({ line: index + 1, reason: "not a checkpoint" });
+      return;
+    }
+    if (storeId === undefined || checkpoint.storeId === storeId) checkpoints.push(checkpoint);
+  });
+  return { checkpoints, unreadable };
+}
+
+async function openPostgresDigestLog(url: string): Promise<DigestLog> {
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const location = url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
+  try {
+    await pool.query(`CREATE TABLE IF NOT EXISTS docket_audit_digests (
+  store_id text NOT NULL,
+  session_id text NOT NULL,
+  n bigint NOT NULL,
+  body text NOT NULL,
+  signature text NOT NULL,
+  PRIMARY KEY (store_id, session_id, n)
+)`);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new DocketError("digest_log_unreadable", `${location}: cannot open the digest log.`, {
+      cause: error,
+    });
+  }
+  return {
+    location,
+    async deliver(checkpoints) {
+      await pool.query(
+        `INSERT INTO docket_audit_digests (store_id, session_id, n, body, signature)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[])
+         ON CONFLICT DO NOTHING`,
+        [
+          checkpoints.map((c) => c.storeId),
+          checkpoints.map((c) => c.sessionId),
+          checkpoints.map((c) => c.n),
+          checkpoints.map((c) => c.body),
+          checkpoints.map((c) => c.signature),
+        ],
+      );
+    },
+    async read(storeId) {
+      const result = await pool.query(
+        "SELECT body, signature FROM docket_audit_digests WHERE ($1::text IS NULL OR store_id = $1) ORDER BY store_id, session_id, n",
+        [storeId ?? null],
+      );
+      return parseDigestLines(
+        (result.rows as { body: string; signature: string }[]).map((row) => JSON.stringify(row)),
+        storeId,
+      );
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

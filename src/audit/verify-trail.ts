@@ -1,0 +1,335 @@
+import * as crypto from "node:crypto";
+import { type ChainRow, ChainVerifier, GENESIS_HASH } from "../store/audit-chain.js";
+import { type AuditCheckpoint, messageLinkHash } from "../store/audit-checkpoint.js";
+import type { ChainHeadRecord } from "../store/audit-record.js";
+import type { MessageRow } from "../store/checkpoint-plan.js";
+import type { DigestContents } from "./digest-log.js";
+import type { TrailProblem, TrailReport } from "./trail-report.js";
+
+/** What the verifier reads: a store, or an export file. */
+export interface TrailSource {
+  readonly storeId: string | undefined;
+  readonly heads: readonly ChainHeadRecord[];
+  /** Sessions with events or messages that may have no head (an export's lines). */
+  readonly sessionIds?: readonly string[];
+  /** The checkpoints kept with the events (the store's table, the export's lines). */
+  readonly checkpoints: readonly AuditCheckpoint[];
+  /** Pages of one session's events, in seq order. */
+  chainRows(sessionId: string, afterSeq: number): Promise<readonly ChainRow[]>;
+  /** One session's messages, or undefined where the source has none to show (an export). */
+  messages(sessionId: string): Promise<readonly MessageRow[] | undefined>;
+}
+
+/** How to verify: with the public key and the digest log when the auditor has them. */
+export interface VerifyTrailOptions {
+  readonly publicKey?: crypto.KeyObject | undefined;
+  readonly digests?: DigestContents | undefined;
+  /** Only this session (the digest log's other sessions are then not looked at). */
+  readonly sessionId?: string | undefined;
+  /** Called with every event row of a session once its chain was read (table cross-checks). */
+  readonly onSession?: (sessionId: string, rows: readonly ChainRow[]) => Promise<TrailProblem[]>;
+}
+
+/**
+ * Verify a trail: each chain link, then each checkpoint's signature, their order and links,
+ * the chain against what was signed (rewritten, truncated, deleted, forged, unsigned tail), the
+ * transcript against its signed fold, the store's copy against the digest log. Every problem is
+ * reported, the first of each kind per session.
+ *
+ * @example
+ * ```ts
+ * const report = await verifyTrail(source, { publicKey, digests });
+ * ```
+ */
+export async function verifyTrail(
+  source: TrailSource,
+  { publicKey, digests, sessionId, onSession }: VerifyTrailOptions = {},
+): Promise<TrailReport> {
+  const problems: TrailProblem[] = [];
+  const notProven: string[] = [];
+  const wanted = (id: string) => sessionId === undefined || id === sessionId;
+  const digestCheckpoints = (digests?.checkpoints ?? []).filter((c) => wanted(c.sessionId));
+  for (const bad of digests?.unreadable ?? []) {
+    problems.push({
+      kind: "digest_log",
+      sessionId: "",
+      seq: bad.line,
+      message: `the digest log's line ${bad.line} is ${bad.reason}`,
+    });
+  }
+  if (!publicKey) {
+    notProven.push(
+      "no public key: the hash chains were checked, but anyone who can write the store can recompute them; signatures, rewritten chains, forged sessions and unsigned events were not checked",
+    );
+  }
+  if (!digests) {
+    notProven.push(
+      "no digest log: a truncated tail or a deleted session whose checkpoints were deleted with it cannot be seen",
+    );
+  }
+  const heads = new Map(
+    source.heads.filter((h) => wanted(h.sessionId)).map((h) => [h.sessionId, h]),
+  );
+  const sessions = new Set<string>([
+    ...heads.keys(),
+    ...(source.sessionIds ?? []).filter(wanted),
+    ...source.checkpoints.filter((c) => wanted(c.sessionId)).map((c) => c.sessionId),
+    ...digestCheckpoints.map((c) => c.sessionId),
+  ]);
+  let events = 0;
+  let checked = 0;
+  for (const id of [...sessions].sort()) {
+    const stored = source.checkpoints.filter((c) => c.sessionId === id);
+    const delivered = digestCheckpoints.filter((c) => c.sessionId === id);
+    const found = (problem: TrailProblem) => problems.push(problem);
+    const trusted = publicKey ? signedCheckpoints(id, stored, delivered, publicKey, found) : [];
+    checked += trusted.length;
+    if (publicKey) checkCheckpointChain(id, trusted, found);
+    if (digests && publicKey) compareCopies(id, stored, delivered, found);
+    const rows = await readChain(source, id, heads.get(id), found);
+    events += rows.length;
+    if (publicKey) checkAgainstSigned(id, rows, trusted, found);
+    const messages = await source.messages(id);
+    if (messages && publicKey) checkMessages(id, messages, trusted, found);
+    if (onSession) problems.push(...(await onSession(id, rows)));
+  }
+  return {
+    ok: problems.length === 0,
+    storeId: source.storeId,
+    sessions: sessions.size,
+    events,
+    checkpoints: checked,
+    problems,
+    notProven,
+  };
+}
+
+/** The checkpoints whose signature holds (store and digest copies merged by hash). */
+function signedCheckpoints(
+  sessionId: string,
+  stored: readonly AuditCheckpoint[],
+  delivered: readonly AuditCheckpoint[],
+  key: crypto.KeyObject,
+  found: (problem: TrailProblem) => void,
+): AuditCheckpoint[] {
+  const byHash = new Map<string, AuditCheckpoint>();
+  let reported = false;
+  for (const checkpoint of [...stored, ...delivered]) {
+    if (byHash.has(checkpoint.hash) && checkpoint.hash !== "") continue;
+    let valid = false;
+    try {
+      valid =
+        checkpoint.hash !== "" &&
+        checkpoint.sessionId === sessionId &&
+        crypto.verify(
+          null,
+          Buffer.from(checkpoint.body),
+          key,
+          Buffer.from(checkpoint.signature, "base64"),
+        );
+    } catch {
+      valid = false;
+    }
+    if (valid) byHash.set(checkpoint.hash, checkpoint);
+    else if (!reported) {
+      reported = true;
+      found({
+        kind: "bad_signature",
+        sessionId,
+        seq: checkpoint.seq,
+        message: `checkpoint ${checkpoint.n} (event ${checkpoint.seq}) is not signed by this key: its signature does not verify`,
+      });
+    }
+  }
+  return [...byHash.values()].sort((a, b) => a.n - b.n || a.at - b.at);
+}
+
+function checkCheckpointChain(
+  sessionId: string,
+  trusted: readonly AuditCheckpoint[],
+  found: (problem: TrailProblem) => void,
+): void {
+  let prev = GENESIS_HASH;
+  let seq = 0;
+  for (const [index, checkpoint] of trusted.entries()) {
+    const n = index + 1;
+    const problem =
+      checkpoint.n !== n
+        ? checkpoint.n > n
+          ? `checkpoint ${n} is missing (the next one found is ${checkpoint.n})`
+          : `two different checkpoints ${checkpoint.n} are signed (a fork)`
+        : checkpoint.prev !== prev
+          ? `checkpoint ${n} does not name checkpoint ${n - 1} as its predecessor`
+          : checkpoint.seq < seq
+            ? `checkpoint ${n} signs event ${checkpoint.seq}, before checkpoint ${n - 1}'s event ${seq}`
+            : undefined;
+    if (problem) {
+      found({ kind: "checkpoint_chain", sessionId, seq: checkpoint.seq, message: problem });
+      return;
+    }
+    prev = checkpoint.hash;
+    seq = checkpoint.seq;
+  }
+}
+
+function compareCopies(
+  sessionId: string,
+  stored: readonly AuditCheckpoint[],
+  delivered: readonly AuditCheckpoint[],
+  found: (problem: TrailProblem) => void,
+): void {
+  const inLog = new Set(delivered.map((c) => c.hash));
+  const inStore = new Set(stored.map((c) => c.hash));
+  const onlyStore = stored.find((c) => c.hash !== "" && !inLog.has(c.hash));
+  const onlyLog = delivered.find((c) => !inStore.has(c.hash));
+  if (onlyLog) {
+    found({
+      kind: "digest_mismatch",
+      sessionId,
+      seq: onlyLog.seq,
+      message: `checkpoint ${onlyLog.n} (event ${onlyLog.seq}) is in the digest log but not in the store: the store's checkpoints were deleted`,
+    });
+  }
+  if (onlyStore) {
+    found({
+      kind: "digest_mismatch",
+      sessionId,
+      seq: onlyStore.seq,
+      message: `checkpoint ${onlyStore.n} (event ${onlyStore.seq}) is in the store but not in the digest log (its delivery failed, or this is another digest log)`,
+    });
+  }
+}
+
+/** Read a session's whole chain, checking each link; returns its rows. */
+async function readChain(
+  source: TrailSource,
+  sessionId: string,
+  head: ChainHeadRecord | undefined,
+  found: (problem: TrailProblem) => void,
+): Promise<ChainRow[]> {
+  const verifier = new ChainVerifier((id) => (id === sessionId ? head : undefined));
+  const rows: ChainRow[] = [];
+  let broken = false;
+  for (let after = 0; ; ) {
+    const page = await source.chainRows(sessionId, after);
+    for (const row of page) {
+      rows.push(row);
+      if (!broken && verifier.row(row)) broken = true;
+    }
+    const last = page.at(-1);
+    if (!last) break;
+    after = last.seq;
+  }
+  const verdict = verifier.finish(head ? [sessionId] : []);
+  if (!verdict.ok) {
+    found({ kind: "chain", sessionId, seq: verdict.seq, message: verdict.problem });
+  }
+  return rows;
+}
+
+function checkAgainstSigned(
+  sessionId: string,
+  rows: readonly ChainRow[],
+  trusted: readonly AuditCheckpoint[],
+  found: (problem: TrailProblem) => void,
+): void {
+  const bySeq = new Map(rows.map((row) => [row.seq, row.hash]));
+  const last = rows.at(-1)?.seq ?? 0;
+  if (trusted.length === 0) {
+    if (rows.length > 0) {
+      found({
+        kind: "forged_session",
+        sessionId,
+        seq: 1,
+        message: `no signed checkpoint covers any of this session's ${rows.length} events: it was not written by a docket holding this key (a forged session)`,
+      });
+    }
+    return;
+  }
+  const latest = trusted.reduce((a, b) => (b.seq > a.seq ? b : a));
+  if (rows.length === 0 && latest.seq > 0) {
+    found({
+      kind: "deleted_session",
+      sessionId,
+      seq: 1,
+      message: `the session was deleted: checkpoint ${latest.n} signed ${latest.seq} events, the store has none`,
+    });
+    return;
+  }
+  let matched = 0;
+  for (const checkpoint of [...trusted].sort((a, b) => a.seq - b.seq)) {
+    if (checkpoint.seq === 0) continue;
+    const hash = bySeq.get(checkpoint.seq);
+    if (hash === undefined && checkpoint.seq > last) {
+      found({
+        kind: "truncated",
+        sessionId,
+        seq: last + 1,
+        message: `events ${last + 1} to ${checkpoint.seq} are missing: checkpoint ${checkpoint.n} signed the chain up to event ${checkpoint.seq}, the store's ends at ${last} (a truncated tail)`,
+      });
+      return;
+    }
+    if (hash !== checkpoint.headHash) {
+      found({
+        kind: "rewritten",
+        sessionId,
+        seq: matched + 1,
+        message: `events ${matched + 1} to ${checkpoint.seq} were rewritten: event ${checkpoint.seq}'s hash is not the one checkpoint ${checkpoint.n} signed (the chain was recomputed after an edit)`,
+      });
+      return;
+    }
+    matched = checkpoint.seq;
+  }
+  if (last > latest.seq) {
+    found({
+      kind: "unsigned_tail",
+      sessionId,
+      seq: latest.seq + 1,
+      message: `events ${latest.seq + 1} to ${last} are not covered by a signed checkpoint (written after the last one: a session still running, a crash before signing, or events added by someone else)`,
+    });
+  }
+}
+
+function checkMessages(
+  sessionId: string,
+  messages: readonly MessageRow[],
+  trusted: readonly AuditCheckpoint[],
+  found: (problem: TrailProblem) => void,
+): void {
+  const folds = new Map<number, string>();
+  let hash = GENESIS_HASH;
+  let expected = 1;
+  for (const message of messages) {
+    if (message.seq !== expected) break;
+    hash = messageLinkHash(hash, message);
+    folds.set(message.seq, hash);
+    expected += 1;
+  }
+  const count = expected - 1;
+  let matched = 0;
+  for (const checkpoint of [...trusted].sort((a, b) => a.messagesSeq - b.messagesSeq)) {
+    if (checkpoint.messagesSeq === 0) continue;
+    if (folds.get(checkpoint.messagesSeq) !== checkpoint.messagesHash) {
+      found({
+        kind: "messages",
+        sessionId,
+        seq: matched + 1,
+        message:
+          checkpoint.messagesSeq > count
+            ? `messages ${count + 1} to ${checkpoint.messagesSeq} are missing from the transcript: checkpoint ${checkpoint.n} signed ${checkpoint.messagesSeq}`
+            : `transcript messages ${matched + 1} to ${checkpoint.messagesSeq} contradict checkpoint ${checkpoint.n}: a message row was edited, removed or inserted`,
+      });
+      return;
+    }
+    matched = checkpoint.messagesSeq;
+  }
+  const signed = Math.max(0, ...trusted.map((c) => c.messagesSeq));
+  if (messages.length > signed) {
+    found({
+      kind: "messages",
+      sessionId,
+      seq: signed + 1,
+      message: `transcript messages ${signed + 1} to ${messages.length} are not covered by a signed checkpoint`,
+    });
+  }
+}

@@ -1,0 +1,188 @@
+import * as crypto from "node:crypto";
+import { GENESIS_HASH } from "./audit-chain.js";
+
+/**
+ * A signed statement about one session's chain at one moment: "the store `storeId` held events
+ * 1..`seq` of `session`, the last one hashing to `headHash`, and messages 1..`messagesSeq`
+ * folding to `messagesHash`, at `at`; the previous statement about this session hashed to
+ * `prev`". `body` is the exact signed text; the other fields are read from it.
+ */
+export interface AuditCheckpoint {
+  readonly storeId: string;
+  readonly sessionId: string;
+  /** 1, 2, 3, ... per session. */
+  readonly n: number;
+  readonly seq: number;
+  readonly headHash: string;
+  readonly messagesSeq: number;
+  readonly messagesHash: string;
+  readonly at: number;
+  /** The hash of checkpoint n - 1 of this session, GENESIS_HASH for the first. */
+  readonly prev: string;
+  /** The signing key's id (`keyIdOf`): which public key checks `signature`. */
+  readonly keyId: string;
+  /** The signed text: canonical JSON of the fields above. */
+  readonly body: string;
+  /** SHA-256 of `body`, hex: what the next checkpoint names as `prev`. */
+  readonly hash: string;
+  /** Ed25519 signature of `body`, base64. */
+  readonly signature: string;
+}
+
+/** The fields a checkpoint signs, before it is signed. */
+export type CheckpointFields = Omit<AuditCheckpoint, "body" | "hash" | "signature">;
+
+/**
+ * What signs checkpoints: the private key (never shown to tools) and where copies go outside
+ * the store. `openStore(url, { signer })` writes signed checkpoints; without one it writes none.
+ *
+ * @example
+ * ```ts
+ * const store = await openStore(url, { signer: await createAuditSigner({ keyFile, digests }) });
+ * ```
+ */
+export interface CheckpointSigner {
+  readonly keyId: string;
+  /** Ed25519 signature of `body`, base64. */
+  sign(body: string): string;
+  /** Copy checkpoints to the digest log, after the store committed them. */
+  deliver(checkpoints: readonly AuditCheckpoint[]): void | Promise<void>;
+  close?(): void | Promise<void>;
+}
+
+/**
+ * The signed text of a checkpoint: keys in a fixed (sorted) order, so the same fields always
+ * give the same bytes.
+ *
+ * @example
+ * ```ts
+ * const body = checkpointBody(fields);
+ * const checkpoint = { ...fields, body, hash: sha256Hex(body), signature: signer.sign(body) };
+ * ```
+ */
+export function checkpointBody(fields: CheckpointFields): string {
+  const { at, headHash, keyId, messagesHash, messagesSeq, n, prev, seq, sessionId, storeId } =
+    fields;
+  return JSON.stringify({
+    at,
+    headHash,
+    keyId,
+    messagesHash,
+    messagesSeq,
+    n,
+    prev,
+    seq,
+    sessionId,
+    storeId,
+    v: 1,
+  });
+}
+
+/**
+ * Sign fields into a checkpoint.
+ *
+ * @example
+ * ```ts
+ * const checkpoint = signCheckpoint(fields, signer);
+ * ```
+ */
+export function signCheckpoint(
+  fields: CheckpointFields,
+  signer: CheckpointSigner,
+): AuditCheckpoint {
+  const body = checkpointBody(fields);
+  return { ...fields, body, hash: sha256Hex(body), signature: signer.sign(body) };
+}
+
+/**
+ * Read a checkpoint back from its signed text (a row or a digest line): the fields come from
+ * `body`, never from columns beside it. Returns undefined when `body` is not a checkpoint.
+ *
+ * @example
+ * ```ts
+ * const checkpoint = parseCheckpoint(row.body, row.signature);
+ * ```
+ */
+export function parseCheckpoint(body: string, signature: string): AuditCheckpoint | undefined {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || value.v !== 1) return undefined;
+  const strings = ["storeId", "sessionId", "headHash", "messagesHash", "prev", "keyId"];
+  const numbers = ["n", "seq", "messagesSeq", "at"];
+  if (!strings.every((key) => typeof value[key] === "string")) return undefined;
+  if (!numbers.every((key) => Number.isSafeInteger(value[key]))) return undefined;
+  if (typeof signature !== "string") return undefined;
+  const fields = value as unknown as CheckpointFields;
+  return {
+    storeId: fields.storeId,
+    sessionId: fields.sessionId,
+    n: fields.n,
+    seq: fields.seq,
+    headHash: fields.headHash,
+    messagesSeq: fields.messagesSeq,
+    messagesHash: fields.messagesHash,
+    at: fields.at,
+    prev: fields.prev,
+    keyId: fields.keyId,
+    body,
+    hash: sha256Hex(body),
+    signature,
+  };
+}
+
+/**
+ * The running hash of a session's transcript after one more message: the transcript is
+ * append-only, so checkpoints carry its fold the way they carry the chain head.
+ *
+ * @example
+ * ```ts
+ * let hash = GENESIS_HASH;
+ * for (const m of messages) hash = messageLinkHash(hash, m);
+ * ```
+ */
+export function messageLinkHash(
+  prev: string,
+  message: {
+    readonly seq: number;
+    readonly role: string;
+    readonly content: string;
+    readonly createdAt: number;
+    readonly batch: number | undefined;
+  },
+): string {
+  return sha256Hex(
+    JSON.stringify([
+      prev,
+      message.seq,
+      message.role,
+      message.content,
+      message.createdAt,
+      message.batch ?? null,
+    ]),
+  );
+}
+
+/** Where a session's checkpoints start: no previous checkpoint, no messages. */
+export const NO_CHECKPOINT = {
+  n: 0,
+  seq: 0,
+  hash: GENESIS_HASH,
+  messagesSeq: 0,
+  messagesHash: GENESIS_HASH,
+} as const;
+
+/**
+ * SHA-256 of a text, hex.
+ *
+ * @example
+ * ```ts
+ * sha256Hex("") // "e3b0c442..."
+ * ```
+ */
+export function sha256Hex(text: string): string {
+  return crypto.createHash("sha256").update(text).digest("hex");
+}

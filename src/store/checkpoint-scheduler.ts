@@ -1,0 +1,160 @@
+import type { AuditCheckpoint } from "./audit-checkpoint.js";
+
+/** Writes checkpoints for the sessions given (the store: flush, sign, commit, deliver). */
+export type CheckpointRun = (sessions: readonly string[]) => Promise<AuditCheckpoint[]>;
+
+/**
+ * Decides when a store signs: never per event. Sessions whose chain or transcript moved are
+ * remembered (a Set insert per written event, nothing more); a checkpoint is written at the end
+ * of a batch (`soon`: in the commit after it, or on the next turn of the event loop; no sooner
+ * than `minGapMs` after the last one), at the latest `intervalMs` after the first unsigned
+ * write during a long batch,
+ * on `now()` and when the store closes. A failed checkpoint keeps its sessions for the next
+ * try and is remembered until `takeError` hands it to the next write, which then fails: the
+ * trail is never silently left unsigned.
+ *
+ * @example
+ * ```ts
+ * const scheduler = new CheckpointScheduler((sessions) => store.signNow(sessions));
+ * scheduler.note("ses_1");
+ * scheduler.soon();
+ * ```
+ */
+export class CheckpointScheduler {
+  private dirty = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private immediate = false;
+  private batchEnded = false;
+  private gapTimer: NodeJS.Timeout | undefined;
+  /** When the last checkpoint was written (performance.now()). */
+  private lastAt = Number.NEGATIVE_INFINITY;
+  private running: Promise<AuditCheckpoint[]> | undefined;
+  private error: unknown;
+
+  constructor(
+    private readonly run: CheckpointRun,
+    private readonly intervalMs = 2000,
+    /**
+     * The least time between two checkpoints of a store: a batch that ends sooner after the last
+     * one is signed with the next, at the latest this much later. A real model takes longer
+     * than this per turn, so every batch gets its own checkpoint; a loop that spins through
+     * batches (a scripted model) is not charged a signature per batch.
+     */
+    private readonly minGapMs = 200,
+  ) {}
+
+  private gapLeft(): number {
+    return this.lastAt + this.minGapMs - performance.now();
+  }
+
+  /** A write moved this session's chain or transcript. */
+  note(sessionId: string): void {
+    this.dirty.add(sessionId);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.now().catch(() => undefined);
+      }, this.intervalMs);
+      // A pending checkpoint must not keep a process alive; close() writes the last one.
+      this.timer.unref();
+    }
+  }
+
+  /**
+   * A batch ended: sign after the next commit (which carries the batch's last items), or once
+   * the event loop turns, whichever comes first.
+   */
+  soon(): void {
+    if (this.dirty.size === 0) return;
+    this.batchEnded = true;
+    const left = this.gapLeft();
+    if (left > 0) {
+      if (this.gapTimer === undefined) {
+        this.gapTimer = setTimeout(() => {
+          this.gapTimer = undefined;
+          if (this.batchEnded) this.now().catch(() => undefined);
+        }, left);
+        this.gapTimer.unref();
+      }
+      return;
+    }
+    if (this.immediate) return;
+    this.immediate = true;
+    setImmediate(() => {
+      this.immediate = false;
+      this.now().catch(() => undefined);
+    });
+  }
+
+  /** The sessions to sign in this commit, when a batch ended before it; else undefined. */
+  due(): string[] | undefined {
+    return this.batchEnded && this.dirty.size > 0 && !this.running && this.gapLeft() <= 0
+      ? [...this.dirty].sort()
+      : undefined;
+  }
+
+  /** These sessions were signed in a commit (`due`): they are clean again. */
+  signed(sessions: readonly string[]): void {
+    for (const sessionId of sessions) this.dirty.delete(sessionId);
+    this.batchEnded = false;
+    this.lastAt = performance.now();
+    if (this.dirty.size === 0 && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Remember a failure (a delivery after a commit): the next write reports it. */
+  failed(error: unknown): void {
+    this.error = error;
+  }
+
+  /** A commit succeeded: if a batch ended before it, its checkpoint is due now. */
+  committed(): void {
+    if (!this.batchEnded || this.gapLeft() > 0) return;
+    this.batchEnded = false;
+    this.now().catch(() => undefined);
+  }
+
+  /** Sign every noted session now (after a checkpoint in flight); resolves with what was written. */
+  async now(): Promise<AuditCheckpoint[]> {
+    while (this.running) await this.running.catch(() => undefined);
+    if (this.dirty.size === 0) return [];
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const sessions = [...this.dirty].sort();
+    this.dirty = new Set();
+    this.batchEnded = false;
+    this.lastAt = performance.now();
+    const running = this.run(sessions);
+    this.running = running;
+    try {
+      const written = await running;
+      this.error = undefined;
+      return written;
+    } catch (error) {
+      for (const sessionId of sessions) this.dirty.add(sessionId);
+      this.error = error;
+      throw error;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** The last checkpoint failure, once: the next write reports it. */
+  takeError(): unknown {
+    const error = this.error;
+    this.error = undefined;
+    return error;
+  }
+
+  /** Stop the timer (the store is closing). */
+  stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.gapTimer !== undefined) clearTimeout(this.gapTimer);
+    this.timer = undefined;
+    this.gapTimer = undefined;
+  }
+}

@@ -1,0 +1,152 @@
+import type { Pool } from "pg";
+import { DocketError } from "../../errors/docket-error.js";
+import type { ChainRow } from "../audit-chain.js";
+import {
+  type AuditCheckpoint,
+  type CheckpointSigner,
+  signCheckpoint,
+} from "../audit-checkpoint.js";
+import type { ChainHeadRecord } from "../audit-record.js";
+import {
+  checkpointFromRow,
+  type MessageRow,
+  planCheckpoint,
+  toMessageRow,
+} from "../checkpoint-plan.js";
+import { type Row, toChainRow } from "../store-rows.js";
+import { lockSessions, sqlState, transaction } from "./postgres-transaction.js";
+
+/**
+ * Signed checkpoints of a PostgreSQL store, and the raw reads an auditor needs. A checkpoint is
+ * written under the same per-session advisory lock as the appends, so the head signed is the
+ * head, whichever process appended last.
+ *
+ * @example
+ * ```ts
+ * const checkpoints = new PostgresCheckpoints(pool);
+ * await checkpoints.write(["ses_1"], signer, Date.now());
+ * ```
+ */
+export class PostgresCheckpoints {
+  constructor(private readonly pool: Pool) {}
+
+  async storeId(): Promise<string | undefined> {
+    try {
+      const result = await this.pool.query("SELECT store_id FROM store_meta WHERE id = 1");
+      const id = (result.rows[0] as Row | undefined)?.store_id;
+      return id === undefined ? undefined : String(id);
+    } catch (error) {
+      // An older store has no store_meta table (undefined_table).
+      if (sqlState(error) === "42P01") return undefined;
+      throw error;
+    }
+  }
+
+  write(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+  ): Promise<AuditCheckpoint[]> {
+    return transaction(this.pool, async (client) => {
+      await lockSessions(client, sessions);
+      const meta = await client.query("SELECT store_id FROM store_meta WHERE id = 1");
+      const storeId = (meta.rows[0] as Row | undefined)?.store_id;
+      if (storeId === undefined) {
+        throw new DocketError(
+          "audit_checkpoint_failed",
+          "The store has no id (schema < 4): open it once with this docket, not read-only, to upgrade it.",
+        );
+      }
+      const written: AuditCheckpoint[] = [];
+      for (const sessionId of sessions) {
+        const head = (
+          await client.query("SELECT seq, hash FROM chain_heads WHERE session_id = $1", [sessionId])
+        ).rows[0] as Row | undefined;
+        const lastRow = (
+          await client.query(
+            "SELECT session_id, n, body, signature FROM audit_checkpoints WHERE session_id = $1 ORDER BY n DESC LIMIT 1",
+            [sessionId],
+          )
+        ).rows[0] as Row | undefined;
+        const last = lastRow ? checkpointFromRow(lastRow) : undefined;
+        if (last && last.hash === "") {
+          throw new DocketError(
+            "audit_checkpoint_failed",
+            `Session ${sessionId}: the last checkpoint in the store is not readable; run docket audit verify.`,
+          );
+        }
+        const messages = await client.query(
+          "SELECT seq, role, content, created_at, batch FROM messages WHERE session_id = $1 AND seq > $2 ORDER BY seq",
+          [sessionId, last?.messagesSeq ?? 0],
+        );
+        const fields = planCheckpoint({
+          storeId: String(storeId),
+          sessionId,
+          head: head ? { seq: Number(head.seq), hash: String(head.hash) } : undefined,
+          last,
+          messages: (messages.rows as Row[]).map(toMessageRow),
+          keyId: signer.keyId,
+          at,
+        });
+        if (!fields) continue;
+        const checkpoint = signCheckpoint(fields, signer);
+        await client.query(
+          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+          [
+            sessionId,
+            checkpoint.n,
+            checkpoint.seq,
+            checkpoint.messagesSeq,
+            checkpoint.at,
+            checkpoint.body,
+            checkpoint.hash,
+            checkpoint.signature,
+          ],
+        );
+        written.push(checkpoint);
+      }
+      return written;
+    });
+  }
+
+  async list(sessionId: string | undefined): Promise<AuditCheckpoint[]> {
+    try {
+      const result = await this.pool.query(
+        "SELECT session_id, n, body, signature FROM audit_checkpoints WHERE ($1::text IS NULL OR session_id = $1) ORDER BY session_id, n",
+        [sessionId ?? null],
+      );
+      return (result.rows as Row[]).map(checkpointFromRow);
+    } catch (error) {
+      if (sqlState(error) === "42P01") return [];
+      throw error;
+    }
+  }
+
+  async heads(sessionId: string | undefined): Promise<ChainHeadRecord[]> {
+    const result = await this.pool.query(
+      "SELECT session_id, seq, hash FROM chain_heads WHERE ($1::text IS NULL OR session_id = $1) ORDER BY session_id",
+      [sessionId ?? null],
+    );
+    return (result.rows as Row[]).map((row) => ({
+      sessionId: String(row.session_id),
+      seq: Number(row.seq),
+      hash: String(row.hash),
+    }));
+  }
+
+  async chainRows(sessionId: string, afterSeq: number, limit: number): Promise<ChainRow[]> {
+    const result = await this.pool.query(
+      "SELECT * FROM audit_events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+      [sessionId, afterSeq, limit],
+    );
+    return (result.rows as Row[]).map(toChainRow);
+  }
+
+  async messages(sessionId: string, afterSeq: number): Promise<MessageRow[]> {
+    const result = await this.pool.query(
+      "SELECT seq, role, content, created_at, batch FROM messages WHERE session_id = $1 AND seq > $2 ORDER BY seq",
+      [sessionId, afterSeq],
+    );
+    return (result.rows as Row[]).map(toMessageRow);
+  }
+}

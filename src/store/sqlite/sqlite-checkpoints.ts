@@ -1,0 +1,175 @@
+import type { Database } from "better-sqlite3";
+import { DocketError } from "../../errors/docket-error.js";
+import type { ChainRow } from "../audit-chain.js";
+import {
+  type AuditCheckpoint,
+  type CheckpointSigner,
+  parseCheckpoint,
+  signCheckpoint,
+} from "../audit-checkpoint.js";
+import type { ChainHeadRecord } from "../audit-record.js";
+import {
+  checkpointFromRow,
+  type MessageRow,
+  planCheckpoint,
+  toMessageRow,
+} from "../checkpoint-plan.js";
+import { type Row, toChainRow } from "../store-rows.js";
+import { statementCache } from "./statement-cache.js";
+
+/**
+ * Signed checkpoints of a SQLite store, and the raw reads an auditor needs (chain rows as
+ * stored, heads, message texts). A checkpoint is written in its own `BEGIN IMMEDIATE`
+ * transaction: the write lock is held while the head is read, so the head signed is the head.
+ *
+ * @example
+ * ```ts
+ * const checkpoints = new SqliteCheckpoints(db);
+ * checkpoints.write(["ses_1"], signer, Date.now());
+ * ```
+ */
+export class SqliteCheckpoints {
+  private readonly sql: ReturnType<typeof statementCache>;
+  private id: string | undefined;
+  /** The last checkpoint this connection wrote per session (a rollback only makes it unused). */
+  private readonly written = new Map<string, AuditCheckpoint>();
+
+  constructor(private readonly db: Database) {
+    this.sql = statementCache(db);
+  }
+
+  /** The store's id; read once (it never changes), so signing costs no query for it. */
+  storeId(): string | undefined {
+    if (this.id !== undefined) return this.id;
+    if (!this.hasTable("store_meta")) return undefined;
+    const id = this.sql("SELECT store_id FROM store_meta WHERE id = 1").pluck().get();
+    this.id = id === undefined ? undefined : String(id);
+    return this.id;
+  }
+
+  /** Sign in a transaction of its own. */
+  write(sessions: readonly string[], signer: CheckpointSigner, at: number): AuditCheckpoint[] {
+    return this.db.transaction(() => this.writeIn(sessions, signer, at)).immediate();
+  }
+
+  /** Sign inside the caller's write transaction. */
+  writeIn(sessions: readonly string[], signer: CheckpointSigner, at: number): AuditCheckpoint[] {
+    {
+      const storeId = this.storeId();
+      if (storeId === undefined) {
+        throw new DocketError(
+          "audit_checkpoint_failed",
+          "The store has no id (schema < 4): open it once with this docket, not read-only, to upgrade it.",
+        );
+      }
+      const written: AuditCheckpoint[] = [];
+      for (const sessionId of sessions) {
+        // One statement for the head and the last checkpoint: per statement, better-sqlite3
+        // costs about as much as SQLite's own work here.
+        const row = this.sql(
+          `SELECT h.seq AS head_seq, h.hash AS head_hash, c.n, c.body, c.signature
+             FROM (SELECT ? AS id) AS s
+             LEFT JOIN chain_heads h ON h.session_id = s.id
+             LEFT JOIN (SELECT n, body, signature FROM audit_checkpoints WHERE session_id = ?
+                        ORDER BY n DESC LIMIT 1) AS c ON 1`,
+        ).get(sessionId, sessionId) as Row;
+        const head =
+          row.head_seq === null
+            ? undefined
+            : { seq: Number(row.head_seq), hash: String(row.head_hash) };
+        const last = this.last(sessionId, row);
+        const fields = planCheckpoint({
+          storeId,
+          sessionId,
+          head,
+          last,
+          messages: this.messages(sessionId, last?.messagesSeq ?? 0),
+          keyId: signer.keyId,
+          at,
+        });
+        if (!fields) continue;
+        const checkpoint = signCheckpoint(fields, signer);
+        this.sql(
+          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ).run(
+          sessionId,
+          checkpoint.n,
+          checkpoint.seq,
+          checkpoint.messagesSeq,
+          checkpoint.at,
+          checkpoint.body,
+          checkpoint.hash,
+          checkpoint.signature,
+        );
+        written.push(checkpoint);
+        this.written.set(sessionId, checkpoint);
+      }
+      return written;
+    }
+  }
+
+  /** The last checkpoint, read from its body; the one this connection wrote is not re-parsed. */
+  private last(sessionId: string, row: Row): AuditCheckpoint | undefined {
+    if (row.body === null || row.body === undefined) return undefined;
+    const cached = this.written.get(sessionId);
+    if (cached && cached.body === row.body && cached.signature === row.signature) return cached;
+    const checkpoint = parseCheckpoint(String(row.body), String(row.signature));
+    if (!checkpoint) {
+      throw new DocketError(
+        "audit_checkpoint_failed",
+        `Session ${sessionId}: the last checkpoint in the store is not readable; run docket audit verify.`,
+      );
+    }
+    return checkpoint;
+  }
+
+  messages(sessionId: string, afterSeq: number): MessageRow[] {
+    const rows = this.sql(
+      "SELECT seq, role, content, created_at, batch FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq",
+    ).all(sessionId, afterSeq) as Row[];
+    return rows.map(toMessageRow);
+  }
+
+  list(sessionId: string | undefined): AuditCheckpoint[] {
+    if (!this.hasTable("audit_checkpoints")) return [];
+    const rows = (
+      sessionId === undefined
+        ? this.sql(
+            "SELECT session_id, n, body, signature FROM audit_checkpoints ORDER BY session_id, n",
+          ).all()
+        : this.sql(
+            "SELECT session_id, n, body, signature FROM audit_checkpoints WHERE session_id = ? ORDER BY n",
+          ).all(sessionId)
+    ) as Row[];
+    return rows.map(checkpointFromRow);
+  }
+
+  heads(sessionId: string | undefined): ChainHeadRecord[] {
+    const rows = (
+      sessionId === undefined
+        ? this.sql("SELECT session_id, seq, hash FROM chain_heads ORDER BY session_id").all()
+        : this.sql("SELECT session_id, seq, hash FROM chain_heads WHERE session_id = ?").all(
+            sessionId,
+          )
+    ) as Row[];
+    return rows.map((row) => ({
+      sessionId: String(row.session_id),
+      seq: Number(row.seq),
+      hash: String(row.hash),
+    }));
+  }
+
+  chainRows(sessionId: string, afterSeq: number, limit: number): ChainRow[] {
+    const rows = this.sql(
+      "SELECT * FROM audit_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+    ).all(sessionId, afterSeq, limit) as Row[];
+    return rows.map(toChainRow);
+  }
+
+  private hasTable(name: string): boolean {
+    return (
+      this.sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !==
+      undefined
+    );
+  }
+}

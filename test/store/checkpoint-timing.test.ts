@@ -1,0 +1,106 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { AuditCheckpoint, CheckpointSigner } from "../../src/store/audit-checkpoint.js";
+import { openStore } from "../../src/store/open-store.js";
+import { callEvents } from "./support/call-events.js";
+import { freshSigner } from "./support/signed-trail.js";
+
+const url = () => `sqlite:${join(mkdtempSync(join(tmpdir(), "docket-cp-")), "docket.db")}`;
+
+describe("when a store signs", () => {
+  it("never per event: a batch's checkpoint rides in the commit after its end", async () => {
+    const { signer } = await freshSigner();
+    let signatures = 0;
+    const counting: CheckpointSigner = {
+      ...signer,
+      sign: (body) => {
+        signatures += 1;
+        return signer.sign(body);
+      },
+      deliver: (c) => signer.deliver(c),
+    };
+    const store = await openStore(url(), { signer: counting });
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    for (let i = 0; i < 25; i += 1) {
+      for (const event of callEvents({ sessionId: session.id, callId: `c${i}`, writes: false })) {
+        await store.emit(event, { defer: true });
+      }
+    }
+    await store.flush();
+    expect(signatures).toBe(0);
+    await store.queueBatch(session.id, { role: "assistant", content: "a" }, [
+      { role: "tool", content: "r" },
+    ]);
+    await store.flush();
+    expect(signatures).toBe(1);
+    const [checkpoint] = await store.listCheckpoints(session.id);
+    expect(checkpoint).toMatchObject({ n: 1, seq: 100, messagesSeq: 2 });
+    const delivered = (await signer.digests.read()).checkpoints;
+    expect(delivered.map((c: AuditCheckpoint) => c.hash)).toEqual([checkpoint?.hash]);
+    // A batch that ends within 200 ms of the last checkpoint is signed at most 200 ms later.
+    await store.emitMany(callEvents({ sessionId: session.id, callId: "late", writes: false }));
+    await store.queueBatch(session.id, { role: "assistant", content: "b" }, []);
+    await store.flush();
+    expect(signatures).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(signatures).toBe(2);
+    expect((await store.listCheckpoints(session.id)).at(-1)).toMatchObject({
+      n: 2,
+      seq: 104,
+      messagesSeq: 3,
+    });
+    await store.close();
+    expect(signatures).toBe(2);
+    await signer.close();
+  });
+
+  it("at the latest after the interval during a long batch, and on close", async () => {
+    const { signer } = await freshSigner();
+    const store = await openStore(url(), { signer, checkpointIntervalMs: 30 });
+    await store.emitMany(callEvents({ sessionId: "s", callId: "c1" }));
+    expect(await store.listCheckpoints()).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await store.listCheckpoints()).map((c) => c.seq)).toEqual([4]);
+    await store.emitMany(callEvents({ sessionId: "s", callId: "c2" }));
+    const location = store.location;
+    await store.close();
+    const reader = await openStore(location, { readOnly: true });
+    expect((await reader.listCheckpoints()).map((c) => [c.n, c.seq])).toEqual([
+      [1, 4],
+      [2, 8],
+    ]);
+    await reader.close();
+    await signer.close();
+  });
+
+  it("fails the next write when a checkpoint cannot reach the digest log (fail closed)", async () => {
+    const { signer } = await freshSigner();
+    let broken = true;
+    const flaky: CheckpointSigner = {
+      keyId: signer.keyId,
+      sign: (body) => signer.sign(body),
+      deliver: (c) => {
+        if (broken) throw new Error("digest log unreachable");
+        return signer.deliver(c);
+      },
+    };
+    const store = await openStore(url(), { signer: flaky });
+    await store.emitMany(callEvents({ sessionId: "s", callId: "c1" }));
+    await expect(store.checkpoint()).rejects.toThrow("digest log unreachable");
+    await expect(store.emitMany(callEvents({ sessionId: "s", callId: "c2" }))).rejects.toThrow(
+      "digest log unreachable",
+    );
+    broken = false;
+    // The refused write's events stayed queued: they are written now, and everything signed.
+    await store.flush();
+    await store.close();
+    const log = (await signer.digests.read()).checkpoints.map((c) => [c.n, c.seq]);
+    expect(log).toEqual([
+      [1, 4],
+      [2, 8],
+    ]);
+    await signer.close();
+  });
+});
