@@ -5,7 +5,7 @@ import { formatArguments } from "../../approval/format-arguments.js";
 import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
-import { CONFIG_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 import { formatTime, textTable } from "./text-table.js";
 
 interface CommonOptions {
@@ -95,12 +95,7 @@ export function registerApprovalsCommand(program: Command): void {
     .command("approvals")
     .description("List, inspect and decide approval requests.");
   const common = (command: Command) =>
-    command
-      .option("--config <file>", CONFIG_FLAG_HELP)
-      .option(
-        "--store <url>",
-        "the store (default: DOCKET_STORE, the config's store, else sqlite:.docket/docket.db)",
-      );
+    command.option("--config <file>", CONFIG_FLAG_HELP).option("--store <url>", STORE_FLAG_HELP);
 
   common(approvals.command("list").description("Pending requests (or --status STATUS, --all)."))
     .option("--status <status>", "pending, approved, denied or expired", "pending")

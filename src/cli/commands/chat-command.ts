@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { createCliHarness } from "../cli-harness.js";
 import { createRunPrinter } from "../run-printer.js";
-import { CONFIG_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 
 /** Ask for one line at the terminal; `undefined` at end of input or Ctrl-C at the prompt. */
 function prompt(label: string): Promise<string | undefined> {
@@ -64,7 +64,7 @@ export function registerChatCommand(program: Command): void {
       "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
     )
     .option("--config <file>", CONFIG_FLAG_HELP)
-    .option("--store <url>", "the store")
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--as <name>", "who answers approvals at this terminal")
     .option("--session <id>", "continue this session")
     .action(

@@ -4,7 +4,7 @@ import { sandboxReport } from "../../sandbox/sandbox-report.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { runtimeSandbox } from "../runtime-sandbox.js";
 import { commandFailure } from "./command-failure.js";
-import { CONFIG_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 
 interface DoctorOptions {
   config?: string;
@@ -60,7 +60,7 @@ export function registerDoctorCommand(program: Command): void {
   const describe = (command: Command) =>
     command
       .option("--config <file>", CONFIG_FLAG_HELP)
-      .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+      .option("--store <url>", STORE_FLAG_HELP)
       .option("--json", "one JSON object")
       .action(doctor);
   describe(

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { serveApprovals } from "../../approval/approvals-http-server.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
-import { CONFIG_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -26,7 +26,7 @@ export function registerServeCommand(program: Command): void {
     .command("serve")
     .description("Serve the approvals HTTP API (GET /approvals, POST /approvals/:id/decision).")
     .option("--config <file>", CONFIG_FLAG_HELP)
-    .option("--store <url>", "the store")
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--port <port>", "port (0 picks a free one)", parsePort, 7420)
     .option("--host <host>", "address to bind (keep it local unless a proxy adds TLS)", "127.0.0.1")
     .action(async (options: { config?: string; store?: string; port: number; host: string }) => {
