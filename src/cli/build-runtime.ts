@@ -80,6 +80,8 @@ function terminalOperator(
 export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const env = request.env ?? process.env;
   const cli = loadCliConfig({ config: request.config, store: request.store }, { env });
+  // The approvers (their token variables) are checked before anything is created.
+  const configuredApprovers = cli.directory;
   const workspace = cli.workspace;
   const layers = loadPolicyFiles({ projectFile: cli.projectFile ?? false, env });
   const protection = docketProtection({
@@ -136,7 +138,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const mode = request.approvalMode ?? cli.runtime.approvals.mode;
 
   let approvals: Approver | undefined;
-  let directory = cli.directory;
+  let directory = configuredApprovers;
   if (request.autoDecide) {
     const operator = terminalOperator(directory, request.as);
     directory = operator.directory;

@@ -142,10 +142,16 @@ export function loadCliConfig(
   }
   if (storeFrom === "--store" || storeFrom === "DOCKET_STORE")
     checkedStore(storeUrl, storeFrom, cwd);
+  let directory: ApproverDirectory | undefined;
   return {
     config,
     runtime,
-    directory: createApproverDirectory(runtime.approvers, env),
+    // Built when first asked for: a command that only reads the store (audit, sessions) needs
+    // no approver, so an approver's unset token_env does not stop it.
+    get directory() {
+      directory ??= createApproverDirectory(runtime.approvers, env);
+      return directory;
+    },
     storeUrl,
     storeFrom,
     workspace,
