@@ -4,6 +4,7 @@ import { benchLoop } from "./loop.js";
 import { benchMcp } from "./mcp.js";
 import { benchPolicy } from "./policy.js";
 import { benchSelfProtection } from "./self-protection.js";
+import { benchSoak } from "./soak.js";
 import { benchStore } from "./store.js";
 
 const benches: Record<string, () => Promise<void>> = {
@@ -14,10 +15,13 @@ const benches: Record<string, () => Promise<void>> = {
   store: () => benchStore(),
   mcp: () => benchMcp(),
   loop: () => benchLoop(),
+  soak: () => benchSoak(),
 };
 
 const wanted = process.argv.slice(2);
 for (const [name, bench] of Object.entries(benches)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;
+  // The soak takes minutes and a PostgreSQL cluster: only when asked for by name.
+  if (wanted.length === 0 && name === "soak") continue;
   await bench();
 }

@@ -1,4 +1,5 @@
 import type { Approval } from "../store/approval-record.js";
+import { type ApprovalWatch, pollingWatch } from "../store/approval-watch.js";
 import type { Store } from "../store/store.js";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.js";
 import type { ApproverDirectory } from "./approver-directory.js";
@@ -18,7 +19,11 @@ export interface DurableApproverOptions {
   readonly interactive?: Approver;
   /** The interactive approver's bearer token (DOCKET_TOKEN), for an approver configured with one. */
   readonly interactiveToken?: string;
-  /** How often a waiting run looks for a decision made elsewhere (CLI, HTTP, another machine). */
+  /**
+   * How often a waiting run looks for a decision made elsewhere (CLI, HTTP, another machine).
+   * Default 500 ms. On PostgreSQL a decision wakes the run at once (LISTEN/NOTIFY); the poll is
+   * the fallback when a notification is lost. SQLite only polls.
+   */
   readonly pollMs?: number;
   /** Told when a request is opened, so a person can be pointed at it. */
   readonly onPending?: (approval: Approval) => void;
@@ -53,18 +58,6 @@ const grantKeepers = new WeakSet<Approver>();
  */
 export function keepsSessionGrants(approver: Approver): boolean {
   return grantKeepers.has(approver);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 /**
@@ -119,57 +112,72 @@ export function createDurableApprover({
       });
       onPending?.(approval);
     }
-    for (;;) {
-      if (
-        approval.status === "pending" &&
-        approval.expiresAt !== undefined &&
-        approval.expiresAt <= now()
-      ) {
-        await store.expireApprovals(now());
+    // Interest before the read below: a decision made in between still wakes the wait.
+    const watch = mode === "wait" && !interactive ? await store.watchApproval(id) : undefined;
+    try {
+      if (watch) approval = (await store.getApproval(id)) ?? approval;
+      return await settle(approval, watch);
+    } finally {
+      watch?.close();
+    }
+
+    async function settle(
+      start: Approval,
+      watch: ApprovalWatch | undefined,
+    ): Promise<ApprovalAnswer> {
+      let approval = start;
+      for (;;) {
+        if (
+          approval.status === "pending" &&
+          approval.expiresAt !== undefined &&
+          approval.expiresAt <= now()
+        ) {
+          await store.expireApprovals(now());
+          approval = (await store.getApproval(id)) ?? approval;
+        }
+        if (approval.status !== "pending") return answerFor(approval, request);
+        if (interactive) {
+          const answer = await interactive(request);
+          if (answer.decision === "pending") return answer;
+          const outcome = await decideApproval(
+            store,
+            directory,
+            {
+              approvalId: id,
+              decision: answer.decision,
+              reason: answer.reason ?? (answer.decision === "deny" ? "denied" : undefined),
+              ...(answer.decision === "approve" && answer.scope ? { scope: answer.scope } : {}),
+              claim: { name: answer.by, ...(interactiveToken ? { token: interactiveToken } : {}) },
+            },
+            now,
+          );
+          if (outcome.status === "decided" || outcome.status === "conflict")
+            return answerFor(outcome.approval, request);
+          return {
+            decision: "deny",
+            by: "docket",
+            reason: `the answer of ${answer.by} was not accepted: ${outcome.message.replace(/\.$/, "")}`,
+          };
+        }
+        if (mode === "suspend") {
+          return {
+            decision: "pending",
+            approvalId: id,
+            message: `This call to ${request.tool.name} is waiting for approval (request ${id}); it has not run.`,
+          };
+        }
+        if (request.signal.aborted)
+          return {
+            decision: "deny",
+            by: "docket",
+            reason: "the run was cancelled while waiting for approval",
+          };
+        await (watch ?? pollingWatch()).next(
+          Math.min(pollMs, Math.max(1, (approval.expiresAt ?? Number.POSITIVE_INFINITY) - now())),
+          request.signal,
+        );
         approval = (await store.getApproval(id)) ?? approval;
       }
-      if (approval.status !== "pending") return answerFor(approval, request);
-      if (interactive) {
-        const answer = await interactive(request);
-        if (answer.decision === "pending") return answer;
-        const outcome = await decideApproval(
-          store,
-          directory,
-          {
-            approvalId: id,
-            decision: answer.decision,
-            reason: answer.reason ?? (answer.decision === "deny" ? "denied" : undefined),
-            ...(answer.decision === "approve" && answer.scope ? { scope: answer.scope } : {}),
-            claim: { name: answer.by, ...(interactiveToken ? { token: interactiveToken } : {}) },
-          },
-          now,
-        );
-        if (outcome.status === "decided" || outcome.status === "conflict")
-          return answerFor(outcome.approval, request);
-        return {
-          decision: "deny",
-          by: "docket",
-          reason: `the answer of ${answer.by} was not accepted: ${outcome.message.replace(/\.$/, "")}`,
-        };
-      }
-      if (mode === "suspend") {
-        return {
-          decision: "pending",
-          approvalId: id,
-          message: `This call to ${request.tool.name} is waiting for approval (request ${id}); it has not run.`,
-        };
-      }
-      if (request.signal.aborted)
-        return {
-          decision: "deny",
-          by: "docket",
-          reason: "the run was cancelled while waiting for approval",
-        };
-      await sleep(
-        Math.min(pollMs, Math.max(1, (approval.expiresAt ?? Number.POSITIVE_INFINITY) - now())),
-        request.signal,
-      );
-      approval = (await store.getApproval(id)) ?? approval;
     }
   };
   grantKeepers.add(approver);

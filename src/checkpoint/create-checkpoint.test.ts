@@ -567,3 +567,38 @@ describe("dispatchBatch", () => {
     ]);
   });
 });
+
+describe("a sink that fails", () => {
+  it("is reported in one masked line, with no stack trace and no password", async () => {
+    const { getOrder, refund, ran } = fixture();
+    const tools = [getOrder, refund];
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
+      lines.push(parts.map(String).join(" "));
+    });
+    try {
+      const checkpoint = createCheckpoint({
+        tools,
+        policy: () => ({ decision: "allow" }),
+        events: {
+          emit: () => {
+            throw new Error("insert failed on postgres://app:hunter2pw@db/prod\nsecond line");
+          },
+        },
+      });
+      const result = await checkpoint.dispatch({
+        id: "c1",
+        name: "issue_refund",
+        arguments: JSON.stringify({ order_id: "o1", amount: 5 }),
+      });
+      expect(result.status).toBe("refused");
+      expect(ran).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    const printed = lines.join("\n");
+    expect(printed).toContain("could not be recorded");
+    expect(printed).not.toContain("hunter2pw");
+    expect(printed).not.toMatch(/\n\s+at /);
+  });
+});

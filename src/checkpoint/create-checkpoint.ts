@@ -11,6 +11,7 @@ import type { CheckpointState } from "./checkpoint-state.js";
 import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
+import { sanitiseError } from "./sanitise-error.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
 
 /** The one path from a model's tool request to a handler. */
@@ -79,7 +80,9 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     onEventError:
       options.onEventError ??
       ((error) => {
-        console.error("docket: an event could not be recorded:", error);
+        // One line, masked: a driver's error may carry a connection string, and no stack
+        // trace reaches a user.
+        console.error(`docket: an event could not be recorded: ${sanitiseError(error)}`);
       }),
   };
   const used = new Map<string, number>();

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
 import { DocketError } from "../errors/docket-error.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
+import { forbiddenSandboxEnv } from "../sandbox/sandbox-env-guard.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { DocketConfig } from "./load-config.js";
 import { parseDuration } from "./parse-duration.js";
@@ -201,9 +202,39 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
       expiresMs: approvals.expires ?? 15 * 60_000,
       defaultApprovers: approvals.default_approvers ?? [],
     },
-    sandbox: toSandboxSettings(
-      check(config, "sandbox", sectionSchemas.sandbox) ?? {},
-      config?.file,
-    ),
+    sandbox: toSandboxSettings(checkSandboxEnv(config, model, approversOf(config)), config?.file),
   };
+}
+
+function approversOf(config: DocketConfig | undefined) {
+  return check(config, "approvers", sectionSchemas.approvers) ?? {};
+}
+
+/** The sandbox section, refused when `sandbox.env` names a credential of docket's own. */
+function checkSandboxEnv(
+  config: DocketConfig | undefined,
+  model: z.output<typeof sectionSchemas.model> | undefined,
+  approvers: z.output<typeof sectionSchemas.approvers>,
+): z.output<typeof sandboxSectionSchema> {
+  const section = check(config, "sandbox", sectionSchemas.sandbox) ?? {};
+  const credentials = new Map<string, string>();
+  for (const [name, entry] of Object.entries(approvers)) {
+    if (entry.token_env) credentials.set(entry.token_env, `approvers.${name}.token_env`);
+  }
+  if (typeof model === "object" && model.api_key_env) {
+    credentials.set(model.api_key_env, "model.api_key_env");
+  }
+  (section.env ?? []).forEach((name, index) => {
+    const why = forbiddenSandboxEnv(name, credentials);
+    if (why === undefined) return;
+    const line =
+      config?.lines.get(`sandbox.env.${index}`) ??
+      config?.lines.get("sandbox.env") ??
+      config?.lines.get("sandbox");
+    throw new DocketError(
+      "config_invalid",
+      `${config?.file}:${line ?? 1}: sandbox.env.${index}: ${why}; remove it from sandbox.env.`,
+    );
+  });
+  return section;
 }

@@ -52,4 +52,36 @@ describe("sandbox section", () => {
       new RegExp(`docket\\.yaml:${lineNumber}: ${key.replace(/\./g, "\\.")}`),
     );
   });
+
+  // The agent's shell must never hold docket's own credentials, even when a user lists them.
+  it.each([
+    ["DOCKET_TOKEN", "docket's own"],
+    ["docket_store", "docket's own"],
+    ["DOCKET_GATEWAY_TOKEN", "docket's own"],
+    ["BOB_TOKEN", "approvers.bob.token_env"],
+    ["LLM_KEY", "model.api_key_env"],
+  ])("refuses sandbox.env %s at load, with the file, line and why", async (name, why) => {
+    const config = await configFrom(
+      [
+        "model: { name: 'openai:gpt', api_key_env: LLM_KEY }",
+        "approvers:",
+        "  bob: { roles: [lead], token_env: BOB_TOKEN }",
+        "sandbox:",
+        "  env:",
+        "    - CI",
+        `    - ${name}`,
+        "",
+      ].join("\n"),
+    );
+    let message = "";
+    try {
+      readRuntimeConfig(config);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    // The env list is reported at its key line (list items carry no line of their own).
+    expect(message).toMatch(/docket\.yaml:5: sandbox\.env\.1: /);
+    expect(message).toContain(name);
+    expect(message).toContain(why);
+  });
 });

@@ -10,6 +10,7 @@ import {
   type RunResult,
   resolveHarnessLimits,
 } from "./harness-options.js";
+import { holdSessionLease } from "./hold-session-lease.js";
 import { runLoop } from "./run-loop.js";
 import { sessionTranscript } from "./session-transcript.js";
 
@@ -82,6 +83,29 @@ export function createHarness(options: HarnessOptions): Harness {
     } else if (!(await store.getSession(id))) {
       throw new DocketError("unknown_session", `There is no session ${id} in ${store.location}.`);
     }
+    // Before anything reads or writes the session: one runner per session, across processes.
+    const runId = randomUUID();
+    const lease = await holdSessionLease(store, id, `${store.owner}#${runId}`, {
+      ...options.lease,
+      ...run.lease,
+    });
+    try {
+      return await leased(store, resolvedModel, id, fresh, input, run, runId, lease.lost);
+    } finally {
+      await lease.release();
+    }
+  };
+
+  const leased = async (
+    store: Store,
+    resolvedModel: LanguageModelV3,
+    id: string,
+    fresh: boolean,
+    input: string | undefined,
+    run: RunOptions,
+    runId: string,
+    lost: AbortSignal,
+  ): Promise<RunResult> => {
     const transcript = sessionTranscript(store, id);
     // The system prompt is part of the session, so a resume by any harness sends the same one.
     if (fresh && options.system) await transcript.append({ role: "system", text: options.system });
@@ -114,11 +138,11 @@ export function createHarness(options: HarnessOptions): Harness {
       menu,
       transcript,
       sessionId: id,
-      runId: randomUUID(),
+      runId,
       principal,
       limits,
       retries: options.retries,
-      signal: run.signal,
+      signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
       emit,
       setStatus: async (status) => {
         await store.updateSession(sessionIdFixed, { status });
@@ -126,8 +150,8 @@ export function createHarness(options: HarnessOptions): Harness {
     });
   };
 
-  // Runs of one session take turns: two resumes at once would otherwise both save its batch.
-  // (Across processes the store's claims still keep every call to one run.)
+  // Runs of one session in this harness take turns (a second waits rather than being refused
+  // by the lease); across processes and harnesses the session's lease keeps one runner.
   const busy = new Map<string, Promise<unknown>>();
   const serialised = (
     sessionId: string | undefined,

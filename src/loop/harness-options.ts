@@ -4,6 +4,7 @@ import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
+import type { LeaseOptions } from "./hold-session-lease.js";
 import type { RetryOptions } from "./request-turn.js";
 import type { TranscriptToolCall } from "./transcript-message.js";
 
@@ -38,6 +39,8 @@ export interface HarnessOptions {
   /** Answers asks. Without one, every ask is refused in words and never run. */
   readonly approvals?: Approver;
   readonly limits?: HarnessLimits;
+  /** Defaults for every run's session lease (`RunOptions.lease` overrides them). */
+  readonly lease?: LeaseOptions;
   readonly workspace?: string;
   /** The agent's own principal. Default `agent`. */
   readonly principal?: string;
@@ -94,6 +97,11 @@ export interface RunOptions {
   readonly sessionId?: string;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: HarnessEvent) => void;
+  /**
+   * The session's lease (one runner per session across processes): by default a session another
+   * run holds is refused at once with DocketError("session_busy"); `wait` waits up to that many ms.
+   */
+  readonly lease?: LeaseOptions;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CheckpointOptions } from "../checkpoint/checkpoint-options.js";
 import { type Checkpoint, createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { toPolicyFunction } from "../policy/policy.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 import type { Tool } from "../tool/tool.js";
 
 /** A checkpoint whose menu follows a source that changes (MCP servers announce new tools). */
@@ -31,7 +32,11 @@ export interface LiveCheckpointOptions extends Omit<CheckpointOptions, "tools"> 
  */
 export function createLiveCheckpoint({
   tools,
-  onRefreshError = (error) => console.error("docket: the tool menu could not be refreshed:", error),
+  // One masked line, no stack: the error may quote what a hostile upstream sent.
+  onRefreshError = (error) =>
+    console.error(
+      `docket: the tool menu could not be refreshed: ${maskSecrets(String((error as Error)?.message ?? error).split("\n", 1)[0] ?? "")}`,
+    ),
   ...options
 }: LiveCheckpointOptions): LiveCheckpoint {
   const policy = toPolicyFunction(options.policy);

@@ -91,6 +91,18 @@ describe("docket's own files", () => {
     );
   });
 
+  it("a PostgreSQL store's password file is protected like the store", () => {
+    const files = runtimeOwnFiles({
+      storeUrl: "postgres://docket@db/docket",
+      cwd: ws,
+      env: { HOME: home, PGPASSFILE: join(home, "secrets", "pg.pass") },
+    });
+    expect(files.find(join(home, ".pgpass"))?.what).toBe("the store's password file");
+    expect(files.find(join(home, "secrets", "pg.pass"))?.what).toBe("the store's password file");
+    const sqlite = runtimeOwnFiles({ storeUrl: "sqlite:x.db", cwd: ws, env: { HOME: home } });
+    expect(sqlite.find(join(home, ".pgpass"))).toBeUndefined();
+  });
+
   it("a postgres or in-memory store has no file to protect", () => {
     for (const storeUrl of ["postgres://u:p@db/docket", "sqlite::memory:", ":memory:"]) {
       const files = runtimeOwnFiles({ storeUrl, cwd: ws, env: { HOME: home } });

@@ -68,6 +68,13 @@ export function ownFileSpec(runtime: RuntimeFiles = {}): OwnFileSpec {
       files.push({ path: `${file}${suffix}`, what: "the store" });
     }
   }
+  if (runtime.storeUrl !== undefined && /^postgres(ql)?:\/\//i.test(runtime.storeUrl)) {
+    // A PostgreSQL store's password may sit in libpq's password file: that is the store's key.
+    files.push({ path: path.join(home, ".pgpass"), what: "the store's password file" });
+    if (env.PGPASSFILE) {
+      files.push({ path: path.resolve(cwd, env.PGPASSFILE), what: "the store's password file" });
+    }
+  }
   for (const layer of runtime.layers ?? []) {
     if (layer.source?.file) {
       files.push({ path: path.resolve(cwd, layer.source.file), what: `the ${layer.name} policy` });

@@ -15,6 +15,10 @@ export interface BwrapPlan {
   readonly env: Readonly<Record<string, string>>;
   /** Extra files bound read-only (e.g. the resolver configuration under /run for `all`). */
   readonly readOnly?: readonly string[];
+  /** Folders inside the writable ones bound onto themselves, so they cannot be renamed away. */
+  readonly pinned?: readonly string[];
+  /** Paths inside the writable ones kept read-only (a repository's hooks and config). */
+  readonly keepReadOnly?: readonly string[];
   readonly argv: readonly string[];
 }
 
@@ -67,6 +71,8 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
   for (const file of plan.readOnly ?? []) args.push("--ro-bind-try", file, file);
   const writable = [plan.workspace, ...plan.writable];
   for (const dir of writable) args.push("--bind", dir, dir);
+  for (const dir of plan.pinned ?? []) args.push("--bind", dir, dir);
+  for (const file of plan.keepReadOnly ?? []) args.push("--ro-bind", file, file);
 
   const dirs = [...new Set(plan.hiddenDirs)].sort((a, b) => a.length - b.length);
   const keptDirs: string[] = [];

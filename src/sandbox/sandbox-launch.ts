@@ -9,9 +9,16 @@ import {
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
+import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { createCallCgroup } from "./pids-cgroup.js";
-import { SANDBOX_DEFAULTS, SANDBOX_ENV_ALLOW, type SandboxSettings } from "./sandbox-settings.js";
+import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
+import {
+  SANDBOX_DEFAULTS,
+  SANDBOX_ENV_ALLOW,
+  SANDBOX_SOCKET_DIRS,
+  type SandboxSettings,
+} from "./sandbox-settings.js";
 
 /** What to start, confined: a program and its arguments, in a directory of the workspace. */
 export interface LaunchRequest {
@@ -38,6 +45,11 @@ export type LaunchPlan =
       readonly env: Record<string, string>;
       /** Call once the process has ended: removes the call's cgroup. */
       readonly cleanup: () => void;
+      /**
+       * docket's own files that did not exist at launch, inside what the call may write: the
+       * sandbox cannot cover a missing file, so whatever is there after the call was made by it.
+       */
+      readonly absent: string[];
     }
   | { readonly status: "refused"; readonly reason: string };
 
@@ -87,9 +99,16 @@ export function planSandboxLaunch({
   env: source = process.env,
   setEnv = {},
 }: LaunchRequest): LaunchPlan {
+  // Config load refuses these already; code that builds settings by hand is refused here.
+  for (const name of [...(settings.env ?? []), ...Object.keys(settings.setEnv ?? {})]) {
+    const why = forbiddenSandboxEnv(name);
+    if (why !== undefined) {
+      return { status: "refused", reason: `Refused: sandbox.env: ${why}.` };
+    }
+  }
   const hidden = resolveHiddenPaths({
     workspace,
-    hide: settings.hide ?? [],
+    hide: [...(settings.hide ?? []), ...SANDBOX_SOCKET_DIRS],
     hidePatterns: settings.hidePatterns ?? [],
     walkLimit: settings.walkLimit ?? SANDBOX_DEFAULTS.walkLimit,
   });
@@ -112,6 +131,14 @@ export function planSandboxLaunch({
   const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
   const { file: emptyFile, dir: emptyDir } = emptySources();
+  const git = gitGuards(workspace);
+  const writableRoots = [workspace, ...(settings.writable ?? []).map(realOrSelf)];
+  const absent = (settings.hide ?? []).filter(
+    (entry) =>
+      path.isAbsolute(entry) &&
+      writableRoots.some((root) => entry === root || entry.startsWith(`${root}${path.sep}`)) &&
+      !existsSync(entry),
+  );
   const args = bwrapArguments({
     workspace,
     cwd,
@@ -123,6 +150,8 @@ export function planSandboxLaunch({
     network,
     env,
     readOnly: network === "all" ? resolverFiles() : [],
+    pinned: git.pinned,
+    keepReadOnly: git.readOnly,
     argv: [
       "/bin/sh",
       "-c",
@@ -137,7 +166,7 @@ export function planSandboxLaunch({
   const launcherEnv = { PATH: source.PATH ?? "/usr/bin:/bin" };
   const cgroup = createCallCgroup(processes);
   if (cgroup === undefined) {
-    return { status: "ready", file: bwrap, args, env: launcherEnv, cleanup: () => {} };
+    return { status: "ready", file: bwrap, args, env: launcherEnv, cleanup: () => {}, absent };
   }
   // Join the cgroup before bwrap starts anything, so no process of the call is ever outside it.
   return {
@@ -146,6 +175,7 @@ export function planSandboxLaunch({
     args: ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
     env: launcherEnv,
     cleanup: cgroup.remove,
+    absent,
   };
 }
 

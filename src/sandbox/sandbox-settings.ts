@@ -37,6 +37,23 @@ export interface SandboxSettings {
 /** The variables a sandboxed command gets from docket's environment, when set there. */
 export const SANDBOX_ENV_ALLOW = ["PATH", "HOME", "LANG", "TERM", "TZ", "USER", "SHELL"] as const;
 
+/**
+ * Folders in the home folder that hold the sockets of daemons that act with the user's powers,
+ * or more: Docker Desktop's and rootless Docker's API (access to it is root on the host), Colima,
+ * Rancher Desktop, Lima and Podman machines, gpg-agent and its keyrings. A network namespace does
+ * not stop a connection to a Unix socket by path, so every sandbox hides these (missing ones are
+ * skipped). Sockets under /run, /tmp and /var/tmp are gone with those folders already.
+ */
+export const SANDBOX_SOCKET_DIRS = [
+  "~/.docker/run",
+  "~/.docker/desktop",
+  "~/.colima",
+  "~/.rd",
+  "~/.lima",
+  "~/.local/share/containers/podman/machine",
+  "~/.gnupg",
+] as const;
+
 /** Defaults of `SandboxSettings`, applied in one place. */
 export const SANDBOX_DEFAULTS = {
   mode: "auto",

@@ -102,4 +102,38 @@ describe("maskSecrets", () => {
       { numRuns: 3000 },
     );
   });
+
+  // A crashing MCP server or a failing command echoes its own configuration: values that docket's
+  // environment never held, so only their names or shapes can give them away.
+  it.each([
+    ["fatal: DB_PASSWORD=hunter2-value is wrong", "hunter2-value"],
+    ["PGPASSWORD='hunter2 value' psql", "hunter2 value"],
+    ['config {"password":"hunter2-value","user":"x"}', "hunter2-value"],
+    ["client_secret: hunter2-value", "hunter2-value"],
+    ["export DOCKET_TOKEN=abc123tokenvalue", "abc123tokenvalue"],
+    ["AIzaSyA-abcdefghijklmnopqrstuvwxyz12345 rejected", "abcdefghijklmnopqrstuvwxyz12345"],
+    ["glpat-abcdefghijklmnopqrst denied", "abcdefghijklmnopqrst"],
+    ["npm_abcdefghijklmnopqrstuvwxyz0123456789 expired", "abcdefghijklmnopqrstuvwxyz0123456789"],
+    ["sk_live_abcdefghijklmnop1234 declined", "abcdefghijklmnop1234"],
+    ["hf_abcdefghijklmnopqrstuvwxyz0123 bad", "abcdefghijklmnopqrstuvwxyz0123"],
+    [
+      "key: -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+      "b3BlbnNzaC1rZXktdjEAAAAA",
+    ],
+  ])("masks %j", (text, secret) => {
+    const out = maskSecrets(text);
+    expect(out).not.toContain(secret);
+    expect(maskSecrets(out)).toBe(out);
+  });
+
+  it("leaves ordinary assignments and words alone", () => {
+    for (const text of [
+      "PATH=/usr/bin",
+      "TOKENIZERS_PARALLELISM=false",
+      "password reset sent",
+      "keyboard: us",
+    ]) {
+      expect(maskSecrets(text)).toBe(text);
+    }
+  });
 });

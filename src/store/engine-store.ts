@@ -9,6 +9,7 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
+import { type ApprovalWatch, pollingWatch } from "./approval-watch.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
 import type {
@@ -19,7 +20,7 @@ import type {
 } from "./audit-record.js";
 import { batchTexts } from "./batch-texts.js";
 import { CallLookahead } from "./call-lookahead.js";
-import { releaseOwner } from "./call-owner.js";
+import { isOwnerGone, releaseOwner } from "./call-owner.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -37,6 +38,7 @@ import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
 import { prepareEvent, storedText } from "./pending-event.js";
 import type { PendingCallWrite, PendingResult, PendingWrite } from "./pending-write.js";
+import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
@@ -480,6 +482,41 @@ export class EngineStore implements Store {
     return this.listCalls({ sessionId, status: "interrupted" });
   }
 
+  async acquireLease(
+    sessionId: string,
+    { owner = this.owner, ttlMs = DEFAULT_LEASE_TTL_MS }: { owner?: string; ttlMs?: number } = {},
+  ): Promise<LeaseResult> {
+    this.assertWritable();
+    checkTtl(ttlMs);
+    const session = storedText(sessionId);
+    const taken = await this.db.leases.acquire(session, owner, ttlMs);
+    // A holder that was a process of this host and is gone (SIGKILL, a crash) need not be waited
+    // out: like its calls at recovery, its lease is taken over at once. The owner's process part
+    // is before the run's `#` suffix.
+    if (taken.status === "held" && isOwnerGone(taken.lease.owner.split("#")[0])) {
+      const lease = await this.db.leases.takeOver(session, taken.lease.owner, owner, ttlMs);
+      if (lease) return { status: "acquired", lease };
+      return this.db.leases.acquire(session, owner, ttlMs);
+    }
+    return taken;
+  }
+
+  async renewLease(sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    this.assertWritable();
+    checkTtl(ttlMs);
+    return this.db.leases.renew(storedText(sessionId), owner, ttlMs);
+  }
+
+  async releaseLease(sessionId: string, owner: string): Promise<void> {
+    this.assertWritable();
+    await this.db.leases.release(storedText(sessionId), owner);
+  }
+
+  async getLease(sessionId: string): Promise<SessionLease | undefined> {
+    this.assertOpen();
+    return this.db.leases.get(storedText(sessionId));
+  }
+
   async createApproval(input: NewApproval): Promise<Approval> {
     this.assertWritable();
     return this.db.createApproval(input);
@@ -499,6 +536,11 @@ export class EngineStore implements Store {
     this.assertWritable();
     checkDecision(decision);
     return this.db.decideApproval(id, decision);
+  }
+
+  async watchApproval(id: string): Promise<ApprovalWatch> {
+    this.assertOpen();
+    return this.db.watchApproval ? this.db.watchApproval(id) : pollingWatch();
   }
 
   async expireApprovals(now: number = this.now()): Promise<Approval[]> {
@@ -550,6 +592,18 @@ export class EngineStore implements Store {
 function noteSessions(checkpoints: CheckpointScheduler, items: readonly PendingWrite[]): void {
   for (const item of items) {
     if (item.kind === "event" || item.kind === "messages") checkpoints.note(item.sessionId);
+  }
+}
+
+/** How long a lease lasts unless renewed: the heartbeat renews it every third of this. */
+const DEFAULT_LEASE_TTL_MS = 30_000;
+
+function checkTtl(ttlMs: number): void {
+  if (!Number.isInteger(ttlMs) || ttlMs < 1 || ttlMs > 86_400_000) {
+    throw new DocketError(
+      "invalid_lease",
+      `A lease's ttlMs must be a whole number of ms from 1 to 86400000, not ${ttlMs}.`,
+    );
   }
 }
 

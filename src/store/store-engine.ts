@@ -5,6 +5,7 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
+import type { ApprovalWatch } from "./approval-watch.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
 import type {
@@ -27,6 +28,7 @@ import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.j
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
 
+import type { LeaseTable } from "./session-lease.js";
 import type { Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { TranscriptMessage } from "./transcript-message.js";
 
@@ -42,6 +44,8 @@ export interface StoreEngine {
    * flushes the queue first and saves transcript batches at once.
    */
   readonly atomicWithMessages: boolean;
+  /** Who runs which session (ADR 0011). */
+  readonly leases: LeaseTable;
 
   insertSession(session: Session, metadata: string | null): Awaitable<void>;
   getSession(id: string): Awaitable<Session | undefined>;
@@ -117,6 +121,8 @@ export interface StoreEngine {
   listApprovals(filter: ApprovalFilter): Awaitable<Approval[]>;
   decideApproval(id: string, decision: ApprovalDecision): Awaitable<DecideResult>;
   expireApprovals(now: number): Awaitable<Approval[]>;
+  /** Where decisions can wake waiters (PostgreSQL LISTEN/NOTIFY); without it, waiters poll. */
+  watchApproval?(id: string): Promise<ApprovalWatch>;
 
   schemaVersion(): Awaitable<number>;
   close(): Awaitable<void>;

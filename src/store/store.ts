@@ -7,6 +7,7 @@ import type {
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
+import type { ApprovalWatch } from "./approval-watch.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditCheckpoint } from "./audit-checkpoint.js";
 import type {
@@ -25,6 +26,7 @@ import type {
   MarkInterruptedOptions,
 } from "./call-record.js";
 import type { MessageRow } from "./checkpoint-plan.js";
+import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { StoreEvent } from "./store-event.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
@@ -183,6 +185,23 @@ export interface Store extends EventSink {
   /** Calls closed as interrupted, newest first. */
   listInterrupted(sessionId?: string): Promise<CallRecord[]>;
 
+  // Session leases: one runner per session across processes and machines (ADR 0011).
+  /**
+   * Take the session's lease for `owner` (default: this store's owner) for `ttlMs` (default
+   * 30 s): `acquired` when it was free, expired (its holder died) or already `owner`'s;
+   * otherwise `held`, naming the holder and since when. Never waits.
+   */
+  acquireLease(
+    sessionId: string,
+    options?: { readonly owner?: string; readonly ttlMs?: number },
+  ): Promise<LeaseResult>;
+  /** Extend `owner`'s lease by `ttlMs` from now; false when it is no longer `owner`'s. */
+  renewLease(sessionId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Let go of `owner`'s lease (a lease another took over is left alone). */
+  releaseLease(sessionId: string, owner: string): Promise<void>;
+  /** The session's lease row, expired or not, if there is one. */
+  getLease(sessionId: string): Promise<SessionLease | undefined>;
+
   // Approvals.
   /** Throws DocketError("duplicate_approval") when the id exists. */
   createApproval(input: NewApproval): Promise<Approval>;
@@ -190,6 +209,12 @@ export interface Store extends EventSink {
   listApprovals(filter?: ApprovalFilter): Promise<Approval[]>;
   /** Compare-and-set from `pending`: the first decision wins, a later one gets `conflict`. */
   decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult>;
+  /**
+   * Interest in an approval's decision, to take before reading it: `next(ms)` resolves when it
+   * was decided (PostgreSQL: LISTEN/NOTIFY, from any process on the database) or after `ms`
+   * (SQLite only polls). Close it when done.
+   */
+  watchApproval(id: string): Promise<ApprovalWatch>;
   /** Expire every pending approval whose time has passed; returns them. */
   expireApprovals(now?: number): Promise<Approval[]>;
 

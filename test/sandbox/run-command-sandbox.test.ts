@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -102,6 +103,19 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     expect(text).not.toContain(`pid=${process.pid}`);
   });
 
+  it("refuses a launch whose sandbox.env names docket's own variables, and never leaks them", async () => {
+    process.env.DOCKET_TOKEN = "docket-token-4711";
+    try {
+      const { result, text } = await run("env; echo ran", { env: ["CI", "DOCKET_TOKEN"] });
+      expect(result.status).not.toBe("ok");
+      expect(text).not.toContain("ran");
+      expect(text).not.toContain("docket-token-4711");
+      expect(text).toContain("DOCKET_TOKEN");
+    } finally {
+      delete process.env.DOCKET_TOKEN;
+    }
+  });
+
   it("writes the workspace but nothing outside it", async () => {
     const { text } = await run(
       `echo ok > inside.txt && cat inside.txt; echo no > ${outside}/x.txt; echo no > $HOME/docket-sbx-probe; touch /usr/docket-x; echo end`,
@@ -135,6 +149,73 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     );
   });
 
+  it("keeps .git/config and .git/hooks read-only, so nothing planted there runs later outside the sandbox", async () => {
+    const repo = join(workspace, "repo");
+    await mkdir(repo);
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", repo, ...args], {
+        encoding: "utf8",
+        env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" },
+      });
+    git("init", "-q");
+    const { text } = await run(
+      [
+        "cd repo",
+        "git config alias.x '!touch PLANTED' 2>&1 || echo config-refused",
+        "echo '[core]\n\tfsmonitor = touch PLANTED' >> .git/config || echo append-refused",
+        "printf '#!/bin/sh\ntouch PLANTED\n' > .git/hooks/post-checkout || echo hook-refused",
+        "mv .git/config .git/config.old 2>&1 || echo move-refused",
+        "mv .git .git-old 2>&1 || echo git-move-refused",
+        "cd .. && (mv repo repo-old 2>&1 || echo repo-move-refused) && cd repo",
+        "git -c user.name=t -c user.email=t@e commit -q --allow-empty -m ok && echo committed",
+        "echo end",
+      ].join("; "),
+    );
+    expect(text).toContain("end");
+    expect(text).toContain("config-refused");
+    expect(text).toContain("append-refused");
+    expect(text).toContain("hook-refused");
+    expect(text).toContain("move-refused");
+    // Renaming .git (or the repository) away to put a fresh, writable one in its place fails too.
+    expect(text).toContain("git-move-refused");
+    expect(text).toContain("repo-move-refused");
+    // The rest of .git stays writable: commits still work.
+    expect(text).toContain("committed");
+    expect(() => git("config", "--get", "alias.x")).toThrow();
+    expect(existsSync(join(repo, ".git", "hooks", "post-checkout"))).toBe(false);
+  });
+
+  it("moves aside a docket.yaml or .docket the command created, so docket never loads what an agent wrote", async () => {
+    const fresh = await realpath(await mkdtemp(join(tmpdir(), "docket-sbx-fresh-")));
+    try {
+      const checkpoint = createCheckpoint({
+        tools: builtinTools({
+          workspace: fresh,
+          run: { sandbox: { hide: [join(fresh, "docket.yaml"), join(fresh, ".docket")] } },
+        }),
+        policy: allowAll,
+        events: createMemoryEventSink(),
+      });
+      const result = await checkpoint.dispatch({
+        id: "planted",
+        name: "run_command",
+        arguments: JSON.stringify({
+          command:
+            "printf 'sandbox:\\n  mode: off\\n' > docket.yaml; mkdir .docket; echo x > .docket/docket.db; echo done",
+        }),
+      });
+      const text = result.status === "ok" ? String(result.output) : result.message;
+      expect(text).toContain("done");
+      expect(existsSync(join(fresh, "docket.yaml"))).toBe(false);
+      expect(existsSync(join(fresh, ".docket"))).toBe(false);
+      expect(text).toMatch(/docket\.yaml.*moved/);
+      const left = execFileSync("ls", ["-a", fresh], { encoding: "utf8" });
+      expect(left).toMatch(/docket\.yaml\.from-sandbox/);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
   it("hides a secret reached through a symlink and one outside the workspace", async () => {
     await writeFile(join(outside, "id_key"), "SECRET key\n");
     await symlink(join(outside, "id_key"), join(workspace, "key-link"));
@@ -152,6 +233,28 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     expect(text).toContain("end");
     expect(text).not.toContain("host-server");
     expect(text).not.toContain("connected");
+  });
+
+  it("cannot reach a container daemon's or gpg-agent's socket in the home folder", async () => {
+    // Not under /tmp, which the sandbox replaces anyway: where a real home folder is.
+    const home = await realpath(await mkdtemp(join(homedir(), ".docket-sbx-home-")));
+    await mkdir(join(home, ".docker", "run"), { recursive: true });
+    const socket = join(home, ".docker", "run", "docker.sock");
+    const daemon = createNetServer((c) => c.end("DAEMON-REACHED"));
+    await new Promise<void>((resolve) => daemon.listen(socket, resolve));
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { text } = await run(
+        `python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect('${socket}');print(s.recv(64))" 2>&1; echo end`,
+      );
+      expect(text).toContain("end");
+      expect(text).not.toContain("DAEMON-REACHED");
+    } finally {
+      process.env.HOME = saved;
+      daemon.close();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it("with loopback, a server inside the sandbox is reachable; with all, the host's is", async () => {
@@ -265,6 +368,32 @@ describe("sandbox modes where no sandbox is available", () => {
       arguments: '{"path":"readme.txt"}',
     });
     expect(read.status).toBe("ok");
+  });
+
+  it("auto without a sandbox, approved by a human, still never passes docket's own variables", async () => {
+    process.env.DOCKET_TOKEN = "docket-token-4712";
+    try {
+      const checkpoint = createCheckpoint({
+        tools: builtinTools({
+          workspace,
+          run: { sandbox: { ...missing, mode: "auto", env: ["DOCKET_TOKEN"] } },
+        }),
+        policy: allowAll,
+        events: createMemoryEventSink(),
+        approvals: () => ({ decision: "approve", by: "alice", reason: "fine" }),
+      });
+      const result = await checkpoint.dispatch({
+        id: "auto_env",
+        name: "run_command",
+        arguments: JSON.stringify({ command: "env; echo ran" }),
+      });
+      const text = result.status === "ok" ? String(result.output) : result.message;
+      expect(result.status).not.toBe("ok");
+      expect(text).toContain("DOCKET_TOKEN");
+      expect(text).not.toContain("docket-token-4712");
+    } finally {
+      delete process.env.DOCKET_TOKEN;
+    }
   });
 
   it("required refuses run_command with the reason, without asking anyone", async () => {

@@ -4,6 +4,7 @@ import { approvalsContract } from "./contract/approvals-contract.js";
 import { auditContract } from "./contract/audit-contract.js";
 import { callsContract } from "./contract/calls-contract.js";
 import { checkpointContract } from "./contract/checkpoint-contract.js";
+import { leaseContract } from "./contract/lease-contract.js";
 import { queuedWritesContract } from "./contract/queued-writes-contract.js";
 import { recoveryContract } from "./contract/recovery-contract.js";
 import { schemaContract } from "./contract/schema-contract.js";
@@ -46,5 +47,6 @@ export function describeStoreContract(name: string, open: OpenFreshStore): void 
     checkpointContract(fresh);
     queuedWritesContract(fresh);
     signedTrailContract(fresh);
+    leaseContract(fresh);
   });
 }

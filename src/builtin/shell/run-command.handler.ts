@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
+import { lstatSync, renameSync } from "node:fs";
 import { realpath } from "node:fs/promises";
+import * as path from "node:path";
 import { DocketError } from "../../errors/docket-error.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
+import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
 import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
 import { SANDBOX_ENV_ALLOW, type SandboxSettings } from "../../sandbox/sandbox-settings.js";
 import type { BuiltinContext } from "../builtin-context.js";
@@ -131,12 +134,39 @@ export async function runCommand(
     text: "",
   };
   result.text = render(result, timeoutMs, out, err);
+  const moved = moveAsidePlanted(launch.absent ?? []);
+  if (moved.length > 0) result.text += `\n${moved.join("\n")}`;
   return result;
+}
+
+/**
+ * docket's own files (docket.yaml, `.docket/`) that were missing when the sandbox started cannot
+ * be covered, so the command could create them, and docket would load an agent's config next
+ * time. Whatever it created is renamed aside, and the model is told.
+ */
+function moveAsidePlanted(absent: readonly string[]): string[] {
+  const notes: string[] = [];
+  for (const file of absent) {
+    if (lstatSync(file, { throwIfNoEntry: false }) === undefined) continue;
+    const aside = `${file}.from-sandbox-${Date.now()}`;
+    try {
+      renameSync(file, aside);
+      notes.push(
+        `docket: the command created ${path.basename(file)}, one of docket's own files; docket moved it to ${path.basename(aside)} and will not load it.`,
+      );
+    } catch {
+      notes.push(
+        `docket: the command created ${path.basename(file)}, one of docket's own files, and docket could not move it aside: remove it before starting docket again.`,
+      );
+    }
+  }
+  return notes;
 }
 
 interface Launch {
   file: string;
   args: string[];
+  absent?: string[];
   env: Record<string, string>;
   cleanup: () => void;
 }
@@ -162,9 +192,13 @@ function planLaunch(
   if (confinement.status === "off") {
     return { file, args: rest, env: buildCommandEnv(process.env, envOptions).env, cleanup: noop };
   }
-  // auto without a sandbox: a human approved this call; still only the allow-listed variables.
+  // auto without a sandbox: a human approved this call; still only the allow-listed variables,
+  // and never docket's own (as in the sandbox).
   const env: Record<string, string> = { SHLVL: "1" };
   for (const name of [...SANDBOX_ENV_ALLOW, ...(sandbox.env ?? [])]) {
+    const why = forbiddenSandboxEnv(name);
+    if (why !== undefined)
+      throw new BuiltinRefusal("sandbox_refused", `Refused: sandbox.env: ${why}.`);
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }

@@ -6,6 +6,7 @@
  * to the analyser so deny rules still reach them.
  */
 import { emptyInspection, type Inspection } from "./analysis-sink.js";
+import { spellsLongOption } from "./git-long-option.js";
 import { gitWrites } from "./git-writes.js";
 import { joinWords, type ShellWord, syntheticWord } from "./shell-word.js";
 
@@ -40,7 +41,13 @@ const SUBCOMMAND_FLAGS: ReadonlyArray<{ prefix: string; detail: string; write?: 
 ];
 
 /** `git config` options taking a value; the first operand after them is the key. */
-const CONFIG_VALUED = /^(-[ft]|--(file|blob|type|default|comment|value))$/;
+const CONFIG_VALUED_LONG = ["file", "blob", "type", "default", "comment", "value"];
+const CONFIG_VALUED = {
+  test: (word: string) =>
+    word === "-f" ||
+    word === "-t" ||
+    (!word.includes("=") && CONFIG_VALUED_LONG.some((name) => spellsLongOption(word, name))),
+};
 /** Newer git's `git config set KEY VALUE`, `git config unset KEY` … */
 const CONFIG_VERBS = new Set([
   "set",
@@ -57,7 +64,7 @@ function inspectConfigKey(result: Inspection, words: readonly ShellWord[], start
   const operands: ShellWord[] = [];
   for (let i = start; i < words.length; i++) {
     const word = words[i] as ShellWord;
-    if (word.value === "--rename-section" || word.value === "rename-section") {
+    if (spellsLongOption(word.value, "rename-section") || word.value === "rename-section") {
       result.findings.push({
         reason: "dangerous_flag",
         detail: "git config renaming a section can turn its keys into aliases or hooks",
@@ -139,7 +146,8 @@ function inspectSubcommand(
       if (sub === "config") continue;
       break;
     }
-    const flag = SUBCOMMAND_FLAGS.find((f) => text === f.prefix || text.startsWith(`${f.prefix}=`));
+    // git accepts any unambiguous prefix of a long option: `--upload=CMD` is `--upload-pack`.
+    const flag = SUBCOMMAND_FLAGS.find((f) => spellsLongOption(text, f.prefix.slice(2)));
     if (flag !== undefined) {
       result.findings.push({
         reason: flag.write === true ? "redirect_write" : "dangerous_flag",
@@ -149,7 +157,7 @@ function inspectSubcommand(
     const shellValue =
       FILTERS.test(text.split("=")[0] as string) ||
       ((sub === "rebase" || sub === "difftool") &&
-        (text === "-x" || text.startsWith("--exec") || text.startsWith("--extcmd")));
+        (text === "-x" || spellsLongOption(text, "exec") || spellsLongOption(text, "extcmd")));
     if (shellValue) {
       const value = valueAfter(words, i);
       if (flag === undefined)
@@ -165,10 +173,7 @@ function inspectSubcommand(
         detail: "git grep -O runs a pager program",
       });
     }
-    if (
-      (sub === "clone" || sub === "init") &&
-      (text === "--template" || text.startsWith("--template="))
-    ) {
+    if ((sub === "clone" || sub === "init") && spellsLongOption(text, "template")) {
       result.findings.push({
         reason: "dangerous_flag",
         detail: `git ${sub} --template installs hooks that run`,
@@ -188,7 +193,7 @@ function inspectSubcommand(
     }
     if (
       sub === "clone" &&
-      (text === "-c" || /^--con(f(ig?)?)?(=|$)/.test(text) || /^-c./.test(text))
+      (text === "-c" || spellsLongOption(text, "config") || /^-c./.test(text))
     ) {
       const value =
         text === "-c" || (!text.includes("=") && !/^-c./.test(text))
@@ -201,7 +206,7 @@ function inspectSubcommand(
             );
       inspectConfig(result, value?.value ?? "", value ?? word, "clone -c");
     }
-    if (sub === "config" && (text === "-e" || text === "--edit")) {
+    if (sub === "config" && (text === "-e" || spellsLongOption(text, "edit"))) {
       result.findings.push({
         reason: "dangerous_flag",
         detail: "git config --edit runs an editor",

@@ -5,6 +5,7 @@
  * `~/.bashrc`, so each is reported like an output redirect (`redirect_write`), naming the path.
  */
 import type { Finding } from "./analysis-sink.js";
+import { spellsLongOption } from "./git-long-option.js";
 import type { ShellWord } from "./shell-word.js";
 
 /** Long options (without dashes) that name a file or directory the subcommand writes. */
@@ -33,11 +34,8 @@ const VALUED =
   /^-([obucj]|-(origin|branch|upload-pack|reference|reference-if-able|depth|shallow-since|shallow-exclude|config|jobs|filter|server-option|template|separate-git-dir|bundle-uri|reason|object-format|ref-format|initial-branch|shared))$/;
 const VALUED_SHORT_WORKTREE = /^-[bB]$/;
 
-/** Whether `word` spells long option `--name`: git accepts unambiguous prefixes (`--outp`). */
-function isLong(word: string, name: string): boolean {
-  const flag = word.split("=")[0] as string;
-  return flag.length >= 4 && flag.startsWith("--") && `--${name}`.startsWith(flag);
-}
+// git accepts unambiguous prefixes (`--outp`, `--o`): see spellsLongOption.
+const isLong = spellsLongOption;
 
 function written(sub: string, path: string): Finding {
   return { reason: "redirect_write", detail: `git ${sub} writes to ${path}` };

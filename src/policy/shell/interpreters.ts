@@ -112,6 +112,7 @@ function codeInterpreter(name: string): CodeInterpreter | undefined {
 /** How a shell's own arguments say where its program comes from. */
 function shellProgram(words: readonly ShellWord[]): {
   inline?: ShellWord;
+  operand?: ShellWord;
   missing: boolean;
   stdin: boolean;
 } {
@@ -140,7 +141,30 @@ function shellProgram(words: readonly ShellWord[]): {
     return operand === undefined
       ? { missing: true, stdin: false }
       : { inline: operand, missing: false, stdin: false };
-  return { missing: false, stdin: stdin || operand === undefined };
+  return {
+    missing: false,
+    stdin: stdin || operand === undefined || STDIN_PATH.test(operand.value),
+    ...(operand === undefined ? {} : { operand }),
+  };
+}
+
+// Names of the standard input as a file: a program read from one is the text fed to stdin.
+const STDIN_PATH = /^\/(dev\/stdin|dev\/fd\/0|proc\/(self|thread-self|\d+)\/fd\/0)$/;
+// Other descriptors as files: the program is whatever was opened there at run time.
+const FD_PATH = /^\/(dev\/fd|proc\/(self|thread-self|\d+)\/fd)\/\d+$/;
+
+/**
+ * A finding when an interpreter's program file is built at run time: a process substitution
+ * (`bash <(curl …)`), a descriptor path, or a path held in a variable. Its text is code the
+ * analysis never sees, like `eval "$x"`.
+ */
+function runtimeProgram(name: string, operand: ShellWord | undefined): Finding | null {
+  if (operand === undefined || STDIN_PATH.test(operand.value)) return null;
+  if (!operand.dynamic && !FD_PATH.test(operand.value)) return null;
+  return {
+    reason: "stdin_to_interpreter",
+    detail: `${name} runs a program file known only at run time (${operand.value})`,
+  };
 }
 
 function stdinFinding(
@@ -168,7 +192,11 @@ function inspectShell(
   argsFromInput: boolean,
 ): Inspection {
   const result: Inspection = { commands: [], scripts: [], findings: [] };
-  const program = STDIN_SHELLS.has(name) ? { missing: false, stdin: true } : shellProgram(words);
+  const program: ReturnType<typeof shellProgram> = STDIN_SHELLS.has(name)
+    ? { missing: false, stdin: true }
+    : shellProgram(words);
+  const built = program.stdin ? null : runtimeProgram(name, program.operand);
+  if (built !== null) result.findings.push(built);
   if ("inline" in program && program.inline !== undefined) {
     result.scripts.push({ word: program.inline, label: `${name} -c` });
   } else if (program.missing) {
@@ -227,7 +255,13 @@ function inspectCode(
       (operand !== undefined && spec.inlineSubcommands?.includes(operand.value))
     )
       return result;
-    const readsStdin = spec.alwaysStdin === true || operand === undefined || operand.value === "-";
+    const readsStdin =
+      spec.alwaysStdin === true ||
+      operand === undefined ||
+      operand.value === "-" ||
+      STDIN_PATH.test(operand.value);
+    const built = readsStdin ? null : runtimeProgram(name, operand);
+    if (built !== null) result.findings.push(built);
     const finding =
       readsStdin || argsFromInput
         ? stdinFinding(name, readsStdin ? stdin : null, argsFromInput)

@@ -7,6 +7,7 @@ import type {
   DecideResult,
   NewApproval,
 } from "../approval-record.js";
+import type { ApprovalWatch } from "../approval-watch.js";
 import type { ChainRow } from "../audit-chain.js";
 import type { AuditCheckpoint, CheckpointSigner } from "../audit-checkpoint.js";
 import type {
@@ -37,7 +38,9 @@ import { PostgresApprovals } from "./postgres-approvals.js";
 import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
 import { PostgresCheckpoints } from "./postgres-checkpoints.js";
+import { PostgresLeases } from "./postgres-leases.js";
 import { sqlState, transaction } from "./postgres-transaction.js";
+import { APPROVAL_CHANNEL, PostgresWakeups } from "./postgres-wakeups.js";
 
 type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
 
@@ -58,6 +61,8 @@ export class PostgresEngine implements StoreEngine {
   private readonly calls: PostgresCalls;
   private readonly audit: PostgresAuditLog;
   private readonly approvals: PostgresApprovals;
+  readonly leases: PostgresLeases;
+  private readonly wakeups: PostgresWakeups;
   private readonly checkpoints: PostgresCheckpoints;
 
   private constructor(
@@ -65,10 +70,13 @@ export class PostgresEngine implements StoreEngine {
     readonly readOnly: boolean,
     owner: string,
     now: () => number,
+    connectionString: string,
   ) {
+    this.wakeups = new PostgresWakeups(connectionString);
     this.calls = new PostgresCalls(pool, owner, now);
     this.audit = new PostgresAuditLog(pool, owner);
     this.approvals = new PostgresApprovals(pool, now);
+    this.leases = new PostgresLeases(pool);
     this.checkpoints = new PostgresCheckpoints(pool);
   }
 
@@ -87,7 +95,7 @@ export class PostgresEngine implements StoreEngine {
     now: () => number,
   ): Promise<PostgresEngine> {
     const pool = await openPostgresPool(target, options);
-    return new PostgresEngine(pool, options.readOnly, owner, now);
+    return new PostgresEngine(pool, options.readOnly, owner, now, target.connectionString);
   }
 
   async insertSession(session: Session, metadata: string | null): Promise<void> {
@@ -316,8 +324,20 @@ export class PostgresEngine implements StoreEngine {
     return this.approvals.list(filter);
   }
 
-  decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
-    return this.approvals.decide(id, decision);
+  async decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
+    const result = await this.approvals.decide(id, decision);
+    // After the decision committed: waiting runs on any machine wake now, not at their next poll.
+    // A notification lost (the connection dropped) costs a poll interval, never the decision.
+    if (result.status === "decided") {
+      await this.pool
+        .query("SELECT pg_notify($1, $2)", [APPROVAL_CHANNEL, id])
+        .catch(() => undefined);
+    }
+    return result;
+  }
+
+  watchApproval(id: string): Promise<ApprovalWatch> {
+    return this.wakeups.watch(id);
   }
 
   expireApprovals(now: number): Promise<Approval[]> {
@@ -329,7 +349,8 @@ export class PostgresEngine implements StoreEngine {
     return Number(result.rows[0]?.version ?? 0);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await this.wakeups.close();
+    await this.pool.end();
   }
 }

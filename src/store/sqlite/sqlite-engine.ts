@@ -37,6 +37,7 @@ import { SqliteApprovals } from "./sqlite-approvals.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { SqliteCalls } from "./sqlite-calls.js";
 import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
+import { SqliteLeases } from "./sqlite-leases.js";
 import { statementCache } from "./statement-cache.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 
@@ -67,6 +68,7 @@ export class SqliteEngine implements StoreEngine {
   private readonly calls: SqliteCalls;
   private readonly audit: SqliteAuditLog;
   private readonly approvals: SqliteApprovals;
+  readonly leases: SqliteLeases;
   private readonly checkpoints: SqliteCheckpoints;
   private readonly sql: (source: string) => Statement;
   private readonly appendQueued: Transaction<(items: readonly PendingWrite[]) => void>;
@@ -82,6 +84,7 @@ export class SqliteEngine implements StoreEngine {
     this.calls = new SqliteCalls(db, owner, now);
     this.audit = new SqliteAuditLog(db, this.calls, owner);
     this.approvals = new SqliteApprovals(db, now);
+    this.leases = new SqliteLeases(db, now);
     this.checkpoints = new SqliteCheckpoints(db);
     this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
   }

@@ -81,6 +81,13 @@ export const HIDDEN: readonly HiddenCase[] = [
   { family: "re-evaluation", script: "while read l; do echo ${l@P}; done < prompt" },
   { family: "re-evaluation", script: "mapfile -C 'rm victim' -c 1 lines <<< a; echo", proof: RM },
   { family: "re-evaluation", script: "readarray -C 'touch M' -c 1 lines < payload; echo" },
+  // A shell or interpreter whose program file is text built at run time (red-team round).
+  { family: "re-evaluation", script: "bash <(echo touch M)" },
+  { family: "re-evaluation", script: "bash /dev/stdin <<< 'rm victim'", proof: RM },
+  { family: "re-evaluation", script: "sh /proc/self/fd/0 <<< 'rm victim'", proof: RM },
+  { family: "re-evaluation", script: "sh /dev/fd/3 3<<< 'touch M'" },
+  { family: "re-evaluation", script: 'python3 /dev/stdin <<< \'open("M", "w")\'' },
+  { family: "re-evaluation", script: 'python3 <(echo \'open("M", "w")\')' },
   // git configuration that becomes a command, and git writing where an argument says.
   { family: "git", repo: true, script: "git -c Alias.X='!rm victim' x", proof: RM },
   { family: "git", repo: true, script: "git config alias.y '!rm victim' && git y", proof: RM },
@@ -151,4 +158,17 @@ export const HIDDEN: readonly HiddenCase[] = [
     proof: "creates W/a.txt",
   },
   { family: "git", repo: true, script: "git --git-dir=.git -c alias.v='!touch M' v" },
+  // git's option parser takes any unambiguous prefix of a long option (red-team round).
+  { family: "git", repo: true, script: "git ls-remote --upload='touch M' ." },
+  { family: "git", repo: true, script: "git ls-remote --u='touch M' ." },
+  { family: "git", repo: true, script: "git fetch -q --upload='touch M' ." },
+  { family: "git", repo: true, script: "git pull -q --upload='touch M' . HEAD" },
+  { family: "git", repo: true, script: "git grep --open='touch M' two" },
+  {
+    family: "git",
+    repo: true,
+    script: "git stash -q && git rebase -q --exe='rm victim' --root",
+    proof: RM,
+  },
+  { family: "git", repo: true, script: "git init -q --sep=M d" },
 ];

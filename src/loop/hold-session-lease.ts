@@ -1,0 +1,100 @@
+import { DocketError } from "../errors/docket-error.js";
+import type { SessionLease } from "../store/session-lease.js";
+import type { Store } from "../store/store.js";
+
+/** How a run takes its session's lease. */
+export interface LeaseOptions {
+  /** How long to wait for a session another runner holds, in ms. Default 0: refuse at once. */
+  readonly wait?: number;
+  /** How long the lease lasts unless renewed; the heartbeat renews it every third. Default 30 s. */
+  readonly ttlMs?: number;
+}
+
+/** A lease this run holds until `release`. */
+export interface HeldLease {
+  readonly owner: string;
+  /** Aborted when the lease was lost (taken over after it lapsed): the run must stop. */
+  readonly lost: AbortSignal;
+  release(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function busyMessage(lease: SessionLease): string {
+  return `Session ${lease.sessionId} is being run by ${lease.owner} since ${new Date(lease.since).toISOString()} (its lease lapses at ${new Date(lease.expiresAt).toISOString()} unless renewed). Try again when that run ends, or wait for it (lease: { wait: ms }).`;
+}
+
+/**
+ * Take a session's lease before a run touches it, or throw DocketError("session_busy") naming
+ * the holder (after waiting up to `wait` ms). While held, an unref'd timer renews it; if a
+ * renewal finds it gone, or renewals fail until it would have lapsed, `lost` is aborted.
+ *
+ * @example
+ * ```ts
+ * const lease = await holdSessionLease(store, sessionId, `${store.owner}#${runId}`, { wait: 5_000 });
+ * try { await run(lease.lost); } finally { await lease.release(); }
+ * ```
+ */
+export async function holdSessionLease(
+  store: Store,
+  sessionId: string,
+  owner: string,
+  { wait = 0, ttlMs = 30_000 }: LeaseOptions = {},
+): Promise<HeldLease> {
+  const deadline = Date.now() + wait;
+  for (let attempt = 0; ; attempt += 1) {
+    const taken = await store.acquireLease(sessionId, { owner, ttlMs });
+    if (taken.status === "acquired") break;
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      throw new DocketError("session_busy", busyMessage(taken.lease), {
+        cause: { owner: taken.lease.owner, since: taken.lease.since },
+      });
+    }
+    // Jittered back-off up to 250 ms: waiters of one session do not retry in lockstep.
+    await sleep(Math.min(left, Math.min(250, 20 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+  }
+  const lost = new AbortController();
+  let renewedAt = Date.now();
+  let renewing = false;
+  const heartbeat = setInterval(
+    () => {
+      if (renewing || lost.signal.aborted) return;
+      renewing = true;
+      const tried = Date.now();
+      store
+        .renewLease(sessionId, owner, ttlMs)
+        .then((held) => {
+          if (held) renewedAt = tried;
+          else lost.abort(lostError(sessionId, "another runner took it over"));
+        })
+        .catch(() => {
+          // A store briefly out of reach is no reason to stop; a lease that lapsed meanwhile is.
+          if (Date.now() - renewedAt >= ttlMs) {
+            lost.abort(lostError(sessionId, "it could not be renewed before it lapsed"));
+          }
+        })
+        .finally(() => {
+          renewing = false;
+        });
+    },
+    Math.max(1, Math.floor(ttlMs / 3)),
+  );
+  heartbeat.unref?.();
+  return {
+    owner,
+    lost: lost.signal,
+    async release() {
+      clearInterval(heartbeat);
+      // A release that fails is harmless: the lease lapses by itself after ttlMs.
+      await store.releaseLease(sessionId, owner).catch(() => undefined);
+    },
+  };
+}
+
+function lostError(sessionId: string, why: string): DocketError {
+  return new DocketError(
+    "lease_lost",
+    `The run of session ${sessionId} stopped: its lease was lost (${why}); the session is saved and can be resumed.`,
+  );
+}

@@ -1,0 +1,75 @@
+import type pg from "pg";
+import { type LeaseResult, type LeaseTable, type SessionLease, toLease } from "../session-lease.js";
+
+// The database's clock, in ms: machines whose clocks disagree still agree on who holds a lease.
+const NOW = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+// One statement decides (the primary key serialises concurrent inserts): insert, take over an
+// expired lease, or extend our own; otherwise the row stays and RETURNING gives nothing.
+const ACQUIRE = `INSERT INTO session_leases AS l (session_id, owner, since, expires_at)
+  VALUES ($1, $2, ${NOW}, ${NOW} + $3)
+  ON CONFLICT (session_id) DO UPDATE SET
+    owner = excluded.owner,
+    since = CASE WHEN l.owner = excluded.owner THEN l.since ELSE excluded.since END,
+    expires_at = excluded.expires_at
+  WHERE l.expires_at <= excluded.since OR l.owner = excluded.owner
+  RETURNING *`;
+
+/**
+ * The `session_leases` table of a PostgreSQL store, on the database's clock.
+ *
+ * @example
+ * ```ts
+ * const leases = new PostgresLeases(pool);
+ * await leases.acquire("s1", "me", 30_000); // { status: "acquired", lease }
+ * ```
+ */
+export class PostgresLeases implements LeaseTable {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async acquire(sessionId: string, owner: string, ttlMs: number): Promise<LeaseResult> {
+    for (;;) {
+      const taken = await this.pool.query(ACQUIRE, [sessionId, owner, ttlMs]);
+      if (taken.rows[0]) return { status: "acquired", lease: toLease(taken.rows[0]) };
+      const held = await this.get(sessionId);
+      // Released between the two statements: it is free now, try again.
+      if (held) return { status: "held", lease: held };
+    }
+  }
+
+  async renew(sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE session_leases SET expires_at = ${NOW} + $3 WHERE session_id = $1 AND owner = $2`,
+      [sessionId, owner, ttlMs],
+    );
+    return result.rowCount === 1;
+  }
+
+  async release(sessionId: string, owner: string): Promise<void> {
+    await this.pool.query("DELETE FROM session_leases WHERE session_id = $1 AND owner = $2", [
+      sessionId,
+      owner,
+    ]);
+  }
+
+  async takeOver(
+    sessionId: string,
+    from: string,
+    owner: string,
+    ttlMs: number,
+  ): Promise<SessionLease | undefined> {
+    const result = await this.pool.query(
+      `UPDATE session_leases SET owner = $3, since = ${NOW}, expires_at = ${NOW} + $4
+       WHERE session_id = $1 AND owner = $2 RETURNING *`,
+      [sessionId, from, owner, ttlMs],
+    );
+    return result.rows[0] ? toLease(result.rows[0]) : undefined;
+  }
+
+  async get(sessionId: string): Promise<SessionLease | undefined> {
+    const result = await this.pool.query("SELECT * FROM session_leases WHERE session_id = $1", [
+      sessionId,
+    ]);
+    return result.rows[0] ? toLease(result.rows[0]) : undefined;
+  }
+}
