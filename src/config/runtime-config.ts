@@ -224,6 +224,12 @@ function checkSandboxEnv(
   if (typeof model === "object" && model.api_key_env) {
     credentials.set(model.api_key_env, "model.api_key_env");
   }
+  if (typeof model === "object") {
+    for (const [provider, endpoint] of Object.entries(model.providers ?? {})) {
+      if (endpoint.api_key_env)
+        credentials.set(endpoint.api_key_env, `model.providers.${provider}.api_key_env`);
+    }
+  }
   (section.env ?? []).forEach((name, index) => {
     const why = forbiddenSandboxEnv(name, credentials);
     if (why === undefined) return;
