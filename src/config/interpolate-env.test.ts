@@ -17,7 +17,7 @@ describe("interpolateEnv", () => {
 
   it("names the file and line of an unset variable, and of a ${ that is no reference", () => {
     expect(() => at({ a: { b: "${NOPE}" } }, {})).toThrow(
-      "docket.yaml:7: a.b: ${NOPE} is not set (give a default with ${NOPE:-value})",
+      "docket.yaml:7: a.b names ${NOPE}, which is not set; set it, or write a default after :- inside the braces",
     );
     expect(() => at({ a: { b: "${not valid}" } }, {})).toThrow(
       /docket\.yaml:7: a\.b: a \$\{ that is not/,

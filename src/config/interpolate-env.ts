@@ -32,10 +32,11 @@ export function interpolateEnv(
     }
     return 1;
   };
-  const fail = (at: IssuePath, reason: string): never => {
+  // `sep` is " " where a ": " would make the message read as `NAME: value` and be masked.
+  const fail = (at: IssuePath, reason: string, sep = ": "): never => {
     throw new DocketError(
       "config_invalid",
-      `${file}:${lineOf(at)}: ${formatIssuePath(at)}: ${reason}`,
+      `${file}:${lineOf(at)}: ${formatIssuePath(at)}${sep}${reason}`,
     );
   };
   const walk = (node: unknown, at: IssuePath): unknown => {
@@ -48,7 +49,11 @@ export function interpolateEnv(
         const set = env[name];
         if (set !== undefined && set !== "") return set;
         if (fallback !== undefined) return fallback;
-        return fail(at, `\${${name}} is not set (give a default with \${${name}:-value})`);
+        return fail(
+          at,
+          `names \${${name}}, which is not set; set it, or write a default after :- inside the braces`,
+          " ",
+        );
       });
     }
     if (Array.isArray(node)) return node.map((item, index) => walk(item, [...at, index]));

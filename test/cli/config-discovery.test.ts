@@ -139,7 +139,7 @@ describe("mistakes stop docket at start, naming the file and line, before anythi
     [
       "unset variable",
       "principal: a\nstore: ${NO_SUCH_DOCKET_VAR}\n",
-      /docket\.yaml:2: store: \$\{NO_SUCH_DOCKET_VAR\} is not set/,
+      /docket\.yaml:2: store names \$\{NO_SUCH_DOCKET_VAR\}, which is not set/,
     ],
   ];
   for (const [what, yaml, message] of cases) {

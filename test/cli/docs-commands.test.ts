@@ -95,7 +95,7 @@ describe("docs/configuration.md", () => {
     const unset = await runDocket(["config"], { cwd: dir, env: isolated(dir) });
     expect(unset.code).not.toBe(0);
     expect(unset.stderr).toMatch(
-      /docket\.yaml:6: mcp\.servers\.github\.env\.GITHUB_TOKEN: \$\{GITHUB_TOKEN\} is not set/,
+      /docket\.yaml:6: mcp\.servers\.github\.env\.GITHUB_TOKEN names \$\{GITHUB_TOKEN\}, which is not set/,
     );
   });
 
