@@ -27,6 +27,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "docket serve: the approvals API's own HTTP server, which approvers call; it runs no tool",
   "builtin/workspace/verified-handle.ts":
     "opens workspace files and directories for the file tools; its one computed open is given O_RDONLY flags by both callers",
+  "cli/crash-log.ts":
+    "writes docket's own log of an unexpected error (0600, in the OS temp dir) so the terminal shows one line; no tool reaches it",
   "cli/commands/demo-command.ts":
     "docket demo makes and removes its own scratch directory for the demo's orders database",
   "cli/commands/init-command.ts":

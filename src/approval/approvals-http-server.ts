@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DocketError } from "../errors/docket-error.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import type { Store } from "../store/store.js";
 import { type ApproverDirectory, authenticate } from "./approver-directory.js";
@@ -182,7 +183,20 @@ export async function serveApprovals({
       });
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE" || error.code === "EACCES"
+          ? new DocketError(
+              "listen_failed",
+              `cannot listen on ${host}:${port}: ${error.code === "EADDRINUSE" ? "the port is in use (pass --port N)" : "permission denied"}`,
+              { cause: error },
+            )
+          : error,
+      ),
+    );
+    server.listen(port, host, resolve);
+  });
   const address = server.address() as AddressInfo;
   return {
     url: `http://${host}:${address.port}`,

@@ -1,5 +1,4 @@
 import { userInfo } from "node:os";
-import { resolve } from "node:path";
 import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
@@ -81,12 +80,14 @@ function terminalOperator(
  */
 export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const env = request.env ?? process.env;
-  const cli = loadCliConfig({ config: request.config, store: request.store }, env);
-  const workspace = resolve(cli.runtime.workspace ?? ".");
-  const layers = loadPolicyFiles({ projectFile: cli.config?.file ?? false, env });
+  const cli = loadCliConfig({ config: request.config, store: request.store }, { env });
+  // The approvers (their token variables) are checked before anything is created.
+  const configuredApprovers = cli.directory;
+  const workspace = cli.workspace;
+  const layers = loadPolicyFiles({ projectFile: cli.projectFile ?? false, env });
   const protection = docketProtection({
     storeUrl: cli.storeUrl,
-    ...(cli.config?.file === undefined ? {} : { configFile: cli.config.file }),
+    ...(cli.projectFile === undefined ? {} : { configFile: cli.projectFile }),
     layers,
     sections: cli.config?.sections ?? {},
     workspace,
@@ -102,7 +103,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const configured = cli.runtime.sandbox;
   const sandbox = runtimeSandbox({
     storeUrl: cli.storeUrl,
-    configFile: cli.config?.file,
+    configFile: cli.projectFile,
     layers,
     sandbox: {
       ...configured,
@@ -142,7 +143,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const mode = request.approvalMode ?? cli.runtime.approvals.mode;
 
   let approvals: Approver | undefined;
-  let directory = cli.directory;
+  let directory = configuredApprovers;
   if (request.autoDecide) {
     const operator = terminalOperator(directory, request.as);
     directory = operator.directory;

@@ -1,4 +1,5 @@
 import { createHarness, type Harness } from "../loop/create-harness.js";
+import { checkModelString, providerOf } from "../model/resolve-model.js";
 import { buildRuntime, type Runtime } from "./build-runtime.js";
 
 /** What `run`, `resume` and `chat` share: where the model, config and store come from. */
@@ -22,6 +23,8 @@ export interface CliHarnessOptions {
 export async function createCliHarness(
   options: CliHarnessOptions,
 ): Promise<{ harness: Harness; runtime: Runtime }> {
+  // A mistyped --model stops docket before the store is opened or created.
+  if (options.model !== undefined) checkModelString(options.model, "--model");
   const runtime = await buildRuntime({
     config: options.config,
     store: options.store,
@@ -35,8 +38,10 @@ export async function createCliHarness(
       "No model: pass --model (anthropic:MODEL, openai:MODEL, ollama:MODEL, scripted:FILE) or set model: in docket.yaml.",
     );
   }
-  const settings = runtime.cli.runtime.model;
-  const apiKey = settings?.apiKeyEnv ? process.env[settings.apiKeyEnv] : undefined;
+  // docket.yaml's base_url and key belong to the provider they were written for: --model
+  // anthropic:… never inherits an OpenAI-compatible server's address (nor sends its key there).
+  const endpoint = runtime.cli.runtime.model?.providers[providerOf(model)];
+  const apiKey = endpoint?.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
   const harness = createHarness({
     model,
     tools: runtime.tools,
@@ -49,7 +54,7 @@ export async function createCliHarness(
     principal: runtime.cli.runtime.principal,
     configHash: runtime.configHash,
     modelSettings: {
-      ...(settings?.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+      ...(endpoint?.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
       ...(apiKey ? { apiKey } : {}),
     },
   });

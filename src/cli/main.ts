@@ -1,4 +1,14 @@
 #!/usr/bin/env node
-import { runCli } from "./run-cli.js";
+import { reportError, runCli } from "./run-cli.js";
 
-process.exitCode = await runCli(process.argv.slice(2));
+const argv = process.argv.slice(2);
+// Whatever escapes a command (an error event nobody handled, a rejected promise nobody awaited)
+// ends docket with one line and a log, never a stack trace.
+const crash = (error: unknown) => {
+  process.exitCode = reportError(error, argv);
+  process.exit();
+};
+process.on("uncaughtException", crash);
+process.on("unhandledRejection", crash);
+
+process.exitCode = await runCli(argv);

@@ -6,6 +6,7 @@ import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
 import { registerAuditCommand } from "./commands/audit-command.js";
 import { registerChatCommand } from "./commands/chat-command.js";
+import { registerConfigCommand } from "./commands/config-command.js";
 import { registerDemoCommand } from "./commands/demo-command.js";
 import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerGatewayCommand } from "./commands/gateway-command.js";
@@ -15,6 +16,7 @@ import { registerPolicyCommand } from "./commands/policy-command.js";
 import { registerRunCommands } from "./commands/run-command.js";
 import { registerServeCommand } from "./commands/serve-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
+import { isExpectedError, writeCrashLog } from "./crash-log.js";
 import { packageRoot } from "./package-root.js";
 
 /**
@@ -40,6 +42,7 @@ export function createProgram(): Command {
   registerChatCommand(program);
   registerDemoCommand(program);
   registerDoctorCommand(program);
+  registerConfigCommand(program);
   registerInitCommand(program);
   registerMcpCommand(program);
   registerServeCommand(program);
@@ -84,6 +87,55 @@ export function createProgram(): Command {
   return program;
 }
 
+const quieted = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * A reader that goes away (`docket … --json | head -1`) closes the pipe: what is left to print
+ * is dropped, quietly, and the command still ends as it would have (status 0 for a list),
+ * rather than an EPIPE stack trace. Any other write error is left to the crash handler.
+ *
+ * @example
+ * ```ts
+ * quietOnClosedPipe(process.stdout);
+ * ```
+ */
+export function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  if (quieted.has(stream)) return;
+  quieted.add(stream);
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+    // Later writes go nowhere; the callback still runs so nothing waits on a drain forever.
+    stream.write = ((...args: unknown[]) => {
+      const callback = args.find((arg) => typeof arg === "function") as (() => void) | undefined;
+      callback?.();
+      return true;
+    }) as typeof stream.write;
+  });
+}
+
+/**
+ * Report an error in one line on standard error: a `DocketError` or a command's own words as
+ * they are; anything unexpected as one line saying where the full error was logged. Never a
+ * stack trace. Returns the exit code (1).
+ *
+ * @example
+ * ```ts
+ * process.exitCode = reportError(error, process.argv.slice(2));
+ * ```
+ */
+export function reportError(error: unknown, argv: readonly string[]): number {
+  const message = maskSecrets(String((error as Error)?.message ?? error)).split("\n")[0];
+  if (isExpectedError(error)) {
+    process.stderr.write(`docket: ${message}\n`);
+    return 1;
+  }
+  const log = writeCrashLog(error, argv);
+  process.stderr.write(
+    `docket: unexpected error: ${message}${log ? ` (details in ${log})` : ""}\n`,
+  );
+  return 1;
+}
+
 /**
  * Run the CLI with the given arguments (without `node` and the script) and return the exit code.
  *
@@ -93,6 +145,8 @@ export function createProgram(): Command {
  * ```
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   const program = createProgram();
   try {
     await program.parseAsync([...argv], { from: "user" });
@@ -100,7 +154,6 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    console.error(`docket: ${maskSecrets(String((error as Error)?.message ?? error))}`);
-    return 1;
+    return reportError(error, argv);
   }
 }

@@ -1,5 +1,6 @@
 import { DocketError } from "../errors/docket-error.js";
 import type { PolicyLayer } from "../policy/policy-rule.js";
+import { interpolateEnv } from "./interpolate-env.js";
 import { policyLayerFrom } from "./policy-section.js";
 import { linesUnder, readYamlSource } from "./yaml-source.js";
 
@@ -39,6 +40,8 @@ export interface DocketConfig {
  * section that compiles completely. Problems throw `DocketError` with `FILE:LINE: problem`:
  * `config_invalid` for the file and its top level, `policy_invalid` inside `policy:`. A relative
  * `file` is read from `options.cwd` (default: the process's) and named in messages as given.
+ * `${VAR}` and `${VAR:-default}` in string values are replaced from `options.env` (default:
+ * the process's); an unset variable without a default is a `config_invalid` with its line.
  *
  * @example
  * ```ts
@@ -48,7 +51,7 @@ export interface DocketConfig {
  */
 export function loadConfig(
   file: string,
-  options: { layerName?: string; home?: string; cwd?: string } = {},
+  options: { layerName?: string; home?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): DocketConfig {
   const source = readYamlSource(file, "config_invalid", options.cwd);
   const value = source.value ?? {};
@@ -58,8 +61,7 @@ export function loadConfig(
       `${file}:${source.lines.get("") ?? 1}: expected a mapping of sections (${CONFIG_SECTIONS.join(", ")})`,
     );
   }
-  const sections = value as Record<string, unknown>;
-  for (const key of Object.keys(sections)) {
+  for (const key of Object.keys(value)) {
     if (!(CONFIG_SECTIONS as readonly string[]).includes(key)) {
       throw new DocketError(
         "config_invalid",
@@ -67,6 +69,11 @@ export function loadConfig(
       );
     }
   }
+  const sections = interpolateEnv(value, {
+    file,
+    lines: source.lines,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  }) as Record<string, unknown>;
   const policy =
     "policy" in sections
       ? policyLayerFrom(sections.policy, {

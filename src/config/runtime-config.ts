@@ -20,6 +20,12 @@ const duration = z.union([z.number(), z.string()]).transform((value, ctx) => {
   return ms;
 });
 
+/** Where one provider is reached: `model.providers.NAME` (and `model.base_url` for `name`'s). */
+const endpoint = z.strictObject({
+  base_url: z.url().optional(),
+  api_key_env: z.string().min(1).optional(),
+});
+
 const principalName = z
   .string()
   .regex(/^[A-Za-z0-9._@-]{1,64}$/, "a principal is 1-64 letters, digits or . _ @ -");
@@ -31,9 +37,10 @@ const sectionSchemas = {
   model: z.union([
     z.string().min(1),
     z.strictObject({
-      name: z.string().min(1),
+      name: z.string().min(1).optional(),
       base_url: z.url().optional(),
       api_key_env: z.string().optional(),
+      providers: z.record(z.string().min(1), endpoint).optional(),
     }),
   ]),
   limits: z.strictObject({
@@ -69,13 +76,28 @@ const sectionSchemas = {
   }),
 };
 
+/** Where a provider is reached, from docket.yaml. */
+export interface ModelEndpoint {
+  readonly baseUrl?: string;
+  readonly apiKeyEnv?: string;
+}
+
 /** docket.yaml's sections other than `policy` and `mcp`, checked and with defaults applied. */
 export interface RuntimeConfig {
   readonly principal: string;
   readonly workspace: string | undefined;
   readonly store: string | undefined;
+  /**
+   * The model: `name` (absent when only `providers` is set) and where each provider is reached.
+   * `baseUrl`/`apiKeyEnv` are `providers[name's provider]`: they apply to that provider only.
+   */
   readonly model:
-    | { readonly name: string; readonly baseUrl?: string; readonly apiKeyEnv?: string }
+    | {
+        readonly name?: string;
+        readonly baseUrl?: string;
+        readonly apiKeyEnv?: string;
+        readonly providers: Readonly<Record<string, ModelEndpoint>>;
+      }
     | undefined;
   readonly limits: {
     readonly maxTurns?: number;
@@ -100,6 +122,26 @@ export interface RuntimeConfig {
   readonly sandbox: SandboxSettings;
   /** The `taint:` section: what untrusted content does to later writes (docs/untrusted-content.md). */
   readonly taint: { readonly scope?: "run" | "session"; readonly writes?: "ask" | "allow" };
+}
+
+function toEndpoint(value: { base_url?: string | undefined; api_key_env?: string | undefined }) {
+  return {
+    ...(value.base_url ? { baseUrl: value.base_url } : {}),
+    ...(value.api_key_env ? { apiKeyEnv: value.api_key_env } : {}),
+  };
+}
+
+function modelSettings(model: z.output<typeof sectionSchemas.model>): RuntimeConfig["model"] {
+  if (typeof model === "string") return { name: model, providers: {} };
+  const providers: Record<string, ModelEndpoint> = {};
+  for (const [name, value] of Object.entries(model.providers ?? {}))
+    providers[name] = toEndpoint(value);
+  const own = toEndpoint(model);
+  const provider = model.name?.slice(0, Math.max(0, model.name.indexOf(":")));
+  // base_url beside name is that provider's; it beats nothing written under providers.
+  if (provider && (own.baseUrl || own.apiKeyEnv))
+    providers[provider] = { ...providers[provider], ...own };
+  return { ...(model.name ? { name: model.name } : {}), ...own, providers };
 }
 
 function check<S extends z.ZodType>(
@@ -141,16 +183,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
     principal: check(config, "principal", sectionSchemas.principal) ?? "agent",
     workspace: check(config, "workspace", sectionSchemas.workspace),
     store: check(config, "store", sectionSchemas.store),
-    model:
-      model === undefined
-        ? undefined
-        : typeof model === "string"
-          ? { name: model }
-          : {
-              name: model.name,
-              ...(model.base_url ? { baseUrl: model.base_url } : {}),
-              ...(model.api_key_env ? { apiKeyEnv: model.api_key_env } : {}),
-            },
+    model: model === undefined ? undefined : modelSettings(model),
     limits: {
       ...(limits.max_turns ? { maxTurns: limits.max_turns } : {}),
       ...(limits.max_tool_calls_per_run
@@ -197,6 +230,12 @@ function checkSandboxEnv(
   }
   if (typeof model === "object" && model.api_key_env) {
     credentials.set(model.api_key_env, "model.api_key_env");
+  }
+  if (typeof model === "object") {
+    for (const [provider, endpoint] of Object.entries(model.providers ?? {})) {
+      if (endpoint.api_key_env)
+        credentials.set(endpoint.api_key_env, `model.providers.${provider}.api_key_env`);
+    }
   }
   (section.env ?? []).forEach((name, index) => {
     const why = forbiddenSandboxEnv(name, credentials);

@@ -60,10 +60,11 @@ describe("sandbox section", () => {
     ["DOCKET_GATEWAY_TOKEN", "docket's own"],
     ["BOB_TOKEN", "approvers.bob.token_env"],
     ["LLM_KEY", "model.api_key_env"],
+    ["OLLAMA_KEY", "model.providers.ollama.api_key_env"],
   ])("refuses sandbox.env %s at load, with the file, line and why", async (name, why) => {
     const config = await configFrom(
       [
-        "model: { name: 'openai:gpt', api_key_env: LLM_KEY }",
+        "model: { name: 'openai:gpt', api_key_env: LLM_KEY, providers: { ollama: { api_key_env: OLLAMA_KEY } } }",
         "approvers:",
         "  bob: { roles: [lead], token_env: BOB_TOKEN }",
         "sandbox:",

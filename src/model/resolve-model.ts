@@ -27,6 +27,14 @@ export const MODEL_STRING_FORMS = [
   "scripted:FILE",
 ];
 
+const KNOWN_PROVIDERS = new Set([
+  "anthropic",
+  "openai",
+  "openai-compatible",
+  "scripted",
+  ...Object.keys(LOCAL_SERVERS),
+]);
+
 function split(model: string): { provider: string; id: string } {
   const colon = model.indexOf(":");
   if (colon <= 0 || colon === model.length - 1) {
@@ -39,6 +47,43 @@ function split(model: string): { provider: string; id: string } {
 }
 
 /**
+ * The provider part of a model string: `anthropic` for `anthropic:claude-sonnet-4-5`.
+ *
+ * @example
+ * ```ts
+ * providerOf("ollama:llama3.1"); // "ollama"
+ * ```
+ */
+export function providerOf(model: string): string {
+  return split(model).provider;
+}
+
+/**
+ * Check a model string's form and provider without loading anything, so a typo stops docket at
+ * start. `source` names where the string was written (`--model`, `docket.yaml:3`).
+ *
+ * @example
+ * ```ts
+ * checkModelString("anthropc:claude", "--model"); // throws model_invalid: "--model: Unknown model provider …"
+ * ```
+ */
+export function checkModelString(model: string, source: string): void {
+  try {
+    const { provider } = split(model);
+    if (!KNOWN_PROVIDERS.has(provider)) {
+      throw new DocketError(
+        "model_invalid",
+        `Unknown model provider "${provider}". Use one of: ${MODEL_STRING_FORMS.join(", ")}.`,
+      );
+    }
+  } catch (error) {
+    throw new DocketError("model_invalid", `${source}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
  * Anthropic's own tools take ANTHROPIC_BASE_URL without `/v1`; the provider package appends only
  * `/messages`. Accept both.
  */
@@ -46,6 +91,12 @@ function anthropicBaseUrl(value: string | undefined): string {
   if (!value) return "https://api.anthropic.com/v1";
   const url = new URL(value);
   return url.pathname === "/" || url.pathname === "" ? `${value.replace(/\/$/, "")}/v1` : value;
+}
+
+/** `OLLAMA_HOST` as Ollama reads it: `host:port` or a URL; its OpenAI API is under `/v1`. */
+function ollamaHost(value: string): string {
+  const url = /^[a-z]+:\/\//i.test(value) ? value : `http://${value}`;
+  return `${url.replace(/\/+$/, "")}/v1`;
 }
 
 function requireKey(value: string | undefined, variable: string, provider: string): string {
@@ -100,22 +151,30 @@ export async function resolveModel(
       return createScriptedModel(await loadModelScript(id));
     }
     default: {
-      const baseURL =
-        settings.baseUrl ??
-        (provider === "openai-compatible" ? env.OPENAI_BASE_URL : LOCAL_SERVERS[provider]);
-      if (
-        !baseURL ||
-        !(provider === "openai-compatible" || Object.hasOwn(LOCAL_SERVERS, provider))
-      ) {
+      if (!(provider === "openai-compatible" || Object.hasOwn(LOCAL_SERVERS, provider))) {
         throw new DocketError(
           "model_invalid",
-          provider === "openai-compatible"
-            ? `openai-compatible models need a base URL: set model.base_url in docket.yaml or OPENAI_BASE_URL.`
-            : `Unknown model provider "${provider}". Use one of: ${MODEL_STRING_FORMS.join(", ")}.`,
+          `Unknown model provider "${provider}". Use one of: ${MODEL_STRING_FORMS.join(", ")}.`,
         );
       }
+      // OPENAI_BASE_URL and OPENAI_API_KEY go together, as the OpenAI SDK pairs them: the key
+      // never goes to a server named only in docket.yaml, nor to a local server by default.
+      const fromEnv = provider === "openai-compatible" && !settings.baseUrl;
+      const baseURL =
+        settings.baseUrl ??
+        (provider === "openai-compatible"
+          ? env.OPENAI_BASE_URL
+          : provider === "ollama" && env.OLLAMA_HOST
+            ? ollamaHost(env.OLLAMA_HOST)
+            : LOCAL_SERVERS[provider]);
+      if (!baseURL) {
+        throw new DocketError(
+          "model_invalid",
+          "openai-compatible models need a base URL: set model.base_url in docket.yaml or OPENAI_BASE_URL.",
+        );
+      }
+      const apiKey = settings.apiKey ?? (fromEnv ? env.OPENAI_API_KEY : undefined);
       const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
-      const apiKey = settings.apiKey ?? env.OPENAI_API_KEY;
       // includeUsage: local servers report tokens only when asked, and token limits need them.
       return createOpenAICompatible({
         name: provider,

@@ -74,11 +74,12 @@ describe("credentials in error messages", () => {
 
   it("are masked in the CLI's last-resort error line", async () => {
     const lines: string[] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(" "));
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
+      lines.push(String(chunk));
+      return true;
     });
     const previous = process.env.DOCKET_STORE;
-    // Not a URL docket knows: taken as a SQLite path that cannot be opened, and named in the error.
+    // Not a scheme docket knows: refused, and the URL is named in the error, masked.
     process.env.DOCKET_STORE = "mysql://app:s3cr3t-pw@127.0.0.1:1/prod";
     try {
       const code = await runCli(["sessions", "list"]);

@@ -4,6 +4,21 @@ import { resolveStoreUrl } from "./resolve-store-url.js";
 import { parseStoreUrl, redactStoreUrl } from "./store-url.js";
 
 describe("parseStoreUrl", () => {
+  it("refuses an unknown scheme rather than making a SQLite file named after it", () => {
+    for (const url of ["postgress://u:pw@db/x", "mysql://db/x", "file:x.db", "sqlite3:x.db"]) {
+      let error: unknown;
+      try {
+        parseStoreUrl(url);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(isDocketError(error) && error.code).toBe("invalid_store_url");
+      expect(String((error as Error).message)).toMatch(/Unknown store scheme/);
+      expect(String((error as Error).message)).not.toContain("pw");
+    }
+    expect(parseStoreUrl("C:/data/docket.db")).toMatchObject({ path: "C:/data/docket.db" });
+    expect(parseStoreUrl(":memory:")).toMatchObject({ path: ":memory:" });
+  });
   it("reads SQLite URLs, bare paths and :memory:", () => {
     expect(parseStoreUrl("sqlite:")).toMatchObject({
       engine: "sqlite",

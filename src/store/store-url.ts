@@ -50,6 +50,15 @@ const SYNC_MODES = new Set(["OFF", "NORMAL", "FULL", "EXTRA"]);
 export function parseStoreUrl(url: string): StoreTarget {
   const trimmed = url.trim();
   if (/^postgres(ql)?:\/\//i.test(trimmed)) return parsePostgres(trimmed);
+  // A mistyped scheme (postgress://, mysql://) must not become a SQLite file named after it.
+  // Two letters at least, so a Windows drive (C:\…) still reads as a path.
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(trimmed)?.[1];
+  if (scheme !== undefined && scheme.toLowerCase() !== "sqlite") {
+    throw new DocketError(
+      "invalid_store_url",
+      `Unknown store scheme "${scheme}:" in ${redactStoreUrl(url)}: use sqlite:PATH, a file path, or postgres://…`,
+    );
+  }
   let rest = trimmed.replace(/^sqlite:(\/\/)?/i, "");
   let query = "";
   const mark = rest.indexOf("?");

@@ -35,7 +35,7 @@ describe("docket init", () => {
       ]),
       runDocketIn(cwd, ["init"]),
     ]);
-    expect(check.code, check.stderr).toBe(0);
+    expect(check.code, check.stderr).toBe(1);
     expect(JSON.parse(check.stdout)).toMatchObject({ decision: "deny", layer: "project" });
 
     expect(again.code).not.toBe(0);

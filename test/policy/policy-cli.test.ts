@@ -32,7 +32,7 @@ beforeAll(() => {
     `cases:
   - { tool: run_command, args: { command: "ls && rm -rf x" }, expect: deny }
   - { tool: read_file, args: { path: README.md }, expect: [allow, ask] }
-  - { tool: write_file, args: { path: a.txt } }
+  - { tool: write_file, args: { path: a.txt, content: "x" } }
 `,
   );
 });
@@ -41,7 +41,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("docket policy check", () => {
   it("prints the decision, the rule and the explanation from ./docket.yaml", async () => {
     const result = await cli(["policy", "check", "run_command", '{"command":"ls; rm -rf /"}']);
-    expect(result.code).toBe(0);
+    // Exit 1 on deny, so a script can gate on it.
+    expect(result.code).toBe(1);
     expect(result.stdout).toContain("decision: deny");
     expect(result.stdout).toContain("rule:     project:0 (layer project)");
     expect(result.stdout).toContain("sub-command: rm -rf /");
@@ -77,9 +78,25 @@ describe("docket policy check", () => {
     expect(unknown.stderr).toContain('unknown tool "issue_refund"');
   });
 
-  it("exits 2 on bad JSON and on a policy that does not load, naming file and line", async () => {
-    expect((await cli(["policy", "check", "read_file", "{not json"])).code).toBe(2);
-    expect((await cli(["policy", "check", "read_file", "[1]"])).code).toBe(2);
+  it("reports unreadable or invalid arguments as the checkpoint's refusal, never as allow (exit 1)", async () => {
+    for (const [args, refusal] of [
+      ["{not json", "unreadable_arguments"],
+      ["[1]", "unreadable_arguments"],
+      ['{"path":"a","path":"b"}', "unreadable_arguments"],
+      ['{"path":1}', "invalid_arguments"],
+      ['{"path":"a","also":"b"}', "invalid_arguments"],
+    ]) {
+      const result = await cli(["policy", "check", "read_file", String(args), "--json"]);
+      expect(result.code, String(args)).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({ decision: "refused", refusal });
+    }
+    const ok = await cli(["policy", "check", "read_file", '{"path":"a"}']);
+    expect(ok.code).toBe(0);
+    const ask = await cli(["policy", "check", "write_file", '{"path":"a","content":"x"}']);
+    expect(ask.code).toBe(3);
+  });
+
+  it("exits 2 on a policy that does not load, naming file and line", async () => {
     writeFileSync(
       path.join(dir, "bad.yaml"),
       "policy:\n  rules:\n    - decision: deny\n      tool: x\n      when: args.a >\n",
@@ -113,6 +130,18 @@ describe("docket policy test", () => {
     expect(result.stdout).toContain("3 cases: 2 passed, 0 failed, 1 without expect");
   });
 
+  it("sends each case through the checkpoint's validation: an incomplete call is refused, not allowed", async () => {
+    writeFileSync(
+      path.join(dir, "incomplete.yaml"),
+      "cases:\n  - { tool: write_file, args: { path: a.txt }, expect: allow }\n  - { tool: write_file, args: { path: a.txt }, expect: deny }\n",
+    );
+    const result = await cli(["policy", "test", "incomplete.yaml"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL deny {2}write_file .*refused:invalid_arguments/m);
+    expect(result.stdout).toMatch(/^ok {3}deny {2}write_file/m);
+    expect(result.stdout).toContain("/content: Invalid input");
+  });
+
   it("prints one JSON line per case with --json", async () => {
     const result = await cli(["policy", "test", "cases.yaml", "--json"]);
     const lines = result.stdout
@@ -129,7 +158,7 @@ describe("docket policy test", () => {
     });
     expect(lines[2]).toEqual({
       tool: "write_file",
-      args: { path: "a.txt" },
+      args: { path: "a.txt", content: "x" },
       decision: "ask",
       rule: "default:writes",
       layer: "default",

@@ -5,6 +5,7 @@ import { formatArguments } from "../../approval/format-arguments.js";
 import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 import { formatTime, textTable } from "./text-table.js";
 
 interface CommonOptions {
@@ -20,7 +21,8 @@ async function withStore<T>(
   ) => Promise<T>,
 ) {
   const ctx = loadCliConfig(options);
-  const store = await openStore(ctx.storeUrl, { recover: false });
+  // An approval lives in a store a run made: listing, showing or deciding never creates one.
+  const store = await openStore(ctx.storeUrl, { recover: false, mustExist: true });
   try {
     return await fn(ctx, store);
   } finally {
@@ -93,12 +95,7 @@ export function registerApprovalsCommand(program: Command): void {
     .command("approvals")
     .description("List, inspect and decide approval requests.");
   const common = (command: Command) =>
-    command
-      .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
-      .option(
-        "--store <url>",
-        "the store (default: DOCKET_STORE, the config's store, else sqlite:.docket/docket.db)",
-      );
+    command.option("--config <file>", CONFIG_FLAG_HELP).option("--store <url>", STORE_FLAG_HELP);
 
   common(approvals.command("list").description("Pending requests (or --status STATUS, --all)."))
     .option("--status <status>", "pending, approved, denied or expired", "pending")

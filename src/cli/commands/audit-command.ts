@@ -6,7 +6,7 @@ import type { Store } from "../../store/store.js";
 import { approvalTimings, auditHeader, auditRow, storyOrder } from "./audit-rows.js";
 import { registerAuditTrailCommands } from "./audit-trail-commands.js";
 import { commandFailure } from "./command-failure.js";
-import { withCommandStore } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseCount, parseSince } from "./parse-since.js";
 import { formatTime, textTable } from "./text-table.js";
 
@@ -51,11 +51,12 @@ export function registerAuditCommand(program: Command): void {
       parseSince(v),
     )
     .option("--limit <n>", "at most this many calls", parseCount, 100)
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per line")
     .option("--reverse", "newest first")
     .action(async (options: ListOptions) => {
-      const { calls, timings } = await withCommandStore(options.store, async (store) => {
+      const { calls, timings } = await withCommandStore(options, async (store) => {
         const newest = await store.listCalls({
           sessionId: options.session,
           tool: options.tool,
@@ -91,11 +92,12 @@ export function registerAuditCommand(program: Command): void {
     .description("Everything about one call: its record and every event, raw arguments included.")
     .argument("<callId>", "the call id, as the model sent it")
     .option("--session <id>", "the session, when the id was used in several")
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per call: { call, events }")
     .action(
       async (callId: string, options: { session?: string; store?: string; json?: boolean }) => {
-        const found = await withCommandStore(options.store, async (store) => {
+        const found = await withCommandStore(options, async (store) => {
           const calls = await store.listCalls({ callId, sessionId: options.session });
           const out: { call: CallRecord; events: AuditRecord[] }[] = [];
           for (const call of calls) {

@@ -8,7 +8,7 @@ import { verifyStoreTrail } from "../../audit/verify-store-trail.js";
 import { verifyTrail } from "../../audit/verify-trail.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { commandFailure } from "./command-failure.js";
-import { withCommandStore } from "./open-command-store.js";
+import { STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseSince } from "./parse-since.js";
 
 interface VerifyOptions {
@@ -42,7 +42,7 @@ export function registerAuditTrailCommands(audit: Command): void {
       "Check the hash chains, the signed checkpoints (with the public key and the digest log) and the calls, approvals and messages rows: exit 0 only when all of it holds.",
     )
     .option("--session <id>", "only this session")
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--config <file>", "docket.yaml, for audit.key_file and audit.digests")
     .option("--public-key <file>", "the public key (default: beside the configured key)")
     .option("--digests <path|url>", "the digest log (default: audit.digests, else beside the key)")
@@ -71,7 +71,7 @@ export function registerAuditTrailCommands(audit: Command): void {
       parseSince(v),
     )
     .option("--out <file>", "write here instead of standard output")
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--config <file>", "docket.yaml, for audit.key_file")
     .action(
       async (options: {
@@ -89,7 +89,7 @@ export function registerAuditTrailCommands(audit: Command): void {
           ? readPublicKey(paths.publicKeyFile).pem
           : undefined;
         const out = options.out ? createWriteStream(options.out, { mode: 0o600 }) : process.stdout;
-        const counts = await withCommandStore(options.store, (store) =>
+        const counts = await withCommandStore(options, (store) =>
           exportTrail(
             store,
             {
@@ -131,7 +131,7 @@ async function verifyStore(options: VerifyOptions): Promise<TrailReport> {
   let digests: DigestLog | undefined;
   if (publicKey) digests = await openDigestLog(digestsAt);
   try {
-    return await withCommandStore(options.store, (store) =>
+    return await withCommandStore(options, (store) =>
       verifyStoreTrail(store, {
         publicKey,
         digests,

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { createCliHarness } from "../cli-harness.js";
 import { createRunPrinter } from "../run-printer.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 
 /** Ask for one line at the terminal; `undefined` at end of input or Ctrl-C at the prompt. */
 function prompt(label: string): Promise<string | undefined> {
@@ -26,6 +27,25 @@ function prompt(label: string): Promise<string | undefined> {
 }
 
 /**
+ * The prompt's source of lines. At a terminal, a fresh interface per prompt (the approver owns
+ * the input between prompts). From a pipe, one interface for the whole chat: a fresh one would
+ * lose the lines the previous one had already buffered, and never see the end of input.
+ */
+function lineSource(): { next(label: string): Promise<string | undefined>; close(): void } {
+  if (process.stdin.isTTY) return { next: prompt, close: () => undefined };
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
+  return {
+    async next(label) {
+      process.stderr.write(label);
+      const { value, done } = await lines.next();
+      return done ? undefined : String(value);
+    },
+    close: () => rl.close(),
+  };
+}
+
+/**
  * Add `docket chat`: talk to the agent turn by turn in one saved session. Approvals are asked at
  * the prompt. Ctrl-C cancels the running turn (the session is kept); a second Ctrl-C, or Ctrl-C
  * or Ctrl-D at an empty prompt, exits. `--session ID` continues an earlier chat.
@@ -43,8 +63,8 @@ export function registerChatCommand(program: Command): void {
       "--model <model>",
       "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
     )
-    .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
-    .option("--store <url>", "the store")
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--as <name>", "who answers approvals at this terminal")
     .option("--session <id>", "continue this session")
     .action(
@@ -61,9 +81,10 @@ export function registerChatCommand(program: Command): void {
         process.stderr.write(
           "docket chat: Ctrl-C cancels a turn, Ctrl-C twice (or at an empty prompt) exits.\n",
         );
+        const input = lineSource();
         try {
           for (;;) {
-            const line = await prompt("\nyou> ");
+            const line = await input.next("\nyou> ");
             if (line === undefined || line.trim() === "/exit") break;
             if (line.trim() === "") continue;
             const controller = new AbortController();
@@ -96,6 +117,7 @@ export function registerChatCommand(program: Command): void {
             }
           }
         } finally {
+          input.close();
           await runtime.close();
           if (sessionId)
             process.stderr.write(

@@ -6,12 +6,14 @@ import { openOrdersDatabase } from "../../../examples/support-desk/orders-databa
 import { supportTools } from "../../../examples/support-desk/support-tools.js";
 import { createHarness } from "../../loop/create-harness.js";
 import type { HarnessEvent } from "../../loop/harness-options.js";
+import { resolveStoreUrl } from "../../store/resolve-store-url.js";
 import type { Store } from "../../store/store.js";
 import { buildRuntime } from "../build-runtime.js";
 import { packageRoot } from "../package-root.js";
 import { createRunPrinter } from "../run-printer.js";
 import { registerAuditCommand } from "./audit-command.js";
 import { narrateCall } from "./demo-narrator.js";
+import { STORE_FLAG_HELP } from "./open-command-store.js";
 
 /**
  * Print each event in order, and before each call's result say in words how it was decided, read
@@ -64,7 +66,7 @@ export function registerDemoCommand(program: Command): void {
     .description("Play the offline support-desk demo (no model or key needed).")
     .option("--approve", "approve the refund that needs a lead (when no terminal can ask)")
     .option("--deny", "deny it")
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per line")
     .action(async (options: DemoOptions) => {
       if (options.approve && options.deny) throw new Error("Choose one of --approve and --deny.");
@@ -75,9 +77,12 @@ export function registerDemoCommand(program: Command): void {
       const escalations: { orderId: string; summary: string }[] = [];
       const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
       const autoDecide = options.approve ? "approve" : options.deny ? "deny" : undefined;
+      // The demo's docket.yaml lives in the package; its store is the current directory's, as
+      // before docket.yaml's folder anchored the default store (and the audit below reads it).
+      const storeUrl = options.store ?? resolveStoreUrl();
       const runtime = await buildRuntime({
         config: join(dir, "docket.yaml"),
-        store: options.store,
+        store: storeUrl,
         terminal: interactive && autoDecide === undefined,
         autoDecide,
         as: "lead",
@@ -123,7 +128,7 @@ export function registerDemoCommand(program: Command): void {
         process.stderr.write(
           `\nThe audit trail of session ${sessionId} (docket audit list --session ${sessionId}):\n`,
         );
-        const store = options.store ? ["--store", options.store] : [];
+        const store = ["--store", storeUrl];
         for (const args of [
           ["audit", "list", "--session", sessionId],
           ["audit", "verify", "--session", sessionId],

@@ -4,6 +4,7 @@ import { sandboxReport } from "../../sandbox/sandbox-report.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { runtimeSandbox } from "../runtime-sandbox.js";
 import { commandFailure } from "./command-failure.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 
 interface DoctorOptions {
   config?: string;
@@ -13,10 +14,10 @@ interface DoctorOptions {
 
 async function doctor(options: DoctorOptions): Promise<void> {
   const cli = loadCliConfig({ config: options.config, store: options.store });
-  const layers = loadPolicyFiles({ projectFile: cli.config?.file ?? false });
+  const layers = loadPolicyFiles({ projectFile: cli.projectFile ?? false });
   const settings = runtimeSandbox({
     storeUrl: cli.storeUrl,
-    configFile: cli.config?.file,
+    configFile: cli.projectFile,
     layers,
     sandbox: cli.runtime.sandbox,
   });
@@ -58,8 +59,8 @@ async function doctor(options: DoctorOptions): Promise<void> {
 export function registerDoctorCommand(program: Command): void {
   const describe = (command: Command) =>
     command
-      .option("--config <file>", "docket.yaml (default: ./docket.yaml when it exists)")
-      .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+      .option("--config <file>", CONFIG_FLAG_HELP)
+      .option("--store <url>", STORE_FLAG_HELP)
       .option("--json", "one JSON object")
       .action(doctor);
   describe(

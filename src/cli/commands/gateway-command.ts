@@ -4,6 +4,7 @@ import type { GatewayBackend } from "../../mcp/gateway-backend.js";
 import { serveGatewayHttp } from "../../mcp/serve-gateway-http.js";
 import { serveGatewayStdio } from "../../mcp/serve-gateway-stdio.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
+import { CONFIG_FLAG_HELP } from "./open-command-store.js";
 
 /** What `docket gateway` was asked for, as passed to `buildCheckpoint`. */
 export interface GatewayCommandOptions {
@@ -60,7 +61,7 @@ export function registerGatewayCommand(program: Command, deps: GatewayCommandDep
   return program
     .command("gateway")
     .description("Serve every tool as an MCP server; each call passes the checkpoint")
-    .option("--config <file>", "docket.yaml to load")
+    .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--http <port>", "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio", parsePort)
     .action(async (options: { config?: string; http?: number }) => {
       const stderr = deps.stderr ?? process.stderr;

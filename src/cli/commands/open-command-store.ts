@@ -1,26 +1,42 @@
 import { openStore } from "../../store/open-store.js";
-import { resolveStoreUrl } from "../../store/resolve-store-url.js";
 import type { Store } from "../../store/store.js";
+import { loadCliConfig } from "../load-cli-config.js";
+
+/** Where a read-only command's store comes from: flags as commander parsed them. */
+export interface CommandStoreFlags {
+  readonly config?: string | undefined;
+  readonly store?: string | undefined;
+}
 
 /**
- * Open the store a command names (`--store`, else `DOCKET_STORE`, else `.docket/docket.db`)
- * read-only, run `fn`, close it. Read-only: inspecting a store never migrates it, recovers
- * calls in it, or creates an empty one where there was none.
+ * Open the store a command names (`--store`, else `DOCKET_STORE`, else docket.yaml's `store:`,
+ * found as every command finds it, else `.docket/docket.db` beside docket.yaml) read-only, run
+ * `fn`, close it. Read-only: inspecting a store never migrates it, recovers calls in it, or
+ * creates an empty one where there was none.
  *
  * @example
  * ```ts
- * await withCommandStore(options.store, async (store) => print(await store.listSessions()));
+ * await withCommandStore(options, async (store) => print(await store.listSessions()));
  * ```
  */
 export async function withCommandStore<T>(
-  flag: string | undefined,
+  flags: CommandStoreFlags | string | undefined,
   fn: (store: Store) => Promise<T>,
   { env = process.env }: { env?: NodeJS.ProcessEnv } = {},
 ): Promise<T> {
-  const store = await openStore(resolveStoreUrl({ flag, env }), { readOnly: true });
+  const named = typeof flags === "object" ? flags : { store: flags };
+  const { storeUrl } = loadCliConfig(named, { env });
+  const store = await openStore(storeUrl, { readOnly: true, mustExist: true });
   try {
     return await fn(store);
   } finally {
     await store.close();
   }
 }
+
+/** `--config` and `--store`, worded alike on every command that opens the store. */
+export const CONFIG_FLAG_HELP =
+  "docket.yaml (default: DOCKET_CONFIG, else the first docket.yaml from here up)";
+/** See {@link CONFIG_FLAG_HELP}. */
+export const STORE_FLAG_HELP =
+  "the store (default: DOCKET_STORE, else docket.yaml's store:, else .docket/docket.db beside it)";

@@ -1,16 +1,16 @@
-import { existsSync } from "node:fs";
 import { type Command, CommanderError } from "commander";
-import { loadConfig } from "../../config/load-config.js";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
-import { BUILTIN_TOOL_META, toolFromMeta } from "../../policy/builtin-tool-meta.js";
+import type { ToolMeta } from "../../policy/builtin-tool-meta.js";
 import type { PolicyVerdict } from "../../policy/policy.js";
 import { loadPolicyCases, type PolicyCase } from "../../policy/policy-cases.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../policy/policy-engine.js";
 import { parseToolFlag } from "../../policy/tool-flag.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
-import { resolveStoreUrl } from "../../store/resolve-store-url.js";
 import type { Tool } from "../../tool/tool.js";
 import { docketProtection } from "../docket-protection.js";
+import { loadCliConfig } from "../load-cli-config.js";
+import { CONFIG_FLAG_HELP } from "./open-command-store.js";
+import { dryRun, dryRunTools } from "./policy-dry-run.js";
 
 /** Options shared by `policy check` and `policy test`. */
 interface PolicyCliOptions {
@@ -32,61 +32,58 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function knownTools(flags: readonly string[]): Map<string, Tool> {
-  const tools = new Map<string, Tool>();
-  for (const [name, meta] of Object.entries(BUILTIN_TOOL_META))
-    tools.set(name, toolFromMeta(name, meta));
+/** The tools `--tool` declares, by name; a bad flag is a usage error. */
+function declaredTools(flags: readonly string[]): Map<string, ToolMeta> {
+  const declared = new Map<string, ToolMeta>();
   for (const flag of flags) {
     try {
       const { name, meta } = parseToolFlag(flag);
-      tools.set(name, toolFromMeta(name, meta));
+      declared.set(name, meta);
     } catch (error) {
       fail(2, (error as Error).message);
     }
   }
-  return tools;
+  return declared;
 }
 
-async function engineFor(options: PolicyCliOptions): Promise<DocketPolicyEngine> {
+interface Setup {
+  readonly engine: DocketPolicyEngine;
+  readonly tools: readonly Tool[];
+}
+
+async function setup(options: PolicyCliOptions): Promise<Setup> {
+  const declared = declaredTools(options.tool);
   try {
-    const layers = loadPolicyFiles(
-      options.config === undefined ? {} : { projectFile: options.config },
-    );
-    const config = options.config ?? (existsSync("docket.yaml") ? "docket.yaml" : undefined);
-    const sections = config === undefined ? {} : loadConfig(config).sections;
-    const store = typeof sections.store === "string" ? sections.store : undefined;
-    return await createPolicyEngine({
+    // Found, layered and checked as a run finds it, so the verdict is the one a run would get.
+    const cli = loadCliConfig({ config: options.config });
+    const layers = loadPolicyFiles({ projectFile: cli.projectFile ?? false });
+    const workspace = options.workspace ?? cli.workspace;
+    const engine = await createPolicyEngine({
       layers,
-      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      workspace,
       // The same self-protection as a run, so `policy check` shows what a run would decide.
       protection: docketProtection({
-        storeUrl: resolveStoreUrl({ config: store }),
-        ...(config === undefined ? {} : { configFile: config }),
+        storeUrl: cli.storeUrl,
+        ...(cli.projectFile === undefined ? {} : { configFile: cli.projectFile }),
         layers,
-        sections,
-        ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+        sections: cli.config?.sections ?? {},
+        workspace,
       }),
     });
+    return { engine, tools: dryRunTools(workspace, declared) };
   } catch (error) {
     return fail(2, (error as Error).message);
   }
 }
 
-async function decide(
-  engine: DocketPolicyEngine,
-  tool: Tool,
-  args: Record<string, unknown>,
-  principal: string,
-  session?: string,
-): Promise<PolicyVerdict> {
-  return engine.decide({
-    tool,
-    args,
-    rawArguments: JSON.stringify(args),
-    callId: "policy-cli",
-    principal,
-    sessionId: session,
-  });
+function toolOrFail(tools: readonly Tool[], name: string): Tool {
+  return (
+    tools.find((tool) => tool.name === name) ??
+    fail(
+      2,
+      `unknown tool ${JSON.stringify(name)} (known: ${tools.map((tool) => tool.name).join(", ")}; declare others with --tool NAME[:writes])`,
+    )
+  );
 }
 
 function printVerdict(verdict: PolicyVerdict): void {
@@ -101,34 +98,43 @@ function printVerdict(verdict: PolicyVerdict): void {
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
+/** Exit codes of `policy check`: what a script gating on it needs. */
+const CHECK_EXIT = { allow: 0, deny: 1, refused: 1, ask: 3 } as const;
+
 async function runCheck(
   toolName: string,
-  argsJson: string,
+  argsText: string,
   options: PolicyCliOptions,
 ): Promise<void> {
-  const tools = knownTools(options.tool);
-  const tool =
-    tools.get(toolName) ??
-    fail(
-      2,
-      `unknown tool ${JSON.stringify(toolName)} (known: ${[...tools.keys()].join(", ")}; declare others with --tool NAME[:writes])`,
-    );
-  let args: unknown;
-  try {
-    args = JSON.parse(argsJson);
-  } catch (error) {
-    fail(2, `ARGS is not JSON: ${(error as Error).message}`);
+  const { engine, tools } = await setup(options);
+  toolOrFail(tools, toolName);
+  // The text goes through the checkpoint as a model would send it: read, validated, decided.
+  const outcome = await dryRun({
+    engine,
+    tools,
+    name: toolName,
+    raw: argsText,
+    principal: options.principal,
+  });
+  if (outcome.status === "refused") {
+    if (options.json) {
+      process.stdout.write(
+        `${JSON.stringify({ decision: "refused", refusal: outcome.reason, reason: outcome.message })}\n`,
+      );
+    } else {
+      process.stdout.write(`decision: refused (${outcome.reason})\nreason:   ${outcome.message}\n`);
+    }
+    process.exitCode = CHECK_EXIT.refused;
+    return;
   }
-  if (typeof args !== "object" || args === null || Array.isArray(args))
-    fail(2, 'ARGS must be a JSON object, e.g. \'{"path":".env"}\'');
-  const engine = await engineFor(options);
-  const verdict = await decide(engine, tool, args as Record<string, unknown>, options.principal);
+  const { verdict } = outcome;
   if (options.json) {
     const { decision, rule, layer, reason, explanation } = verdict;
     process.stdout.write(`${JSON.stringify({ decision, rule, layer, reason, explanation })}\n`);
   } else {
     printVerdict(verdict);
   }
+  process.exitCode = CHECK_EXIT[verdict.decision];
 }
 
 function caseLine(item: PolicyCase, verdict: PolicyVerdict, pass: boolean | undefined): string {
@@ -139,25 +145,35 @@ function caseLine(item: PolicyCase, verdict: PolicyVerdict, pass: boolean | unde
 }
 
 async function runTest(casesFile: string, options: PolicyCliOptions): Promise<void> {
-  const tools = knownTools(options.tool);
+  const { engine, tools } = await setup(options);
   let cases: PolicyCase[];
   try {
-    cases = loadPolicyCases(casesFile, new Set(tools.keys()));
+    cases = loadPolicyCases(casesFile, new Set(tools.map((tool) => tool.name)));
   } catch (error) {
     return fail(2, (error as Error).message);
   }
-  const engine = await engineFor(options);
   let failed = 0;
   let unchecked = 0;
   for (const item of cases) {
-    const tool = tools.get(item.tool) as Tool;
-    const verdict = await decide(
+    const outcome = await dryRun({
       engine,
-      tool,
-      { ...item.args },
-      item.principal ?? options.principal,
-      item.session,
-    );
+      tools,
+      name: item.tool,
+      raw: JSON.stringify(item.args),
+      principal: item.principal ?? options.principal,
+      sessionId: item.session,
+    });
+    // A refused call does not run, as a denied one does not: `expect: deny` covers both.
+    const verdict: PolicyVerdict =
+      outcome.status === "decided"
+        ? outcome.verdict
+        : {
+            decision: "deny",
+            rule: `refused:${outcome.reason}`,
+            layer: "checkpoint",
+            reason: outcome.message,
+            explanation: outcome.message,
+          };
     const pass = item.expect === undefined ? undefined : item.expect.includes(verdict.decision);
     if (pass === false) failed++;
     if (pass === undefined) unchecked++;
@@ -183,7 +199,7 @@ async function runTest(casesFile: string, options: PolicyCliOptions): Promise<vo
 
 function withSharedOptions(command: Command): Command {
   return command
-    .option("--config <file>", "docket.yaml to read (default: ./docket.yaml when present)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--json", "print JSON instead of text")
     .option(
       "--tool <spec>",
@@ -193,7 +209,7 @@ function withSharedOptions(command: Command): Command {
     )
     .option(
       "--workspace <dir>",
-      "the workspace relative paths resolve against (default: the current directory)",
+      "the workspace relative paths resolve against (default: docket.yaml's workspace, else its folder)",
     )
     .option("--principal <name>", "the principal CEL conditions see", "cli");
 }
@@ -201,8 +217,10 @@ function withSharedOptions(command: Command): Command {
 /**
  * Add `docket policy check` and `docket policy test` to a program. Both read the same layers the
  * harness would (managed from `DOCKET_MANAGED_POLICY`, the user file, docket.yaml), so they prove
- * what a rule does in the user's own setup. Exit codes: 0 fine, 1 a case got an unexpected
- * decision, 2 a bad file, tool or argument.
+ * what a rule does in the user's own setup, and send the call through the checkpoint's real read
+ * and validate steps first. Exit codes of `check`: 0 allow, 1 deny (or refused before the
+ * policy: unreadable or invalid arguments), 3 ask, 2 a bad file, flag or unknown tool. Of
+ * `test`: 0 every expectation held, 1 one did not, 2 a bad file.
  *
  * @example
  * ```ts
@@ -218,9 +236,11 @@ export function registerPolicyCommand(program: Command): Command {
   withSharedOptions(
     policy
       .command("check")
-      .description("Print the decision for one call and how it was reached")
+      .description(
+        "Print the decision for one call and how it was reached (exit 0 allow, 1 deny or refused, 3 ask, 2 error)",
+      )
       .argument("<tool>", "tool name, e.g. run_command")
-      .argument("[args]", "the call's arguments as a JSON object", "{}"),
+      .argument("[args]", "the call's arguments as JSON text, as a model sends them", "{}"),
   ).action((tool: string, args: string, options: PolicyCliOptions) =>
     runCheck(tool, args, options),
   );

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { RunResult } from "../../loop/harness-options.js";
 import { createCliHarness } from "../cli-harness.js";
 import { createRunPrinter } from "../run-printer.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 
 interface RunOptions {
   readonly model?: string;
@@ -61,11 +62,8 @@ function common(command: Command): Command {
       "--model <model>",
       "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
     )
-    .option("--config <file>", "docket.yaml (default: ./docket.yaml when present)")
-    .option(
-      "--store <url>",
-      "the store (default: DOCKET_STORE, the config's store, else sqlite:.docket/docket.db)",
-    )
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--as <name>", "who answers approvals at this terminal (a configured approver)")
     .option("--json", "one JSON object per line");
 }

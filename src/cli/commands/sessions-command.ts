@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { SESSION_STATUSES, type SessionStatus } from "../../store/session-record.js";
 import { commandFailure } from "./command-failure.js";
-import { withCommandStore } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseCount } from "./parse-since.js";
 import { conversationLines } from "./session-conversation.js";
 import { formatTime, textTable } from "./text-table.js";
@@ -24,10 +24,11 @@ export function registerSessionsCommand(program: Command): void {
     .description("List sessions, newest first: a table, or one JSON object per line with --json.")
     .option("--status <status>", `only sessions in this status (${SESSION_STATUSES.join(", ")})`)
     .option("--limit <n>", "at most this many sessions", parseCount, 100)
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per line")
     .action(async (options: { status?: string; limit: number; store?: string; json?: boolean }) => {
-      const list = await withCommandStore(options.store, (store) =>
+      const list = await withCommandStore(options, (store) =>
         store.listSessions({
           status: options.status as SessionStatus | undefined,
           limit: options.limit,
@@ -53,10 +54,11 @@ export function registerSessionsCommand(program: Command): void {
     .command("show")
     .description("One session: its record, its transcript and its calls.")
     .argument("<id>", "the session id")
-    .option("--store <url>", "the store (default: DOCKET_STORE, else sqlite:.docket/docket.db)")
+    .option("--config <file>", CONFIG_FLAG_HELP)
+    .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object: { session, messages, calls }")
     .action(async (id: string, options: { store?: string; json?: boolean }) => {
-      const found = await withCommandStore(options.store, async (store) => {
+      const found = await withCommandStore(options, async (store) => {
         const session = await store.getSession(id);
         if (!session) return undefined;
         const messages = await store.loadTranscript(id);
