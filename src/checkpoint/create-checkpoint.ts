@@ -1,4 +1,5 @@
 import { toPolicyFunction } from "../policy/policy.js";
+import { createOutageLog } from "../shared/outage-log.js";
 import type { Tool } from "../tool/tool.js";
 import { createToolSet } from "../tool/tool-set.js";
 import type { EventSink } from "./checkpoint-event.js";
@@ -76,11 +77,8 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     ledger: options.store,
     limits: resolveLimits(options.limits),
     principal: options.principal ?? "agent",
-    onEventError:
-      options.onEventError ??
-      ((error) => {
-        console.error("docket: an event could not be recorded:", error);
-      }),
+    // One line per outage, not a stack per refused call.
+    onEventError: options.onEventError ?? createOutageLog(),
   };
   const used = new Map<string, number>();
   const runCounter = {

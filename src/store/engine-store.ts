@@ -98,7 +98,7 @@ export class EngineStore implements Store {
       : undefined;
     this.checkpoints = checkpoints;
     const write = checkpoints
-      ? (items: readonly PendingWrite[]) => {
+      ? (items: readonly PendingWrite[], key: number) => {
           // A checkpoint that failed fails the next write: the trail is never silently unsigned.
           const error = checkpoints.takeError();
           if (error !== undefined) throw error;
@@ -111,14 +111,17 @@ export class EngineStore implements Store {
             this.deliver(signed);
             return;
           }
-          const written = db.appendEvents(items);
+          const written = db.appendEvents(items, key);
           if (isThenable(written)) return written.then(() => checkpoints.committed());
           checkpoints.committed();
           return written;
         }
-      : (items: readonly PendingWrite[]) => db.appendEvents(items);
+      : (items: readonly PendingWrite[], key: number) => db.appendEvents(items, key);
     this.queue = new EventQueue(write, {
       buffer,
+      ...(db.committed
+        ? { committed: (key: number) => db.committed?.(key) ?? Promise.resolve(false) }
+        : {}),
       // Queued items that settle a call's claim: its claim, its result, its closing event.
       indexed: (item): item is PendingCallWrite =>
         item.kind === "claim" ||

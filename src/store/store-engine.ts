@@ -64,7 +64,13 @@ export interface StoreEngine {
   ): Awaitable<TranscriptMessage[]>;
   loadTranscript(sessionId: string): Awaitable<TranscriptMessage[]>;
 
-  appendEvents(items: readonly PendingWrite[]): Awaitable<void>;
+  /** `key` names the commit (see `committed`); an engine whose commits never end in doubt ignores it. */
+  appendEvents(items: readonly PendingWrite[], key?: number): Awaitable<void>;
+  /**
+   * Where a commit can fail without saying whether it happened (PostgreSQL: the connection lost
+   * during COMMIT): whether the append that carried `key` was committed.
+   */
+  committed?(key: number): Promise<boolean>;
   /**
    * Where the engine can (SQLite): append and sign the given sessions' checkpoints in the same
    * transaction, so a batch's checkpoint costs no commit of its own. Returns what was signed.

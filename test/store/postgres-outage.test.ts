@@ -46,7 +46,10 @@ describe.skipIf(!canOwnPostgres)("PostgreSQL lost under load", () => {
     expect(after.refused).toBeGreaterThan(0);
     expect(after.ok).toBeGreaterThan(before.ok);
     // Logged once per outage, not a stack per refused call.
-    const stderr = worker.output().split("\n").filter((line) => line.includes("docket"));
+    const stderr = worker
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("docket"));
     expect(stderr.length).toBeLessThanOrEqual(4);
     expect(worker.output()).not.toMatch(/\n\s+at /);
 
@@ -66,7 +69,13 @@ describe.skipIf(!canOwnPostgres)("PostgreSQL lost under load", () => {
       const calls = await store.listCalls({ limit: 1_000_000 });
       const byId = new Map(calls.map((call) => [call.callId, call]));
       for (const id of ran) expect(byId.get(id)?.state, id).toBe("finished");
-      for (const call of calls) expect(call.state, call.callId).not.toBe("interrupted");
+      for (const call of calls) {
+        const trail = events.filter((e) => e.callId === call.callId).map((e) => e.type);
+        expect(
+          call.state,
+          `${call.callId}: ${trail.join(" ")} ran=${ran.includes(call.callId)}`,
+        ).not.toBe("interrupted");
+      }
       expect(await store.listInterrupted()).toEqual([]);
     } finally {
       await store.close();

@@ -2,6 +2,7 @@ import { DocketError } from "../../errors/docket-error.js";
 import { initialSchema } from "./001-initial-schema.js";
 import { approvalGrants } from "./003-approval-grants.js";
 import { auditCheckpoints } from "./004-audit-checkpoints.js";
+import { commitKeys } from "./005-commit-keys.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -20,7 +21,12 @@ export interface Migration {
  * for (const migration of MIGRATIONS.filter((m) => m.version > current)) apply(migration);
  * ```
  */
-export const MIGRATIONS: readonly Migration[] = [initialSchema, approvalGrants, auditCheckpoints];
+export const MIGRATIONS: readonly Migration[] = [
+  initialSchema,
+  approvalGrants,
+  auditCheckpoints,
+  commitKeys,
+];
 
 /**
  * The schema version this docket writes.

@@ -87,7 +87,16 @@ export class PostgresEngine implements StoreEngine {
     now: () => number,
   ): Promise<PostgresEngine> {
     const pool = await openPostgresPool(target, options);
-    return new PostgresEngine(pool, options.readOnly, owner, now);
+    const engine = new PostgresEngine(pool, options.readOnly, owner, now);
+    if (!options.readOnly) {
+      try {
+        await engine.audit.register();
+      } catch (error) {
+        await pool.end().catch(() => undefined);
+        throw error;
+      }
+    }
+    return engine;
   }
 
   async insertSession(session: Session, metadata: string | null): Promise<void> {
@@ -213,7 +222,7 @@ export class PostgresEngine implements StoreEngine {
    * share their transaction: a failure between the two would leave the queue unable to tell
    * what was committed.
    */
-  async appendEvents(items: readonly PendingWrite[]): Promise<void> {
+  async appendEvents(items: readonly PendingWrite[], key?: number): Promise<void> {
     const calls: PendingCallWrite[] = [];
     for (const item of items) {
       if (item.kind === "messages") {
@@ -224,7 +233,12 @@ export class PostgresEngine implements StoreEngine {
       }
       calls.push(item);
     }
-    await this.audit.append(calls);
+    await this.audit.append(calls, key);
+  }
+
+  /** Whether the append that carried `key` was committed (asked after it failed). */
+  committed(key: number): Promise<boolean> {
+    return this.audit.committed(key);
   }
 
   listEvents(filter: EventFilter): Promise<AuditRecord[]> {
@@ -329,7 +343,9 @@ export class PostgresEngine implements StoreEngine {
     return Number(result.rows[0]?.version ?? 0);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    // A database that is gone keeps the row (a few bytes); closing still ends the pool.
+    if (!this.readOnly) await this.audit.unregister().catch(() => undefined);
+    await this.pool.end();
   }
 }
