@@ -84,7 +84,9 @@ describe("applyCallEvent", () => {
     const running = fold([requested, started]);
     const audit = { ...refused, reason: "audit_failed" } as StoreEvent;
     expect(fold([audit], running)).toBe(running);
-    expect(fold([{ ...audit, intentFailed: true } as StoreEvent], running)).toMatchObject({
+    expect(
+      fold([{ ...audit, intentFailed: true } as unknown as StoreEvent], running),
+    ).toMatchObject({
       state: "finished",
       status: "refused",
       reason: "audit_failed",

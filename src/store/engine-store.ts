@@ -2,10 +2,13 @@ import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
 import { isThenable } from "../shared/is-thenable.js";
+import { decodeApprovalCursor, encodeApprovalCursor, pageSize } from "./approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
   ApprovalFilter,
+  ApprovalPage,
+  ApprovalPageFilter,
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
@@ -496,6 +499,19 @@ export class EngineStore implements Store {
   async listApprovals(filter: ApprovalFilter = {}): Promise<Approval[]> {
     this.assertOpen();
     return this.db.listApprovals(filter);
+  }
+
+  async pageApprovals(filter: ApprovalPageFilter = {}): Promise<ApprovalPage> {
+    this.assertOpen();
+    const limit = pageSize(filter.limit);
+    const after = filter.cursor === undefined ? undefined : decodeApprovalCursor(filter.cursor);
+    const where = { status: filter.status, sessionId: filter.sessionId };
+    const { rows, total } = await this.db.pageApprovals(where, after, limit);
+    const approvals = rows.slice(0, limit);
+    const last = approvals.at(-1);
+    return rows.length > limit && last
+      ? { approvals, total, next: encodeApprovalCursor(last) }
+      : { approvals, total };
   }
 
   async decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {

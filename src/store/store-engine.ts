@@ -1,3 +1,4 @@
+import type { ApprovalPosition } from "./approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -121,6 +122,12 @@ export interface StoreEngine {
   createApproval(input: NewApproval): Awaitable<Approval>;
   getApproval(id: string): Awaitable<Approval | undefined>;
   listApprovals(filter: ApprovalFilter): Awaitable<Approval[]>;
+  /** Newest first, after `after`: `limit` + 1 rows at most (one more says more exist), and the total. */
+  pageApprovals(
+    filter: ApprovalFilter,
+    after: ApprovalPosition | undefined,
+    limit: number,
+  ): Awaitable<{ rows: Approval[]; total: number }>;
   decideApproval(id: string, decision: ApprovalDecision): Awaitable<DecideResult>;
   expireApprovals(now: number): Awaitable<Approval[]>;
 

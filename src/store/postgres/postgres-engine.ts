@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { DocketError } from "../../errors/docket-error.js";
+import type { ApprovalPosition } from "../approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -324,6 +325,14 @@ export class PostgresEngine implements StoreEngine {
 
   getApproval(id: string): Promise<Approval | undefined> {
     return this.approvals.get(id);
+  }
+
+  pageApprovals(
+    filter: ApprovalFilter,
+    after: ApprovalPosition | undefined,
+    limit: number,
+  ): Promise<{ rows: Approval[]; total: number }> {
+    return this.approvals.page(filter, after, limit);
   }
 
   listApprovals(filter: ApprovalFilter): Promise<Approval[]> {
