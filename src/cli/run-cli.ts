@@ -48,7 +48,8 @@ export function createProgram(): Command {
         connectMcp: false,
         approvalMode: "wait",
       });
-      return createGatewayBackend({
+      const maxSessions = runtime.cli.runtime.gateway.maxSessions;
+      const backend = await createGatewayBackend({
         tools: runtime.tools,
         ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
         sandbox: { settings: runtime.sandbox, workspace: runtime.workspace },
@@ -58,6 +59,7 @@ export function createProgram(): Command {
         ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
         onClose: () => runtime.close(),
       });
+      return maxSessions === undefined ? backend : { ...backend, maxSessions };
     },
   });
   return program;

@@ -18,6 +18,7 @@ export const CONFIG_SECTIONS = [
   "limits",
   "workspace",
   "sandbox",
+  "gateway",
   "audit",
 ] as const;
 

@@ -62,6 +62,9 @@ const sectionSchemas = {
     default_approvers: z.array(z.string().min(1)).optional(),
   }),
   sandbox: sandboxSectionSchema,
+  gateway: z.strictObject({
+    max_sessions: z.number().int().min(1).max(10_000).optional(),
+  }),
 };
 
 /** docket.yaml's sections other than `policy` and `mcp`, checked and with defaults applied. */
@@ -93,6 +96,8 @@ export interface RuntimeConfig {
   };
   /** The `sandbox:` section: how run_command is confined (mode auto when absent). */
   readonly sandbox: SandboxSettings;
+  /** The `gateway:` section: how many HTTP client sessions it keeps (docs/gateway.md). */
+  readonly gateway: { readonly maxSessions?: number };
 }
 
 function check<S extends z.ZodType>(
@@ -130,6 +135,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
   const limits = check(config, "limits", sectionSchemas.limits) ?? {};
   const approvals = check(config, "approvals", sectionSchemas.approvals) ?? {};
   const audit = check(config, "audit", sectionSchemas.audit) ?? {};
+  const gateway = check(config, "gateway", sectionSchemas.gateway) ?? {};
   return {
     principal: check(config, "principal", sectionSchemas.principal) ?? "agent",
     workspace: check(config, "workspace", sectionSchemas.workspace),
@@ -172,5 +178,6 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
       check(config, "sandbox", sectionSchemas.sandbox) ?? {},
       config?.file,
     ),
+    gateway: gateway.max_sessions === undefined ? {} : { maxSessions: gateway.max_sessions },
   };
 }
