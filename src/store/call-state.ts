@@ -105,7 +105,7 @@ export function applyCallEvent(
     case "awaiting_approval":
       return finish(base, event) ?? row;
     case "interrupted": {
-      if (base.state !== "started") return row;
+      if (base.state !== "started" && !isReadInFlight(base)) return row;
       const outcome = outcomeOf(event);
       return {
         ...base,
@@ -204,6 +204,19 @@ export function isClaimable(row: CallRow): boolean {
 
 function isAwaiting(row: CallRow): boolean {
   return row.state === "finished" && row.outcome?.kind === "awaiting_approval";
+}
+
+/**
+ * A read that was claimed and started (its `started` event sets `startedAt`; a read's state
+ * stays `claimed`) and has no outcome: in flight, or cut short by its process ending.
+ *
+ * @example
+ * ```ts
+ * isReadInFlight({ ...row, state: "claimed", writes: false, startedAt: 5 }); // true
+ * ```
+ */
+export function isReadInFlight(row: CallRecord): boolean {
+  return row.state === "claimed" && row.writes === false && row.startedAt !== undefined;
 }
 
 /**
