@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crossCheckCalls } from "../../src/audit/cross-check-tables.js";
 import { openStore } from "../../src/store/open-store.js";
 import { canOwnPostgres, type OwnPostgres, ownPostgres } from "../support/own-postgres.js";
 import { spawnWorker } from "./support/spawn-worker.js";
@@ -77,6 +78,12 @@ describe.skipIf(!canOwnPostgres)("PostgreSQL lost under load", () => {
         ).not.toBe("interrupted");
       }
       expect(await store.listInterrupted()).toEqual([]);
+      // Folding each chain again agrees with the calls table (refusals of failed intents too).
+      for (const sessionId of new Set(calls.map((call) => call.sessionId))) {
+        const rows = await store.listChainRows(sessionId, { limit: 1_000_000 });
+        const own = calls.filter((call) => call.sessionId === sessionId);
+        expect(crossCheckCalls(sessionId, rows, own)).toEqual([]);
+      }
     } finally {
       await store.close();
     }
