@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DocketError } from "../errors/docket-error.js";
+import { DocketError, isDocketError } from "../errors/docket-error.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
+import type { ApprovalPageFilter, ApprovalStatus } from "../store/approval-record.js";
 import type { Store } from "../store/store.js";
 import { type ApproverDirectory, authenticate } from "./approver-directory.js";
 import { decideApproval } from "./decide-approval.js";
@@ -61,7 +62,9 @@ const STATUS_CODES = {
 } as const;
 
 /**
- * Serve the approvals API on 127.0.0.1 (by default): `GET /approvals`, `GET /approvals/:id` and
+ * Serve the approvals API on 127.0.0.1 (by default): `GET /approvals` (newest first, a page at a
+ * time: `?status=pending|approved|denied|expired|all&limit=1..1000&cursor=NEXT`, answered with
+ * `{ approvals, total, more, next? }`), `GET /approvals/:id` and
  * `POST /approvals/:id/decision` (`{ "decision": "approve" | "deny", "reason"?, "scope"? }`).
  * Every request needs an approver's bearer token (401 without, 403 for someone not allowed to
  * decide, 404 for an unknown id, 409 when already decided or expired); bodies are capped at 16 KiB.
@@ -117,11 +120,19 @@ export async function serveApprovals({
       }
       if (req.method === "GET" && parts.length === 1) {
         await store.expireApprovals();
-        const status = url.searchParams.get("status") ?? "pending";
-        const list = await store.listApprovals(
-          status === "all" ? {} : { status: status as "pending" },
-        );
-        return send(res, 200, { approvals: list });
+        const query = readListQuery(url.searchParams);
+        if (query.status === "invalid") {
+          return send(res, 400, { error: "invalid_filter", message: query.message });
+        }
+        try {
+          const page = await store.pageApprovals(query.filter);
+          return send(res, 200, { ...page, more: page.next !== undefined });
+        } catch (error) {
+          if (isDocketError(error) && error.code === "invalid_filter") {
+            return send(res, 400, { error: "invalid_filter", message: error.message });
+          }
+          throw error;
+        }
       }
       if (req.method === "GET" && parts.length === 2 && id) {
         const approval = await store.getApproval(id);
@@ -202,5 +213,34 @@ export async function serveApprovals({
     url: `http://${host}:${address.port}`,
     server,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const STATUSES = new Set(["pending", "approved", "denied", "expired"]);
+
+/** `GET /approvals`'s query: the status (default pending, or all), the page size, the cursor. */
+function readListQuery(
+  params: URLSearchParams,
+): { status: "ok"; filter: ApprovalPageFilter } | { status: "invalid"; message: string } {
+  const status = params.get("status") ?? "pending";
+  if (status !== "all" && !STATUSES.has(status)) {
+    return {
+      status: "invalid",
+      message: "status is one of pending, approved, denied, expired, all.",
+    };
+  }
+  const limitText = params.get("limit");
+  const limit = limitText === null ? undefined : Number(limitText);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) {
+    return { status: "invalid", message: "limit is an integer from 1 to 1000." };
+  }
+  const cursor = params.get("cursor") ?? undefined;
+  return {
+    status: "ok",
+    filter: {
+      ...(status === "all" ? {} : { status: status as ApprovalStatus }),
+      ...(limit === undefined ? {} : { limit }),
+      ...(cursor === undefined ? {} : { cursor }),
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { toPolicyFunction } from "../policy/policy.js";
+import { createOutageLog } from "../shared/outage-log.js";
 import type { Tool } from "../tool/tool.js";
 import { createToolSet } from "../tool/tool-set.js";
 import type { EventSink } from "./checkpoint-event.js";
@@ -78,13 +79,8 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     ledger: options.store,
     limits: resolveLimits(options.limits),
     principal: options.principal ?? "agent",
-    onEventError:
-      options.onEventError ??
-      ((error) => {
-        // One line, masked: a driver's error may carry a connection string, and no stack
-        // trace reaches a user.
-        console.error(`docket: an event could not be recorded: ${sanitiseError(error)}`);
-      }),
+    // One line per outage, not a stack per refused call.
+    onEventError: options.onEventError ?? createOutageLog(),
     taint: new TaintLedger(options.taint),
   };
   const used = new Map<string, number>();

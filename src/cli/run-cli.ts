@@ -54,6 +54,7 @@ export function createProgram(): Command {
         connectMcp: false,
         approvalMode: "wait",
       });
+      const maxSessions = runtime.cli.runtime.gateway.maxSessions;
       const backend = await createGatewayBackend({
         tools: runtime.tools,
         ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
@@ -71,6 +72,7 @@ export function createProgram(): Command {
       const principal = runtime.cli.runtime.principal;
       return {
         ...backend,
+        ...(maxSessions === undefined ? {} : { maxSessions }),
         // Each client's session is a session in the store, listed and shown like a run's.
         openSession: async (id: string, transport: "stdio" | "http") => {
           await runtime.store.createSession({

@@ -19,6 +19,7 @@ export const CONFIG_SECTIONS = [
   "limits",
   "workspace",
   "sandbox",
+  "gateway",
   "audit",
   "taint",
 ] as const;

@@ -42,6 +42,15 @@ approvals: { mode: suspend, expires: 30m, default_approvers: ["role:lead"] }
     });
   });
 
+  it("reads gateway.max_sessions, and refuses one that is not a positive integer", async () => {
+    const runtime = readRuntimeConfig(await configFrom("gateway:\n  max_sessions: 200\n"));
+    expect(runtime.gateway).toEqual({ maxSessions: 200 });
+    expect(readRuntimeConfig(undefined).gateway).toEqual({});
+    await expect(
+      configFrom("gateway:\n  max_sessions: 0\n").then(readRuntimeConfig),
+    ).rejects.toThrowError(/^docket\.yaml:2: gateway\.max_sessions: /);
+  });
+
   it("names the file, line and problem", async () => {
     await expect(
       configFrom("principal: agent\napprovals:\n  mode: later\n").then(readRuntimeConfig),

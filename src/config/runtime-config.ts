@@ -74,6 +74,9 @@ const sectionSchemas = {
     scope: z.enum(["run", "session"]).optional(),
     writes: z.enum(["ask", "allow"]).optional(),
   }),
+  gateway: z.strictObject({
+    max_sessions: z.number().int().min(1).max(10_000).optional(),
+  }),
 };
 
 /** Where a provider is reached, from docket.yaml. */
@@ -122,6 +125,8 @@ export interface RuntimeConfig {
   readonly sandbox: SandboxSettings;
   /** The `taint:` section: what untrusted content does to later writes (docs/untrusted-content.md). */
   readonly taint: { readonly scope?: "run" | "session"; readonly writes?: "ask" | "allow" };
+  /** The `gateway:` section: how many HTTP client sessions it keeps (docs/gateway.md). */
+  readonly gateway: { readonly maxSessions?: number };
 }
 
 function toEndpoint(value: { base_url?: string | undefined; api_key_env?: string | undefined }) {
@@ -179,6 +184,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
   const limits = check(config, "limits", sectionSchemas.limits) ?? {};
   const approvals = check(config, "approvals", sectionSchemas.approvals) ?? {};
   const audit = check(config, "audit", sectionSchemas.audit) ?? {};
+  const gateway = check(config, "gateway", sectionSchemas.gateway) ?? {};
   return {
     principal: check(config, "principal", sectionSchemas.principal) ?? "agent",
     workspace: check(config, "workspace", sectionSchemas.workspace),
@@ -210,6 +216,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
     },
     sandbox: toSandboxSettings(checkSandboxEnv(config, model, approversOf(config)), config?.file),
     taint: check(config, "taint", sectionSchemas.taint) ?? {},
+    gateway: gateway.max_sessions === undefined ? {} : { maxSessions: gateway.max_sessions },
   };
 }
 

@@ -17,6 +17,8 @@ export interface GatewayBackend {
   tools(): readonly Tool[];
   /** Be told when the menu changes; returns a function that stops telling. */
   onToolsChanged?(listener: () => void): () => void;
+  /** `gateway.max_sessions` from docket.yaml: HTTP client sessions kept at once. */
+  readonly maxSessions?: number;
   /** Stop upstream servers, close the store. */
   close(): Promise<void>;
   /**

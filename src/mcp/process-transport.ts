@@ -7,6 +7,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import { planSandboxLaunch } from "../sandbox/sandbox-launch.js";
 import type { ServerSandbox } from "./mcp-config.js";
+import { withParentWatchdog } from "./parent-watchdog.js";
 import { signalProcessGroup, stopProcessGroup } from "./stop-process-group.js";
 
 /** How to start a stdio MCP server. */
@@ -28,6 +29,16 @@ export interface ProcessTransportOptions {
 export interface ProcessExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
+}
+
+/** How a server is started: the file and arguments to spawn, its environment. */
+interface Launch {
+  readonly file: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+  readonly cleanup?: () => void;
+  /** Wrapped in the parent watchdog, which wants its pipe on fd 3. */
+  readonly watched?: boolean;
 }
 
 /** Groups still running, killed on the way out if docket exits without closing them. */
@@ -84,7 +95,7 @@ export class ProcessTransport implements Transport {
   start(): Promise<void> {
     if (this.#child) throw new Error("ProcessTransport already started");
     const { cwd } = this.#options;
-    let launch: { file: string; args: string[]; env: Record<string, string>; cleanup?: () => void };
+    let launch: Launch;
     try {
       launch = this.#plan();
     } catch (error) {
@@ -95,7 +106,8 @@ export class ProcessTransport implements Transport {
       const child = spawn(launch.file, launch.args, {
         env: launch.env,
         cwd,
-        stdio: ["pipe", "pipe", "pipe"],
+        // fd 3: the watchdog's pipe, held open by docket until it exits (however it exits).
+        stdio: launch.watched ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
         detached: true,
       });
       if (launch.cleanup) child.once("close", launch.cleanup);
@@ -125,10 +137,12 @@ export class ProcessTransport implements Transport {
 
   // Unconfined: the command with a minimal environment. Sandboxed: bwrap around it, with only
   // the allow-listed variables and the server's own `env`; no sandbox here means no start.
-  #plan(): { file: string; args: string[]; env: Record<string, string>; cleanup?: () => void } {
+  #plan(): Launch {
     const { command, args = [], env = {}, cwd, sandbox } = this.#options;
     if (sandbox === undefined) {
-      return { file: command, args: [...args], env: { ...getDefaultEnvironment(), ...env } };
+      // Unconfined, nothing else ends the server with docket: a watchdog does (fd 3).
+      const watched = withParentWatchdog(command, args);
+      return { ...watched, env: { ...getDefaultEnvironment(), ...env }, watched: true };
     }
     const settings = { ...sandbox.settings, network: sandbox.network };
     const confinement = resolveConfinement({ ...settings, mode: "required" });

@@ -18,7 +18,11 @@ export interface HttpGatewayOptions {
   readonly principal?: string;
   /** Largest request body accepted. Default 1 MiB (the checkpoint's argument cap). */
   readonly maxBodyBytes?: number;
-  /** Sessions kept at once; past it the least recently used one is closed. Default 32. */
+  /**
+   * Sessions kept at once (`gateway.max_sessions`, `--max-sessions`). Default 32. A new client
+   * past it closes the least recently used idle session (no call in flight); when every session
+   * has a call in flight, the new client is refused at initialize (503), and no call is cut.
+   */
   readonly maxSessions?: number;
   readonly path?: string;
   /** See `GatewayServerOptions.heartbeatMs`. */
@@ -37,6 +41,8 @@ export interface HttpGateway {
 interface Session {
   readonly server: Server;
   readonly transport: StreamableHTTPServerTransport;
+  /** POST requests being answered (a GET event stream does not make a session busy). */
+  busy: number;
 }
 
 const HOST = "127.0.0.1";
@@ -118,13 +124,23 @@ export async function serveGatewayHttp(
     sessions.delete(id);
     void session.server.close().catch(() => {});
   };
+  /** Ids closed to make room, so that their client is told why (not a bare 404). */
+  const evicted = new Set<string>();
+
+  /** Make room for one more: the least recently used idle session goes; false when none is idle. */
+  const makeRoom = (): boolean => {
+    while (sessions.size >= maxSessions) {
+      const idle = [...sessions].find(([, session]) => session.busy === 0)?.[0];
+      if (idle === undefined) return false;
+      drop(idle);
+      evicted.add(idle);
+      // Bounded: only the latest evictions are remembered.
+      if (evicted.size > maxSessions * 4) evicted.delete(evicted.values().next().value as string);
+    }
+    return true;
+  };
 
   const open = async (): Promise<Session> => {
-    while (sessions.size >= maxSessions) {
-      const oldest = sessions.keys().next().value;
-      if (oldest === undefined) break;
-      drop(oldest);
-    }
     const id = randomUUID();
     await backend.openSession?.(id, "http");
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
@@ -137,7 +153,7 @@ export async function serveGatewayHttp(
     });
     transport.onclose = () => drop(id);
     await server.connect(transport);
-    const session = { server, transport };
+    const session: Session = { server, transport, busy: 0 };
     sessions.set(id, session);
     return session;
   };
@@ -168,16 +184,39 @@ export async function serveGatewayHttp(
     const header = req.headers["mcp-session-id"];
     const id = Array.isArray(header) ? header[0] : header;
     let session = id === undefined ? undefined : sessions.get(id);
-    if (id !== undefined && !session) return reply(res, 404, "Session not found");
+    if (id !== undefined && !session) {
+      return reply(
+        res,
+        404,
+        evicted.has(id)
+          ? `Session not found: it was closed while idle to make room (the gateway keeps ${maxSessions} sessions); send initialize again`
+          : "Session not found",
+      );
+    }
     if (session && id !== undefined) {
       sessions.delete(id);
       sessions.set(id, session);
     } else if (req.method === "POST" && isInitializeRequest(body)) {
+      if (!makeRoom()) {
+        return reply(
+          res,
+          503,
+          `The gateway is at its cap of ${maxSessions} sessions and every one has a call in flight; try again shortly, or raise gateway.max_sessions (--max-sessions)`,
+          { "retry-after": "1" },
+        );
+      }
       session = await open();
     } else {
       return reply(res, 400, "Bad request: no session (send initialize first)");
     }
     cancelOnDisconnect(session.transport, res, body);
+    if (req.method === "POST") {
+      const active = session;
+      active.busy += 1;
+      res.once("close", () => {
+        active.busy -= 1;
+      });
+    }
     await session.transport.handleRequest(req, res, body);
   };
 

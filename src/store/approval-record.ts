@@ -81,6 +81,23 @@ export type DecideResult =
   | { readonly status: "conflict"; readonly approval: Approval }
   | { readonly status: "not_found" };
 
+/** Filters and the page of `pageApprovals`: newest first, `limit` (default 100) at a time. */
+export interface ApprovalPageFilter {
+  readonly status?: ApprovalStatus;
+  readonly sessionId?: string;
+  readonly limit?: number;
+  /** The `next` of the previous page. */
+  readonly cursor?: string;
+}
+
+/** One page of approvals, newest first; `next` is there when older ones remain. */
+export interface ApprovalPage {
+  readonly approvals: Approval[];
+  /** How many match the filter, on every page. */
+  readonly total: number;
+  readonly next?: string;
+}
+
 /** Filters for `listApprovals`; oldest first. */
 export interface ApprovalFilter {
   readonly status?: ApprovalStatus;

@@ -80,6 +80,19 @@ describe("applyCallEvent", () => {
     expect(fold([requested, refused])).toMatchObject({ state: "requested" });
   });
 
+  it("closes a started call with the refusal of its own intent (the store marks it), only that one", () => {
+    const running = fold([requested, started]);
+    const audit = { ...refused, reason: "audit_failed" } as StoreEvent;
+    expect(fold([audit], running)).toBe(running);
+    expect(
+      fold([{ ...audit, intentFailed: true } as unknown as StoreEvent], running),
+    ).toMatchObject({
+      state: "finished",
+      status: "refused",
+      reason: "audit_failed",
+    });
+  });
+
   it("does not mark a read as started, and ignores log events", () => {
     const read = fold([
       requested,

@@ -95,14 +95,17 @@ export function applyCallEvent(
     }
     case "refused":
       // A refusal comes before any handler runs: one for a call that already started (or for
-      // a repeated id) belongs to a second dispatch of the id, not to the call on record.
-      if (event.reason === "duplicate_call_id" || base.state === "started") return row;
+      // a repeated id) belongs to a second dispatch of the id, not to the call on record;
+      // unless it is the refusal of this call's own intent, whose write failed and may have
+      // been committed all the same (`intentFailed`, set by the store's queue).
+      if (event.reason === "duplicate_call_id") return row;
+      if (base.state === "started" && !isIntentRefusal(event)) return row;
       return finish(base, event) ?? row;
     case "finished":
     case "awaiting_approval":
       return finish(base, event) ?? row;
     case "interrupted": {
-      if (base.state !== "started") return row;
+      if (base.state !== "started" && !isReadInFlight(base)) return row;
       const outcome = outcomeOf(event);
       return {
         ...base,
@@ -201,6 +204,27 @@ export function isClaimable(row: CallRow): boolean {
 
 function isAwaiting(row: CallRow): boolean {
   return row.state === "finished" && row.outcome?.kind === "awaiting_approval";
+}
+
+/**
+ * A read that was claimed and started (its `started` event sets `startedAt`; a read's state
+ * stays `claimed`) and has no outcome: in flight, or cut short by its process ending.
+ *
+ * @example
+ * ```ts
+ * isReadInFlight({ ...row, state: "claimed", writes: false, startedAt: 5 }); // true
+ * ```
+ */
+export function isReadInFlight(row: CallRecord): boolean {
+  return row.state === "claimed" && row.writes === false && row.startedAt !== undefined;
+}
+
+/**
+ * The refusal the store marked as closing a call whose intent could not be recorded: part of the
+ * event (so of its hash), so that folding the chain again agrees with the calls table.
+ */
+function isIntentRefusal(event: StoreEvent): boolean {
+  return (event as { readonly intentFailed?: unknown }).intentFailed === true;
 }
 
 function mayFinish(row: CallRow): boolean {

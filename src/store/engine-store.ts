@@ -2,10 +2,13 @@ import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
 import { isThenable } from "../shared/is-thenable.js";
+import { decodeApprovalCursor, encodeApprovalCursor, pageSize } from "./approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
   ApprovalFilter,
+  ApprovalPage,
+  ApprovalPageFilter,
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
@@ -100,7 +103,7 @@ export class EngineStore implements Store {
       : undefined;
     this.checkpoints = checkpoints;
     const write = checkpoints
-      ? (items: readonly PendingWrite[]) => {
+      ? (items: readonly PendingWrite[], key: number) => {
           // A checkpoint that failed fails the next write: the trail is never silently unsigned.
           const error = checkpoints.takeError();
           if (error !== undefined) throw error;
@@ -113,14 +116,17 @@ export class EngineStore implements Store {
             this.deliver(signed);
             return;
           }
-          const written = db.appendEvents(items);
+          const written = db.appendEvents(items, key);
           if (isThenable(written)) return written.then(() => checkpoints.committed());
           checkpoints.committed();
           return written;
         }
-      : (items: readonly PendingWrite[]) => db.appendEvents(items);
+      : (items: readonly PendingWrite[], key: number) => db.appendEvents(items, key);
     this.queue = new EventQueue(write, {
       buffer,
+      ...(db.committed
+        ? { committed: (key: number) => db.committed?.(key) ?? Promise.resolve(false) }
+        : {}),
       // Queued items that settle a call's claim: its claim, its result, its closing event.
       indexed: (item): item is PendingCallWrite =>
         item.kind === "claim" ||
@@ -530,6 +536,19 @@ export class EngineStore implements Store {
   async listApprovals(filter: ApprovalFilter = {}): Promise<Approval[]> {
     this.assertOpen();
     return this.db.listApprovals(filter);
+  }
+
+  async pageApprovals(filter: ApprovalPageFilter = {}): Promise<ApprovalPage> {
+    this.assertOpen();
+    const limit = pageSize(filter.limit);
+    const after = filter.cursor === undefined ? undefined : decodeApprovalCursor(filter.cursor);
+    const where = { status: filter.status, sessionId: filter.sessionId };
+    const { rows, total } = await this.db.pageApprovals(where, after, limit);
+    const approvals = rows.slice(0, limit);
+    const last = approvals.at(-1);
+    return rows.length > limit && last
+      ? { approvals, total, next: encodeApprovalCursor(last) }
+      : { approvals, total };
   }
 
   async decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {

@@ -1,9 +1,22 @@
 import { isThenable } from "../shared/is-thenable.js";
-import type { PendingCallWrite, PendingWrite } from "./pending-write.js";
-import { isIntent, isTerminal } from "./store-event.js";
+import { prepareEvent } from "./pending-event.js";
+import { callKey, type PendingCallWrite, type PendingWrite } from "./pending-write.js";
+import { isIntent, isTerminal, type StoreEvent } from "./store-event.js";
 
-/** Appends queued items in one transaction; an engine's half of the queue. */
-export type EventWriter = (items: readonly PendingWrite[]) => void | Promise<void>;
+/**
+ * Appends queued items in one transaction; an engine's half of the queue. `key` names this
+ * commit (it grows with every write of the queue): an engine whose commit can fail without
+ * telling whether it happened (a connection lost during COMMIT) records it in the same
+ * transaction, and answers `committed(key)` on the retry.
+ */
+export type EventWriter = (items: readonly PendingWrite[], key: number) => void | Promise<void>;
+
+/** Whether the commit of this key happened after all; asked before a failed write is retried. */
+export type CommitCheck = (key: number) => Promise<boolean>;
+
+function isIntentItem(item: PendingWrite): boolean {
+  return item.kind === "event" && isIntent(item.event);
+}
 
 /** The default for `add`: intents and terminal events are written before they resolve. */
 function mustWrite(item: PendingWrite): boolean {
@@ -24,7 +37,11 @@ const MAX_QUEUED = 1024;
  *   a caller may also queue a terminal event, a read's claim or a result this way when it
  *   flushes at the end of its batch (the checkpoint does).
  * Writes never overlap: while one is in flight, later events wait and go together in the next
- * (group commit). A failed write keeps its events at the head of the queue for the next try.
+ * (group commit). A failed write keeps its events at the head of the queue for the next try,
+ * except its intents: their emits were rejected, so the caller refused those calls and never ran
+ * them, and a retry must not record them as started. With a `committed` check (PostgreSQL), a
+ * failed write is in doubt until the retry asks whether its key was committed: if it was, its
+ * items are not written again (never twice in a chain); if not, its intents are dropped.
  *
  * @example
  * ```ts
@@ -39,6 +56,12 @@ export class EventQueue {
   private scheduled = false;
   private failed = false;
   private readonly buffer: boolean;
+  private keys = 0;
+  /** The last failed write, when its commit may have happened all the same. */
+  private doubt: { key: number; items: readonly PendingWrite[] } | undefined;
+  private readonly committed: CommitCheck | undefined;
+  /** Calls whose intent's write failed: their coming refusal closes them (`intentFailed`). */
+  private readonly refusedIntents = new Set<string>();
 
   private readonly indexed: ((item: PendingWrite) => item is PendingCallWrite) | undefined;
   /** How many queued or in-flight indexed items each call has, by session and call id. */
@@ -49,14 +72,18 @@ export class EventQueue {
     {
       buffer = true,
       indexed,
+      committed,
     }: {
       buffer?: boolean;
       /** Which items `holds` answers for: those of a call, counted by session and call id. */
       indexed?: (item: PendingWrite) => item is PendingCallWrite;
+      /** Where a failed commit may have happened anyway: how to find out before a retry. */
+      committed?: CommitCheck;
     } = {},
   ) {
     this.buffer = buffer;
     this.indexed = indexed;
+    this.committed = committed;
   }
 
   /** Queue one item; resolves when it is durable, or at once for a buffered one. */
@@ -94,6 +121,7 @@ export class EventQueue {
    */
   async commitWith<T>(work: (items: readonly PendingWrite[]) => T | Promise<T>): Promise<T> {
     while (this.inflight) await this.inflight.catch(() => undefined);
+    // Only engines whose commits never end in doubt (SQLite) commit this way.
     const batch = this.pending;
     this.pending = [];
     let finish: () => void = () => undefined;
@@ -120,6 +148,15 @@ export class EventQueue {
   }
 
   private push(item: PendingWrite): void {
+    if (
+      this.refusedIntents.size > 0 &&
+      item.kind === "event" &&
+      item.event.type === "refused" &&
+      this.refusedIntents.delete(callKey(item))
+    ) {
+      // In the event itself (and its hash): folding the chain again must agree with the row.
+      item = prepareEvent({ ...item.event, intentFailed: true } as StoreEvent, item.sessionId);
+    }
     this.pending.push(item);
     if (this.indexed?.(item)) {
       let counts = this.calls.get(item.sessionId);
@@ -152,11 +189,24 @@ export class EventQueue {
   }
 
   private start(): Promise<void> {
-    const batch = this.pending;
+    let batch = this.pending;
     this.pending = [];
+    const key = ++this.keys;
+    const doubt = this.doubt;
+    // A check that fails leaves the earlier write in doubt: this one never reached the database.
+    let tried = doubt === undefined;
     let written: void | Promise<void>;
     try {
-      written = this.write(batch);
+      if (doubt && this.committed) {
+        const check = this.committed;
+        written = check(doubt.key).then((done) => {
+          batch = this.settleDoubt(doubt, batch, done);
+          tried = true;
+          return this.write(batch, key);
+        });
+      } else {
+        written = this.write(batch, key);
+      }
     } catch (error) {
       this.fail(batch);
       return Promise.reject(error);
@@ -169,11 +219,13 @@ export class EventQueue {
     const tracked: Promise<void> = Promise.resolve(written).then(
       () => {
         this.failed = false;
+        this.doubt = undefined;
         this.inflight = undefined;
         this.written(batch);
       },
       (error: unknown) => {
-        this.fail(batch);
+        if (tried || !doubt) this.fail(batch, key);
+        else this.failBeforeWrite(doubt, batch);
         this.inflight = undefined;
         throw error;
       },
@@ -182,9 +234,58 @@ export class EventQueue {
     return tracked;
   }
 
-  private fail(batch: readonly PendingWrite[]): void {
+  /**
+   * A retry after a write in doubt: its items lead the batch. Committed after all: they are
+   * written, only the rest goes. Not committed: they go again, without their intents.
+   */
+  private settleDoubt(
+    doubt: { key: number; items: readonly PendingWrite[] },
+    batch: readonly PendingWrite[],
+    done: boolean,
+  ): PendingWrite[] {
+    this.doubt = undefined;
+    const count = doubt.items.length;
+    const leads = doubt.items.every((item, i) => batch[i] === item);
+    if (!leads) return [...batch];
+    if (done) {
+      this.written(doubt.items);
+      return batch.slice(count);
+    }
+    return [...doubt.items.filter((item) => !isIntentItem(item)), ...batch.slice(count)];
+  }
+
+  /** Every intent of a failed write was refused by its caller: its refusal will close it. */
+  private noteRefused(batch: readonly PendingWrite[]): void {
+    for (const item of batch) {
+      if (item.kind === "event" && isIntentItem(item)) this.refusedIntents.add(callKey(item));
+    }
+  }
+
+  /**
+   * The check of a write in doubt failed, so nothing of this batch reached the database: the
+   * earlier write stays in doubt (it leads the batch), the intents after it are dropped.
+   */
+  private failBeforeWrite(
+    doubt: { key: number; items: readonly PendingWrite[] },
+    batch: readonly PendingWrite[],
+  ): void {
     this.failed = true;
-    this.pending = [...batch, ...this.pending];
+    this.noteRefused(batch);
+    const count = doubt.items.length;
+    const rest = batch.slice(count).filter((item) => !isIntentItem(item));
+    this.pending = [...batch.slice(0, count), ...rest, ...this.pending];
+  }
+
+  private fail(batch: readonly PendingWrite[], key?: number): void {
+    this.failed = true;
+    this.noteRefused(batch);
+    if (this.committed && key !== undefined) {
+      // Whether it happened is asked before the retry; until then nothing is dropped.
+      this.doubt = { key, items: batch };
+      this.pending = [...batch, ...this.pending];
+      return;
+    }
+    this.pending = [...batch.filter((item) => !isIntentItem(item)), ...this.pending];
   }
 
   private schedule(): void {

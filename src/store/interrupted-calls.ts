@@ -1,11 +1,13 @@
 import { isOwnerGone } from "./call-owner.js";
 import type { CallRecord } from "./call-record.js";
+import { isReadInFlight } from "./call-state.js";
 import type { StoreEngine } from "./store-engine.js";
 import type { InterruptedEvent, StoreEvent } from "./store-event.js";
 
 /**
  * Split the open calls (claimed or started) that recovery may close: started writes become
- * `interrupted` (when their owner is gone, or with `all`); claims that never started are
+ * `interrupted` (when their owner is gone, or with `all`), and so do reads that started and
+ * whose owner is gone; claims that never started are
  * released so the call may be claimed again (it never ran), only when their owner is gone.
  * Never this instance's own calls.
  *
@@ -24,7 +26,10 @@ export function recoverable(
   for (const call of open) {
     if (call.owner === self) continue;
     const gone = isOwnerGone(call.owner);
+    // A read cut short is closed like a write (it never gets a closing event otherwise), but
+    // only when its owner is surely gone: a live owner's read is simply still running.
     if (call.state === "started" && (all || gone)) interrupt.push(call);
+    else if (isReadInFlight(call) && gone) interrupt.push(call);
     // A claim is released only when its owner is surely gone, even with `all`: releasing a live
     // owner's claim would let the call run twice.
     else if (call.state === "claimed" && gone) release.push(call);
@@ -48,7 +53,9 @@ export function interruptedEvent(call: CallRecord, at: number): InterruptedEvent
     sessionId: call.sessionId,
     at,
     reason: "interrupted",
-    message: `${call.tool} started but its process ended before it finished; whether it changed anything is unknown. It was not run again.`,
+    message: call.writes
+      ? `${call.tool} started but its process ended before it finished; whether it changed anything is unknown. It was not run again.`
+      : `${call.tool} (a read) started but its process ended before it finished; it has no result. It was not run again.`,
     startedAt: call.startedAt,
     owner: call.owner,
   };

@@ -1,3 +1,4 @@
+import type { ApprovalPosition } from "./approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -68,7 +69,13 @@ export interface StoreEngine {
   ): Awaitable<TranscriptMessage[]>;
   loadTranscript(sessionId: string): Awaitable<TranscriptMessage[]>;
 
-  appendEvents(items: readonly PendingWrite[]): Awaitable<void>;
+  /** `key` names the commit (see `committed`); an engine whose commits never end in doubt ignores it. */
+  appendEvents(items: readonly PendingWrite[], key?: number): Awaitable<void>;
+  /**
+   * Where a commit can fail without saying whether it happened (PostgreSQL: the connection lost
+   * during COMMIT): whether the append that carried `key` was committed.
+   */
+  committed?(key: number): Promise<boolean>;
   /**
    * Where the engine can (SQLite): append and sign the given sessions' checkpoints in the same
    * transaction, so a batch's checkpoint costs no commit of its own. Returns what was signed.
@@ -119,6 +126,12 @@ export interface StoreEngine {
   createApproval(input: NewApproval): Awaitable<Approval>;
   getApproval(id: string): Awaitable<Approval | undefined>;
   listApprovals(filter: ApprovalFilter): Awaitable<Approval[]>;
+  /** Newest first, after `after`: `limit` + 1 rows at most (one more says more exist), and the total. */
+  pageApprovals(
+    filter: ApprovalFilter,
+    after: ApprovalPosition | undefined,
+    limit: number,
+  ): Awaitable<{ rows: Approval[]; total: number }>;
   decideApproval(id: string, decision: ApprovalDecision): Awaitable<DecideResult>;
   expireApprovals(now: number): Awaitable<Approval[]>;
   /** Where decisions can wake waiters (PostgreSQL LISTEN/NOTIFY); without it, waiters poll. */

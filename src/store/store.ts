@@ -4,6 +4,8 @@ import type {
   Approval,
   ApprovalDecision,
   ApprovalFilter,
+  ApprovalPage,
+  ApprovalPageFilter,
   DecideResult,
   NewApproval,
 } from "./approval-record.js";
@@ -207,6 +209,11 @@ export interface Store extends EventSink {
   createApproval(input: NewApproval): Promise<Approval>;
   getApproval(id: string): Promise<Approval | undefined>;
   listApprovals(filter?: ApprovalFilter): Promise<Approval[]>;
+  /**
+   * Approvals a page at a time, newest first, with the total and a cursor for the next page
+   * (`next`, absent on the last page). A bad cursor or limit is `invalid_filter`.
+   */
+  pageApprovals(filter?: ApprovalPageFilter): Promise<ApprovalPage>;
   /** Compare-and-set from `pending`: the first decision wins, a later one gets `conflict`. */
   decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult>;
   /**

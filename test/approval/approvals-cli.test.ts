@@ -303,4 +303,60 @@ describe("docket approvals (CLI, real processes)", { timeout: 90_000 }, () => {
     expect(again.stderr).toContain(`Request ${id} was already denied by alice.`);
     expect(await store.getApproval(id)).toMatchObject({ status: "denied", decidedBy: "alice" });
   });
+
+  it("pages `approvals list`: newest first, says how many and gives the next page's command", async () => {
+    for (let i = 0; i < 150; i += 1) {
+      await store.createApproval({
+        sessionId,
+        callId: `page-${i}`,
+        id: `apr_page_${String(i).padStart(3, "0")}`,
+        tool: "issue_refund",
+        canonicalArgs: "{}",
+        argsHash: "0".repeat(64),
+        requestedBy: "agent",
+        createdAt: 5_000 + i,
+      });
+    }
+    await store.flush();
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await approvals([
+        "list",
+        "--all",
+        "--limit",
+        "100",
+        "--json",
+        ...(cursor ? ["--cursor", cursor] : []),
+      ]);
+      expect(page.code).toBe(0);
+      pages += 1;
+      ids.push(
+        ...page.stdout
+          .trim()
+          .split("\n")
+          .map((line) => (JSON.parse(line) as { id: string }).id),
+      );
+      const hint =
+        /(\d+) of (\d+) shown, newest first; more: docket approvals list --cursor (\S+) --all/.exec(
+          page.stderr,
+        );
+      if (!hint) break;
+      expect(hint[1]).toBe("100");
+      cursor = hint[3];
+    }
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The oldest requests come last, newest first among them.
+    const expected = Array.from(
+      { length: 150 },
+      (_, i) => `apr_page_${String(149 - i).padStart(3, "0")}`,
+    );
+    expect(ids.slice(-150)).toEqual(expected);
+    const bad = await approvals(["list", "--cursor", "garbage!"]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("cursor");
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
 });

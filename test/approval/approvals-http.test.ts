@@ -264,4 +264,49 @@ describe("the approvals HTTP API", () => {
     expect(Date.now() - decidedAt).toBeLessThan(1000);
     expect(ran).toContainEqual(args);
   });
+
+  it("pages GET /approvals newest first with a total and a cursor, past 1,000", async () => {
+    const before = (await (await call("/approvals?status=all", { token: TOKENS.bob })).json()) as {
+      total: number;
+    };
+    for (let i = 0; i < 1100; i += 1) {
+      await store.createApproval({
+        sessionId,
+        callId: `old-${i}`,
+        tool: "issue_refund",
+        canonicalArgs: "{}",
+        argsHash: "0".repeat(64),
+        requestedBy: "agent",
+        createdAt: 1_000 + i,
+      });
+    }
+    const total = before.total + 1100;
+    const ids: string[] = [];
+    let path = "/approvals?status=all&limit=400";
+    for (;;) {
+      const res = await call(path, { token: TOKENS.bob });
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as {
+        approvals: Approval[];
+        total: number;
+        more: boolean;
+        next?: string;
+      };
+      expect(page.total).toBe(total);
+      expect(page.more).toBe(page.next !== undefined);
+      ids.push(...page.approvals.map((a) => a.id));
+      if (!page.next) break;
+      path = `/approvals?status=all&limit=400&cursor=${encodeURIComponent(page.next)}`;
+    }
+    expect(ids.length).toBe(total);
+    expect(new Set(ids).size).toBe(total);
+    // Newest first: the last is the oldest request, old-0.
+    const oldest = await store.listApprovals({ limit: 1 });
+    expect(ids.at(-1)).toBe(oldest[0]?.id);
+    for (const bad of ["status=nope", "limit=0", "limit=1001", "limit=x", "cursor=zzz"]) {
+      const res = await call(`/approvals?${bad}`, { token: TOKENS.bob });
+      expect(res.status, bad).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "invalid_filter" });
+    }
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
@@ -27,6 +28,12 @@ describe("closing upstream servers", () => {
     // Like `npx`: a shell that starts the real server as a child and stays around
     // (the trailing `; :` keeps sh from exec-ing node in its place).
     const script = `"${process.execPath}" --import "${tsxLoader}" "${dynamicServerPath}"; :`;
+
+    /** The parent pid of a process, from /proc. */
+    function parentOf(pid: number): number {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    }
     const { log } = memoryLog();
     const upstreams = await connectMcpServers(
       { servers: { wrapped: { command: "/bin/sh", args: ["-c", script] } } },
@@ -39,9 +46,11 @@ describe("closing upstream servers", () => {
       taint: { writes: "allow" },
       events: createMemoryEventSink(),
     });
-    const wrapperPid = upstreams.status()[0]?.pid as number;
+    // The group leader is docket's watchdog; the wrapper is its child, the server the wrapper's.
+    const leaderPid = upstreams.status()[0]?.pid as number;
     const server = await whoami(checkpoint, "wrapped__whoami");
-    expect(server.ppid).toBe(wrapperPid);
+    const wrapperPid = server.ppid;
+    expect(parentOf(wrapperPid)).toBe(leaderPid);
     expect(server.pid).not.toBe(wrapperPid);
     const started = await checkpoint.dispatch({
       id: "spawn",
@@ -49,10 +58,12 @@ describe("closing upstream servers", () => {
       arguments: "{}",
     });
     const grandchild = (JSON.parse(String(started.output)) as { pid: number }).pid;
-    for (const pid of [wrapperPid, server.pid, grandchild]) expect(isAlive(pid)).toBe(true);
+    for (const pid of [leaderPid, wrapperPid, server.pid, grandchild]) {
+      expect(isAlive(pid)).toBe(true);
+    }
 
     await upstreams.close();
-    for (const pid of [wrapperPid, server.pid, grandchild]) {
+    for (const pid of [leaderPid, wrapperPid, server.pid, grandchild]) {
       await waitFor(() => !isAlive(pid), 3_000, `pid ${pid} to end`);
     }
     expect(upstreams.status()[0]?.state).toBe("closed");

@@ -97,15 +97,38 @@ export function registerApprovalsCommand(program: Command): void {
   const common = (command: Command) =>
     command.option("--config <file>", CONFIG_FLAG_HELP).option("--store <url>", STORE_FLAG_HELP);
 
-  common(approvals.command("list").description("Pending requests (or --status STATUS, --all)."))
+  common(
+    approvals
+      .command("list")
+      .description("Pending requests (or --status STATUS, --all), newest first, a page at a time."),
+  )
     .option("--status <status>", "pending, approved, denied or expired", "pending")
     .option("--all", "every request")
+    .option("--limit <n>", "requests per page, 1 to 1000", "100")
+    .option("--cursor <cursor>", "the next page: the cursor the previous page printed")
     .option("--json", "one JSON object per line")
-    .action(async (options: CommonOptions & { status: string; all?: boolean; json?: boolean }) => {
-      const list = await withStore(options, async (_ctx, store) => {
+    .action(async (options: ListOptions) => {
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+        process.stderr.write("docket: --limit is an integer from 1 to 1000\n");
+        process.exitCode = 2;
+        return;
+      }
+      const page = await withStore(options, async (_ctx, store) => {
         await store.expireApprovals();
-        return store.listApprovals(options.all ? {} : { status: options.status as ApprovalStatus });
+        return store.pageApprovals({
+          ...(options.all ? {} : { status: options.status as ApprovalStatus }),
+          limit,
+          ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
+        });
       });
+      const list = page.approvals;
+      // Where the page stands goes to stderr, so that stdout stays the list (or JSON lines).
+      if (page.next !== undefined) {
+        process.stderr.write(
+          `${list.length} of ${page.total} shown, newest first; more: docket approvals list --cursor ${page.next}${options.all ? " --all" : options.status !== "pending" ? ` --status ${options.status}` : ""}\n`,
+        );
+      }
       if (options.json) {
         for (const approval of list) process.stdout.write(`${JSON.stringify(approval)}\n`);
       } else if (list.length === 0) {
@@ -202,3 +225,11 @@ export function registerApprovalsCommand(program: Command): void {
     );
   }
 }
+
+type ListOptions = CommonOptions & {
+  status: string;
+  all?: boolean;
+  json?: boolean;
+  limit: string;
+  cursor?: string;
+};

@@ -29,6 +29,14 @@ function parsePort(value: string): number {
   return port;
 }
 
+function parseMaxSessions(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 10_000) {
+    throw new InvalidArgumentError("expected a number of sessions from 1 to 10000");
+  }
+  return n;
+}
+
 /** Settles on the first SIGINT or SIGTERM. */
 function untilSignalled(): { promise: Promise<void>; dispose(): void } {
   let dispose = () => {};
@@ -63,7 +71,12 @@ export function registerGatewayCommand(program: Command, deps: GatewayCommandDep
     .description("Serve every tool as an MCP server; each call passes the checkpoint")
     .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--http <port>", "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio", parsePort)
-    .action(async (options: { config?: string; http?: number }) => {
+    .option(
+      "--max-sessions <n>",
+      "HTTP client sessions kept at once (default: gateway.max_sessions, else 32)",
+      parseMaxSessions,
+    )
+    .action(async (options: { config?: string; http?: number; maxSessions?: number }) => {
       const stderr = deps.stderr ?? process.stderr;
       const env = deps.env ?? process.env;
       let backend: GatewayBackend;
@@ -81,7 +94,12 @@ export function registerGatewayCommand(program: Command, deps: GatewayCommandDep
         if (options.http !== undefined) {
           const given = env.DOCKET_GATEWAY_TOKEN;
           const token = given && given.length > 0 ? given : generateToken();
-          const gateway = await serveGatewayHttp(backend, { token, port: options.http });
+          const maxSessions = options.maxSessions ?? backend.maxSessions;
+          const gateway = await serveGatewayHttp(backend, {
+            token,
+            port: options.http,
+            ...(maxSessions === undefined ? {} : { maxSessions }),
+          });
           stderr.write(`docket gateway: listening on ${gateway.url}\n`);
           if (token !== given) stderr.write(`docket gateway: bearer token ${token}\n`);
           await signalled.promise;

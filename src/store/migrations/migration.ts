@@ -2,6 +2,7 @@ import { DocketError } from "../../errors/docket-error.js";
 import { initialSchema } from "./001-initial-schema.js";
 import { approvalGrants } from "./003-approval-grants.js";
 import { auditCheckpoints } from "./004-audit-checkpoints.js";
+import { commitKeys } from "./005-commit-keys.js";
 import { sessionLeases } from "./006-session-leases.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
   approvalGrants,
   auditCheckpoints,
+  commitKeys,
   sessionLeases,
 ];
 

@@ -34,8 +34,14 @@ export async function openPostgresPool(
     application_name: "docket",
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
   });
-  // An idle connection that drops must not crash the process; the next query reconnects.
+  // A connection that drops must not crash the process: the pool's own listener covers idle
+  // ones, and each connection gets one for its whole life, since a checked-out client has none
+  // (pg emits 'error' on it and an unheard 'error' kills the process). The query in flight
+  // rejects as well; that is where the failure is handled (the call fails closed).
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
   try {
     await migrate(pool, target, readOnly, location);
     return pool;

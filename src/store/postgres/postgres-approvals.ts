@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
 import { DocketError } from "../../errors/docket-error.js";
+import type { ApprovalPosition } from "../approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -78,6 +79,26 @@ export class PostgresApprovals {
       [...params, listLimit(filter.limit)],
     );
     return (result.rows as Row[]).map(toApproval);
+  }
+
+  /** One page, newest first: `limit` + 1 rows (the extra says more exist) and the total. */
+  async page(
+    filter: ApprovalFilter,
+    after: ApprovalPosition | undefined,
+    limit: number,
+  ): Promise<{ rows: Approval[]; total: number }> {
+    const { where, params } = approvalFilterSql(filter);
+    const total = await this.pool.query(
+      numbered(`SELECT count(*) AS n FROM approvals ${where}`),
+      params,
+    );
+    const before = after ? "(created_at < ? OR (created_at = ? AND id < ?))" : "";
+    const clause = before ? (where ? `${where} AND ${before}` : `WHERE ${before}`) : where;
+    const result = await this.pool.query(
+      numbered(`SELECT * FROM approvals ${clause} ORDER BY created_at DESC, id DESC LIMIT ?`),
+      [...params, ...(after ? [after.createdAt, after.createdAt, after.id] : []), limit + 1],
+    );
+    return { rows: (result.rows as Row[]).map(toApproval), total: Number(total.rows[0]?.n ?? 0) };
   }
 
   async decide(id: string, decision: ApprovalDecision): Promise<DecideResult> {

@@ -62,8 +62,11 @@ export class PostgresAuditLog {
     private readonly owner: string,
   ) {}
 
-  /** Append queued items, in order, in one transaction: events to their chains, calls rows. */
-  async append(items: readonly PendingCallWrite[]): Promise<void> {
+  /**
+   * Append queued items, in order, in one transaction: events to their chains, calls rows, and
+   * with a `key`, this owner's last commit key (for `committed` after a commit in doubt).
+   */
+  async append(items: readonly PendingCallWrite[], key?: number): Promise<void> {
     if (items.length === 0) return;
     const client = await this.pool.connect();
     let broken = false;
@@ -92,7 +95,11 @@ SELECT 'call', row_to_json(c)::text FROM calls c
     AS k(session_id, call_id) ON c.session_id = k.session_id AND c.call_id = k.call_id`)) as unknown as QueryResult[];
         const read = results.at(-1)?.rows as { kind: string; data: string }[];
         const write = this.plan(items, read);
-        const statements = write ? `${write(sql)};\nCOMMIT` : "COMMIT";
+        const mark =
+          key === undefined
+            ? ""
+            : `UPDATE store_commits SET commit_key = ${literal(client, key)}, at = ${literal(client, Date.now())} WHERE owner = ${literal(client, this.owner)};\n`;
+        const statements = write ? `${write(sql)};\n${mark}COMMIT` : "COMMIT";
         await client.query(statements);
       } catch (error) {
         await client.query("ROLLBACK").catch(() => {
@@ -181,6 +188,31 @@ SELECT 'call', row_to_json(c)::text FROM calls c
 INSERT INTO calls (${CALL_COLUMNS.join(", ")}) SELECT * FROM unnest(${callArrays})
 ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
     };
+  }
+
+  /**
+   * Whether this owner's commit of `key` happened. FOR SHARE waits for a transaction that still
+   * holds the row (its COMMIT not yet processed), so the answer is final.
+   */
+  async committed(key: number): Promise<boolean> {
+    const result = await this.pool.query(
+      "SELECT commit_key FROM store_commits WHERE owner = $1 FOR SHARE",
+      [this.owner],
+    );
+    return Number(result.rows[0]?.commit_key ?? -1) === key;
+  }
+
+  /** Make this owner's row (at open) so that every commit updates, and so locks, it. */
+  async register(): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO store_commits (owner, commit_key, at) VALUES ($1, 0, $2) ON CONFLICT (owner) DO NOTHING",
+      [this.owner, Date.now()],
+    );
+  }
+
+  /** Remove this owner's row (at close). */
+  async unregister(): Promise<void> {
+    await this.pool.query("DELETE FROM store_commits WHERE owner = $1", [this.owner]);
   }
 
   async list(filter: EventFilter): Promise<AuditRecord[]> {

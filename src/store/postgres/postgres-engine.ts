@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { DocketError } from "../../errors/docket-error.js";
+import type { ApprovalPosition } from "../approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -95,7 +96,16 @@ export class PostgresEngine implements StoreEngine {
     now: () => number,
   ): Promise<PostgresEngine> {
     const pool = await openPostgresPool(target, options);
-    return new PostgresEngine(pool, options.readOnly, owner, now, target.connectionString);
+    const engine = new PostgresEngine(pool, options.readOnly, owner, now, target.connectionString);
+    if (!options.readOnly) {
+      try {
+        await engine.audit.register();
+      } catch (error) {
+        await pool.end().catch(() => undefined);
+        throw error;
+      }
+    }
+    return engine;
   }
 
   async insertSession(session: Session, metadata: string | null): Promise<void> {
@@ -221,7 +231,7 @@ export class PostgresEngine implements StoreEngine {
    * share their transaction: a failure between the two would leave the queue unable to tell
    * what was committed.
    */
-  async appendEvents(items: readonly PendingWrite[]): Promise<void> {
+  async appendEvents(items: readonly PendingWrite[], key?: number): Promise<void> {
     const calls: PendingCallWrite[] = [];
     for (const item of items) {
       if (item.kind === "messages") {
@@ -232,7 +242,12 @@ export class PostgresEngine implements StoreEngine {
       }
       calls.push(item);
     }
-    await this.audit.append(calls);
+    await this.audit.append(calls, key);
+  }
+
+  /** Whether the append that carried `key` was committed (asked after it failed). */
+  committed(key: number): Promise<boolean> {
+    return this.audit.committed(key);
   }
 
   listEvents(filter: EventFilter): Promise<AuditRecord[]> {
@@ -320,6 +335,14 @@ export class PostgresEngine implements StoreEngine {
     return this.approvals.get(id);
   }
 
+  pageApprovals(
+    filter: ApprovalFilter,
+    after: ApprovalPosition | undefined,
+    limit: number,
+  ): Promise<{ rows: Approval[]; total: number }> {
+    return this.approvals.page(filter, after, limit);
+  }
+
   listApprovals(filter: ApprovalFilter): Promise<Approval[]> {
     return this.approvals.list(filter);
   }
@@ -351,6 +374,8 @@ export class PostgresEngine implements StoreEngine {
 
   async close(): Promise<void> {
     await this.wakeups.close();
+    // A database that is gone keeps the row (a few bytes); closing still ends the pool.
+    if (!this.readOnly) await this.audit.unregister().catch(() => undefined);
     await this.pool.end();
   }
 }

@@ -67,12 +67,30 @@ export function openSqliteDatabase(
     if (!memory) db.pragma("journal_mode = WAL");
     db.pragma(`synchronous = ${target.synchronous}`);
     db.pragma("foreign_keys = ON");
+    // Always a write, even when nothing is due: an unwritable file or folder is found here, at
+    // open, not by the first call's intent.
     migrate(db, `sqlite:${target.path}`);
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw unwritable(error, target.path) ?? error;
   }
+}
+
+const UNWRITABLE = /^SQLITE_(READONLY|PERM|CANTOPEN|AUTH|IOERR)/;
+
+/** A driver error that says the file cannot be written, as a DocketError naming the path. */
+function unwritable(error: unknown, path: string): DocketError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !UNWRITABLE.test(code)) return undefined;
+  const folder = code === "SQLITE_READONLY_DIRECTORY" ? " and its folder" : "";
+  return new DocketError(
+    "store_unwritable",
+    maskSecrets(
+      `The store at ${path} cannot be written (${code}): make the file${folder} writable by this user${code === "SQLITE_READONLY_DIRECTORY" ? "" : " (and its folder, for the -wal and -shm files)"}, or open it read-only.`,
+    ),
+    { cause: error },
+  );
 }
 
 function readVersion(db: SqliteDatabase): number {
@@ -88,7 +106,12 @@ function migrate(db: SqliteDatabase, where: string): void {
   const run = db.transaction(() => {
     const current = readVersion(db);
     checkSchemaVersion(current, where);
-    if (current === LATEST_SCHEMA_VERSION) return;
+    if (current === LATEST_SCHEMA_VERSION) {
+      // A real write, though it changes nothing: SQLite opens a read-only file read-only without
+      // a word, and only a write says so.
+      db.prepare("UPDATE schema_version SET updated_at = updated_at WHERE id = 1").run();
+      return;
+    }
     db.exec(SCHEMA_VERSION_TABLE);
     for (const migration of MIGRATIONS) {
       if (migration.version > current) db.exec(migration.sqlite);

@@ -1,5 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
+import type { ApprovalPosition } from "../approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -80,6 +81,31 @@ export class SqliteApprovals {
       listLimit(filter.limit),
     ) as Row[];
     return rows.map(toApproval);
+  }
+
+  /** One page, newest first: `limit` + 1 rows (the extra says more exist) and the total. */
+  page(
+    filter: ApprovalFilter,
+    after: ApprovalPosition | undefined,
+    limit: number,
+  ): {
+    rows: Approval[];
+    total: number;
+  } {
+    const { where, params } = approvalFilterSql(filter);
+    const total = this.sql(`SELECT count(*) AS n FROM approvals ${where}`).get(...params) as {
+      n: number;
+    };
+    const before = after ? "(created_at < ? OR (created_at = ? AND id < ?))" : "";
+    const clause = before ? (where ? `${where} AND ${before}` : `WHERE ${before}`) : where;
+    const rows = this.sql(
+      `SELECT * FROM approvals ${clause} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ).all(
+      ...params,
+      ...(after ? [after.createdAt, after.createdAt, after.id] : []),
+      limit + 1,
+    ) as Row[];
+    return { rows: rows.map(toApproval), total: Number(total.n) };
   }
 
   decide(id: string, decision: ApprovalDecision): DecideResult {

@@ -1,5 +1,6 @@
 import type { Database, Statement, Transaction } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
+import type { ApprovalPosition } from "../approval-cursor.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -352,6 +353,14 @@ export class SqliteEngine implements StoreEngine {
 
   getApproval(id: string): Approval | undefined {
     return this.approvals.get(id);
+  }
+
+  pageApprovals(
+    filter: ApprovalFilter,
+    after: ApprovalPosition | undefined,
+    limit: number,
+  ): { rows: Approval[]; total: number } {
+    return this.approvals.page(filter, after, limit);
   }
 
   listApprovals(filter: ApprovalFilter): Approval[] {

@@ -107,5 +107,51 @@ export function approvalsContract(fresh: OpenFreshStore): void {
       });
       expect(await store.expireApprovals(100_000)).toEqual([]);
     });
+
+    it("pages approvals newest first, with a total and a cursor, past 1,000", async () => {
+      const store = await fresh();
+      // 1,205 requests, some created in the same millisecond (the id breaks the tie).
+      for (let i = 0; i < 1205; i += 1) {
+        await store.createApproval({
+          ...request,
+          callId: `c${i}`,
+          id: `apr_${String(i).padStart(5, "0")}`,
+          createdAt: 10_000 + Math.floor(i / 3),
+        });
+      }
+      const first = await store.pageApprovals({ limit: 500 });
+      expect(first.total).toBe(1205);
+      expect(first.approvals[0]?.id).toBe("apr_01204");
+      expect(first.next).toBeTypeOf("string");
+      const seen = [...first.approvals];
+      let next = first.next;
+      while (next) {
+        const page = await store.pageApprovals({ limit: 500, cursor: next });
+        expect(page.total).toBe(1205);
+        seen.push(...page.approvals);
+        next = page.next;
+      }
+      expect(seen.length).toBe(1205);
+      expect(new Set(seen.map((a) => a.id)).size).toBe(1205);
+      expect(seen.at(-1)?.id).toBe("apr_00000");
+      const ids = seen.map((a) => a.id);
+      expect(ids).toEqual([...ids].sort().reverse());
+      // The default page (100) of a filter that matches less than a page has no cursor.
+      const decided = await store.decideApproval("apr_00007", { decision: "denied", by: "bob" });
+      expect(decided.status).toBe("decided");
+      expect(await store.pageApprovals({ status: "denied" })).toMatchObject({
+        total: 1,
+        approvals: [{ id: "apr_00007" }],
+      });
+      expect((await store.pageApprovals({ status: "denied" })).next).toBeUndefined();
+      for (const cursor of ["nope", "", "!!", Buffer.from("x:").toString("base64url")]) {
+        await expect(store.pageApprovals({ cursor })).rejects.toMatchObject({
+          code: "invalid_filter",
+        });
+      }
+      await expect(store.pageApprovals({ limit: 1001 })).rejects.toMatchObject({
+        code: "invalid_filter",
+      });
+    }, 60_000);
   });
 }

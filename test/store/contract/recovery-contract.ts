@@ -48,6 +48,49 @@ export function recoveryContract(fresh: OpenFreshStore): void {
       }
     });
 
+    it("closes a read in flight at a crash as interrupted on the next open, like a write", async () => {
+      const first = await fresh();
+      const [requested, decided, started] = callEvents({
+        sessionId: "s",
+        callId: "reading",
+        tool: "search",
+        writes: false,
+        outcome: "open",
+      }) as StoreEvent[];
+      await first.emitMany([requested, decided] as StoreEvent[]);
+      expect(await first.claimCall("s", "reading", { tool: "search", writes: false })).toEqual({
+        status: "claimed",
+      });
+      await first.emit(started as StoreEvent);
+      // A live owner's read is still running: left alone, even with `all`.
+      const other = await openStore(first.location);
+      try {
+        expect(await other.markInterrupted({ all: true })).toEqual([]);
+      } finally {
+        await other.close();
+      }
+      await first.close();
+
+      const second = await openStore(first.location);
+      try {
+        const [read, ...more] = await second.listInterrupted("s");
+        expect(more).toEqual([]);
+        expect(read).toMatchObject({ callId: "reading", state: "interrupted", writes: false });
+        const last = (await second.listEvents({ sessionId: "s" })).at(-1);
+        expect(last?.event).toMatchObject({ type: "interrupted", callId: "reading" });
+        expect(String((last?.event as { message?: string } | undefined)?.message)).toContain(
+          "(a read)",
+        );
+        expect(await second.claimCall("s", "reading", { tool: "search" })).toMatchObject({
+          status: "seen",
+          outcome: { kind: "interrupted" },
+        });
+        expect(await second.verifyChain()).toMatchObject({ ok: true });
+      } finally {
+        await second.close();
+      }
+    });
+
     it("leaves a live owner's call alone unless told to take all", async () => {
       const live = await fresh();
       const events = callEvents({ sessionId: "s", callId: "w" });
