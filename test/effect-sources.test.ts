@@ -11,6 +11,10 @@ import { type Finding, mayAct, scanTree } from "./support/effect-scan.js";
  * must be listed here too. A stale entry fails as well, so the list says what is true.
  */
 const ALLOWED: Readonly<Record<string, string>> = {
+  "mcp/tool-pins.ts":
+    "writes docket.lock.json, docket's own pin file, when a person pins or accepts outside tools (docket mcp pin); no tool reaches it",
+  "store/postgres/postgres-wakeups.ts":
+    "holds the store's own LISTEN connection to docket's database, so a decided approval wakes its run; runs nothing a model asked for",
   "audit/audit-key.ts":
     "creates docket's own audit signing key (0600, outside the workspace) on init or first use; no tool reaches it",
   "audit/digest-log.ts":

@@ -52,6 +52,9 @@ describe("mcp.servers.NAME.sandbox", () => {
           tools: () => upstreams.tools(),
           policy: allow,
           events: createMemoryEventSink(),
+          // This test is about the sandbox: the untrusted server's first answer would otherwise
+          // taint the session and turn the second call (a write, unannotated) into an ask.
+          taint: { writes: "allow" },
         });
         const result = await checkpoint.dispatch({
           id: "w",

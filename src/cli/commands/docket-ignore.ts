@@ -18,11 +18,13 @@ const SAME = new Set([".docket", ".docket/", "/.docket", "/.docket/", ".docket/*
  */
 export function withDocketIgnored(text: string | undefined): string | undefined {
   const block = `# docket's local state: the store, sessions, the audit trail\n${DOCKET_IGNORE_LINE}\n`;
-  if (text === undefined || text.trim() === "") return block;
+  if (text === undefined) return block;
   const mentioned = text
     .split(/\r?\n/)
     .map((line) => line.trim().replace(/^!/, ""))
     .some((line) => SAME.has(line));
   if (mentioned) return undefined;
-  return `${text}${text.endsWith("\n") ? "" : "\n"}\n${block}`;
+  const ends = text === "" || text.endsWith("\n") ? "" : "\n";
+  // Whatever the file held stays as it was (blank lines too); a blank line sets the block apart.
+  return `${text}${ends}${text.trim() === "" ? "" : "\n"}${block}`;
 }
