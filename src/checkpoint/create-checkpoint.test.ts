@@ -573,8 +573,9 @@ describe("a sink that fails", () => {
     const { getOrder, refund, ran } = fixture();
     const tools = [getOrder, refund];
     const lines: string[] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
-      lines.push(parts.map(String).join(" "));
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
+      lines.push(String(chunk));
+      return true;
     });
     try {
       const checkpoint = createCheckpoint({

@@ -45,7 +45,8 @@ export function createOutageLog({
     const now = Date.now();
     if (count === 0) {
       first = now;
-      const message = error instanceof Error ? error.message : String(error);
+      // One line: a driver's message may run on over several (and must never bring a stack).
+      const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
       write(`${what}: ${maskSecrets(message)} (further failures are counted, not printed)`);
     }
     count += 1;
