@@ -12,7 +12,6 @@ import type { CheckpointState } from "./checkpoint-state.js";
 import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
-import { sanitiseError } from "./sanitise-error.js";
 import { TaintLedger } from "./taint-ledger.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
 
