@@ -34,7 +34,12 @@ async function request(
     method = "GET",
     form,
     headers = {},
-  }: { as?: Browser; method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  }: {
+    as?: Browser;
+    method?: string;
+    form?: Record<string, string>;
+    headers?: Record<string, string>;
+  } = {},
 ) {
   return fetch(`${f.api.url}${path}`, {
     method,
@@ -127,7 +132,10 @@ describe("the web console over HTTP", () => {
     expect(wrong.headers.get("set-cookie")).toBeNull();
     expect(await wrong.text()).toContain("That token matches no approver.");
 
-    const right = await request("/console/sign-in", { method: "POST", form: { token: TOKENS.bob } });
+    const right = await request("/console/sign-in", {
+      method: "POST",
+      form: { token: TOKENS.bob },
+    });
     expect(right.status).toBe(303);
     const cookie = right.headers.get("set-cookie") ?? "";
     expect(cookie).toMatch(/^docket_console=[\w-]{43};/);
@@ -135,7 +143,9 @@ describe("the web console over HTTP", () => {
     expect(cookie).toContain("SameSite=Strict");
     expect(cookie).toMatch(/Max-Age=28800/);
     expect(cookie).toContain("Path=/console");
-    const page = await (await request("/console/", { as: { cookie: cookie.split(";")[0] } })).text();
+    const page = await (
+      await request("/console/", { as: { cookie: cookie.split(";")[0] } })
+    ).text();
     expect(page).toContain("Signed in as <b>bob</b>");
   });
 
@@ -143,7 +153,12 @@ describe("the web console over HTTP", () => {
     const port = new URL(f.api.url).port;
     const rebound = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(
-        { host: "127.0.0.1", port, path: "/console/sign-in", headers: { host: `evil.example:${port}` } },
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/console/sign-in",
+          headers: { host: `evil.example:${port}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
