@@ -239,6 +239,28 @@ describe("the web console over HTTP", () => {
     expect((await f.store.getApproval(id))?.decidedBy).toBe("bob");
   });
 
+  it("shows a write_file's diff and the untrusted-content note", async () => {
+    const args = { content: "line one\n<b>two</b>\n", path: "notes/todo.md" };
+    const write = await f.store.createApproval({
+      sessionId,
+      callId: "write-1",
+      tool: "write_file",
+      canonicalArgs: JSON.stringify(args),
+      argsHash: "ab".repeat(32),
+      requestedBy: "agent",
+      reason:
+        "after fetch_url https://evil.example/page (call c4): rule small-writes allows it, but a write that follows untrusted content needs a human's approval",
+    });
+    const bob = await signIn(TOKENS.bob);
+    const page = await (await request(`/console/approvals/${write.id}`, { as: bob })).text();
+    expect(page).toContain("Writes <code>notes/todo.md</code>");
+    expect(page).toContain('<span class="add">+line one</span>');
+    expect(page).toContain('<span class="add">+&lt;b&gt;two&lt;/b&gt;</span>');
+    expect(page).toContain(
+      "Untrusted content came before this call:</b> after fetch_url https://evil.example/page (call c4)",
+    );
+  });
+
   it("rate-limits sign-in: past the limit a minute even the right token waits", async () => {
     // The fixture allows 40 attempts a minute; earlier tests used some of them.
     let status = 0;
