@@ -5,7 +5,7 @@ import { layout } from "./console-layout.js";
 import { sessionPage, sessionsPage } from "./session-pages.js";
 
 const SESSIONS = 100;
-const CALLS_COUNTED = 1000;
+const CALLS_COUNTED = 100;
 const EVENTS_SHOWN = 5000;
 
 /**
