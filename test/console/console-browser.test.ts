@@ -149,8 +149,16 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
     }
     expect(await page.locator("#pending-total").textContent()).toBe("1");
     await page.screenshot({ path: docs("console-inbox.png"), fullPage: true });
+    // A phone's width: everything reflows, nothing needs sideways scrolling.
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      360,
+    );
+    await page.setViewportSize({ width: 900, height: 1100 });
 
-    await request.getByRole("button", { name: "Approve once" }).click();
+    // With the keyboard: focus the button, press Enter.
+    await request.getByRole("button", { name: "Approve once" }).focus();
+    await page.keyboard.press("Enter");
     await expect.poll(() => page.locator(".flash").textContent()).toContain("Approved once");
     const result = await run.result;
     expect(result.status).toBe("completed");
