@@ -122,9 +122,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
   });
 
   it("shows a waiting run's request live, and approving it runs the call once", async () => {
-    await page.evaluate(() => {
-      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
-    });
+    // Strings, not functions: they run in the page, and this project's TS has no DOM types.
+    await page.evaluate("window.__sameDocument = true");
     const run = startRun(
       "c_refund",
       { order_id: "SU-88421", amount: 200, note: XSS_ARG },
@@ -133,9 +132,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
     const request = card("SU-88421");
     await request.waitFor({ timeout: 20_000 });
     // The page was not reloaded: the marker set before the request existed is still there.
-    expect(
-      await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
-    ).toBe(true);
+    expect(await page.evaluate("window.__sameDocument")).toBe(true);
     const text = (await request.textContent()) ?? "";
     for (const shown of [
       "issue_refund",
@@ -151,9 +148,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
     await page.screenshot({ path: docs("console-inbox.png"), fullPage: true });
     // A phone's width: everything reflows, nothing needs sideways scrolling.
     await page.setViewportSize({ width: 360, height: 800 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      360,
-    );
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360);
     await page.setViewportSize({ width: 900, height: 1100 });
 
     // With the keyboard: focus the button, press Enter.
@@ -164,9 +159,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
     expect(result.status).toBe("completed");
     expect(result.text).toBe("Refunded.");
     expect(ran).toHaveLength(1);
-    expect(
-      await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned),
-    ).toBeUndefined();
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
 
     // The session's page: the conversation, the timeline with the approver, a verified chain.
     await page.goto(`${f.api.url}/console/sessions/${result.sessionId}`);
@@ -175,9 +168,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
     expect(timeline).toContain("finished: ok");
     expect(timeline).toContain("<script>window.__pwned=");
     expect(await page.locator(".badge").textContent()).toContain("✔ Audit chain verified");
-    expect(
-      await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned),
-    ).toBeUndefined();
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
     await page.screenshot({ path: docs("console-session.png"), fullPage: true });
   }, 60_000);
 
