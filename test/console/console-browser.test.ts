@@ -145,7 +145,48 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
       expect(text).toContain(shown);
     }
     expect(await page.locator("#pending-total").textContent()).toBe("1");
-    await page.screenshot({ path: docs("console-inbox.png"), fullPage: true });
+
+    // A write another agent asked for: it appears with its diff; decided elsewhere (dave, over
+    // the HTTP API), it leaves, all without a reload.
+    const other = await f.store.createSession({ principal: "agent", configHash: "t" });
+    const write = await f.store.createApproval({
+      sessionId: other.id,
+      callId: "c_notes",
+      tool: "write_file",
+      canonicalArgs: JSON.stringify({
+        content: "## Refunds\n- SU-77012: 35 USD\n",
+        path: "notes/refunds.md",
+      }),
+      argsHash: "5e".repeat(32),
+      requestedBy: "agent",
+      rule: "default:writes",
+      reason: "write_file can change things, and no rule allows it, so a human must approve it.",
+      approvers: ["role:lead"],
+    });
+    const writeCard = card("notes/refunds.md");
+    await writeCard.waitFor({ timeout: 20_000 });
+    expect(await writeCard.locator(".diff .add").allTextContents()).toEqual([
+      "+## Refunds",
+      "+- SU-77012: 35 USD",
+    ]);
+    expect(
+      await page.locator("article[data-approval]").evaluateAll((els) => els.map((e) => e.id)),
+    ).toEqual([write.id, (await request.getAttribute("id")) ?? ""]);
+    expect(await page.locator("#pending-total").textContent()).toBe("2");
+    await page.screenshot({
+      path: docs("console-inbox.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
+    const byDave = await fetch(`${f.api.url}/approvals/${write.id}/decision`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKENS.dave}`, "content-type": "application/json" },
+      body: JSON.stringify({ decision: "deny", reason: "not now" }),
+    });
+    expect(byDave.status).toBe(200);
+    await writeCard.waitFor({ state: "detached", timeout: 20_000 });
+    expect(await page.locator("#pending-total").textContent()).toBe("1");
+    expect(await page.evaluate("window.__sameDocument")).toBe(true);
     // A phone's width: everything reflows, nothing needs sideways scrolling.
     await page.setViewportSize({ width: 360, height: 800 });
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360);
@@ -169,7 +210,11 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
     expect(timeline).toContain("<script>window.__pwned=");
     expect(await page.locator(".badge").textContent()).toContain("✔ Audit chain verified");
     expect(await page.evaluate("window.__pwned")).toBeUndefined();
-    await page.screenshot({ path: docs("console-session.png"), fullPage: true });
+    await page.screenshot({
+      path: docs("console-session.png"),
+      fullPage: true,
+      animations: "disabled",
+    });
   }, 60_000);
 
   it("refuses a cross-site POST, then a denial's reason reaches the model", async () => {
