@@ -6,6 +6,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ApproverDirectory } from "../approval/approver-directory.js";
 import type { TrailReport } from "../audit/trail-report.js";
 import { verifyStoreTrail } from "../audit/verify-store-trail.js";
+import { hostAllowed } from "../shared/host-check.js";
 import type { Store } from "../store/store.js";
 import { CONSOLE_CSS, CONSOLE_JS } from "./console-assets.js";
 import {
@@ -19,7 +20,6 @@ import { registerConsoleEvents } from "./console-events.js";
 import { registerConsolePages } from "./console-pages.js";
 import { registerSessionPages } from "./console-sessions.js";
 import { registerSignIn } from "./console-sign-in.js";
-import { hostAllowed } from "./host-check.js";
 import { createInboxFeed, type InboxFeed } from "./inbox-feed.js";
 import { createSignInLimiter, type SignInLimiter } from "./sign-in-limiter.js";
 import { createSignInSessions, type SignInSessions } from "./sign-in-sessions.js";

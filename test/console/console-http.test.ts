@@ -168,6 +168,23 @@ describe("the web console over HTTP", () => {
       req.end();
     });
     expect(rebound).toBe(421);
+    const apiRebound = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/approvals",
+          headers: { host: `evil.example:${port}`, authorization: `Bearer ${TOKENS.bob}` },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect(apiRebound).toBe(421);
     const page = await request("/console/sign-in");
     const csp = page.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'none'");
