@@ -278,6 +278,47 @@ describe("the web console over HTTP", () => {
     );
   });
 
+  it("streams new requests as cards rendered for the viewer, escaped", async () => {
+    const agent = await signIn(TOKENS.agent);
+    const controller = new AbortController();
+    const res = await fetch(`${f.api.url}/console/events?have=`, {
+      headers: { cookie: agent.cookie ?? "" },
+      signal: controller.signal,
+    });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const id = await pending("stream-1", XSS_ARG);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes(`"id":"${id}"`)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    const event = text.split("\n\n").find((e) => e.includes(`"id":"${id}"`)) ?? "";
+    expect(event).toMatch(/^event: add$/m);
+    const data = JSON.parse(/^data: (.*)$/m.exec(event)?.[1] ?? "{}") as { html: string };
+    expect(data.html).toContain("agent requested this call and cannot decide it");
+    expect(data.html).not.toContain('value="approve"');
+    expect(data.html).not.toContain("<img src=x");
+  });
+
+  it("signs out only with the session's form token, and the cookie then opens nothing", async () => {
+    const bob = await signIn(TOKENS.bob);
+    const forged = await request("/console/sign-out", { as: bob, method: "POST", form: {} });
+    expect(forged.status).toBe(303);
+    expect((await request("/console/", { as: bob })).status).toBe(200);
+    const out = await request("/console/sign-out", {
+      as: bob,
+      method: "POST",
+      form: { _csrf: await csrfOf(bob) },
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.get("set-cookie")).toMatch(/^docket_console=;/);
+    expect((await request("/console/", { as: bob })).status).toBe(303);
+    expect((await request("/console/events", { as: bob })).status).toBe(401);
+  });
+
   it("rate-limits sign-in: past the limit a minute even the right token waits", async () => {
     // The fixture allows 40 attempts a minute; earlier tests used some of them.
     let status = 0;
