@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { serveApprovals } from "../src/approval/approvals-http-server.js";
 import { createApproverDirectory, hashToken } from "../src/approval/approver-directory.js";
-import { createWebConsole } from "../src/console/console-app.js";
+import { createWebConsole } from "../src/console/create-web-console.js";
 import { openStore } from "../src/store/open-store.js";
 import type { StoreEvent } from "../src/store/store-event.js";
 import { summarise } from "./stats.js";

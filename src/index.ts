@@ -52,7 +52,7 @@ export {
   type ConsoleOptions,
   createWebConsole,
   type WebConsole,
-} from "./console/console-app.js";
+} from "./console/create-web-console.js";
 export { DocketError, isDocketError } from "./errors/docket-error.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
 export type {

@@ -7,7 +7,7 @@ import {
   serveApprovals,
 } from "../../src/approval/approvals-http-server.js";
 import { createApproverDirectory, hashToken } from "../../src/approval/approver-directory.js";
-import { createWebConsole, type WebConsole } from "../../src/console/console-app.js";
+import { createWebConsole, type WebConsole } from "../../src/console/create-web-console.js";
 import { createInboxFeed } from "../../src/console/inbox-feed.js";
 import { createSignInLimiter } from "../../src/console/sign-in-limiter.js";
 import { openStore } from "../../src/store/open-store.js";

@@ -5,7 +5,7 @@ import { serveApprovals } from "../../approval/approvals-http-server.js";
 import { readPublicKey, resolveAuditPaths } from "../../audit/audit-key.js";
 import { type DigestLog, openDigestLog } from "../../audit/digest-log.js";
 import { verifyStoreTrail } from "../../audit/verify-store-trail.js";
-import { createWebConsole } from "../../console/console-app.js";
+import { createWebConsole } from "../../console/create-web-console.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
