@@ -21,7 +21,7 @@ async function project() {
   return { dir, env };
 }
 
-describe("docket chat at a terminal", () => {
+describe("docket chat at a terminal", { timeout: 120_000 }, () => {
   it("slash commands: /help, /approvals, /audit, an unknown one never reaches the model, /clear, /exit", async () => {
     const { dir, env } = await project();
     const script = await writeScriptFile(dir, [
@@ -74,5 +74,149 @@ describe("docket chat at a terminal", () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+/** Run one chat to its end: type each message after the prompt, then Ctrl-D. */
+async function chatOnce(
+  args: readonly string[],
+  { dir, env }: { dir: string; env: NodeJS.ProcessEnv },
+  steps: readonly { type: string; then?: string }[],
+) {
+  const tty = driveDocketTty(["chat", ...args], { cwd: dir, env });
+  let at = await tty.waitFor("you> ");
+  for (const step of steps) {
+    tty.type(step.type);
+    at = await tty.waitFor(step.then ?? "you> ", { from: at });
+    // After an answer, the next prompt: typing before it shows could reach a terminal in cooked mode.
+    if (step.then !== undefined && step.then !== "...> ")
+      at = await tty.waitFor("you> ", { from: at });
+  }
+  tty.type("\x04");
+  return tty.done();
+}
+
+async function userMessages(dir: string): Promise<string[][]> {
+  const store = await openStore(`sqlite:${join(dir, ".docket", "docket.db")}`, {
+    mustExist: true,
+  });
+  try {
+    const sessions = (await store.listSessions()).reverse();
+    const out: string[][] = [];
+    for (const session of sessions) {
+      const messages = await store.loadTranscript(session.id);
+      out.push(
+        messages.filter((m) => m.role === "user").map((m) => (m.content as { text: string }).text),
+      );
+    }
+    return out;
+  } finally {
+    await store.close();
+  }
+}
+
+describe("docket chat history, multi-line input and resume", { timeout: 120_000 }, () => {
+  it("up-arrow recalls a line typed in the previous chat of the project; secrets are not kept", async () => {
+    const ctx = await project();
+    const script = await writeScriptFile(ctx.dir, [turn("Noted.")]);
+    const model = ["--model", `scripted:${script}`];
+    const first = await chatOnce(model, ctx, [
+      { type: "remember the tulips\r", then: "Noted." },
+      { type: "/help\r" },
+    ]);
+    expect(first.code, first.stdout).toBe(0);
+    const history = readFileSync(join(ctx.dir, ".docket", "chat-history"), "utf8");
+    expect(history).toBe('"remember the tulips"\n"/help"\n');
+
+    const second = await chatOnce(model, ctx, [
+      // Up twice: past /help to the line before it; then Enter sends it.
+      { type: "\x1b[A\x1b[A\r", then: "Noted." },
+    ]);
+    expect(second.code, second.stdout).toBe(0);
+    expect(await userMessages(ctx.dir)).toEqual([["remember the tulips"], ["remember the tulips"]]);
+
+    await chatOnce(model, ctx, [
+      { type: "my token is ghp_abcdefghijklmnopqrstuvwxyz0123456789\r", then: "Noted." },
+    ]);
+    expect(readFileSync(join(ctx.dir, ".docket", "chat-history"), "utf8")).not.toContain("ghp_");
+  });
+
+  it("a line ending in a backslash continues: the lines reach the model as one message", async () => {
+    const ctx = await project();
+    const script = await writeScriptFile(ctx.dir, [turn("One message.")]);
+    const result = await chatOnce(["--model", `scripted:${script}`], ctx, [
+      { type: "first line\\\r", then: "...> " },
+      { type: "second line\\\r", then: "...> " },
+      { type: "third\r", then: "One message." },
+    ]);
+    expect(result.code, result.stdout).toBe(0);
+    expect(await userMessages(ctx.dir)).toEqual([["first line\nsecond line\nthird"]]);
+  });
+
+  it("--session and --continue show the earlier conversation, tool calls one line each, before the prompt", async () => {
+    const ctx = await project();
+    const script = await writeScriptFile(ctx.dir, [
+      turn("Looking.", call("c_list", "list_files", { path: "." })),
+      turn("There is a docket.yaml."),
+      turn("Still just that file."),
+    ]);
+    const model = ["--model", `scripted:${script}`];
+    const first = await chatOnce(model, ctx, [
+      { type: "what is here?\r", then: "There is a docket.yaml." },
+    ]);
+    const sessionId = /session (ses_[\w-]+) saved: docket chat --session \1\n/.exec(
+      first.stdout,
+    )?.[1];
+    expect(sessionId, first.stdout).toBeDefined();
+
+    for (const how of [["--session", String(sessionId)], ["--continue"]]) {
+      const tty = driveDocketTty(["chat", ...model, ...how], { cwd: ctx.dir, env: ctx.env });
+      const prompt = await tty.waitFor("you> ");
+      const shown = tty.output().slice(0, prompt);
+      expect(shown).toContain(`Continuing session ${sessionId}:\n`);
+      expect(shown).toContain(
+        'you: what is here?\nassistant: Looking.\n  · list_files {"path":"."} → ok\nassistant: There is a docket.yaml.\n',
+      );
+      // The system prompt is not part of what is shown.
+      expect(shown).not.toContain("run by docket");
+      tty.type("\x04");
+      expect((await tty.done()).code).toBe(0);
+    }
+  });
+
+  it("--continue with no session in the store says so", async () => {
+    const ctx = await project();
+    const script = await writeScriptFile(ctx.dir, [turn("unused")]);
+    const tty = driveDocketTty(["chat", "--model", `scripted:${script}`, "--continue"], {
+      cwd: ctx.dir,
+      env: ctx.env,
+    });
+    const result = await tty.done();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("docket: There is no session to continue in");
+    expect(result.stdout).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("Ctrl-C prints the command that continues", { timeout: 120_000 }, () => {
+  it("in docket chat, Ctrl-C at an empty prompt exits 130 with the resume command, --config included", async () => {
+    const ctx = await project();
+    writeFileSync(join(ctx.dir, "team.yaml"), "principal: agent\n");
+    const script = await writeScriptFile(ctx.dir, [turn("Hello.")]);
+    const tty = driveDocketTty(["chat", "--model", `scripted:${script}`, "--config", "team.yaml"], {
+      cwd: ctx.dir,
+      env: ctx.env,
+    });
+    let at = await tty.waitFor("you> ");
+    tty.type("hi\r");
+    at = await tty.waitFor("Hello.", { from: at });
+    at = await tty.waitFor("you> ", { from: at });
+    tty.type("\x03");
+    const result = await tty.done();
+    expect(result.code, result.stdout).toBe(130);
+    expect(result.stdout).toMatch(
+      /session (ses_[\w-]+) saved: docket chat --session \1 --config team\.yaml\n/,
+    );
+    expect(result.stdout).not.toMatch(/\n\s+at |Error/);
   });
 });

@@ -84,6 +84,8 @@ export function chatLines({
     added,
     next: () =>
       new Promise((resolve) => {
+        // Ctrl-D typed while a turn ran reached a terminal in cooked mode: the input has ended.
+        if (input.readableEnded || input.destroyed) return resolve({ type: "end" });
         // historySize 0: readline adds nothing itself; a message of several lines is one entry.
         const rl = createInterface({
           input,

@@ -59,7 +59,7 @@ export function replayLines(
   if (earlier > 0) lines.push(`(${earlier} earlier messages not shown)`);
   for (const message of shownMessages) {
     if (message.role === "user") {
-      lines.push(`you> ${shown(message.text, maxText, "     ")}`);
+      lines.push(`you: ${shown(message.text, maxText, "     ")}`);
       continue;
     }
     if (message.role !== "assistant") continue;
