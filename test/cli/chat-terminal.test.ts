@@ -219,4 +219,36 @@ describe("Ctrl-C prints the command that continues", { timeout: 120_000 }, () =>
     );
     expect(result.stdout).not.toMatch(/\n\s+at |Error/);
   });
+
+  it("in docket chat, Ctrl-C cancels a running turn and a second one exits at once, 130, with the command", async () => {
+    const ctx = await project();
+    writeFileSync(
+      join(ctx.dir, "docket.yaml"),
+      "policy:\n  rules:\n    - id: sleeping\n      decision: allow\n      tool: run_command\n      command: ['sleep *']\n",
+    );
+    const script = await writeScriptFile(ctx.dir, [
+      turn("Waiting.", call("c_sleep", "run_command", { command: "sleep 60" })),
+      turn("Done waiting."),
+    ]);
+    const tty = driveDocketTty(["chat", "--model", `scripted:${script}`], {
+      cwd: ctx.dir,
+      env: ctx.env,
+    });
+    let at = await tty.waitFor("you> ");
+    tty.type("wait a minute\r");
+    at = await tty.waitFor("run_command", { from: at });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    tty.type("\x03");
+    at = await tty.waitFor("(cancelling this turn; Ctrl-C again to exit)", { from: at });
+    tty.type("\x03");
+    const result = await tty.done();
+    if (process.env.SHOW_TTY) console.log(JSON.stringify(result.stdout.slice(-1500)));
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.code, result.stdout).toBe(130);
+    expect(result.stdout.slice(at)).toMatch(
+      /session (ses_[\w-]+) saved: docket chat --session \1\n/,
+    );
+    expect(result.stdout).not.toMatch(/\n\s+at |Error:/);
+  });
 });

@@ -105,6 +105,23 @@ export function registerChatCommand(program: Command): void {
       );
       if (sessionId !== undefined) await showEarlier(runtime, sessionId);
       let status = 0;
+      // One listener for the whole chat: one per turn could be removed between a Ctrl-C's
+      // arrival and its delivery, and the Ctrl-C would be lost. At the prompt, readline reads
+      // Ctrl-C as a key; a signal comes only while a turn runs, or between a turn and the prompt.
+      let turn: AbortController | undefined;
+      const onSigint = () => {
+        if (turn !== undefined && !turn.signal.aborted) {
+          write("\n(cancelling this turn; Ctrl-C again to exit)\n");
+          turn.abort(new Error("cancelled at the terminal"));
+          return;
+        }
+        write(`\n${resumeHint()}`);
+        saveChatHistory(historyFile, input.added);
+        // What the store has queued is committed first (SQLite writes it in this call).
+        void runtime.store.flush().catch(() => undefined);
+        process.exit(130);
+      };
+      process.on("SIGINT", onSigint);
       try {
         for (;;) {
           const next = await input.next();
@@ -131,21 +148,7 @@ export function registerChatCommand(program: Command): void {
             continue;
           }
           const controller = new AbortController();
-          let interrupts = 0;
-          const onSigint = () => {
-            interrupts += 1;
-            if (interrupts === 1) {
-              write("\n(cancelling this turn; Ctrl-C again to exit)\n");
-              controller.abort(new Error("cancelled at the terminal"));
-              return;
-            }
-            write(`\n${resumeHint()}`);
-            saveChatHistory(historyFile, input.added);
-            // What the store has queued is committed first (SQLite writes it in this call).
-            void runtime.store.flush().catch(() => undefined);
-            process.exit(130);
-          };
-          process.on("SIGINT", onSigint);
+          turn = controller;
           try {
             const result = await harness.run(line.text, {
               ...(sessionId === undefined ? {} : { sessionId }),
@@ -162,10 +165,11 @@ export function registerChatCommand(program: Command): void {
             if (!(error instanceof DocketError)) throw error;
             write(`docket: ${maskSecrets(error.message)}\n`);
           } finally {
-            process.off("SIGINT", onSigint);
+            turn = undefined;
           }
         }
       } finally {
+        process.off("SIGINT", onSigint);
         input.close();
         saveChatHistory(historyFile, input.added);
         await runtime.close();
