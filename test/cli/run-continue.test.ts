@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { DOCKET_SYSTEM_PROMPT } from "../../src/cli/system-prompt.js";
@@ -162,5 +162,16 @@ describe("the system prompt reaches the model", { timeout: 120_000 }, () => {
       "docket: AGENTS.md was not loaded: it is protected (docket's state folder)",
     );
     expect(JSON.stringify(fake.requests[0]?.body)).not.toContain("MUST NOT SEE");
+  });
+
+  it("docs/cli.md's system_prompt example is what the model gets", async () => {
+    const page = readFileSync(new URL("../../docs/cli.md", import.meta.url), "utf8");
+    const yaml = /```yaml\n {3}(system_prompt:[\s\S]*?)```/.exec(page)?.[1] ?? "";
+    expect(yaml).toContain("system_prompt: |");
+    const indented = yaml.replace(/^ {3}/gm, "");
+    const { body } = await requestBody(indented, {});
+    expect(String(body.messages.find((m) => m.role === "system")?.content)).toBe(
+      "You review pull requests for the payments team. Be brief.\n",
+    );
   });
 });
