@@ -72,7 +72,7 @@ function settings(options: { config?: string; store?: string }): Setting[] {
   if (cli.runtime.systemPrompt === undefined)
     rows.push({ key: "system_prompt", value: "(docket's own)", from: "default" });
   rows.push({
-    key: "(project instructions)",
+    key: "(instructions)",
     value: prompt.instructions?.file ?? null,
     from: prompt.skipped ?? (prompt.instructions ? "appended to system_prompt" : "none found"),
   });
