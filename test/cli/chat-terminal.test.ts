@@ -1,25 +1,12 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
-import { tempDir } from "../loop/support/temp-dir.js";
 import { driveDocketTty } from "../support/drive-docket-tty.js";
+import { cliProject, userMessages } from "./support/cli-project.js";
 
-/** A project folder with a docket.yaml, and the environment a chat there runs in. */
-async function project() {
-  const dir = await tempDir("docket-chat-");
-  writeFileSync(join(dir, "docket.yaml"), "principal: agent\n");
-  mkdirSync(join(dir, "home"));
-  const env: NodeJS.ProcessEnv = {
-    HOME: join(dir, "home"),
-    XDG_CONFIG_HOME: join(dir, "home", ".config"),
-    DOCKET_STORE: "",
-    DOCKET_CONFIG: "",
-    NO_COLOR: "1",
-  };
-  return { dir, env };
-}
+const project = () => cliProject();
 
 describe("docket chat at a terminal", { timeout: 120_000 }, () => {
   it("slash commands: /help, /approvals, /audit, an unknown one never reaches the model, /clear, /exit", async () => {
@@ -81,38 +68,19 @@ describe("docket chat at a terminal", { timeout: 120_000 }, () => {
 async function chatOnce(
   args: readonly string[],
   { dir, env }: { dir: string; env: NodeJS.ProcessEnv },
-  steps: readonly { type: string; then?: string }[],
+  steps: readonly { type: string; until?: string }[],
 ) {
   const tty = driveDocketTty(["chat", ...args], { cwd: dir, env });
   let at = await tty.waitFor("you> ");
   for (const step of steps) {
     tty.type(step.type);
-    at = await tty.waitFor(step.then ?? "you> ", { from: at });
+    at = await tty.waitFor(step.until ?? "you> ", { from: at });
     // After an answer, the next prompt: typing before it shows could reach a terminal in cooked mode.
-    if (step.then !== undefined && step.then !== "...> ")
+    if (step.until !== undefined && step.until !== "...> ")
       at = await tty.waitFor("you> ", { from: at });
   }
   tty.type("\x04");
   return tty.done();
-}
-
-async function userMessages(dir: string): Promise<string[][]> {
-  const store = await openStore(`sqlite:${join(dir, ".docket", "docket.db")}`, {
-    mustExist: true,
-  });
-  try {
-    const sessions = (await store.listSessions()).reverse();
-    const out: string[][] = [];
-    for (const session of sessions) {
-      const messages = await store.loadTranscript(session.id);
-      out.push(
-        messages.filter((m) => m.role === "user").map((m) => (m.content as { text: string }).text),
-      );
-    }
-    return out;
-  } finally {
-    await store.close();
-  }
 }
 
 describe("docket chat history, multi-line input and resume", { timeout: 120_000 }, () => {
@@ -121,7 +89,7 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
     const script = await writeScriptFile(ctx.dir, [turn("Noted.")]);
     const model = ["--model", `scripted:${script}`];
     const first = await chatOnce(model, ctx, [
-      { type: "remember the tulips\r", then: "Noted." },
+      { type: "remember the tulips\r", until: "Noted." },
       { type: "/help\r" },
     ]);
     expect(first.code, first.stdout).toBe(0);
@@ -130,13 +98,16 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
 
     const second = await chatOnce(model, ctx, [
       // Up twice: past /help to the line before it; then Enter sends it.
-      { type: "\x1b[A\x1b[A\r", then: "Noted." },
+      { type: "\x1b[A\x1b[A\r", until: "Noted." },
     ]);
     expect(second.code, second.stdout).toBe(0);
-    expect(await userMessages(ctx.dir)).toEqual([["remember the tulips"], ["remember the tulips"]]);
+    expect([...(await userMessages(ctx.dir)).values()]).toEqual([
+      ["remember the tulips"],
+      ["remember the tulips"],
+    ]);
 
     await chatOnce(model, ctx, [
-      { type: "my token is ghp_abcdefghijklmnopqrstuvwxyz0123456789\r", then: "Noted." },
+      { type: "my token is ghp_abcdefghijklmnopqrstuvwxyz0123456789\r", until: "Noted." },
     ]);
     expect(readFileSync(join(ctx.dir, ".docket", "chat-history"), "utf8")).not.toContain("ghp_");
   });
@@ -145,12 +116,14 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
     const ctx = await project();
     const script = await writeScriptFile(ctx.dir, [turn("One message.")]);
     const result = await chatOnce(["--model", `scripted:${script}`], ctx, [
-      { type: "first line\\\r", then: "...> " },
-      { type: "second line\\\r", then: "...> " },
-      { type: "third\r", then: "One message." },
+      { type: "first line\\\r", until: "...> " },
+      { type: "second line\\\r", until: "...> " },
+      { type: "third\r", until: "One message." },
     ]);
     expect(result.code, result.stdout).toBe(0);
-    expect(await userMessages(ctx.dir)).toEqual([["first line\nsecond line\nthird"]]);
+    expect([...(await userMessages(ctx.dir)).values()]).toEqual([
+      ["first line\nsecond line\nthird"],
+    ]);
   });
 
   it("--session and --continue show the earlier conversation, tool calls one line each, before the prompt", async () => {
@@ -162,7 +135,7 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
     ]);
     const model = ["--model", `scripted:${script}`];
     const first = await chatOnce(model, ctx, [
-      { type: "what is here?\r", then: "There is a docket.yaml." },
+      { type: "what is here?\r", until: "There is a docket.yaml." },
     ]);
     const sessionId = /session (ses_[\w-]+) saved: docket chat --session \1\n/.exec(
       first.stdout,

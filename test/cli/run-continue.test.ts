@@ -1,48 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { DOCKET_SYSTEM_PROMPT } from "../../src/cli/system-prompt.js";
-import { openStore } from "../../src/store/open-store.js";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
-import { tempDir } from "../loop/support/temp-dir.js";
 import { driveDocketTty } from "../support/drive-docket-tty.js";
 import { startFakeOpenAI } from "../support/fake-providers/fake-openai.js";
 import { runDocket } from "../support/run-docket.js";
+import { cliProject, userMessages } from "./support/cli-project.js";
 
-async function project(yaml = "principal: agent\n") {
-  const dir = await tempDir("docket-run-");
-  writeFileSync(join(dir, "docket.yaml"), yaml);
-  mkdirSync(join(dir, "home"));
-  const env: NodeJS.ProcessEnv = {
-    HOME: join(dir, "home"),
-    XDG_CONFIG_HOME: join(dir, "home", ".config"),
-    DOCKET_STORE: "",
-    DOCKET_CONFIG: "",
-    NO_COLOR: "1",
-    OPENAI_API_KEY: "",
-    OPENAI_BASE_URL: "",
-  };
-  return { dir, env };
-}
-
-async function transcripts(dir: string) {
-  const store = await openStore(`sqlite:${join(dir, ".docket", "docket.db")}`, {
-    mustExist: true,
-  });
-  try {
-    const out = new Map<string, string[]>();
-    for (const session of await store.listSessions()) {
-      const messages = await store.loadTranscript(session.id);
-      out.set(
-        session.id,
-        messages.filter((m) => m.role === "user").map((m) => (m.content as { text: string }).text),
-      );
-    }
-    return out;
-  } finally {
-    await store.close();
-  }
-}
+const project = cliProject;
+const transcripts = userMessages;
 
 describe("docket run --continue and --session", { timeout: 120_000 }, () => {
   it("--continue adds the prompt to the most recently active session; none is a clear error", async () => {
@@ -154,7 +121,6 @@ describe("the system prompt reaches the model", { timeout: 120_000 }, () => {
     );
     mkdirSync(join(dir, ".docket"));
     writeFileSync(join(dir, ".docket", "notes"), "STATE THE AGENT MUST NOT SEE");
-    const { linkSync } = await import("node:fs");
     linkSync(join(dir, ".docket", "notes"), join(dir, "AGENTS.md"));
     const result = await runDocket(["run", "hello"], { cwd: dir, env });
     expect(result.code, result.stderr).toBe(0);
