@@ -112,17 +112,25 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
     expect(readFileSync(join(ctx.dir, ".docket", "chat-history"), "utf8")).not.toContain("ghp_");
   });
 
-  it("a line ending in a backslash continues: the lines reach the model as one message", async () => {
+  it("a trailing backslash, or a paste of several lines, reaches the model as one message", async () => {
     const ctx = await project();
-    const script = await writeScriptFile(ctx.dir, [turn("One message.")]);
+    const script = await writeScriptFile(ctx.dir, [turn("One message."), turn("Pasted.")]);
     const result = await chatOnce(["--model", `scripted:${script}`], ctx, [
       { type: "first line\\\r", until: "...> " },
       { type: "second line\\\r", until: "...> " },
       { type: "third\r", until: "One message." },
+      // What a terminal sends for a paste in bracketed paste mode, then Enter.
+      { type: "\x1b[200~alpha\rbeta\rgamma\x1b[201~", until: "...> " },
+      { type: "\r", until: "Pasted." },
     ]);
     expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain("\x1b[?2004h");
+    // Bracketed paste is switched off again before docket exits.
+    expect(result.stdout.lastIndexOf("\x1b[?2004l")).toBeGreaterThan(
+      result.stdout.lastIndexOf("\x1b[?2004h"),
+    );
     expect([...(await userMessages(ctx.dir)).values()]).toEqual([
-      ["first line\nsecond line\nthird"],
+      ["first line\nsecond line\nthird", "alpha\nbeta\ngamma"],
     ]);
   });
 

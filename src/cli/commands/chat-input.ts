@@ -27,6 +27,9 @@ export interface ChatLinesOptions {
   readonly more?: string;
 }
 
+const PASTE_ON = "\x1b[?2004h";
+const PASTE_OFF = "\x1b[?2004l";
+
 /** A line ending in one backslash continues on the next (`\\` at the end is a backslash). */
 function continues(line: string): boolean {
   return /(?:^|[^\\])(?:\\\\)*\\$/.test(line);
@@ -34,7 +37,8 @@ function continues(line: string): boolean {
 
 /**
  * Messages from the terminal or a pipe. A line ending in `\` continues on the next, so a message
- * of several lines reaches the model as one (as in Claude Code). At a terminal: readline editing
+ * of several lines reaches the model as one (as in Claude Code); at a terminal, so does pasted
+ * text of several lines (bracketed paste), sent by the Enter after it. At a terminal: readline editing
  * and history (up-arrow), a fresh interface per message, because while a turn runs the terminal
  * approver owns the input; Ctrl-C clears a half-typed message and at an empty prompt interrupts.
  * From a pipe: one interface for the whole chat (a fresh one would lose lines the previous had
@@ -96,13 +100,30 @@ export function chatLines({
         });
         const parts: string[] = [];
         let settled = false;
+        // Bracketed paste: the terminal marks pasted text, so its line ends join the message
+        // instead of sending it; Enter after the paste sends it all.
+        let pasting = false;
+        const onKey = (_: unknown, key: { name?: string } | undefined) => {
+          if (key?.name === "paste-start") pasting = true;
+          if (key?.name === "paste-end") pasting = false;
+        };
+        input.on("keypress", onKey);
+        if (output.isTTY) output.write(PASTE_ON);
         const finish = (result: ChatInput) => {
           if (settled) return;
           settled = true;
+          input.off("keypress", onKey);
+          if (output.isTTY) output.write(PASTE_OFF);
           rl.close();
           resolve(result);
         };
         rl.on("line", (line) => {
+          if (pasting) {
+            parts.push(line);
+            rl.setPrompt(more);
+            rl.prompt();
+            return;
+          }
           if (continues(line)) {
             parts.push(line.slice(0, -1));
             rl.setPrompt(more);
