@@ -5,7 +5,15 @@ import { maskSecrets } from "../../shared/mask-secrets.js";
 /** How many entries the history keeps, as a shell's HISTSIZE does. */
 export const MAX_HISTORY = 1_000;
 
-/** The history file of a project: `.docket/chat-history` beside docket.yaml (or in the cwd). */
+/**
+ * The history file of a project: `.docket/chat-history` beside docket.yaml (or in the cwd),
+ * inside the state folder that docket's self-protection keeps every tool out of.
+ *
+ * @example
+ * ```ts
+ * chatHistoryFile("/work/app"); // "/work/app/.docket/chat-history"
+ * ```
+ */
 export function chatHistoryFile(projectDir: string): string {
   return path.join(projectDir, ".docket", "chat-history");
 }

@@ -113,7 +113,7 @@ export async function runSlashCommand(name: string, context: SlashContext): Prom
       const width = Math.max(...SLASH_COMMANDS.map(([command]) => command.length));
       for (const [command, what] of SLASH_COMMANDS) write(`  ${command.padEnd(width)}  ${what}\n`);
       write(
-        "  A line ending in \\ continues on the next. //text sends /text. Up-arrow recalls earlier lines.\n",
+        "  A line ending in \\ continues on the next; a pasted block is one message (Enter sends it).\n  //text sends /text. Up-arrow recalls earlier lines.\n",
       );
       return "continue";
     }
