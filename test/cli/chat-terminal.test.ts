@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
 import { driveDocketTty } from "../support/drive-docket-tty.js";
+import { runDocket } from "../support/run-docket.js";
 import { cliProject, userMessages } from "./support/cli-project.js";
 
 const project = () => cliProject();
@@ -110,6 +111,23 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
       { type: "my token is ghp_abcdefghijklmnopqrstuvwxyz0123456789\r", until: "Noted." },
     ]);
     expect(readFileSync(join(ctx.dir, ".docket", "chat-history"), "utf8")).not.toContain("ghp_");
+
+    // The history is docket's own: the agent's tools cannot read it.
+    const reader = await writeScriptFile(
+      ctx.dir,
+      [turn("Reading.", call("c_read", "read_file", { path: ".docket/chat-history" })), turn("ok")],
+      "reader.yaml",
+    );
+    const read = await runDocket(["run", "read it", "--json", "--model", `scripted:${reader}`], {
+      cwd: ctx.dir,
+      env: ctx.env,
+    });
+    const results = read.stdout
+      .split("\n")
+      .filter((line) => line.includes('"tool_result"'))
+      .map((line) => JSON.parse(line));
+    expect(results).toMatchObject([{ callId: "c_read", status: "refused" }]);
+    expect(read.stdout).not.toContain("tulips");
   });
 
   it("a trailing backslash, or a paste of several lines, reaches the model as one message", async () => {
