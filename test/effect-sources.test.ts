@@ -33,6 +33,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "opens workspace files and directories for the file tools; its one computed open is given O_RDONLY flags by both callers",
   "cli/crash-log.ts":
     "writes docket's own log of an unexpected error (0600, in the OS temp dir) so the terminal shows one line; no tool reaches it",
+  "cli/commands/chat-history.ts":
+    "docket chat saves its own input history in .docket/chat-history (0600), one of docket's own files no tool reaches",
   "cli/commands/demo-command.ts":
     "docket demo makes and removes its own scratch directory for the demo's orders database",
   "cli/commands/init-command.ts":

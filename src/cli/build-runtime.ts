@@ -50,6 +50,8 @@ export interface Runtime {
   readonly configHash: string;
   /** The shell's sandbox settings, docket's own files and deny globs included. */
   readonly sandbox: SandboxSettings;
+  /** Why the agent may not read a path (one of docket's own files, a denied path), or undefined. */
+  readonly guard: (absolute: string) => string | undefined;
   close(): Promise<void>;
 }
 
@@ -193,6 +195,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     workspace,
     configHash: hashCanonical(cli.config?.sections ?? {}),
     sandbox,
+    guard: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
     async close() {
       await upstreams?.close();
       try {
