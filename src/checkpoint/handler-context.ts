@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ToolContext } from "../tool/tool.js";
 import type { CallTrace } from "./call-trace.js";
+import type { ToolOutputChunk } from "./checkpoint-options.js";
 
 /**
  * A key stable across retries of the same call in the same session, for upstream APIs that
@@ -32,6 +33,7 @@ export class HandlerContext implements ToolContext {
   constructor(
     private readonly trace: CallTrace,
     readonly principal: string,
+    private readonly onOutput?: (output: ToolOutputChunk) => void,
   ) {}
 
   get callId(): string {
@@ -58,6 +60,26 @@ export class HandlerContext implements ToolContext {
   /** Bound, so that handlers may destructure it. */
   readonly log = (message: string, data?: unknown): void => {
     void this.trace.emitAfterRun({ type: "log", message: String(message), data });
+  };
+
+  /**
+   * Bound. Passed on to the checkpoint's `onOutput` while the call runs; dropped once it was
+   * stopped, and a watcher that throws cannot break the handler.
+   */
+  readonly output = (chunk: Uint8Array | string, stream: "stdout" | "stderr"): void => {
+    const watcher = this.onOutput;
+    if (watcher === undefined || this.#aborted) return;
+    try {
+      watcher({
+        callId: this.trace.callId,
+        tool: this.trace.name,
+        sessionId: this.trace.sessionId,
+        stream,
+        chunk,
+      });
+    } catch {
+      // Live output is a courtesy to the operator; the call goes on without it.
+    }
   };
 
   /** Abort the handler's signal (deadline or cancellation). */
