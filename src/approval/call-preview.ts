@@ -46,7 +46,11 @@ export async function previewCall(
       undefined,
       { context: 3 },
     );
-    const body = patch.split("\n").slice(2).join("\n");
+    // Without the separator line the library puts first.
+    const body = patch
+      .split("\n")
+      .filter((line) => !line.startsWith("====") && !line.startsWith("Index: "))
+      .join("\n");
     return `${current.status === "missing" ? "(new file)\n" : ""}${body}`;
   }
   if (typeof oldText !== "string" || typeof newText !== "string") return undefined;
