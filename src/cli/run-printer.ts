@@ -10,6 +10,8 @@ import { createTerminalSpinner, type TerminalSpinner } from "./terminal-spinner.
 export interface RunPrinter {
   readonly onEvent: (event: HarnessEvent) => void;
   finish(result: RunResult): void;
+  /** Write whole lines of one's own to standard error, clear of the spinner. Bound. */
+  readonly note: (lines: string) => void;
 }
 
 /** Options for `createRunPrinter`. */
@@ -51,6 +53,7 @@ export function createRunPrinter({
         const value = jsonEvent(event);
         if (value !== undefined) line(value);
       },
+      note: (text) => stderr.write(text),
       finish(result) {
         line({
           type: "run_end",
@@ -118,6 +121,7 @@ function humanPrinter({
     running.delete(callId);
   };
   return {
+    note: say,
     onEvent(event) {
       switch (event.type) {
         case "run_start":
