@@ -30,7 +30,8 @@ function narrated(
     if (event.type === "run_start") sessionId = event.sessionId;
     if (event.type === "tool_result" && !json && sessionId) {
       const events = await store.listEvents({ sessionId, callId: event.result.callId });
-      for (const line of narrateCall(events)) note(`  · ${line}\n`);
+      const lines = narrateCall(events).map((line) => `  · ${line}\n`);
+      if (lines.length > 0) note(lines.join(""));
     }
     print(event);
   };
