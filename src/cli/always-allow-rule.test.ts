@@ -115,6 +115,24 @@ describe("always allow from the terminal", () => {
     });
   });
 
+  it("can never reach past a deny rule or docket's self-protection, even if asked to judge such a call", async () => {
+    const { channel, ask, file } = await setUp();
+    for (const [path, rule] of [
+      [".env", "no-env"],
+      ["docket.yaml", "docket:self-protection"],
+    ] as const) {
+      const request = await ask({ path, content: "x" });
+      expect(request.verdict.decision).toBe("deny");
+      // As if some approver were shown it anyway: the proof still says no.
+      const offer = await channel({ ...request, verdict: { decision: "ask" } });
+      expect(offer, path).toMatchObject({
+        status: "not_offered",
+        reason: `even with the rule, the policy says deny (rule ${rule})`,
+      });
+    }
+    expect(await readFile(file, "utf8")).toBe(YAML);
+  });
+
   it("is not offered without a docket.yaml", async () => {
     const { ask, policy } = await setUp();
     const channel = createAlwaysAllow({
