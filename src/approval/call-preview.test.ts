@@ -63,6 +63,18 @@ describe("the change an approver is shown", () => {
     }
   });
 
+  it("does not show a file the caller says is protected", async () => {
+    await writeFile(join(dir, "secret.txt"), "top secret\n");
+    const diff = await previewCall(
+      { tool: tool("write_file"), args: { path: "secret.txt", content: "x" } },
+      {
+        workspace: dir,
+        hidden: (absolute) => (absolute.endsWith("secret.txt") ? "rule no-secrets" : undefined),
+      },
+    );
+    expect(diff).toBe("(no diff: the file is protected (rule no-secrets))");
+  });
+
   it("shows control characters and cuts long diffs", () => {
     const long = Array.from({ length: 300 }, (_, i) => `+line ${i}`).join("\n");
     const shown = renderDiff(`+\u001b[31mred\n${long}`, terminalStyle(false), "  ");

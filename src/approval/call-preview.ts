@@ -25,13 +25,20 @@ const MAX_DIFF_LINES = 120;
  */
 export async function previewCall(
   request: Pick<ApprovalRequest, "tool" | "args">,
-  { workspace }: { workspace: string },
+  {
+    workspace,
+    hidden = () => undefined,
+  }: {
+    workspace: string;
+    /** Why a file must not be shown (docket's own, or deny-protected), or undefined. */
+    hidden?: (absolute: string) => string | undefined;
+  },
 ): Promise<string | undefined> {
   const name = request.tool.name;
   if (name !== "write_file" && name !== "edit_file") return undefined;
   const { path: file, content, old_string: oldText, new_string: newText } = request.args;
   if (typeof file !== "string") return undefined;
-  const current = await readCurrent(workspace, file);
+  const current = await readCurrent(workspace, file, hidden);
   if (current.status === "unreadable") return `(no diff: ${current.reason})`;
   const label = current.status === "file" ? current.relative : file;
   if (name === "write_file") {
@@ -101,9 +108,16 @@ type Current =
   | { status: "missing" }
   | { status: "unreadable"; reason: string };
 
-async function readCurrent(workspace: string, file: string): Promise<Current> {
+async function readCurrent(
+  workspace: string,
+  file: string,
+  hidden: (absolute: string) => string | undefined,
+): Promise<Current> {
   try {
     const target = await resolveInWorkspace(workspace, file);
+    const why = hidden(target.absolute);
+    if (why !== undefined)
+      return { status: "unreadable", reason: `the file is protected (${why})` };
     if (target.kind === "missing") return { status: "missing" };
     if (target.kind !== "file") return { status: "unreadable", reason: "the path is not a file" };
     const { size } = await stat(target.absolute);

@@ -173,7 +173,11 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       interactive: createTerminalApprover({
         as: operator.name,
         canGrantSession,
-        preview: (asked) => previewCall(asked, { workspace }),
+        preview: (asked) =>
+          previewCall(asked, {
+            workspace,
+            hidden: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
+          }),
         alwaysAllow: createAlwaysAllow({
           projectFile: cli.projectFile,
           layers,
