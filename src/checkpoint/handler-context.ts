@@ -63,10 +63,11 @@ export class HandlerContext implements ToolContext {
   };
 
   /**
-   * Bound. Passed on to the checkpoint's `onOutput` while the call runs; dropped once it was
-   * stopped, and a watcher that throws cannot break the handler.
+   * Passed on to the checkpoint's `onOutput` while the call runs; dropped once it was stopped,
+   * and a watcher that throws cannot break the handler. A method, not a bound field: most calls
+   * never report output, and the hot path makes one context per call.
    */
-  readonly output = (chunk: Uint8Array | string, stream: "stdout" | "stderr"): void => {
+  output(chunk: Uint8Array | string, stream: "stdout" | "stderr"): void {
     const watcher = this.onOutput;
     if (watcher === undefined || this.#aborted) return;
     try {
@@ -80,7 +81,7 @@ export class HandlerContext implements ToolContext {
     } catch {
       // Live output is a courtesy to the operator; the call goes on without it.
     }
-  };
+  }
 
   /** Abort the handler's signal (deadline or cancellation). */
   abort(reason: unknown): void {

@@ -26,9 +26,9 @@ export interface ToolContext {
   /**
    * Report output as it is produced (a running command's stdout and stderr), for the operator
    * watching the run; not recorded, not sent to the model (the handler's result is). Cheap to
-   * call, never throws; absent in contexts that have no watcher.
+   * call, never throws. Call it on the context (`ctx.output(…)`); it may be absent.
    */
-  readonly output?: (chunk: Uint8Array | string, stream: "stdout" | "stderr") => void;
+  output?(chunk: Uint8Array | string, stream: "stdout" | "stderr"): void;
 }
 
 /**

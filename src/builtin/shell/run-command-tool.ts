@@ -34,7 +34,11 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     // Probed once here (and cached): the decide step needs it before any handler runs.
     confinement: resolveConfinement(options.sandbox),
     handler: (args, ctx) =>
-      runCommand(args, { workspace, signal: ctx.signal, onOutput: ctx.output }, options),
+      runCommand(
+        args,
+        { workspace, signal: ctx.signal, onOutput: (chunk, stream) => ctx.output?.(chunk, stream) },
+        options,
+      ),
     shape: (result) => result.text,
     // A non-zero exit, a signal or the deadline is a failure the model must not read as success.
     failure: runCommandFailure,
