@@ -35,7 +35,7 @@ describe("the change an approver is shown", () => {
       { tool: tool("write_file"), args: { path: "b.txt", content: "x\n" } },
       { workspace: dir },
     );
-    expect(fresh).toContain("(new file)\n--- /dev/null\n+++ b/b.txt\n");
+    expect(fresh).toContain("(new file)\n--- a/b.txt\n+++ b/b.txt\n@@ -0,0 +1,1 @@\n+x\n");
   });
 
   it("applies edit_file's edit, and says when it would be refused", async () => {

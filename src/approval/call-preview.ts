@@ -1,9 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
-import { createTwoFilesPatch } from "diff";
-import { unifiedDiffOfEdit } from "../builtin/files/edit-diff.js";
 import { resolveInWorkspace } from "../builtin/workspace/resolve-in-workspace.js";
 import type { TerminalStyle } from "../shared/terminal-style.js";
 import type { ApprovalRequest } from "./approval.js";
+import { describeFileChange } from "./describe-file-change.js";
 import { showControlCharacters } from "./format-arguments.js";
 
 /** Files larger than this are not read for a diff. */
@@ -13,7 +12,8 @@ const MAX_DIFF_LINES = 120;
 
 /**
  * What a file tool's call would change, as a unified diff for the approver: `write_file` against
- * the file as it is now (or the whole file marked "new file"), `edit_file` with its edit applied.
+ * the file as it is now (or the whole file marked "new file"), `edit_file` with its edit applied
+ * (the diff itself is `describeFileChange`'s, which the web console shows too).
  * Only files inside the workspace are read (symbolic links followed first, as the tools do);
  * anything that cannot be shown says why instead. Undefined for other tools.
  *
@@ -36,44 +36,25 @@ export async function previewCall(
 ): Promise<string | undefined> {
   const name = request.tool.name;
   if (name !== "write_file" && name !== "edit_file") return undefined;
-  const { path: file, content, old_string: oldText, new_string: newText } = request.args;
-  if (typeof file !== "string") return undefined;
+  if (describeFileChange(name, request.args, "missing") === undefined) return undefined;
+  const file = String(request.args.path);
   const current = await readCurrent(workspace, file, hidden);
   if (current.status === "unreadable") return `(no diff: ${current.reason})`;
   const label = current.status === "file" ? current.relative : file;
-  if (name === "write_file") {
-    if (typeof content !== "string") return undefined;
-    const before = current.status === "file" ? current.text : "";
-    const patch = createTwoFilesPatch(
-      current.status === "file" ? `a/${label}` : "/dev/null",
-      `b/${label}`,
-      before,
-      content,
-      undefined,
-      undefined,
-      { context: 3 },
-    );
-    // Without the separator line the library puts first.
-    const body = patch
-      .split("\n")
-      .filter((line) => !line.startsWith("====") && !line.startsWith("Index: "))
-      .join("\n");
-    return `${current.status === "missing" ? "(new file)\n" : ""}${body}`;
-  }
-  if (typeof oldText !== "string" || typeof newText !== "string") return undefined;
-  if (current.status === "missing")
-    return "(no diff: the file does not exist, so the edit would be refused)";
-  const index = current.text.indexOf(oldText);
-  const again = index === -1 ? -1 : current.text.indexOf(oldText, index + 1);
-  if (index === -1 || again !== -1) {
-    return `(no diff: old_string occurs ${index === -1 ? "nowhere" : "more than once"} in the file, so the edit would be refused)`;
-  }
-  const after = current.text.slice(0, index) + newText + current.text.slice(index + oldText.length);
-  return unifiedDiffOfEdit(label, current.text, after, {
-    index,
-    oldLength: oldText.length,
-    newLength: newText.length,
-  });
+  const change = describeFileChange(
+    name,
+    { ...request.args, path: label },
+    current.status === "file" ? current.text : "missing",
+  );
+  if (change === undefined) return "(no diff: the change is too large to show)";
+  if (change.basis === "new_file") return `(new file)\n${change.patch}`;
+  if (change.basis === "current") return change.patch;
+  // An edit_file whose old_string is not found exactly once: the tool would refuse it.
+  const why =
+    current.status === "missing"
+      ? "the file does not exist"
+      : `old_string occurs ${current.text.includes(String(request.args.old_string)) ? "more than once" : "nowhere"} in the file`;
+  return `(the edit would be refused: ${why}; the replacement asked for:)\n${change.patch}`;
 }
 
 /**
