@@ -23,6 +23,7 @@ export type {
   CheckpointLimits,
   CheckpointOptions,
   DispatchContext,
+  ToolOutputChunk,
 } from "./checkpoint/checkpoint-options.js";
 export { type Checkpoint, createCheckpoint } from "./checkpoint/create-checkpoint.js";
 export { createMemoryEventSink, type MemoryEventSink } from "./checkpoint/memory-event-sink.js";

@@ -31,6 +31,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "docket serve: the approvals API's own HTTP server, which approvers call; it runs no tool",
   "builtin/workspace/verified-handle.ts":
     "opens workspace files and directories for the file tools; its one computed open is given O_RDONLY flags by both callers",
+  "cli/always-allow-rule.ts":
+    "writes the allow rule the operator chose at the approval prompt (\"always allow\") into the project's docket.yaml; the agent's tools cannot reach it (docket.yaml is self-protected)",
   "cli/crash-log.ts":
     "writes docket's own log of an unexpected error (0600, in the OS temp dir) so the terminal shows one line; no tool reaches it",
   "cli/commands/chat-history.ts":
