@@ -160,10 +160,12 @@ describe("the approval prompt at a terminal", () => {
     expect(yaml).toContain("reason: always allowed by");
     // docs/approvals.md shows this very rule, as written.
     const doc = await readFile(new URL("../../docs/approvals.md", import.meta.url), "utf8");
-    const shown = doc.match(/```yaml\n( {4}- id: always-run-command-uname-s\n[\s\S]*?)```/)?.[1];
+    // The docs show it dedented (Biome formats the snippet), the file has it under policy.rules.
+    const shown = doc.match(/```yaml\n(- id: always-run-command-uname-s\n[\s\S]*?)```/)?.[1];
     const day = /by \S+ at the approval prompt on \d{4}-\d\d-\d\d/;
     expect(shown).toBeDefined();
-    expect(yaml.slice(POLICY.length).replace(day, "by X")).toBe(shown?.replace(day, "by X"));
+    const written = yaml.slice(POLICY.length).replace(/^ {4}/gm, "");
+    expect(written.replace(day, "by X")).toBe(shown?.replace(day, "by X"));
 
     // The next run has no one to ask (piped): the rule alone lets the call run.
     const next = await runDocketIn(cwd, ["run", "Go.", ...args, "--json"]);
