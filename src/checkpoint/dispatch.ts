@@ -36,7 +36,7 @@ export async function dispatch(
   ctx: DispatchContext,
 ): Promise<ToolResult> {
   const { callId, name, malformed, raw } = readCall(call);
-  const trace = new CallTrace(state, callId, name, ctx.sessionId);
+  const trace = new CallTrace(state, callId, name, ctx.sessionId, ctx.traceContext);
   const principal = ctx.principal ?? state.principal;
   try {
     const pending = trace.emit(requestedEvent(state, principal, raw));
@@ -208,7 +208,7 @@ export async function refuseUnrun(
   message: string,
 ): Promise<ToolResult> {
   const { callId, name, raw } = readCall(call);
-  const trace = new CallTrace(state, callId, name, ctx.sessionId);
+  const trace = new CallTrace(state, callId, name, ctx.sessionId, ctx.traceContext);
   await trace.emitAfterRun(requestedEvent(state, ctx.principal ?? state.principal, raw));
   return trace.refuse(reason, message);
 }

@@ -4,6 +4,7 @@ import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { DocketError } from "../errors/docket-error.js";
 import { resolveModel } from "../model/resolve-model.js";
 import type { Store } from "../store/store.js";
+import { resolveTelemetry } from "../telemetry/telemetry.js";
 import { earlierTaint } from "./earlier-taint.js";
 import {
   type HarnessOptions,
@@ -146,6 +147,7 @@ export function createHarness(options: HarnessOptions): Harness {
       },
       ...(options.policy ? { policy: options.policy } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
     const emit = run.onEvent ?? (() => {});
     emit({ type: "run_start", sessionId: id });
@@ -162,6 +164,7 @@ export function createHarness(options: HarnessOptions): Harness {
       principal,
       limits,
       retries: options.retries,
+      telemetry: resolveTelemetry(options.telemetry),
       signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
       emit,
       setStatus: async (status) => {

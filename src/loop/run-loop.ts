@@ -1,7 +1,11 @@
 import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { Context } from "@opentelemetry/api";
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import { type AgentSpan, startAgentSpan, startChatSpan } from "../telemetry/agent-spans.js";
+import type { Telemetry } from "../telemetry/telemetry.js";
+import { type SurfaceCost, surfaceCost } from "../tool/tool-surface.js";
 import type {
   HarnessEvent,
   PendingApproval,
@@ -36,6 +40,8 @@ export interface RunContext {
   readonly setStatus: (
     status: "active" | "suspended" | "completed" | "cancelled" | "failed",
   ) => Promise<void>;
+  /** Spans (`invoke_agent`, `chat`) and model metrics; none without it. */
+  readonly telemetry?: Telemetry;
 }
 
 function toTranscriptResult(result: ToolResult, maxBytes: number): TranscriptToolResult {
@@ -58,6 +64,7 @@ async function runBatch(
   ctx: RunContext,
   batch: PendingBatch,
   signal: AbortSignal | undefined,
+  traceContext: Context | undefined,
 ): Promise<{
   results: (TranscriptToolResult | null)[];
   pending: PendingApproval[];
@@ -74,6 +81,7 @@ async function runBatch(
       // What the calls deferred is committed with the batch's transcript (saveBatch).
       commitByCaller: true,
       ...(signal ? { signal } : {}),
+      ...(traceContext ? { traceContext } : {}),
     },
   );
   const results: (TranscriptToolResult | null)[] = calls.map((_, i) => batch.results[i] ?? null);
@@ -123,10 +131,20 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline.signal]) : deadline.signal;
   const timeLimit = () =>
     `The run stopped at its time limit of ${Math.round(ctx.limits.maxRunMs / 1000)} s (limits.maxRunMs); the session is saved and can be resumed.`;
+  const agent = ctx.telemetry
+    ? startAgentSpan(ctx.telemetry, {
+        sessionId: ctx.sessionId,
+        runId: ctx.runId,
+        model: ctx.model,
+      })
+    : undefined;
+  let result: RunResult | undefined;
   try {
-    return await loop();
+    result = await loop();
+    return result;
   } finally {
     clearTimeout(timer);
+    agent?.end(result?.status ?? "failed", result ? failureType(result) : "exception");
   }
 
   async function loop(): Promise<RunResult> {
@@ -148,7 +166,9 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
 
     // Loaded once: from here on this run is the only writer of its session's transcript.
     const messages = await ctx.transcript.load();
-    const promptWindow = new PromptWindow(ctx.limits.contextBytes);
+    // The menu goes with every request: its bytes come off the budget before any message.
+    const surface = surfaceOf(ctx, messages);
+    const promptWindow = new PromptWindow(Math.max(0, ctx.limits.contextBytes - surface.menuBytes));
     let pendingBatch = await ctx.transcript.pendingBatch();
     // A session whose last word is the model's answer (a process that ended before marking it
     // completed) has nothing to resume: asking the model again would answer its own answer.
@@ -170,7 +190,12 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           pendingBatch = undefined;
           continue;
         }
-        const { results, pending, limited } = await runBatch(ctx, pendingBatch, signal);
+        const { results, pending, limited } = await runBatch(
+          ctx,
+          pendingBatch,
+          signal,
+          agent?.context,
+        );
         callsMade += pendingBatch.assistant.toolCalls.length;
         if (pending.length > 0) {
           await ctx.transcript.setPendingBatch({ assistant: pendingBatch.assistant, results });
@@ -217,6 +242,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
 
       turns += 1;
+      const chatDone = agent && requestSpan(ctx, agent, surface);
       const outcome = await requestTurn(
         ctx.model,
         {
@@ -231,6 +257,11 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           onRetry: (failure, _attempt, delayMs) =>
             ctx.emit({ type: "retry", message: failure.message, delayMs }),
         },
+      );
+      chatDone?.(
+        outcome.status === "ok"
+          ? { status: "ok", ...outcome.turn }
+          : { status: "failed", errorType: outcome.failure.kind },
       );
       if (outcome.status === "failed") {
         if (outcome.failure.kind === "cancelled") {
@@ -261,6 +292,27 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
       if (requestsWrite(ctx, turn.toolCalls)) await ctx.transcript.setPendingBatch(pendingBatch);
     }
   }
+}
+
+function surfaceOf(ctx: RunContext, messages: readonly TranscriptMessage[]): SurfaceCost {
+  const system = messages
+    .filter((m) => m.role === "system")
+    .map((m) => m.text)
+    .join("\n");
+  return surfaceCost(ctx.menu, system);
+}
+
+function requestSpan(ctx: RunContext, agent: AgentSpan, surface: SurfaceCost) {
+  return startChatSpan(ctx.telemetry as Telemetry, agent.context, {
+    model: ctx.model,
+    sessionId: ctx.sessionId,
+    surfaceTokens: surface.tokens,
+    tools: ctx.menu.length,
+  });
+}
+
+function failureType(result: RunResult): string | undefined {
+  return result.status === "failed" ? "model_failed" : undefined;
 }
 
 function requestsWrite(ctx: RunContext, calls: readonly TranscriptToolCall[]): boolean {
