@@ -67,6 +67,7 @@ export function createProgram(): Command {
         store: runtime.store,
         principal: runtime.cli.runtime.principal,
         ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
+        ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
         onClose: () => runtime.close(),
       });
       const principal = runtime.cli.runtime.principal;
