@@ -16,6 +16,7 @@ import { registerPolicyCommand } from "./commands/policy-command.js";
 import { registerRunCommands } from "./commands/run-command.js";
 import { registerServeCommand } from "./commands/serve-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
+import { registerStatsCommand } from "./commands/stats-command.js";
 import { isExpectedError, writeCrashLog } from "./crash-log.js";
 import { packageRoot } from "./package-root.js";
 
@@ -46,6 +47,7 @@ export function createProgram(): Command {
   registerInitCommand(program);
   registerMcpCommand(program);
   registerServeCommand(program);
+  registerStatsCommand(program);
   registerGatewayCommand(program, {
     buildCheckpoint: async ({ config }) => {
       const runtime = await buildRuntime({
