@@ -17,6 +17,7 @@ import { registerRunCommands } from "./commands/run-command.js";
 import { registerServeCommand } from "./commands/serve-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
 import { registerStatsCommand } from "./commands/stats-command.js";
+import { registerToolsCommand } from "./commands/tools-command.js";
 import { isExpectedError, writeCrashLog } from "./crash-log.js";
 import { packageRoot } from "./package-root.js";
 
@@ -48,6 +49,7 @@ export function createProgram(): Command {
   registerMcpCommand(program);
   registerServeCommand(program);
   registerStatsCommand(program);
+  registerToolsCommand(program);
   registerGatewayCommand(program, {
     buildCheckpoint: async ({ config }) => {
       const runtime = await buildRuntime({
