@@ -168,6 +168,11 @@ export class CallTrace {
     }
   }
 
+  /** Telemetry: the call is decided under taint from these tools' results. */
+  noteTaint(tools: readonly string[]): void {
+    this.span?.tainted(tools);
+  }
+
   elapsed(): number {
     return performance.now() - this.startedAt;
   }

@@ -125,7 +125,10 @@ export async function dispatch(
       `The policy could not decide on this call to ${name}, so it was not run.`,
     );
   }
-  if (taint.tainted) verdict = taintVerdict(tool, verdict, taint, state.taint.writes);
+  if (taint.tainted) {
+    verdict = taintVerdict(tool, verdict, taint, state.taint.writes);
+    trace.noteTaint(taint.sources.map((source) => source.tool));
+  }
   trace.rule = verdict.rule;
   try {
     const pending = trace.emit({

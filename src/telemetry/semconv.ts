@@ -63,6 +63,7 @@ export const DOCKET = {
   outputBytes: "docket.output.bytes",
   source: "docket.provenance.source",
   tainted: "docket.taint.scope",
+  taintedBy: "docket.taint.tainted_by",
   surfaceTokens: "docket.tool_surface.tokens",
   surfaceTools: "docket.tool_surface.tools",
   runId: "docket.run.id",

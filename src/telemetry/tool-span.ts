@@ -35,6 +35,12 @@ export class ToolSpan {
     private readonly startedAt: number,
   ) {}
 
+  /** The call was decided after text from outside reached its run: which tools brought it. */
+  tainted(tools: readonly string[]): void {
+    if (this.ended || !this.span.isRecording()) return;
+    this.span.setAttribute(DOCKET.taintedBy, [...new Set(tools)].slice(0, 16).map(cap));
+  }
+
   /** Take note of one event of the call. Never throws. */
   note(body: EventBody): void {
     if (this.ended) return;
