@@ -3,9 +3,7 @@ import type { Context } from "@opentelemetry/api";
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
-import { type AgentSpan, startAgentSpan, startChatSpan } from "../telemetry/agent-spans.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
-import { type SurfaceCost, surfaceCost } from "../tool/tool-surface.js";
 import type {
   HarnessEvent,
   PendingApproval,
@@ -16,6 +14,7 @@ import type {
 import { PromptWindow } from "./prompt-window.js";
 import type { RetryOptions } from "./request-turn.js";
 import { requestTurn } from "./request-turn.js";
+import { startRunTelemetry, surfaceOf } from "./run-telemetry.js";
 import type { PendingBatch, SessionTranscript } from "./session-transcript.js";
 import type {
   TranscriptMessage,
@@ -131,20 +130,14 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline.signal]) : deadline.signal;
   const timeLimit = () =>
     `The run stopped at its time limit of ${Math.round(ctx.limits.maxRunMs / 1000)} s (limits.maxRunMs); the session is saved and can be resumed.`;
-  const agent = ctx.telemetry
-    ? startAgentSpan(ctx.telemetry, {
-        sessionId: ctx.sessionId,
-        runId: ctx.runId,
-        model: ctx.model,
-      })
-    : undefined;
+  const spans = startRunTelemetry(ctx);
   let result: RunResult | undefined;
   try {
     result = await loop();
     return result;
   } finally {
     clearTimeout(timer);
-    agent?.end(result?.status ?? "failed", result ? failureType(result) : "exception");
+    spans?.end(result);
   }
 
   async function loop(): Promise<RunResult> {
@@ -167,7 +160,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
     // Loaded once: from here on this run is the only writer of its session's transcript.
     const messages = await ctx.transcript.load();
     // The menu goes with every request: its bytes come off the budget before any message.
-    const surface = surfaceOf(ctx, messages);
+    const surface = surfaceOf(ctx.menu, messages);
     const promptWindow = new PromptWindow(Math.max(0, ctx.limits.contextBytes - surface.menuBytes));
     let pendingBatch = await ctx.transcript.pendingBatch();
     // A session whose last word is the model's answer (a process that ended before marking it
@@ -194,7 +187,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           ctx,
           pendingBatch,
           signal,
-          agent?.context,
+          spans?.traceContext,
         );
         callsMade += pendingBatch.assistant.toolCalls.length;
         if (pending.length > 0) {
@@ -242,7 +235,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
 
       turns += 1;
-      const chatDone = agent && requestSpan(ctx, agent, surface);
+      const chatDone = spans?.chat(surface);
       const outcome = await requestTurn(
         ctx.model,
         {
@@ -258,11 +251,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
             ctx.emit({ type: "retry", message: failure.message, delayMs }),
         },
       );
-      chatDone?.(
-        outcome.status === "ok"
-          ? { status: "ok", ...outcome.turn }
-          : { status: "failed", errorType: outcome.failure.kind },
-      );
+      chatDone?.(outcome);
       if (outcome.status === "failed") {
         if (outcome.failure.kind === "cancelled") {
           if (deadline.signal.aborted && !ctx.signal?.aborted)
@@ -292,27 +281,6 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
       if (requestsWrite(ctx, turn.toolCalls)) await ctx.transcript.setPendingBatch(pendingBatch);
     }
   }
-}
-
-function surfaceOf(ctx: RunContext, messages: readonly TranscriptMessage[]): SurfaceCost {
-  const system = messages
-    .filter((m) => m.role === "system")
-    .map((m) => m.text)
-    .join("\n");
-  return surfaceCost(ctx.menu, system);
-}
-
-function requestSpan(ctx: RunContext, agent: AgentSpan, surface: SurfaceCost) {
-  return startChatSpan(ctx.telemetry as Telemetry, agent.context, {
-    model: ctx.model,
-    sessionId: ctx.sessionId,
-    surfaceTokens: surface.tokens,
-    tools: ctx.menu.length,
-  });
-}
-
-function failureType(result: RunResult): string | undefined {
-  return result.status === "failed" ? "model_failed" : undefined;
 }
 
 function requestsWrite(ctx: RunContext, calls: readonly TranscriptToolCall[]): boolean {
