@@ -70,4 +70,35 @@ describe("startToolSpan", () => {
     expect(finished?.attributes["error.type"]).toBe("timeout");
     expect(finished?.status.code).toBe(2);
   });
+
+  it("caps recorded content, and records none without recordContent", () => {
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    for (const recordContent of [true, false]) {
+      const telemetry = resolveTelemetry({ tracerProvider, recordContent });
+      const span = startToolSpan(telemetry, { tool: "echo", callId: "c1", known: true });
+      span?.note({
+        type: "requested",
+        principal: "agent",
+        rawArguments: "a".repeat(100_000),
+        rawBytes: 100_000,
+      });
+      span?.note({
+        type: "finished",
+        status: "ok",
+        reason: undefined,
+        message: "ok",
+        durationMs: 1,
+        outputBytes: 5,
+        output: "hello",
+      });
+    }
+    const [withContent, without] = exporter.getFinishedSpans();
+    expect(String(withContent?.attributes[GEN_AI.toolCallArguments]).length).toBeLessThan(17_000);
+    expect(withContent?.attributes[GEN_AI.toolCallResult]).toBe("hello");
+    expect(without?.attributes[GEN_AI.toolCallArguments]).toBeUndefined();
+    expect(without?.attributes[GEN_AI.toolCallResult]).toBeUndefined();
+  });
 });

@@ -14,6 +14,13 @@ const MAX_NAME = 128;
 /** A tool name the checkpoint does not know is one label, however many the model invents. */
 const UNKNOWN_TOOL = "_unknown";
 
+/** Recorded content (opt-in) is capped too: a span is not the place for a whole file. */
+const MAX_CONTENT = 16 * 1024;
+
+function capContent(text: string): string {
+  return text.length > MAX_CONTENT ? `${text.slice(0, MAX_CONTENT)}… [capped]` : text;
+}
+
 function cap(text: string): string {
   return text.length > MAX_NAME ? `${text.slice(0, MAX_NAME)}…` : text;
 }
@@ -57,7 +64,7 @@ export class ToolSpan {
     switch (body.type) {
       case "requested":
         if (recording && this.telemetry.recordContent)
-          span.setAttribute(GEN_AI.toolCallArguments, body.rawArguments);
+          span.setAttribute(GEN_AI.toolCallArguments, capContent(body.rawArguments));
         return;
       case "decided":
         this.decision = body.decision;
@@ -92,7 +99,8 @@ export class ToolSpan {
           const attributes: Attributes = { [DOCKET.outputBytes]: body.outputBytes };
           if (body.source !== undefined) attributes[DOCKET.source] = body.source;
           if (body.tainted !== undefined) attributes[DOCKET.tainted] = body.tainted;
-          if (this.telemetry.recordContent) attributes[GEN_AI.toolCallResult] = body.output;
+          if (this.telemetry.recordContent)
+            attributes[GEN_AI.toolCallResult] = capContent(body.output);
           span.setAttributes(attributes);
         }
         this.end(body.status, body.status === "failed" ? (body.reason ?? "error") : undefined);

@@ -30,6 +30,8 @@ export interface ToolStats {
 interface CallFacts {
   tool: string;
   requestedAt: number;
+  /** The latest dispatch's request: a resumed call's durations count from there. */
+  dispatchedAt: number;
   decision?: string;
   status?: string;
   approvalAskedAt?: number;
@@ -86,7 +88,7 @@ function note(facts: CallFacts, record: AuditRecord): void {
       // durationMs counts from the request (approval wait included): take the time before the
       // handler started off it, at the events' millisecond resolution.
       if (facts.startedAt !== undefined)
-        facts.handlerMs = Math.max(0, event.durationMs - (facts.startedAt - facts.requestedAt));
+        facts.handlerMs = Math.max(0, event.durationMs - (facts.startedAt - facts.dispatchedAt));
       return;
     default:
       return;
@@ -114,8 +116,16 @@ export function callStats(
     if (record.type === "requested") {
       // A resumed call is requested again: its first request places it.
       if (facts === undefined) {
-        facts = { tool: record.tool, requestedAt: record.at, resultBytes: 0, resultTokens: 0 };
+        facts = {
+          tool: record.tool,
+          requestedAt: record.at,
+          dispatchedAt: record.at,
+          resultBytes: 0,
+          resultTokens: 0,
+        };
         calls.set(key, facts);
+      } else {
+        facts.dispatchedAt = record.at;
       }
       continue;
     }
