@@ -99,6 +99,9 @@ export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
 export { type OpenStoreOptions, openStore } from "./store/open-store.js";
 export { resolveStoreUrl } from "./store/resolve-store-url.js";
 export type { Store } from "./store/store.js";
+export { DOCKET, GEN_AI, METRIC, SEMCONV_VERSION } from "./telemetry/semconv.js";
+export { resolveTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/telemetry.js";
+export { contextFromTraceparent } from "./telemetry/trace-parent.js";
 export {
   type DedupeOption,
   defineTool,
@@ -106,6 +109,7 @@ export {
   type ToolDefinition,
 } from "./tool/define-tool.js";
 export type { JsonSchema, SchemaIssue, ToolInput } from "./tool/input-schema.js";
+export { type LintCode, type LintFinding, lintTool } from "./tool/lint-tool.js";
 export type {
   PolicyArgs,
   Tool,
@@ -113,4 +117,12 @@ export type {
   ToolContext,
   ToolFailureReport,
 } from "./tool/tool.js";
+export { setToolLintHandler, type ToolLintHandler } from "./tool/tool-lint-warnings.js";
 export { createToolSet, type ToolSet } from "./tool/tool-set.js";
+export {
+  type EntryCost,
+  estimateTokens,
+  type MenuEntry,
+  type SurfaceCost,
+  surfaceCost,
+} from "./tool/tool-surface.js";

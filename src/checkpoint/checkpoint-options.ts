@@ -1,5 +1,7 @@
+import type { Context } from "@opentelemetry/api";
 import type { Approver } from "../approval/approval.js";
 import type { PolicyInput } from "../policy/policy.js";
+import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
@@ -61,6 +63,11 @@ export interface CheckpointOptions {
    * `{ scope: "session", writes: "ask" }` (see docs/untrusted-content.md).
    */
   readonly taint?: TaintOptions;
+  /**
+   * OpenTelemetry: an `execute_tool` span per call and the tool metrics, to the global providers
+   * by default (no-ops until an SDK registers; see docs/observability.md).
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** A piece of a running handler's output, as `onOutput` receives it. */
@@ -86,6 +93,8 @@ export interface DispatchContext {
    * deferred before returning. Writes' intents and outcomes are committed as always.
    */
   readonly commitByCaller?: boolean;
+  /** The OpenTelemetry context the call's `execute_tool` span is a child of (e.g. a run's span). */
+  readonly traceContext?: Context;
 }
 
 /**

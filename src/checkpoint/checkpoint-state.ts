@@ -1,5 +1,6 @@
 import type { Approver } from "../approval/approval.js";
 import type { PolicyFunction } from "../policy/policy.js";
+import type { Telemetry } from "../telemetry/telemetry.js";
 import type { ToolSet } from "../tool/tool-set.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
@@ -22,4 +23,6 @@ export interface CheckpointState {
   readonly onOutput: ((output: ToolOutputChunk) => void) | undefined;
   /** Which runs or sessions have read open-world results, and what that does to writes. */
   readonly taint: TaintLedger;
+  /** Spans and metrics of each call (`execute_tool`). */
+  readonly telemetry?: Telemetry;
 }

@@ -65,6 +65,7 @@ export async function createCliHarness(
     workspace: runtime.workspace,
     principal: runtime.cli.runtime.principal,
     configHash: runtime.configHash,
+    ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
     modelSettings: {
       ...(endpoint?.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
       ...(apiKey ? { apiKey } : {}),

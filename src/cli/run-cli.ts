@@ -17,6 +17,8 @@ import { registerPolicyCommand } from "./commands/policy-command.js";
 import { registerRunCommands } from "./commands/run-command.js";
 import { registerServeCommand } from "./commands/serve-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
+import { registerStatsCommand } from "./commands/stats-command.js";
+import { registerToolsCommand } from "./commands/tools-command.js";
 import { isExpectedError, writeCrashLog } from "./crash-log.js";
 import { packageRoot } from "./package-root.js";
 
@@ -51,6 +53,8 @@ export function createProgram(): Command {
   registerInitCommand(program);
   registerMcpCommand(program);
   registerServeCommand(program);
+  registerStatsCommand(program);
+  registerToolsCommand(program);
   registerGatewayCommand(program, {
     buildCheckpoint: async ({ config }) => {
       const runtime = await buildRuntime({
@@ -72,6 +76,7 @@ export function createProgram(): Command {
         store: runtime.store,
         principal: runtime.cli.runtime.principal,
         ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
+        ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
         onClose: () => runtime.close(),
       });
       const principal = runtime.cli.runtime.principal;

@@ -23,6 +23,7 @@ export const CONFIG_SECTIONS = [
   "audit",
   "taint",
   "system_prompt",
+  "telemetry",
 ] as const;
 
 /** A loaded docket.yaml. */

@@ -6,6 +6,7 @@ import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { DocketError } from "../errors/docket-error.js";
 import { resolveModel } from "../model/resolve-model.js";
 import type { Store } from "../store/store.js";
+import { resolveTelemetry } from "../telemetry/telemetry.js";
 import { earlierTaint } from "./earlier-taint.js";
 import {
   type HarnessEvent,
@@ -151,6 +152,7 @@ export function createHarness(options: HarnessOptions): Harness {
       ...(options.policy ? { policy: options.policy } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
       ...(run.onEvent ? watchCalls(emit) : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
     emit({ type: "run_start", sessionId: id });
     await store.updateSession(id, { status: "active" });
@@ -166,6 +168,7 @@ export function createHarness(options: HarnessOptions): Harness {
       principal,
       limits,
       retries: options.retries,
+      telemetry: resolveTelemetry(options.telemetry),
       signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
       emit,
       setStatus: async (status) => {

@@ -4,6 +4,7 @@ import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
+import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import type { LeaseOptions } from "./hold-session-lease.js";
 import type { RetryOptions } from "./request-turn.js";
@@ -54,6 +55,11 @@ export interface HarnessOptions {
   /** Base URL and key overrides for model strings. */
   readonly modelSettings?: { readonly baseUrl?: string; readonly apiKey?: string };
   readonly retries?: RetryOptions;
+  /**
+   * OpenTelemetry spans (`invoke_agent`, `chat`, `execute_tool`) and metrics, to the global
+   * providers by default: no-ops until an SDK registers (docs/observability.md).
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** What a run reports as it goes. */
