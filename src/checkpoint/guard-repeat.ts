@@ -18,10 +18,12 @@ function replay(trace: CallTrace, outcome: RecordedOutcome | undefined, state: s
     durationMs: trace.elapsed(),
     rule: trace.rule,
   };
+  // Waiting for an approval is not an outcome: the approved call was claimed again after it.
+  const unfinished = !outcome || outcome.kind === "awaiting_approval";
   if (
     outcome?.kind === "interrupted" ||
     state === "interrupted" ||
-    (state === "started" && !outcome)
+    (state === "started" && unfinished)
   ) {
     return {
       ...base,
@@ -45,6 +47,14 @@ function replay(trace: CallTrace, outcome: RecordedOutcome | undefined, state: s
     const note =
       "This call id already ran; its recorded output is returned and it was not run again.";
     return { ...base, status: "ok", output: outcome.output ?? "", message: note, note };
+  }
+  if (state === "claimed" && unfinished) {
+    return {
+      ...base,
+      status: "refused",
+      reason: "duplicate_call_id",
+      message: `This call (${trace.callId}) is reserved by another runner that has not finished it (it may still be running); it was not run here.`,
+    };
   }
   return {
     ...base,
