@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TranscriptMessage, TranscriptToolResult } from "../../src/loop/transcript-message.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { SOAK_STEPS, SOAK_TEXTS } from "./soak-desk.js";
@@ -15,7 +16,10 @@ export interface SoakFigures {
   readonly workers: number;
   readonly writes: number;
   readonly duplicates: number;
-  /** Writes whose effect is absent: allowed only for calls closed as interrupted. */
+  /**
+   * Writes whose effect is absent: allowed only for calls closed as interrupted or refused at
+   * their intent during the outage (`audit_failed`); the others are `missingNotInterrupted`.
+   */
   readonly missing: number;
   readonly missingNotInterrupted: number;
   readonly interrupted: number;
@@ -26,6 +30,10 @@ export interface SoakFigures {
   readonly brokenChains: number;
   readonly approvals: number;
   readonly ms: number;
+  /** Writes not run and the model told so (refused or failed): session, step, result. */
+  readonly notRun: readonly string[];
+  /** One line per thing found wrong: which session, which step, what was seen. */
+  readonly problems: readonly string[];
 }
 
 /** How big and how rough a soak is. */
@@ -225,6 +233,8 @@ async function inspect(store: Store, effectsFile: string, sessions: number) {
   let interrupted = 0;
   let duplicateBatches = 0;
   let brokenChains = 0;
+  const problems: string[] = [];
+  const notRun: string[] = [];
   const all = await store.listSessions({ limit: 10_000 });
   if (all.length !== sessions)
     throw new Error(`expected ${sessions} sessions, found ${all.length}`);
@@ -232,22 +242,45 @@ async function inspect(store: Store, effectsFile: string, sessions: number) {
     const closed = await store.listInterrupted(session.id);
     interrupted += closed.length;
     const interruptedSteps = new Set(closed.map((c) => c.callId.split("_")[0]));
+    const transcript = (await store.loadTranscript(session.id)).map(
+      (m) => m.content as TranscriptMessage,
+    );
+    const told = resultsByStep(transcript);
     for (const step of SOAK_STEPS) {
       const n = counts.get(`${session.id} ${step}`) ?? 0;
-      if (n > 1) duplicates += n - 1;
+      const result = told.get(step);
+      if (n > 1) {
+        duplicates += n - 1;
+        problems.push(`${session.id} ${step}: ran ${n} times`);
+      }
       if (n === 0) {
         missing += 1;
-        if (!interruptedSteps.has(step)) missingNotInterrupted += 1;
+        // A write may be absent only where at most once had to give up exactly once: its call
+        // closed as interrupted (killed between its intent and its effect; the model is told the
+        // outcome is unknown), or refused at its intent while the database was away (fail
+        // closed, and the model is told). Anything else is a write lost.
+        const closed = interruptedSteps.has(step);
+        const refusedAtIntent = result?.status === "refused" && result.reason === "audit_failed";
+        if (closed || refusedAtIntent) {
+          notRun.push(`${session.id} ${step}: ${closed ? "interrupted" : "audit_failed"}`);
+        } else {
+          missingNotInterrupted += 1;
+          problems.push(
+            `${session.id} ${step}: never ran, yet the model was told ${result ? `${result.status} (${result.reason ?? "-"}): ${result.text.slice(0, 160)}` : "nothing"}`,
+          );
+        }
       }
     }
-    const texts = (await store.loadTranscript(session.id))
-      .map((m) => m.content as { role: string; text?: string })
-      .filter((m) => m.role === "assistant")
-      .map((m) => m.text);
+    const texts = transcript.filter((m) => m.role === "assistant").map((m) => m.text);
     if (texts.join("\n") !== SOAK_TEXTS.join("\n") && session.status === "completed") {
       duplicateBatches += Math.max(1, texts.length - SOAK_TEXTS.length);
+      problems.push(`${session.id}: assistant turns ${JSON.stringify(texts)}`);
     }
-    if (!(await store.verifyChain(session.id)).ok) brokenChains += 1;
+    const chain = await store.verifyChain(session.id);
+    if (!chain.ok) {
+      brokenChains += 1;
+      problems.push(`${session.id}: chain does not verify: ${JSON.stringify(chain)}`);
+    }
   }
   return {
     writes,
@@ -257,5 +290,17 @@ async function inspect(store: Store, effectsFile: string, sessions: number) {
     interrupted,
     duplicateBatches,
     brokenChains,
+    problems,
+    notRun,
   };
+}
+
+/** The results the model was sent, by the soak step named in their call id. */
+function resultsByStep(transcript: readonly TranscriptMessage[]) {
+  const byStep = new Map<string, TranscriptToolResult>();
+  for (const message of transcript) {
+    if (message.role !== "tool") continue;
+    for (const result of message.results) byStep.set(result.callId.split("_")[0] ?? "", result);
+  }
+  return byStep;
 }

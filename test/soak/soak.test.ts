@@ -22,7 +22,10 @@ describe.skipIf(skipPostgres || !soak)(
         timeoutMs: 150_000,
         log: (line) => console.log(`soak: ${line}`),
       });
-      console.log(`soak figures: ${JSON.stringify(figures)}`);
+      const { problems, notRun, ...counts } = figures;
+      console.log(`soak figures: ${JSON.stringify(counts)}`);
+      for (const line of notRun) console.log(`soak: not run, and the model was told: ${line}`);
+      expect(problems, "what the soak found wrong").toEqual([]);
       expect(figures.completed).toBe(100);
       expect(figures.duplicates).toBe(0);
       expect(figures.duplicateBatches).toBe(0);
