@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,8 @@ export interface SoakFigures {
   readonly missing: number;
   readonly missingNotInterrupted: number;
   readonly interrupted: number;
+  /** Writes refused (not run, the model told) because the database was away. */
+  readonly outageRefusals: number;
   readonly kills: number;
   readonly workerRestarts: number;
   readonly databaseRestarts: number;
@@ -46,7 +49,21 @@ export interface SoakOptions {
   /** Restart PostgreSQL once mid-run (needs the throwaway cluster). */
   readonly restartDatabase?: boolean;
   readonly timeoutMs?: number;
+  /** At most this many SIGKILLs (default 6 per worker). */
+  readonly maxKills?: number;
   readonly log?: (line: string) => void;
+}
+
+/** A loopback port free right now, for the throwaway cluster (no clash with other tests). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -98,6 +115,7 @@ export async function runSoak({
   url,
   restartDatabase = true,
   timeoutMs = 150_000,
+  maxKills = workers * 6,
   log = () => undefined,
 }: SoakOptions = {}): Promise<SoakFigures> {
   const started = Date.now();
@@ -105,7 +123,7 @@ export async function runSoak({
   const effects = join(dir, "effects.log");
   writeFileSync(effects, "");
   let cluster: ThrowawayPostgres | undefined;
-  if (restartDatabase) cluster = startThrowawayPostgres(5460 + Math.floor(Math.random() * 40));
+  if (restartDatabase) cluster = startThrowawayPostgres(await freePort());
   const base = cluster?.url ?? url;
   if (!base) throw new Error("runSoak needs a PostgreSQL URL or root for a throwaway cluster");
   const schema = `docket_soak_${Math.random().toString(16).slice(2, 10)}`;
@@ -164,9 +182,10 @@ export async function runSoak({
       });
     };
     startApprover();
-    // Kills stop at 60% of the time allowed, so that the last sessions can finish.
+    // Kills stop at 60% of the time allowed, so that the last sessions can finish, and after
+    // `maxKills`: each restart costs a process start, which a busy machine pays dearly for.
     const killer = (async () => {
-      while (!done && Date.now() - started < timeoutMs * 0.6) {
+      while (!done && Date.now() - started < timeoutMs * 0.6 && kills < maxKills) {
         await sleep(800 + Math.random() * 1_500);
         const running = [...children];
         const victim = running[Math.floor(Math.random() * running.length)];
@@ -218,6 +237,9 @@ async function countCompleted(store: Store): Promise<number> {
   return (await store.listSessions({ status: "completed", limit: 10_000 })).length;
 }
 
+/** Refusals a store outage causes: the call was not run, and the model was told. */
+const OUTAGE_REFUSALS = new Set(["audit_failed", "approval_error"]);
+
 async function inspect(store: Store, effectsFile: string, sessions: number) {
   const counts = new Map<string, number>();
   let writes = 0;
@@ -233,12 +255,19 @@ async function inspect(store: Store, effectsFile: string, sessions: number) {
   let interrupted = 0;
   let duplicateBatches = 0;
   let brokenChains = 0;
+  let outageRefusals = 0;
   const problems: string[] = [];
   const notRun: string[] = [];
   const all = await store.listSessions({ limit: 10_000 });
   if (all.length !== sessions)
     throw new Error(`expected ${sessions} sessions, found ${all.length}`);
   for (const session of all) {
+    if (session.status !== "completed") {
+      const lease = await store.getLease(session.id);
+      problems.push(
+        `${session.id}: not completed (${session.status}; lease ${lease ? `${lease.owner} until ${lease.expiresAt}` : "none"})`,
+      );
+    }
     const closed = await store.listInterrupted(session.id);
     interrupted += closed.length;
     const interruptedSteps = new Set(closed.map((c) => c.callId.split("_")[0]));
@@ -257,16 +286,20 @@ async function inspect(store: Store, effectsFile: string, sessions: number) {
         missing += 1;
         // A write may be absent only where at most once had to give up exactly once: its call
         // closed as interrupted (killed between its intent and its effect; the model is told the
-        // outcome is unknown), or refused at its intent while the database was away (fail
-        // closed, and the model is told). Anything else is a write lost.
+        // outcome is unknown), or refused while the database was away (fail closed: its intent
+        // or its approval could not be read or recorded; the model is told, and the call id
+        // stays refused). Anything else is a write lost.
         const closed = interruptedSteps.has(step);
-        const refusedAtIntent = result?.status === "refused" && result.reason === "audit_failed";
-        if (closed || refusedAtIntent) {
-          notRun.push(`${session.id} ${step}: ${closed ? "interrupted" : "audit_failed"}`);
+        const refusedInOutage =
+          result?.status === "refused" && OUTAGE_REFUSALS.has(result.reason ?? "");
+        if (closed) notRun.push(`${session.id} ${step}: interrupted`);
+        else if (refusedInOutage) {
+          outageRefusals += 1;
+          notRun.push(`${session.id} ${step}: refused (${result.reason}) during the outage`);
         } else {
           missingNotInterrupted += 1;
           problems.push(
-            `${session.id} ${step}: never ran, yet the model was told ${result ? `${result.status} (${result.reason ?? "-"}): ${result.text.slice(0, 160)}` : "nothing"}`,
+            `${session.id} ${step}: never ran, yet the model was told ${result ? `${result.status} (${result.reason ?? "-"}): ${result.text.slice(0, 160)}` : "nothing"}; ${await callHistory(store, session.id, result?.callId)}`,
           );
         }
       }
@@ -290,6 +323,7 @@ async function inspect(store: Store, effectsFile: string, sessions: number) {
     interrupted,
     duplicateBatches,
     brokenChains,
+    outageRefusals,
     problems,
     notRun,
   };
@@ -303,4 +337,18 @@ function resultsByStep(transcript: readonly TranscriptMessage[]) {
     for (const result of message.results) byStep.set(result.callId.split("_")[0] ?? "", result);
   }
   return byStep;
+}
+
+/** What the store holds of one call, for a failure message: its row and its events. */
+async function callHistory(store: Store, sessionId: string, callId: string | undefined) {
+  if (!callId) return "no call";
+  const [row] = await store.listCalls({ sessionId, callId, limit: 1 });
+  const events = await store.listEvents({ sessionId, callId });
+  const trail = events
+    .map(
+      (e) =>
+        `${e.type}${"reason" in e.event && e.event.reason ? `(${e.event.reason})` : ""}@${e.at}`,
+    )
+    .join(" ");
+  return `row ${row?.state}/${row?.outcome?.kind ?? "-"} owner ${row?.owner} claimed ${row?.claimedAt} started ${row?.startedAt}; events ${trail}`;
 }
