@@ -13,6 +13,9 @@
  *                           each must exit 0, or N when its comment says `exit N`
  *   ```sh exit=N            every command of the block must exit N (`policy check` of a deny)
  *   ```sh in-repo           run in this repository's folder instead (read-only commands)
+ *   ```sh cwd=DIR           run in DIR of this repository (examples/policy)
+ *   console blocks: each line a command prints under it must be in its output (a line is cut at
+ *   `…`, and `...` stands for lines left out); `loose` for output that only illustrates
  *   ```LANG skip: REASON    not run, for the reason given (a real API key, a placeholder id,
  *                           a server that keeps running, a fragment): the reason is required
  *
@@ -29,7 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/load-config.js";
 import { readRuntimeConfig } from "../src/config/runtime-config.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
-import { type DocSnippet, docSnippets, whereIs } from "./support/doc-snippets.js";
+import { type DocSnippet, docCommands, docSnippets, whereIs } from "./support/doc-snippets.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -151,27 +154,6 @@ describe("ts blocks typecheck against the package", () => {
   }, 240_000);
 });
 
-/** The command lines of a shell or console block, joined across `\` and with their lines. */
-function commands(snippet: DocSnippet): { offset: number; line: string }[] {
-  const out: { offset: number; line: string }[] = [];
-  const lines = snippet.text.split("\n");
-  for (let i = 0; i < lines.length; i += 1) {
-    let line = (lines[i] ?? "").trim();
-    const offset = i;
-    if (snippet.lang === "console") {
-      if (!line.startsWith("$ ")) continue;
-      line = line.slice(2);
-    }
-    if (line === "" || line.startsWith("#")) continue;
-    while (line.endsWith("\\") && i + 1 < lines.length) {
-      i += 1;
-      line = `${line.slice(0, -1)} ${(lines[i] ?? "").trim()}`;
-    }
-    out.push({ offset, line: line.replace(/^npx docket(?=\s|$)/, "docket") });
-  }
-  return out;
-}
-
 describe("shell blocks of docket commands run", () => {
   const shells = snippets.filter(
     (s) => ["sh", "bash", "console", "shell"].includes(s.lang) && !skipReason(s),
@@ -205,13 +187,14 @@ describe("shell blocks of docket commands run", () => {
     );
   for (const snippet of shells) {
     it(`${whereIs(snippet)} ${snippet.marker}`.trim(), async () => {
-      const lines = commands(snippet);
+      const lines = docCommands(snippet);
       const strays = lines
         .filter((c) => !/^docket(\s|$)/.test(c.line) && !/^cd\s/.test(c.line))
         .map((c) => `${whereIs(snippet, c.offset)}: not a docket command: ${c.line}`);
       expect(strays, "mark such blocks `skip: REASON`").toEqual([]);
-      let cwd = root;
-      if (!snippet.marker.split(/\s+/).includes("in-repo")) {
+      const inRepo = option(snippet, "cwd");
+      let cwd = inRepo ? join(root, inRepo) : root;
+      if (!inRepo && !snippet.marker.split(/\s+/).includes("in-repo")) {
         cwd = freshDir();
         if (!lines.some((c) => /^docket init(\s|$)/.test(c.line))) {
           const init = await sh("docket init", cwd);
@@ -227,10 +210,14 @@ describe("shell blocks of docket commands run", () => {
           /#.*\bexit (\d+)/.exec(command.line)?.[1] ?? option(snippet, "exit") ?? 0,
         );
         const outcome = await sh(command.line, cwd);
-        expect(
-          outcome.code,
-          `${whereIs(snippet, command.offset)}: ${command.line}\n${outcome.out.slice(-800)}`,
-        ).toBe(expected);
+        const said = `${whereIs(snippet, command.offset)}: ${command.line}\n${outcome.out.slice(-800)}`;
+        expect(outcome.code, said).toBe(expected);
+        if (snippet.marker.split(/\s+/).includes("loose")) continue;
+        // What a console block shows must be what the command prints (up to an ellipsis).
+        const missing = command.shows
+          .map((line) => line.split("…")[0]?.trim() ?? "")
+          .filter((line) => line !== "" && line !== "..." && !outcome.out.includes(line));
+        expect(missing, `${said}\nthe block shows lines the command does not print`).toEqual([]);
       }
     }, 300_000);
   }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseSnippets, whereIs } from "./doc-snippets.js";
+import { docCommands, parseSnippets, whereIs } from "./doc-snippets.js";
 
 describe("parseSnippets", () => {
   it("gives each block its language, marker, text and opening line", () => {
@@ -49,5 +49,20 @@ describe("parseSnippets", () => {
         expect(found.map((s) => s.text)).toEqual(blocks.map((b) => b.body.join("\n")));
       }),
     );
+  });
+
+  it("reads a console block's commands and what it shows under each; a shell block's lines", () => {
+    const [console_, shell] = parseSnippets(
+      "p.md",
+      "```console\n$ npx docket a\nout 1\n...\n$ docket b\n```\n```sh\n# c\nnpx docket c \\\n  --x  # exit 1\n\ndocket d\n```",
+    );
+    expect(docCommands(console_ as never)).toEqual([
+      { offset: 0, line: "docket a", shows: ["out 1", "..."] },
+      { offset: 3, line: "docket b", shows: [] },
+    ]);
+    expect(docCommands(shell as never).map((c) => [c.offset, c.line])).toEqual([
+      [1, "docket c  --x  # exit 1"],
+      [4, "docket d"],
+    ]);
   });
 });

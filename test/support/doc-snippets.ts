@@ -76,3 +76,43 @@ export function docSnippets(root: string): DocSnippet[] {
   ];
   return pages.flatMap((page) => parseSnippets(relative(root, page), readFileSync(page, "utf8")));
 }
+
+/** One command of a shell or console block: its line in the block, and what the block shows. */
+export interface DocCommand {
+  readonly offset: number;
+  readonly line: string;
+  /** Console blocks: the lines shown under the command, its output. */
+  readonly shows: readonly string[];
+}
+
+/**
+ * The commands of a shell (`sh`, `bash`) or console (`$ ` lines) block, joined across `\`, with
+ * `npx docket` as `docket`. Comment and blank lines are not commands.
+ *
+ * @example
+ * ```ts
+ * docCommands({ ...snippet, lang: "console", text: "$ docket x\nok" }); // [{ line: "docket x", shows: ["ok"], … }]
+ * ```
+ */
+export function docCommands(snippet: DocSnippet): DocCommand[] {
+  const out: { offset: number; line: string; shows: string[] }[] = [];
+  const lines = snippet.text.split("\n");
+  for (let i = 0; i < lines.length; i += 1) {
+    let line = (lines[i] ?? "").trim();
+    const offset = i;
+    if (snippet.lang === "console") {
+      if (!line.startsWith("$ ")) {
+        out.at(-1)?.shows.push(line);
+        continue;
+      }
+      line = line.slice(2);
+    }
+    if (line === "" || line.startsWith("#")) continue;
+    while (line.endsWith("\\") && i + 1 < lines.length) {
+      i += 1;
+      line = `${line.slice(0, -1)} ${(lines[i] ?? "").trim()}`;
+    }
+    out.push({ offset, line: line.replace(/^npx docket(?=\s|$)/, "docket"), shows: [] });
+  }
+  return out;
+}
