@@ -9,6 +9,7 @@ export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/appro
 export { serveApprovals } from "./approval/approvals-http-server.js";
 export { type ApproverDirectory, createApproverDirectory } from "./approval/approver-directory.js";
 export { decideApproval } from "./approval/decide-approval.js";
+export { describeFileChange, type FileChange } from "./approval/describe-file-change.js";
 export { createDurableApprover, type DurableApproverOptions } from "./approval/durable-approver.js";
 export { createTerminalApprover } from "./approval/terminal-approver.js";
 export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
@@ -22,6 +23,7 @@ export type {
   CheckpointLimits,
   CheckpointOptions,
   DispatchContext,
+  ToolOutputChunk,
 } from "./checkpoint/checkpoint-options.js";
 export { type Checkpoint, createCheckpoint } from "./checkpoint/create-checkpoint.js";
 export { createMemoryEventSink, type MemoryEventSink } from "./checkpoint/memory-event-sink.js";
@@ -47,6 +49,11 @@ export type {
 export { wrapUntrusted } from "./checkpoint/wrap-untrusted.js";
 export { type DocketConfig, loadConfig } from "./config/load-config.js";
 export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
+export {
+  type ConsoleOptions,
+  createWebConsole,
+  type WebConsole,
+} from "./console/create-web-console.js";
 export { DocketError, isDocketError } from "./errors/docket-error.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
 export type {

@@ -47,6 +47,12 @@ export interface CheckpointOptions {
   readonly allowUnauditedWrites?: boolean;
   /** The agent's principal when a call's context names none. Default `agent`. */
   readonly principal?: string;
+  /**
+   * Receives the output handlers report while they run (`ctx.output`): live output for a person
+   * watching. Not an event: nothing of it is recorded or reaches the model. It must be quick;
+   * what it throws is ignored.
+   */
+  readonly onOutput?: (output: ToolOutputChunk) => void;
   /** Where sink failures after a handler ran are reported (the result is returned regardless). */
   readonly onEventError?: (error: unknown) => void;
   /**
@@ -55,6 +61,16 @@ export interface CheckpointOptions {
    * `{ scope: "session", writes: "ask" }` (see docs/untrusted-content.md).
    */
   readonly taint?: TaintOptions;
+}
+
+/** A piece of a running handler's output, as `onOutput` receives it. */
+export interface ToolOutputChunk {
+  readonly callId: string;
+  readonly tool: string;
+  readonly sessionId: string | undefined;
+  readonly stream: "stdout" | "stderr";
+  /** The handler's bytes or text; not to be kept after the callback returns (copy what is kept). */
+  readonly chunk: Uint8Array | string;
 }
 
 /** Per-call context: who is asking, for which session and run, and how to cancel. */

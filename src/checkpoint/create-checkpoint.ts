@@ -80,6 +80,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     principal: options.principal ?? "agent",
     // One line per outage, not a stack per refused call.
     onEventError: options.onEventError ?? createOutageLog(),
+    onOutput: options.onOutput,
     taint: new TaintLedger(options.taint),
   };
   const used = new Map<string, number>();

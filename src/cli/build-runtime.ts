@@ -1,6 +1,7 @@
 import { userInfo } from "node:os";
 import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
+import { previewCall } from "../approval/call-preview.js";
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
 import { createTerminalApprover } from "../approval/terminal-approver.js";
 import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
@@ -14,6 +15,7 @@ import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
+import { createAlwaysAllow } from "./always-allow-rule.js";
 import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 import { runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
@@ -50,6 +52,8 @@ export interface Runtime {
   readonly configHash: string;
   /** The shell's sandbox settings, docket's own files and deny globs included. */
   readonly sandbox: SandboxSettings;
+  /** Why the agent may not read a path (one of docket's own files, a denied path), or undefined. */
+  readonly guard: (absolute: string) => string | undefined;
   close(): Promise<void>;
 }
 
@@ -168,7 +172,22 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       mode: mode ?? "wait",
       expiresMs,
       defaultApprovers,
-      interactive: createTerminalApprover({ as: operator.name, canGrantSession }),
+      interactive: createTerminalApprover({
+        as: operator.name,
+        canGrantSession,
+        preview: (asked) =>
+          previewCall(asked, {
+            workspace,
+            hidden: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
+          }),
+        alwaysAllow: createAlwaysAllow({
+          projectFile: cli.projectFile,
+          layers,
+          workspace,
+          protection,
+          policy,
+        }),
+      }),
       ...(env.DOCKET_TOKEN ? { interactiveToken: env.DOCKET_TOKEN } : {}),
     });
   } else if (directory.entries.size > 0) {
@@ -193,6 +212,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     workspace,
     configHash: hashCanonical(cli.config?.sections ?? {}),
     sandbox,
+    guard: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
     async close() {
       await upstreams?.close();
       try {

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { createGatewayBackend } from "../mcp/create-gateway-backend.js";
 import { lockFileBeside } from "../mcp/tool-pins.js";
+import { disableColour } from "../shared/colour-enabled.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
@@ -33,7 +34,11 @@ export function createProgram(): Command {
     .description("The model asks; your program executes. Every tool call passes one checkpoint.")
     .version(packageRoot().version, "-v, --version")
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .option("--no-color", "plain text: no colour on the terminal (as NO_COLOR=1 does)")
+    .hook("preAction", (command) => {
+      if (command.opts().color === false) disableColour();
+    });
   registerPolicyCommand(program);
   registerAuditCommand(program);
   registerSessionsCommand(program);

@@ -77,6 +77,7 @@ const sectionSchemas = {
   gateway: z.strictObject({
     max_sessions: z.number().int().min(1).max(10_000).optional(),
   }),
+  system_prompt: z.string({ error: "expected text (a string; use | for several lines)" }),
 };
 
 /** Where a provider is reached, from docket.yaml. */
@@ -127,6 +128,8 @@ export interface RuntimeConfig {
   readonly taint: { readonly scope?: "run" | "session"; readonly writes?: "ask" | "allow" };
   /** The `gateway:` section: how many HTTP client sessions it keeps (docs/gateway.md). */
   readonly gateway: { readonly maxSessions?: number };
+  /** `system_prompt:`, replacing docket's own (the project's AGENTS.md is still appended). */
+  readonly systemPrompt: string | undefined;
 }
 
 function toEndpoint(value: { base_url?: string | undefined; api_key_env?: string | undefined }) {
@@ -217,6 +220,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
     sandbox: toSandboxSettings(checkSandboxEnv(config, model, approversOf(config)), config?.file),
     taint: check(config, "taint", sectionSchemas.taint) ?? {},
     gateway: gateway.max_sessions === undefined ? {} : { maxSessions: gateway.max_sessions },
+    systemPrompt: check(config, "system_prompt", sectionSchemas.system_prompt),
   };
 }
 

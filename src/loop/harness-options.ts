@@ -63,7 +63,20 @@ export type HarnessEvent =
   | { readonly type: "tool_call"; readonly call: TranscriptToolCall }
   | { readonly type: "tool_result"; readonly result: ToolResult }
   | { readonly type: "retry"; readonly message: string; readonly delayMs: number }
-  | { readonly type: "run_end"; readonly status: RunStatus; readonly sessionId: string };
+  | { readonly type: "run_end"; readonly status: RunStatus; readonly sessionId: string }
+  /** A call the policy answered `ask` for is about to be put to the approver. */
+  | { readonly type: "approval_requested"; readonly callId: string; readonly name: string }
+  /** A call's handler starts (after its decision and any approval). */
+  | { readonly type: "tool_started"; readonly callId: string; readonly name: string }
+  /** Output a running handler reported (`ctx.output`): for the operator, not the model. */
+  | {
+      readonly type: "tool_output";
+      readonly callId: string;
+      readonly name: string;
+      readonly stream: "stdout" | "stderr";
+      /** Valid only during the callback: copy what is kept. */
+      readonly chunk: Uint8Array | string;
+    };
 
 /** How a run ended. */
 export type RunStatus = "completed" | "suspended" | "cancelled" | "limit_reached" | "failed";
