@@ -22,6 +22,6 @@ export async function benchSoak(): Promise<void> {
     log: (line) => console.log(`soak: ${line}`),
   });
   console.log(
-    `soak: ${figures.completed}/${figures.sessions} sessions completed by ${figures.workers} workers in ${(figures.ms / 1000).toFixed(1)} s; ${figures.writes} writes ran (${figures.duplicates} duplicates, ${figures.missing} missing, ${figures.missingNotInterrupted} of them not closed as interrupted), ${figures.interrupted} calls interrupted; ${figures.kills} SIGKILLs, ${figures.workerRestarts} worker restarts, ${figures.databaseRestarts} PostgreSQL restarts; ${figures.approvals} approvals decided from another process; ${figures.duplicateBatches} duplicated batches, ${figures.brokenChains} broken chains`,
+    `soak: ${figures.completed}/${figures.sessions} sessions completed by ${figures.workers} workers in ${(figures.ms / 1000).toFixed(1)} s; ${figures.writes} writes ran (${figures.duplicates} duplicates, ${figures.missing} missing, ${figures.missingNotInterrupted} of them lost without a word), ${figures.interrupted} calls interrupted, ${figures.outageRefusals} refused during the outage (not run, the model told); ${figures.kills} SIGKILLs, ${figures.workerRestarts} worker restarts, ${figures.databaseRestarts} PostgreSQL restarts; ${figures.approvals} approvals decided from another process; ${figures.duplicateBatches} duplicated batches, ${figures.brokenChains} broken chains`,
   );
 }

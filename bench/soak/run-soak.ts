@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
-import { SOAK_STEPS, SOAK_TEXTS } from "./soak-desk.js";
+import { inspectSoak } from "./inspect-soak.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./throwaway-postgres.js";
 
 /** What a soak did and found. `duplicates`, `duplicateBatches` and `brokenChains` must be 0. */
@@ -15,10 +16,15 @@ export interface SoakFigures {
   readonly workers: number;
   readonly writes: number;
   readonly duplicates: number;
-  /** Writes whose effect is absent: allowed only for calls closed as interrupted. */
+  /**
+   * Writes whose effect is absent: allowed only for calls closed as interrupted or refused at
+   * their intent during the outage (`audit_failed`); the others are `missingNotInterrupted`.
+   */
   readonly missing: number;
   readonly missingNotInterrupted: number;
   readonly interrupted: number;
+  /** Writes refused (not run, the model told) because the database was away. */
+  readonly outageRefusals: number;
   readonly kills: number;
   readonly workerRestarts: number;
   readonly databaseRestarts: number;
@@ -26,6 +32,10 @@ export interface SoakFigures {
   readonly brokenChains: number;
   readonly approvals: number;
   readonly ms: number;
+  /** Writes not run and the model told so (refused or failed): session, step, result. */
+  readonly notRun: readonly string[];
+  /** One line per thing found wrong: which session, which step, what was seen. */
+  readonly problems: readonly string[];
 }
 
 /** How big and how rough a soak is. */
@@ -38,7 +48,21 @@ export interface SoakOptions {
   /** Restart PostgreSQL once mid-run (needs the throwaway cluster). */
   readonly restartDatabase?: boolean;
   readonly timeoutMs?: number;
+  /** At most this many SIGKILLs (default 6 per worker). */
+  readonly maxKills?: number;
   readonly log?: (line: string) => void;
+}
+
+/** A loopback port free right now, for the throwaway cluster (no clash with other tests). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,6 +114,7 @@ export async function runSoak({
   url,
   restartDatabase = true,
   timeoutMs = 150_000,
+  maxKills = workers * 6,
   log = () => undefined,
 }: SoakOptions = {}): Promise<SoakFigures> {
   const started = Date.now();
@@ -97,7 +122,7 @@ export async function runSoak({
   const effects = join(dir, "effects.log");
   writeFileSync(effects, "");
   let cluster: ThrowawayPostgres | undefined;
-  if (restartDatabase) cluster = startThrowawayPostgres(5460 + Math.floor(Math.random() * 40));
+  if (restartDatabase) cluster = startThrowawayPostgres(await freePort());
   const base = cluster?.url ?? url;
   if (!base) throw new Error("runSoak needs a PostgreSQL URL or root for a throwaway cluster");
   const schema = `docket_soak_${Math.random().toString(16).slice(2, 10)}`;
@@ -156,9 +181,10 @@ export async function runSoak({
       });
     };
     startApprover();
-    // Kills stop at 60% of the time allowed, so that the last sessions can finish.
+    // Kills stop at 60% of the time allowed, so that the last sessions can finish, and after
+    // `maxKills`: each restart costs a process start, which a busy machine pays dearly for.
     const killer = (async () => {
-      while (!done && Date.now() - started < timeoutMs * 0.6) {
+      while (!done && Date.now() - started < timeoutMs * 0.6 && kills < maxKills) {
         await sleep(800 + Math.random() * 1_500);
         const running = [...children];
         const victim = running[Math.floor(Math.random() * running.length)];
@@ -185,7 +211,7 @@ export async function runSoak({
     await killer;
     const found = await withStore(storeUrl, async (store) => ({
       completed: await countCompleted(store),
-      ...(await inspect(store, effects, sessions)),
+      ...(await inspectSoak(store, effects, sessions)),
     }));
     return {
       ...found,
@@ -208,54 +234,4 @@ export async function runSoak({
 
 async function countCompleted(store: Store): Promise<number> {
   return (await store.listSessions({ status: "completed", limit: 10_000 })).length;
-}
-
-async function inspect(store: Store, effectsFile: string, sessions: number) {
-  const counts = new Map<string, number>();
-  let writes = 0;
-  for (const line of readFileSync(effectsFile, "utf8").split("\n")) {
-    const [session, step] = line.split(" ");
-    if (!session || !step) continue;
-    writes += 1;
-    counts.set(`${session} ${step}`, (counts.get(`${session} ${step}`) ?? 0) + 1);
-  }
-  let duplicates = 0;
-  let missing = 0;
-  let missingNotInterrupted = 0;
-  let interrupted = 0;
-  let duplicateBatches = 0;
-  let brokenChains = 0;
-  const all = await store.listSessions({ limit: 10_000 });
-  if (all.length !== sessions)
-    throw new Error(`expected ${sessions} sessions, found ${all.length}`);
-  for (const session of all) {
-    const closed = await store.listInterrupted(session.id);
-    interrupted += closed.length;
-    const interruptedSteps = new Set(closed.map((c) => c.callId.split("_")[0]));
-    for (const step of SOAK_STEPS) {
-      const n = counts.get(`${session.id} ${step}`) ?? 0;
-      if (n > 1) duplicates += n - 1;
-      if (n === 0) {
-        missing += 1;
-        if (!interruptedSteps.has(step)) missingNotInterrupted += 1;
-      }
-    }
-    const texts = (await store.loadTranscript(session.id))
-      .map((m) => m.content as { role: string; text?: string })
-      .filter((m) => m.role === "assistant")
-      .map((m) => m.text);
-    if (texts.join("\n") !== SOAK_TEXTS.join("\n") && session.status === "completed") {
-      duplicateBatches += Math.max(1, texts.length - SOAK_TEXTS.length);
-    }
-    if (!(await store.verifyChain(session.id)).ok) brokenChains += 1;
-  }
-  return {
-    writes,
-    duplicates,
-    missing,
-    missingNotInterrupted,
-    interrupted,
-    duplicateBatches,
-    brokenChains,
-  };
 }

@@ -55,7 +55,11 @@ async function lane(): Promise<void> {
     try {
       await harness.resume(id, { lease: { ttlMs: 3_000 } });
     } catch (error) {
-      if (!isDocketError(error) || error.code !== "session_busy") await sleep(100);
+      // Busy: another lane or worker runs it. Back off a little, so that lanes do not spin
+      // on the last few sessions (the machine's CPU is better spent on the runs themselves).
+      await sleep(
+        isDocketError(error) && error.code === "session_busy" ? 30 + Math.random() * 70 : 100,
+      );
     }
     await sleep(5);
   }

@@ -4,7 +4,33 @@ import type { RecordedOutcome } from "./call-ledger.js";
 import type { CallTrace } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { sanitiseError } from "./sanitise-error.js";
-import type { ToolResult } from "./tool-result.js";
+import type { FailureReason, RefusalReason, ToolResult } from "./tool-result.js";
+
+const REFUSALS: ReadonlySet<string> = new Set<RefusalReason>([
+  "cancelled",
+  "malformed_call",
+  "unreadable_arguments",
+  "unknown_tool",
+  "invalid_arguments",
+  "denied",
+  "policy_error",
+  "approval_required",
+  "approval_denied",
+  "approval_error",
+  "limit_exceeded",
+  "duplicate_call_id",
+  "audit_failed",
+  "unaudited_write",
+  "dedupe_error",
+]);
+const FAILURES: ReadonlySet<string> = new Set<FailureReason>([
+  "timeout",
+  "command_failed",
+  "error",
+  "cancelled",
+  "unserialisable_output",
+  "interrupted",
+]);
 
 /** Run the handler (with the dedupe key, if any), or answer without running it. */
 export type RepeatCheck =
@@ -18,10 +44,12 @@ function replay(trace: CallTrace, outcome: RecordedOutcome | undefined, state: s
     durationMs: trace.elapsed(),
     rule: trace.rule,
   };
+  // Waiting for an approval is not an outcome: the approved call was claimed again after it.
+  const unfinished = !outcome || outcome.kind === "awaiting_approval";
   if (
     outcome?.kind === "interrupted" ||
     state === "interrupted" ||
-    (state === "started" && !outcome)
+    (state === "started" && unfinished)
   ) {
     return {
       ...base,
@@ -45,6 +73,25 @@ function replay(trace: CallTrace, outcome: RecordedOutcome | undefined, state: s
     const note =
       "This call id already ran; its recorded output is returned and it was not run again.";
     return { ...base, status: "ok", output: outcome.output ?? "", message: note, note };
+  }
+  // Refused or failed before, with no full result kept: the same answer, not a generic one, so
+  // the model learns why (e.g. its intent could not be recorded while the store was away).
+  if (outcome && !unfinished) {
+    const earlier = `This call (${trace.callId}) was ${outcome.status} earlier and is not run again: ${outcome.message}`;
+    if (outcome.status === "failed") {
+      const reason = FAILURES.has(outcome.reason ?? "") ? outcome.reason : "error";
+      return { ...base, status: "failed", reason: reason as FailureReason, message: earlier };
+    }
+    const reason = REFUSALS.has(outcome.reason ?? "") ? outcome.reason : "duplicate_call_id";
+    return { ...base, status: "refused", reason: reason as RefusalReason, message: earlier };
+  }
+  if (state === "claimed" && unfinished) {
+    return {
+      ...base,
+      status: "refused",
+      reason: "duplicate_call_id",
+      message: `This call (${trace.callId}) is reserved by another runner that has not finished it (it may still be running); it was not run here.`,
+    };
   }
   return {
     ...base,

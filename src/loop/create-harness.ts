@@ -108,6 +108,11 @@ export function createHarness(options: HarnessOptions): Harness {
       ...run.lease,
     });
     try {
+      // The lease makes this run the session's only runner, so what an earlier holder whose
+      // process is gone left open is settled now, not at the next open of a store (this store
+      // may have opened before that holder died): a claim it never started is released, so the
+      // call runs once; a write it started is closed as interrupted. Live owners are left alone.
+      await store.markInterrupted({ sessionId: id });
       return await leased(store, resolvedModel, id, fresh, input, run, runId, lease.lost);
     } finally {
       await lease.release();

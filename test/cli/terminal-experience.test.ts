@@ -161,7 +161,7 @@ describe("the approval prompt at a terminal", () => {
     // docs/approvals.md shows this very rule, as written.
     const doc = await readFile(new URL("../../docs/approvals.md", import.meta.url), "utf8");
     // The docs show it dedented (Biome formats the snippet), the file has it under policy.rules.
-    const shown = doc.match(/```yaml\n(- id: always-run-command-uname-s\n[\s\S]*?)```/)?.[1];
+    const shown = doc.match(/```yaml[^\n]*\n(- id: always-run-command-uname-s\n[\s\S]*?)```/)?.[1];
     const day = /by \S+ at the approval prompt on \d{4}-\d\d-\d\d/;
     expect(shown).toBeDefined();
     const written = yaml.slice(POLICY.length).replace(/^ {4}/gm, "");

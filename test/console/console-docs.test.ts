@@ -15,7 +15,8 @@ const main = join(root, "src/cli/main.ts");
 const tsx = import.meta.resolve("tsx");
 const doc = readFileSync(join(root, "docs/console.md"), "utf8");
 const block = (lang: string) =>
-  new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(doc)?.[1] ?? "";
+  // The info string may carry test/docs-snippets.test.ts's markers after the language.
+  new RegExp(`\`\`\`${lang}(?: [^\\n]*)?\\n([\\s\\S]*?)\`\`\``).exec(doc)?.[1] ?? "";
 
 let dir: string | undefined;
 afterEach(async () => {
