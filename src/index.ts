@@ -56,6 +56,7 @@ export type {
   PendingApproval,
   RunOptions,
   RunResult,
+  RunResultBase,
   RunStatus,
 } from "./loop/harness-options.js";
 export { connectMcpServers, type McpUpstreams } from "./mcp/connect-mcp-servers.js";

@@ -1,3 +1,4 @@
+import { checkPolicyConfig } from "../policy/check-policy-config.js";
 import { toPolicyFunction } from "../policy/policy.js";
 import { createOutageLog } from "../shared/outage-log.js";
 import type { Tool } from "../tool/tool.js";
@@ -68,6 +69,11 @@ function combineSinks(
  */
 export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   const tools = createToolSet(options.tools);
+  const policy = options.policy;
+  if (typeof policy === "object" && policy !== null && !("decide" in policy)) {
+    // A plain { rules } policy: a rule that does not compile throws here, with its cause.
+    checkPolicyConfig(policy, tools.names);
+  }
   const state: CheckpointState = {
     tools,
     // An unsandboxed shell is never allowed by a rule alone (see confine-verdict.ts).

@@ -3,6 +3,7 @@ import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provi
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { DocketError } from "../errors/docket-error.js";
 import { resolveModel } from "../model/resolve-model.js";
+import { checkPolicyConfig } from "../policy/check-policy-config.js";
 import type { Store } from "../store/store.js";
 import { earlierTaint } from "./earlier-taint.js";
 import {
@@ -63,6 +64,14 @@ export function createHarness(options: HarnessOptions): Harness {
     })();
     return storePromise;
   };
+  const policy = options.policy;
+  if (typeof policy === "object" && policy !== null && !("decide" in policy)) {
+    // A plain { rules } policy compiles now: a bad rule throws from createHarness, not later.
+    checkPolicyConfig(
+      policy,
+      tools.map((tool) => tool.name),
+    );
+  }
   const menu: LanguageModelV3FunctionTool[] = tools.map((tool) => ({
     type: "function",
     name: tool.name,

@@ -81,18 +81,43 @@ export interface PendingApproval {
   readonly tool: string;
 }
 
-/** The outcome of `harness.run` or `harness.resume`. */
-export interface RunResult {
-  readonly status: RunStatus;
+/** What every outcome of a run carries. */
+export interface RunResultBase {
   readonly sessionId: string;
   /** The assistant's last words, or the sentence saying why the run stopped. */
   readonly text: string;
   readonly usage: RunUsage;
-  /** Present when suspended: the calls waiting for a decision. */
-  readonly approvals?: readonly PendingApproval[];
-  /** Present when failed: what went wrong, in words. */
-  readonly error?: string;
 }
+
+/**
+ * The outcome of `harness.run` or `harness.resume`, a union on `status`: a suspended run
+ * carries the calls waiting for a decision, a failed one what went wrong.
+ *
+ * @example
+ * ```ts
+ * const result = await harness.run("Refund SU-1.");
+ * if (result.status === "suspended") for (const a of result.approvals) console.log(a.approvalId);
+ * if (result.status === "failed") console.error(result.error);
+ * ```
+ */
+export type RunResult =
+  | (RunResultBase & {
+      readonly status: "completed" | "cancelled" | "limit_reached";
+      readonly approvals?: undefined;
+      readonly error?: undefined;
+    })
+  | (RunResultBase & {
+      readonly status: "suspended";
+      /** The calls waiting for a decision. */
+      readonly approvals: readonly PendingApproval[];
+      readonly error?: undefined;
+    })
+  | (RunResultBase & {
+      readonly status: "failed";
+      /** What went wrong, in words. */
+      readonly error: string;
+      readonly approvals?: undefined;
+    });
 
 /** Per-run options. */
 export interface RunOptions {

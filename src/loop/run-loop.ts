@@ -139,12 +139,15 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
     const end = async (
       status: RunStatus,
       text: string,
-      extra: Partial<RunResult> = {},
+      extra: { approvals?: readonly PendingApproval[]; error?: string } = {},
     ): Promise<RunResult> => {
       const stored = status === "limit_reached" ? "active" : status;
       await ctx.setStatus(stored);
       ctx.emit({ type: "run_end", status, sessionId: ctx.sessionId });
-      return { status, sessionId: ctx.sessionId, text, usage: usage(), ...extra };
+      const base = { sessionId: ctx.sessionId, text, usage: usage() };
+      if (status === "suspended") return { ...base, status, approvals: extra.approvals ?? [] };
+      if (status === "failed") return { ...base, status, error: extra.error ?? text };
+      return { ...base, status };
     };
 
     // Loaded once: from here on this run is the only writer of its session's transcript.
