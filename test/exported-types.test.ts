@@ -36,11 +36,14 @@ function unexportedTypes(files: Map<string, string>, dist: string): string[] {
   host.readFile = (name) => files.get(name) ?? read(name);
   host.fileExists = (name) => files.has(name) || ts.sys.fileExists(name);
   // The emitted tree exists only in memory: module resolution must see its folders.
-  const folders = new Set([...files.keys()].flatMap((name) => {
-    const parts = name.split("/");
-    return parts.map((_, i) => parts.slice(0, i).join("/"));
-  }));
-  host.directoryExists = (name) => folders.has(name.replace(/\/$/, "")) || ts.sys.directoryExists(name);
+  const folders = new Set(
+    [...files.keys()].flatMap((name) => {
+      const parts = name.split("/");
+      return parts.map((_, i) => parts.slice(0, i).join("/"));
+    }),
+  );
+  host.directoryExists = (name) =>
+    folders.has(name.replace(/\/$/, "")) || ts.sys.directoryExists(name);
   const index = `${dist}src/index.d.ts`;
   const program = ts.createProgram(
     [index],
