@@ -14,6 +14,7 @@ import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
 import { TaintLedger } from "./taint-ledger.js";
+import { withToolCeilings } from "./tool-ceiling.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
 
 /** The one path from a model's tool request to a handler. */
@@ -77,7 +78,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   const state: CheckpointState = {
     tools,
     // An unsandboxed shell is never allowed by a rule alone (see confine-verdict.ts).
-    decide: withConfinement(toPolicyFunction(options.policy)),
+    decide: withConfinement(withToolCeilings(toPolicyFunction(options.policy))),
     approve: options.approvals,
     sink: combineSinks(options.events, options.store),
     allowUnauditedWrites: options.allowUnauditedWrites === true,

@@ -155,6 +155,7 @@ export function createHarness(options: HarnessOptions): Harness {
       },
       ...(options.policy ? { policy: options.policy } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(options.events ? { events: options.events } : {}),
     });
     const emit = run.onEvent ?? (() => {});
     emit({ type: "run_start", sessionId: id });

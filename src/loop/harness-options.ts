@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Approver } from "../approval/approval.js";
+import type { EventSink } from "../checkpoint/checkpoint-event.js";
 import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { PolicyInput } from "../policy/policy.js";
@@ -54,6 +55,11 @@ export interface HarnessOptions {
   /** Base URL and key overrides for model strings. */
   readonly modelSettings?: { readonly baseUrl?: string; readonly apiKey?: string };
   readonly retries?: RetryOptions;
+  /**
+   * The checkpoint's events (requested, decided, approval asked and answered, started, finished,
+   * refused) for every call of every run, as they happen, besides the store's audit trail.
+   */
+  readonly events?: EventSink | undefined;
 }
 
 /** What a run reports as it goes. */
@@ -123,8 +129,12 @@ export type RunResult =
 export interface RunOptions {
   /** Continue this session instead of starting a new one. */
   readonly sessionId?: string;
-  readonly signal?: AbortSignal;
-  readonly onEvent?: (event: HarnessEvent) => void;
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Called with what the run does as it goes: text deltas, each tool call and its result,
+   * retries, the start and end. For the checkpoint's own events use `HarnessOptions.events`.
+   */
+  readonly onEvent?: ((event: HarnessEvent) => void) | undefined;
   /**
    * The session's lease (one runner per session across processes): by default a session another
    * run holds is refused at once with DocketError("session_busy"); `wait` waits up to that many ms.
