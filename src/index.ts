@@ -67,7 +67,7 @@ export { wrapUntrusted } from "./checkpoint/wrap-untrusted.js";
 export type { CONFIG_SECTIONS } from "./config/load-config.js";
 export { type DocketConfig, loadConfig } from "./config/load-config.js";
 export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
-export { DocketError, isDocketError } from "./errors/docket-error.js";
+export { DocketError, type DocketErrorCode, isDocketError } from "./errors/docket-error.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
 export type {
   HarnessEvent,
