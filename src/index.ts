@@ -51,6 +51,12 @@ export type {
   TaintScope,
   TaintSource,
 } from "./checkpoint/taint-ledger.js";
+export {
+  type TestHandlerOptions,
+  type TestHandlerOutcome,
+  type TestLogLine,
+  testHandler,
+} from "./checkpoint/test-handler.js";
 export type {
   AwaitingApprovalResult,
   FailedResult,
