@@ -6,17 +6,35 @@
  */
 
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/approval.js";
+// Every type a public signature above uses, so that callers can name it (test/exported-types.test.ts).
+export type { ApprovalsHttpServer } from "./approval/approvals-http-server.js";
 export { serveApprovals } from "./approval/approvals-http-server.js";
+export type { ApproverConfig, ApproverEntry } from "./approval/approver-directory.js";
 export { type ApproverDirectory, createApproverDirectory } from "./approval/approver-directory.js";
+export type { DecisionAttempt, DecisionOutcome } from "./approval/decide-approval.js";
 export { decideApproval } from "./approval/decide-approval.js";
 export { describeFileChange, type FileChange } from "./approval/describe-file-change.js";
 export { createDurableApprover, type DurableApproverOptions } from "./approval/durable-approver.js";
+export type { TerminalApproverOptions } from "./approval/terminal-approver.js";
 export { createTerminalApprover } from "./approval/terminal-approver.js";
 export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
+export type { EditFileOptions } from "./builtin/files/edit-file.handler.js";
 export type { FileGuard } from "./builtin/files/file-guard.js";
+export type { FileToolOptions } from "./builtin/files/file-tools.js";
+export type { ListFilesOptions } from "./builtin/files/list-files.handler.js";
+export type { ReadFileOptions } from "./builtin/files/read-file.handler.js";
+export type { SearchFilesOptions } from "./builtin/files/search-files.handler.js";
+export type { WriteFileOptions } from "./builtin/files/write-file.handler.js";
+export type { CommandEnvOptions } from "./builtin/shell/command-env.js";
+export type { RunCommandOptions } from "./builtin/shell/run-command.handler.js";
+export type { FetchUrlOptions } from "./builtin/web/fetch-url.handler.js";
+export type { Resolver, TargetPolicy } from "./builtin/web/vet-target.effect.js";
+export type { CallLedger, RecordedOutcome } from "./checkpoint/call-ledger.js";
 export type {
   CheckpointEvent,
   CheckpointEventType,
+  EmitOptions,
+  EventBase,
   EventSink,
 } from "./checkpoint/checkpoint-event.js";
 export type {
@@ -35,6 +53,12 @@ export type {
   TaintScope,
   TaintSource,
 } from "./checkpoint/taint-ledger.js";
+export {
+  type TestHandlerOptions,
+  type TestHandlerOutcome,
+  type TestLogLine,
+  testHandler,
+} from "./checkpoint/test-handler.js";
 export type {
   AwaitingApprovalResult,
   FailedResult,
@@ -42,11 +66,13 @@ export type {
   OkResult,
   RefusalReason,
   RefusedResult,
+  ResultBase,
   ToolCall,
   ToolResult,
   ToolResultStatus,
 } from "./checkpoint/tool-result.js";
 export { wrapUntrusted } from "./checkpoint/wrap-untrusted.js";
+export type { CONFIG_SECTIONS } from "./config/load-config.js";
 export { type DocketConfig, loadConfig } from "./config/load-config.js";
 export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
 export {
@@ -54,7 +80,7 @@ export {
   createWebConsole,
   type WebConsole,
 } from "./console/create-web-console.js";
-export { DocketError, isDocketError } from "./errors/docket-error.js";
+export { DocketError, type DocketErrorCode, isDocketError } from "./errors/docket-error.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
 export type {
   HarnessEvent,
@@ -63,16 +89,37 @@ export type {
   PendingApproval,
   RunOptions,
   RunResult,
+  RunResultBase,
   RunStatus,
+  RunUsage,
 } from "./loop/harness-options.js";
+export type { LeaseOptions } from "./loop/hold-session-lease.js";
+export type { RetryOptions } from "./loop/request-turn.js";
+export type { TranscriptToolCall } from "./loop/transcript-message.js";
+export type { ConnectMcpOptions } from "./mcp/connect-mcp-servers.js";
 export { connectMcpServers, type McpUpstreams } from "./mcp/connect-mcp-servers.js";
+export type { GatewayBackendOptions, McpGatewayBackend } from "./mcp/create-gateway-backend.js";
 export { createGatewayBackend } from "./mcp/create-gateway-backend.js";
+export type { GatewayBackend } from "./mcp/gateway-backend.js";
+export type { GatewayServerOptions } from "./mcp/gateway-server.js";
 export { createGatewayServer } from "./mcp/gateway-server.js";
+export type { LiveCheckpoint, LiveCheckpointOptions } from "./mcp/live-checkpoint.js";
 export { createLiveCheckpoint } from "./mcp/live-checkpoint.js";
 export { type McpConfig, mcpConfigSchema } from "./mcp/mcp-config.js";
+export type { McpLogEvent, McpLogger, McpLogLevel } from "./mcp/mcp-log.js";
+export type { PinBook } from "./mcp/pin-book.js";
+export type { ToolStanding } from "./mcp/server-menu.js";
+export type { PinnedTool, PinStatus, ToolLock } from "./mcp/tool-pins.js";
+export type { UpstreamStatus } from "./mcp/upstream-connection.js";
+export type { DescriptionFinding } from "./mcp/vet-description.js";
+export type { ModelFailure } from "./model/model-failure.js";
+export type { ScriptedCall, ScriptedTurn, TurnCondition } from "./model/model-script.js";
 export { loadModelScript, type ModelScript, parseModelScript } from "./model/model-script.js";
+export type { ModelSettings } from "./model/resolve-model.js";
 export { resolveModel } from "./model/resolve-model.js";
 export { createScriptedModel, type ScriptedModel } from "./model/scripted-model.js";
+export type { EffectiveDefaults } from "./policy/compile-layers.js";
+export type { GrantScope } from "./policy/grant-scope.js";
 export {
   type Decision,
   defaultPolicy,
@@ -83,22 +130,73 @@ export {
   type PolicyRequest,
   type PolicyVerdict,
 } from "./policy/policy.js";
+export type { RuleSummary } from "./policy/policy-engine.js";
 export {
   createPolicyEngine,
   type DocketPolicyEngine,
   type PolicyEngineOptions,
 } from "./policy/policy-engine.js";
-export type { PolicyDefaults, PolicyLayer, PolicyRuleSpec } from "./policy/policy-rule.js";
+export type {
+  LAYER_ORDER,
+  LayerName,
+  LayerSource,
+  OneOrMany,
+  PolicyDefaults,
+  PolicyLayer,
+  PolicyRuleSpec,
+} from "./policy/policy-rule.js";
 export { SELF_PROTECTION_RULE, type SelfProtection } from "./policy/self-protection-vote.js";
+export type { OwnFileSpec } from "./protect/docket-own-files.js";
 export { type DocketOwnFiles, docketOwnFiles, type OwnFile } from "./protect/docket-own-files.js";
 export { type RuntimeFiles, runtimeOwnFiles } from "./protect/runtime-own-files.js";
 export { probeSandbox, type SandboxProbe } from "./sandbox/probe-sandbox.js";
 export { type SandboxReport, sandboxReport } from "./sandbox/sandbox-report.js";
 export type { SandboxMode, SandboxNetwork, SandboxSettings } from "./sandbox/sandbox-settings.js";
 export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
+export type {
+  Approval,
+  ApprovalDecision,
+  ApprovalFilter,
+  ApprovalPage,
+  ApprovalPageFilter,
+  ApprovalStatus,
+  DecideResult,
+  NewApproval,
+} from "./store/approval-record.js";
+export type { ApprovalWatch } from "./store/approval-watch.js";
+export type { ChainRow } from "./store/audit-chain.js";
+export type { AuditCheckpoint, CheckpointSigner } from "./store/audit-checkpoint.js";
+export type {
+  AuditRecord,
+  ChainHeadRecord,
+  ChainVerification,
+  EventFilter,
+} from "./store/audit-record.js";
+export type {
+  CallFilter,
+  CallOutcome,
+  CallRecord,
+  CallState,
+  ClaimOptions,
+  ClaimResult,
+  DuplicateCall,
+  MarkInterruptedOptions,
+} from "./store/call-record.js";
+export type { MessageRow } from "./store/checkpoint-plan.js";
 export { type OpenStoreOptions, openStore } from "./store/open-store.js";
+export type { StoreUrlSources } from "./store/resolve-store-url.js";
 export { resolveStoreUrl } from "./store/resolve-store-url.js";
-export type { Store } from "./store/store.js";
+export type { LeaseResult, SessionLease } from "./store/session-lease.js";
+export type {
+  NewSession,
+  Session,
+  SessionFilter,
+  SessionPatch,
+  SessionStatus,
+} from "./store/session-record.js";
+export type { SaveBatchOptions, Store } from "./store/store.js";
+export type { InterruptedEvent, StoreEvent, StoreEventType } from "./store/store-event.js";
+export type { MessageRole, NewMessage, TranscriptMessage } from "./store/transcript-message.js";
 export { DOCKET, GEN_AI, METRIC, SEMCONV_VERSION } from "./telemetry/semconv.js";
 export { resolveTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/telemetry.js";
 export { contextFromTraceparent } from "./telemetry/trace-parent.js";

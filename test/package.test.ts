@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -26,5 +26,30 @@ describe.skipIf(!built)("the built package", () => {
   it("runs as the docket bin", async () => {
     const { stdout } = await run("npx", ["--no-install", "docket", "--version"], { cwd: root });
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe("the package as npm would pack it", () => {
+  it("ships a LICENSE, no source maps pointing at unshipped files, and ESM-only exports", async () => {
+    const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: root,
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    const [packed] = JSON.parse(stdout) as { files: { path: string }[] }[];
+    const files = (packed?.files ?? []).map((file) => file.path);
+    expect(files).toContain("LICENSE");
+    expect(files.filter((file) => file.endsWith(".map"))).toEqual([]);
+    // Maps would point at src/, which is not shipped: the build emits none.
+    const build = JSON.parse(readFileSync(`${root}tsconfig.build.json`, "utf8")) as {
+      compilerOptions: Record<string, unknown>;
+    };
+    expect(build.compilerOptions.sourceMap).not.toBe(true);
+    expect(build.compilerOptions.declarationMap).not.toBe(true);
+    const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as {
+      type: string;
+      exports: Record<string, unknown>;
+    };
+    expect(manifest.type).toBe("module");
+    expect(JSON.stringify(manifest.exports)).not.toMatch(/"require"/);
   });
 });

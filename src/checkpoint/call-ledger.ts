@@ -13,7 +13,8 @@ export interface RecordedOutcome {
 /**
  * What the checkpoint needs from a store to make calls safe to repeat: reserve a call id before
  * running it, keep its result, and find an earlier success of the same action. The store
- * implements it.
+ * implements it. A call is identified by session and id; its recorded outcome is returned for a
+ * repeat only when the tool and the canonical arguments' hash match too.
  */
 export interface CallLedger {
   claimCall(
@@ -23,6 +24,8 @@ export interface CallLedger {
       readonly tool?: string;
       readonly writes?: boolean;
       readonly dedupeKey?: string;
+      /** SHA-256 (hex) of the call's canonical arguments, kept with the claim. */
+      readonly argsHash?: string;
       /** A read-only call: the claim may be committed at the next flush. */
       readonly defer?: boolean;
     },
@@ -32,6 +35,12 @@ export interface CallLedger {
         readonly status: "seen";
         readonly state: string;
         readonly outcome?: RecordedOutcome | undefined;
+        /**
+         * The recorded call's tool and arguments hash. The id is the model's and may be reused:
+         * the outcome is this call's only when both match (unknown means no match).
+         */
+        readonly tool?: string | undefined;
+        readonly argsHash?: string | undefined;
       }
   >;
   recordCallResult(

@@ -1,7 +1,8 @@
 import type { Decision } from "../policy/policy.js";
 import type { ToolResultStatus } from "./tool-result.js";
 
-interface EventBase {
+/** What every checkpoint event carries. */
+export interface EventBase {
   readonly callId: string;
   /** The tool name as the model sent it. */
   readonly tool: string;

@@ -10,17 +10,17 @@ import type { TaintOptions } from "./taint-ledger.js";
 /** Caps the checkpoint enforces. Every field has a default. */
 export interface CheckpointLimits {
   /** Largest argument text accepted, in UTF-8 bytes. Default 1 MiB. */
-  readonly maxArgumentBytes?: number;
+  readonly maxArgumentBytes?: number | undefined;
   /** Deepest nesting of argument objects and arrays. Default 64. */
-  readonly maxArgumentDepth?: number;
+  readonly maxArgumentDepth?: number | undefined;
   /** Deadline for handlers that declare none. Default 30 s. */
-  readonly defaultTimeoutMs?: number;
+  readonly defaultTimeoutMs?: number | undefined;
   /** Most calls one batch may carry. Default 64. */
-  readonly maxCallsPerBatch?: number;
+  readonly maxCallsPerBatch?: number | undefined;
   /** Most calls one run (`runId`) may make. Default unlimited. */
-  readonly maxCallsPerRun?: number;
+  readonly maxCallsPerRun?: number | undefined;
   /** Cap on the text a model sees of one result, and on the output kept in events. Default 32 KiB. */
-  readonly maxResultBytes?: number;
+  readonly maxResultBytes?: number | undefined;
 }
 
 /** The limits with every default filled in. */
@@ -30,44 +30,44 @@ export type ResolvedLimits = Required<CheckpointLimits>;
 export interface CheckpointOptions {
   readonly tools: Iterable<Tool>;
   /** Decides allow, ask or deny. Default: reads allow, writes ask. */
-  readonly policy?: PolicyInput;
+  readonly policy?: PolicyInput | undefined;
   /** Answers asks. Without one, every ask is refused (`approval_required`): never run. */
-  readonly approvals?: Approver;
+  readonly approvals?: Approver | undefined;
   /** Receives every step of every call. */
-  readonly events?: EventSink;
+  readonly events?: EventSink | undefined;
   /**
    * A store: every event goes to it (as well as to `events`), a call id runs at most once ever,
    * and tools that declare `dedupe` return the earlier result of a repeated action.
    */
-  readonly store?: CallLedger & EventSink;
-  readonly limits?: CheckpointLimits;
+  readonly store?: (CallLedger & EventSink) | undefined;
+  readonly limits?: CheckpointLimits | undefined;
   /**
    * Let tools that declare `writes: true` run although there is neither `events` nor `store` to
    * record them: no trail will say what changed, or that it was asked for. Default false: such
    * calls are refused (`unaudited_write`). For tests and throwaway scripts only.
    */
-  readonly allowUnauditedWrites?: boolean;
+  readonly allowUnauditedWrites?: boolean | undefined;
   /** The agent's principal when a call's context names none. Default `agent`. */
-  readonly principal?: string;
+  readonly principal?: string | undefined;
   /**
    * Receives the output handlers report while they run (`ctx.output`): live output for a person
    * watching. Not an event: nothing of it is recorded or reaches the model. It must be quick;
    * what it throws is ignored.
    */
-  readonly onOutput?: (output: ToolOutputChunk) => void;
+  readonly onOutput?: ((output: ToolOutputChunk) => void) | undefined;
   /** Where sink failures after a handler ran are reported (the result is returned regardless). */
-  readonly onEventError?: (error: unknown) => void;
+  readonly onEventError?: ((error: unknown) => void) | undefined;
   /**
    * Untrusted content: once a session (or run) has received a result of an `openWorld` tool, a
    * write a rule allows is asked instead, and every ask names that result. Default
    * `{ scope: "session", writes: "ask" }` (see docs/untrusted-content.md).
    */
-  readonly taint?: TaintOptions;
+  readonly taint?: TaintOptions | undefined;
   /**
    * OpenTelemetry: an `execute_tool` span per call and the tool metrics, to the global providers
    * by default (no-ops until an SDK registers; see docs/observability.md).
    */
-  readonly telemetry?: TelemetryOptions;
+  readonly telemetry?: TelemetryOptions | undefined;
 }
 
 /** A piece of a running handler's output, as `onOutput` receives it. */
@@ -82,19 +82,19 @@ export interface ToolOutputChunk {
 
 /** Per-call context: who is asking, for which session and run, and how to cancel. */
 export interface DispatchContext {
-  readonly signal?: AbortSignal;
-  readonly principal?: string;
-  readonly sessionId?: string;
+  readonly signal?: AbortSignal | undefined;
+  readonly principal?: string | undefined;
+  readonly sessionId?: string | undefined;
   /** Calls are counted against `maxCallsPerRun` per run id. */
-  readonly runId?: string;
+  readonly runId?: string | undefined;
   /**
    * The caller commits the store itself right after the dispatch (the harness does, with the
    * batch's transcript, in one transaction), so the checkpoint does not flush what the calls
    * deferred before returning. Writes' intents and outcomes are committed as always.
    */
-  readonly commitByCaller?: boolean;
+  readonly commitByCaller?: boolean | undefined;
   /** The OpenTelemetry context the call's `execute_tool` span is a child of (e.g. a run's span). */
-  readonly traceContext?: Context;
+  readonly traceContext?: Context | undefined;
 }
 
 /**

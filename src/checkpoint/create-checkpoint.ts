@@ -1,3 +1,4 @@
+import { checkPolicyConfig } from "../policy/check-policy-config.js";
 import { toPolicyFunction } from "../policy/policy.js";
 import { createOutageLog } from "../shared/outage-log.js";
 import { resolveTelemetry } from "../telemetry/telemetry.js";
@@ -14,6 +15,7 @@ import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
 import { TaintLedger } from "./taint-ledger.js";
+import { withToolCeilings } from "./tool-ceiling.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
 
 /** The one path from a model's tool request to a handler. */
@@ -69,10 +71,15 @@ function combineSinks(
  */
 export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   const tools = createToolSet(options.tools);
+  const policy = options.policy;
+  if (typeof policy === "object" && policy !== null && !("decide" in policy)) {
+    // A plain { rules } policy: a rule that does not compile throws here, with its cause.
+    checkPolicyConfig(policy, tools.names);
+  }
   const state: CheckpointState = {
     tools,
     // An unsandboxed shell is never allowed by a rule alone (see confine-verdict.ts).
-    decide: withConfinement(toPolicyFunction(options.policy)),
+    decide: withConfinement(withToolCeilings(toPolicyFunction(options.policy))),
     approve: options.approvals,
     sink: combineSinks(options.events, options.store),
     allowUnauditedWrites: options.allowUnauditedWrites === true,

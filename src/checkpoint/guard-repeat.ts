@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../shared/canonical-json.js";
 import type { SealedTool } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
 import type { RecordedOutcome } from "./call-ledger.js";
@@ -101,6 +103,19 @@ function replay(trace: CallTrace, outcome: RecordedOutcome | undefined, state: s
   };
 }
 
+/** A model reused an id for another call: never answer it with that call's outcome. */
+function reusedId(trace: CallTrace, tool: Tool): ToolResult {
+  return {
+    callId: trace.callId,
+    name: trace.name,
+    durationMs: trace.elapsed(),
+    rule: trace.rule,
+    status: "refused",
+    reason: "duplicate_call_id",
+    message: `The id ${JSON.stringify(trace.callId)} was already used in this session by a different call (another tool or other arguments), so this call to ${tool.name} was not run and no earlier result stands for it. Send it again with an id of its own.`,
+  };
+}
+
 /**
  * Before a handler runs: reserve the call id (a call id runs at most once, ever) and, for tools
  * that declare how to recognise a repeated action, look for an earlier success of the same one.
@@ -136,6 +151,7 @@ export async function guardRepeat(
   }
   if (!ledger) return { status: "run", dedupeKey };
 
+  const argsHash = createHash("sha256").update(canonicalJson(args)).digest("hex");
   let claim: Awaited<ReturnType<typeof ledger.claimCall>>;
   try {
     claim = await ledger.claimCall(trace.sessionId, trace.callId, {
@@ -143,6 +159,7 @@ export async function guardRepeat(
       writes: tool.writes,
       // A read's claim is committed with its events, at the end of the dispatch or batch.
       defer: !tool.writes,
+      argsHash,
       ...(dedupeKey !== undefined ? { dedupeKey } : {}),
     });
   } catch {
@@ -155,7 +172,9 @@ export async function guardRepeat(
     };
   }
   if (claim.status === "seen") {
-    const result = replay(trace, claim.outcome, claim.state);
+    // The id is the model's: the record answers this call only if it is the same call.
+    const same = claim.tool === tool.name && claim.argsHash === argsHash;
+    const result = same ? replay(trace, claim.outcome, claim.state) : reusedId(trace, tool);
     await trace.emitAfterRun({
       type: "refused",
       reason: "duplicate_call_id",

@@ -25,7 +25,8 @@ export type FailureReason =
   | "unserialisable_output"
   | "interrupted";
 
-interface ResultBase {
+/** What every tool result carries. */
+export interface ResultBase {
   /** The id of the call this answers, exactly as the model sent it. */
   readonly callId: string;
   /** The tool name, exactly as the model sent it. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
-import { DocketError } from "../errors/docket-error.js";
+import { DocketError, type DocketErrorCode } from "../errors/docket-error.js";
 import { formatIssuePath, type IssuePath } from "../policy/policy-issue.js";
 
 /** A YAML file read as plain data, with the line of every key and list item. */
@@ -25,7 +25,7 @@ export interface YamlSource {
  * source.lines.get("policy.rules[0].decision"); // 4
  * ```
  */
-export function readYamlSource(file: string, code: string, cwd?: string): YamlSource {
+export function readYamlSource(file: string, code: DocketErrorCode, cwd?: string): YamlSource {
   let text: string;
   try {
     text = readFileSync(cwd === undefined ? file : path.resolve(cwd, file), "utf8");
@@ -47,7 +47,7 @@ export function readYamlSource(file: string, code: string, cwd?: string): YamlSo
  * parseYamlSource("a: [1", "x.yaml", "config_invalid"); // throws "x.yaml:1: …"
  * ```
  */
-export function parseYamlSource(text: string, file: string, code: string): YamlSource {
+export function parseYamlSource(text: string, file: string, code: DocketErrorCode): YamlSource {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, keepSourceTokens: true, prettyErrors: false });
   const [error] = doc.errors;

@@ -1,4 +1,56 @@
 /**
+ * Every code a `DocketError` is thrown with: switch on it exhaustively. A new code is added here
+ * (test/docket-error-codes.test.ts checks that every code thrown in src/ is listed).
+ */
+export type DocketErrorCode =
+  | "audit_checkpoint_failed"
+  | "audit_export_invalid"
+  | "audit_key_exposed"
+  | "audit_key_invalid"
+  | "audit_key_missing"
+  | "cases_invalid"
+  | "config_invalid"
+  | "digest_log_unreadable"
+  | "duplicate_approval"
+  | "duplicate_session"
+  | "duplicate_tool"
+  | "invalid_approval"
+  | "invalid_call_result"
+  | "invalid_command_pattern"
+  | "invalid_decision"
+  | "invalid_event"
+  | "invalid_filter"
+  | "invalid_lease"
+  | "invalid_message"
+  | "invalid_queue"
+  | "invalid_session"
+  | "invalid_store_url"
+  | "invalid_tool"
+  | "lease_lost"
+  | "listen_failed"
+  | "mcp_start_failed"
+  | "model_error"
+  | "model_invalid"
+  | "model_key_missing"
+  | "no_lock_file"
+  | "policy_invalid"
+  | "script_exhausted"
+  | "script_invalid"
+  | "script_no_branch"
+  | "session_busy"
+  | "session_pending"
+  | "store_closed"
+  | "store_not_found"
+  | "store_open_failed"
+  | "store_outdated"
+  | "store_read_only"
+  | "store_too_new"
+  | "store_unwritable"
+  | "unknown_server"
+  | "unknown_session"
+  | "workspace_missing";
+
+/**
  * The one error class developers catch from docket. Errors a model sees are values
  * (tool results); errors a developer must fix (a bad tool definition, a policy file that does
  * not load, a store that cannot open) are thrown as a `DocketError` with a stable string code.
@@ -13,10 +65,10 @@
  * ```
  */
 export class DocketError extends Error {
-  /** A stable, machine-readable code such as `invalid_tool` or `policy_load_failed`. */
-  readonly code: string;
+  /** A stable, machine-readable code such as `invalid_tool` or `policy_invalid`. */
+  readonly code: DocketErrorCode;
 
-  constructor(code: string, message: string, options: { cause?: unknown } = {}) {
+  constructor(code: DocketErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "DocketError";
     this.code = code;
@@ -31,6 +83,6 @@ export class DocketError extends Error {
  * if (isDocketError(error, "duplicate_tool")) { ... }
  * ```
  */
-export function isDocketError(value: unknown, code?: string): value is DocketError {
+export function isDocketError(value: unknown, code?: DocketErrorCode): value is DocketError {
   return value instanceof DocketError && (code === undefined || value.code === code);
 }

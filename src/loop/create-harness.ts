@@ -5,6 +5,7 @@ import type { ToolOutputChunk } from "../checkpoint/checkpoint-options.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { DocketError } from "../errors/docket-error.js";
 import { resolveModel } from "../model/resolve-model.js";
+import { checkPolicyConfig } from "../policy/check-policy-config.js";
 import type { Store } from "../store/store.js";
 import { resolveTelemetry } from "../telemetry/telemetry.js";
 import { earlierTaint } from "./earlier-taint.js";
@@ -67,6 +68,14 @@ export function createHarness(options: HarnessOptions): Harness {
     })();
     return storePromise;
   };
+  const policy = options.policy;
+  if (typeof policy === "object" && policy !== null && !("decide" in policy)) {
+    // A plain { rules } policy compiles now: a bad rule throws from createHarness, not later.
+    checkPolicyConfig(
+      policy,
+      tools.map((tool) => tool.name),
+    );
+  }
   const menu: LanguageModelV3FunctionTool[] = tools.map((tool) => ({
     type: "function",
     name: tool.name,
@@ -156,7 +165,11 @@ export function createHarness(options: HarnessOptions): Harness {
       },
       ...(options.policy ? { policy: options.policy } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
-      ...(run.onEvent ? watchCalls(emit) : {}),
+      ...(run.onEvent
+        ? watchCalls(emit, options.events)
+        : options.events
+          ? { events: options.events }
+          : {}),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
     emit({ type: "run_start", sessionId: id });
@@ -218,7 +231,10 @@ export function createHarness(options: HarnessOptions): Harness {
  * asked, a handler starting, a handler's live output. The sink never throws and returns nothing,
  * so it cannot stop or slow a call.
  */
-function watchCalls(emit: (event: HarnessEvent) => void): {
+function watchCalls(
+  emit: (event: HarnessEvent) => void,
+  also: EventSink | undefined,
+): {
   events: EventSink;
   onOutput: (output: ToolOutputChunk) => void;
 } {
@@ -231,11 +247,14 @@ function watchCalls(emit: (event: HarnessEvent) => void): {
   };
   return {
     events: {
-      emit(event) {
+      emit(event, options) {
+        // The caller's own sink (`events`) sees every event, and its promise is the checkpoint's.
+        const pending = also?.emit(event, options);
         if (event.type === "approval_requested")
           safe({ type: "approval_requested", callId: event.callId, name: event.tool });
         else if (event.type === "started")
           safe({ type: "tool_started", callId: event.callId, name: event.tool });
+        return pending;
       },
     },
     onOutput: ({ callId, tool, stream, chunk }) =>

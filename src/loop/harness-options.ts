@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Approver } from "../approval/approval.js";
+import type { EventSink } from "../checkpoint/checkpoint-event.js";
 import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { PolicyInput } from "../policy/policy.js";
@@ -13,53 +14,58 @@ import type { TranscriptToolCall } from "./transcript-message.js";
 /** Limits on one run. Reaching one ends the run with `limit_reached`, never half a batch. */
 export interface HarnessLimits {
   /** Model turns per run. Default 50. */
-  readonly maxTurns?: number;
+  readonly maxTurns?: number | undefined;
   /** Tool calls per run. Default 200. */
-  readonly maxToolCallsPerRun?: number;
+  readonly maxToolCallsPerRun?: number | undefined;
   /** Tool calls in one assistant reply. Default 32. */
-  readonly maxToolCallsPerBatch?: number;
+  readonly maxToolCallsPerBatch?: number | undefined;
   /** Input plus output tokens per run, from the providers' usage. Default unlimited. */
-  readonly maxTokensPerRun?: number;
+  readonly maxTokensPerRun?: number | undefined;
   /** Wall-clock time per run, in ms. Default 30 minutes. */
-  readonly maxRunMs?: number;
+  readonly maxRunMs?: number | undefined;
   /** Cap on the text of one tool result in the transcript. Default 32 KiB. */
-  readonly maxResultBytes?: number;
+  readonly maxResultBytes?: number | undefined;
   /** Budget for the whole transcript sent to the model; older tool outputs are elided past it. Default 400 KB. */
-  readonly contextBytes?: number;
+  readonly contextBytes?: number | undefined;
   /** Cap on output tokens per turn, passed to the provider. */
-  readonly maxOutputTokens?: number;
+  readonly maxOutputTokens?: number | undefined;
 }
 
 /** Everything `createHarness` accepts. */
 export interface HarnessOptions {
   /** A model string (`anthropic:…`, `openai:…`, `ollama:…`, `scripted:FILE`) or any AI SDK LanguageModelV3. */
   readonly model: string | LanguageModelV3;
-  readonly tools?: readonly Tool[];
-  readonly policy?: PolicyInput;
+  readonly tools?: readonly Tool[] | undefined;
+  readonly policy?: PolicyInput | undefined;
   /** A store, or its URL. Default: `DOCKET_STORE` or `.docket/docket.db`. */
-  readonly store?: Store | string;
+  readonly store?: Store | string | undefined;
   /** Answers asks. Without one, every ask is refused in words and never run. */
-  readonly approvals?: Approver;
+  readonly approvals?: Approver | undefined;
   /** What untrusted content does to writes (default: the session is tainted, writes are asked). */
-  readonly taint?: Omit<TaintOptions, "earlier">;
-  readonly limits?: HarnessLimits;
+  readonly taint?: Omit<TaintOptions, "earlier"> | undefined;
+  readonly limits?: HarnessLimits | undefined;
   /** Defaults for every run's session lease (`RunOptions.lease` overrides them). */
-  readonly lease?: LeaseOptions;
-  readonly workspace?: string;
+  readonly lease?: LeaseOptions | undefined;
+  readonly workspace?: string | undefined;
   /** The agent's own principal. Default `agent`. */
-  readonly principal?: string;
+  readonly principal?: string | undefined;
   /** A system prompt for new sessions. */
-  readonly system?: string;
+  readonly system?: string | undefined;
   /** Hash of the configuration the session runs under (recorded on new sessions). */
-  readonly configHash?: string;
+  readonly configHash?: string | undefined;
   /** Base URL and key overrides for model strings. */
-  readonly modelSettings?: { readonly baseUrl?: string; readonly apiKey?: string };
-  readonly retries?: RetryOptions;
+  readonly modelSettings?: { readonly baseUrl?: string; readonly apiKey?: string } | undefined;
+  readonly retries?: RetryOptions | undefined;
   /**
    * OpenTelemetry spans (`invoke_agent`, `chat`, `execute_tool`) and metrics, to the global
    * providers by default: no-ops until an SDK registers (docs/observability.md).
    */
-  readonly telemetry?: TelemetryOptions;
+  readonly telemetry?: TelemetryOptions | undefined;
+  /**
+   * The checkpoint's events (requested, decided, approval asked and answered, started, finished,
+   * refused) for every call of every run, as they happen, besides the store's audit trail.
+   */
+  readonly events?: EventSink | undefined;
 }
 
 /** What a run reports as it goes. */
@@ -100,30 +106,59 @@ export interface PendingApproval {
   readonly tool: string;
 }
 
-/** The outcome of `harness.run` or `harness.resume`. */
-export interface RunResult {
-  readonly status: RunStatus;
+/** What every outcome of a run carries. */
+export interface RunResultBase {
   readonly sessionId: string;
   /** The assistant's last words, or the sentence saying why the run stopped. */
   readonly text: string;
   readonly usage: RunUsage;
-  /** Present when suspended: the calls waiting for a decision. */
-  readonly approvals?: readonly PendingApproval[];
-  /** Present when failed: what went wrong, in words. */
-  readonly error?: string;
 }
+
+/**
+ * The outcome of `harness.run` or `harness.resume`, a union on `status`: a suspended run
+ * carries the calls waiting for a decision, a failed one what went wrong.
+ *
+ * @example
+ * ```ts
+ * const result = await harness.run("Refund SU-1.");
+ * if (result.status === "suspended") for (const a of result.approvals) console.log(a.approvalId);
+ * if (result.status === "failed") console.error(result.error);
+ * ```
+ */
+export type RunResult =
+  | (RunResultBase & {
+      readonly status: "completed" | "cancelled" | "limit_reached";
+      readonly approvals?: undefined | undefined;
+      readonly error?: undefined | undefined;
+    })
+  | (RunResultBase & {
+      readonly status: "suspended";
+      /** The calls waiting for a decision. */
+      readonly approvals: readonly PendingApproval[];
+      readonly error?: undefined | undefined;
+    })
+  | (RunResultBase & {
+      readonly status: "failed";
+      /** What went wrong, in words. */
+      readonly error: string;
+      readonly approvals?: undefined | undefined;
+    });
 
 /** Per-run options. */
 export interface RunOptions {
   /** Continue this session instead of starting a new one. */
-  readonly sessionId?: string;
-  readonly signal?: AbortSignal;
-  readonly onEvent?: (event: HarnessEvent) => void;
+  readonly sessionId?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Called with what the run does as it goes: text deltas, each tool call and its result,
+   * retries, the start and end. For the checkpoint's own events use `HarnessOptions.events`.
+   */
+  readonly onEvent?: ((event: HarnessEvent) => void) | undefined;
   /**
    * The session's lease (one runner per session across processes): by default a session another
    * run holds is refused at once with DocketError("session_busy"); `wait` waits up to that many ms.
    */
-  readonly lease?: LeaseOptions;
+  readonly lease?: LeaseOptions | undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
+import { distinctCalls, distinctTranscript, usedCallIds } from "./distinct-call-ids.js";
 import type {
   HarnessEvent,
   PendingApproval,
@@ -149,12 +150,15 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
     const end = async (
       status: RunStatus,
       text: string,
-      extra: Partial<RunResult> = {},
+      extra: { approvals?: readonly PendingApproval[]; error?: string } = {},
     ): Promise<RunResult> => {
       const stored = status === "limit_reached" ? "active" : status;
       await ctx.setStatus(stored);
       ctx.emit({ type: "run_end", status, sessionId: ctx.sessionId });
-      return { status, sessionId: ctx.sessionId, text, usage: usage(), ...extra };
+      const base = { sessionId: ctx.sessionId, text, usage: usage() };
+      if (status === "suspended") return { ...base, status, approvals: extra.approvals ?? [] };
+      if (status === "failed") return { ...base, status, error: extra.error ?? text };
+      return { ...base, status };
     };
 
     // Loaded once: from here on this run is the only writer of its session's transcript.
@@ -163,6 +167,9 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
     const surface = surfaceOf(ctx.menu, messages);
     const promptWindow = new PromptWindow(Math.max(0, ctx.limits.contextBytes - surface.menuBytes));
     let pendingBatch = await ctx.transcript.pendingBatch();
+    // Every call id of the session, so that a reply reusing one gets docket's own instead.
+    const usedIds = usedCallIds(messages);
+    for (const call of pendingBatch?.assistant.toolCalls ?? []) usedIds.add(call.id);
     // A session whose last word is the model's answer (a process that ended before marking it
     // completed) has nothing to resume: asking the model again would answer its own answer.
     const last = messages.at(-1);
@@ -239,7 +246,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
       const outcome = await requestTurn(
         ctx.model,
         {
-          prompt: promptWindow.prompt(messages),
+          prompt: promptWindow.prompt(distinctTranscript(messages)),
           tools: ctx.menu,
           signal,
           ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),
@@ -270,15 +277,17 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         await ctx.transcript.append({ role: "assistant", text: turn.text, toolCalls: [] });
         return end("completed", turn.text || lastAssistantText(messages));
       }
-      for (const call of turn.toolCalls) ctx.emit({ type: "tool_call", call });
+      const assistantTurn = messages.filter((m) => m.role === "assistant").length + 1;
+      const toolCalls = distinctCalls(turn.toolCalls, usedIds, assistantTurn);
+      for (const call of toolCalls) ctx.emit({ type: "tool_call", call });
       pendingBatch = {
-        assistant: { text: turn.text, toolCalls: turn.toolCalls },
-        results: turn.toolCalls.map(() => null),
+        assistant: { text: turn.text, toolCalls },
+        results: toolCalls.map(() => null),
       };
       // Before a write runs, its batch is on record, so that a crash or a resume re-dispatches
       // the same call ids (which never run twice) instead of asking the model again. A batch of
       // reads alone is saved with its results; lost in a crash, the model is simply asked again.
-      if (requestsWrite(ctx, turn.toolCalls)) await ctx.transcript.setPendingBatch(pendingBatch);
+      if (requestsWrite(ctx, toolCalls)) await ctx.transcript.setPendingBatch(pendingBatch);
     }
   }
 }

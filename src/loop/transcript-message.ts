@@ -5,6 +5,11 @@ export interface TranscriptToolCall {
   readonly id: string;
   readonly name: string;
   readonly arguments: string;
+  /**
+   * The id the model gave, when docket gave the call its own: the model's was already used in
+   * the session (see `distinctCalls`). The call is known, sent and audited by `id`.
+   */
+  readonly modelId?: string;
 }
 
 /** A tool result as the model will see it: shaped, capped text tied to the call's id. */

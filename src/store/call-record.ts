@@ -48,6 +48,8 @@ export interface CallRecord {
   readonly decision: string | undefined;
   readonly rule: string | undefined;
   readonly dedupeKey: string | undefined;
+  /** SHA-256 (hex) of the canonical arguments the call was claimed with; unknown before. */
+  readonly argsHash?: string | undefined;
   /** The store instance (`host/pid/uuid`) that claimed or started the call. */
   readonly owner: string | undefined;
   readonly outcome: CallOutcome | undefined;
@@ -77,6 +79,8 @@ export interface ClaimOptions {
   readonly tool?: string;
   readonly writes?: boolean;
   readonly dedupeKey?: string;
+  /** SHA-256 (hex) of the call's canonical arguments: a repeated id is compared against it. */
+  readonly argsHash?: string;
   /**
    * For a call that only reads: check the id now, but commit the claim with the events queued
    * around it (at the caller's `flush`, or the next write) instead of in a transaction of its
@@ -92,7 +96,14 @@ export interface ClaimOptions {
  */
 export type ClaimResult =
   | { readonly status: "claimed" }
-  | { readonly status: "seen"; readonly state: CallState; readonly outcome?: CallOutcome };
+  | {
+      readonly status: "seen";
+      readonly state: CallState;
+      readonly outcome?: CallOutcome;
+      /** The recorded call's tool and arguments hash, to tell the same call from a reused id. */
+      readonly tool?: string;
+      readonly argsHash?: string | undefined;
+    };
 
 /** An earlier successful call with the same tool and dedupe key. */
 export interface DuplicateCall {

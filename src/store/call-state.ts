@@ -36,6 +36,7 @@ export function newCallRow(
     decision: undefined,
     rule: undefined,
     dedupeKey: undefined,
+    argsHash: undefined,
     owner: undefined,
     outcome: undefined,
     requestedAt: undefined,

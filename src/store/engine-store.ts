@@ -399,6 +399,7 @@ export class EngineStore implements Store {
             tool: tool ?? "",
             writes: options.writes,
             dedupeKey: options.dedupeKey === undefined ? undefined : storedText(options.dedupeKey),
+            argsHash: options.argsHash,
             at: this.now(),
           },
           false,

@@ -76,10 +76,18 @@ export async function openStore(
   let engine: StoreEngine;
   try {
     if (target.engine === "sqlite") {
-      const { SqliteEngine } = await import("./sqlite/sqlite-engine.js");
+      const { SqliteEngine } = await loadDriver(
+        "better-sqlite3",
+        "sqlite:",
+        () => import("./sqlite/sqlite-engine.js"),
+      );
       engine = SqliteEngine.open(target, { readOnly, mustExist }, owner, clock);
     } else {
-      const { PostgresEngine } = await import("./postgres/postgres-engine.js");
+      const { PostgresEngine } = await loadDriver(
+        "pg",
+        "postgres:",
+        () => import("./postgres/postgres-engine.js"),
+      );
       engine = await PostgresEngine.open(
         target,
         { readOnly, location: options.location },
@@ -105,4 +113,25 @@ export async function openStore(
     }
   }
   return store;
+}
+
+/**
+ * Load an engine whose database driver is an optional peer dependency: a driver that is not
+ * installed stops with the package to install, not a module-resolution trace.
+ */
+async function loadDriver<T>(pkg: string, scheme: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = String((error as Error).message);
+    if (code === "ERR_MODULE_NOT_FOUND" && message.includes(`'${pkg}'`)) {
+      throw new DocketError(
+        "store_open_failed",
+        `A ${scheme} store needs the "${pkg}" package, which is not installed: run \`npm i -E ${pkg}\` in your project.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }

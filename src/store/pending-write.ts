@@ -36,6 +36,7 @@ export interface PendingClaim {
   readonly tool: string;
   readonly writes: boolean | undefined;
   readonly dedupeKey: string | undefined;
+  readonly argsHash?: string | undefined;
   readonly at: number;
 }
 
@@ -100,6 +101,7 @@ export function foldCallWrite(
         tool: base.tool || item.tool,
         writes: item.writes ?? base.writes,
         dedupeKey: item.dedupeKey ?? base.dedupeKey,
+        argsHash: item.argsHash ?? base.argsHash,
         state: "claimed",
         claimedAt: item.at,
         owner,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { DocketError } from "../errors/docket-error.js";
+import { DocketError, type DocketErrorCode } from "../errors/docket-error.js";
 import type { Approval, ApprovalDecision, ApprovalFilter, NewApproval } from "./approval-record.js";
 import type { EventFilter } from "./audit-record.js";
 import type { CallFilter, CallState } from "./call-record.js";
@@ -90,7 +90,7 @@ export function messageContent(message: NewMessage): string {
  * jsonText({ a: 1 }, "invalid_session", "The metadata"); // '{"a":1}'
  * ```
  */
-export function jsonText(value: unknown, code: string, what: string): string {
+export function jsonText(value: unknown, code: DocketErrorCode, what: string): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);

@@ -130,6 +130,7 @@ export function toCallRow(row: Row): CallRow {
     decision: text(row.decision),
     rule: text(row.rule),
     dedupeKey: text(row.dedupe_key),
+    argsHash: text(row.args_hash),
     owner: text(row.owner),
     outcome: json(row.outcome) as CallOutcome | undefined,
     result: text(row.result),
@@ -165,9 +166,10 @@ export function outcomeOfRow(row: CallRow): CallOutcome | undefined {
  */
 export function seenClaim(row: CallRow): ClaimResult {
   const outcome = outcomeOfRow(row);
+  const call = { tool: row.tool, argsHash: row.argsHash };
   return outcome
-    ? { status: "seen", state: row.state, outcome }
-    : { status: "seen", state: row.state };
+    ? { status: "seen", state: row.state, outcome, ...call }
+    : { status: "seen", state: row.state, ...call };
 }
 
 /**
@@ -211,6 +213,7 @@ export const CALL_COLUMNS = [
   "claimed_at",
   "started_at",
   "finished_at",
+  "args_hash",
 ] as const;
 
 /**
@@ -244,6 +247,7 @@ export function callRowValues(row: CallRow): unknown[] {
     row.claimedAt ?? null,
     row.startedAt ?? null,
     row.finishedAt ?? null,
+    text(row.argsHash),
   ];
 }
 

@@ -25,27 +25,49 @@ export interface ToolDefinition<I extends StandardSchemaV1 | JsonSchema, O> {
   readonly name: string;
   /** What the model reads to decide when to call the tool. Required. */
   readonly description: string;
+  /**
+   * The arguments' schema: a Standard Schema (zod 4, valibot, arktype...) from which a JSON
+   * Schema can be derived for the model's menu, or a JSON Schema object. The handler receives the
+   * validated value, typed from the schema.
+   */
   readonly input: I;
   /** Required on purpose: nobody gets a write tool by forgetting to say so. */
   readonly writes: boolean;
-  readonly timeoutMs?: number;
-  readonly dedupe?: DedupeOption<InferToolArgs<I>>;
-  readonly policyArgs?: PolicyArgs;
+  /** The handler's deadline in ms (default: the checkpoint's `limits.defaultTimeoutMs`). */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * How to recognise a repeat of the same real-world action: a key from the arguments (and a
+   * window). With a store, a call whose key matches an earlier success in the session gets that
+   * result back instead of acting twice.
+   */
+  readonly dedupe?: DedupeOption<InferToolArgs<I>> | undefined;
+  /**
+   * A typed ceiling beside the policy's CEL: when the policy allows a call and this returns true
+   * for its validated arguments, a human is asked instead (`needsApproval: ({ amount }) => amount
+   * > 150`). It can only make a decision stricter; if it throws, the call is denied.
+   */
+  readonly needsApproval?: ((args: InferToolArgs<I>) => boolean) | undefined;
+  readonly policyArgs?: PolicyArgs | undefined;
   /** For tools that start processes: whether they run in an OS sandbox (see `ToolConfinement`). */
-  readonly confinement?: ToolConfinement;
+  readonly confinement?: ToolConfinement | undefined;
   /**
    * Its results carry text from outside docket's trust (web pages, other people's APIs): they are
    * labelled as data for the model and taint the run, so later writes are asked. Default false.
    */
-  readonly openWorld?: boolean;
+  readonly openWorld?: boolean | undefined;
+  /**
+   * What the tool does. Only the checkpoint calls it, after the call was read, validated, decided
+   * and (if asked) approved; it gets the validated arguments and a context with the call's id, a
+   * cancellation signal (honour it) and an idempotency key. A throw becomes a `failed` result.
+   */
   readonly handler: (args: InferToolArgs<I>, ctx: ToolContext) => O | Promise<O>;
   /** Turn the handler's output into what the model sees (default: the output itself). */
-  readonly shape?: (output: O) => unknown;
+  readonly shape?: ((output: O) => unknown) | undefined;
   /**
    * Whether a returned output means the action failed (a non-zero exit, a signal, a deadline):
    * the call is then recorded as `failed` with the report's reason, its output kept.
    */
-  readonly failure?: (output: O) => ToolFailureReport | undefined;
+  readonly failure?: ((output: O) => ToolFailureReport | undefined) | undefined;
 }
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -70,6 +92,8 @@ function checkDefinition(definition: ToolDefinition<StandardSchemaV1 | JsonSchem
     invalid(name, "`openWorld` must be true or false.");
   }
   if (typeof handler !== "function") invalid(name, "a handler function is required.");
+  if (definition.needsApproval !== undefined && typeof definition.needsApproval !== "function")
+    invalid(name, "needsApproval must be a function of the arguments.");
   if (
     timeoutMs !== undefined &&
     (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647)
@@ -126,6 +150,7 @@ export function defineTool<I extends StandardSchemaV1 | JsonSchema, O>(
     shape: loose.shape,
     failure: loose.failure,
     dedupe: dedupe as { key: (args: unknown) => string; windowMs?: number } | undefined,
+    needsApproval: loose.needsApproval as ((args: unknown) => boolean) | undefined,
   });
   warnToolLint(tool, loose.input);
   return tool;

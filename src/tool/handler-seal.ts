@@ -15,6 +15,8 @@ export interface SealedTool {
   readonly dedupe:
     | { readonly key: (args: unknown) => string; readonly windowMs?: number }
     | undefined;
+  /** The typed ceiling: true asks a human for a call the policy would allow. */
+  readonly needsApproval?: ((args: unknown) => boolean) | undefined;
 }
 
 const sealed = new WeakMap<Tool, SealedTool>();

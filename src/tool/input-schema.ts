@@ -81,9 +81,15 @@ export function compileInput(input: ToolInput, toolName: string): CompiledInput 
   if (isStandardSchema(input)) {
     const standard = input["~standard"];
     if (!standard.jsonSchema) {
+      // zod 3 validates through Standard Schema but has no JSON Schema of its own, and a menu
+      // entry guessed from its internals could differ from what it validates.
+      const zod3 =
+        standard.vendor === "zod" && standard.version === 1 && "_def" in (input as object)
+          ? " A zod 3 schema (zod@3, or zod/v3) has none: define it with zod 4 (`zod` 4.x or `zod/v4`), whose schemas do."
+          : "";
       throw new DocketError(
         "invalid_tool",
-        `Tool "${toolName}": its input schema (${standard.vendor}) cannot describe itself as JSON Schema; pass a JSON Schema object or a schema library that implements Standard JSON Schema (zod 4 does).`,
+        `Tool "${toolName}": its input schema (${standard.vendor}) cannot describe itself as JSON Schema, which the model's menu needs; pass a JSON Schema object or a schema library that implements Standard JSON Schema (zod 4 does).${zod3}`,
       );
     }
     let jsonSchema: JsonSchema;

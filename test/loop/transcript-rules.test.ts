@@ -166,16 +166,21 @@ describe("the transcript a run builds and sends", () => {
     );
     const result = await createHarness({ model, tools: desk.tools, store }).run("Where?");
 
-    expect(desk.runs).toEqual(["get_order:dup"]);
+    // An id names one call of its reply: the second gets docket's own id, and both run.
+    expect(desk.runs).toEqual(["get_order:dup", "get_order:dup_t1_1"]);
     const saved = (await store.loadTranscript(result.sessionId)).map(
       (m) => m.content as TranscriptMessage,
     );
     const asked = saved.flatMap((m) => (m.role === "assistant" ? m.toolCalls : []));
     expect(asked.map((c) => c.arguments)).toEqual(['{"order_id":"SU-1"}', '{"order_id":"SU-2"}']);
     const results = saved.flatMap((m) => (m.role === "tool" ? m.results : []));
-    expect(results.map((r) => [r.status, r.reason ?? null])).toEqual([
-      ["ok", null],
-      ["refused", "duplicate_call_id"],
+    expect(asked.map((c) => [c.id, c.modelId ?? null])).toEqual([
+      ["dup", null],
+      ["dup_t1_1", "dup"],
+    ]);
+    expect(results.map((r) => [r.callId, r.status])).toEqual([
+      ["dup", "ok"],
+      ["dup_t1_1", "ok"],
     ]);
   });
 });

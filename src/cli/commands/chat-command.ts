@@ -30,7 +30,7 @@ async function startingSession(
   options: ChatOptions,
 ): Promise<string | undefined> {
   if (options.session !== undefined && options.continue)
-    throw new DocketError("usage", "Give --session ID or --continue, not both.");
+    throw new Error("Give --session ID or --continue, not both.");
   if (options.continue) {
     const latest = await latestSession(runtime.store);
     if (latest === undefined)

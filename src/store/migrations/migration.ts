@@ -4,6 +4,7 @@ import { approvalGrants } from "./003-approval-grants.js";
 import { auditCheckpoints } from "./004-audit-checkpoints.js";
 import { commitKeys } from "./005-commit-keys.js";
 import { sessionLeases } from "./006-session-leases.js";
+import { callArgumentsHash } from "./007-call-arguments-hash.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   auditCheckpoints,
   commitKeys,
   sessionLeases,
+  callArgumentsHash,
 ];
 
 /**

@@ -49,6 +49,7 @@ export const CALL_TYPES = [
   "bigint",
   "bigint",
   "bigint",
+  "text",
 ];
 
 /**
@@ -142,6 +143,7 @@ export class PostgresCalls {
           tool: base.tool || (options.tool ?? ""),
           writes: options.writes ?? base.writes,
           dedupeKey: options.dedupeKey ?? base.dedupeKey,
+          argsHash: options.argsHash ?? base.argsHash,
           state: "claimed",
           claimedAt: at,
           owner: this.owner,

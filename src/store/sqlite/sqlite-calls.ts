@@ -178,6 +178,7 @@ export class SqliteCalls {
           tool: base.tool || (options.tool ?? ""),
           writes: options.writes ?? base.writes,
           dedupeKey: options.dedupeKey ?? base.dedupeKey,
+          argsHash: options.argsHash ?? base.argsHash,
           state: "claimed",
           claimedAt: at,
           owner: this.owner,

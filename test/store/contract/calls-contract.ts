@@ -17,10 +17,20 @@ export function callsContract(fresh: OpenFreshStore): void {
   describe("calls", () => {
     it("claims a call id once; a repeat sees it, with its outcome once it has one", async () => {
       const store = await fresh();
-      expect(await store.claimCall("ses_1", "c1", { tool: "refund_order", writes: true })).toEqual({
-        status: "claimed",
+      expect(
+        await store.claimCall("ses_1", "c1", {
+          tool: "refund_order",
+          writes: true,
+          argsHash: "ab12",
+        }),
+      ).toEqual({ status: "claimed" });
+      // A repeat learns which call holds the id, to tell the same call from a reused id.
+      expect(await store.claimCall("ses_1", "c1")).toEqual({
+        status: "seen",
+        state: "claimed",
+        tool: "refund_order",
+        argsHash: "ab12",
       });
-      expect(await store.claimCall("ses_1", "c1")).toEqual({ status: "seen", state: "claimed" });
       expect(await store.claimCall("ses_2", "c1")).toEqual({ status: "claimed" });
       await store.emitMany(callEvents({ sessionId: "ses_1", callId: "c1" }));
       const seen = await store.claimCall("ses_1", "c1");
@@ -40,6 +50,7 @@ export function callsContract(fresh: OpenFreshStore): void {
         state: "finished",
         status: "ok",
         owner: store.owner,
+        argsHash: "ab12",
       });
     });
 

@@ -143,6 +143,7 @@ export function findAnthropicRequestProblem(body: unknown): string | undefined {
   const topLevel = checkTopLevel(body);
   if (topLevel) return topLevel;
   const messages = body.messages as unknown[];
+  const usedIds = new Set<string>();
   for (const [index, message] of messages.entries()) {
     if (!isObject(message)) return `messages.${index}: Input should be a valid dictionary`;
     if (message.role === "system") {
@@ -162,6 +163,11 @@ export function findAnthropicRequestProblem(body: unknown): string | undefined {
     const resultProblem = checkToolResults(messages as Json[], index);
     if (resultProblem) return resultProblem;
     const asked = toolUseIds(message);
+    // The live API refuses a conversation that carries one tool_use id twice.
+    for (const id of asked) {
+      if (usedIds.has(id)) return `messages.${index}: \`tool_use\` ids must be unique: ${id}`;
+      usedIds.add(id);
+    }
     if (asked.length > 0) {
       const next = messages[index + 1];
       const answered = isObject(next) && next.role === "user" ? blocksOf(next) : [];

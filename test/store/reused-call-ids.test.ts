@@ -1,0 +1,118 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { renderResult } from "../../src/checkpoint/render-result.js";
+import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import { defineTool } from "../../src/tool/define-tool.js";
+import { dropTestSchemas, freshPostgresUrl, postgresUrl } from "../support/postgres.js";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function sqliteUrl(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "docket-reused-"));
+  dirs.push(dir);
+  return `sqlite:${join(dir, "docket.db")}`;
+}
+
+function desk(store: Store) {
+  const ran: string[] = [];
+  const refund = defineTool({
+    name: "refund",
+    description: "Refund an order.",
+    input: z.object({ order_id: z.string(), amount: z.number() }),
+    writes: true,
+    handler: ({ order_id, amount }) => {
+      ran.push(`refund ${order_id}`);
+      return `refunded ${amount} on ${order_id}`;
+    },
+  });
+  const getOrder = defineTool({
+    name: "get_order",
+    description: "Look an order up.",
+    input: z.object({ order_id: z.string() }),
+    writes: false,
+    handler: ({ order_id }) => {
+      ran.push(`get ${order_id}`);
+      return `${order_id}: delivered`;
+    },
+  });
+  const checkpoint = createCheckpoint({
+    tools: [refund, getOrder],
+    store,
+    policy: () => ({ decision: "allow" }),
+  });
+  const call = (id: string, name: string, args: unknown, sessionId?: string) =>
+    checkpoint.dispatch(
+      { id, name, arguments: JSON.stringify(args) },
+      sessionId === undefined ? {} : { sessionId },
+    );
+  return { ran, call };
+}
+
+const engines = [
+  { name: "sqlite", url: sqliteUrl },
+  ...(postgresUrl ? [{ name: "postgres", url: async () => freshPostgresUrl() }] : []),
+];
+afterAll(dropTestSchemas);
+
+describe.each(engines)("a reused call id, $name store", ({ url }) => {
+  it("never answers a call with another call's outcome: other arguments are refused in words", async () => {
+    const store = await openStore(await url());
+    const session = await store.createSession({ principal: "agent", configHash: "x" });
+    const { ran, call } = desk(store);
+    const first = await call("call_0", "refund", { order_id: "SU-1001", amount: 20 }, session.id);
+    expect(renderResult(first)).toContain("refunded 20 on SU-1001");
+    const other = await call("call_0", "refund", { order_id: "SU-1002", amount: 20 }, session.id);
+    expect(other).toMatchObject({ status: "refused", reason: "duplicate_call_id" });
+    expect(renderResult(other)).not.toContain("SU-1001");
+    expect(renderResult(other)).toMatch(/already used in this session by a different call/);
+    const read = await call("call_0", "get_order", { order_id: "SU-1001" }, session.id);
+    expect(read).toMatchObject({ status: "refused", reason: "duplicate_call_id" });
+    expect(renderResult(read)).not.toContain("refunded");
+    expect(ran).toEqual(["refund SU-1001"]);
+    // The record of the first call is untouched by the refusals.
+    const outcome = await store.callOutcome(session.id, "call_0");
+    expect(outcome?.output).toContain("SU-1001");
+    await store.close();
+  });
+
+  it("still answers the same call from the record, also after the store is reopened (resume)", async () => {
+    const where = await url();
+    const store = await openStore(where);
+    const session = await store.createSession({ principal: "agent", configHash: "x" });
+    const { ran, call } = desk(store);
+    await call("c7", "refund", { order_id: "SU-1", amount: 5 }, session.id);
+    // Same tool, same arguments in another key order: the same call.
+    const again = await call("c7", "refund", { amount: 5, order_id: "SU-1" }, session.id);
+    expect(again).toMatchObject({ status: "ok" });
+    expect(renderResult(again)).toMatch(/already ran; its recorded result is returned/);
+    await store.close();
+
+    const reopened = await openStore(where);
+    const later = desk(reopened);
+    const resumed = await later.call("c7", "refund", { order_id: "SU-1", amount: 5 }, session.id);
+    expect(renderResult(resumed)).toContain("refunded 5 on SU-1");
+    expect(ran).toEqual(["refund SU-1"]);
+    expect(later.ran).toEqual([]);
+    await reopened.close();
+  });
+
+  it("does not carry one conversation's result into another sharing the default session", async () => {
+    const store = await openStore(await url());
+    // A hand-written loop that passes no sessionId: every conversation lands in one session.
+    const { ran, call } = desk(store);
+    await call("call_0", "refund", { order_id: "SU-1001", amount: 20 });
+    const second = await call("call_0", "refund", { order_id: "SU-1002", amount: 20 });
+    expect(second).toMatchObject({ status: "refused", reason: "duplicate_call_id" });
+    expect(renderResult(second)).not.toContain("SU-1001");
+    expect(ran).toEqual(["refund SU-1001"]);
+    await store.close();
+  });
+});
