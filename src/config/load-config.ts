@@ -22,6 +22,7 @@ export const CONFIG_SECTIONS = [
   "gateway",
   "audit",
   "taint",
+  "hooks",
 ] as const;
 
 /** A loaded docket.yaml. */
