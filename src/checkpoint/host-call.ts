@@ -37,22 +37,14 @@ const cleared = new WeakSet<object>();
 
 /**
  * The run step of a decide-only pass: the handler is the host's own execution. The call id is
- * reserved (an id clears at most once) and its start committed as an intent, so a call the host
- * never reports on is seen as interrupted, never as not having run.
+ * reserved (an id clears at most once). No `started` is written now: the process that would own
+ * it (this hook) ends before the host runs the tool, and a start owned by a gone process reads as
+ * an interruption. The host's report writes the start and the finish (`recordHostOutcome`); a
+ * cleared call with neither was allowed and never reported on.
  */
 const hostRun: RunStep = async (state, trace, { tool, sealed, args }) => {
   const repeat = await guardRepeat(state, trace, tool, sealed, args);
   if (repeat.status === "answered") return repeat.result;
-  try {
-    // timeoutMs 0: the host keeps the deadline, not docket.
-    const pending = trace.emit({ type: "started", writes: tool.writes, timeoutMs: 0 });
-    if (pending) await pending;
-  } catch {
-    return trace.refuse(
-      "audit_failed",
-      `The start of ${tool.name} could not be recorded, so it must not run.`,
-    );
-  }
   const result: OkResult = {
     callId: trace.callId,
     name: trace.name,
@@ -142,13 +134,13 @@ export async function recordHostOutcome(
   const trace = new CallTrace(state, outcome.callId, outcome.name, outcome.sessionId);
   const tool = state.tools.get(outcome.name);
   const writes = tool?.writes ?? true;
-  let fresh = false;
+  let fresh = state.ledger === undefined;
   if (state.ledger) {
     const claim = await state.ledger.claimCall(outcome.sessionId, outcome.callId, {
       tool: outcome.name,
       writes,
     });
-    fresh = claim.status === "claimed";
+    fresh = claim.status === "claimed" || claim.state !== "started";
     if (
       claim.status === "seen" &&
       claim.state === "finished" &&
