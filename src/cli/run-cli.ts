@@ -10,6 +10,7 @@ import { registerConfigCommand } from "./commands/config-command.js";
 import { registerDemoCommand } from "./commands/demo-command.js";
 import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerGatewayCommand } from "./commands/gateway-command.js";
+import { registerHookCommand } from "./commands/hook-command.js";
 import { registerInitCommand } from "./commands/init-command.js";
 import { registerMcpCommand } from "./commands/mcp-command.js";
 import { registerPolicyCommand } from "./commands/policy-command.js";
@@ -46,6 +47,7 @@ export function createProgram(): Command {
   registerInitCommand(program);
   registerMcpCommand(program);
   registerServeCommand(program);
+  registerHookCommand(program);
   registerGatewayCommand(program, {
     buildCheckpoint: async ({ config }) => {
       const runtime = await buildRuntime({
