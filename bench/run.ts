@@ -1,5 +1,6 @@
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
+import { benchHook } from "./hook.js";
 import { benchLoop } from "./loop.js";
 import { benchMcp } from "./mcp.js";
 import { benchPolicy } from "./policy.js";
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   mcp: () => benchMcp(),
   loop: () => benchLoop(),
   soak: () => benchSoak(),
+  hook: () => benchHook(),
 };
 
 const wanted = process.argv.slice(2);
