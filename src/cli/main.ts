@@ -1,5 +1,11 @@
 #!/usr/bin/env node
-import { firstDeadline, guardHook, isHookInvocation, nodeHookIo } from "../hook/hook-guard.js";
+import {
+  firstDeadline,
+  guardHook,
+  isHookInvocation,
+  loadHookRunner,
+  nodeHookIo,
+} from "../hook/hook-guard.js";
 
 const argv = process.argv.slice(2);
 if (isHookInvocation(argv)) {
@@ -11,12 +17,7 @@ if (isHookInvocation(argv)) {
   };
   process.on("uncaughtException", deny);
   process.on("unhandledRejection", deny);
-  const code = await guardHook(
-    argv,
-    async () => (await import("../hook/hook-main.js")).hookRunner,
-    nodeHookIo(),
-    firstDeadline(),
-  );
+  const code = await guardHook(argv, loadHookRunner(argv), nodeHookIo(), firstDeadline());
   // Out at once: a store or timer left open must not keep the host waiting.
   process.stdout.write("", () => process.exit(code));
 } else {

@@ -129,6 +129,23 @@ export async function guardHook(
 }
 
 /**
+ * What a hook call loads: the thin client of `docket hook serve` with `--daemon` (its absence
+ * is a deny, never a fallback), else docket's whole hook path in this process.
+ *
+ * @example
+ * ```ts
+ * await guardHook(argv, loadHookRunner(argv), nodeHookIo());
+ * ```
+ */
+export function loadHookRunner(argv: readonly string[]): () => Promise<HookRunner> {
+  if (argv.includes("--daemon")) {
+    const socket = flag(argv, "--socket");
+    return async () => (await import("./hook-client.js")).daemonRunner(socket);
+  }
+  return async () => (await import("./hook-main.js")).hookRunner;
+}
+
+/**
  * The process's own standard streams and exit, for `guardHook`.
  *
  * @example

@@ -25,6 +25,8 @@ export interface RunHookOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Told docket's deadline once the settings are read (the guard's timer follows it). */
   readonly onDeadline?: (ms: number) => void;
+  /** A runtime kept open across calls (`docket hook serve`); without one, each call opens its own. */
+  readonly runtime?: Runtime;
 }
 
 /**
@@ -189,15 +191,17 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
   if (reading.status === "ignored") return hookReply(host, "", { type: "none" });
   const event = reading.event;
   const eventName = (JSON.parse(options.text) as { hook_event_name: string }).hook_event_name;
-  const runtime = await buildRuntime({
-    config: options.config,
-    store: options.store,
-    terminal: false,
-    builtins: false,
-    connectMcp: false,
-    approvalMode: "wait",
-    ...(options.env ? { env: options.env } : {}),
-  });
+  const runtime =
+    options.runtime ??
+    (await buildRuntime({
+      config: options.config,
+      store: options.store,
+      terminal: false,
+      builtins: false,
+      connectMcp: false,
+      approvalMode: "wait",
+      ...(options.env ? { env: options.env } : {}),
+    }));
   try {
     const settings = hookSettings(runtime.cli.config, host);
     const mapping = mapHostTool(host, event.toolName, settings.tools);
@@ -233,6 +237,6 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
     );
     return hookReply(host, eventName, verdictOf(result));
   } finally {
-    await runtime.close();
+    if (!options.runtime) await runtime.close();
   }
 }

@@ -1,7 +1,10 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
+import { hookSocketPath } from "../../hook/hook-socket.js";
 import { HOST_NAMES, isHostName } from "../../hook/host-name.js";
 import { applyRegistration, planRegistration } from "../../hook/install-hook.js";
+import { serveHooks } from "../../hook/serve-hooks.js";
+import { buildRuntime } from "../build-runtime.js";
 import { commandFailure } from "./command-failure.js";
 
 /** How this docket was started, so the host runs the same one (`node …/main.js hook HOST`). */
@@ -24,6 +27,7 @@ async function confirmed(question: string): Promise<boolean> {
 
 interface RegisterFlags {
   readonly yes?: boolean;
+  readonly daemon?: boolean;
   readonly command?: string;
   readonly project?: string;
 }
@@ -38,7 +42,7 @@ async function register(action: "install" | "uninstall", host: string, flags: Re
   }
   const change = await planRegistration(action, {
     host,
-    command: flags.command ?? selfCommand(host),
+    command: flags.command ?? `${selfCommand(host)}${flags.daemon ? " --daemon" : ""}`,
     project: flags.project ?? process.cwd(),
   });
   if (change.diff.length === 0 && change.after !== undefined) {
@@ -65,6 +69,27 @@ async function register(action: "install" | "uninstall", host: string, flags: Re
   );
 }
 
+async function serve(flags: { config?: string; store?: string; socket?: string }) {
+  const socket = hookSocketPath(process.cwd(), flags.socket);
+  const runtime = await buildRuntime({
+    config: flags.config,
+    store: flags.store,
+    terminal: false,
+    builtins: false,
+    connectMcp: false,
+    approvalMode: "wait",
+  });
+  const server = await serveHooks(runtime, socket);
+  process.stderr.write(`docket: answering hook calls on ${socket} (stop with Ctrl-C)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await new Promise((resolve) => server.close(resolve));
+  await runtime.close();
+}
+
 /**
  * `docket hook HOST` (answered before this parser runs, see src/cli/main.ts), `docket hook install
  * HOST` and `docket hook uninstall HOST`.
@@ -85,6 +110,8 @@ export function registerHookCommand(program: Command): void {
       .description(`Answer one ${host} hook call: the payload on stdin (the host runs this).`)
       .option("--config <file>", "docket.yaml to use")
       .option("--store <url>", "the store to use")
+      .option("--daemon", "ask docket hook serve; deny when it is not running")
+      .option("--socket <path>", "the daemon's socket (default .docket/hook.sock)")
       .action(() =>
         // Only reached when main.ts did not take the call; never answer allow from here.
         commandFailure(
@@ -94,6 +121,15 @@ export function registerHookCommand(program: Command): void {
         ),
       );
   }
+  hook
+    .command("serve")
+    .description(
+      "Answer hook calls on a Unix socket (0600, .docket/hook.sock) with docket kept loaded.",
+    )
+    .option("--config <file>", "docket.yaml to use")
+    .option("--store <url>", "the store to use")
+    .option("--socket <path>", "where to listen (default .docket/hook.sock)")
+    .action(serve);
   for (const action of ["install", "uninstall"] as const) {
     hook
       .command(`${action} <host>`)
@@ -103,6 +139,10 @@ export function registerHookCommand(program: Command): void {
           : "Remove exactly docket's registration from the host's settings.",
       )
       .option("--yes", "write without asking")
+      .option(
+        "--daemon",
+        "register the thin client of docket hook serve (denies when it is not running)",
+      )
       .option("--command <command>", "the command the host runs (default: this docket)")
       .option("--project <dir>", "the project directory (default: the current one)")
       .action((host: string, flags: RegisterFlags) => register(action, host, flags));
