@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { homedir } from "node:os";
 import type { Approver } from "../approval/approval.js";
 import { createDurableApprover } from "../approval/durable-approver.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
@@ -9,6 +10,7 @@ import type { Store } from "../store/store.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { JsonSchema } from "../tool/input-schema.js";
 import type { Tool } from "../tool/tool.js";
+import { guardHostSettings } from "./guard-host-settings.js";
 import { failClosed, type HookReply, type HookVerdict, hookReply } from "./hook-answer.js";
 import { type HookSettings, hookSettings } from "./hook-config.js";
 import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
@@ -213,7 +215,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
     const approvals = approverFor(runtime, settings, host);
     const checkpoint = createCheckpoint({
       tools: [hostTool(mapping)],
-      policy: runtime.policy,
+      policy: guardHostSettings(runtime.policy, [process.cwd(), runtime.workspace, homedir()]),
       store: runtime.store,
       principal: host,
       taint: runtime.cli.runtime.taint,

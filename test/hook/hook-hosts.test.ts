@@ -166,6 +166,43 @@ describe("docket hook claude-code", () => {
     }
   });
 
+  it("an agent cannot talk its way past the policy or out of the hook", async () => {
+    const attacks: [string, unknown][] = [
+      // Shell analysis, not string matching: the rm hides behind bash -c, a subshell, env.
+      ["Bash", { command: "bash -c 'rm -rf ~'" }],
+      ["Bash", { command: "ls && (env rm -rf /)" }],
+      ["Bash", { command: "ls $(rm -rf /)" }],
+      // The host's own hook registration and docket's state, whatever a rule allows.
+      ["Write", { file_path: join(dir, ".claude", "settings.json"), content: "{}" }],
+      ["Bash", { command: "ls; echo '{}' > .claude/settings.json" }],
+      ["Read", { file_path: join(dir, ".docket", "hook.sock") }],
+      ["Bash", { command: "ls docket.yaml; rm docket.yaml" }],
+    ];
+    let n = 0;
+    for (const [tool, input] of attacks) {
+      n += 1;
+      const reply = await hook("claude-code", claude("PreToolUse", tool, input, `atk${n}`));
+      expect(decisionOf(reply), JSON.stringify(input)).not.toBe("allow");
+    }
+    const settings = await hook(
+      "claude-code",
+      claude(
+        "PreToolUse",
+        "Edit",
+        { file_path: ".claude/settings.json", old_string: "a", new_string: "" },
+        "atk-edit",
+      ),
+    );
+    expect(decisionOf(settings)).toBe("deny");
+    expect(settings.stdout).toContain("hook:self-protection");
+    // Names that are properties of every object map to nothing: an unknown write, asked.
+    for (const name of ["__proto__", "constructor", "toString"]) {
+      n += 1;
+      const reply = await hook("claude-code", claude("PreToolUse", name, {}, `atk${n}`));
+      expect(decisionOf(reply)).toBe("ask");
+    }
+  });
+
   it("never clears one tool_use_id twice", async () => {
     const again = await hook(
       "claude-code",
