@@ -28,7 +28,7 @@ export const REGISTRATION_TARGETS: Readonly<Record<HostName, RegistrationTarget>
 
 // The events docket answers, per host, and the host's deadline for one hook (its own unit).
 const JSON_EVENTS: Readonly<Partial<Record<HostName, readonly string[]>>> = {
-  "claude-code": ["PreToolUse", "PostToolUse", "PermissionRequest"],
+  "claude-code": ["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"],
   "gemini-cli": ["BeforeTool", "AfterTool"],
 };
 const CODEX_BEGIN = "# >>> docket hook (docket hook uninstall codex removes this block)";

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withRegistration } from "../../src/hook/hook-registration.js";
 import { openStore } from "../../src/store/open-store.js";
 import { startFakeAnthropicAgent } from "../support/fake-providers/fake-anthropic-agent.js";
 import type { FakeServer } from "../support/fake-providers/fake-server.js";
@@ -67,15 +68,10 @@ describe("Claude Code with docket as its PreToolUse hook", () => {
       ].join("\n"),
     );
     const hook = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(tsx)} ${JSON.stringify(main)} hook claude-code`;
-    const entry = { type: "command", command: hook, timeout: 60, onFailure: "block" };
+    // What `docket hook install claude-code` writes, so the real host reads the real registration.
     await writeFile(
       join(ws, ".claude", "settings.json"),
-      JSON.stringify({
-        hooks: {
-          PreToolUse: [{ matcher: "*", hooks: [entry] }],
-          PostToolUse: [{ matcher: "*", hooks: [entry] }],
-        },
-      }),
+      withRegistration("claude-code", "", hook, 60, "settings.json"),
     );
     const { stdout } = await run(claude, ["-p", "make the two things", "--output-format", "json"], {
       cwd: ws,

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withRegistration } from "../../src/hook/hook-registration.js";
 import { openStore } from "../../src/store/open-store.js";
 import { startFakeGeminiAgent } from "../support/fake-providers/fake-gemini-agent.js";
 import type { FakeServer } from "../support/fake-providers/fake-server.js";
@@ -53,16 +54,16 @@ describe("gemini-cli with docket as its BeforeTool hook", () => {
       ].join("\n"),
     );
     const hook = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(tsx)} ${JSON.stringify(main)} hook gemini-cli --config ${JSON.stringify(config)}`;
-    const entry = {
-      matcher: ".*",
-      hooks: [{ type: "command", name: "docket", command: hook, timeout: 60_000 }],
-    };
+    // What `docket hook install gemini-cli` writes, beside the user's own settings.
     await writeFile(
       join(home, ".gemini", "settings.json"),
-      JSON.stringify({
-        security: { auth: { selectedType: "gemini-api-key" } },
-        hooks: { BeforeTool: [entry], AfterTool: [entry] },
-      }),
+      withRegistration(
+        "gemini-cli",
+        JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+        hook,
+        60,
+        "settings.json",
+      ),
     );
     await run(gemini, ["-p", "make the two things", "--approval-mode", "yolo", "-o", "json"], {
       cwd: ws,

@@ -54,6 +54,7 @@ describe("docket hook install and uninstall", () => {
       { matcher: "*", hooks: [{ type: "command", command, timeout: 180, onFailure: "block" }] },
     ]);
     expect(settings.hooks.PostToolUse[0].matcher).toBe("*");
+    expect(settings.hooks.PostToolUseFailure[0].hooks[0].command).toBe(command);
     expect(settings.hooks.PermissionRequest[0].hooks[0].command).toBe(command);
     expect(JSON.parse(await readFile(path, "utf8"))).toEqual(theirs);
   });
