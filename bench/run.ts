@@ -1,5 +1,8 @@
+// First: the benches define tools with terse descriptions; their lint warnings are not figures.
+import "../src/cli/quiet-tool-lint.js";
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
+import { benchConsole } from "./console.js";
 import { benchHook } from "./hook.js";
 import { benchLoop } from "./loop.js";
 import { benchMcp } from "./mcp.js";
@@ -7,6 +10,7 @@ import { benchPolicy } from "./policy.js";
 import { benchSelfProtection } from "./self-protection.js";
 import { benchSoak } from "./soak.js";
 import { benchStore } from "./store.js";
+import { benchTelemetry } from "./telemetry.js";
 
 const benches: Record<string, () => Promise<void>> = {
   checkpoint: () => benchCheckpoint(),
@@ -17,6 +21,8 @@ const benches: Record<string, () => Promise<void>> = {
   mcp: () => benchMcp(),
   loop: () => benchLoop(),
   soak: () => benchSoak(),
+  console: () => benchConsole(),
+  telemetry: () => benchTelemetry(),
   hook: () => benchHook(),
 };
 

@@ -21,6 +21,8 @@ if (isHookInvocation(argv)) {
   // Out at once: a store or timer left open must not keep the host waiting.
   process.stdout.write("", () => process.exit(code));
 } else {
+  // First: no tool may be defined before the development lint warnings are turned off.
+  await import("./quiet-tool-lint.js");
   const { reportError, runCli } = await import("./run-cli.js");
   // Whatever escapes a command (an error event nobody handled, a rejected promise nobody awaited)
   // ends docket with one line and a log, never a stack trace.
