@@ -3,6 +3,7 @@ import "../src/cli/quiet-tool-lint.js";
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
 import { benchConsole } from "./console.js";
+import { benchHook } from "./hook.js";
 import { benchLoop } from "./loop.js";
 import { benchMcp } from "./mcp.js";
 import { benchPolicy } from "./policy.js";
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<void>> = {
   soak: () => benchSoak(),
   console: () => benchConsole(),
   telemetry: () => benchTelemetry(),
+  hook: () => benchHook(),
 };
 
 const wanted = process.argv.slice(2);

@@ -59,6 +59,12 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "the store: opens the SQLite file and creates its directory",
   "store/sqlite/wal-checkpointer.ts":
     "runs SQLite WAL checkpoints in a worker thread whose code is a fixed string in this file; createRequire resolves better-sqlite3 for it",
+  "hook/serve-hooks.ts":
+    "docket hook serve's own Unix socket (0600, in docket's state folder), whose every request goes through the checkpoint's decide-only pass",
+  "hook/hook-client.ts":
+    "the thin hook client connects to docket hook serve's own socket; a failure is a deny",
+  "hook/install-hook.ts":
+    "docket hook install/uninstall writes the host's settings file (or opencode's plugin) the operator confirmed after seeing the diff; no tool reaches it",
 };
 
 const line = (f: Finding) => `${f.kind} ${f.file}: ${f.what}`;

@@ -14,6 +14,7 @@ import type { CheckpointState } from "./checkpoint-state.js";
 import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
+import { type HostOutcome, type Preflight, preflightCall, recordHostOutcome } from "./host-call.js";
 import { TaintLedger } from "./taint-ledger.js";
 import { withToolCeilings } from "./tool-ceiling.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
@@ -30,6 +31,14 @@ export interface Checkpoint {
   callsUsed(runId?: string): number;
   /** Forget a finished run's count. */
   endRun(runId: string): void;
+  /**
+   * Decide-only: every step of `dispatch` up to the run, for a call the host (Claude Code, Codex
+   * CLI, …) runs itself. Never throws. `cleared` means the host may run it; report its outcome
+   * with `recordOutcome`.
+   */
+  preflight(call: ToolCall, ctx?: DispatchContext): Promise<Preflight>;
+  /** Record the outcome of a call the host ran, against its call id. */
+  recordOutcome(outcome: HostOutcome): Promise<void>;
 }
 
 const DEFAULT_RUN = "default";
@@ -106,6 +115,8 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     dispatch: (call, ctx = {}) => dispatchOne(state, runCounter, call, ctx),
     dispatchBatch: (calls, ctx = {}) => dispatchBatch(state, runCounter, calls, ctx),
     callsUsed: (runId) => runCounter.used(runId),
+    preflight: (call, ctx = {}) => preflightCall(state, runCounter, call, ctx),
+    recordOutcome: (outcome) => recordHostOutcome(state, outcome),
     endRun: (runId) => {
       used.delete(runId);
       state.taint.endRun(runId);

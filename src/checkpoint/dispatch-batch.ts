@@ -1,7 +1,7 @@
 import { identifyCall } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
-import { dispatch, refuseUnrun } from "./dispatch.js";
+import { dispatch, type RunStep, refuseUnrun } from "./dispatch.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
 
 /** Counts calls per run id for the per-run limit. */
@@ -27,6 +27,7 @@ export function dispatchOne(
   counter: RunCounter,
   call: ToolCall,
   ctx: DispatchContext,
+  run?: RunStep,
 ): Promise<ToolResult> {
   const used = counter.used(ctx.runId);
   if (used + 1 > state.limits.maxCallsPerRun) {
@@ -34,7 +35,7 @@ export function dispatchOne(
     return settled(state, ctx, refuseUnrun(state, call, ctx, "limit_exceeded", message));
   }
   counter.add(ctx.runId, 1);
-  return settled(state, ctx, dispatch(state, call, ctx));
+  return settled(state, ctx, dispatch(state, call, ctx, run));
 }
 
 /**

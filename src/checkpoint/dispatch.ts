@@ -5,7 +5,7 @@ import type { ValidationOutcome } from "../tool/input-schema.js";
 import { CallTrace, type EventBody } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
-import { executeTool } from "./execute-tool.js";
+import { type ExecuteInput, executeTool } from "./execute-tool.js";
 import { readArguments } from "./read-arguments.js";
 import { describeValue, readCall } from "./read-call.js";
 import { requestApproval } from "./request-approval.js";
@@ -34,6 +34,9 @@ export async function dispatch(
   state: CheckpointState,
   call: ToolCall,
   ctx: DispatchContext,
+  // Steps 6 and 7. A decide-only caller (a host that runs the tool itself, see host-call.ts)
+  // passes its own: everything before it is this one path.
+  run: RunStep = executeTool,
 ): Promise<ToolResult> {
   const { callId, name, malformed, raw } = readCall(call);
   const trace = new CallTrace(state, callId, name, ctx.sessionId, ctx.traceContext);
@@ -173,7 +176,7 @@ export async function dispatch(
   }
 
   // 6 and 7. Run and report.
-  return executeTool(state, trace, {
+  return run(state, trace, {
     tool,
     sealed,
     args,
@@ -182,6 +185,13 @@ export async function dispatch(
     ctx,
   });
 }
+
+/** Steps 6 and 7 of a dispatch: run the cleared call and report. */
+export type RunStep = (
+  state: CheckpointState,
+  trace: CallTrace,
+  input: ExecuteInput,
+) => Promise<ToolResult>;
 
 function requestedEvent(state: CheckpointState, principal: string, raw: unknown): EventBody {
   const text = describeValue(raw);

@@ -3,13 +3,9 @@ import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
 import { previewCall } from "../approval/call-preview.js";
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
-import { createTerminalApprover } from "../approval/terminal-approver.js";
 import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
-import { builtinTools } from "../builtin/builtin-tools.js";
 import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { telemetryConfig } from "../config/telemetry-section.js";
-import { connectMcpServers } from "../mcp/connect-mcp-servers.js";
-import { lockFileBeside } from "../mcp/tool-pins.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { hashCanonical } from "../shared/canonical-json.js";
@@ -122,10 +118,13 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
-      ? await connectMcpServers(mcpConfig, {
+      ? // Loaded only when used: a hook (docket hook HOST) answers without MCP or built-ins.
+        await (await import("../mcp/connect-mcp-servers.js")).connectMcpServers(mcpConfig, {
           sandbox: { settings: sandbox, workspace },
           // Outside tools are pinned in the lock file beside docket.yaml.
-          ...(cli.config?.file === undefined ? {} : { pins: lockFileBeside(cli.config.file) }),
+          ...(cli.config?.file === undefined
+            ? {}
+            : { pins: (await import("../mcp/tool-pins.js")).lockFileBeside(cli.config.file) }),
         })
       : undefined;
   if (request.builtins !== false) {
@@ -133,7 +132,13 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     if (notice) process.stderr.write(`${notice}\n`);
   }
   const tools = [
-    ...(request.builtins === false ? [] : builtinTools({ workspace, guard, run: { sandbox } })),
+    ...(request.builtins === false
+      ? []
+      : (await import("../builtin/builtin-tools.js")).builtinTools({
+          workspace,
+          guard,
+          run: { sandbox },
+        })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
   ];
@@ -182,7 +187,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       mode: mode ?? "wait",
       expiresMs,
       defaultApprovers,
-      interactive: createTerminalApprover({
+      interactive: (await import("../approval/terminal-approver.js")).createTerminalApprover({
         as: operator.name,
         canGrantSession,
         preview: (asked) =>

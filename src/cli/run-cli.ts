@@ -11,6 +11,7 @@ import { registerConfigCommand } from "./commands/config-command.js";
 import { registerDemoCommand } from "./commands/demo-command.js";
 import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerGatewayCommand } from "./commands/gateway-command.js";
+import { registerHookCommand } from "./commands/hook-command.js";
 import { registerInitCommand } from "./commands/init-command.js";
 import { registerMcpCommand } from "./commands/mcp-command.js";
 import { registerPolicyCommand } from "./commands/policy-command.js";
@@ -55,6 +56,7 @@ export function createProgram(): Command {
   registerServeCommand(program);
   registerStatsCommand(program);
   registerToolsCommand(program);
+  registerHookCommand(program);
   registerGatewayCommand(program, {
     buildCheckpoint: async ({ config }) => {
       const runtime = await buildRuntime({

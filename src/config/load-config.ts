@@ -24,6 +24,7 @@ export const CONFIG_SECTIONS = [
   "taint",
   "system_prompt",
   "telemetry",
+  "hooks",
 ] as const;
 
 /** A loaded docket.yaml. */

@@ -50,6 +50,8 @@ export function createLiveCheckpoint({
     dispatchBatch: (calls, ctx) => current.dispatchBatch(calls, ctx),
     callsUsed: (runId) => current.callsUsed(runId),
     endRun: (runId) => current.endRun(runId),
+    preflight: (call, ctx) => current.preflight(call, ctx),
+    recordOutcome: (outcome) => current.recordOutcome(outcome),
     refresh() {
       try {
         current = build();

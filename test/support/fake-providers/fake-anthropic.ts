@@ -46,8 +46,15 @@ function stopReason(reply: ScriptedReply): string {
   return (reply.toolCalls ?? []).length > 0 ? "tool_use" : "end_turn";
 }
 
-/** A non-streaming Messages response: tool input is a parsed object, never text. */
-function messageBody(reply: ScriptedReply, model: string, id: string): unknown {
+/**
+ * A non-streaming Messages response: tool input is a parsed object, never text.
+ *
+ * @example
+ * ```ts
+ * sendJson(res, 200, messageBody({ text: "hi" }, "claude-x", "msg_1"));
+ * ```
+ */
+export function messageBody(reply: ScriptedReply, model: string, id: string): unknown {
   const content: unknown[] = reply.text ? [{ type: "text", text: reply.text }] : [];
   for (const call of reply.toolCalls ?? []) {
     const input: unknown = JSON.parse(call.arguments);
@@ -65,7 +72,15 @@ function messageBody(reply: ScriptedReply, model: string, id: string): unknown {
   };
 }
 
-function streamMessage(
+/**
+ * A Messages response as server-sent events, as the live API streams it.
+ *
+ * @example
+ * ```ts
+ * streamMessage(res, { text: "hi" }, "claude-x", "msg_1", 3);
+ * ```
+ */
+export function streamMessage(
   res: ServerResponse,
   reply: ScriptedReply,
   model: string,

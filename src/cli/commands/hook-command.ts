@@ -1,0 +1,150 @@
+import { createInterface } from "node:readline/promises";
+import type { Command } from "commander";
+import { hookSocketPath } from "../../hook/hook-socket.js";
+import { HOST_NAMES, isHostName } from "../../hook/host-name.js";
+import { applyRegistration, planRegistration } from "../../hook/install-hook.js";
+import { serveHooks } from "../../hook/serve-hooks.js";
+import { buildRuntime } from "../build-runtime.js";
+import { commandFailure } from "./command-failure.js";
+
+/** How this docket was started, so the host runs the same one (`node …/main.js hook HOST`). */
+function selfCommand(host: string): string {
+  const quote = (word: string) =>
+    /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+  const words = [process.execPath, ...process.execArgv, process.argv[1] ?? "docket"];
+  return `${words.map(quote).join(" ")} hook ${host}`;
+}
+
+async function confirmed(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) return false;
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(question)).trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+interface RegisterFlags {
+  readonly yes?: boolean;
+  readonly daemon?: boolean;
+  readonly command?: string;
+  readonly project?: string;
+}
+
+async function register(action: "install" | "uninstall", host: string, flags: RegisterFlags) {
+  if (!isHostName(host)) {
+    commandFailure(
+      2,
+      "docket.hook.host",
+      `docket hooks into ${HOST_NAMES.join(", ")}, not ${JSON.stringify(host)}.`,
+    );
+  }
+  const change = await planRegistration(action, {
+    host,
+    command: flags.command ?? `${selfCommand(host)}${flags.daemon ? " --daemon" : ""}`,
+    project: flags.project ?? process.cwd(),
+  });
+  if (change.diff.length === 0 && change.after !== undefined) {
+    process.stdout.write(`${change.file}: nothing to change.\n`);
+    return;
+  }
+  process.stdout.write(
+    `--- ${change.file}\n+++ ${change.file}${change.after === undefined ? " (removed)" : ""}\n`,
+  );
+  process.stdout.write(`${change.diff.join("\n")}\n`);
+  if (
+    !flags.yes &&
+    !(await confirmed(`${action === "install" ? "Write" : "Remove"} this? [y/N] `))
+  ) {
+    commandFailure(
+      1,
+      "docket.hook.unconfirmed",
+      "Nothing was written (confirm at the prompt, or pass --yes).",
+    );
+  }
+  await applyRegistration(change);
+  process.stdout.write(
+    `${action === "install" ? "Registered docket in" : "Removed docket from"} ${change.file}.\n`,
+  );
+}
+
+async function serve(flags: { config?: string; store?: string; socket?: string }) {
+  const socket = hookSocketPath(process.cwd(), flags.socket);
+  const runtime = await buildRuntime({
+    config: flags.config,
+    store: flags.store,
+    terminal: false,
+    builtins: false,
+    connectMcp: false,
+    approvalMode: "wait",
+  });
+  const server = await serveHooks(runtime, socket);
+  process.stderr.write(`docket: answering hook calls on ${socket} (stop with Ctrl-C)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await new Promise((resolve) => server.close(resolve));
+  await runtime.close();
+}
+
+/**
+ * `docket hook HOST` (answered before this parser runs, see src/cli/main.ts), `docket hook install
+ * HOST` and `docket hook uninstall HOST`.
+ *
+ * @example
+ * ```ts
+ * registerHookCommand(program);
+ * await program.parseAsync(["hook", "install", "claude-code", "--yes"], { from: "user" });
+ * ```
+ */
+export function registerHookCommand(program: Command): void {
+  const hook = program
+    .command("hook")
+    .description(`docket as the permission hook of ${HOST_NAMES.join(", ")} (docs/hooks.md).`);
+  for (const host of HOST_NAMES) {
+    hook
+      .command(host)
+      .description(`Answer one ${host} hook call: the payload on stdin (the host runs this).`)
+      .option("--config <file>", "docket.yaml to use")
+      .option("--store <url>", "the store to use")
+      .option("--daemon", "ask docket hook serve; deny when it is not running")
+      .option("--socket <path>", "the daemon's socket (default .docket/hook.sock)")
+      .action(() =>
+        // Only reached when main.ts did not take the call; never answer allow from here.
+        commandFailure(
+          2,
+          "docket.hook.unguarded",
+          "docket: the hook ran unguarded; the call is denied.",
+        ),
+      );
+  }
+  hook
+    .command("serve")
+    .description(
+      "Answer hook calls on a Unix socket (0600, .docket/hook.sock) with docket kept loaded.",
+    )
+    .option("--config <file>", "docket.yaml to use")
+    .option("--store <url>", "the store to use")
+    .option("--socket <path>", "where to listen (default .docket/hook.sock)")
+    .action(serve);
+  for (const action of ["install", "uninstall"] as const) {
+    hook
+      .command(`${action} <host>`)
+      .description(
+        action === "install"
+          ? "Register docket in the host's settings (shows the diff first)."
+          : "Remove exactly docket's registration from the host's settings.",
+      )
+      .option("--yes", "write without asking")
+      .option(
+        "--daemon",
+        "register the thin client of docket hook serve (denies when it is not running)",
+      )
+      .option("--command <command>", "the command the host runs (default: this docket)")
+      .option("--project <dir>", "the project directory (default: the current one)")
+      .action((host: string, flags: RegisterFlags) => register(action, host, flags));
+  }
+}

@@ -1,0 +1,75 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { hookReply } from "./hook-answer.js";
+import { readHookEvent } from "./hook-event.js";
+import { HOST_NAMES } from "./host-name.js";
+
+// Whatever a host (or something pretending to be one) writes on stdin, the reader returns one of
+// its three answers and never throws; only a payload with every required field reads as a call.
+const host = fc.constantFrom(...HOST_NAMES);
+const field = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.constant(null),
+  fc.array(fc.string()),
+  fc.object(),
+);
+const payload = fc.record(
+  {
+    hook_event_name: fc.oneof(
+      fc.constantFrom(
+        "PreToolUse",
+        "PostToolUse",
+        "BeforeTool",
+        "AfterTool",
+        "PermissionRequest",
+        "tool.execute.before",
+      ),
+      field,
+    ),
+    session_id: fc.oneof(fc.stringMatching(/^[\w-]{1,40}$/), field),
+    tool_name: fc.oneof(fc.constantFrom("Bash", "run_shell_command", "bash", "__proto__"), field),
+    tool_input: fc.oneof(fc.object(), field),
+    tool_use_id: fc.oneof(fc.stringMatching(/^[\w-]{1,40}$/), field),
+    tool_response: field,
+  },
+  { requiredKeys: [] },
+);
+
+describe("readHookEvent", () => {
+  it("never throws on any text", () => {
+    fc.assert(
+      fc.property(host, fc.string(), (name, text) => {
+        expect(["read", "ignored", "unreadable"]).toContain(readHookEvent(name, text).status);
+      }),
+    );
+  });
+
+  it("reads a call only with a plain session id, a tool name and an object tool_input", () => {
+    fc.assert(
+      fc.property(host, payload, (name, generated) => {
+        // As a host would send it: JSON, so no undefined.
+        const value = JSON.parse(JSON.stringify(generated)) as typeof generated;
+        const reading = readHookEvent(name, JSON.stringify(value));
+        if (reading.status !== "read") return;
+        const event = reading.event;
+        expect(typeof value.session_id === "string" && value.session_id === event.sessionId).toBe(
+          true,
+        );
+        expect(event.toolName).toBe(value.tool_name);
+        expect(typeof value.tool_input === "object" && !Array.isArray(value.tool_input)).toBe(true);
+        expect(JSON.parse(event.inputText)).toEqual(value.tool_input);
+      }),
+    );
+  });
+
+  it("a deny is never put in words that allow", () => {
+    fc.assert(
+      fc.property(host, fc.string(), fc.string(), (name, eventName, reason) => {
+        const reply = hookReply(name, eventName, { type: "deny", reason });
+        expect(reply.stdout).not.toMatch(/"(allow|approve)"/);
+        if (reply.exitCode === 0) expect(reply.stdout).toMatch(/deny/);
+      }),
+    );
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { guardHook, type HookGuardIo, type HookRunner, isHookInvocation } from "./hook-guard.js";
+
+function io(input: string) {
+  const written = { stdout: "", stderr: "", exited: undefined as number | undefined };
+  const value: HookGuardIo = {
+    stdin: (async function* () {
+      yield Buffer.from(input);
+    })(),
+    write: (stream, text) => {
+      written[stream] += text;
+    },
+    exit: (code) => {
+      written.exited = code;
+    },
+  };
+  return { io: value, written };
+}
+
+const argv = ["hook", "claude-code"];
+const allow: HookRunner = async () => ({ stdout: '{"ok":1}\n', stderr: "", exitCode: 0 });
+
+describe("guardHook", () => {
+  it("passes a good reply through", async () => {
+    const { io: streams, written } = io("{}");
+    expect(await guardHook(argv, async () => allow, streams)).toBe(0);
+    expect(written.stdout).toBe('{"ok":1}\n');
+  });
+
+  it("denies when the modules do not load (a docket crash)", async () => {
+    const { io: streams, written } = io("{}");
+    const code = await guardHook(
+      argv,
+      () => Promise.reject(new Error("Cannot find module 'better-sqlite3'\n    at stack")),
+      streams,
+    );
+    expect(code).toBe(2);
+    expect(written.stdout).toBe("");
+    expect(written.stderr).toMatch(
+      /^docket: docket failed: Cannot find module 'better-sqlite3'; the call is denied\.\n$/,
+    );
+  });
+
+  it("denies when the run throws, or answers nonsense", async () => {
+    const { io: streams, written } = io("{}");
+    const thrower: HookRunner = async () => {
+      throw new Error("store is locked");
+    };
+    expect(await guardHook(argv, async () => thrower, streams)).toBe(2);
+    expect(written.stderr).toContain("store is locked");
+    const nonsense = (async () => ({ stdout: "", stderr: "", exitCode: 1 })) as HookRunner;
+    const second = io("{}");
+    expect(await guardHook(argv, async () => nonsense, second.io)).toBe(2);
+    expect(second.written.stderr).toContain("no valid answer");
+  });
+
+  it("denies at its deadline, and a late answer changes nothing", async () => {
+    const { io: streams, written } = io("{}");
+    let release: () => void = () => undefined;
+    const slow: HookRunner = () =>
+      new Promise((resolve) => {
+        release = () => resolve({ stdout: "late", stderr: "", exitCode: 0 });
+      });
+    const pending = guardHook(argv, async () => slow, streams, 50);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(written.exited).toBe(2);
+    expect(written.stderr).toContain("did not answer within 50 ms");
+    release();
+    expect(await pending).toBe(2);
+    expect(written.stdout).toBe("");
+  });
+
+  it("tells hook calls from hook subcommands", () => {
+    expect(isHookInvocation(["hook", "gemini-cli"])).toBe(true);
+    expect(isHookInvocation(["hook", "install", "codex"])).toBe(false);
+    expect(isHookInvocation(["run", "claude-code"])).toBe(false);
+  });
+});

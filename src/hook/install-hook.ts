@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import {
+  REGISTRATION_TARGETS,
+  withoutRegistration,
+  withRegistration,
+} from "./hook-registration.js";
+import type { HostName } from "./host-name.js";
+import { lineDiff } from "./line-diff.js";
+
+/** A change to one host's settings, computed before anything is written. */
+export interface RegistrationChange {
+  readonly file: string;
+  readonly before: string;
+  /** `undefined`: the file is removed (opencode's plugin on uninstall). */
+  readonly after: string | undefined;
+  readonly diff: readonly string[];
+}
+
+/** Where and how to register. */
+export interface RegistrationOptions {
+  readonly host: HostName;
+  /** The command the host runs, e.g. `docket hook claude-code`. */
+  readonly command: string;
+  readonly project: string;
+  readonly home?: string;
+  /** The host's deadline for one hook run, in seconds. */
+  readonly timeoutSeconds?: number;
+}
+
+function fileOf({ host, project, home = homedir() }: RegistrationOptions): string {
+  const target = REGISTRATION_TARGETS[host];
+  return join(target.home ? home : project, target.file);
+}
+
+/**
+ * What `docket hook install` or `uninstall` would change, with the diff to show first.
+ *
+ * @example
+ * ```ts
+ * const change = await planRegistration("install", { host: "claude-code", command: "docket hook claude-code", project: "." });
+ * console.log(change.diff.join("\n"));
+ * ```
+ */
+export async function planRegistration(
+  action: "install" | "uninstall",
+  options: RegistrationOptions,
+): Promise<RegistrationChange> {
+  const file = fileOf(options);
+  const before = existsSync(file) ? await readFile(file, "utf8") : "";
+  let after: string | undefined;
+  if (action === "install") {
+    after = withRegistration(
+      options.host,
+      before,
+      options.command,
+      options.timeoutSeconds ?? 180,
+      file,
+    );
+  } else if (options.host === "opencode") {
+    after = before === "" ? "" : undefined;
+  } else {
+    after = withoutRegistration(options.host, before, options.command, file);
+  }
+  return { file, before, after, diff: lineDiff(before, after ?? "") };
+}
+
+/**
+ * Write a planned change (or remove the file it empties of docket's plugin).
+ *
+ * @example
+ * ```ts
+ * await applyRegistration(change);
+ * ```
+ */
+export async function applyRegistration(change: RegistrationChange): Promise<void> {
+  if (change.after === undefined) {
+    await rm(change.file, { force: true });
+    return;
+  }
+  if (change.after === change.before) return;
+  await mkdir(dirname(change.file), { recursive: true });
+  await writeFile(change.file, change.after);
+}

@@ -1,0 +1,244 @@
+import { createHash } from "node:crypto";
+import { homedir } from "node:os";
+import type { Approver } from "../approval/approval.js";
+import { createDurableApprover } from "../approval/durable-approver.js";
+import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+import type { Preflight } from "../checkpoint/host-call.js";
+import { buildRuntime, type Runtime } from "../cli/build-runtime.js";
+import { canonicalJson } from "../shared/canonical-json.js";
+import type { Store } from "../store/store.js";
+import { defineTool } from "../tool/define-tool.js";
+import type { JsonSchema } from "../tool/input-schema.js";
+import type { Tool } from "../tool/tool.js";
+import { guardHostSettings } from "./guard-host-settings.js";
+import { failClosed, type HookReply, type HookVerdict, hookReply } from "./hook-answer.js";
+import { type HookSettings, hookSettings } from "./hook-config.js";
+import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
+import type { HostName } from "./host-name.js";
+import { type HostToolMapping, mapHostTool } from "./host-tables.js";
+
+/** What one hook invocation is given. */
+export interface RunHookOptions {
+  readonly host: HostName;
+  /** The payload the host wrote on standard input. */
+  readonly text: string;
+  readonly config?: string | undefined;
+  readonly store?: string | undefined;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Told docket's deadline once the settings are read (the guard's timer follows it). */
+  readonly onDeadline?: (ms: number) => void;
+  /** A runtime kept open across calls (`docket hook serve`); without one, each call opens its own. */
+  readonly runtime?: Runtime;
+}
+
+/**
+ * The tool a host call is judged as: docket's name and flags from the host's table, and a schema
+ * that holds the mapped keys to their types (a command or URL must be text), any other key the
+ * host sends being its own. Its handler is never reached: the host runs the tool.
+ */
+function hostTool(mapping: HostToolMapping): Tool {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const { command, url, path } = mapping.policyArgs;
+  if (command) {
+    properties[command] = { type: "string" };
+    required.push(command);
+  }
+  if (url) {
+    properties[url] = { type: "string" };
+    required.push(url);
+  }
+  for (const key of typeof path === "string" ? [path] : (path ?? [])) {
+    properties[key] = { type: "string" };
+  }
+  return defineTool({
+    name: mapping.tool,
+    description: `${mapping.tool} as run by the host`,
+    input: { type: "object", properties, required },
+    writes: mapping.writes,
+    policyArgs: mapping.policyArgs,
+    ...(mapping.openWorld ? { openWorld: true } : {}),
+    handler: () => {
+      throw new Error("the host runs this tool; docket only decides");
+    },
+  });
+}
+
+/** The host's own prompt answers: the call waits, as awaiting approval, for the after event. */
+function hostPrompt(host: HostName): Approver {
+  return async () => ({
+    decision: "pending",
+    approvalId: `host:${host}`,
+    message: `handed to ${host}'s own permission prompt`,
+  });
+}
+
+function approverFor(
+  runtime: Runtime,
+  settings: HookSettings,
+  host: HostName,
+): Approver | undefined {
+  switch (settings.ask) {
+    case "host":
+      return hostPrompt(host);
+    case "deny":
+      return undefined;
+    case "wait":
+      return createDurableApprover({
+        store: runtime.store,
+        directory: runtime.cli.directory,
+        mode: "wait",
+        expiresMs: settings.waitMs,
+        defaultApprovers: runtime.cli.runtime.approvals.defaultApprovers,
+        onPending: (approval) =>
+          process.stderr.write(
+            `docket: waiting up to ${Math.round(settings.waitMs / 1000)} s for approval ${approval.id}: docket approvals approve ${approval.id}\n`,
+          ),
+      });
+  }
+}
+
+async function ensureSession(store: Store, event: HookEvent, configHash: string): Promise<void> {
+  if (await store.getSession(event.sessionId)) return;
+  try {
+    await store.createSession({
+      id: event.sessionId,
+      principal: event.host,
+      configHash,
+      title: `${event.host} session`,
+      metadata: { host: event.host },
+    });
+  } catch (error) {
+    // Two hooks of one session may race to create it; the loser finds it made.
+    if (!(await store.getSession(event.sessionId))) throw error;
+  }
+}
+
+function verdictOf(result: Preflight): HookVerdict {
+  switch (result.status) {
+    case "cleared":
+      return {
+        type: "allow",
+        reason: result.rule ? `docket: allowed by rule ${result.rule}` : "docket: allowed",
+      };
+    case "awaiting_approval":
+      return { type: "ask", reason: `docket asks: ${result.message}` };
+    default:
+      return { type: "deny", reason: `docket: ${result.message}` };
+  }
+}
+
+/** The call an after event reports on: its own id, or the newest open call derived alike. */
+async function findCall(
+  store: Store,
+  event: HookEvent,
+): Promise<{ callId: string; asked: boolean }> {
+  const records = event.hostCallId
+    ? await store.listCalls({ sessionId: event.sessionId, callId: event.callId, limit: 1 })
+    : (await store.listCalls({ sessionId: event.sessionId, limit: 200 })).filter(
+        (record) =>
+          record.callId.startsWith(
+            derivedCallPrefix(event.toolName, JSON.parse(event.inputText)),
+          ) && record.outcome?.kind !== "finished",
+      );
+  const record = records[0];
+  return {
+    callId: record?.callId ?? event.callId,
+    asked: record?.outcome?.kind === "awaiting_approval",
+  };
+}
+
+/** A decided docket approval of exactly these arguments in this session, if any. */
+async function durableAnswer(
+  store: Store,
+  event: HookEvent,
+  mapping: HostToolMapping,
+): Promise<HookVerdict> {
+  const hash = createHash("sha256")
+    .update(canonicalJson(JSON.parse(event.inputText)))
+    .digest("hex");
+  const approvals = await store.listApprovals({ sessionId: event.sessionId, limit: 1000 });
+  const match = approvals.find(
+    (approval) =>
+      approval.tool === mapping.tool &&
+      approval.argsHash === hash &&
+      (approval.status === "approved" || approval.status === "denied") &&
+      (approval.expiresAt === undefined || approval.expiresAt > Date.now()),
+  );
+  if (match?.status === "approved") {
+    return { type: "allow", reason: `docket: approved by ${match.decidedBy ?? "an approver"}` };
+  }
+  if (match?.status === "denied") {
+    return { type: "deny", reason: `docket: denied by ${match.decidedBy ?? "an approver"}` };
+  }
+  return { type: "ask", reason: "no docket approval; the host asks" };
+}
+
+/**
+ * Answer one hook call: read the payload, open docket's policy, store and approvals, send the call
+ * through the checkpoint's decide-only pass (before), record the host's outcome (after), or look
+ * for a docket approval (permission). Throws only what the guard turns into a deny.
+ *
+ * @example
+ * ```ts
+ * const reply = await runHook({ host: "claude-code", text: payload });
+ * process.stdout.write(reply.stdout);
+ * ```
+ */
+export async function runHook(options: RunHookOptions): Promise<HookReply> {
+  const { host } = options;
+  const reading = readHookEvent(host, options.text);
+  if (reading.status === "unreadable")
+    return failClosed(`unreadable hook payload: ${reading.problem}`);
+  if (reading.status === "ignored") return hookReply(host, "", { type: "none" });
+  const event = reading.event;
+  const eventName = (JSON.parse(options.text) as { hook_event_name: string }).hook_event_name;
+  const runtime =
+    options.runtime ??
+    (await buildRuntime({
+      config: options.config,
+      store: options.store,
+      terminal: false,
+      builtins: false,
+      connectMcp: false,
+      approvalMode: "wait",
+      ...(options.env ? { env: options.env } : {}),
+    }));
+  try {
+    const settings = hookSettings(runtime.cli.config, host);
+    const mapping = mapHostTool(host, event.toolName, settings.tools);
+    if (event.kind === "permission") {
+      return hookReply(host, eventName, await durableAnswer(runtime.store, event, mapping));
+    }
+    options.onDeadline?.(settings.timeoutMs + (settings.ask === "wait" ? settings.waitMs : 0));
+    await ensureSession(runtime.store, event, runtime.configHash);
+    const approvals = approverFor(runtime, settings, host);
+    const checkpoint = createCheckpoint({
+      tools: [hostTool(mapping)],
+      policy: guardHostSettings(runtime.policy, [process.cwd(), runtime.workspace, homedir()]),
+      store: runtime.store,
+      principal: host,
+      taint: runtime.cli.runtime.taint,
+      ...(approvals ? { approvals } : {}),
+    });
+    if (event.kind === "after") {
+      const found = await findCall(runtime.store, event);
+      await checkpoint.recordOutcome({
+        callId: found.callId,
+        name: mapping.tool,
+        sessionId: event.sessionId,
+        status: event.failed ? "failed" : "ok",
+        output: event.response,
+        ...(found.asked ? { approvedBy: `${host}:prompt` } : {}),
+      });
+      return hookReply(host, eventName, { type: "none" });
+    }
+    const result = await checkpoint.preflight(
+      { id: event.callId, name: mapping.tool, arguments: event.inputText },
+      { sessionId: event.sessionId, principal: host },
+    );
+    return hookReply(host, eventName, verdictOf(result));
+  } finally {
+    if (!options.runtime) await runtime.close();
+  }
+}

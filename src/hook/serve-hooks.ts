@@ -1,0 +1,62 @@
+import { chmod, mkdir, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { dirname } from "node:path";
+import type { Runtime } from "../cli/build-runtime.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
+import { failClosed } from "./hook-answer.js";
+import { isHostName } from "./host-name.js";
+import { runHook } from "./run-hook.js";
+
+const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `docket hook serve`: answer hook calls on a Unix socket (mode 0600, in docket's own state
+ * folder) with one runtime kept open, so that a call costs a Node start-up of the thin client and
+ * a decision, not a docket start-up. Each connection carries one `{ host, text }` line and gets
+ * one reply; anything else is answered deny.
+ *
+ * @example
+ * ```ts
+ * const server = await serveHooks(runtime, "/work/app/.docket/hook.sock");
+ * ```
+ */
+export async function serveHooks(runtime: Runtime, socket: string): Promise<Server> {
+  await mkdir(dirname(socket), { recursive: true, mode: 0o700 });
+  // A socket left by a daemon that died: a live one would refuse the bind below.
+  await rm(socket, { force: true });
+  // Half-open: the client ends its side after the request and still reads the reply.
+  const server = createServer({ allowHalfOpen: true }, (connection) => {
+    let request = "";
+    connection.setEncoding("utf8");
+    connection.on("error", () => undefined);
+    connection.on("data", (chunk: string) => {
+      request += chunk;
+      if (request.length > MAX_REQUEST_BYTES) connection.destroy();
+    });
+    connection.on("end", async () => {
+      let reply = failClosed("the hook request could not be read");
+      try {
+        const { host, text } = JSON.parse(request) as { host?: unknown; text?: unknown };
+        if (isHostName(host) && typeof text === "string") {
+          reply = await runHook({ host, text, runtime });
+        }
+      } catch (error) {
+        reply = failClosed(
+          `docket failed: ${maskSecrets(String((error as Error)?.message ?? error)).split("\n")[0]}`,
+        );
+      }
+      connection.end(JSON.stringify(reply));
+    });
+  });
+  const previous = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socket, () => resolve());
+    });
+  } finally {
+    process.umask(previous);
+  }
+  await chmod(socket, 0o600);
+  return server;
+}

@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runtimeOwnFiles } from "../../src/protect/runtime-own-files.js";
+
+// docket hook serve and its thin client (`docket hook HOST --daemon`): the real processes.
+const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+const tsx = import.meta.resolve("tsx");
+
+function docket(args: readonly string[], cwd: string) {
+  return spawn(process.execPath, ["--import", tsx, main, ...args], { cwd });
+}
+
+function answer(args: readonly string[], cwd: string, input: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = docket(args, cwd);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin?.end(input);
+  });
+}
+
+const payload = (id: string) =>
+  JSON.stringify({
+    session_id: "daemon-1",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: id === "d2" ? "rm -rf ." : "ls" },
+    tool_use_id: id,
+  });
+
+let dir: string;
+let server: ChildProcess | undefined;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "docket-hook-daemon-"));
+  await writeFile(
+    join(dir, "docket.yaml"),
+    "policy:\n  rules:\n    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }\n    - { id: no-rm, tool: run_command, command: 'rm *', decision: deny }\n",
+  );
+});
+afterAll(async () => {
+  server?.kill("SIGKILL");
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("docket hook serve", () => {
+  it("answers through a 0600 socket in docket's own folder, and the client denies once it is gone", async () => {
+    const serving = docket(["hook", "serve"], dir);
+    server = serving;
+    await new Promise<void>((resolve, reject) => {
+      let said = "";
+      serving.stderr?.on("data", (chunk) => {
+        said += chunk;
+        if (said.includes("answering hook calls")) resolve();
+      });
+      serving.on("close", () => reject(new Error(`serve ended: ${said}`)));
+    });
+    const socket = join(dir, ".docket", "hook.sock");
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
+    expect(
+      runtimeOwnFiles({ storeUrl: "sqlite:.docket/docket.db", cwd: dir, workspace: dir }).find(
+        socket,
+      ),
+    ).toBeDefined();
+
+    const allowed = await answer(["hook", "claude-code", "--daemon"], dir, payload("d1"));
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('"permissionDecision":"allow"');
+    const denied = await answer(["hook", "claude-code", "--daemon"], dir, payload("d2"));
+    expect(denied.stdout).toContain('"permissionDecision":"deny"');
+
+    serving.kill("SIGTERM");
+    await new Promise((resolve) => serving.on("close", resolve));
+    server = undefined;
+    const absent = await answer(["hook", "claude-code", "--daemon"], dir, payload("d3"));
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toContain("no docket hook daemon answers");
+  }, 90_000);
+});
