@@ -28,6 +28,7 @@ export type DocketErrorCode =
   | "invalid_tool"
   | "lease_lost"
   | "listen_failed"
+  | "hook_settings_unreadable"
   | "mcp_start_failed"
   | "model_error"
   | "model_invalid"
