@@ -1,6 +1,7 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,7 +77,13 @@ function card(text: string) {
   return page.locator("article[data-approval]", { hasText: text });
 }
 
-const docs = (name: string) => join(process.cwd(), "docs", name);
+// The screenshots go to docs/ when asked (DOCKET_UPDATE_SCREENSHOTS=1), else to a temp folder,
+// so a test run does not leave the work tree changed; they are taken either way.
+const updateDocs = process.env.DOCKET_UPDATE_SCREENSHOTS === "1";
+const shotDir = updateDocs
+  ? join(process.cwd(), "docs")
+  : mkdtempSync(join(tmpdir(), "docket-shots-"));
+const docs = (name: string) => join(shotDir, name);
 
 beforeAll(async () => {
   f = await startConsole("browser");
@@ -101,6 +108,7 @@ afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (evil ? evil.close(() => resolve()) : resolve()));
   await f?.close();
+  if (!updateDocs) rmSync(shotDir, { recursive: true, force: true });
 });
 
 describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
