@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { DocketError } from "../errors/docket-error.js";
+import { asModelV4 } from "../model/as-model-v4.js";
 import { resolveModel } from "../model/resolve-model.js";
 import type { Store } from "../store/store.js";
 import { earlierTaint } from "./earlier-taint.js";
@@ -43,7 +44,7 @@ export function createHarness(options: HarnessOptions): Harness {
   const limits = resolveHarnessLimits(options.limits);
   const principal = options.principal ?? "agent";
   const tools = options.tools ?? [];
-  let model: Promise<LanguageModelV3> | undefined;
+  let model: Promise<LanguageModelV4> | undefined;
   let storePromise: Promise<Store> | undefined;
   const ownsStore = typeof options.store !== "object";
 
@@ -51,7 +52,9 @@ export function createHarness(options: HarnessOptions): Harness {
     model ??=
       typeof options.model === "string"
         ? resolveModel(options.model, options.modelSettings)
-        : Promise.resolve(options.model);
+        : Promise.resolve().then(() =>
+            asModelV4(options.model as Exclude<typeof options.model, string>),
+          );
     return model;
   };
   const getStore = () => {
@@ -63,11 +66,11 @@ export function createHarness(options: HarnessOptions): Harness {
     })();
     return storePromise;
   };
-  const menu: LanguageModelV3FunctionTool[] = tools.map((tool) => ({
+  const menu: LanguageModelV4FunctionTool[] = tools.map((tool) => ({
     type: "function",
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.inputSchema as LanguageModelV3FunctionTool["inputSchema"],
+    inputSchema: tool.inputSchema as LanguageModelV4FunctionTool["inputSchema"],
   }));
 
   const execute = async (
@@ -112,7 +115,7 @@ export function createHarness(options: HarnessOptions): Harness {
 
   const leased = async (
     store: Store,
-    resolvedModel: LanguageModelV3,
+    resolvedModel: LanguageModelV4,
     id: string,
     fresh: boolean,
     input: string | undefined,
@@ -162,6 +165,7 @@ export function createHarness(options: HarnessOptions): Harness {
       principal,
       limits,
       retries: options.retries,
+      ...(options.reasoning ? { reasoning: options.reasoning } : {}),
       signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
       emit,
       setStatus: async (status) => {

@@ -1,7 +1,8 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { Approver } from "../approval/approval.js";
 import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { AnyLanguageModel } from "../model/as-model-v4.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
@@ -31,8 +32,16 @@ export interface HarnessLimits {
 
 /** Everything `createHarness` accepts. */
 export interface HarnessOptions {
-  /** A model string (`anthropic:…`, `openai:…`, `ollama:…`, `scripted:FILE`) or any AI SDK LanguageModelV3. */
-  readonly model: string | LanguageModelV3;
+  /**
+   * A model string (`anthropic:…`, `openai:…`, `ollama:…`, `scripted:FILE`) or an AI SDK model:
+   * a LanguageModelV4 (AI SDK 7 providers) or a LanguageModelV3 (AI SDK 6), which is adapted.
+   */
+  readonly model: string | AnyLanguageModel;
+  /**
+   * How much the model reasons before it answers (V4's `reasoning` call option; docket.yaml
+   * `model.reasoning`, `--reasoning`). Default: the provider's. A V3 model ignores it.
+   */
+  readonly reasoning?: ReasoningLevel;
   readonly tools?: readonly Tool[];
   readonly policy?: PolicyInput;
   /** A store, or its URL. Default: `DOCKET_STORE` or `.docket/docket.db`. */
@@ -55,6 +64,21 @@ export interface HarnessOptions {
   readonly modelSettings?: { readonly baseUrl?: string; readonly apiKey?: string };
   readonly retries?: RetryOptions;
 }
+
+/** The reasoning levels of LanguageModelV4's `reasoning` call option. */
+export type ReasoningLevel = NonNullable<LanguageModelV4CallOptions["reasoning"]>;
+
+/** The values `model.reasoning` and `--reasoning` accept, in order. */
+export const REASONING_LEVELS: readonly ReasoningLevel[] = [
+  "provider-default",
+  "none",
+  "minimal",
+  "low",
+  "medium",
+  "high",
+  "xhigh",
+  "max",
+];
 
 /** What a run reports as it goes. */
 export type HarnessEvent =
