@@ -1,4 +1,5 @@
 import { createHarness, type Harness } from "../loop/create-harness.js";
+import { checkReasoningLevel } from "../model/reasoning-level.js";
 import { checkModelString, providerOf } from "../model/resolve-model.js";
 import { buildRuntime, type Runtime } from "./build-runtime.js";
 
@@ -8,6 +9,8 @@ export interface CliHarnessOptions {
   readonly config?: string;
   readonly store?: string;
   readonly as?: string;
+  /** `--reasoning`: beats docket.yaml's `model.reasoning`. */
+  readonly reasoning?: string;
 }
 
 /**
@@ -25,6 +28,10 @@ export async function createCliHarness(
 ): Promise<{ harness: Harness; runtime: Runtime }> {
   // A mistyped --model stops docket before the store is opened or created.
   if (options.model !== undefined) checkModelString(options.model, "--model");
+  const flagReasoning =
+    options.reasoning === undefined
+      ? undefined
+      : checkReasoningLevel(options.reasoning, "--reasoning");
   const runtime = await buildRuntime({
     config: options.config,
     store: options.store,
@@ -42,6 +49,7 @@ export async function createCliHarness(
   // anthropic:… never inherits an OpenAI-compatible server's address (nor sends its key there).
   const endpoint = runtime.cli.runtime.model?.providers[providerOf(model)];
   const apiKey = endpoint?.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
+  const reasoning = flagReasoning ?? runtime.cli.runtime.model?.reasoning;
   const harness = createHarness({
     model,
     tools: runtime.tools,
@@ -53,6 +61,7 @@ export async function createCliHarness(
     workspace: runtime.workspace,
     principal: runtime.cli.runtime.principal,
     configHash: runtime.configHash,
+    ...(reasoning ? { reasoning } : {}),
     modelSettings: {
       ...(endpoint?.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
       ...(apiKey ? { apiKey } : {}),

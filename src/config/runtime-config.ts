@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
 import { DocketError } from "../errors/docket-error.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
+import { REASONING_LEVELS, type ReasoningLevel } from "../model/reasoning-level.js";
 import { forbiddenSandboxEnv } from "../sandbox/sandbox-env-guard.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { DocketConfig } from "./load-config.js";
@@ -41,6 +42,7 @@ const sectionSchemas = {
       base_url: z.url().optional(),
       api_key_env: z.string().optional(),
       providers: z.record(z.string().min(1), endpoint).optional(),
+      reasoning: z.enum(REASONING_LEVELS).optional(),
     }),
   ]),
   limits: z.strictObject({
@@ -100,6 +102,8 @@ export interface RuntimeConfig {
         readonly baseUrl?: string;
         readonly apiKeyEnv?: string;
         readonly providers: Readonly<Record<string, ModelEndpoint>>;
+        /** `model.reasoning`: V4's reasoning call option, for every turn. */
+        readonly reasoning?: ReasoningLevel;
       }
     | undefined;
   readonly limits: {
@@ -146,7 +150,12 @@ function modelSettings(model: z.output<typeof sectionSchemas.model>): RuntimeCon
   // base_url beside name is that provider's; it beats nothing written under providers.
   if (provider && (own.baseUrl || own.apiKeyEnv))
     providers[provider] = { ...providers[provider], ...own };
-  return { ...(model.name ? { name: model.name } : {}), ...own, providers };
+  return {
+    ...(model.name ? { name: model.name } : {}),
+    ...own,
+    providers,
+    ...(model.reasoning ? { reasoning: model.reasoning } : {}),
+  };
 }
 
 function check<S extends z.ZodType>(

@@ -1,8 +1,8 @@
-import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { Approver } from "../approval/approval.js";
 import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { AnyLanguageModel } from "../model/as-model-v4.js";
+import type { ReasoningLevel } from "../model/reasoning-level.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
 import type { Tool } from "../tool/tool.js";
@@ -64,21 +64,6 @@ export interface HarnessOptions {
   readonly modelSettings?: { readonly baseUrl?: string; readonly apiKey?: string };
   readonly retries?: RetryOptions;
 }
-
-/** The reasoning levels of LanguageModelV4's `reasoning` call option. */
-export type ReasoningLevel = NonNullable<LanguageModelV4CallOptions["reasoning"]>;
-
-/** The values `model.reasoning` and `--reasoning` accept, in order. */
-export const REASONING_LEVELS: readonly ReasoningLevel[] = [
-  "provider-default",
-  "none",
-  "minimal",
-  "low",
-  "medium",
-  "high",
-  "xhigh",
-  "max",
-];
 
 /** What a run reports as it goes. */
 export type HarnessEvent =

@@ -2,10 +2,10 @@ import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provi
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { ReasoningLevel } from "../model/reasoning-level.js";
 import type {
   HarnessEvent,
   PendingApproval,
-  ReasoningLevel,
   RunResult,
   RunStatus,
   resolveHarnessLimits,

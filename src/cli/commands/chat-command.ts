@@ -63,6 +63,10 @@ export function registerChatCommand(program: Command): void {
       "--model <model>",
       "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
     )
+    .option(
+      "--reasoning <level>",
+      "how much the model reasons: none, minimal, low, medium, high, xhigh, max",
+    )
     .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--store <url>", STORE_FLAG_HELP)
     .option("--as <name>", "who answers approvals at this terminal")
@@ -74,6 +78,7 @@ export function registerChatCommand(program: Command): void {
         store?: string;
         as?: string;
         session?: string;
+        reasoning?: string;
       }) => {
         const { harness, runtime } = await createCliHarness(options);
         const printer = createRunPrinter({ json: false });
