@@ -5,6 +5,17 @@
  * on demand (an architecture test holds it to that).
  */
 
+export {
+  type AiSdkApprovals,
+  type AiSdkApprovalsOptions,
+  createAiSdkApprovals,
+} from "./ai-sdk/ai-sdk-approvals.js";
+export {
+  type DocketTool,
+  type DocketToolOutput,
+  type DocketToolsOptions,
+  docketTools,
+} from "./ai-sdk/docket-tools.js";
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/approval.js";
 export { serveApprovals } from "./approval/approvals-http-server.js";
 export { type ApproverDirectory, createApproverDirectory } from "./approval/approver-directory.js";
@@ -63,7 +74,9 @@ export { createGatewayBackend } from "./mcp/create-gateway-backend.js";
 export { createGatewayServer } from "./mcp/gateway-server.js";
 export { createLiveCheckpoint } from "./mcp/live-checkpoint.js";
 export { type McpConfig, mcpConfigSchema } from "./mcp/mcp-config.js";
+export { type AnyLanguageModel, asModelV4 } from "./model/as-model-v4.js";
 export { loadModelScript, type ModelScript, parseModelScript } from "./model/model-script.js";
+export { REASONING_LEVELS, type ReasoningLevel } from "./model/reasoning-level.js";
 export { resolveModel } from "./model/resolve-model.js";
 export { createScriptedModel, type ScriptedModel } from "./model/scripted-model.js";
 export {
