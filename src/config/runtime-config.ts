@@ -158,6 +158,20 @@ function modelSettings(model: z.output<typeof sectionSchemas.model>): RuntimeCon
   };
 }
 
+/**
+ * A value that matches no branch of a union (`model:` is a string or a mapping) is reported by
+ * the branch that got furthest into it, so `model.reasoning: …` names the key, not `model`.
+ */
+function deepestIssue(issue: z.core.$ZodIssue | undefined): z.core.$ZodIssue | undefined {
+  if (issue?.code !== "invalid_union" || issue.errors.length === 0) return issue;
+  const branches = issue.errors.map((errors) => deepestIssue(errors[0]));
+  const deepest = branches.reduce((best, next) =>
+    (next?.path.length ?? 0) > (best?.path.length ?? 0) ? next : best,
+  );
+  if (!deepest || deepest.path.length === 0) return issue;
+  return { ...deepest, path: [...issue.path, ...deepest.path] };
+}
+
 function check<S extends z.ZodType>(
   config: DocketConfig | undefined,
   key: keyof typeof sectionSchemas | "mcp",
@@ -167,7 +181,7 @@ function check<S extends z.ZodType>(
   if (value === undefined) return undefined;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  const issue = deepestIssue(parsed.error.issues[0]);
   const path = [key, ...(issue?.path ?? [])].map(String);
   let line: number | undefined;
   for (let i = path.length; i > 0 && line === undefined; i -= 1)
