@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { jsonSchema, type ModelMessage, type Tool } from "@ai-sdk/provider-utils";
+import type { ModelMessage, Tool } from "@ai-sdk/provider-utils";
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import type { DispatchContext } from "../checkpoint/checkpoint-options.js";
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
@@ -35,6 +36,27 @@ export interface DocketToolsOptions {
 /** An AI SDK 7 tool whose `execute` is a checkpoint dispatch. */
 export type DocketTool = Tool<Record<string, unknown>, DocketToolOutput>;
 
+type MenuSchema = StandardSchemaV1<Record<string, unknown>> &
+  StandardJSONSchemaV1<Record<string, unknown>>;
+
+/**
+ * The tool's JSON Schema for the model, as a Standard Schema (which the AI SDK reads without
+ * docket importing any of it). Its validation lets every value through: the checkpoint
+ * validates, and refuses in words, rather than the AI SDK answering with its own error.
+ */
+function menuSchema(schema: unknown): MenuSchema {
+  // The AI SDK edits the schema it is given (additionalProperties): hand it a copy each time.
+  const jsonSchema = () => structuredClone(schema) as Record<string, unknown>;
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "docket",
+      validate: (value) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: { input: jsonSchema, output: jsonSchema },
+    },
+  };
+}
+
 function outputOf(result: ToolResult, maxBytes?: number): DocketToolOutput {
   return {
     status: result.status,
@@ -61,8 +83,9 @@ function contextFor(
  * The checkpoint's tools as AI SDK 7 tools, for an app that keeps `generateText` or
  * `streamText` and its own loop. Each `execute` is a checkpoint dispatch: read, validate,
  * decide, approve, run and audit happen before anything does, and a refusal comes back as the
- * tool's result in words (as an error result, so providers with an error flag set it). Built
- * with `jsonSchema` from @ai-sdk/provider-utils: plain objects, no dependency on `ai` itself.
+ * tool's result in words (as an error result, so providers with an error flag set it). Plain
+ * objects whose input schema is a Standard Schema: nothing of `ai` or its packages is loaded,
+ * so the app's own copy is the one that runs.
  *
  * @example
  * ```ts
@@ -99,9 +122,7 @@ export function docketTools(
     };
     tools[name] = {
       description: tool.description,
-      inputSchema: jsonSchema<Record<string, unknown>>(
-        tool.inputSchema as Parameters<typeof jsonSchema>[0],
-      ),
+      inputSchema: menuSchema(tool.inputSchema),
       ...(approvals
         ? {
             // The AI SDK asks before it executes; only the checkpoint knows whether docket asks,

@@ -47,5 +47,20 @@ describe("examples/ai-sdk-app", () => {
     expect(bodies[1]).toContain('"is_error":true');
     expect(bodies[3]).toContain("refunded 20 USD on SU-1002");
     expect(fake.requests).toHaveLength(4);
+    // The menu the model saw is docket's schema for each tool.
+    expect((fake.requests[0]?.body as { tools?: unknown }).tools).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          name: "issue_refund",
+          input_schema: expect.objectContaining({
+            properties: {
+              order_id: { type: "string" },
+              amount: expect.objectContaining({ type: "number" }),
+            },
+            required: ["order_id", "amount"],
+          }),
+        }),
+      ]),
+    );
   });
 });
