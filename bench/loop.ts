@@ -301,6 +301,7 @@ export async function benchLoop(): Promise<void> {
     const perCallUs = (ms: number) => (ms * 1000) / CALLS;
     const overhead = median(harness.map((h) => perCallUs(h.wallMs - h.modelMs)));
     const overheadV3 = median(harnessV3.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const cpuV3 = median(harnessV3.map((h) => perCallUs(h.cpuMs)));
     const overheadSigned = median(signed.map((h) => perCallUs(h.wallMs - h.modelMs)));
     const cpuUnsigned = median(harness.map((h) => perCallUs(h.cpuMs)));
     const turningUs = median(turning.map((h) => perCallUs(h.wallMs - h.modelMs)));
@@ -337,7 +338,7 @@ export async function benchLoop(): Promise<void> {
       `    the ${ROUNDS} runs, after ${WARMUP_RUNS} warm-up runs: ${harness.map((h) => perCallUs(h.wallMs - h.modelMs).toFixed(1)).join(", ")} µs`,
     );
     console.log(
-      `  model interface: V4 (the figure above) ${us(overhead)}, V3 through docket's adapter ${us(overheadV3)} (${overheadV3 - overhead >= 0 ? "+" : ""}${(overheadV3 - overhead).toFixed(2)} µs a call)`,
+      `  model interface: V4 (the figure above) ${us(overhead)}, V3 through docket's adapter ${us(overheadV3)} (${overheadV3 - overhead >= 0 ? "+" : ""}${(overheadV3 - overhead).toFixed(2)} µs a call); CPU ${us(cpuUnsigned)} vs ${us(cpuV3)}`,
     );
     console.log(
       `  same run, signed          ${us(overheadSigned)}  (a checkpoint per batch, at most one per 200 ms: ${lastRunCheckpoints} in the last run, to a digest file: ${overheadSigned - overhead >= 0 ? "+" : ""}${(overheadSigned - overhead).toFixed(2)} µs a call; target <= 5 µs: ${overheadSigned - overhead <= 5 ? "met" : "MISSED"})`,

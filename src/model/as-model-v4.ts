@@ -105,10 +105,23 @@ function messageV3(message: LanguageModelV4Message): LanguageModelV3Message {
   }
 }
 
+// docket sends the same message objects every turn (the transcript only grows): each is
+// converted once, so a long run through a V3 model stays linear.
+const convertedV3 = new WeakMap<LanguageModelV4Message, LanguageModelV3Message>();
+
+function cachedMessageV3(message: LanguageModelV4Message): LanguageModelV3Message {
+  let v3 = convertedV3.get(message);
+  if (!v3) {
+    v3 = messageV3(message);
+    convertedV3.set(message, v3);
+  }
+  return v3;
+}
+
 function optionsV3(options: LanguageModelV4CallOptions): LanguageModelV3CallOptions {
   // `reasoning` is V4's: a V3 model has no such option (set it in providerOptions instead).
   const { reasoning: _reasoning, prompt, ...rest } = options;
-  return { ...rest, prompt: prompt.map(messageV3) } as LanguageModelV3CallOptions;
+  return { ...rest, prompt: prompt.map(cachedMessageV3) } as LanguageModelV3CallOptions;
 }
 
 function contentV4(part: LanguageModelV3Content): LanguageModelV4Content {
