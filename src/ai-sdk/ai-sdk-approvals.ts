@@ -56,13 +56,23 @@ const PREFIX = "ai-sdk:";
  * ```
  */
 export function createAiSdkApprovals({ by }: AiSdkApprovalsOptions): AiSdkApprovals {
-  const decisions = new Map<string, { approved: boolean; reason: string | undefined }>();
+  // A decision answers the exact call that was asked about: same id, tool and arguments. A model
+  // that reuses an id later (`call_0` every turn) never inherits an earlier approval.
+  const asked = new Map<string, string>();
+  const decisions = new Map<
+    string,
+    { approved: boolean; reason: string | undefined; call: string }
+  >();
   const waiting = new Map<string, WaitingCall>();
   return {
     approver: (request) => {
+      const call = `${request.tool.name}\0${request.argumentsHash}`;
       const decision = decisions.get(request.callId);
-      if (!decision) return { decision: "pending", approvalId: `${PREFIX}${request.callId}` };
       decisions.delete(request.callId);
+      if (!decision || decision.call !== call) {
+        asked.set(request.callId, call);
+        return { decision: "pending", approvalId: `${PREFIX}${request.callId}` };
+      }
       const reason = decision.reason ? { reason: decision.reason } : {};
       return decision.approved
         ? { decision: "approve", by, ...reason }
@@ -85,7 +95,10 @@ export function createAiSdkApprovals({ by }: AiSdkApprovalsOptions): AiSdkApprov
           const call = callId === undefined ? undefined : waiting.get(callId);
           if (callId === undefined || !call) continue;
           waiting.delete(callId);
-          decisions.set(callId, { approved: part.approved, reason: part.reason });
+          const asking = asked.get(callId);
+          asked.delete(callId);
+          if (asking === undefined) continue;
+          decisions.set(callId, { approved: part.approved, reason: part.reason, call: asking });
           if (part.approved) continue;
           // The AI SDK answers a denied call itself; dispatching it again puts the denial on record.
           await checkpoint.dispatch(

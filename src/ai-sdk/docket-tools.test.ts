@@ -230,4 +230,36 @@ describe("docketTools inside generateText", () => {
     const approved = events.events.find((e) => e.callId === "c1" && e.type === "approved");
     expect(approved).toMatchObject({ by: "ada" });
   });
+
+  it("an approval answers only the call it was asked for: a reused id with other arguments is asked again", async () => {
+    const approvals = createAiSdkApprovals({ by: "ada" });
+    const { checkpoint, ran } = refundRig({ approvals: approvals.approver });
+    const tools = docketTools(checkpoint, { approvals });
+    const model = createScriptedModel(
+      script(
+        { toolCalls: [call("call_0", '{"order_id":"SU-1","amount":20}')] },
+        { text: "?", toolCalls: [] },
+      ),
+    );
+    const messages: ModelMessage[] = [{ role: "user", content: "refund" }];
+    const asked = await generateText({ model, tools, stopWhen: stepCountIs(3), messages });
+    const request = asked.content.find((p) => p.type === "tool-approval-request");
+    messages.push(...asked.response.messages, {
+      role: "tool",
+      content: [
+        { type: "tool-approval-response", approvalId: request?.approvalId ?? "", approved: true },
+      ],
+    });
+    // The app records the approval but never continues that conversation; the model then reuses
+    // the id for a bigger refund.
+    await approvals.settle(checkpoint, messages);
+    const again = await tools.issue_refund?.execute?.({ order_id: "SU-9", amount: 140 }, {
+      toolCallId: "call_0",
+      messages: [],
+      context: {},
+    } as never);
+
+    expect(ran).toEqual([]);
+    expect(again).toMatchObject({ status: "awaiting_approval" });
+  });
 });
