@@ -155,4 +155,33 @@ describe("asModelV4", () => {
       data: { type: "data", data: "BBBB" },
     });
   });
+
+  it("passes a V3 stream's failure and the reader's cancel through", async () => {
+    let cancelled: unknown;
+    const failing: LanguageModelV3 = {
+      ...recordingV3([]).model,
+      async doStream() {
+        let sent = false;
+        return {
+          stream: new ReadableStream<LanguageModelV3StreamPart>({
+            pull(controller) {
+              if (sent) throw new Error("connection reset");
+              sent = true;
+              controller.enqueue({ type: "text-delta", id: "t", delta: "a" });
+            },
+            cancel(reason) {
+              cancelled = reason;
+            },
+          }),
+        };
+      },
+    };
+    const reader = (await asModelV4(failing).doStream({ prompt: [] })).stream.getReader();
+    expect((await reader.read()).value).toEqual({ type: "text-delta", id: "t", delta: "a" });
+    await expect(reader.read()).rejects.toThrow("connection reset");
+
+    const second = (await asModelV4(failing).doStream({ prompt: [] })).stream.getReader();
+    await second.cancel("stop");
+    expect(cancelled).toBe("stop");
+  });
 });
