@@ -1,4 +1,4 @@
-import { generateText, type ModelMessage, stepCountIs } from "ai";
+import { generateText, type ModelMessage, stepCountIs, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Approver } from "../approval/approval.js";
@@ -261,5 +261,28 @@ describe("docketTools inside generateText", () => {
 
     expect(ran).toEqual([]);
     expect(again).toMatchObject({ status: "awaiting_approval" });
+  });
+
+  it("works the same inside streamText: the deny rule holds", async () => {
+    const { checkpoint, ran } = refundRig({ policy: ceiling });
+    const model = createScriptedModel(
+      script(
+        { toolCalls: [call("c1", '{"order_id":"SU-1","amount":900}')] },
+        { text: "Refused, sorry.", toolCalls: [] },
+      ),
+    );
+    const stream = streamText({
+      model,
+      tools: docketTools(checkpoint),
+      stopWhen: stepCountIs(3),
+      prompt: "refund",
+    });
+    const results: unknown[] = [];
+    for await (const part of stream.fullStream)
+      if (part.type === "tool-result") results.push(part.output);
+
+    expect(await stream.text).toBe("Refused, sorry.");
+    expect(results).toMatchObject([{ status: "refused", reason: "denied" }]);
+    expect(ran).toEqual([]);
   });
 });
