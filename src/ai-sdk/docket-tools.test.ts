@@ -285,4 +285,30 @@ describe("docketTools inside generateText", () => {
     expect(results).toMatchObject([{ status: "refused", reason: "denied" }]);
     expect(ran).toEqual([]);
   });
+
+  it("a result decided while the AI SDK asked is returned only for the same arguments", async () => {
+    const approvals = createAiSdkApprovals({ by: "ada" });
+    const { checkpoint, ran } = refundRig({
+      policy: {
+        rules: [
+          { id: "small", decision: "allow", tool: "issue_refund", when: "args.amount <= 50" },
+        ],
+      },
+      approvals: approvals.approver,
+    });
+    const refund = docketTools(checkpoint, { approvals }).issue_refund;
+    const options = { toolCallId: "call_0", messages: [], context: {} } as never;
+    const asks = refund?.needsApproval as unknown as (
+      input: unknown,
+      options: never,
+    ) => Promise<boolean>;
+
+    expect(await asks({ order_id: "SU-1", amount: 20 }, options)).toBe(false);
+    // The same id with other arguments reaches execute: it is a new call, not the recorded one.
+    const output = await refund?.execute?.({ order_id: "SU-9", amount: 140 }, options);
+
+    expect(ran).toEqual([{ order_id: "SU-1", amount: 20 }]);
+    expect(output).toMatchObject({ status: "awaiting_approval" });
+    expect(JSON.stringify(output)).not.toContain("refunded 20");
+  });
 });

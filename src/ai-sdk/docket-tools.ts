@@ -106,7 +106,9 @@ export function docketTools(
   const sessionId = options.sessionId ?? randomUUID();
   const { approvals } = options;
   // Results the approval probe already got (the call was decided without asking a human).
-  const decided = new Map<string, ToolResult>();
+  // Keyed by call id and bound to the arguments: a model that reuses an id never gets another
+  // call's result.
+  const decided = new Map<string, { readonly args: string; readonly result: ToolResult }>();
   const settle = async (messages: readonly ModelMessage[]) => {
     if (approvals) await approvals.settle(checkpoint, messages);
   };
@@ -129,6 +131,7 @@ export function docketTools(
             // so the call is dispatched here. Decided without a human, it ran (or was refused)
             // exactly once, and `execute` returns that result.
             needsApproval: async (input, { toolCallId, messages }) => {
+              decided.delete(toolCallId);
               await settle(messages);
               const { ctx, result } = dispatch(toolCallId, input, undefined);
               const answer = await result;
@@ -136,17 +139,15 @@ export function docketTools(
                 approvals.wait(toolCallId, { name, input, ctx });
                 return true;
               }
-              decided.set(toolCallId, answer);
+              decided.set(toolCallId, { args: JSON.stringify(input), result: answer });
               return false;
             },
           }
         : {}),
       execute: async (input, { toolCallId, abortSignal, messages }) => {
         const early = decided.get(toolCallId);
-        if (early) {
-          decided.delete(toolCallId);
-          return outputOf(early);
-        }
+        decided.delete(toolCallId);
+        if (early && early.args === JSON.stringify(input)) return outputOf(early.result);
         await settle(messages);
         return outputOf(await dispatch(toolCallId, input, abortSignal).result);
       },
