@@ -48,7 +48,7 @@ describe("examples/ai-sdk-app", () => {
     expect(bodies[3]).toContain("refunded 20 USD on SU-1002");
     expect(fake.requests).toHaveLength(4);
     // The menu the model saw is docket's schema for each tool.
-    expect((fake.requests[0]?.body as { tools?: unknown }).tools).toEqual(
+    expect((fake.requests[0]?.body as { tools?: unknown } | undefined)?.tools).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
           name: "issue_refund",

@@ -91,7 +91,7 @@ describe("every part docket puts in a prompt reaches the wire", () => {
         ]);
       }
       expect(fake.requests).toHaveLength(1);
-      expect((fake.requests[0]?.body as { stream?: boolean }).stream === true).toBe(
+      expect((fake.requests[0]?.body as { stream?: boolean } | undefined)?.stream === true).toBe(
         mode === "streaming",
       );
       expectEveryPart(provider, fake.requests[0]);
@@ -147,7 +147,7 @@ describe("every part docket puts in a prompt reaches the wire", () => {
         },
       ],
     });
-    expect((fake.requests[0]?.body as { messages: unknown }).messages).toEqual([
+    expect((fake.requests[0]?.body as { messages?: unknown } | undefined)?.messages).toEqual([
       {
         role: "user",
         content: [
