@@ -1,11 +1,15 @@
+// First: the benches define tools with terse descriptions; their lint warnings are not figures.
+import "../src/cli/quiet-tool-lint.js";
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
+import { benchConsole } from "./console.js";
 import { benchLoop } from "./loop.js";
 import { benchMcp } from "./mcp.js";
 import { benchPolicy } from "./policy.js";
 import { benchSelfProtection } from "./self-protection.js";
 import { benchSoak } from "./soak.js";
 import { benchStore } from "./store.js";
+import { benchTelemetry } from "./telemetry.js";
 
 const benches: Record<string, () => Promise<void>> = {
   checkpoint: () => benchCheckpoint(),
@@ -16,6 +20,8 @@ const benches: Record<string, () => Promise<void>> = {
   mcp: () => benchMcp(),
   loop: () => benchLoop(),
   soak: () => benchSoak(),
+  console: () => benchConsole(),
+  telemetry: () => benchTelemetry(),
 };
 
 const wanted = process.argv.slice(2);

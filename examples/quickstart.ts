@@ -16,16 +16,19 @@ const orders = new Map([["SU-88421", { status: "shipped", total: 129 }]]);
 
 const getOrder = defineTool({
   name: "get_order",
-  description: "Look up an order by its id.",
-  input: z.object({ order_id: z.string() }),
+  description: "Look up an order by its id. Use it before answering about an order.",
+  input: z.object({ order_id: z.string().describe("The order id, like SU-88421.") }),
   writes: false,
   handler: ({ order_id }) => orders.get(order_id) ?? { error: `no order ${order_id}` },
 });
 
 const issueRefund = defineTool({
   name: "issue_refund",
-  description: "Refund part or all of an order.",
-  input: z.object({ order_id: z.string(), amount: z.number().positive() }),
+  description: "Refund part or all of an order. Use it only when the customer is owed money.",
+  input: z.object({
+    order_id: z.string().describe("The order id."),
+    amount: z.number().positive().describe("The refund in USD."),
+  }),
   writes: true,
   handler: ({ order_id, amount }, ctx) => ({ refunded: amount, order_id, key: ctx.idempotencyKey }),
 });

@@ -20,6 +20,7 @@ export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/appro
 export { serveApprovals } from "./approval/approvals-http-server.js";
 export { type ApproverDirectory, createApproverDirectory } from "./approval/approver-directory.js";
 export { decideApproval } from "./approval/decide-approval.js";
+export { describeFileChange, type FileChange } from "./approval/describe-file-change.js";
 export { createDurableApprover, type DurableApproverOptions } from "./approval/durable-approver.js";
 export { createTerminalApprover } from "./approval/terminal-approver.js";
 export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
@@ -33,6 +34,7 @@ export type {
   CheckpointLimits,
   CheckpointOptions,
   DispatchContext,
+  ToolOutputChunk,
 } from "./checkpoint/checkpoint-options.js";
 export { type Checkpoint, createCheckpoint } from "./checkpoint/create-checkpoint.js";
 export { createMemoryEventSink, type MemoryEventSink } from "./checkpoint/memory-event-sink.js";
@@ -58,6 +60,11 @@ export type {
 export { wrapUntrusted } from "./checkpoint/wrap-untrusted.js";
 export { type DocketConfig, loadConfig } from "./config/load-config.js";
 export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
+export {
+  type ConsoleOptions,
+  createWebConsole,
+  type WebConsole,
+} from "./console/create-web-console.js";
 export { DocketError, isDocketError } from "./errors/docket-error.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
 export type {
@@ -105,6 +112,9 @@ export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
 export { type OpenStoreOptions, openStore } from "./store/open-store.js";
 export { resolveStoreUrl } from "./store/resolve-store-url.js";
 export type { Store } from "./store/store.js";
+export { DOCKET, GEN_AI, METRIC, SEMCONV_VERSION } from "./telemetry/semconv.js";
+export { resolveTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/telemetry.js";
+export { contextFromTraceparent } from "./telemetry/trace-parent.js";
 export {
   type DedupeOption,
   defineTool,
@@ -112,6 +122,7 @@ export {
   type ToolDefinition,
 } from "./tool/define-tool.js";
 export type { JsonSchema, SchemaIssue, ToolInput } from "./tool/input-schema.js";
+export { type LintCode, type LintFinding, lintTool } from "./tool/lint-tool.js";
 export type {
   PolicyArgs,
   Tool,
@@ -119,4 +130,12 @@ export type {
   ToolContext,
   ToolFailureReport,
 } from "./tool/tool.js";
+export { setToolLintHandler, type ToolLintHandler } from "./tool/tool-lint-warnings.js";
 export { createToolSet, type ToolSet } from "./tool/tool-set.js";
+export {
+  type EntryCost,
+  estimateTokens,
+  type MenuEntry,
+  type SurfaceCost,
+  surfaceCost,
+} from "./tool/tool-surface.js";

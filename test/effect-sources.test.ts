@@ -31,8 +31,12 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "docket serve: the approvals API's own HTTP server, which approvers call; it runs no tool",
   "builtin/workspace/verified-handle.ts":
     "opens workspace files and directories for the file tools; its one computed open is given O_RDONLY flags by both callers",
+  "cli/always-allow-rule.ts":
+    "writes the allow rule the operator chose at the approval prompt (\"always allow\") into the project's docket.yaml; the agent's tools cannot reach it (docket.yaml is self-protected)",
   "cli/crash-log.ts":
     "writes docket's own log of an unexpected error (0600, in the OS temp dir) so the terminal shows one line; no tool reaches it",
+  "cli/commands/chat-history.ts":
+    "docket chat saves its own input history in .docket/chat-history (0600), one of docket's own files no tool reaches",
   "cli/commands/demo-command.ts":
     "docket demo makes and removes its own scratch directory for the demo's orders database",
   "cli/commands/init-command.ts":

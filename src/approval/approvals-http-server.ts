@@ -1,6 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { DocketError, isDocketError } from "../errors/docket-error.js";
+import { hostAllowed } from "../shared/host-check.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import type { ApprovalPageFilter, ApprovalStatus } from "../store/approval-record.js";
 import type { Store } from "../store/store.js";
@@ -68,6 +75,8 @@ const STATUS_CODES = {
  * `POST /approvals/:id/decision` (`{ "decision": "approve" | "deny", "reason"?, "scope"? }`).
  * Every request needs an approver's bearer token (401 without, 403 for someone not allowed to
  * decide, 404 for an unknown id, 409 when already decided or expired); bodies are capped at 16 KiB.
+ * A request whose Host is not a loopback name or the bound address is refused (421).
+ * `fallback` answers every path outside /approvals (the web console); without it they are 404.
  *
  * @example
  * ```ts
@@ -80,16 +89,26 @@ export async function serveApprovals({
   directory,
   port = 0,
   host = "127.0.0.1",
+  fallback,
 }: {
   store: Store;
   directory: ApproverDirectory;
   port?: number;
   host?: string;
+  fallback?: RequestListener;
 }): Promise<ApprovalsHttpServer> {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
       const parts = url.pathname.split("/").filter(Boolean);
+      if (fallback && parts[0] !== "approvals") return fallback(req, res);
+      // Against DNS rebinding: a page whose name now points at 127.0.0.1 still sends its own Host.
+      if (!hostAllowed(req.headers.host, { bound: host })) {
+        return send(res, 421, {
+          error: "wrong_host",
+          message: "This server answers only to its own address (Host check).",
+        });
+      }
       if (
         parts[0] !== "approvals" ||
         parts.length > 3 ||

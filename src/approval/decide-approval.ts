@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Approval } from "../store/approval-record.js";
 import type { Store } from "../store/store.js";
-import { type ApproverDirectory, authenticate, mayDecide } from "./approver-directory.js";
+import {
+  type ApproverDirectory,
+  type Authentication,
+  authenticate,
+  mayDecide,
+} from "./approver-directory.js";
 
 /**
  * The id of the approval for one call in one session. Deterministic, so that asking again (after a
@@ -25,8 +30,12 @@ export interface DecisionAttempt {
   readonly decision: "approve" | "deny";
   readonly reason?: string;
   readonly scope?: "once" | "session";
-  /** Who claims to decide: a name (`--as`), a bearer token, or both. */
-  readonly claim: { readonly name?: string; readonly token?: string };
+  /**
+   * Who claims to decide: a name (`--as`), a bearer token, or both; or `signedIn`, the name of an
+   * approver whose token a channel checked itself (the web console, at sign-in). `signedIn` is
+   * accepted only for a configured approver who has a token.
+   */
+  readonly claim: { readonly name?: string; readonly token?: string; readonly signedIn?: string };
   /**
    * Whether a person at an interactive terminal makes this attempt. `false` refuses a locally
    * asserted decision (a name without a token): a script, a pipe or an agent's shell must prove
@@ -48,6 +57,16 @@ export type DecisionOutcome =
   | { readonly status: "conflict"; readonly message: string; readonly approval: Approval }
   | { readonly status: "invalid"; readonly message: string };
 
+function signedInAs(
+  directory: ApproverDirectory,
+  name: string | undefined,
+): Authentication | undefined {
+  if (name === undefined) return undefined;
+  return directory.entries.get(name)?.tokenSha256
+    ? { status: "authenticated", name, locallyAsserted: false }
+    : { status: "rejected", message: `${name} is not an approver with a token.` };
+}
+
 /**
  * Decide an approval request on behalf of an authenticated approver. Fails closed at every step:
  * unknown or anonymous deciders, the requesting principal itself, approvers outside the allowed
@@ -68,7 +87,8 @@ export async function decideApproval(
   const approval = await store.getApproval(attempt.approvalId);
   if (!approval)
     return { status: "not_found", message: `There is no approval request ${attempt.approvalId}.` };
-  const who = authenticate(directory, attempt.claim);
+  const who =
+    signedInAs(directory, attempt.claim.signedIn) ?? authenticate(directory, attempt.claim);
   const audit = (message: string) =>
     store.emit({
       type: "log",

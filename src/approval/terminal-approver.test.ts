@@ -32,7 +32,15 @@ function request(offered = false): ApprovalRequest {
   };
 }
 
-async function answer(lines: string[], options: { session?: boolean; offered?: boolean } = {}) {
+async function answer(
+  lines: string[],
+  options: {
+    session?: boolean;
+    offered?: boolean;
+    extra?: Partial<Parameters<typeof createTerminalApprover>[0]>;
+    verdict?: Partial<ApprovalRequest["verdict"]>;
+  } = {},
+) {
   const input = new PassThrough();
   const output = new PassThrough();
   let shown = "";
@@ -44,8 +52,10 @@ async function answer(lines: string[], options: { session?: boolean; offered?: b
     input,
     output,
     canGrantSession: () => options.session ?? false,
+    ...options.extra,
   });
-  const pending = approver(request(options.offered ?? options.session ?? false));
+  const base = request(options.offered ?? options.session ?? false);
+  const pending = approver({ ...base, verdict: { ...base.verdict, ...options.verdict } });
   for (const line of lines) input.write(`${line}\n`);
   input.end();
   return { result: await pending, shown };
@@ -92,5 +102,76 @@ describe("the terminal approver", () => {
       decision: "deny",
       reason: "no answer at the terminal",
     });
+  });
+
+  it("shows the change a call would make, and the sub-commands no rule covered", async () => {
+    const { shown } = await answer(["a"], {
+      extra: { preview: async () => "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\u001b[2J\n+new\n" },
+      verdict: {
+        shell: {
+          uncovered: [{ argv: ["make"], program: "make", text: "make", depth: 0, via: [] }],
+          asked: [],
+          uncertainties: [],
+        },
+      },
+    });
+    expect(shown).toContain(
+      "  change:\n    --- a/x\n    +++ b/x\n    @@ -1 +1 @@\n    -old\\u{001b}[2J\n    +new\n",
+    );
+    expect(shown).toContain('no rule covers: "make"');
+  });
+
+  it("offers 'always allow' only when the channel does, and approves once after writing the rule", async () => {
+    const accepted: string[] = [];
+    const offered = await answer(["r"], {
+      extra: {
+        alwaysAllow: async () => ({
+          status: "offered",
+          covers: 'run_command commands matching "make all *"',
+          file: "docket.yaml",
+          accept: async (by) => {
+            accepted.push(by);
+            return "always-make";
+          },
+        }),
+      },
+    });
+    expect(offered.shown).toContain("always allow with a [r]ule");
+    expect(offered.shown).toContain("added rule always-make to docket.yaml");
+    expect(offered.result).toEqual({
+      decision: "approve",
+      by: "alice",
+      scope: "once",
+      reason: "always allowed: rule always-make added to docket.yaml",
+    });
+    expect(accepted).toEqual(["alice"]);
+
+    const refused = await answer(["r", "a"], {
+      extra: { alwaysAllow: async () => ({ status: "not_offered", reason: "bash runs anything" }) },
+    });
+    expect(refused.shown).not.toContain("[r]ule");
+    expect(refused.shown).toContain('no "always allow": bash runs anything');
+    expect(refused.result).toMatchObject({ decision: "approve", scope: "once" });
+    expect(refused.result).not.toHaveProperty("reason");
+  });
+
+  it("asks again when the rule cannot be written, and a failing preview never blocks the question", async () => {
+    const { result, shown } = await answer(["r", "d", "no"], {
+      extra: {
+        preview: async () => {
+          throw new Error("disk on fire");
+        },
+        alwaysAllow: async () => ({
+          status: "offered",
+          covers: "x",
+          file: "docket.yaml",
+          accept: async () => {
+            throw new Error("read-only file system");
+          },
+        }),
+      },
+    });
+    expect(shown).toContain("could not add the rule: read-only file system");
+    expect(result).toMatchObject({ decision: "deny", reason: "no" });
   });
 });

@@ -1,7 +1,11 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { colourEnabled } from "../shared/colour-enabled.js";
+import { type TerminalStyle, terminalStyle } from "../shared/terminal-style.js";
+import type { AlwaysAllowChannel, AlwaysAllowOffer } from "./always-allow-channel.js";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.js";
-import { formatArguments } from "./format-arguments.js";
+import { renderDiff } from "./call-preview.js";
+import { formatArguments, showControlCharacters } from "./format-arguments.js";
 
 /** Where the terminal approver reads and writes, and who is answering. */
 export interface TerminalApproverOptions {
@@ -11,6 +15,19 @@ export interface TerminalApproverOptions {
   readonly output?: Writable;
   /** Whether "approve for this session" may be offered for this request. */
   readonly canGrantSession?: (request: ApprovalRequest) => boolean;
+  /** Default: colour when the output is a terminal (see `colourEnabled`). */
+  readonly style?: TerminalStyle;
+  /** What the call would change, e.g. a unified diff for a file write (see `previewCall`). */
+  readonly preview?: (request: ApprovalRequest) => Promise<string | undefined>;
+  /** "Always allow": a rule for the project's docket.yaml, when one can be offered. */
+  readonly alwaysAllow?: AlwaysAllowChannel;
+}
+
+/** What the prompt shows besides the request itself. */
+export interface PromptExtras {
+  readonly style?: TerminalStyle;
+  readonly diff?: string | undefined;
+  readonly always?: AlwaysAllowOffer | undefined;
 }
 
 /**
@@ -22,28 +39,53 @@ export interface TerminalApproverOptions {
  * process.stdout.write(describeRequest(request));
  * ```
  */
-export function describeRequest(request: ApprovalRequest, session = false): string {
+export function describeRequest(
+  request: ApprovalRequest,
+  session = false,
+  { style = terminalStyle(false), diff, always }: PromptExtras = {},
+): string {
   const lines = [
     "",
-    `Approval needed: ${request.tool.name}${request.tool.writes ? " (writes)" : ""}`,
+    `${style.yellow("Approval needed")}: ${style.bold(request.tool.name)}${request.tool.writes ? " (writes)" : ""}`,
     `  call ${request.callId}${request.sessionId ? ` in session ${request.sessionId}` : ""}, asked by ${request.principal}`,
     `  rule: ${request.verdict.rule ?? "(none)"}${request.verdict.layer ? ` [${request.verdict.layer}]` : ""}`,
   ];
   if (request.verdict.reason) lines.push(`  reason: ${request.verdict.reason}`);
   lines.push("  arguments:");
   for (const line of formatArguments(request.args).split("\n")) lines.push(`    ${line}`);
-  lines.push(`  sha256 of the arguments: ${request.argumentsHash}`);
-  if (session && request.grant.status === "offered") {
-    lines.push(`  [s]ession would also approve: ${request.grant.covers}`);
-  } else if (request.grant.status === "not_offered") {
-    lines.push(`  no session grant: ${request.grant.reason}`);
+  const shell = request.verdict.shell;
+  if (shell !== undefined) {
+    const quote = (texts: readonly string[]) =>
+      texts.map((text) => JSON.stringify(showControlCharacters(text))).join(", ");
+    if (shell.uncovered.length > 0)
+      lines.push(`  no rule covers: ${quote(shell.uncovered.map((c) => c.text))}`);
+    if (shell.asked.length > 0)
+      lines.push(`  a rule asks about: ${quote(shell.asked.map((c) => c.text))}`);
+    for (const doubt of shell.uncertainties.slice(0, 3))
+      lines.push(`  cannot vouch for: ${quote([doubt.text])} (${doubt.reason}: ${doubt.detail})`);
   }
-  return `${lines.join("\n")}\n`;
+  lines.push(`  sha256 of the arguments: ${request.argumentsHash}`);
+  let text = `${lines.join("\n")}\n`;
+  if (diff !== undefined) text += `  change:\n${renderDiff(diff, style, "    ")}`;
+  const more: string[] = [];
+  if (session && request.grant.status === "offered") {
+    more.push(`  [s]ession would also approve: ${request.grant.covers}`);
+  } else if (request.grant.status === "not_offered") {
+    more.push(`  no session grant: ${request.grant.reason}`);
+  }
+  if (always?.status === "offered") {
+    more.push(`  [r]ule would add to ${always.file}, allowing from now on: ${always.covers}`);
+  } else if (always?.status === "not_offered") {
+    more.push(`  no "always allow": ${always.reason}`);
+  }
+  return `${text}${more.map((line) => `${line}\n`).join("")}`;
 }
 
 /**
  * An approver that asks at the terminal: `a` approves once, `s` approves matching calls for the
- * rest of the session (when offered), `d` denies with a reason that goes back to the model.
+ * rest of the session (when offered), `r` approves and adds an allow rule to docket.yaml (when
+ * `alwaysAllow` offers one), `d` denies with a reason that goes back to the model. The prompt
+ * shows the diff a file write would make and the sub-commands of a shell line no rule covered.
  * End of input or Ctrl-C denies: silence is never consent.
  *
  * @example
@@ -57,13 +99,25 @@ export function createTerminalApprover({
   input = process.stdin,
   output = process.stderr,
   canGrantSession = () => false,
+  style = terminalStyle(colourEnabled(output as { isTTY?: boolean })),
+  preview,
+  alwaysAllow,
 }: TerminalApproverOptions): Approver {
   // One question at a time: calls in a batch run in order, but be safe if two ask at once.
   let queue: Promise<unknown> = Promise.resolve();
   const ask = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
     // Offered only when the checkpoint can bind it: the line above the prompt says what it covers.
     const session = request.grant.status === "offered" && canGrantSession(request);
-    output.write(describeRequest(request, session));
+    // Neither extra may keep the question from being asked.
+    const diff = await preview?.(request).catch(() => undefined);
+    const always = await alwaysAllow?.(request).catch(
+      (error: unknown): AlwaysAllowOffer => ({
+        status: "not_offered",
+        reason: `it could not be judged (${String((error as Error)?.message ?? error).split("\n")[0]})`,
+      }),
+    );
+    const rule = always?.status === "offered" ? always : undefined;
+    output.write(describeRequest(request, session, { style, diff, always }));
     // Lines are read from an iterator, which buffers them: an answer typed ahead is not lost.
     const rl = createInterface({ input, terminal: false });
     const lines = rl[Symbol.asyncIterator]();
@@ -82,7 +136,7 @@ export function createTerminalApprover({
     try {
       for (;;) {
         const line = await question(
-          `  [a]pprove once${session ? ", approve for this [s]ession" : ""}, [d]eny? `,
+          `  [a]pprove once${session ? ", approve for this [s]ession" : ""}${rule ? ", always allow with a [r]ule" : ""}, [d]eny? `,
         );
         if (line === undefined) return silence;
         const choice = line.trim().toLowerCase();
@@ -91,11 +145,27 @@ export function createTerminalApprover({
         if (session && (choice === "s" || choice === "session")) {
           return { decision: "approve", by: as, scope: "session" };
         }
+        if (rule && (choice === "r" || choice === "rule" || choice === "always")) {
+          try {
+            const id = await rule.accept(as);
+            output.write(`  ${style.green("added")} rule ${id} to ${rule.file}: ${rule.covers}\n`);
+            return {
+              decision: "approve",
+              by: as,
+              scope: "once",
+              reason: `always allowed: rule ${id} added to ${rule.file}`,
+            };
+          } catch (error) {
+            const why = String((error as Error)?.message ?? error).split("\n")[0];
+            output.write(`  ${style.red("could not add the rule")}: ${why}\n`);
+            continue;
+          }
+        }
         if (choice === "d" || choice === "deny") {
           const reason = (await question("  reason (sent to the model): "))?.trim();
           return { decision: "deny", by: as, reason: reason || "denied at the terminal" };
         }
-        output.write(`  please answer a, d${session ? " or s" : ""}.\n`);
+        output.write(`  please answer a, d${session ? ", s" : ""}${rule ? ", r" : ""}.\n`);
       }
     } catch {
       return silence;

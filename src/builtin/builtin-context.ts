@@ -18,4 +18,6 @@ export interface BuiltinContext {
   signal: AbortSignal;
   /** docket's own files and deny-protected files, kept from the file tools (default: none). */
   guard?: FileGuard | undefined;
+  /** Live output for a person watching (`ToolContext.output`); must be quick (default: none). */
+  onOutput?: ((chunk: Uint8Array, stream: "stdout" | "stderr") => void) | undefined;
 }

@@ -1,3 +1,5 @@
+import type { Context } from "@opentelemetry/api";
+import { startToolSpan, type ToolSpan } from "../telemetry/tool-span.js";
 import type { CheckpointEvent, EmitOptions } from "./checkpoint-event.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { readCall } from "./read-call.js";
@@ -126,16 +128,30 @@ export function eventOf(trace: CallTrace, body: EventBody, at: number): Checkpoi
 export class CallTrace {
   readonly startedAt = performance.now();
   rule: string | undefined;
+  /** The call's `execute_tool` span; undefined when nothing records telemetry. */
+  private readonly span: ToolSpan | undefined;
 
   constructor(
     private readonly state: CheckpointState,
     readonly callId: string,
     readonly name: string,
     readonly sessionId: string | undefined,
-  ) {}
+    traceContext?: Context,
+  ) {
+    const telemetry = state.telemetry;
+    this.span =
+      telemetry &&
+      startToolSpan(
+        telemetry,
+        { tool: name, callId, known: state.tools.get(name) !== undefined },
+        traceContext,
+      );
+  }
 
   /** Emit an event; resolves when the sink has it. Throws what the sink throws. */
   emit(body: EventBody, options?: EmitOptions): void | Promise<void> {
+    // Telemetry sees every step whether or not a sink records it, and never fails the call.
+    this.span?.note(body);
     const sink = this.state.sink;
     if (!sink) return;
     const event = eventOf(this, body, Date.now());
@@ -150,6 +166,11 @@ export class CallTrace {
     } catch (error) {
       this.state.onEventError(error);
     }
+  }
+
+  /** Telemetry: the call is decided under taint from these tools' results. */
+  noteTaint(tools: readonly string[]): void {
+    this.span?.tainted(tools);
   }
 
   elapsed(): number {

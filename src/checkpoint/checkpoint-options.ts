@@ -1,5 +1,7 @@
+import type { Context } from "@opentelemetry/api";
 import type { Approver } from "../approval/approval.js";
 import type { PolicyInput } from "../policy/policy.js";
+import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
@@ -47,6 +49,12 @@ export interface CheckpointOptions {
   readonly allowUnauditedWrites?: boolean;
   /** The agent's principal when a call's context names none. Default `agent`. */
   readonly principal?: string;
+  /**
+   * Receives the output handlers report while they run (`ctx.output`): live output for a person
+   * watching. Not an event: nothing of it is recorded or reaches the model. It must be quick;
+   * what it throws is ignored.
+   */
+  readonly onOutput?: (output: ToolOutputChunk) => void;
   /** Where sink failures after a handler ran are reported (the result is returned regardless). */
   readonly onEventError?: (error: unknown) => void;
   /**
@@ -55,6 +63,21 @@ export interface CheckpointOptions {
    * `{ scope: "session", writes: "ask" }` (see docs/untrusted-content.md).
    */
   readonly taint?: TaintOptions;
+  /**
+   * OpenTelemetry: an `execute_tool` span per call and the tool metrics, to the global providers
+   * by default (no-ops until an SDK registers; see docs/observability.md).
+   */
+  readonly telemetry?: TelemetryOptions;
+}
+
+/** A piece of a running handler's output, as `onOutput` receives it. */
+export interface ToolOutputChunk {
+  readonly callId: string;
+  readonly tool: string;
+  readonly sessionId: string | undefined;
+  readonly stream: "stdout" | "stderr";
+  /** The handler's bytes or text; not to be kept after the callback returns (copy what is kept). */
+  readonly chunk: Uint8Array | string;
 }
 
 /** Per-call context: who is asking, for which session and run, and how to cancel. */
@@ -70,6 +93,8 @@ export interface DispatchContext {
    * deferred before returning. Writes' intents and outcomes are committed as always.
    */
   readonly commitByCaller?: boolean;
+  /** The OpenTelemetry context the call's `execute_tool` span is a child of (e.g. a run's span). */
+  readonly traceContext?: Context;
 }
 
 /**

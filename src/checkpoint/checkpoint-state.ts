@@ -1,9 +1,10 @@
 import type { Approver } from "../approval/approval.js";
 import type { PolicyFunction } from "../policy/policy.js";
+import type { Telemetry } from "../telemetry/telemetry.js";
 import type { ToolSet } from "../tool/tool-set.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
-import type { ResolvedLimits } from "./checkpoint-options.js";
+import type { ResolvedLimits, ToolOutputChunk } from "./checkpoint-options.js";
 import type { TaintLedger } from "./taint-ledger.js";
 
 /** What one checkpoint holds: its tools, deciders, sink and limits. Internal to the checkpoint. */
@@ -18,6 +19,10 @@ export interface CheckpointState {
   readonly limits: ResolvedLimits;
   readonly principal: string;
   readonly onEventError: (error: unknown) => void;
+  /** Live output of running handlers, for a watcher; undefined when nobody watches. */
+  readonly onOutput: ((output: ToolOutputChunk) => void) | undefined;
   /** Which runs or sessions have read open-world results, and what that does to writes. */
   readonly taint: TaintLedger;
+  /** Spans and metrics of each call (`execute_tool`). */
+  readonly telemetry?: Telemetry;
 }

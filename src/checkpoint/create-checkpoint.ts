@@ -1,5 +1,6 @@
 import { toPolicyFunction } from "../policy/policy.js";
 import { createOutageLog } from "../shared/outage-log.js";
+import { resolveTelemetry } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import { createToolSet } from "../tool/tool-set.js";
 import type { EventSink } from "./checkpoint-event.js";
@@ -80,7 +81,9 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     principal: options.principal ?? "agent",
     // One line per outage, not a stack per refused call.
     onEventError: options.onEventError ?? createOutageLog(),
+    onOutput: options.onOutput,
     taint: new TaintLedger(options.taint),
+    telemetry: resolveTelemetry(options.telemetry),
   };
   const used = new Map<string, number>();
   const runCounter = {

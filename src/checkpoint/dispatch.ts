@@ -36,7 +36,7 @@ export async function dispatch(
   ctx: DispatchContext,
 ): Promise<ToolResult> {
   const { callId, name, malformed, raw } = readCall(call);
-  const trace = new CallTrace(state, callId, name, ctx.sessionId);
+  const trace = new CallTrace(state, callId, name, ctx.sessionId, ctx.traceContext);
   const principal = ctx.principal ?? state.principal;
   try {
     const pending = trace.emit(requestedEvent(state, principal, raw));
@@ -125,7 +125,10 @@ export async function dispatch(
       `The policy could not decide on this call to ${name}, so it was not run.`,
     );
   }
-  if (taint.tainted) verdict = taintVerdict(tool, verdict, taint, state.taint.writes);
+  if (taint.tainted) {
+    verdict = taintVerdict(tool, verdict, taint, state.taint.writes);
+    trace.noteTaint(taint.sources.map((source) => source.tool));
+  }
   trace.rule = verdict.rule;
   try {
     const pending = trace.emit({
@@ -208,7 +211,7 @@ export async function refuseUnrun(
   message: string,
 ): Promise<ToolResult> {
   const { callId, name, raw } = readCall(call);
-  const trace = new CallTrace(state, callId, name, ctx.sessionId);
+  const trace = new CallTrace(state, callId, name, ctx.sessionId, ctx.traceContext);
   await trace.emitAfterRun(requestedEvent(state, ctx.principal ?? state.principal, raw));
   return trace.refuse(reason, message);
 }

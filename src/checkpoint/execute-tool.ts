@@ -49,7 +49,7 @@ export async function executeTool(
     );
   }
 
-  const ctx = new HandlerContext(trace, principal);
+  const ctx = new HandlerContext(trace, principal, state.onOutput);
   let outcome = runHandler(() => sealed.handler(args, ctx), ctx, {
     timeoutMs,
     signal,

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ToolContext } from "../tool/tool.js";
 import type { CallTrace } from "./call-trace.js";
+import type { ToolOutputChunk } from "./checkpoint-options.js";
 
 /**
  * A key stable across retries of the same call in the same session, for upstream APIs that
@@ -32,6 +33,7 @@ export class HandlerContext implements ToolContext {
   constructor(
     private readonly trace: CallTrace,
     readonly principal: string,
+    private readonly onOutput?: (output: ToolOutputChunk) => void,
   ) {}
 
   get callId(): string {
@@ -59,6 +61,27 @@ export class HandlerContext implements ToolContext {
   readonly log = (message: string, data?: unknown): void => {
     void this.trace.emitAfterRun({ type: "log", message: String(message), data });
   };
+
+  /**
+   * Passed on to the checkpoint's `onOutput` while the call runs; dropped once it was stopped,
+   * and a watcher that throws cannot break the handler. A method, not a bound field: most calls
+   * never report output, and the hot path makes one context per call.
+   */
+  output(chunk: Uint8Array | string, stream: "stdout" | "stderr"): void {
+    const watcher = this.onOutput;
+    if (watcher === undefined || this.#aborted) return;
+    try {
+      watcher({
+        callId: this.trace.callId,
+        tool: this.trace.name,
+        sessionId: this.trace.sessionId,
+        stream,
+        chunk,
+      });
+    } catch {
+      // Live output is a courtesy to the operator; the call goes on without it.
+    }
+  }
 
   /** Abort the handler's signal (deadline or cancellation). */
   abort(reason: unknown): void {

@@ -1,11 +1,13 @@
 import { userInfo } from "node:os";
 import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
+import { previewCall } from "../approval/call-preview.js";
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
 import { createTerminalApprover } from "../approval/terminal-approver.js";
 import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
 import { builtinTools } from "../builtin/builtin-tools.js";
 import { loadPolicyFiles } from "../config/load-policy-files.js";
+import { telemetryConfig } from "../config/telemetry-section.js";
 import { connectMcpServers } from "../mcp/connect-mcp-servers.js";
 import { lockFileBeside } from "../mcp/tool-pins.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
@@ -13,10 +15,13 @@ import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
+import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
+import { createAlwaysAllow } from "./always-allow-rule.js";
 import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 import { runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
+import { type StartedTelemetry, startTelemetry } from "./start-telemetry.js";
 
 /** How a command wants its runtime. */
 export interface RuntimeRequest {
@@ -50,6 +55,10 @@ export interface Runtime {
   readonly configHash: string;
   /** The shell's sandbox settings, docket's own files and deny globs included. */
   readonly sandbox: SandboxSettings;
+  /** Why the agent may not read a path (one of docket's own files, a denied path), or undefined. */
+  readonly guard: (absolute: string) => string | undefined;
+  /** The OpenTelemetry SDK's providers when `telemetry:` or OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  readonly telemetry: TelemetryOptions | undefined;
   close(): Promise<void>;
 }
 
@@ -139,6 +148,11 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     await upstreams?.close();
     throw error;
   }
+  // The SDK is loaded only when configured, and registered globally so every span has it.
+  const otel = telemetryConfig(cli.runtime.telemetry, env);
+  const telemetry: StartedTelemetry | undefined = otel
+    ? await startTelemetry({ ...otel, register: true })
+    : undefined;
   const { expiresMs, defaultApprovers } = cli.runtime.approvals;
   const mode = request.approvalMode ?? cli.runtime.approvals.mode;
 
@@ -168,7 +182,22 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       mode: mode ?? "wait",
       expiresMs,
       defaultApprovers,
-      interactive: createTerminalApprover({ as: operator.name, canGrantSession }),
+      interactive: createTerminalApprover({
+        as: operator.name,
+        canGrantSession,
+        preview: (asked) =>
+          previewCall(asked, {
+            workspace,
+            hidden: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
+          }),
+        alwaysAllow: createAlwaysAllow({
+          projectFile: cli.projectFile,
+          layers,
+          workspace,
+          protection,
+          policy,
+        }),
+      }),
       ...(env.DOCKET_TOKEN ? { interactiveToken: env.DOCKET_TOKEN } : {}),
     });
   } else if (directory.entries.size > 0) {
@@ -193,12 +222,16 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     workspace,
     configHash: hashCanonical(cli.config?.sections ?? {}),
     sandbox,
+    guard: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
+    telemetry: telemetry?.options,
     async close() {
       await upstreams?.close();
       try {
         await store.close();
       } finally {
         await signer?.close();
+        // Spans and metrics buffered so far are exported before the process ends.
+        await telemetry?.shutdown();
       }
     },
   };

@@ -2,6 +2,7 @@ import { createHarness, type Harness } from "../loop/create-harness.js";
 import { checkReasoningLevel } from "../model/reasoning-level.js";
 import { checkModelString, providerOf } from "../model/resolve-model.js";
 import { buildRuntime, type Runtime } from "./build-runtime.js";
+import { buildSystemPrompt } from "./system-prompt.js";
 
 /** What `run`, `resume` and `chat` share: where the model, config and store come from. */
 export interface CliHarnessOptions {
@@ -50,7 +51,18 @@ export async function createCliHarness(
   const endpoint = runtime.cli.runtime.model?.providers[providerOf(model)];
   const apiKey = endpoint?.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
   const reasoning = flagReasoning ?? runtime.cli.runtime.model?.reasoning;
+  const system = buildSystemPrompt({
+    workspace: runtime.workspace,
+    configured: runtime.cli.runtime.systemPrompt,
+    guard: runtime.guard,
+  });
+  if (system.skipped) process.stderr.write(`docket: ${system.skipped}\n`);
+  else if (system.instructions && process.stderr.isTTY)
+    process.stderr.write(
+      `docket: new sessions' system prompt includes ${system.instructions.file} (${system.instructions.bytes} bytes${system.instructions.truncated ? ", cut to 32 KiB" : ""})\n`,
+    );
   const harness = createHarness({
+    system: system.text,
     model,
     tools: runtime.tools,
     policy: runtime.policy,
@@ -62,6 +74,7 @@ export async function createCliHarness(
     principal: runtime.cli.runtime.principal,
     configHash: runtime.configHash,
     ...(reasoning ? { reasoning } : {}),
+    ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
     modelSettings: {
       ...(endpoint?.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
       ...(apiKey ? { apiKey } : {}),

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: no tool may be defined before the development lint warnings are turned off.
+import "./quiet-tool-lint.js";
 import { reportError, runCli } from "./run-cli.js";
 
 const argv = process.argv.slice(2);

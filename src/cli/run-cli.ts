@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { createGatewayBackend } from "../mcp/create-gateway-backend.js";
 import { lockFileBeside } from "../mcp/tool-pins.js";
+import { disableColour } from "../shared/colour-enabled.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { buildRuntime } from "./build-runtime.js";
 import { registerApprovalsCommand } from "./commands/approvals-command.js";
@@ -16,6 +17,8 @@ import { registerPolicyCommand } from "./commands/policy-command.js";
 import { registerRunCommands } from "./commands/run-command.js";
 import { registerServeCommand } from "./commands/serve-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
+import { registerStatsCommand } from "./commands/stats-command.js";
+import { registerToolsCommand } from "./commands/tools-command.js";
 import { isExpectedError, writeCrashLog } from "./crash-log.js";
 import { packageRoot } from "./package-root.js";
 
@@ -33,7 +36,11 @@ export function createProgram(): Command {
     .description("The model asks; your program executes. Every tool call passes one checkpoint.")
     .version(packageRoot().version, "-v, --version")
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .option("--no-color", "plain text: no colour on the terminal (as NO_COLOR=1 does)")
+    .hook("preAction", (command) => {
+      if (command.opts().color === false) disableColour();
+    });
   registerPolicyCommand(program);
   registerAuditCommand(program);
   registerSessionsCommand(program);
@@ -46,6 +53,8 @@ export function createProgram(): Command {
   registerInitCommand(program);
   registerMcpCommand(program);
   registerServeCommand(program);
+  registerStatsCommand(program);
+  registerToolsCommand(program);
   registerGatewayCommand(program, {
     buildCheckpoint: async ({ config }) => {
       const runtime = await buildRuntime({
@@ -67,6 +76,7 @@ export function createProgram(): Command {
         store: runtime.store,
         principal: runtime.cli.runtime.principal,
         ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
+        ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
         onClose: () => runtime.close(),
       });
       const principal = runtime.cli.runtime.principal;

@@ -22,6 +22,8 @@ export const CONFIG_SECTIONS = [
   "gateway",
   "audit",
   "taint",
+  "system_prompt",
+  "telemetry",
 ] as const;
 
 /** A loaded docket.yaml. */

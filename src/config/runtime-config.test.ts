@@ -91,3 +91,25 @@ describe("parseDuration", () => {
     expect(parseDuration(-1)).toBeUndefined();
   });
 });
+
+describe("system_prompt", () => {
+  it("reads the text, several lines included", async () => {
+    const config = await configFrom("system_prompt: |\n  You answer in French.\n  Be brief.\n");
+    expect(readRuntimeConfig(config).systemPrompt).toBe("You answer in French.\nBe brief.\n");
+  });
+
+  it("is undefined when absent (docket's own prompt is used)", async () => {
+    expect(readRuntimeConfig(await configFrom("principal: bot\n")).systemPrompt).toBeUndefined();
+  });
+
+  it.each([
+    ["a list", "principal: bot\nsystem_prompt:\n  - be brief\n", 2],
+    ["a number", "system_prompt: 42\n", 1],
+    ["a mapping", "principal: bot\nsystem_prompt: { text: hi }\n", 2],
+  ])("a wrong type (%s) stops docket with the file and line", async (_, text, line) => {
+    const config = await configFrom(text);
+    expect(() => readRuntimeConfig(config)).toThrow(
+      `docket.yaml:${line}: system_prompt: expected text (a string; use | for several lines)`,
+    );
+  });
+});

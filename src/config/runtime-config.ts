@@ -8,6 +8,7 @@ import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { DocketConfig } from "./load-config.js";
 import { parseDuration } from "./parse-duration.js";
 import { sandboxSectionSchema, toSandboxSettings } from "./sandbox-section.js";
+import { type TelemetrySection, telemetrySectionSchema } from "./telemetry-section.js";
 
 const duration = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const ms = parseDuration(value);
@@ -79,6 +80,8 @@ const sectionSchemas = {
   gateway: z.strictObject({
     max_sessions: z.number().int().min(1).max(10_000).optional(),
   }),
+  system_prompt: z.string({ error: "expected text (a string; use | for several lines)" }),
+  telemetry: telemetrySectionSchema,
 };
 
 /** Where a provider is reached, from docket.yaml. */
@@ -131,6 +134,10 @@ export interface RuntimeConfig {
   readonly taint: { readonly scope?: "run" | "session"; readonly writes?: "ask" | "allow" };
   /** The `gateway:` section: how many HTTP client sessions it keeps (docs/gateway.md). */
   readonly gateway: { readonly maxSessions?: number };
+  /** `system_prompt:`, replacing docket's own (the project's AGENTS.md is still appended). */
+  readonly systemPrompt: string | undefined;
+  /** The `telemetry:` section as written (see `telemetryConfig` for the environment's part). */
+  readonly telemetry: TelemetrySection;
 }
 
 function toEndpoint(value: { base_url?: string | undefined; api_key_env?: string | undefined }) {
@@ -240,6 +247,8 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
     sandbox: toSandboxSettings(checkSandboxEnv(config, model, approversOf(config)), config?.file),
     taint: check(config, "taint", sectionSchemas.taint) ?? {},
     gateway: gateway.max_sessions === undefined ? {} : { maxSessions: gateway.max_sessions },
+    systemPrompt: check(config, "system_prompt", sectionSchemas.system_prompt),
+    telemetry: check(config, "telemetry", sectionSchemas.telemetry) ?? {},
   };
 }
 

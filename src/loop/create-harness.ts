@@ -1,12 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
+import type { EventSink } from "../checkpoint/checkpoint-event.js";
+import type { ToolOutputChunk } from "../checkpoint/checkpoint-options.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { DocketError } from "../errors/docket-error.js";
 import { asModelV4 } from "../model/as-model-v4.js";
 import { resolveModel } from "../model/resolve-model.js";
 import type { Store } from "../store/store.js";
+import { resolveTelemetry } from "../telemetry/telemetry.js";
 import { earlierTaint } from "./earlier-taint.js";
 import {
+  type HarnessEvent,
   type HarnessOptions,
   type RunOptions,
   type RunResult,
@@ -134,6 +138,7 @@ export function createHarness(options: HarnessOptions): Harness {
     }
     // A session's untrusted results outlive the run (and process) that fetched them.
     const earlier = fresh ? [] : earlierTaint(await transcript.load());
+    const emit = run.onEvent ?? (() => {});
     const checkpoint = createCheckpoint({
       tools,
       store,
@@ -149,8 +154,9 @@ export function createHarness(options: HarnessOptions): Harness {
       },
       ...(options.policy ? { policy: options.policy } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(run.onEvent ? watchCalls(emit) : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
-    const emit = run.onEvent ?? (() => {});
     emit({ type: "run_start", sessionId: id });
     await store.updateSession(id, { status: "active" });
     if (input !== undefined) await transcript.append({ role: "user", text: input });
@@ -166,6 +172,7 @@ export function createHarness(options: HarnessOptions): Harness {
       limits,
       retries: options.retries,
       ...(options.reasoning ? { reasoning: options.reasoning } : {}),
+      telemetry: resolveTelemetry(options.telemetry),
       signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
       emit,
       setStatus: async (status) => {
@@ -202,5 +209,35 @@ export function createHarness(options: HarnessOptions): Harness {
     async close() {
       if (storePromise && ownsStore) await (await storePromise).close();
     },
+  };
+}
+
+/**
+ * What a watcher of the run learns from the checkpoint as calls go: an approval about to be
+ * asked, a handler starting, a handler's live output. The sink never throws and returns nothing,
+ * so it cannot stop or slow a call.
+ */
+function watchCalls(emit: (event: HarnessEvent) => void): {
+  events: EventSink;
+  onOutput: (output: ToolOutputChunk) => void;
+} {
+  const safe = (event: HarnessEvent) => {
+    try {
+      emit(event);
+    } catch {
+      // A watcher's failure is not the call's.
+    }
+  };
+  return {
+    events: {
+      emit(event) {
+        if (event.type === "approval_requested")
+          safe({ type: "approval_requested", callId: event.callId, name: event.tool });
+        else if (event.type === "started")
+          safe({ type: "tool_started", callId: event.callId, name: event.tool });
+      },
+    },
+    onOutput: ({ callId, tool, stream, chunk }) =>
+      safe({ type: "tool_output", callId, name: tool, stream, chunk }),
   };
 }

@@ -5,6 +5,7 @@ import type { AnyLanguageModel } from "../model/as-model-v4.js";
 import type { ReasoningLevel } from "../model/reasoning-level.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
+import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import type { LeaseOptions } from "./hold-session-lease.js";
 import type { RetryOptions } from "./request-turn.js";
@@ -63,6 +64,11 @@ export interface HarnessOptions {
   /** Base URL and key overrides for model strings. */
   readonly modelSettings?: { readonly baseUrl?: string; readonly apiKey?: string };
   readonly retries?: RetryOptions;
+  /**
+   * OpenTelemetry spans (`invoke_agent`, `chat`, `execute_tool`) and metrics, to the global
+   * providers by default: no-ops until an SDK registers (docs/observability.md).
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** What a run reports as it goes. */
@@ -72,7 +78,20 @@ export type HarnessEvent =
   | { readonly type: "tool_call"; readonly call: TranscriptToolCall }
   | { readonly type: "tool_result"; readonly result: ToolResult }
   | { readonly type: "retry"; readonly message: string; readonly delayMs: number }
-  | { readonly type: "run_end"; readonly status: RunStatus; readonly sessionId: string };
+  | { readonly type: "run_end"; readonly status: RunStatus; readonly sessionId: string }
+  /** A call the policy answered `ask` for is about to be put to the approver. */
+  | { readonly type: "approval_requested"; readonly callId: string; readonly name: string }
+  /** A call's handler starts (after its decision and any approval). */
+  | { readonly type: "tool_started"; readonly callId: string; readonly name: string }
+  /** Output a running handler reported (`ctx.output`): for the operator, not the model. */
+  | {
+      readonly type: "tool_output";
+      readonly callId: string;
+      readonly name: string;
+      readonly stream: "stdout" | "stderr";
+      /** Valid only during the callback: copy what is kept. */
+      readonly chunk: Uint8Array | string;
+    };
 
 /** How a run ended. */
 export type RunStatus = "completed" | "suspended" | "cancelled" | "limit_reached" | "failed";

@@ -1,8 +1,10 @@
 import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
+import type { Context } from "@opentelemetry/api";
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { ReasoningLevel } from "../model/reasoning-level.js";
+import type { Telemetry } from "../telemetry/telemetry.js";
 import type {
   HarnessEvent,
   PendingApproval,
@@ -13,6 +15,7 @@ import type {
 import { PromptWindow } from "./prompt-window.js";
 import type { RetryOptions } from "./request-turn.js";
 import { requestTurn } from "./request-turn.js";
+import { startRunTelemetry, surfaceOf } from "./run-telemetry.js";
 import type { PendingBatch, SessionTranscript } from "./session-transcript.js";
 import type {
   TranscriptMessage,
@@ -39,6 +42,8 @@ export interface RunContext {
   readonly setStatus: (
     status: "active" | "suspended" | "completed" | "cancelled" | "failed",
   ) => Promise<void>;
+  /** Spans (`invoke_agent`, `chat`) and model metrics; none without it. */
+  readonly telemetry?: Telemetry;
 }
 
 function toTranscriptResult(result: ToolResult, maxBytes: number): TranscriptToolResult {
@@ -61,6 +66,7 @@ async function runBatch(
   ctx: RunContext,
   batch: PendingBatch,
   signal: AbortSignal | undefined,
+  traceContext: Context | undefined,
 ): Promise<{
   results: (TranscriptToolResult | null)[];
   pending: PendingApproval[];
@@ -77,6 +83,7 @@ async function runBatch(
       // What the calls deferred is committed with the batch's transcript (saveBatch).
       commitByCaller: true,
       ...(signal ? { signal } : {}),
+      ...(traceContext ? { traceContext } : {}),
     },
   );
   const results: (TranscriptToolResult | null)[] = calls.map((_, i) => batch.results[i] ?? null);
@@ -126,10 +133,14 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline.signal]) : deadline.signal;
   const timeLimit = () =>
     `The run stopped at its time limit of ${Math.round(ctx.limits.maxRunMs / 1000)} s (limits.maxRunMs); the session is saved and can be resumed.`;
+  const spans = startRunTelemetry(ctx);
+  let result: RunResult | undefined;
   try {
-    return await loop();
+    result = await loop();
+    return result;
   } finally {
     clearTimeout(timer);
+    spans?.end(result);
   }
 
   async function loop(): Promise<RunResult> {
@@ -151,7 +162,9 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
 
     // Loaded once: from here on this run is the only writer of its session's transcript.
     const messages = await ctx.transcript.load();
-    const promptWindow = new PromptWindow(ctx.limits.contextBytes);
+    // The menu goes with every request: its bytes come off the budget before any message.
+    const surface = surfaceOf(ctx.menu, messages);
+    const promptWindow = new PromptWindow(Math.max(0, ctx.limits.contextBytes - surface.menuBytes));
     let pendingBatch = await ctx.transcript.pendingBatch();
     // A session whose last word is the model's answer (a process that ended before marking it
     // completed) has nothing to resume: asking the model again would answer its own answer.
@@ -173,7 +186,12 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           pendingBatch = undefined;
           continue;
         }
-        const { results, pending, limited } = await runBatch(ctx, pendingBatch, signal);
+        const { results, pending, limited } = await runBatch(
+          ctx,
+          pendingBatch,
+          signal,
+          spans?.traceContext,
+        );
         callsMade += pendingBatch.assistant.toolCalls.length;
         if (pending.length > 0) {
           await ctx.transcript.setPendingBatch({ assistant: pendingBatch.assistant, results });
@@ -220,6 +238,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         return end("cancelled", "The run was cancelled; the session is saved and can be resumed.");
 
       turns += 1;
+      const chatDone = spans?.chat(surface);
       const outcome = await requestTurn(
         ctx.model,
         {
@@ -236,6 +255,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
             ctx.emit({ type: "retry", message: failure.message, delayMs }),
         },
       );
+      chatDone?.(outcome);
       if (outcome.status === "failed") {
         if (outcome.failure.kind === "cancelled") {
           if (deadline.signal.aborted && !ctx.signal?.aborted)

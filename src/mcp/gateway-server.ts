@@ -9,6 +9,7 @@ import {
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import { contextFromTraceparent } from "../telemetry/trace-parent.js";
 import type { Tool } from "../tool/tool.js";
 import { argumentsText } from "./arguments-text.js";
 import { DOCKET_IMPLEMENTATION } from "./implementation-info.js";
@@ -89,6 +90,8 @@ export function createGatewayServer({
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools().map(menuEntry) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const progressToken = request.params._meta?.progressToken;
+    // A client that traces its own work passes its span; the call's span continues that trace.
+    const traceContext = contextFromTraceparent(request.params._meta?.traceparent);
     let beats = 0;
     const heartbeat =
       progressToken === undefined || heartbeatMs <= 0
@@ -114,6 +117,7 @@ export function createGatewayServer({
           signal: extra.signal,
           ...(sessionId === undefined ? {} : { sessionId }),
           ...(principal === undefined ? {} : { principal }),
+          ...(traceContext === undefined ? {} : { traceContext }),
         },
       );
       return answer(result);

@@ -21,6 +21,7 @@ import { voteOf } from "./policy-vote.js";
 import { realPath, resolvePolicyPath } from "./resolve-policy-path.js";
 import { createRuleIndex } from "./rule-index.js";
 import { type SelfProtection, selfProtectionVote } from "./self-protection-vote.js";
+import { shellCoverage } from "./shell/judge-shell.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 import { loadShellParser } from "./shell/shell-parser.js";
 import { type ShellCandidate, shellVote } from "./shell-vote.js";
@@ -130,13 +131,20 @@ export async function createPolicyEngine(
     votes: readonly PolicyVote[],
     notes: readonly string[],
     matched: readonly CompiledRule[],
-  ): PolicyVerdict =>
-    withGrant(
+    shell: readonly ShellCandidate[] = [],
+  ): PolicyVerdict => {
+    const verdict = withGrant(
       chooseVerdict(view.request.tool, votes, compiled.defaults, notes),
       view,
       votes,
       matched,
     );
+    // Only asks reach a person; they are told which sub-commands no rule covered.
+    const analysis = verdict.decision === "ask" ? view.analysis() : undefined;
+    if (analysis === undefined) return verdict;
+    const rules = shell.flatMap((candidate) => candidate.rule.shell?.rule ?? []);
+    return { ...verdict, shell: shellCoverage(analysis, rules) };
+  };
 
   const judgeShell = (
     view: CallView,
@@ -148,7 +156,7 @@ export async function createPolicyEngine(
   ): PolicyVerdict => {
     const vote = shellVote(shell, view.command()?.value, loaded);
     if (vote !== undefined) votes.push(vote);
-    return verdictOf(view, votes, notes, matched);
+    return verdictOf(view, votes, notes, matched, shell);
   };
 
   const decide = (request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict> => {

@@ -1,6 +1,7 @@
 import type { Tool } from "../tool/tool.js";
 import { declaredBound, type GrantScope, scopeOf } from "./grant-scope.js";
 import type { PolicyDefaults, PolicyRuleSpec } from "./policy-rule.js";
+import type { ShellCoverage } from "./shell/judge-shell.js";
 
 /** The three answers a policy can give. Strictest wins: deny > ask > allow. */
 export type Decision = "allow" | "ask" | "deny";
@@ -42,6 +43,12 @@ export interface PolicyVerdict {
   readonly matched?: string;
   /** For a decision reached by shell analysis: the sub-command that decided. */
   readonly command?: string;
+  /**
+   * For an ask on a shell command (when the shell parser is loaded): which of its sub-commands no
+   * rule covered, which a stricter rule matched, and what could not be analysed; the approval
+   * prompt names them, and "always allow" is judged from them.
+   */
+  readonly shell?: ShellCoverage;
   /**
    * For an ask: what "approve for this session" would cover, or why it is not offered. A verdict
    * without one gets a grant bound to exactly its arguments.

@@ -57,6 +57,16 @@ describe("docket's own files", () => {
     expect(files.find(join(ws, "sub", "docket.yaml"))).toBeUndefined();
   });
 
+  it("covers .docket/ beside docket.yaml when docket runs elsewhere (the chat history lives there)", () => {
+    const files = runtimeOwnFiles({
+      configFile: join(ws, "docket.yaml"),
+      workspace: join(ws, "sub"),
+      cwd: join(ws, "sub"),
+      env: { HOME: home },
+    });
+    expect(files.find(join(ws, ".docket", "chat-history"))?.what).toBe("docket's state folder");
+  });
+
   it("sees through `..`, upper case, symbolic links and hard links", async () => {
     await symlink(join(ws, ".docket", "docket.db"), join(ws, "sub", "innocent.txt"));
     await symlink(join(ws, ".docket"), join(ws, "state-link"));

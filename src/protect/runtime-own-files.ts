@@ -61,6 +61,11 @@ export function ownFileSpec(runtime: RuntimeFiles = {}): OwnFileSpec {
   }
   if (runtime.configFile !== undefined) {
     files.push({ path: path.resolve(cwd, runtime.configFile), what: "docket.yaml" });
+    // The project's state folder beside docket.yaml (store, chat history), wherever docket runs.
+    directories.push({
+      path: path.join(path.dirname(path.resolve(cwd, runtime.configFile)), ".docket"),
+      what: "docket's state folder",
+    });
     const lock = path.join(path.dirname(path.resolve(cwd, runtime.configFile)), "docket.lock.json");
     files.push({ path: lock, what: "the MCP tool pins" });
   }

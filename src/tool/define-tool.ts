@@ -3,6 +3,7 @@ import { DocketError } from "../errors/docket-error.js";
 import { sealHandler } from "./handler-seal.js";
 import { compileInput, type JsonSchema } from "./input-schema.js";
 import type { PolicyArgs, Tool, ToolConfinement, ToolContext, ToolFailureReport } from "./tool.js";
+import { warnToolLint } from "./tool-lint-warnings.js";
 
 /** The argument type a tool's handler receives, inferred from its input schema. */
 export type InferToolArgs<I> = I extends StandardSchemaV1
@@ -126,5 +127,6 @@ export function defineTool<I extends StandardSchemaV1 | JsonSchema, O>(
     failure: loose.failure,
     dedupe: dedupe as { key: (args: unknown) => string; windowMs?: number } | undefined,
   });
+  warnToolLint(tool, loose.input);
   return tool;
 }

@@ -23,6 +23,12 @@ export interface ToolContext {
   readonly idempotencyKey: string;
   /** Record a line in the call's event stream (and so the audit trail). */
   log(message: string, data?: unknown): void;
+  /**
+   * Report output as it is produced (a running command's stdout and stderr), for the operator
+   * watching the run; not recorded, not sent to the model (the handler's result is). Cheap to
+   * call, never throws. Call it on the context (`ctx.output(…)`); it may be absent.
+   */
+  output?(chunk: Uint8Array | string, stream: "stdout" | "stderr"): void;
 }
 
 /**

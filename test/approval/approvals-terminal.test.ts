@@ -37,7 +37,7 @@ const MODEL_YAML = `turns:
         arguments: ${JSON.stringify(JSON.stringify(WRITE_ARGS))}
   - text: All done.
 `;
-const PROMPT = "[a]pprove once, approve for this [s]ession, [d]eny? ";
+const PROMPT = "[a]pprove once, approve for this [s]ession, always allow with a [r]ule, [d]eny? ";
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 

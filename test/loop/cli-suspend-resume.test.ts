@@ -64,7 +64,13 @@ describe("docket run, approvals approve and resume, each in its own process", ()
     const opened = await openStore(store, { mustExist: true });
     try {
       const saved = await expectWholeBatches(opened, sessionId);
-      expect(saved.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+      expect(saved.map((m) => m.role)).toEqual([
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+      ]);
       expect((await opened.listCalls({ sessionId })).map((c) => c.callId)).toEqual(["c_write"]);
       expect((await opened.getApproval(approvalId))?.decidedBy).toBe("alice");
     } finally {

@@ -6,6 +6,7 @@ import type { HarnessLimits } from "../../src/loop/harness-options.js";
 import type { TranscriptMessage } from "../../src/loop/transcript-message.js";
 import { createScriptedModel } from "../../src/model/scripted-model.js";
 import { defineTool } from "../../src/tool/define-tool.js";
+import { surfaceCost } from "../../src/tool/tool-surface.js";
 import { call, scriptOf, turn } from "./support/model-script.js";
 import { tempStore } from "./support/temp-store.js";
 import { promptResults } from "./support/transcript-pairs.js";
@@ -18,6 +19,9 @@ const dumpTool = defineTool({
   writes: false,
   handler: ({ letter, bytes }) => `${letter.repeat(bytes - 4)}TAIL`,
 });
+
+// The menu goes with every request, so its bytes come off the budget first.
+const MENU_BYTES = surfaceCost([dumpTool]).menuBytes;
 
 const dump = (id: string, letter: string, bytes: number) => call(id, "dump_log", { letter, bytes });
 
@@ -49,7 +53,7 @@ describe("context shaping", () => {
   });
 
   it("elides the oldest tool outputs first, only as far as the budget needs", async () => {
-    const { store, model, result } = await runWith({ contextBytes: 4_500 }, [
+    const { store, model, result } = await runWith({ contextBytes: 4_500 + MENU_BYTES }, [
       dump("call_1", "a", 2_000),
       dump("call_2", "b", 2_000),
       dump("call_3", "c", 2_000),
@@ -69,6 +73,17 @@ describe("context shaping", () => {
       full("b"),
       full("c"),
     ]);
+  });
+
+  it("counts the tool menu against the budget: the same outputs that fit without it are elided", async () => {
+    // The two outputs and their words take about 4,100 bytes: under 4,150, over 4,150 less the menu.
+    const { model } = await runWith({ contextBytes: 4_150 }, [
+      dump("call_1", "a", 2_000),
+      dump("call_2", "b", 2_000),
+    ]);
+    const texts = model.requests.map((r) => promptResults(r.prompt).map((p) => p.text));
+    expect(MENU_BYTES).toBeGreaterThan(100);
+    expect(texts[2]?.[0]).toBe(elisionMarker(2_000));
   });
 
   it("never elides the latest request and its results, even over budget", async () => {

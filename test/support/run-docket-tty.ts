@@ -18,7 +18,13 @@ const tsx = import.meta.resolve("tsx");
  */
 export function runDocketTty(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    input?: string;
+    /** Sees the terminal's output as it comes (to tell when something appeared). */
+    onData?: (text: string) => void;
+  } = {},
 ): Promise<CommandOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn("python3", [relay, process.execPath, "--import", tsx, main, ...args], {
@@ -30,6 +36,7 @@ export function runDocketTty(
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8");
+      options.onData?.(chunk.toString("utf8"));
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");

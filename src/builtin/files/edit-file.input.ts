@@ -5,7 +5,7 @@ export const editFileName = "edit_file";
 
 /** One-line description the model sees. */
 export const editFileDescription =
-  "Replace one exact, unique occurrence of old_string with new_string in a workspace file; returns a unified diff.";
+  "Replace one exact, unique occurrence of old_string with new_string in a workspace file; returns a unified diff. Use it for small changes to an existing file; read the file first.";
 
 /**
  * Input schema of `edit_file`.

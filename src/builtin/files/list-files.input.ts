@@ -5,7 +5,7 @@ export const listFilesName = "list_files";
 
 /** One-line description the model sees. */
 export const listFilesDescription =
-  "List files under a workspace folder, optionally filtered by a glob; honours .gitignore and skips .git.";
+  "List files under a workspace folder, optionally filtered by a glob; honours .gitignore and skips .git. Use it to see what a folder holds before reading files.";
 
 /**
  * Input schema of `list_files`.

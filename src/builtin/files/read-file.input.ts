@@ -5,7 +5,7 @@ export const readFileName = "read_file";
 
 /** One-line description the model sees. */
 export const readFileDescription =
-  "Read a text file in the workspace, returned with line numbers; read long files in windows with offset and limit.";
+  "Read a text file in the workspace, returned with line numbers; read long files in windows with offset and limit. Use it before editing a file.";
 
 /**
  * Input schema of `read_file`.

@@ -5,7 +5,7 @@ export const searchFilesName = "search_files";
 
 /** One-line description the model sees. */
 export const searchFilesDescription =
-  "Search text files in the workspace for a JavaScript regular expression; results are 'file:line: text'.";
+  "Search text files in the workspace for a JavaScript regular expression; results are 'file:line: text'. Use it to find where something is before reading whole files.";
 
 /**
  * Input schema of `search_files`.

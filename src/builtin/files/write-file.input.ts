@@ -5,7 +5,7 @@ export const writeFileName = "write_file";
 
 /** One-line description the model sees. */
 export const writeFileDescription =
-  "Create or overwrite a file in the workspace with the given content (parent folders are created).";
+  "Create or overwrite a file in the workspace with the given content (parent folders are created). Use it for new files or complete rewrites; prefer edit_file for small changes.";
 
 /**
  * Input schema of `write_file`.

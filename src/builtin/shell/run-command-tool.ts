@@ -33,7 +33,12 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     timeoutMs: maxTimeoutMs + graceMs + KILL_MARGIN_MS,
     // Probed once here (and cached): the decide step needs it before any handler runs.
     confinement: resolveConfinement(options.sandbox),
-    handler: (args, ctx) => runCommand(args, { workspace, signal: ctx.signal }, options),
+    handler: (args, ctx) =>
+      runCommand(
+        args,
+        { workspace, signal: ctx.signal, onOutput: (chunk, stream) => ctx.output?.(chunk, stream) },
+        options,
+      ),
     shape: (result) => result.text,
     // A non-zero exit, a signal or the deadline is a failure the model must not read as success.
     failure: runCommandFailure,

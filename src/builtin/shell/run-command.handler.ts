@@ -113,8 +113,16 @@ export async function runCommand(
   const half = Math.floor(maxOutputBytes / 2);
   const stdout = createOutputCapture(half);
   const stderr = createOutputCapture(maxOutputBytes - half);
-  child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  // The operator may watch the output live; the model gets only the capped capture.
+  const watch = ctx.onOutput;
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout.push(chunk);
+    watch?.(chunk, "stdout");
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr.push(chunk);
+    watch?.(chunk, "stderr");
+  });
 
   const ending = await superviseChild(child, { signal: ctx.signal, timeoutMs, killGraceMs });
   if (ending.aborted) throw ctx.signal.reason;

@@ -1,54 +1,68 @@
-import { createInterface } from "node:readline";
+import * as path from "node:path";
 import type { Command } from "commander";
+import { DocketError } from "../../errors/docket-error.js";
+import { sessionTranscript } from "../../loop/session-transcript.js";
+import { maskSecrets } from "../../shared/mask-secrets.js";
+import type { Runtime } from "../build-runtime.js";
 import { createCliHarness } from "../cli-harness.js";
 import { createRunPrinter } from "../run-printer.js";
+import { chatHistoryFile, loadChatHistory, saveChatHistory } from "./chat-history.js";
+import { chatLines } from "./chat-input.js";
+import { replayLines } from "./chat-replay.js";
+import { parseChatLine, runSlashCommand } from "./chat-slash.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
+import { latestSession, resumeCommand } from "./resume-hint.js";
 
-/** Ask for one line at the terminal; `undefined` at end of input or Ctrl-C at the prompt. */
-function prompt(label: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    // A fresh interface per prompt: while a turn runs, the terminal approver owns the input.
-    const rl = createInterface({
-      input: process.stdin,
-      output: process.stderr,
-      terminal: Boolean(process.stdin.isTTY),
-    });
-    let answered = false;
-    const finish = (value: string | undefined) => {
-      if (answered) return;
-      answered = true;
-      rl.close();
-      resolve(value);
-    };
-    rl.on("SIGINT", () => finish(undefined));
-    rl.on("close", () => finish(undefined));
-    rl.question(label, (line) => finish(line));
-  });
+interface ChatOptions {
+  readonly model?: string;
+  readonly config?: string;
+  readonly store?: string;
+  readonly as?: string;
+  readonly session?: string;
+  readonly continue?: boolean;
+  readonly reasoning?: string;
 }
 
-/**
- * The prompt's source of lines. At a terminal, a fresh interface per prompt (the approver owns
- * the input between prompts). From a pipe, one interface for the whole chat: a fresh one would
- * lose the lines the previous one had already buffered, and never see the end of input.
- */
-function lineSource(): { next(label: string): Promise<string | undefined>; close(): void } {
-  if (process.stdin.isTTY) return { next: prompt, close: () => undefined };
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  const lines = rl[Symbol.asyncIterator]();
-  return {
-    async next(label) {
-      process.stderr.write(label);
-      const { value, done } = await lines.next();
-      return done ? undefined : String(value);
-    },
-    close: () => rl.close(),
-  };
+const write = (text: string) => process.stderr.write(text);
+
+/** The session to open: `--session`, the latest for `--continue`, or none (a new one). */
+async function startingSession(
+  runtime: Runtime,
+  options: ChatOptions,
+): Promise<string | undefined> {
+  if (options.session !== undefined && options.continue)
+    throw new DocketError("usage", "Give --session ID or --continue, not both.");
+  if (options.continue) {
+    const latest = await latestSession(runtime.store);
+    if (latest === undefined)
+      throw new DocketError(
+        "unknown_session",
+        `There is no session to continue in ${runtime.store.location}: start one with docket chat.`,
+      );
+    return latest.id;
+  }
+  if (options.session !== undefined && !(await runtime.store.getSession(options.session)))
+    throw new DocketError(
+      "unknown_session",
+      `There is no session ${options.session} in ${runtime.store.location}.`,
+    );
+  return options.session;
+}
+
+/** On resume, the conversation so far, so the operator sees where it stands. */
+async function showEarlier(runtime: Runtime, sessionId: string): Promise<void> {
+  const lines = replayLines(await sessionTranscript(runtime.store, sessionId).load());
+  write(`Continuing session ${sessionId}${lines.length === 0 ? " (no messages yet)" : ":"}\n`);
+  for (const line of lines) write(`${line}\n`);
 }
 
 /**
  * Add `docket chat`: talk to the agent turn by turn in one saved session. Approvals are asked at
- * the prompt. Ctrl-C cancels the running turn (the session is kept); a second Ctrl-C, or Ctrl-C
- * or Ctrl-D at an empty prompt, exits. `--session ID` continues an earlier chat.
+ * the prompt. Readline history (up-arrow) is kept per project in `.docket/chat-history`; a line
+ * ending in `\` continues on the next; `/help`, `/approvals`, `/audit`, `/clear`, `/exit`. Ctrl-C
+ * cancels the running turn (the session is kept); a second Ctrl-C, or Ctrl-C at an empty prompt,
+ * exits with status 130 and prints the command that continues the session. `--session ID` or
+ * `--continue` (the latest session) continues an earlier chat, showing it first.
  *
  * @example
  * ```ts
@@ -71,64 +85,101 @@ export function registerChatCommand(program: Command): void {
     .option("--store <url>", STORE_FLAG_HELP)
     .option("--as <name>", "who answers approvals at this terminal")
     .option("--session <id>", "continue this session")
-    .action(
-      async (options: {
-        model?: string;
-        config?: string;
-        store?: string;
-        as?: string;
-        session?: string;
-        reasoning?: string;
-      }) => {
-        const { harness, runtime } = await createCliHarness(options);
-        const printer = createRunPrinter({ json: false });
-        let sessionId = options.session;
-        process.stderr.write(
-          "docket chat: Ctrl-C cancels a turn, Ctrl-C twice (or at an empty prompt) exits.\n",
-        );
-        const input = lineSource();
-        try {
-          for (;;) {
-            const line = await input.next("\nyou> ");
-            if (line === undefined || line.trim() === "/exit") break;
-            if (line.trim() === "") continue;
-            const controller = new AbortController();
-            let interrupts = 0;
-            const onSigint = () => {
-              interrupts += 1;
-              if (interrupts === 1) {
-                process.stderr.write("\n(cancelling this turn; Ctrl-C again to exit)\n");
-                controller.abort(new Error("cancelled at the terminal"));
-              } else {
-                process.stderr.write(`\n(exiting; the session ${sessionId ?? ""} is saved)\n`);
-                // What the store has queued is committed first (SQLite writes it in this call).
-                void runtime.store.flush().catch(() => undefined);
-                process.exit(130);
-              }
-            };
-            process.on("SIGINT", onSigint);
-            try {
-              const result = sessionId
-                ? await harness.run(line, {
-                    sessionId,
-                    signal: controller.signal,
-                    onEvent: printer.onEvent,
-                  })
-                : await harness.run(line, { signal: controller.signal, onEvent: printer.onEvent });
-              sessionId = result.sessionId;
-              printer.finish(result);
-            } finally {
-              process.off("SIGINT", onSigint);
-            }
-          }
-        } finally {
-          input.close();
-          await runtime.close();
-          if (sessionId)
-            process.stderr.write(
-              `session ${sessionId} saved: docket chat --session ${sessionId}\n`,
-            );
+    .option("--continue", "continue the most recently active session of this store")
+    .action(async (options: ChatOptions) => {
+      const { harness, runtime } = await createCliHarness(options);
+      let sessionId: string | undefined;
+      try {
+        sessionId = await startingSession(runtime, options);
+      } catch (error) {
+        await runtime.close();
+        throw error;
+      }
+      const resumeHint = () =>
+        sessionId === undefined
+          ? ""
+          : `session ${sessionId} saved: ${resumeCommand(["chat", "--session", sessionId], options)}\n`;
+      const projectDir = runtime.cli.project
+        ? path.dirname(runtime.cli.project.file)
+        : process.cwd();
+      const historyFile = chatHistoryFile(projectDir);
+      const input = chatLines({ history: loadChatHistory(historyFile) });
+      const printer = createRunPrinter({ json: false });
+      write(
+        "docket chat: /help for commands. Ctrl-C cancels a turn; Ctrl-C twice (or at an empty prompt) exits.\n",
+      );
+      if (sessionId !== undefined) await showEarlier(runtime, sessionId);
+      let status = 0;
+      // One listener for the whole chat: one per turn could be removed between a Ctrl-C's
+      // arrival and its delivery, and the Ctrl-C would be lost. At the prompt, readline reads
+      // Ctrl-C as a key; a signal comes only while a turn runs, or between a turn and the prompt.
+      let turn: AbortController | undefined;
+      const onSigint = () => {
+        if (turn !== undefined && !turn.signal.aborted) {
+          write("\n(cancelling this turn; Ctrl-C again to exit)\n");
+          turn.abort(new Error("cancelled at the terminal"));
+          return;
         }
-      },
-    );
+        write(`\n${resumeHint()}`);
+        saveChatHistory(historyFile, input.added);
+        // What the store has queued is committed first (SQLite writes it in this call).
+        void runtime.store.flush().catch(() => undefined);
+        process.exit(130);
+      };
+      process.on("SIGINT", onSigint);
+      try {
+        for (;;) {
+          const next = await input.next();
+          if (next.type === "end") break;
+          if (next.type === "interrupt") {
+            status = 130;
+            break;
+          }
+          const line = parseChatLine(next.text);
+          if (line.type === "empty") continue;
+          if (line.type === "command") {
+            const outcome = await runSlashCommand(line.name, {
+              store: runtime.store,
+              sessionId,
+              write,
+            });
+            if (outcome === "exit") break;
+            if (outcome === "clear") {
+              write(
+                `New conversation: the next message starts a new session.${sessionId ? ` (${sessionId} stays saved.)` : ""}\n`,
+              );
+              sessionId = undefined;
+            }
+            continue;
+          }
+          const controller = new AbortController();
+          turn = controller;
+          try {
+            const result = await harness.run(line.text, {
+              ...(sessionId === undefined ? {} : { sessionId }),
+              signal: controller.signal,
+              onEvent: (event) => {
+                if (event.type === "run_start") sessionId = event.sessionId;
+                printer.onEvent(event);
+              },
+            });
+            sessionId = result.sessionId;
+            printer.finish(result);
+          } catch (error) {
+            // A turn that cannot start (a batch waiting for approval) leaves the chat open.
+            if (!(error instanceof DocketError)) throw error;
+            write(`docket: ${maskSecrets(error.message)}\n`);
+          } finally {
+            turn = undefined;
+          }
+        }
+      } finally {
+        process.off("SIGINT", onSigint);
+        input.close();
+        saveChatHistory(historyFile, input.added);
+        await runtime.close();
+        write(resumeHint());
+      }
+      process.exitCode = status;
+    });
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { maskSecrets } from "../../shared/mask-secrets.js";
 import { redactStoreUrl } from "../../store/store-url.js";
 import { loadCliConfig } from "../load-cli-config.js";
+import { buildSystemPrompt } from "../system-prompt.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
 
 /** Keys whose values are credentials, and maps (`env`, `headers`) whose every value may be one. */
@@ -64,6 +65,17 @@ function settings(options: { config?: string; store?: string }): Setting[] {
     }
     rows.push({ key, value: masked(value, key), from: cli.origins.get(key) ?? "?" });
   }
+  const prompt = buildSystemPrompt({
+    workspace: cli.workspace,
+    configured: cli.runtime.systemPrompt,
+  });
+  if (cli.runtime.systemPrompt === undefined)
+    rows.push({ key: "system_prompt", value: "(docket's own)", from: "default" });
+  rows.push({
+    key: "(instructions)",
+    value: prompt.instructions?.file ?? null,
+    from: prompt.skipped ?? (prompt.instructions ? "appended to system_prompt" : "none found"),
+  });
   return rows;
 }
 
@@ -93,7 +105,11 @@ export function registerConfigCommand(program: Command): void {
       }
       const width = Math.max(...rows.map((row) => row.key.length));
       for (const row of rows) {
-        const text = typeof row.value === "string" ? row.value : JSON.stringify(row.value);
+        // A value of several lines (system_prompt) stays on its row, quoted.
+        const text =
+          typeof row.value === "string" && !row.value.includes("\n")
+            ? row.value
+            : JSON.stringify(row.value);
         process.stdout.write(`${row.key.padEnd(width)}  ${text}  (${row.from})\n`);
       }
     });

@@ -10,7 +10,7 @@ import { resolveStoreUrl } from "../../store/resolve-store-url.js";
 import type { Store } from "../../store/store.js";
 import { buildRuntime } from "../build-runtime.js";
 import { packageRoot } from "../package-root.js";
-import { createRunPrinter } from "../run-printer.js";
+import { createRunPrinter, type RunPrinter } from "../run-printer.js";
 import { registerAuditCommand } from "./audit-command.js";
 import { narrateCall } from "./demo-narrator.js";
 import { STORE_FLAG_HELP } from "./open-command-store.js";
@@ -20,7 +20,7 @@ import { STORE_FLAG_HELP } from "./open-command-store.js";
  * from the call's audit events (the trail is the source, so the words follow what happened).
  */
 function narrated(
-  print: (event: HarnessEvent) => void,
+  { onEvent: print, note }: RunPrinter,
   store: Store,
   json: boolean,
 ): { onEvent: (event: HarnessEvent) => void; done: () => Promise<void> } {
@@ -30,7 +30,8 @@ function narrated(
     if (event.type === "run_start") sessionId = event.sessionId;
     if (event.type === "tool_result" && !json && sessionId) {
       const events = await store.listEvents({ sessionId, callId: event.result.callId });
-      for (const line of narrateCall(events)) process.stderr.write(`  · ${line}\n`);
+      const lines = narrateCall(events).map((line) => `  · ${line}\n`);
+      if (lines.length > 0) note(lines.join(""));
     }
     print(event);
   };
@@ -110,7 +111,7 @@ export function registerDemoCommand(program: Command): void {
           configHash: runtime.configHash,
           system: "You are the support desk of a furniture shop.",
         });
-        const story = narrated(printer.onEvent, runtime.store, Boolean(options.json));
+        const story = narrated(printer, runtime.store, Boolean(options.json));
         const result = await harness.run(
           "My walnut desk (order SU-88421) arrived with a cracked top. Can I get my money back?",
           { onEvent: story.onEvent },

@@ -3,6 +3,7 @@ import type { RunResult } from "../../loop/harness-options.js";
 import { createCliHarness } from "../cli-harness.js";
 import { createRunPrinter } from "../run-printer.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
+import { latestSession, resumeCommand } from "./resume-hint.js";
 
 interface RunOptions {
   readonly model?: string;
@@ -11,6 +12,8 @@ interface RunOptions {
   readonly json?: boolean;
   readonly as?: string;
   readonly reasoning?: string;
+  readonly session?: string;
+  readonly continue?: boolean;
 }
 
 const EXIT: Record<RunResult["status"], number> = {
@@ -40,17 +43,65 @@ export async function runFromConfig({
   options: RunOptions;
 }): Promise<void> {
   const { harness, runtime } = await createCliHarness(options);
+  let session = sessionId ?? options.session;
+  try {
+    if (options.continue) {
+      const latest = await latestSession(runtime.store);
+      if (latest === undefined) {
+        process.stderr.write(
+          `docket: there is no session to continue in ${runtime.store.location}; start one: docket run "…"\n`,
+        );
+        process.exitCode = 1;
+        return;
+      }
+      session = latest.id;
+      process.stderr.write(
+        `docket: continuing session ${session}${latest.title ? ` (${latest.title})` : ""}\n`,
+      );
+    }
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  const hint = (id: string | undefined) =>
+    id === undefined
+      ? ""
+      : `resume it: ${resumeCommand(["resume", id], options)}  (or with a new prompt: ${resumeCommand(["run", "--session", id], options)} "…")`;
   const controller = new AbortController();
-  const onSigint = () => controller.abort(new Error("interrupted"));
-  process.once("SIGINT", onSigint);
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      process.stderr.write("\ndocket: interrupting (Ctrl-C again to exit at once)\n");
+      controller.abort(new Error("interrupted"));
+      return;
+    }
+    process.stderr.write(`\ndocket: exiting; the session is saved. ${hint(session)}\n`);
+    // What the store has queued is committed first (SQLite writes it in this call).
+    void runtime.store.flush().catch(() => undefined);
+    process.exit(130);
+  };
+  process.on("SIGINT", onSigint);
   const printer = createRunPrinter({ json: Boolean(options.json) });
+  const onEvent: typeof printer.onEvent = (event) => {
+    if (event.type === "run_start") session = event.sessionId;
+    printer.onEvent(event);
+  };
   try {
     const result =
-      sessionId !== undefined
-        ? await harness.resume(sessionId, { signal: controller.signal, onEvent: printer.onEvent })
-        : await harness.run(prompt ?? "", { signal: controller.signal, onEvent: printer.onEvent });
+      session !== undefined && !prompt
+        ? await harness.resume(session, { signal: controller.signal, onEvent })
+        : await harness.run(prompt ?? "", {
+            ...(session === undefined ? {} : { sessionId: session }),
+            signal: controller.signal,
+            onEvent,
+          });
     printer.finish(result);
     process.exitCode = EXIT[result.status];
+    if (result.status === "cancelled" && interrupts > 0)
+      process.stderr.write(
+        `docket: interrupted; the session is saved. ${hint(result.sessionId)}\n`,
+      );
   } finally {
     process.off("SIGINT", onSigint);
     await runtime.close();
@@ -84,14 +135,19 @@ function common(command: Command): Command {
 export function registerRunCommands(program: Command): void {
   common(program.command("run").description("Run the agent once on a prompt (or standard input)."))
     .argument("[prompt]", "what to ask; read from standard input when left out")
+    .option("--session <id>", "continue this session (with PROMPT: a new turn; without: resume it)")
+    .option("--continue", "continue the most recently active session of this store")
     .action(async (prompt: string | undefined, options: RunOptions) => {
+      if (options.session !== undefined && options.continue)
+        throw new Error("Give --session ID or --continue, not both.");
       let text = prompt;
       if (text === undefined && !process.stdin.isTTY) {
         const chunks: Buffer[] = [];
         for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
         text = Buffer.concat(chunks).toString("utf8").trim();
       }
-      if (!text) throw new Error('Give a prompt: docket run "…" (or pipe it in).');
+      if (!text && options.session === undefined && !options.continue)
+        throw new Error('Give a prompt: docket run "…" (or pipe it in).');
       await runFromConfig({ prompt: text, options });
     });
   common(

@@ -1,5 +1,11 @@
+import { existsSync } from "node:fs";
+import { getRequestListener } from "@hono/node-server";
 import { type Command, InvalidArgumentError } from "commander";
 import { serveApprovals } from "../../approval/approvals-http-server.js";
+import { readPublicKey, resolveAuditPaths } from "../../audit/audit-key.js";
+import { type DigestLog, openDigestLog } from "../../audit/digest-log.js";
+import { verifyStoreTrail } from "../../audit/verify-store-trail.js";
+import { createWebConsole } from "../../console/create-web-console.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
@@ -24,7 +30,9 @@ function parsePort(value: string): number {
 export function registerServeCommand(program: Command): void {
   program
     .command("serve")
-    .description("Serve the approvals HTTP API (GET /approvals, POST /approvals/:id/decision).")
+    .description(
+      "Serve the approvals HTTP API (GET /approvals, POST /approvals/:id/decision) and the web console (/console/).",
+    )
     .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--store <url>", STORE_FLAG_HELP)
     .option("--port <port>", "port (0 picks a free one)", parsePort, 7420)
@@ -37,24 +45,45 @@ export function registerServeCommand(program: Command): void {
         );
       }
       const store = await openStore(cli.storeUrl, { recover: false, mustExist: true });
+      // The console's verify badge is `docket audit verify`'s: with the public key and digest log
+      // when docket has them.
+      const paths = resolveAuditPaths(cli.runtime.audit);
+      const publicKey = existsSync(paths.publicKeyFile)
+        ? readPublicKey(paths.publicKeyFile).key
+        : undefined;
+      let digests: DigestLog | undefined;
       let api: Awaited<ReturnType<typeof serveApprovals>>;
+      const web = createWebConsole({
+        store,
+        directory: cli.directory,
+        host: options.host,
+        verifySession: (sessionId) => verifyStoreTrail(store, { publicKey, digests, sessionId }),
+      });
       try {
+        if (publicKey) digests = await openDigestLog(paths.digests);
         api = await serveApprovals({
           store,
           directory: cli.directory,
           port: options.port,
           host: options.host,
+          fallback: getRequestListener(web.fetch, { overrideGlobalObjects: false }),
         });
       } catch (error) {
+        web.close();
+        await digests?.close();
         await store.close();
         throw error;
       }
-      process.stderr.write(`docket serve: approvals API at ${api.url}/approvals\n`);
+      process.stderr.write(
+        `docket serve: approvals API at ${api.url}/approvals, web console at ${api.url}/console/\n`,
+      );
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);
       });
+      web.close();
       await api.close();
+      await digests?.close();
       await store.close();
     });
 }

@@ -109,6 +109,20 @@ function codeInterpreter(name: string): CodeInterpreter | undefined {
   return Object.hasOwn(CODE, key) ? CODE[key] : undefined;
 }
 
+/**
+ * Whether a program (base name) is a shell or an interpreter of code given in its arguments or
+ * on standard input: `bash`, `python3.12`, `node`, `perl`, `psql`, `at`, ….
+ *
+ * @example
+ * ```ts
+ * isInterpreter("python3"); // true
+ * isInterpreter("git"); // false
+ * ```
+ */
+export function isInterpreter(name: string): boolean {
+  return SHELLS.test(name) || STDIN_SHELLS.has(name) || codeInterpreter(name) !== undefined;
+}
+
 /** How a shell's own arguments say where its program comes from. */
 function shellProgram(words: readonly ShellWord[]): {
   inline?: ShellWord;

@@ -134,3 +134,34 @@ export function judgeShell(analysis: ShellAnalysis, rules: readonly ShellRule[])
     head.rule,
   );
 }
+
+/** Which commands of a script no allow rule covers, as the approval prompt names them. */
+export interface ShellCoverage {
+  /** Commands no rule matched at all: an allow rule for them could let the script run. */
+  readonly uncovered: readonly SimpleCommand[];
+  /** Commands an ask (or deny) rule matched: an allow rule would not change that. */
+  readonly asked: readonly SimpleCommand[];
+  /** What the analysis could not vouch for: no rule can allow the script while any is left. */
+  readonly uncertainties: readonly Uncertainty[];
+}
+
+/**
+ * Sort a script's commands by what the rules say of them, for an approver: the ones no rule
+ * covered, the ones a stricter rule matched, and the analysis's uncertainties.
+ *
+ * @example
+ * ```ts
+ * const rules = [{ id: "git", decision: "allow", patterns: [compileCommandPattern("git status *")] }] satisfies ShellRule[];
+ * shellCoverage(shell.analyse("git status && npm test"), rules).uncovered[0]?.text; // "npm test"
+ * ```
+ */
+export function shellCoverage(analysis: ShellAnalysis, rules: readonly ShellRule[]): ShellCoverage {
+  const uncovered: SimpleCommand[] = [];
+  const asked: SimpleCommand[] = [];
+  for (const command of analysis.commands) {
+    const verdict = judgeCommand(command, rules);
+    if (verdict.decision === "none") uncovered.push(command);
+    else if (verdict.decision !== "allow") asked.push(command);
+  }
+  return { uncovered, asked, uncertainties: analysis.uncertainties };
+}

@@ -1,0 +1,11 @@
+import { describe, expect, it } from "vitest";
+import { resumeCommand } from "./resume-hint.js";
+
+describe("resumeCommand", () => {
+  it("adds the --config and --store the operator gave, quoted for the shell", () => {
+    expect(resumeCommand(["chat", "--session", "ses_1"])).toBe("docket chat --session ses_1");
+    expect(
+      resumeCommand(["resume", "ses_1"], { config: "my team.yaml", store: "sqlite:it's.db" }),
+    ).toBe("docket resume ses_1 --config 'my team.yaml' --store 'sqlite:it'\\''s.db'");
+  });
+});

@@ -1,0 +1,85 @@
+import type { AuditRecord } from "../store/audit-record.js";
+import { shown } from "./approval-card.js";
+import { when } from "./console-layout.js";
+import { type Html, html } from "./html.js";
+
+/** One call's audit events, in chain order. */
+export interface CallEvents {
+  readonly callId: string;
+  readonly tool: string;
+  readonly events: readonly AuditRecord[];
+}
+
+/**
+ * Group a session's audit events by call, calls in the order they first appear, each call's
+ * events in chain order.
+ *
+ * @example
+ * ```ts
+ * groupByCall(await store.listEvents({ sessionId })); // [{ callId: "c1", tool: "get_order", events: [...] }]
+ * ```
+ */
+export function groupByCall(records: readonly AuditRecord[]): CallEvents[] {
+  const calls = new Map<string, { callId: string; tool: string; events: AuditRecord[] }>();
+  for (const record of records) {
+    let call = calls.get(record.callId);
+    if (!call) {
+      call = { callId: record.callId, tool: record.tool, events: [] };
+      calls.set(record.callId, call);
+    }
+    call.events.push(record);
+  }
+  return [...calls.values()];
+}
+
+const pre = (text: string) => html`<pre>${shown(text)}</pre>`;
+
+function describe(record: AuditRecord): Html {
+  const e = record.event;
+  switch (e.type) {
+    case "requested":
+      return html`<b>requested</b> by ${shown(e.principal)}, ${e.rawBytes} bytes of arguments, as sent: ${pre(e.rawArguments)}`;
+    case "decided":
+      return html`<b>decided: ${e.decision}</b> by rule ${shown(e.rule ?? "(default)")}${e.layer ? ` [${shown(e.layer)}]` : ""}${e.reason ? html`: ${shown(e.reason)}` : ""}`;
+    case "approval_requested":
+      return html`<b>approval requested</b> from ${e.approvers?.length ? e.approvers.map(shown).join(" or ") : "any approver"}; arguments SHA-256 <code>${e.argumentsHash}</code>`;
+    case "approved":
+      return html`<b>approved by <span class="who">${shown(e.by)}</span></b> (${e.scope === "session" ? "for the session" : "once"}) at ${when(e.at)}${e.reason ? html`: ${shown(e.reason)}` : ""}${e.covers ? html`; covers ${shown(e.covers)}` : ""}`;
+    case "approval_denied":
+      return html`<b>denied by <span class="who">${shown(e.by)}</span></b> at ${when(e.at)}: ${shown(e.reason)}`;
+    case "awaiting_approval":
+      return html`<b>waiting for approval</b> <code>${shown(e.approvalId)}</code>; it has not run`;
+    case "started":
+      return html`<b>started</b>${e.writes ? " (a write: its intent is on record)" : ""}, deadline ${e.timeoutMs} ms`;
+    case "finished":
+      return html`<b>finished: ${e.status}</b>${e.reason ? ` (${shown(e.reason)})` : ""} in ${e.durationMs.toFixed(1)} ms, ${e.outputBytes} bytes${e.source ? html`, from ${shown(e.source)}` : ""}${e.tainted ? html` <span class="tag">untrusted: tainted the ${e.tainted}</span>` : ""}: ${shown(e.message)} ${pre(e.output)}`;
+    case "refused":
+      return html`<b>refused: ${shown(e.reason)}</b> after ${e.durationMs.toFixed(1)} ms: ${shown(e.message)}`;
+    case "late_completion":
+      return html`<b>completed late</b> (${e.outcome}) after ${e.durationMs.toFixed(1)} ms`;
+    case "interrupted":
+      return html`<b>interrupted</b>: ${shown(e.message)}`;
+    case "log":
+      return html`<b>note</b>: ${shown(e.message)}`;
+  }
+}
+
+/**
+ * One call's timeline: each audit event in order, with its seq and time, as an ordered list.
+ *
+ * @example
+ * ```ts
+ * callTimeline(groupByCall(records)[0]).toString();
+ * ```
+ */
+export function callTimeline(call: CallEvents): Html {
+  return html`<section class="call" id="call-${shown(call.callId)}">
+<h3><code>${shown(call.tool)}</code> <small>call <code>${shown(call.callId)}</code></small></h3>
+<ol class="events">
+${call.events.map(
+  (record) =>
+    html`<li class="ev ev-${record.type}"><span class="seq">#${record.seq} ${when(record.at)}</span> ${describe(record)}</li>`,
+)}
+</ol>
+</section>`;
+}

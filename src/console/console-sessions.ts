@@ -1,0 +1,54 @@
+import type { Hono } from "hono";
+import { groupByCall } from "./call-timeline.js";
+import { type ConsoleContext, type ConsoleEnv, problemPage } from "./console-context.js";
+import { layout } from "./console-layout.js";
+import { sessionPage, sessionsPage } from "./session-pages.js";
+
+const SESSIONS = 100;
+const CALLS_COUNTED = 100;
+const EVENTS_SHOWN = 5000;
+
+/**
+ * `GET /console/sessions` and `GET /console/sessions/:id`: the list, and one session with its
+ * conversation, its audit timeline per call and the verify badge for its chain.
+ *
+ * @example
+ * ```ts
+ * registerSessionPages(app, context);
+ * ```
+ */
+export function registerSessionPages(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
+  const { store, verifySession } = context;
+  app.get("/console/sessions", async (c) => {
+    const session = c.get("session");
+    const list = await store.listSessions({ limit: SESSIONS });
+    const rows = await Promise.all(
+      list.map(async (s) => {
+        const calls = (await store.listCalls({ sessionId: s.id, limit: CALLS_COUNTED })).length;
+        return { session: s, calls, callsCapped: calls >= CALLS_COUNTED };
+      }),
+    );
+    return c.html(
+      layout({ title: "Sessions", viewer: session, body: sessionsPage(rows) }).toString(),
+    );
+  });
+  app.get("/console/sessions/:id", async (c) => {
+    const viewer = c.get("session");
+    const id = c.req.param("id");
+    const session = await store.getSession(id);
+    if (!session) return problemPage(c, 404, "There is no such session.");
+    const [messages, records, report] = await Promise.all([
+      store.loadTranscript(id),
+      store.listEvents({ sessionId: id, limit: EVENTS_SHOWN }),
+      verifySession(id),
+    ]);
+    const body = sessionPage({
+      session,
+      messages,
+      calls: groupByCall(records),
+      report,
+      eventsCapped: records.length >= EVENTS_SHOWN,
+    });
+    return c.html(layout({ title: `Session ${id}`, viewer, body }).toString());
+  });
+}
