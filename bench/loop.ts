@@ -1,15 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV4 } from "@ai-sdk/provider";
 import { z } from "zod";
 import { createAuditSigner } from "../src/audit/create-audit-signer.js";
 import { createCheckpoint } from "../src/checkpoint/create-checkpoint.js";
 import { createMemoryEventSink } from "../src/checkpoint/memory-event-sink.js";
 import type { ToolCall } from "../src/checkpoint/tool-result.js";
 import { createHarness } from "../src/loop/create-harness.js";
+import type { AnyLanguageModel } from "../src/model/as-model-v4.js";
 import type { ModelScript, ScriptedTurn } from "../src/model/model-script.js";
-import { createScriptedModel } from "../src/model/scripted-model.js";
+import { createScriptedModel, createScriptedModelV3 } from "../src/model/scripted-model.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import type { CheckpointSigner } from "../src/store/audit-checkpoint.js";
 import { openStore } from "../src/store/open-store.js";
@@ -51,28 +52,46 @@ function benchScript(): ModelScript {
   return { source: "bench/loop", turns };
 }
 
-/** Time spent in the model stub: the scripted model's doStream, summed over a run. */
+/**
+ * Time spent in the model stub: the scripted model's doStream, summed over a run. `v3` puts the
+ * same script behind LanguageModelV3, so the run goes through docket's V3 adapter.
+ */
 function timedModel(
   script: ModelScript,
-  { yieldEachTurn = false }: { yieldEachTurn?: boolean } = {},
-): { model: LanguageModelV3; spentMs: () => number } {
-  const inner = createScriptedModel(script);
+  { yieldEachTurn = false, v3 = false }: { yieldEachTurn?: boolean; v3?: boolean } = {},
+): { model: AnyLanguageModel; spentMs: () => number } {
   let spent = 0;
-  const model: LanguageModelV3 = {
-    ...inner,
-    async doStream(options) {
-      // A real model answers over the network: the event loop turns while it thinks, so each
-      // batch is committed (and signed) on its own instead of with the next ones.
-      if (yieldEachTurn) await new Promise((resolve) => setImmediate(resolve));
-      const start = performance.now();
-      try {
-        return await inner.doStream(options);
-      } finally {
-        spent += performance.now() - start;
-      }
-    },
+  const timed = async <T>(run: () => PromiseLike<T>): Promise<T> => {
+    // A real model answers over the network: the event loop turns while it thinks, so each
+    // batch is committed (and signed) on its own instead of with the next ones.
+    if (yieldEachTurn) await new Promise((resolve) => setImmediate(resolve));
+    const start = performance.now();
+    try {
+      return await run();
+    } finally {
+      spent += performance.now() - start;
+    }
   };
-  return { model, spentMs: () => spent };
+  if (v3) {
+    const inner = createScriptedModelV3(script);
+    const model: LanguageModelV3 = {
+      ...inner,
+      doStream: (options) => timed(() => inner.doStream(options)),
+    };
+    return {
+      model,
+      spentMs: () => spent,
+    };
+  }
+  const inner = createScriptedModel(script);
+  const model: LanguageModelV4 = {
+    ...inner,
+    doStream: (options) => timed(() => inner.doStream(options)),
+  };
+  return {
+    model,
+    spentMs: () => spent,
+  };
 }
 
 /**
@@ -129,13 +148,14 @@ async function harnessRound(
     timeStore = false,
     signer,
     yieldEachTurn = false,
-  }: { timeStore?: boolean; signer?: CheckpointSigner; yieldEachTurn?: boolean } = {},
+    v3 = false,
+  }: { timeStore?: boolean; signer?: CheckpointSigner; yieldEachTurn?: boolean; v3?: boolean } = {},
 ): Promise<HarnessRound> {
   const raw = await openStore(url, signer ? { signer } : {});
   const { store, byMethod } = timeStore
     ? timedStore(raw)
     : { store: raw, byMethod: new Map<string, number>() };
-  const { model, spentMs } = timedModel(benchScript(), { yieldEachTurn });
+  const { model, spentMs } = timedModel(benchScript(), { yieldEachTurn, v3 });
   const harness = createHarness({
     model,
     tools: [noop],
@@ -239,12 +259,14 @@ export async function benchLoop(): Promise<void> {
       await harnessRound(fileUrl(-run), policy);
       await harnessRound(fileUrl(-run - 100), policy, { signer });
       await harnessRound(":memory:", policy);
+      await harnessRound(fileUrl(-run - 200), policy, { v3: true });
     }
     await checkpointRound(dir, -1, policy, true);
     await checkpointRound(dir, -2, policy, false);
     await checkpointRound(dir, -3, policy, true, signer);
 
     const harness: HarnessRound[] = [];
+    const harnessV3: HarnessRound[] = [];
     const signed: HarnessRound[] = [];
     let lastRunCheckpoints = 0;
     const turning: HarnessRound[] = [];
@@ -258,6 +280,7 @@ export async function benchLoop(): Promise<void> {
     const direct: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       harness.push(await harnessRound(fileUrl(round), policy));
+      harnessV3.push(await harnessRound(fileUrl(round + 400), policy, { v3: true }));
       delivered = 0;
       signed.push(await harnessRound(fileUrl(round + 100), policy, { signer }));
       lastRunCheckpoints = delivered;
@@ -277,6 +300,8 @@ export async function benchLoop(): Promise<void> {
 
     const perCallUs = (ms: number) => (ms * 1000) / CALLS;
     const overhead = median(harness.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const overheadV3 = median(harnessV3.map((h) => perCallUs(h.wallMs - h.modelMs)));
+    const cpuV3 = median(harnessV3.map((h) => perCallUs(h.cpuMs)));
     const overheadSigned = median(signed.map((h) => perCallUs(h.wallMs - h.modelMs)));
     const cpuUnsigned = median(harness.map((h) => perCallUs(h.cpuMs)));
     const turningUs = median(turning.map((h) => perCallUs(h.wallMs - h.modelMs)));
@@ -303,7 +328,7 @@ export async function benchLoop(): Promise<void> {
       .slice(0, 6);
 
     console.log(
-      `bench/loop: ${TURNS} turns x ${CALLS_PER_TURN} no-op calls, allow policy, SQLite store with audit, median of ${ROUNDS} runs`,
+      `bench/loop: ${TURNS} turns x ${CALLS_PER_TURN} no-op calls, a LanguageModelV4 scripted model, allow policy, SQLite store with audit, median of ${ROUNDS} runs`,
     );
     console.log(`  run wall ${wall.toFixed(1)} ms, of which model stub ${model.toFixed(1)} ms`);
     console.log(
@@ -311,6 +336,9 @@ export async function benchLoop(): Promise<void> {
     );
     console.log(
       `    the ${ROUNDS} runs, after ${WARMUP_RUNS} warm-up runs: ${harness.map((h) => perCallUs(h.wallMs - h.modelMs).toFixed(1)).join(", ")} µs`,
+    );
+    console.log(
+      `  model interface: V4 (the figure above) ${us(overhead)}, V3 through docket's adapter ${us(overheadV3)} (${overheadV3 - overhead >= 0 ? "+" : ""}${(overheadV3 - overhead).toFixed(2)} µs a call); CPU ${us(cpuUnsigned)} vs ${us(cpuV3)}`,
     );
     console.log(
       `  same run, signed          ${us(overheadSigned)}  (a checkpoint per batch, at most one per 200 ms: ${lastRunCheckpoints} in the last run, to a digest file: ${overheadSigned - overhead >= 0 ? "+" : ""}${(overheadSigned - overhead).toFixed(2)} µs a call; target <= 5 µs: ${overheadSigned - overhead <= 5 ? "met" : "MISSED"})`,

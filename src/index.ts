@@ -5,6 +5,17 @@
  * on demand (an architecture test holds it to that).
  */
 
+export {
+  type AiSdkApprovals,
+  type AiSdkApprovalsOptions,
+  createAiSdkApprovals,
+} from "./ai-sdk/ai-sdk-approvals.js";
+export {
+  type DocketTool,
+  type DocketToolOutput,
+  type DocketToolsOptions,
+  docketTools,
+} from "./ai-sdk/docket-tools.js";
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/approval.js";
 // Every type a public signature above uses, so that callers can name it (test/exported-types.test.ts).
 export type { ApprovalsHttpServer } from "./approval/approvals-http-server.js";
@@ -112,9 +123,11 @@ export type { ToolStanding } from "./mcp/server-menu.js";
 export type { PinnedTool, PinStatus, ToolLock } from "./mcp/tool-pins.js";
 export type { UpstreamStatus } from "./mcp/upstream-connection.js";
 export type { DescriptionFinding } from "./mcp/vet-description.js";
+export { type AnyLanguageModel, asModelV4 } from "./model/as-model-v4.js";
 export type { ModelFailure } from "./model/model-failure.js";
 export type { ScriptedCall, ScriptedTurn, TurnCondition } from "./model/model-script.js";
 export { loadModelScript, type ModelScript, parseModelScript } from "./model/model-script.js";
+export { REASONING_LEVELS, type ReasoningLevel } from "./model/reasoning-level.js";
 export type { ModelSettings } from "./model/resolve-model.js";
 export { resolveModel } from "./model/resolve-model.js";
 export { createScriptedModel, type ScriptedModel } from "./model/scripted-model.js";

@@ -1,4 +1,5 @@
 import { createHarness, type Harness } from "../loop/create-harness.js";
+import { checkReasoningLevel } from "../model/reasoning-level.js";
 import { checkModelString, providerOf } from "../model/resolve-model.js";
 import { buildRuntime, type Runtime } from "./build-runtime.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -9,6 +10,8 @@ export interface CliHarnessOptions {
   readonly config?: string;
   readonly store?: string;
   readonly as?: string;
+  /** `--reasoning`: beats docket.yaml's `model.reasoning`. */
+  readonly reasoning?: string;
 }
 
 /**
@@ -26,6 +29,10 @@ export async function createCliHarness(
 ): Promise<{ harness: Harness; runtime: Runtime }> {
   // A mistyped --model stops docket before the store is opened or created.
   if (options.model !== undefined) checkModelString(options.model, "--model");
+  const flagReasoning =
+    options.reasoning === undefined
+      ? undefined
+      : checkReasoningLevel(options.reasoning, "--reasoning");
   const runtime = await buildRuntime({
     config: options.config,
     store: options.store,
@@ -43,6 +50,7 @@ export async function createCliHarness(
   // anthropic:… never inherits an OpenAI-compatible server's address (nor sends its key there).
   const endpoint = runtime.cli.runtime.model?.providers[providerOf(model)];
   const apiKey = endpoint?.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
+  const reasoning = flagReasoning ?? runtime.cli.runtime.model?.reasoning;
   const system = buildSystemPrompt({
     workspace: runtime.workspace,
     configured: runtime.cli.runtime.systemPrompt,
@@ -65,6 +73,7 @@ export async function createCliHarness(
     workspace: runtime.workspace,
     principal: runtime.cli.runtime.principal,
     configHash: runtime.configHash,
+    ...(reasoning ? { reasoning } : {}),
     ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
     modelSettings: {
       ...(endpoint?.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),

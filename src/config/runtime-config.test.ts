@@ -51,6 +51,18 @@ approvals: { mode: suspend, expires: 30m, default_approvers: ["role:lead"] }
     ).rejects.toThrowError(/^docket\.yaml:2: gateway\.max_sessions: /);
   });
 
+  it("reads model.reasoning, and refuses a level V4 does not have", async () => {
+    const runtime = readRuntimeConfig(
+      await configFrom("model:\n  name: anthropic:claude-sonnet-4-5\n  reasoning: high\n"),
+    );
+    expect(runtime.model).toMatchObject({ name: "anthropic:claude-sonnet-4-5", reasoning: "high" });
+    await expect(
+      configFrom("model:\n  name: anthropic:claude-sonnet-4-5\n  reasoning: lots\n").then(
+        readRuntimeConfig,
+      ),
+    ).rejects.toThrowError(/^docket\.yaml:3: model\.reasoning: /);
+  });
+
   it("names the file, line and problem", async () => {
     await expect(
       configFrom("principal: agent\napprovals:\n  mode: later\n").then(readRuntimeConfig),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
 import { DocketError } from "../errors/docket-error.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
+import { REASONING_LEVELS, type ReasoningLevel } from "../model/reasoning-level.js";
 import { forbiddenSandboxEnv } from "../sandbox/sandbox-env-guard.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { DocketConfig } from "./load-config.js";
@@ -42,6 +43,7 @@ const sectionSchemas = {
       base_url: z.url().optional(),
       api_key_env: z.string().optional(),
       providers: z.record(z.string().min(1), endpoint).optional(),
+      reasoning: z.enum(REASONING_LEVELS).optional(),
     }),
   ]),
   limits: z.strictObject({
@@ -103,6 +105,8 @@ export interface RuntimeConfig {
         readonly baseUrl?: string;
         readonly apiKeyEnv?: string;
         readonly providers: Readonly<Record<string, ModelEndpoint>>;
+        /** `model.reasoning`: V4's reasoning call option, for every turn. */
+        readonly reasoning?: ReasoningLevel;
       }
     | undefined;
   readonly limits: {
@@ -153,7 +157,26 @@ function modelSettings(model: z.output<typeof sectionSchemas.model>): RuntimeCon
   // base_url beside name is that provider's; it beats nothing written under providers.
   if (provider && (own.baseUrl || own.apiKeyEnv))
     providers[provider] = { ...providers[provider], ...own };
-  return { ...(model.name ? { name: model.name } : {}), ...own, providers };
+  return {
+    ...(model.name ? { name: model.name } : {}),
+    ...own,
+    providers,
+    ...(model.reasoning ? { reasoning: model.reasoning } : {}),
+  };
+}
+
+/**
+ * A value that matches no branch of a union (`model:` is a string or a mapping) is reported by
+ * the branch that got furthest into it, so `model.reasoning: …` names the key, not `model`.
+ */
+function deepestIssue(issue: z.core.$ZodIssue | undefined): z.core.$ZodIssue | undefined {
+  if (issue?.code !== "invalid_union" || issue.errors.length === 0) return issue;
+  const branches = issue.errors.map((errors) => deepestIssue(errors[0]));
+  const deepest = branches.reduce((best, next) =>
+    (next?.path.length ?? 0) > (best?.path.length ?? 0) ? next : best,
+  );
+  if (!deepest || deepest.path.length === 0) return issue;
+  return { ...deepest, path: [...issue.path, ...deepest.path] };
 }
 
 function check<S extends z.ZodType>(
@@ -165,7 +188,7 @@ function check<S extends z.ZodType>(
   if (value === undefined) return undefined;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  const issue = deepestIssue(parsed.error.issues[0]);
   const path = [key, ...(issue?.path ?? [])].map(String);
   let line: number | undefined;
   for (let i = path.length; i > 0 && line === undefined; i -= 1)

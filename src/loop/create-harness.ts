@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
 import type { EventSink } from "../checkpoint/checkpoint-event.js";
 import type { ToolOutputChunk } from "../checkpoint/checkpoint-options.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { DocketError } from "../errors/docket-error.js";
+import { asModelV4 } from "../model/as-model-v4.js";
 import { resolveModel } from "../model/resolve-model.js";
 import { checkPolicyConfig } from "../policy/check-policy-config.js";
 import type { Store } from "../store/store.js";
@@ -48,7 +49,7 @@ export function createHarness(options: HarnessOptions): Harness {
   const limits = resolveHarnessLimits(options.limits);
   const principal = options.principal ?? "agent";
   const tools = options.tools ?? [];
-  let model: Promise<LanguageModelV3> | undefined;
+  let model: Promise<LanguageModelV4> | undefined;
   let storePromise: Promise<Store> | undefined;
   const ownsStore = typeof options.store !== "object";
 
@@ -56,7 +57,9 @@ export function createHarness(options: HarnessOptions): Harness {
     model ??=
       typeof options.model === "string"
         ? resolveModel(options.model, options.modelSettings)
-        : Promise.resolve(options.model);
+        : Promise.resolve().then(() =>
+            asModelV4(options.model as Exclude<typeof options.model, string>),
+          );
     return model;
   };
   const getStore = () => {
@@ -76,11 +79,11 @@ export function createHarness(options: HarnessOptions): Harness {
       tools.map((tool) => tool.name),
     );
   }
-  const menu: LanguageModelV3FunctionTool[] = tools.map((tool) => ({
+  const menu: LanguageModelV4FunctionTool[] = tools.map((tool) => ({
     type: "function",
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.inputSchema as LanguageModelV3FunctionTool["inputSchema"],
+    inputSchema: tool.inputSchema as LanguageModelV4FunctionTool["inputSchema"],
   }));
 
   const execute = async (
@@ -130,7 +133,7 @@ export function createHarness(options: HarnessOptions): Harness {
 
   const leased = async (
     store: Store,
-    resolvedModel: LanguageModelV3,
+    resolvedModel: LanguageModelV4,
     id: string,
     fresh: boolean,
     input: string | undefined,
@@ -186,6 +189,7 @@ export function createHarness(options: HarnessOptions): Harness {
       principal,
       limits,
       retries: options.retries,
+      ...(options.reasoning ? { reasoning: options.reasoning } : {}),
       telemetry: resolveTelemetry(options.telemetry),
       signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
       emit,

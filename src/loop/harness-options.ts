@@ -1,8 +1,9 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Approver } from "../approval/approval.js";
 import type { EventSink } from "../checkpoint/checkpoint-event.js";
 import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { AnyLanguageModel } from "../model/as-model-v4.js";
+import type { ReasoningLevel } from "../model/reasoning-level.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
@@ -33,8 +34,16 @@ export interface HarnessLimits {
 
 /** Everything `createHarness` accepts. */
 export interface HarnessOptions {
-  /** A model string (`anthropic:…`, `openai:…`, `ollama:…`, `scripted:FILE`) or any AI SDK LanguageModelV3. */
-  readonly model: string | LanguageModelV3;
+  /**
+   * A model string (`anthropic:…`, `openai:…`, `ollama:…`, `scripted:FILE`) or an AI SDK model:
+   * a LanguageModelV4 (AI SDK 7 providers) or a LanguageModelV3 (AI SDK 6), which is adapted.
+   */
+  readonly model: string | AnyLanguageModel;
+  /**
+   * How much the model reasons before it answers (V4's `reasoning` call option; docket.yaml
+   * `model.reasoning`, `--reasoning`). Default: the provider's. A V3 model ignores it.
+   */
+  readonly reasoning?: ReasoningLevel | undefined;
   readonly tools?: readonly Tool[] | undefined;
   readonly policy?: PolicyInput | undefined;
   /** A store, or its URL. Default: `DOCKET_STORE` or `.docket/docket.db`. */

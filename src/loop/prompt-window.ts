@@ -1,4 +1,4 @@
-import type { LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV4Message, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { fitContext, messageBytes } from "./fit-context.js";
 import { isSent, providerMessage, toPrompt } from "./to-prompt.js";
 import type { TranscriptMessage } from "./transcript-message.js";
@@ -17,7 +17,7 @@ import type { TranscriptMessage } from "./transcript-message.js";
  * ```
  */
 export class PromptWindow {
-  private readonly sent: LanguageModelV3Message[] = [];
+  private readonly sent: LanguageModelV4Message[] = [];
   private count = 0;
   private last: TranscriptMessage | undefined;
   private bytes = 0;
@@ -25,7 +25,7 @@ export class PromptWindow {
   constructor(private readonly budgetBytes: number) {}
 
   /** The prompt for `messages`, fitted to the budget. */
-  prompt(messages: readonly TranscriptMessage[]): LanguageModelV3Prompt {
+  prompt(messages: readonly TranscriptMessage[]): LanguageModelV4Prompt {
     if (messages.length < this.count || messages[this.count - 1] !== this.last) this.reset();
     for (let i = this.count; i < messages.length; i += 1) {
       const message = messages[i] as TranscriptMessage;

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { classifyModelError, type ModelFailure } from "../model/model-failure.js";
 import { StreamError, type StreamTurnOptions, streamTurn, type TurnOutput } from "./stream-turn.js";
 
@@ -47,7 +47,7 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
  * ```
  */
 export async function requestTurn(
-  model: LanguageModelV3,
+  model: LanguageModelV4,
   options: StreamTurnOptions,
   {
     maxRetries = 3,

@@ -1,8 +1,9 @@
-import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
 import type { Context } from "@opentelemetry/api";
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { ReasoningLevel } from "../model/reasoning-level.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
 import { distinctCalls, distinctTranscript, usedCallIds } from "./distinct-call-ids.js";
 import type {
@@ -25,15 +26,17 @@ import type {
 
 /** Everything one run needs. */
 export interface RunContext {
-  readonly model: LanguageModelV3;
+  readonly model: LanguageModelV4;
   readonly checkpoint: Checkpoint;
-  readonly menu: readonly LanguageModelV3FunctionTool[];
+  readonly menu: readonly LanguageModelV4FunctionTool[];
   readonly transcript: SessionTranscript;
   readonly sessionId: string;
   readonly runId: string;
   readonly principal: string;
   readonly limits: ReturnType<typeof resolveHarnessLimits>;
   readonly retries: RetryOptions | undefined;
+  /** V4's `reasoning` call option, sent on every turn when set. */
+  readonly reasoning?: ReasoningLevel;
   readonly signal: AbortSignal | undefined;
   readonly emit: (event: HarnessEvent) => void;
   /** Marks the session's status in the store. */
@@ -250,6 +253,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           tools: ctx.menu,
           signal,
           ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),
+          ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
           onText: (delta) => ctx.emit({ type: "text", delta }),
         },
         {
@@ -273,6 +277,13 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
       const turn = outcome.turn;
       inputTokens += turn.inputTokens;
       outputTokens += turn.outputTokens;
+      // The provider's stream ended without saying the reply was complete: its calls may carry
+      // cut-off arguments and its words may stop mid-sentence. Nothing of it is run or saved, so
+      // a resume asks the model again.
+      if (turn.finishReason === "interrupted") {
+        const message = interruptedMessage(turn.toolCalls.length);
+        return end("failed", message, { error: message });
+      }
       if (turn.toolCalls.length === 0) {
         await ctx.transcript.append({ role: "assistant", text: turn.text, toolCalls: [] });
         return end("completed", turn.text || lastAssistantText(messages));
@@ -290,6 +301,14 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
       if (requestsWrite(ctx, toolCalls)) await ctx.transcript.setPendingBatch(pendingBatch);
     }
   }
+}
+
+function interruptedMessage(calls: number): string {
+  const what =
+    calls === 0
+      ? "its text may be incomplete and was not kept"
+      : `its ${calls === 1 ? "tool call was" : `${calls} tool calls were`} not run`;
+  return `The model's reply was interrupted (the provider's stream ended without a finish signal): ${what}. The session is saved and can be resumed.`;
 }
 
 function requestsWrite(ctx: RunContext, calls: readonly TranscriptToolCall[]): boolean {

@@ -1,4 +1,4 @@
-import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
 import type { Context } from "@opentelemetry/api";
 import { type ChatOutcome, startAgentSpan, startChatSpan } from "../telemetry/agent-spans.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
@@ -27,7 +27,7 @@ export interface RunTelemetry {
  * ```
  */
 export function surfaceOf(
-  menu: readonly LanguageModelV3FunctionTool[],
+  menu: readonly LanguageModelV4FunctionTool[],
   messages: readonly TranscriptMessage[],
 ): SurfaceCost {
   const system = messages
@@ -48,10 +48,10 @@ export function surfaceOf(
  */
 export function startRunTelemetry(run: {
   readonly telemetry?: Telemetry | undefined;
-  readonly model: LanguageModelV3;
+  readonly model: LanguageModelV4;
   readonly sessionId: string;
   readonly runId: string;
-  readonly menu: readonly LanguageModelV3FunctionTool[];
+  readonly menu: readonly LanguageModelV4FunctionTool[];
 }): RunTelemetry | undefined {
   const telemetry = run.telemetry;
   if (telemetry === undefined) return undefined;

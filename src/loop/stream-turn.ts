@@ -1,7 +1,8 @@
 import type {
-  LanguageModelV3,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Prompt,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Prompt,
 } from "@ai-sdk/provider";
 import type { TranscriptToolCall } from "./transcript-message.js";
 
@@ -16,10 +17,12 @@ export interface TurnOutput {
 
 /** Options for one streamed turn. */
 export interface StreamTurnOptions {
-  readonly prompt: LanguageModelV3Prompt;
-  readonly tools: readonly LanguageModelV3FunctionTool[];
+  readonly prompt: LanguageModelV4Prompt;
+  readonly tools: readonly LanguageModelV4FunctionTool[];
   readonly signal: AbortSignal | undefined;
   readonly maxOutputTokens?: number;
+  /** V4's `reasoning` call option. */
+  readonly reasoning?: LanguageModelV4CallOptions["reasoning"];
   /** Called with each piece of text as it arrives. */
   readonly onText?: (delta: string) => void;
 }
@@ -49,7 +52,7 @@ export class StreamError extends Error {
  * ```
  */
 export async function streamTurn(
-  model: LanguageModelV3,
+  model: LanguageModelV4,
   options: StreamTurnOptions,
 ): Promise<TurnOutput> {
   const { stream } = await model.doStream({
@@ -57,6 +60,7 @@ export async function streamTurn(
     tools: options.tools.length > 0 ? [...options.tools] : undefined,
     abortSignal: options.signal,
     ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
+    ...(options.reasoning ? { reasoning: options.reasoning } : {}),
   });
   let text = "";
   const deltas = new Map<string, string>();
@@ -96,6 +100,12 @@ export async function streamTurn(
           break;
         case "error":
           throw new StreamError(part.error);
+        // Keep-alives, provider-specific custom parts and the model's reasoning (text or files)
+        // are not part of docket's transcript: the reply is its text and its tool calls.
+        case "ping":
+        case "custom":
+        case "reasoning-file":
+          break;
         default:
           break;
       }

@@ -1,4 +1,4 @@
-import type { LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV4Message, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { TranscriptMessage } from "./transcript-message.js";
 
 /**
@@ -24,7 +24,7 @@ function replayInput(text: string): unknown {
  * const prompt = toPrompt([{ role: "user", text: "Where is my order?" }]);
  * ```
  */
-export function toPrompt(messages: readonly TranscriptMessage[]): LanguageModelV3Prompt {
+export function toPrompt(messages: readonly TranscriptMessage[]): LanguageModelV4Prompt {
   return messages.filter(isSent).map(providerMessage);
 }
 
@@ -43,7 +43,7 @@ export function isSent(message: TranscriptMessage): boolean {
 
 // The transcript only grows: the same message objects come back every turn. Converting each
 // once keeps a long run linear (an assistant message's arguments are parsed once, not per turn).
-const converted = new WeakMap<TranscriptMessage, LanguageModelV3Message>();
+const converted = new WeakMap<TranscriptMessage, LanguageModelV4Message>();
 
 /**
  * One transcript message in the AI SDK's prompt form, converted once per message object.
@@ -53,7 +53,7 @@ const converted = new WeakMap<TranscriptMessage, LanguageModelV3Message>();
  * providerMessage({ role: "user", text: "hi" }); // { role: "user", content: [{ type: "text", text: "hi" }] }
  * ```
  */
-export function providerMessage(message: TranscriptMessage): LanguageModelV3Message {
+export function providerMessage(message: TranscriptMessage): LanguageModelV4Message {
   let provider = converted.get(message);
   if (!provider) {
     provider = toProviderMessage(message);
@@ -62,7 +62,7 @@ export function providerMessage(message: TranscriptMessage): LanguageModelV3Mess
   return provider;
 }
 
-function toProviderMessage(message: TranscriptMessage): LanguageModelV3Message {
+function toProviderMessage(message: TranscriptMessage): LanguageModelV4Message {
   switch (message.role) {
     case "system":
       return { role: "system", content: message.text };

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { DocketError } from "../errors/docket-error.js";
 
 /** Where a model string points, and how to reach it. */
@@ -122,7 +122,7 @@ function requireKey(value: string | undefined, variable: string, provider: strin
 export async function resolveModel(
   model: string,
   settings: ModelSettings = {},
-): Promise<LanguageModelV3> {
+): Promise<LanguageModelV4> {
   const env = settings.env ?? process.env;
   const { provider, id } = split(model);
   switch (provider) {
@@ -142,8 +142,9 @@ export async function resolveModel(
       const { createOpenAI } = await import("@ai-sdk/openai");
       const apiKey = requireKey(settings.apiKey ?? env.OPENAI_API_KEY, "OPENAI_API_KEY", "OpenAI");
       const baseURL = settings.baseUrl ?? env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+      const { plainErrorResults } = await import("./plain-error-results.js");
       // Chat Completions: the protocol every OpenAI-compatible server also speaks.
-      return createOpenAI({ apiKey, baseURL }).chat(id);
+      return plainErrorResults(createOpenAI({ apiKey, baseURL }).chat(id));
     }
     case "scripted": {
       const { loadModelScript } = await import("./model-script.js");

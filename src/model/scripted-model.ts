@@ -1,23 +1,25 @@
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
-  LanguageModelV3Content,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-  LanguageModelV3StreamResult,
-  LanguageModelV3Usage,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+  LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { DocketError } from "../errors/docket-error.js";
 import type { ModelScript, ScriptedTurn, TurnCondition } from "./model-script.js";
 
 /** A language model that replays a script, and remembers what it was sent. */
-export interface ScriptedModel extends LanguageModelV3 {
+export interface ScriptedModel extends LanguageModelV4 {
   /** Every request, in order. */
-  readonly requests: LanguageModelV3CallOptions[];
+  readonly requests: LanguageModelV4CallOptions[];
 }
 
-function usageOf(turn: ScriptedTurn): LanguageModelV3Usage {
+function usageOf(turn: ScriptedTurn): LanguageModelV4Usage {
   const output =
     turn.usage?.output ??
     Math.ceil(((turn.text ?? "").length + JSON.stringify(turn.toolCalls).length) / 4);
@@ -33,7 +35,7 @@ function usageOf(turn: ScriptedTurn): LanguageModelV3Usage {
  * resumed session, even in a new process, continues where it stopped. A turn with `when` gives
  * way to its `else` unless the results in the prompt match.
  */
-function turnFor(script: ModelScript, options: LanguageModelV3CallOptions): ScriptedTurn {
+function turnFor(script: ModelScript, options: LanguageModelV4CallOptions): ScriptedTurn {
   const index = options.prompt.filter((message) => message.role === "assistant").length;
   let turn = script.turns[index];
   if (!turn) {
@@ -56,7 +58,7 @@ function turnFor(script: ModelScript, options: LanguageModelV3CallOptions): Scri
 }
 
 /** Whether the results the model was sent last (the prompt's last tool message) match. */
-function resultMatches(condition: TurnCondition, prompt: LanguageModelV3Prompt): boolean {
+function resultMatches(condition: TurnCondition, prompt: LanguageModelV4Prompt): boolean {
   const results = prompt.findLast((message) => message.role === "tool")?.content ?? [];
   const parts = results.filter((part) => part.type === "tool-result");
   const part = condition.call
@@ -74,8 +76,8 @@ function resultMatches(condition: TurnCondition, prompt: LanguageModelV3Prompt):
   return condition.contains === undefined || text.includes(condition.contains);
 }
 
-function contentOf(turn: ScriptedTurn): LanguageModelV3Content[] {
-  const content: LanguageModelV3Content[] = [];
+function contentOf(turn: ScriptedTurn): LanguageModelV4Content[] {
+  const content: LanguageModelV4Content[] = [];
   if (turn.text) content.push({ type: "text", text: turn.text });
   for (const call of turn.toolCalls) {
     content.push({
@@ -90,7 +92,7 @@ function contentOf(turn: ScriptedTurn): LanguageModelV3Content[] {
 
 /**
  * A model that replays scripted assistant turns: for tests and the offline demo. It speaks the
- * same LanguageModelV3 interface as the real providers, streaming or not, so everything after it
+ * same LanguageModelV4 interface as the real providers, streaming or not, so everything after it
  * is the real loop.
  *
  * @example
@@ -99,14 +101,14 @@ function contentOf(turn: ScriptedTurn): LanguageModelV3Content[] {
  * ```
  */
 export function createScriptedModel(script: ModelScript): ScriptedModel {
-  const requests: LanguageModelV3CallOptions[] = [];
+  const requests: LanguageModelV4CallOptions[] = [];
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     provider: "scripted",
     modelId: script.source,
     supportedUrls: {},
     requests,
-    async doGenerate(options): Promise<LanguageModelV3GenerateResult> {
+    async doGenerate(options): Promise<LanguageModelV4GenerateResult> {
       requests.push(options);
       options.abortSignal?.throwIfAborted();
       const turn = turnFor(script, options);
@@ -120,11 +122,11 @@ export function createScriptedModel(script: ModelScript): ScriptedModel {
         warnings: [],
       };
     },
-    async doStream(options): Promise<LanguageModelV3StreamResult> {
+    async doStream(options): Promise<LanguageModelV4StreamResult> {
       requests.push(options);
       options.abortSignal?.throwIfAborted();
       const turn = turnFor(script, options);
-      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
       if (turn.text) {
         parts.push({ type: "text-start", id: "t0" });
         // Words as deltas, so a terminal shows the text arriving.
@@ -152,7 +154,7 @@ export function createScriptedModel(script: ModelScript): ScriptedModel {
         },
       });
       return {
-        stream: new ReadableStream<LanguageModelV3StreamPart>({
+        stream: new ReadableStream<LanguageModelV4StreamPart>({
           start(controller) {
             for (const part of parts) controller.enqueue(part);
             controller.close();
@@ -161,4 +163,25 @@ export function createScriptedModel(script: ModelScript): ScriptedModel {
       };
     },
   };
+}
+
+/** The scripted model behind the AI SDK 6 interface, for tests and benches of the V3 path. */
+export interface ScriptedModelV3 extends LanguageModelV3 {
+  /** Every request, in order, as the V3 model received it. */
+  readonly requests: LanguageModelV3CallOptions[];
+}
+
+/**
+ * The same scripted model as a LanguageModelV3, so the adapter docket puts in front of AI SDK 6
+ * models is exercised end to end. What a script produces (text, tool calls, a finish) has one
+ * shape in V3 and V4, so only the version it declares differs.
+ *
+ * @example
+ * ```ts
+ * const harness = createHarness({ model: createScriptedModelV3(script) });
+ * ```
+ */
+export function createScriptedModelV3(script: ModelScript): ScriptedModelV3 {
+  const model = createScriptedModel(script);
+  return { ...model, specificationVersion: "v3" } as unknown as ScriptedModelV3;
 }

@@ -132,6 +132,11 @@ describe("mistakes stop docket at start, naming the file and line, before anythi
       /docket\.yaml:2: .*Unknown model provider "anthropc"/,
     ],
     [
+      "reasoning level",
+      "model:\n  name: anthropic:claude-sonnet-4-5\n  reasoning: hihg\n",
+      /docket\.yaml:3: model\.reasoning: /,
+    ],
+    [
       "workspace",
       "workspace: ./missing\n",
       /docket\.yaml:1: workspace: .*missing is not a folder that exists/,
@@ -154,6 +159,15 @@ describe("mistakes stop docket at start, naming the file and line, before anythi
       expect(existsSync(join(p.root, "postgress:"))).toBe(false);
     });
   }
+
+  it("a mistyped --reasoning names the flag and the levels, before a store is created", async () => {
+    const p = await project(DENY_RM);
+    const result = await p.docket(["run", "hi", "--model", "ollama:x", "--reasoning", "hihg"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/--reasoning: "hihg" is not a reasoning level\. Use one of: /);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(p.root, ".docket"))).toBe(false);
+  });
 
   it("a mistyped store URL in --store names the flag", async () => {
     const p = await project(DENY_RM);

@@ -1,14 +1,14 @@
 import type {
-  LanguageModelV3,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Prompt,
+  LanguageModelV4,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Prompt,
 } from "@ai-sdk/provider";
 import { resolveModel } from "../../src/model/resolve-model.js";
 import { FAKE_ANTHROPIC_KEY } from "../support/fake-providers/fake-anthropic.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-providers/fake-openai.js";
 
 /** Two tools a model can call, in the AI SDK's provider-neutral form. */
-export const TOOLS: LanguageModelV3FunctionTool[] = [
+export const TOOLS: LanguageModelV4FunctionTool[] = [
   {
     type: "function",
     name: "get_weather",
@@ -37,7 +37,7 @@ export const MALFORMED_ARGUMENTS = '{ "path" :  "notes/naïve \\"draft\\" 📁.m
  * await streamTurn(model, { prompt: userPrompt("hi"), tools: TOOLS, signal: undefined });
  * ```
  */
-export function userPrompt(text: string): LanguageModelV3Prompt {
+export function userPrompt(text: string): LanguageModelV4Prompt {
   return [{ role: "user", content: [{ type: "text", text }] }];
 }
 
@@ -72,7 +72,7 @@ export const CHAT_COMPLETIONS_PROVIDERS = [
  * const model = await modelAt("anthropic:claude-sonnet-4-5", fake.url);
  * ```
  */
-export function modelAt(model: string, fakeUrl: string, apiKey?: string): Promise<LanguageModelV3> {
+export function modelAt(model: string, fakeUrl: string, apiKey?: string): Promise<LanguageModelV4> {
   const key = apiKey ?? (model.startsWith("anthropic:") ? FAKE_ANTHROPIC_KEY : FAKE_OPENAI_KEY);
   // Both packages append only the operation (`/messages`, `/chat/completions`) to the base URL.
   return resolveModel(model, { baseUrl: `${fakeUrl}/v1`, apiKey: key, env: {} });

@@ -20,6 +20,7 @@ interface ChatOptions {
   readonly as?: string;
   readonly session?: string;
   readonly continue?: boolean;
+  readonly reasoning?: string;
 }
 
 const write = (text: string) => process.stderr.write(text);
@@ -75,6 +76,10 @@ export function registerChatCommand(program: Command): void {
     .option(
       "--model <model>",
       "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
+    )
+    .option(
+      "--reasoning <level>",
+      "how much the model reasons: none, minimal, low, medium, high, xhigh, max",
     )
     .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--store <url>", STORE_FLAG_HELP)

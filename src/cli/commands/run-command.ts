@@ -11,6 +11,7 @@ interface RunOptions {
   readonly store?: string;
   readonly json?: boolean;
   readonly as?: string;
+  readonly reasoning?: string;
   readonly session?: string;
   readonly continue?: boolean;
 }
@@ -112,6 +113,10 @@ function common(command: Command): Command {
     .option(
       "--model <model>",
       "anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL or scripted:FILE",
+    )
+    .option(
+      "--reasoning <level>",
+      "how much the model reasons: none, minimal, low, medium, high, xhigh, max",
     )
     .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--store <url>", STORE_FLAG_HELP)

@@ -1,8 +1,8 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 
 /** A model whose first request hangs until it is cancelled, and what that request saw. */
 export interface HeldModel {
-  readonly model: LanguageModelV3;
+  readonly model: LanguageModelV4;
   /** Resolves once the first request is in flight. */
   readonly inFlight: Promise<void>;
   /** The abort signal the first request was given, once it was made. */
@@ -21,14 +21,14 @@ export interface HeldModel {
  * controller.abort();
  * ```
  */
-export function holdFirstRequest(inner: LanguageModelV3): HeldModel {
+export function holdFirstRequest(inner: LanguageModelV4): HeldModel {
   let seen: AbortSignal | undefined;
   let first = true;
   let markInFlight = () => {};
   const inFlight = new Promise<void>((resolve) => {
     markInFlight = resolve;
   });
-  const model: LanguageModelV3 = {
+  const model: LanguageModelV4 = {
     ...inner,
     doGenerate: (options) => inner.doGenerate(options),
     async doStream(options) {

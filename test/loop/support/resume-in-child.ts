@@ -1,4 +1,4 @@
-import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { expect } from "vitest";
 import type { PendingApproval, RunStatus } from "../../../src/loop/harness-options.js";
 import { runTsx } from "./run-child.js";
@@ -9,7 +9,7 @@ export interface ChildResume {
   readonly text: string;
   readonly approvals: PendingApproval[];
   /** Every prompt the child's model was sent. */
-  readonly prompts: LanguageModelV3Prompt[];
+  readonly prompts: LanguageModelV4Prompt[];
   /** `name:callId` of every handler that ran in the child. */
   readonly runs: string[];
 }

@@ -1,4 +1,4 @@
-import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { expect } from "vitest";
 
 /** One tool result as a provider receives it. */
@@ -17,7 +17,7 @@ export interface PromptResult {
  * promptResults(model.requests[1]!.prompt).map((r) => r.callId);
  * ```
  */
-export function promptResults(prompt: LanguageModelV3Prompt): PromptResult[] {
+export function promptResults(prompt: LanguageModelV4Prompt): PromptResult[] {
   const results: PromptResult[] = [];
   for (const message of prompt) {
     if (message.role !== "tool") continue;
@@ -45,7 +45,7 @@ export function promptResults(prompt: LanguageModelV3Prompt): PromptResult[] {
  * for (const request of model.requests) expectEveryCallAnswered(request.prompt);
  * ```
  */
-export function expectEveryCallAnswered(prompt: LanguageModelV3Prompt): void {
+export function expectEveryCallAnswered(prompt: LanguageModelV4Prompt): void {
   for (const [index, message] of prompt.entries()) {
     if (message.role === "tool") {
       const previous = prompt[index - 1];
