@@ -5,6 +5,7 @@
  * on demand (an architecture test holds it to that).
  */
 
+export type { WaitingCall } from "./ai-sdk/ai-sdk-approvals.js";
 export {
   type AiSdkApprovals,
   type AiSdkApprovalsOptions,
@@ -16,6 +17,7 @@ export {
   type DocketToolsOptions,
   docketTools,
 } from "./ai-sdk/docket-tools.js";
+export type { AlwaysAllowChannel, AlwaysAllowOffer } from "./approval/always-allow-channel.js";
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/approval.js";
 // Every type a public signature above uses, so that callers can name it (test/exported-types.test.ts).
 export type { ApprovalsHttpServer } from "./approval/approvals-http-server.js";
@@ -24,10 +26,12 @@ export type { ApproverConfig, ApproverEntry } from "./approval/approver-director
 export { type ApproverDirectory, createApproverDirectory } from "./approval/approver-directory.js";
 export type { DecisionAttempt, DecisionOutcome } from "./approval/decide-approval.js";
 export { decideApproval } from "./approval/decide-approval.js";
+export type { CurrentText } from "./approval/describe-file-change.js";
 export { describeFileChange, type FileChange } from "./approval/describe-file-change.js";
 export { createDurableApprover, type DurableApproverOptions } from "./approval/durable-approver.js";
 export type { TerminalApproverOptions } from "./approval/terminal-approver.js";
 export { createTerminalApprover } from "./approval/terminal-approver.js";
+export type { TrailProblem, TrailProblemKind, TrailReport } from "./audit/trail-report.js";
 export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
 export type { EditFileOptions } from "./builtin/files/edit-file.handler.js";
 export type { FileGuard } from "./builtin/files/file-guard.js";
@@ -55,6 +59,7 @@ export type {
   ToolOutputChunk,
 } from "./checkpoint/checkpoint-options.js";
 export { type Checkpoint, createCheckpoint } from "./checkpoint/create-checkpoint.js";
+export type { ClearedCall, HostOutcome, Preflight } from "./checkpoint/host-call.js";
 export { createMemoryEventSink, type MemoryEventSink } from "./checkpoint/memory-event-sink.js";
 export { capText, renderResult } from "./checkpoint/render-result.js";
 export type {
@@ -86,11 +91,15 @@ export { wrapUntrusted } from "./checkpoint/wrap-untrusted.js";
 export type { CONFIG_SECTIONS } from "./config/load-config.js";
 export { type DocketConfig, loadConfig } from "./config/load-config.js";
 export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
+export type { ConsoleEnv } from "./console/console-context.js";
 export {
   type ConsoleOptions,
   createWebConsole,
   type WebConsole,
 } from "./console/create-web-console.js";
+export type { InboxChange, InboxFeed } from "./console/inbox-feed.js";
+export type { LimitAnswer, SignInLimiter } from "./console/sign-in-limiter.js";
+export type { SignInSession, SignInSessions } from "./console/sign-in-sessions.js";
 export { DocketError, type DocketErrorCode, isDocketError } from "./errors/docket-error.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
 export type {
@@ -159,6 +168,12 @@ export type {
   PolicyRuleSpec,
 } from "./policy/policy-rule.js";
 export { SELF_PROTECTION_RULE, type SelfProtection } from "./policy/self-protection-vote.js";
+export type { ShellCoverage } from "./policy/shell/judge-shell.js";
+export type {
+  SimpleCommand,
+  Uncertainty,
+  UncertaintyReason,
+} from "./policy/shell/shell-analysis.js";
 export type { OwnFileSpec } from "./protect/docket-own-files.js";
 export { type DocketOwnFiles, docketOwnFiles, type OwnFile } from "./protect/docket-own-files.js";
 export { type RuntimeFiles, runtimeOwnFiles } from "./protect/runtime-own-files.js";
@@ -166,6 +181,7 @@ export { probeSandbox, type SandboxProbe } from "./sandbox/probe-sandbox.js";
 export { type SandboxReport, sandboxReport } from "./sandbox/sandbox-report.js";
 export type { SandboxMode, SandboxNetwork, SandboxSettings } from "./sandbox/sandbox-settings.js";
 export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
+export type { TerminalStyle } from "./shared/terminal-style.js";
 export type {
   Approval,
   ApprovalDecision,
@@ -211,6 +227,7 @@ export type { SaveBatchOptions, Store } from "./store/store.js";
 export type { InterruptedEvent, StoreEvent, StoreEventType } from "./store/store-event.js";
 export type { MessageRole, NewMessage, TranscriptMessage } from "./store/transcript-message.js";
 export { DOCKET, GEN_AI, METRIC, SEMCONV_VERSION } from "./telemetry/semconv.js";
+export type { Instruments } from "./telemetry/telemetry.js";
 export { resolveTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/telemetry.js";
 export { contextFromTraceparent } from "./telemetry/trace-parent.js";
 export {

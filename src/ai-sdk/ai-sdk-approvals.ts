@@ -14,7 +14,7 @@ export interface AiSdkApprovalsOptions {
 }
 
 /** A call the checkpoint asked about, waiting for the AI SDK's approval response. */
-interface WaitingCall {
+export interface WaitingCall {
   readonly name: string;
   readonly input: unknown;
   readonly ctx: DispatchContext;

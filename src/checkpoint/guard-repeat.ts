@@ -174,7 +174,13 @@ export async function guardRepeat(
   if (claim.status === "seen") {
     // The id is the model's: the record answers this call only if it is the same call.
     const same = claim.tool === tool.name && claim.argsHash === argsHash;
-    const result = same ? replay(trace, claim.outcome, claim.state) : reusedId(trace, tool);
+    // An id reserved by a runner still at work is answered as such whoever the call is: that
+    // answer carries no one's outcome, and it is the truth about the id.
+    const reserved =
+      claim.state === "claimed" &&
+      (claim.outcome === undefined || claim.outcome.kind === "awaiting_approval");
+    const result =
+      same || reserved ? replay(trace, claim.outcome, claim.state) : reusedId(trace, tool);
     await trace.emitAfterRun({
       type: "refused",
       reason: "duplicate_call_id",

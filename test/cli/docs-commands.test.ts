@@ -15,9 +15,9 @@ const tsx = fileURLToPath(import.meta.resolve("tsx"));
 /** The fenced blocks of a markdown file in the given language, in order. */
 function blocks(file: string, lang: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  return [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map(
-    (match) => match[1] ?? "",
-  );
+  return [
+    ...text.matchAll(new RegExp(`\`\`\`${lang}(?:[ \t][^\n]*)?\\n([\\s\\S]*?)\`\`\``, "g")),
+  ].map((match) => match[1] ?? "");
 }
 
 function isolated(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

@@ -10,7 +10,7 @@ const page = fileURLToPath(new URL("../../docs/reading-the-trail.md", import.met
 /** The `docket …` commands of the page's sh blocks, comments dropped, split into words. */
 async function pageCommands(): Promise<string[][]> {
   const text = await readFile(page, "utf8");
-  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+  const blocks = [...text.matchAll(/```sh(?:[ \t][^\n]*)?\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
   return blocks
     .flatMap((block) => block.split("\n"))
     .map((line) => line.replace(/#.*$/, "").trim())

@@ -72,10 +72,12 @@ describe("docs/policy.md", () => {
       "utf8",
     );
     for (const name of ["docket.yaml", "cases.yaml"]) {
-      const marker = `<!-- examples/policy/${name} -->\n\`\`\`yaml\n`;
-      const start = docs.indexOf(marker);
-      expect(start, name).toBeGreaterThanOrEqual(0);
-      const body = docs.slice(start + marker.length, docs.indexOf("```", start + marker.length));
+      // The block may carry a marker after its language (test/docs-snippets.test.ts).
+      const opening = `<!-- examples/policy/${name} -->\n\`\`\`yaml`;
+      const at = docs.indexOf(opening);
+      expect(at, name).toBeGreaterThanOrEqual(0);
+      const start = docs.indexOf("\n", at + opening.length) + 1;
+      const body = docs.slice(start, docs.indexOf("```", start));
       expect(body, name).toBe(readFileSync(path.join(examples, name), "utf8"));
     }
   });

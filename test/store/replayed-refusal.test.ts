@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { canonicalJson } from "../../src/shared/canonical-json.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { tempStore } from "../loop/support/temp-store.js";
 import { callEvents } from "./support/call-events.js";
@@ -14,6 +16,10 @@ describe("a call id refused earlier, dispatched again", () => {
   it("gets the earlier refusal's reason and words, and never runs", async () => {
     const { store } = await tempStore();
     const session = await store.createSession({ principal: "agent", configHash: "" });
+    // The intent's refusal follows the id's claim, which carries the call's arguments hash.
+    const args = { order_id: "SU-88421", amount: 42.5 };
+    const argsHash = createHash("sha256").update(canonicalJson(args)).digest("hex");
+    await store.claimCall(session.id, "c1", { tool: "note", writes: true, argsHash });
     await store.emitMany(
       callEvents({ sessionId: session.id, callId: "c1", tool: "note", outcome: "refused" }),
     );
