@@ -1,4 +1,5 @@
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import { hashCanonical } from "../shared/canonical-json.js";
 import type { CallOutcome, CallRecord } from "./call-record.js";
 import { storedText } from "./pending-event.js";
 import type { StoreEvent } from "./store-event.js";
@@ -79,7 +80,14 @@ export function applyCallEvent(
       };
     case "decided":
       if (!isOpen(base)) return row;
-      return { ...base, decision: event.decision, rule: event.rule };
+      // The decided arguments identify the call, so a call refused before its claim (its intent
+      // could not be written) is still known as the same call when its id comes again.
+      return {
+        ...base,
+        decision: event.decision,
+        rule: event.rule,
+        argsHash: base.argsHash ?? decidedArgsHash(event.args),
+      };
     case "started": {
       if (!isOpen(base)) return row;
       // After an approval, the call runs: its `awaiting_approval` outcome no longer stands.
@@ -284,5 +292,14 @@ function outcomeOf(
         durationMs: undefined,
         at: event.at,
       };
+  }
+}
+
+function decidedArgsHash(args: unknown): string | undefined {
+  if (args === undefined) return undefined;
+  try {
+    return hashCanonical(args);
+  } catch {
+    return undefined;
   }
 }
