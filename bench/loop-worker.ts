@@ -3,20 +3,8 @@ import "../src/cli/quiet-tool-lint.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
-import { createHarness } from "../src/loop/create-harness.js";
-import { createPolicyEngine } from "../src/policy/policy-engine.js";
-import { openStore } from "../src/store/open-store.js";
-import type { Store } from "../src/store/store.js";
-import { defineTool } from "../src/tool/define-tool.js";
-import {
-  CALLS_PER_TURN,
-  CLOSING_TEXT,
-  WORKLOAD_PROMPT,
-  type WorkloadModel,
-  workloadModel,
-  workloadScript,
-} from "./loop-workload.js";
+import { aiSdkSystem, docketSystem, type LoopSystem } from "./loop-systems.js";
+import { workloadModel, workloadScript } from "./loop-workload.js";
 
 /** One run of the workload, as the worker reports it. */
 export interface WorkerRun {
@@ -40,70 +28,12 @@ export interface WorkerReport {
   readonly heapUsedBytes: number;
 }
 
-const input = z.object({ n: z.number() });
-const noopHandler = ({ n }: { n: number }) => n;
-
-type RunWorkload = (workload: WorkloadModel, turns: number) => Promise<void>;
-
-async function docketRunner(storeKind: "file" | "memory", dir: string): Promise<RunWorkload> {
-  const store: Store = await openStore(
-    storeKind === "memory" ? ":memory:" : `sqlite:${join(dir, "docket.db")}`,
-  );
-  const policy = await createPolicyEngine({
-    layers: [{ name: "project", rules: [{ decision: "allow", tool: "noop" }] }],
-  });
-  const noop = defineTool({
-    name: "noop",
-    description: "Does nothing.",
-    input,
-    writes: false,
-    handler: noopHandler,
-  });
-  return async ({ model }, turns) => {
-    const calls = turns * CALLS_PER_TURN;
-    const harness = createHarness({
-      model,
-      tools: [noop],
-      policy,
-      store,
-      // Above the work to do: reaching a limit ends a run before its closing text turn.
-      limits: { maxTurns: turns + 1, maxToolCallsPerRun: calls + 1 },
-    });
-    const result = await harness.run(WORKLOAD_PROMPT);
-    if (result.status !== "completed" || result.text !== CLOSING_TEXT)
-      throw new Error(`docket's run ended ${result.status}: ${result.text}`);
-  };
-}
-
-async function aiSdkRunner(): Promise<RunWorkload> {
-  const { generateText, stepCountIs, tool } = await import("ai");
-  return async ({ model }, turns) => {
-    let executed = 0;
-    const noop = tool({
-      description: "Does nothing.",
-      inputSchema: input,
-      execute: (args: { n: number }) => {
-        executed += 1;
-        return noopHandler(args);
-      },
-    });
-    const result = await generateText({
-      model,
-      tools: { noop },
-      prompt: WORKLOAD_PROMPT,
-      stopWhen: stepCountIs(turns + 1),
-    });
-    if (result.text !== CLOSING_TEXT || executed !== turns * CALLS_PER_TURN)
-      throw new Error(`the AI SDK's run ended "${result.text}" after ${executed} calls`);
-  };
-}
-
-async function timedRun(run: RunWorkload, turns: number): Promise<WorkerRun> {
+async function timedRun(system: LoopSystem, turns: number): Promise<WorkerRun> {
   // Built before the clock starts: the replies are the model's, not the system's.
   const workload = workloadModel(workloadScript(turns));
   const start = performance.now();
   const cpu = process.cpuUsage();
-  await run(workload, turns);
+  await system.run(workload.model, turns);
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
   return { wallMs, cpuMs: (used.user + used.system) / 1000, modelMs: workload.spentMs() };
@@ -126,13 +56,13 @@ async function main(argv: readonly string[]): Promise<void> {
     throw new Error("TURNS must be a positive integer, RUNS a non-negative one");
   const dir = mkdtempSync(join(tmpdir(), "docket-bench-peer-"));
   try {
-    const run =
+    const loop =
       system === "docket"
-        ? await docketRunner(store === "memory" ? "memory" : "file", dir)
-        : await aiSdkRunner();
-    const warmup = await timedRun(run, turns);
+        ? await docketSystem({ store: store === "memory" ? "memory" : "file", dir })
+        : await aiSdkSystem();
+    const warmup = await timedRun(loop, turns);
     const timed: WorkerRun[] = [];
-    for (let i = 0; i < runs; i += 1) timed.push(await timedRun(run, turns));
+    for (let i = 0; i < runs; i += 1) timed.push(await timedRun(loop, turns));
     const report: WorkerReport = {
       system,
       store,
@@ -142,6 +72,7 @@ async function main(argv: readonly string[]): Promise<void> {
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
       heapUsedBytes: process.memoryUsage().heapUsed,
     };
+    await loop.close();
     console.log(JSON.stringify(report));
   } finally {
     rmSync(dir, { recursive: true, force: true });
