@@ -15,6 +15,8 @@ export interface PeerFigures {
   /** The first run of each process (its warm-up), wall time per call. */
   readonly firstWallUs: number;
   readonly firstCpuUs: number;
+  /** The fastest timed run's CPU time per call: what a run costs when nothing else gets in. */
+  readonly fastestCpuUs: number;
   /** Each process's median wall time per call: how far processes differ. */
   readonly processWallUs: readonly number[];
   readonly modelUs: number;
@@ -29,6 +31,7 @@ function figures(reports: readonly WorkerReport[], turns: number): PeerFigures {
     cpuUs: median(timed.map((r) => per(r.cpuMs))),
     firstWallUs: median(reports.map((r) => per(r.warmup.wallMs))),
     firstCpuUs: median(reports.map((r) => per(r.warmup.cpuMs))),
+    fastestCpuUs: Math.min(...timed.map((r) => per(r.cpuMs))),
     processWallUs: reports.map((r) => median(r.runs.map((x) => per(x.wallMs)))),
     modelUs: median(timed.map((r) => per(r.modelMs))),
   };
@@ -76,10 +79,10 @@ export async function benchLoopPeer({
     `bench/loop peer: N turns x ${CALLS_PER_TURN} no-op zod calls, a zero-latency fake LanguageModelV4; docket = createHarness + SQLite file store (audit on), AI SDK = generateText (ai ${aiVersion()}) with stopWhen stepCountIs(N+1)`,
   );
   console.log(
-    `  ${processes} processes per system and run length, interleaved; each 1 warm-up + ${TIMED_RUNS} timed runs; medians per call of all timed runs (load average ${startLoad})`,
+    `  ${processes} process${processes === 1 ? "" : "es"} per system and run length, interleaved; each 1 warm-up + ${TIMED_RUNS} timed runs; medians per call of all timed runs (load average ${startLoad})`,
   );
   console.log(
-    "  turns   docket µs  AI SDK µs  ratio |  docket CPU  AI SDK CPU  ratio | first run in a process: docket / AI SDK µs (CPU)",
+    "  turns   docket µs  AI SDK µs  ratio |  docket CPU  AI SDK CPU  ratio | fastest run, CPU | first run in a process, µs (CPU)",
   );
   const verdicts: string[] = [];
   for (const turns of lengths) {
@@ -100,7 +103,7 @@ export async function benchLoopPeer({
     const wallRatio = d.wallUs / s.wallUs;
     const cpuRatio = d.cpuUs / s.cpuUs;
     console.log(
-      `  ${String(turns).padStart(5)} ${col(d.wallUs, 11)} ${col(s.wallUs, 10)} ${wallRatio.toFixed(2).padStart(6)} | ${col(d.cpuUs, 11)} ${col(s.cpuUs, 11)} ${cpuRatio.toFixed(2).padStart(6)} | ${d.firstWallUs.toFixed(0)} / ${s.firstWallUs.toFixed(0)} (${d.firstCpuUs.toFixed(0)} / ${s.firstCpuUs.toFixed(0)})`,
+      `  ${String(turns).padStart(5)} ${col(d.wallUs, 11)} ${col(s.wallUs, 10)} ${wallRatio.toFixed(2).padStart(6)} | ${col(d.cpuUs, 11)} ${col(s.cpuUs, 11)} ${cpuRatio.toFixed(2).padStart(6)} | ${`${d.fastestCpuUs.toFixed(0)} / ${s.fastestCpuUs.toFixed(0)}`.padEnd(16)} | ${d.firstWallUs.toFixed(0)} / ${s.firstWallUs.toFixed(0)} (${d.firstCpuUs.toFixed(0)} / ${s.firstCpuUs.toFixed(0)})`,
     );
     console.log(
       `          per process, wall: docket ${d.processWallUs.map((v) => v.toFixed(0)).join(", ")}; AI SDK ${s.processWallUs.map((v) => v.toFixed(0)).join(", ")}; in the fake model: ${d.modelUs.toFixed(1)} / ${s.modelUs.toFixed(1)}`,
