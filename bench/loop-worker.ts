@@ -25,12 +25,19 @@ export interface WorkerReport {
   readonly runs: readonly WorkerRun[];
   /** Peak resident set size of the process, in bytes. */
   readonly maxRssBytes: number;
-  readonly heapUsedBytes: number;
+  /** The heap in use after the runs: after a full GC when run with --expose-gc (as runWorker does). */
+  readonly liveHeapBytes: number;
+  /** With RUNS 0 and --expose-gc: the heap in use after a full GC when the last turn is asked for. */
+  readonly liveHeapAtLastTurn?: number;
 }
 
-async function timedRun(system: LoopSystem, turns: number): Promise<WorkerRun> {
+async function timedRun(
+  system: LoopSystem,
+  turns: number,
+  onLastReply?: () => void,
+): Promise<WorkerRun> {
   // Built before the clock starts: the replies are the model's, not the system's.
-  const workload = workloadModel(workloadScript(turns));
+  const workload = workloadModel(workloadScript(turns), onLastReply ? { onLastReply } : {});
   const start = performance.now();
   const cpu = process.cpuUsage();
   await system.run(workload.model, turns);
@@ -60,9 +67,21 @@ async function main(argv: readonly string[]): Promise<void> {
       system === "docket"
         ? await docketSystem({ store: store === "memory" ? "memory" : "file", dir })
         : await aiSdkSystem();
-    const warmup = await timedRun(loop, turns);
+    const gc = (globalThis as { gc?: () => void }).gc;
+    let liveHeapAtLastTurn: number | undefined;
+    // Only for a single-run measurement (memory): a full GC inside a timed run would be timed.
+    const atLastTurn =
+      runs === 0 && gc
+        ? () => {
+            gc();
+            liveHeapAtLastTurn = process.memoryUsage().heapUsed;
+          }
+        : undefined;
+    const warmup = await timedRun(loop, turns, atLastTurn);
     const timed: WorkerRun[] = [];
     for (let i = 0; i < runs; i += 1) timed.push(await timedRun(loop, turns));
+    // What the runs left behind, not garbage the collector had not reached yet.
+    gc?.();
     const report: WorkerReport = {
       system,
       store,
@@ -70,7 +89,8 @@ async function main(argv: readonly string[]): Promise<void> {
       warmup,
       runs: timed,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
-      heapUsedBytes: process.memoryUsage().heapUsed,
+      liveHeapBytes: process.memoryUsage().heapUsed,
+      ...(liveHeapAtLastTurn === undefined ? {} : { liveHeapAtLastTurn }),
     };
     await loop.close();
     console.log(JSON.stringify(report));

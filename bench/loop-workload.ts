@@ -83,14 +83,18 @@ export interface WorkloadModel {
  * A LanguageModelV4 that replays the script with no latency, streaming (docket's loop) or not
  * (the AI SDK's generateText), the way docket's scripted model does. Unlike that model it keeps
  * none of the requests and picks the reply by a counter, so neither the bench's memory nor its
- * time per turn grows with the history: what grows is the system's own.
+ * time per turn grows with the history: what grows is the system's own. `onLastReply` is called
+ * when the closing reply is asked for, while the system holds the whole run's history.
  *
  * @example
  * ```ts
  * const { model } = workloadModel(workloadScript(10));
  * ```
  */
-export function workloadModel(script: WorkloadScript): WorkloadModel {
+export function workloadModel(
+  script: WorkloadScript,
+  { onLastReply }: { onLastReply?: () => void } = {},
+): WorkloadModel {
   let next = 0;
   let spent = 0;
   const reply = (abortSignal: AbortSignal | undefined): WorkloadTurn => {
@@ -98,6 +102,8 @@ export function workloadModel(script: WorkloadScript): WorkloadModel {
     const turn = script.replies[next];
     if (!turn) throw new Error(`the workload has ${script.replies.length} replies; one more asked`);
     next += 1;
+    // Outside the model's timed span: the whole history is held by the system right now.
+    if (next === script.replies.length) onLastReply?.();
     return turn;
   };
   const model: LanguageModelV4 = {

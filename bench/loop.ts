@@ -396,5 +396,6 @@ export async function benchLoop({
   if (wanted.includes("harness")) await benchHarness();
   if (wanted.includes("peer"))
     await benchLoopPeer(quick ? { lengths: [1, 10, 100], processes: 1 } : {});
-  if (wanted.includes("memory")) await benchLoopMemory({ withPeer: !quick });
+  if (wanted.includes("memory"))
+    await benchLoopMemory(quick ? { withPeer: false, longTurns: 0 } : {});
 }

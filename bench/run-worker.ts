@@ -23,7 +23,7 @@ export async function runWorker(
 ): Promise<WorkerReport> {
   const { stdout } = await run(
     process.execPath,
-    [WORKER, system, store, String(turns), String(runs)],
+    ["--expose-gc", WORKER, system, store, String(turns), String(runs)],
     { maxBuffer: 1 << 20 },
   );
   const last = stdout.trim().split("\n").at(-1) ?? "";
