@@ -1,4 +1,4 @@
-import * as crypto from "node:crypto";
+import { sha256Hex } from "../shared/canonical-json.js";
 import type { ChainVerification } from "./audit-record.js";
 import { storedText } from "./pending-event.js";
 
@@ -34,7 +34,7 @@ export function linkHash(
   const prev =
     prevHash === lastHash || HEX_HASH.test(prevHash) ? `"${prevHash}"` : JSON.stringify(prevHash);
   const text = `{"event":${eventJson},"prevHash":${prev},"seq":${seq},"sessionId":${quoted(sessionId)}}`;
-  lastHash = sha256(text);
+  lastHash = sha256Hex(text);
   return lastHash;
 }
 
@@ -52,13 +52,6 @@ function quoted(sessionId: string): string {
   }
   return lastQuoted;
 }
-
-// crypto.hash (Node 20.12+) is a one-shot digest, about three times faster than createHash for
-// an event-sized input; fall back where it is missing.
-const sha256: (text: string) => string =
-  typeof crypto.hash === "function"
-    ? (text) => crypto.hash("sha256", text, "hex")
-    : (text) => crypto.createHash("sha256").update(text).digest("hex");
 
 /** A stored event as the verifier reads it. */
 export interface ChainRow {
