@@ -65,6 +65,11 @@ export interface ChainRow {
   readonly event: string;
   readonly prevHash: string;
   readonly hash: string;
+  /**
+   * The first seq of the row that holds this event, when the row holds several (a SQLite row of
+   * a read call's events): only that row's last hash is stored, so an edit is named by row.
+   */
+  readonly packedFrom?: number;
 }
 
 /** The last link of a chain, kept beside it so that a truncated chain is noticed. */
@@ -193,6 +198,12 @@ function checkRow(
     };
   }
   if (linkHash(row.seq, row.sessionId, row.prevHash, row.event) !== row.hash) {
+    if (row.packedFrom !== undefined && row.packedFrom < row.seq) {
+      return {
+        seq: row.packedFrom,
+        problem: `events ${row.packedFrom} to ${row.seq} were altered (they are stored in one row, and its hash does not match their content)`,
+      };
+    }
     return {
       seq: row.seq,
       problem: `event ${row.seq} was altered (its hash does not match its content)`,
