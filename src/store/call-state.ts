@@ -52,6 +52,9 @@ export function newCallRow(
     startedAt: undefined,
     finishedAt: undefined,
     result: undefined,
+    // Every row has the same fields in the same order: the folds copy rows per event, and V8
+    // copies objects of one shape fastest.
+    decidedArgs: undefined,
   };
 }
 

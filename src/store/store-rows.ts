@@ -139,6 +139,7 @@ export function toCallRow(row: Row): CallRow {
     claimedAt: num(row.claimed_at),
     startedAt: num(row.started_at),
     finishedAt: num(row.finished_at),
+    decidedArgs: undefined,
   };
 }
 

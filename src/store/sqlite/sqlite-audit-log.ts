@@ -110,9 +110,10 @@ export class SqliteAuditLog {
     const rows = this.sql(`SELECT * FROM audit_events ${where} ORDER BY session_id, seq`).iterate(
       ...params,
     );
+    const wanted = (link: Pick<ChainRow, "seq" | "type" | "at">) => matches(link, filter);
     for (const row of rows) {
-      for (const link of unpackTrailRow(row as Row)) {
-        if (!matches(link, filter)) continue;
+      for (const link of unpackTrailRow(row as Row, wanted)) {
+        if (!wanted(link)) continue;
         records.push(auditRecordOf(link));
         // Leaving the loop closes the statement's iterator.
         if (records.length >= limit) return records;
@@ -155,7 +156,7 @@ export class SqliteAuditLog {
 }
 
 /** The filters a packed row's columns cannot answer for each of its events. */
-function matches(link: ChainRow, filter: EventFilter): boolean {
+function matches(link: Pick<ChainRow, "seq" | "type" | "at">, filter: EventFilter): boolean {
   if (filter.type !== undefined && link.type !== filter.type) return false;
   if (filter.since !== undefined && link.at < filter.since) return false;
   return filter.afterSeq === undefined || link.seq > filter.afterSeq;

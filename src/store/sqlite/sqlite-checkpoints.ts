@@ -166,7 +166,7 @@ export class SqliteCheckpoints {
     ).all(sessionId, afterSeq, limit) as Row[];
     // A row's seq is its last event's: `limit` rows hold at least `limit` events after afterSeq.
     return rows
-      .flatMap(unpackTrailRow)
+      .flatMap((row) => unpackTrailRow(row))
       .filter((link) => link.seq > afterSeq)
       .slice(0, limit);
   }

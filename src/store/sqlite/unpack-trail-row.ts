@@ -18,19 +18,27 @@ import { toChainRow } from "../store-rows.js";
  * for (const link of unpackTrailRow(row)) verifier.row(link);
  * ```
  */
-export function unpackTrailRow(row: Row): ChainRow[] {
+export function unpackTrailRow(
+  row: Row,
+  /** When given, a packed row none of whose events it wants is skipped before any hashing. */
+  wanted?: (link: Pick<ChainRow, "seq" | "type" | "at">) => boolean,
+): ChainRow[] {
   const text = String(row.event);
   if (!text.includes("\n")) return [toChainRow(row)];
   const parts = text.split("\n");
   const last = toChainRow(row);
   const first = last.seq - parts.length + 1;
+  const columns = parts.map((part, i) =>
+    i === parts.length - 1 ? { type: last.type, at: last.at } : eventColumns(part),
+  );
+  if (wanted && !columns.some((column, i) => wanted({ seq: first + i, ...column }))) return [];
   const links: ChainRow[] = [];
   let prevHash = last.prevHash;
   for (let i = 0; i < parts.length - 1; i += 1) {
     const event = parts[i] as string;
     const seq = first + i;
     const hash = linkHash(seq, last.sessionId, prevHash, event);
-    const { type, at } = eventColumns(event);
+    const { type, at } = columns[i] as { type: string; at: number };
     links.push({ ...last, seq, type, at, event, prevHash, hash, packedFrom: first });
     prevHash = hash;
   }
@@ -53,7 +61,7 @@ function eventColumns(text: string): { type: string; at: number } {
  *
  * @example
  * ```ts
- * unpackTrailRow(row).map(toAuditRecordOf);
+ * unpackTrailRow(row).map(auditRecordOf);
  * ```
  */
 export function auditRecordOf(link: ChainRow): AuditRecord {
