@@ -131,7 +131,7 @@ export async function benchAuditWritePath({
       `  audit write path per call, reads in batches of 10 (SQLite file, CPU): ${readUs.toFixed(1)} µs (target <= ${TARGET_US} µs; dispatchBatch ${figures["noop:sqlite"]?.toFixed(1)} µs with the store, ${figures["noop:memory"]?.toFixed(1)} µs with a memory sink)`,
     );
     console.log(
-      `  audit write path per call, writes in batches of 10 (SQLite file, CPU): ${writeUs.toFixed(1)} µs (three commits each: claim, intent, outcome; dispatchBatch ${figures["noop_write:sqlite"]?.toFixed(1)} µs with the store)`,
+      `  audit write path per call, writes in batches of 10 (SQLite file, CPU): ${writeUs.toFixed(1)} µs (each commits its claim, its intent and its outcome around its run; dispatchBatch ${figures["noop_write:sqlite"]?.toFixed(1)} µs with the store)`,
     );
     return { readUs, writeUs };
   } finally {
