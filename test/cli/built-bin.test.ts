@@ -1,11 +1,12 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeScriptedProject } from "./support/scripted-project.js";
 
 // The bin as `npm run build` makes it: tsc's output bundled into dist/src/cli/bin/ by
 // scripts/bundle-cli.mjs, main.js its launcher. The rest of the suite runs the sources; these
@@ -19,17 +20,7 @@ const bundle = join(root, "dist/src/cli/bin/main.js");
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "docket-built-bin-"));
-  await writeFile(join(dir, "script.yaml"), 'turns:\n  - text: "Hello."\n');
-  await writeFile(
-    join(dir, "docket.yaml"),
-    [
-      "model: scripted:script.yaml",
-      "policy:",
-      "  rules:",
-      '    - { id: safe-shell, decision: allow, tool: run_command, command: ["ls *", "node *"] }',
-      "",
-    ].join("\n"),
-  );
+  await writeScriptedProject(dir, ["node *"]);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeScriptedProject } from "./support/scripted-project.js";
 
 // What a cold process loads for a command: docket from source (tsx), with a hook that names
 // every package it imports or requires (test/fixtures/load-report). Each command must load
@@ -17,17 +18,7 @@ const report = fileURLToPath(new URL("../fixtures/load-report/register.mjs", imp
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "docket-cold-imports-"));
-  await writeFile(join(dir, "script.yaml"), 'turns:\n  - text: "Hello."\n');
-  await writeFile(
-    join(dir, "docket.yaml"),
-    [
-      "model: scripted:script.yaml",
-      "policy:",
-      "  rules:",
-      '    - { id: safe-shell, decision: allow, tool: run_command, command: ["ls *"] }',
-      "",
-    ].join("\n"),
-  );
+  await writeScriptedProject(dir);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
