@@ -1,12 +1,15 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import type addFormatsModule from "ajv-formats";
 import { DocketError } from "../errors/docket-error.js";
 import type { JsonSchema, SchemaIssue, ValidationOutcome } from "./input-schema.js";
 
-// ajv-formats is CommonJS: under NodeNext its default export arrives wrapped.
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule.default })
-  .default;
+// ajv (CommonJS, and one of docket's costliest modules to load) is required on the first JSON
+// Schema compiled: a process whose tools are all zod, as the built-ins are, never loads it.
+const load = createRequire(import.meta.url);
+const addFormats = (schemaAjv: Ajv | Ajv2020) =>
+  (load("ajv-formats") as { default: typeof addFormatsModule.default }).default(schemaAjv);
 
 let draft2020: Ajv2020 | undefined;
 let draft07: Ajv | undefined;
@@ -20,13 +23,15 @@ function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
     dialect.includes("draft-04")
   ) {
     if (!draft07) {
-      draft07 = new Ajv({ allErrors: true, strict: false, validateSchema: true });
+      const { Ajv: Draft07 } = load("ajv") as typeof import("ajv");
+      draft07 = new Draft07({ allErrors: true, strict: false, validateSchema: true });
       addFormats(draft07);
     }
     return draft07;
   }
   if (!draft2020) {
-    draft2020 = new Ajv2020({ allErrors: true, strict: false, validateSchema: true });
+    const { Ajv2020: Draft2020 } = load("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    draft2020 = new Draft2020({ allErrors: true, strict: false, validateSchema: true });
     addFormats(draft2020);
   }
   return draft2020;
