@@ -1,6 +1,6 @@
 // Bundles the built CLI (dist/src/cli/main.js, as tsc wrote it) into dist/src/cli/bin/: one
 // module per command's code path instead of hundreds of files, so a cold `docket` process
-// resolves, reads and compiles far fewer (docs/adr/0015-cold-start.md has the figures). Every
+// resolves, reads and compiles far fewer (docs/adr/0016-cold-start.md has the figures). Every
 // dynamic import() stays a separate chunk, loaded only when reached. Packages that locate files
 // beside themselves (tree-sitter's .wasm) or are native (better-sqlite3) or optional (pg) stay
 // external and load from node_modules as before. The bundle stays under dist/src/cli/, which
