@@ -112,7 +112,8 @@ export function withoutRegistration(
  * The host's settings with docket registered for every tool (Claude Code: `matcher: "*"` and
  * `onFailure: "block"`, so a hook that fails blocks the call; gemini-cli: `matcher: ".*"`), and
  * for the events that settle what the host's prompt refused (those never block: a failure there
- * must not swallow the user's prompt). Registering twice gives the same file.
+ * must not swallow the user's prompt; Claude Code runs them in the background). Registering twice
+ * gives the same file.
  *
  * @example
  * ```ts
@@ -148,7 +149,13 @@ export function withRegistration(
   const cleared = parseSettings(withoutRegistration(host, text, command, file), file);
   const hooks = { ...((cleared.hooks as Json | undefined) ?? {}) };
   for (const event of JSON_EVENTS[host] ?? []) {
-    const blocks = isSettleEvent(host, event) ? {} : { onFailure: "block" };
+    // A settle event never blocks; Claude Code runs it in the background (`async`), so that the
+    // user's prompt does not wait for docket, except at the session's end, which it might cut.
+    const blocks = !isSettleEvent(host, event)
+      ? { onFailure: "block" }
+      : event === "SessionEnd"
+        ? {}
+        : { async: true };
     const entry =
       host === "claude-code"
         ? { type: "command", command, timeout: timeoutSeconds, ...blocks }
