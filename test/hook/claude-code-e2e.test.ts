@@ -8,6 +8,7 @@ import { withRegistration } from "../../src/hook/hook-registration.js";
 import { startFakeAnthropicAgent } from "../support/fake-providers/fake-anthropic-agent.js";
 import type { FakeServer } from "../support/fake-providers/fake-server.js";
 import {
+  claudeEnv,
   docketHookCommand,
   type HostWorkspace,
   hostBinary,
@@ -64,14 +65,7 @@ describe("Claude Code with docket as its PreToolUse hook", () => {
       ["-p", "make the two things", "--output-format", "json"],
       {
         cwd: ws,
-        env: {
-          ...process.env,
-          HOME: home,
-          ANTHROPIC_BASE_URL: fake.url,
-          ANTHROPIC_API_KEY: "sk-ant-fake",
-          DISABLE_AUTOUPDATER: "1",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        },
+        env: claudeEnv(home, fake.url),
         timeout: 150_000,
       },
     );

@@ -9,6 +9,7 @@ import { withRegistration } from "../../src/hook/hook-registration.js";
 import { startFakeAnthropicAgent } from "../support/fake-providers/fake-anthropic-agent.js";
 import type { FakeServer } from "../support/fake-providers/fake-server.js";
 import {
+  claudeEnv,
   docketHookCommand,
   type HostWorkspace,
   hostBinary,
@@ -66,16 +67,6 @@ async function setUp(name: string): Promise<{ w: HostWorkspace; fake: FakeServer
   return { w, fake };
 }
 
-const hostEnv = (home: string, url: string) => ({
-  ...process.env,
-  HOME: home,
-  ANTHROPIC_BASE_URL: url,
-  ANTHROPIC_API_KEY: "sk-ant-fake",
-  DISABLE_AUTOUPDATER: "1",
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  TERM: "xterm-256color",
-});
-
 /** Wait until the trail shows the call settled (an async hook may still be writing). */
 async function settledTrail(ws: string) {
   for (let i = 0; ; i += 1) {
@@ -103,7 +94,7 @@ describe("Claude Code refusing at its own prompt a call docket handed it", () =>
     const { stdout } = await run(
       hostBinary("claude"),
       ["-p", "make it", "--output-format", "json"],
-      { cwd: w.ws, env: hostEnv(w.home, fake.url), timeout: 150_000 },
+      { cwd: w.ws, env: claudeEnv(w.home, fake.url), timeout: 150_000 },
     );
     const result = JSON.parse(stdout) as { permission_denials: { tool_use_id: string }[] };
     expect(result.permission_denials.map((d) => d.tool_use_id)).toEqual(["toolu_asked"]);
@@ -128,7 +119,7 @@ describe("Claude Code refusing at its own prompt a call docket handed it", () =>
     );
     const child = spawn("python3", [relay, hostBinary("claude"), "make it"], {
       cwd: w.ws,
-      env: hostEnv(w.home, fake.url),
+      env: claudeEnv(w.home, fake.url),
       stdio: ["pipe", "pipe", "pipe"],
     });
     let screen = "";

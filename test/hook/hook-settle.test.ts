@@ -1,42 +1,34 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HookReply } from "../../src/hook/hook-answer.js";
 import type { HostName } from "../../src/hook/host-name.js";
-import { runHook } from "../../src/hook/run-hook.js";
 import { openStore } from "../../src/store/open-store.js";
+import { type HookFixture, hookFixture } from "../support/hook-fixture.js";
 
 // A call docket answers `ask` goes to the host's own prompt. The host says nothing when its user
 // refuses it there; these are the events that come instead, in the order and shape the real
 // Claude Code 2.1.332 sent them to a recording hook (interactive at a pty, and with -p), and
 // gemini-cli 0.61's documented BeforeAgent/AfterAgent/SessionEnd. Each must settle the asked
 // call as refused at the host's prompt, and touch nothing else.
+let f: HookFixture;
 let dir: string;
-let config: string;
 let storeUrl: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "docket-hook-settle-"));
-  config = join(dir, "docket.yaml");
-  storeUrl = `sqlite:${join(dir, "docket.db")}`;
-  await writeFile(
-    config,
-    [
-      "policy:",
-      "  rules:",
-      "    - { id: make-asks, tool: run_command, command: 'make *', decision: ask }",
-      "    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }",
-      "",
-    ].join("\n"),
-  );
+  f = await hookFixture("settle", [
+    "policy:",
+    "  rules:",
+    "    - { id: make-asks, tool: run_command, command: 'make *', decision: ask }",
+    "    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }",
+  ]);
+  ({ dir, storeUrl } = f);
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await f?.remove();
 });
 
-const hook = (payload: unknown, host: HostName = "claude-code", store = storeUrl) =>
-  runHook({ host, text: JSON.stringify(payload), config, store });
+const hook = (payload: unknown, host: HostName = "claude-code", store?: string) =>
+  f.hook(host, payload, store);
 
 /** The fields every Claude Code payload carries, as recorded. */
 function base(session: string, event: string) {

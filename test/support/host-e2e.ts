@@ -47,6 +47,27 @@ export function docketHookCommand(host: HostName, config?: string): string {
   return config === undefined ? base : `${base} --config ${JSON.stringify(config)}`;
 }
 
+/**
+ * The environment of a real Claude Code run against a fake Anthropic server at `url`: its own
+ * home, a fake key, no updater and no traffic besides the model's.
+ *
+ * @example
+ * ```ts
+ * await run(hostBinary("claude"), ["-p", "hi"], { env: claudeEnv(w.home, fake.url) });
+ * ```
+ */
+export function claudeEnv(home: string, url: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: home,
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: "sk-ant-fake",
+    DISABLE_AUTOUPDATER: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    TERM: "xterm-256color",
+  };
+}
+
 /** A temp dir with a project (`ws`, holding docket.yaml) and a home for the host. */
 export interface HostWorkspace {
   readonly dir: string;
