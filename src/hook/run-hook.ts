@@ -6,6 +6,7 @@ import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import type { Preflight } from "../checkpoint/host-call.js";
 import { buildRuntime, type Runtime } from "../cli/build-runtime.js";
 import { canonicalJson } from "../shared/canonical-json.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 import type { Store } from "../store/store.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { JsonSchema } from "../tool/input-schema.js";
@@ -261,7 +262,9 @@ async function settle(options: RunHookOptions, event: SettleEvent): Promise<Hook
     await settleAskedCalls(runtime.store, event);
     return quiet;
   } catch (error) {
-    const why = error instanceof Error ? error.message.split("\n", 1)[0] : String(error);
+    const why = maskSecrets(
+      (error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? "",
+    );
     return {
       ...quiet,
       stderr: `docket: the calls ${event.host} never ran are not settled: ${why}\n`,
