@@ -15,7 +15,7 @@ export interface SettleEvent {
 
 /**
  * The events of each host after which no call it asked its user about is still waiting, as seen
- * on the real hosts (test/hook/claude-code-refusal-e2e.test.ts): Claude Code's PostToolBatch
+ * on the real hosts (test/hook/*-refusal-e2e.test.ts): Claude Code's PostToolBatch
  * (every call of a batch resolved; a call refused in `-p` mode is listed with no PostToolUse),
  * UserPromptSubmit (a refusal at the interactive prompt interrupts the turn: nothing fires until
  * the user's next prompt, which also interrupts a call still running) and SessionEnd; gemini-cli's
