@@ -19,8 +19,8 @@ export interface SettleEvent {
  * (every call of a batch resolved; a call refused in `-p` mode is listed with no PostToolUse),
  * UserPromptSubmit (a refusal at the interactive prompt interrupts the turn: nothing fires until
  * the user's next prompt, which also interrupts a call still running) and SessionEnd; gemini-cli's
- * BeforeAgent, AfterAgent and SessionEnd (a cancelled confirmation sends no AfterTool). Codex and
- * opencode never hand a call to a prompt of their own (hooks.ask is wait or deny there).
+ * BeforeAgent, AfterAgent and SessionEnd (Esc at its confirmation cancels the request: no
+ * AfterTool, no AfterAgent, and the user's next prompt is the next event). Codex and opencode never hand a call to a prompt of their own (hooks.ask is wait or deny there).
  *
  * @example
  * ```ts
