@@ -1,8 +1,7 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { withRegistration } from "../../src/hook/hook-registration.js";
@@ -16,6 +15,7 @@ import {
   hostWorkspace,
   readHostTrail,
 } from "../support/host-e2e.js";
+import { driveHostTty, ESCAPE } from "../support/host-tty.js";
 
 // The real Claude Code (2.1.332) asks its own user about a Bash call docket answers `ask`
 // (hooks.ask: host, the default). When the user refuses, Claude Code tells no hook: docket
@@ -24,20 +24,12 @@ import {
 // interactive prompt at a real pseudo-terminal (Esc refuses; the turn is interrupted, and the
 // user's next prompt is the next event).
 const run = promisify(execFile);
-const relay = fileURLToPath(new URL("../support/pty-relay.py", import.meta.url));
-const ESC = String.fromCharCode(0x1b);
-const BEL = String.fromCharCode(0x07);
 const ASKS = [
   "policy:",
   "  rules:",
   "    - { id: mkdir-asks, tool: run_command, command: 'mkdir *', decision: ask }",
   "",
 ].join("\n");
-/** Terminal control sequences: CSI, OSC (to BEL) and two-byte escapes. */
-const TERMINAL_CODES = new RegExp(
-  `${ESC}\\[[0-9;?>]*[a-zA-Z]|${ESC}\\][^${BEL}]*${BEL}|${ESC}.`,
-  "g",
-);
 const ASKED = ["requested", "decided", "approval_requested", "awaiting_approval"];
 
 let w: HostWorkspace | undefined;
@@ -117,47 +109,20 @@ describe("Claude Code refusing at its own prompt a call docket handed it", () =>
         projects: { [w.ws]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
       }),
     );
-    const child = spawn("python3", [relay, hostBinary("claude"), "make it"], {
+    const tty = driveHostTty(hostBinary("claude"), ["make it"], {
       cwd: w.ws,
       env: claudeEnv(w.home, fake.url),
-      stdio: ["pipe", "pipe", "pipe"],
     });
-    let screen = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      screen += chunk.toString("utf8");
-    });
-    const shown = async (text: RegExp, from = 0) => {
-      const started = Date.now();
-      // The terminal moves its cursor between words: read the text without escapes or spaces.
-      const plain = () => screen.slice(from).replace(TERMINAL_CODES, "").replace(/\s+/g, "");
-      while (!text.test(plain())) {
-        if (Date.now() - started > 90_000) throw new Error(`not shown: ${text}\n${plain()}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      return screen.length;
-    };
     try {
-      const prompt = await shown(/Doyouwanttoproceed/i);
-      child.stdin.write("\x1b");
-      await shown(/Interrupted/i, prompt);
-      child.stdin.write("next thing\r");
-      await shown(/done\./, prompt);
+      const prompt = await tty.shown(/Doyouwanttoproceed/i);
+      tty.type(ESCAPE);
+      await tty.shown(/Interrupted/i, prompt);
+      tty.type("next thing\r");
+      await tty.shown(/done\./, prompt);
       expect(existsSync(join(w.ws, "asked-effect"))).toBe(false);
       expectRefusedAtPrompt(await settledTrail(w.ws), /took the user's next prompt/);
     } finally {
-      child.stdin.write("\x03");
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      child.stdin.write("\x03");
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          resolve();
-        }, 10_000);
-        child.on("close", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await tty.close();
     }
   }, 200_000);
 });

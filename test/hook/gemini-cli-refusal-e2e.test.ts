@@ -1,8 +1,6 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { withRegistration } from "../../src/hook/hook-registration.js";
 import { startFakeGeminiAgent } from "../support/fake-providers/fake-gemini-agent.js";
@@ -14,19 +12,12 @@ import {
   hostWorkspace,
   readHostTrail,
 } from "../support/host-e2e.js";
+import { driveHostTty, ESCAPE } from "../support/host-tty.js";
 
 // The real gemini-cli (0.61.0) at a pseudo-terminal asks its own user about a shell call docket
 // answers `ask` ({"decision":"ask"}). Esc at its confirmation cancels the request: no AfterTool,
 // no AfterAgent; the next event is BeforeAgent, the user's next prompt (seen with a recording
-// hook). docket settles the call there as refused by gemini-cli:prompt. The terminal needs a
-// size (stty) for gemini-cli to draw its confirmation.
-const relay = fileURLToPath(new URL("../support/pty-relay.py", import.meta.url));
-const ESC = String.fromCharCode(0x1b);
-const BEL = String.fromCharCode(0x07);
-const TERMINAL_CODES = new RegExp(
-  `${ESC}\\[[0-9;?>]*[a-zA-Z]|${ESC}\\][^${BEL}]*${BEL}|${ESC}.`,
-  "g",
-);
+// hook). docket settles the call there as refused by gemini-cli:prompt.
 const ASKS = [
   "policy:",
   "  rules:",
@@ -57,44 +48,26 @@ describe("gemini-cli cancelling at its own confirmation a call docket handed it"
         "settings.json",
       ),
     );
-    const child = spawn(
-      "python3",
-      [relay, "sh", "-c", `stty cols 120 rows 40; exec "$0" -i "make it"`, hostBinary("gemini")],
-      {
-        cwd: w.ws,
-        env: {
-          ...process.env,
-          HOME: w.home,
-          GEMINI_API_KEY: "fake-key",
-          GOOGLE_GEMINI_BASE_URL: fake.url,
-          GEMINI_CLI_TRUST_WORKSPACE: "true",
-          TERM: "xterm-256color",
-        },
-        stdio: ["pipe", "pipe", "pipe"],
+    const tty = driveHostTty(hostBinary("gemini"), ["-i", "make it"], {
+      cwd: w.ws,
+      env: {
+        ...process.env,
+        HOME: w.home,
+        GEMINI_API_KEY: "fake-key",
+        GOOGLE_GEMINI_BASE_URL: fake.url,
+        GEMINI_CLI_TRUST_WORKSPACE: "true",
+        TERM: "xterm-256color",
       },
-    );
-    let screen = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      screen += chunk.toString("utf8");
     });
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const shown = async (text: RegExp, from = 0) => {
-      const started = Date.now();
-      const plain = () => screen.slice(from).replace(TERMINAL_CODES, "").replace(/\s+/g, "");
-      while (!text.test(plain())) {
-        if (Date.now() - started > 90_000) throw new Error(`not shown: ${text}\n${plain()}`);
-        await pause(200);
-      }
-      return screen.length;
-    };
     try {
-      const asked = await shown(/Allowexecutionof/);
-      child.stdin.write(ESC);
-      await shown(/Requestcancelled/, asked);
+      const asked = await tty.shown(/Allowexecutionof/);
+      tty.type(ESCAPE);
+      await tty.shown(/Requestcancelled/, asked);
       // Typed, then Enter on its own: all at once reads as a paste.
-      child.stdin.write("next thing");
+      tty.type("next thing");
       await pause(1000);
-      child.stdin.write("\r");
+      tty.type("\r");
       let trail = await readHostTrail(w.ws);
       for (let i = 0; i < 120 && !trail.calls.some((c) => c.status === "refused"); i += 1) {
         await pause(250);
@@ -108,19 +81,7 @@ describe("gemini-cli cancelling at its own confirmation a call docket handed it"
       expect(denial).toMatchObject({ by: "gemini-cli:prompt" });
       expect(trail.verified).toBe(true);
     } finally {
-      child.stdin.write("\x03");
-      await pause(300);
-      child.stdin.write("\x03");
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          resolve();
-        }, 10_000);
-        child.on("close", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await tty.close();
     }
   }, 200_000);
 });
