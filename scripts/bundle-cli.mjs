@@ -9,6 +9,18 @@ import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const cli = "dist/src/cli";
+
+// zod's classic build re-exports all its locales (about half its code) as `z.locales`; docket's
+// CLI speaks English only and never reads the others, so the bundle keeps `en` alone.
+const englishZodOnly = {
+  name: "english-zod-only",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      loader: "js",
+    }));
+  },
+};
 rmSync(`${cli}/bin`, { recursive: true, force: true });
 await build({
   entryPoints: { main: `${cli}/main.js` },
@@ -25,6 +37,7 @@ await build({
     js: "import { createRequire as __docketCreateRequire } from 'node:module'; const require = __docketCreateRequire(import.meta.url);",
   },
   logLevel: "warning",
+  plugins: [englishZodOnly],
 });
 writeFileSync(`${cli}/main.js`, '#!/usr/bin/env node\nimport "./bin/main.js";\n');
 chmodSync(`${cli}/main.js`, 0o755);
