@@ -24,6 +24,7 @@ const benches: Record<string, () => Promise<void>> = {
   console: () => benchConsole(),
   telemetry: () => benchTelemetry(),
   hook: () => benchHook(),
+  firstcalls: async () => (await import("./first-calls.js")).benchFirstCalls(),
 };
 
 const wanted = process.argv.slice(2);
