@@ -6,6 +6,7 @@ import { CallTrace, type EventBody } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { type ExecuteInput, executeTool } from "./execute-tool.js";
+import type { HandlerWatch } from "./handler-watch.js";
 import { readArguments } from "./read-arguments.js";
 import { describeValue, readCall } from "./read-call.js";
 import { requestApproval } from "./request-approval.js";
@@ -37,6 +38,8 @@ export async function dispatch(
   // Steps 6 and 7. A decide-only caller (a host that runs the tool itself, see host-call.ts)
   // passes its own: everything before it is this one path.
   run: RunStep = executeTool,
+  // The batch's deadline timer and abort listener; without it a call that needs them has its own.
+  watch?: HandlerWatch,
 ): Promise<ToolResult> {
   const { callId, name, malformed, raw } = readCall(call);
   const trace = new CallTrace(state, callId, name, ctx.sessionId, ctx.traceContext);
@@ -183,6 +186,7 @@ export async function dispatch(
     principal,
     signal: ctx.signal,
     ctx,
+    watch,
   });
 }
 
