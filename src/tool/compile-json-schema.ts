@@ -1,15 +1,20 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import { DocketError } from "../errors/docket-error.js";
 import type { JsonSchema, SchemaIssue, ValidationOutcome } from "./input-schema.js";
 
-// ajv-formats is CommonJS: under NodeNext its default export arrives wrapped.
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule.default })
-  .default;
+// ajv and its formats take tens of milliseconds to load, and only tools that bring a JSON Schema
+// (MCP tools, mostly) need them: a process whose tools are all zod never loads them. They are
+// CommonJS, so they load synchronously, the first time such a tool is defined.
+const load = createRequire(import.meta.url);
 
 let draft2020: Ajv2020 | undefined;
 let draft07: Ajv | undefined;
+
+function addFormats(ajv: Ajv | Ajv2020): void {
+  (load("ajv-formats") as { default: (ajv: Ajv | Ajv2020) => unknown }).default(ajv);
+}
 
 function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
@@ -20,13 +25,15 @@ function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
     dialect.includes("draft-04")
   ) {
     if (!draft07) {
-      draft07 = new Ajv({ allErrors: true, strict: false, validateSchema: true });
+      const { Ajv: Draft07 } = load("ajv") as { Ajv: typeof Ajv };
+      draft07 = new Draft07({ allErrors: true, strict: false, validateSchema: true });
       addFormats(draft07);
     }
     return draft07;
   }
   if (!draft2020) {
-    draft2020 = new Ajv2020({ allErrors: true, strict: false, validateSchema: true });
+    const { Ajv2020: Draft2020 } = load("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 };
+    draft2020 = new Draft2020({ allErrors: true, strict: false, validateSchema: true });
     addFormats(draft2020);
   }
   return draft2020;
