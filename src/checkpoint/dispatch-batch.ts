@@ -115,7 +115,7 @@ async function runBatch(
   }
   const seen = new Set<string>();
   const results: ToolResult[] = [];
-  const watch = new HandlerWatch(ctx.signal);
+  const watch = new HandlerWatch(ctx.signal, { late: state.late });
   try {
     for (const call of list) {
       const { callId } = identifyCall(call);

@@ -53,7 +53,12 @@ export async function executeTool(
   }
 
   const ctx = new HandlerContext(trace, principal, state.onOutput);
-  let outcome = runHandler(sealed.handler, args, ctx, { timeoutMs, signal, watch });
+  let outcome = runHandler(sealed.handler, args, ctx, {
+    timeoutMs,
+    signal,
+    watch,
+    late: state.late,
+  });
 
   if (isThenable(outcome)) outcome = await outcome;
   let result: OkResult | FailedResult;

@@ -85,8 +85,8 @@ export class HandlerContext implements ToolContext, HandlerTarget {
   }
 
   /** The handler settled after its deadline or cancellation: on record, not in the result. */
-  late(outcome: "returned" | "threw"): void {
-    void this.trace.emitAfterRun({
+  late(outcome: "returned" | "threw"): unknown {
+    return this.trace.emitAfterRun({
       type: "late_completion",
       outcome,
       durationMs: this.trace.elapsed(),

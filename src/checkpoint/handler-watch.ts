@@ -1,3 +1,5 @@
+import type { LateHandlers } from "./late-handlers.js";
+
 /** How a handler's run ended, as far as the caller is concerned. */
 export type HandlerOutcome =
   | { readonly status: "returned"; readonly value: unknown }
@@ -8,8 +10,11 @@ export type HandlerOutcome =
 /** What a running handler can be told: stop (deadline or cancel), and how it ended after that. */
 export interface HandlerTarget {
   abort(reason: unknown): void;
-  /** The handler settled after its deadline or cancellation: recorded, never reported. */
-  late(outcome: "returned" | "threw"): void;
+  /**
+   * The handler settled after its deadline or cancellation: recorded, never reported. Returns
+   * what settles once the record is written, if anything.
+   */
+  late(outcome: "returned" | "threw"): unknown;
 }
 
 /** Thrown into the handler's signal when its deadline passes. */
@@ -45,7 +50,12 @@ class Running {
     if (this.phase === "stopped") {
       // Once only: a hostile thenable may call back twice.
       this.phase = "done";
-      this.target.late(outcome.status);
+      let recorded: unknown;
+      try {
+        recorded = this.target.late(outcome.status);
+      } finally {
+        this.watch.late?.settle(this, recorded);
+      }
       return;
     }
     if (this.phase !== "waiting") return;
@@ -61,6 +71,7 @@ class Running {
   stop(outcome: { readonly status: "timeout" | "cancelled" }, reason: unknown): void {
     if (this.phase !== "waiting") return;
     this.phase = "stopped";
+    this.watch.late?.add(this);
     try {
       this.target.abort(reason);
     } catch {
@@ -96,12 +107,15 @@ export class HandlerWatch {
   #listening = false;
   readonly #onAbort = () => this.#cancelAll();
   #closeWhenIdle: boolean;
+  /** The checkpoint's handlers that outlive their wait, for `drain`. */
+  readonly late: LateHandlers | undefined;
 
   constructor(
     readonly signal: AbortSignal | undefined,
-    { closeWhenIdle = false }: { closeWhenIdle?: boolean } = {},
+    { closeWhenIdle = false, late }: { closeWhenIdle?: boolean; late?: LateHandlers } = {},
   ) {
     this.#closeWhenIdle = closeWhenIdle;
+    this.late = late;
   }
 
   /**

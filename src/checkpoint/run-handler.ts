@@ -1,5 +1,6 @@
 import { isThenable } from "../shared/is-thenable.js";
 import { type HandlerOutcome, type HandlerTarget, HandlerWatch } from "./handler-watch.js";
+import type { LateHandlers } from "./late-handlers.js";
 
 export { DeadlineExceeded, type HandlerOutcome, type HandlerTarget } from "./handler-watch.js";
 
@@ -13,6 +14,8 @@ export interface RunHandlerOptions {
    * Without one, a call that returns a promise gets a watch of its own.
    */
   readonly watch?: HandlerWatch | undefined;
+  /** Where a handler that outlives its wait is tracked until it ends (`checkpoint.drain`). */
+  readonly late?: LateHandlers | undefined;
 }
 
 /**
@@ -31,7 +34,7 @@ export function runHandler<A, C extends HandlerTarget>(
   handler: (args: A, ctx: C) => unknown,
   args: A,
   target: C,
-  { timeoutMs, signal, watch }: RunHandlerOptions,
+  { timeoutMs, signal, watch, late }: RunHandlerOptions,
 ): HandlerOutcome | Promise<HandlerOutcome> {
   let pending: unknown;
   let thenable: boolean;
@@ -43,6 +46,6 @@ export function runHandler<A, C extends HandlerTarget>(
     return { status: "threw", error };
   }
   if (!thenable) return { status: "returned", value: pending };
-  const watching = watch ?? new HandlerWatch(signal, { closeWhenIdle: true });
+  const watching = watch ?? new HandlerWatch(signal, { closeWhenIdle: true, late });
   return watching.wait(pending as PromiseLike<unknown>, target, timeoutMs);
 }
