@@ -58,7 +58,11 @@ async function child(turns: number, dir: string): Promise<void> {
     description: "Does nothing.",
     input: z.object({ n: z.number() }),
     writes: false,
-    handler: ({ n }: { n: number }) => n,
+    // FIRST_CALLS_HANDLER=async: a handler that returns a promise, as most real tools do.
+    handler:
+      process.env.FIRST_CALLS_HANDLER === "async"
+        ? async ({ n }: { n: number }) => n
+        : ({ n }: { n: number }) => n,
   });
   const policy = await createPolicyEngine({
     layers: [{ name: "project", rules: [{ decision: "allow", tool: "noop" }] }],
@@ -202,8 +206,9 @@ export async function benchFirstCalls(): Promise<void> {
         reports.get(turns)?.push(await runChild(script, turns, runDir));
       }
     }
+    const kind = process.env.FIRST_CALLS_HANDLER === "async" ? "async" : "sync";
     console.log(
-      `bench/first-calls: runs of ${LENGTHS.join(", ")} turns x ${CALLS_PER_TURN} no-op zod calls, allow policy, SQLite file store, median of ${PROCESSES} fresh processes each`,
+      `bench/first-calls: runs of ${LENGTHS.join(", ")} turns x ${CALLS_PER_TURN} no-op zod calls (${kind} handler), allow policy, SQLite file store, median of ${PROCESSES} fresh processes each`,
     );
     const f = (value: number) => value.toFixed(1).padStart(7);
     console.log(
