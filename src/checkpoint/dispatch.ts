@@ -159,8 +159,9 @@ export async function dispatch(
     return trace.refuse("denied", `The policy denied this call to ${name}${rule}${because}`);
   }
 
-  // 5. Approve, only for ask.
-  if (verdict.decision === "ask") {
+  // 5. Approve, only for ask, and only a call that can still run: an id with an outcome on
+  // record is answered with it by the run step's claim, so nobody is asked about it.
+  if (verdict.decision === "ask" && !(await onRecord(state, ctx, callId))) {
     const answered = await requestApproval(state, trace, {
       tool,
       args,
@@ -190,7 +191,28 @@ export async function dispatch(
   });
 }
 
-/** Steps 6 and 7 of a dispatch: run the cleared call and report. */
+/**
+ * Whether the call id already has a final outcome on record (not one waiting for approval). A
+ * store that cannot say is asked again by the claim, which refuses the call if it fails.
+ */
+async function onRecord(
+  state: CheckpointState,
+  ctx: DispatchContext,
+  callId: string,
+): Promise<boolean> {
+  if (state.ledger?.callOutcome === undefined) return false;
+  try {
+    const outcome = await state.ledger.callOutcome(ctx.sessionId, callId);
+    return outcome !== undefined && outcome.kind !== "awaiting_approval";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Steps 6 and 7 of a dispatch: run the cleared call and report. A run step begins with
+ * `guardRepeat` (the call id's claim): a call whose id is on record is answered there, unasked.
+ */
 export type RunStep = (
   state: CheckpointState,
   trace: CallTrace,
