@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./stats.js";
 
 /** Run lengths, in turns of CALLS_PER_TURN calls: what short runs look like. */
 const LENGTHS = [1, 3, 10] as const;
@@ -27,14 +28,6 @@ interface ChildReport {
   /** Per call, median of the runs after a warm-up run (the method against the AI SDK). */
   readonly warmWallUs: number;
   readonly warmCpuUs: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** The child: imports docket only now, so its load time is part of what is measured. */

@@ -32,3 +32,19 @@ export function summarise(durationsMs: readonly number[]): Timing {
 export function us(value: number): string {
   return `${value.toFixed(2)} µs`;
 }
+
+/**
+ * The median of a list of numbers (0 for none).
+ *
+ * @example
+ * ```ts
+ * median([3, 1, 2]); // 2
+ * ```
+ */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HandlerWatch } from "./handler-watch.js";
+import { type HandlerTarget, HandlerWatch } from "./handler-watch.js";
 import { runHandler } from "./run-handler.js";
 
 /** A handler's target that remembers what it was told. */
@@ -36,6 +36,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
 const options = (timeoutMs = 1000, signal?: AbortSignal) => ({ timeoutMs, signal });
 const call = (body: () => unknown) => () => body();
+/** Run `body` as a handler (no arguments) for `target`. */
+const runWith = (
+  body: () => unknown,
+  target: ReturnType<typeof recorder> | HandlerTarget,
+  opts: Parameters<typeof runHandler>[3],
+) => runHandler(call(body), undefined, target, opts);
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -46,12 +52,7 @@ describe("runHandler", () => {
     const timer = vi.spyOn(globalThis, "setTimeout");
     const caller = new AbortController();
     const listen = vi.spyOn(caller.signal, "addEventListener");
-    const outcome = runHandler(
-      call(() => 42),
-      undefined,
-      recorder(),
-      options(10, caller.signal),
-    );
+    const outcome = runWith(() => 42, recorder(), options(10, caller.signal));
     expect(outcome).toEqual({ status: "returned", value: 42 });
     expect(timer).not.toHaveBeenCalled();
     expect(listen).not.toHaveBeenCalled();
@@ -67,11 +68,10 @@ describe("runHandler", () => {
   it("turns a synchronous throw into an outcome, without a timer", () => {
     const timer = vi.spyOn(globalThis, "setTimeout");
     const error = new Error("x");
-    const outcome = runHandler(
-      call(() => {
+    const outcome = runWith(
+      () => {
         throw error;
-      }),
-      undefined,
+      },
       recorder(),
       options(),
     );
@@ -81,28 +81,19 @@ describe("runHandler", () => {
 
   it("turns a rejection into an outcome", async () => {
     const error = new Error("x");
-    expect(
-      await runHandler(
-        call(() => Promise.reject(error)),
-        undefined,
-        recorder(),
-        options(),
-      ),
-    ).toEqual({ status: "threw", error });
+    expect(await runWith(() => Promise.reject(error), recorder(), options())).toEqual({
+      status: "threw",
+      error,
+    });
   });
 
   it("times out a promise that never settles, and aborts its target with a TimeoutError", async () => {
     const target = recorder();
     const started = performance.now();
-    const outcome = await runHandler(
-      call(() => new Promise(() => {})),
-      undefined,
-      target,
-      {
-        timeoutMs: 20,
-        signal: undefined,
-      },
-    );
+    const outcome = await runWith(() => new Promise(() => {}), target, {
+      timeoutMs: 20,
+      signal: undefined,
+    });
     expect(outcome).toEqual({ status: "timeout" });
     expect(performance.now() - started).toBeGreaterThanOrEqual(18);
     expect(target.reasons).toHaveLength(1);
@@ -112,9 +103,8 @@ describe("runHandler", () => {
 
   it("stops waiting at the deadline, and records the handler's end later, once", async () => {
     const target = recorder();
-    const outcome = await runHandler(
-      call(() => new Promise((resolve) => setTimeout(() => resolve("late"), 60))),
-      undefined,
+    const outcome = await runWith(
+      () => new Promise((resolve) => setTimeout(() => resolve("late"), 60)),
       target,
       options(10),
     );
@@ -125,9 +115,8 @@ describe("runHandler", () => {
 
   it("records a rejection after the deadline as a late throw", async () => {
     const target = recorder();
-    const outcome = await runHandler(
-      call(() => new Promise((_, reject) => setTimeout(() => reject(new Error("late")), 40))),
-      undefined,
+    const outcome = await runWith(
+      () => new Promise((_, reject) => setTimeout(() => reject(new Error("late")), 40)),
       target,
       options(10),
     );
@@ -140,14 +129,7 @@ describe("runHandler", () => {
     const slow = thenable((resolve) => {
       setTimeout(() => resolve("from a thenable"), 5);
     });
-    expect(
-      await runHandler(
-        call(() => slow),
-        undefined,
-        recorder(),
-        options(),
-      ),
-    ).toEqual({
+    expect(await runWith(() => slow, recorder(), options())).toEqual({
       status: "returned",
       value: "from a thenable",
     });
@@ -156,12 +138,7 @@ describe("runHandler", () => {
   it("answers a thenable that settles inside `then` at once: no timer, no promise", () => {
     const timer = vi.spyOn(globalThis, "setTimeout");
     const now = thenable((resolve) => resolve(5));
-    const outcome = runHandler(
-      call(() => now),
-      undefined,
-      recorder(),
-      options(),
-    );
+    const outcome = runWith(() => now, recorder(), options());
     expect(outcome).toEqual({ status: "returned", value: 5 });
     expect(timer).not.toHaveBeenCalled();
   });
@@ -173,14 +150,7 @@ describe("runHandler", () => {
       reject(new Error("second"));
       resolve(3);
     });
-    expect(
-      runHandler(
-        call(() => twice),
-        undefined,
-        target,
-        options(),
-      ),
-    ).toEqual({
+    expect(runWith(() => twice, target, options())).toEqual({
       status: "returned",
       value: 1,
     });
@@ -190,14 +160,7 @@ describe("runHandler", () => {
         resolve(2);
       }, 5);
     });
-    expect(
-      await runHandler(
-        call(() => later),
-        undefined,
-        target,
-        options(),
-      ),
-    ).toEqual({
+    expect(await runWith(() => later, target, options())).toEqual({
       status: "returned",
       value: 1,
     });
@@ -209,28 +172,14 @@ describe("runHandler", () => {
     const throwing = thenable(() => {
       throw error;
     });
-    expect(
-      runHandler(
-        call(() => throwing),
-        undefined,
-        recorder(),
-        options(),
-      ),
-    ).toEqual({
+    expect(runWith(() => throwing, recorder(), options())).toEqual({
       status: "threw",
       error,
     });
     const getter = thenGetter(() => {
       throw error;
     });
-    expect(
-      runHandler(
-        call(() => getter),
-        undefined,
-        recorder(),
-        options(),
-      ),
-    ).toEqual({
+    expect(runWith(() => getter, recorder(), options())).toEqual({
       status: "threw",
       error,
     });
@@ -240,12 +189,7 @@ describe("runHandler", () => {
       reads += 1;
       return reads === 1 ? () => {} : 42;
     });
-    const outcome = runHandler(
-      call(() => shifty),
-      undefined,
-      recorder(),
-      options(),
-    );
+    const outcome = runWith(() => shifty, recorder(), options());
     expect(outcome).toMatchObject({ status: "threw" });
   });
 
@@ -253,14 +197,11 @@ describe("runHandler", () => {
     const caller = new AbortController();
     const target = recorder();
     let finish: (value: unknown) => void = () => {};
-    const pending = runHandler(
-      call(
-        () =>
-          new Promise((resolve) => {
-            finish = resolve;
-          }),
-      ),
-      undefined,
+    const pending = runWith(
+      () =>
+        new Promise((resolve) => {
+          finish = resolve;
+        }),
       target,
       options(10_000, caller.signal),
     );
@@ -276,23 +217,17 @@ describe("runHandler", () => {
     const caller = new AbortController();
     caller.abort("before");
     const target = recorder();
-    expect(
-      await runHandler(
-        call(() => sleep(50)),
-        undefined,
-        target,
-        options(10_000, caller.signal),
-      ),
-    ).toEqual({ status: "cancelled" });
+    expect(await runWith(() => sleep(50), target, options(10_000, caller.signal))).toEqual({
+      status: "cancelled",
+    });
     expect(target.reasons).toEqual(["before"]);
   });
 
   it("a call on its own leaves no timer and no listener behind once it settled", async () => {
     const caller = new AbortController();
     const before = timeouts();
-    const outcome = runHandler(
-      call(() => sleep(5).then(() => "ok")),
-      undefined,
+    const outcome = runWith(
+      () => sleep(5).then(() => "ok"),
       recorder(),
       options(60_000, caller.signal),
     );
@@ -310,14 +245,9 @@ describe("runHandler", () => {
       },
       late() {},
     };
-    expect(
-      await runHandler(
-        call(() => new Promise(() => {})),
-        undefined,
-        target,
-        options(5),
-      ),
-    ).toEqual({ status: "timeout" });
+    expect(await runWith(() => new Promise(() => {}), target, options(5))).toEqual({
+      status: "timeout",
+    });
   });
 });
 
@@ -329,7 +259,7 @@ describe("HandlerWatch: one timer and one listener for a batch", () => {
     const watch = new HandlerWatch(caller.signal);
     const target = recorder();
     const run = (body: () => unknown, timeoutMs = 60_000) =>
-      runHandler(call(body), undefined, target, { timeoutMs, signal: caller.signal, watch });
+      runWith(body, target, { timeoutMs, signal: caller.signal, watch });
     const outcomes: unknown[] = [];
     try {
       outcomes.push(await run(() => 1));
@@ -365,37 +295,22 @@ describe("HandlerWatch: one timer and one listener for a batch", () => {
     const watch = new HandlerWatch(undefined);
     const target = recorder();
     try {
-      const first = await runHandler(
-        call(() => Promise.resolve("a")),
-        undefined,
-        target,
-        {
-          timeoutMs: 60_000,
-          signal: undefined,
-          watch,
-        },
-      );
+      const first = await runWith(() => Promise.resolve("a"), target, {
+        timeoutMs: 60_000,
+        signal: undefined,
+        watch,
+      });
       // A later call with a shorter deadline moves the batch's timer earlier.
-      const hang = await runHandler(
-        call(() => new Promise(() => {})),
-        undefined,
-        target,
-        {
-          timeoutMs: 15,
-          signal: undefined,
-          watch,
-        },
-      );
-      const after = await runHandler(
-        call(() => sleep(2).then(() => "c")),
-        undefined,
-        target,
-        {
-          timeoutMs: 60_000,
-          signal: undefined,
-          watch,
-        },
-      );
+      const hang = await runWith(() => new Promise(() => {}), target, {
+        timeoutMs: 15,
+        signal: undefined,
+        watch,
+      });
+      const after = await runWith(() => sleep(2).then(() => "c"), target, {
+        timeoutMs: 60_000,
+        signal: undefined,
+        watch,
+      });
       expect([first, hang, after]).toEqual([
         { status: "returned", value: "a" },
         { status: "timeout" },
@@ -413,16 +328,11 @@ describe("HandlerWatch: one timer and one listener for a batch", () => {
     const ended: [string, number][] = [];
     const run = (name: string, timeoutMs: number) =>
       (
-        runHandler(
-          call(() => new Promise(() => {})),
-          undefined,
-          recorder(),
-          {
-            timeoutMs,
-            signal: undefined,
-            watch,
-          },
-        ) as Promise<unknown>
+        runWith(() => new Promise(() => {}), recorder(), {
+          timeoutMs,
+          signal: undefined,
+          watch,
+        }) as Promise<unknown>
       ).then((outcome) => {
         ended.push([`${name} ${(outcome as { status: string }).status}`, performance.now()]);
       });
@@ -439,12 +349,12 @@ describe("HandlerWatch: one timer and one listener for a batch", () => {
     const a = recorder();
     const b = recorder();
     const slow = () => sleep(30).then(() => "done");
-    const first = runHandler(call(slow), undefined, a, {
+    const first = runWith(slow, a, {
       timeoutMs: 60_000,
       signal: caller.signal,
       watch,
     });
-    const second = runHandler(call(slow), undefined, b, {
+    const second = runWith(slow, b, {
       timeoutMs: 60_000,
       signal: caller.signal,
       watch,
@@ -458,7 +368,7 @@ describe("HandlerWatch: one timer and one listener for a batch", () => {
     // After the abort, a handler started in the same batch is cancelled at once.
     const third = recorder();
     expect(
-      await runHandler(call(slow), undefined, third, {
+      await runWith(slow, third, {
         timeoutMs: 60_000,
         signal: caller.signal,
         watch,
@@ -472,16 +382,11 @@ describe("HandlerWatch: one timer and one listener for a batch", () => {
   it("close while a handler runs lets go only once it settled, and still stops it at its deadline", async () => {
     const before = timeouts();
     const watch = new HandlerWatch(undefined);
-    const pending = runHandler(
-      call(() => new Promise(() => {})),
-      undefined,
-      recorder(),
-      {
-        timeoutMs: 10,
-        signal: undefined,
-        watch,
-      },
-    );
+    const pending = runWith(() => new Promise(() => {}), recorder(), {
+      timeoutMs: 10,
+      signal: undefined,
+      watch,
+    });
     watch.close();
     expect(await pending).toEqual({ status: "timeout" });
     await sleep(1);
