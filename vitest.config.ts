@@ -9,6 +9,11 @@ import { defineConfig } from "vitest/config";
 // starts inherits this throwaway folder instead.
 const configHome = mkdtempSync(join(tmpdir(), "docket-test-config-"));
 process.env.XDG_CONFIG_HOME = configHome;
+// The docket processes tests start run src/ under tsx from a temporary folder, where tsx would not
+// find this tsconfig: without its `paths`, "docket" in the shipped example would resolve to dist/,
+// a second copy whose tools the first does not know.
+const tsconfig = fileURLToPath(new URL("./tsconfig.json", import.meta.url));
+process.env.TSX_TSCONFIG_PATH = tsconfig;
 
 export default defineConfig({
   resolve: {
@@ -19,6 +24,6 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "test/fixtures/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { XDG_CONFIG_HOME: configHome },
+    env: { XDG_CONFIG_HOME: configHome, TSX_TSCONFIG_PATH: tsconfig },
   },
 });

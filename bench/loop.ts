@@ -16,7 +16,9 @@ import type { CheckpointSigner } from "../src/store/audit-checkpoint.js";
 import { openStore } from "../src/store/open-store.js";
 import type { Store } from "../src/store/store.js";
 import { defineTool } from "../src/tool/define-tool.js";
-import { us } from "./stats.js";
+import { benchLoopMemory } from "./loop-memory.js";
+import { benchLoopPeer } from "./loop-peer.js";
+import { median, us } from "./stats.js";
 
 const TURNS = 100;
 const CALLS_PER_TURN = 10;
@@ -118,14 +120,6 @@ function timedStore(store: Store): { store: Store; byMethod: Map<string, number>
     },
   });
   return { store: proxy, byMethod };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 interface HarnessRound {
@@ -231,7 +225,7 @@ function directRound(): number {
  * function directly 1,000 times. Also splits where the time goes: the checkpoint alone, the
  * checkpoint with the store, and the store calls the loop itself makes.
  */
-export async function benchLoop(): Promise<void> {
+async function benchHarness(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "docket-bench-loop-"));
   try {
     const policy = await createPolicyEngine({
@@ -377,4 +371,31 @@ export async function benchLoop(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const PARTS = ["harness", "peer", "memory"] as const;
+
+/**
+ * `npm run bench loop`: the harness's overhead per call and where it goes (part `harness`),
+ * docket beside the AI SDK's generateText per run length (`peer`), and peak memory at 1,000
+ * turns (`memory`). `DOCKET_BENCH_LOOP=peer,memory` picks parts; `DOCKET_BENCH_QUICK=1` runs one
+ * process per system and run length, and leaves out the slowest figures.
+ */
+export async function benchLoop({
+  env = process.env,
+}: {
+  env?: NodeJS.ProcessEnv;
+} = {}): Promise<void> {
+  const wanted = (env.DOCKET_BENCH_LOOP ?? PARTS.join(",")).split(",").map((part) => part.trim());
+  const unknown = wanted.filter((part) => !(PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0)
+    throw new Error(
+      `DOCKET_BENCH_LOOP: unknown part ${unknown.join(", ")}; parts: ${PARTS.join(", ")}`,
+    );
+  const quick = env.DOCKET_BENCH_QUICK === "1";
+  if (wanted.includes("harness")) await benchHarness();
+  if (wanted.includes("peer"))
+    await benchLoopPeer(quick ? { lengths: [1, 10, 100], processes: 1 } : {});
+  if (wanted.includes("memory"))
+    await benchLoopMemory(quick ? { withPeer: false, longTurns: 0 } : {});
 }

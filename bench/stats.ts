@@ -34,7 +34,7 @@ export function us(value: number): string {
 }
 
 /**
- * The median of a list of numbers (0 for none).
+ * The median of a list of numbers.
  *
  * @example
  * ```ts

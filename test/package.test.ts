@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -23,6 +25,22 @@ describe.skipIf(!built)("the built package", () => {
     expect(stdout.trim()).toBe("function function false");
   });
 
+  it("plays the shipped demo with its tools resolved through `docket`, one copy of docket", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "docket-package-demo-"));
+    try {
+      const { stdout } = await run(process.execPath, [`${root}dist/src/cli/main.js`, "demo"], {
+        cwd,
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+      // A second copy would know none of the example's tools: every refund call "unknown_tool".
+      expect(stdout).not.toMatch(/unknown_tool/);
+      expect(stdout).toMatch(/call_partial_refund\s+issue_refund\s+ask\s+refund-ceiling/);
+      expect(stdout).toMatch(/call_full_refund\s+issue_refund\s+deny\s+refund-limit/);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
   it("runs as the docket bin", async () => {
     const { stdout } = await run("npx", ["--no-install", "docket", "--version"], { cwd: root });
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
@@ -44,6 +62,12 @@ describe("the package as npm would pack it", () => {
       compilerOptions: Record<string, unknown>;
     };
     expect(build.compilerOptions.sourceMap).not.toBe(true);
+    // The shipped example is what users copy: it imports the package, never docket's sources.
+    for (const file of files.filter((path) => /^(dist\/)?examples\/.*\.(ts|js)$/.test(path))) {
+      const text = readFileSync(`${root}${file}`, "utf8");
+      expect(text, file).not.toMatch(/from "(\.\.\/)+src\//);
+    }
+    expect(files.some((path) => path.startsWith("examples/support-desk/"))).toBe(true);
     expect(build.compilerOptions.declarationMap).not.toBe(true);
     const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as {
       type: string;

@@ -1,7 +1,5 @@
-// A relative import, not "docket": the CLI ships this example and must share its module instances.
-
+import { defineTool, type Tool } from "docket";
 import { z } from "zod";
-import { defineTool, type Tool } from "../../src/index.js";
 import type { OrdersDatabase } from "./orders-database.js";
 
 /** Where escalations go: in the demo, an array the caller can print. */

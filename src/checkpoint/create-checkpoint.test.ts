@@ -603,3 +603,21 @@ describe("a sink that fails", () => {
     expect(printed).not.toMatch(/\n\s+at /);
   });
 });
+
+describe("createCheckpoint's tools", () => {
+  it("refuses, at creation, a tool whose handler this copy of docket did not seal", () => {
+    const { getOrder } = fixture();
+    // What a second copy of docket's defineTool hands over: the same menu entry, no sealed handler.
+    const lookalike = { ...getOrder };
+    expect(() => createCheckpoint({ tools: [getOrder, lookalike as typeof getOrder] })).toThrow(
+      expect.objectContaining({ code: "duplicate_tool" }),
+    );
+    const renamed = { ...getOrder, name: "get_order_copy" };
+    expect(() => createCheckpoint({ tools: [renamed as typeof getOrder] })).toThrow(
+      /not made by this copy of docket's defineTool/,
+    );
+    expect(() => createCheckpoint({ tools: [renamed as typeof getOrder] })).toThrow(
+      expect.objectContaining({ code: "invalid_tool" }),
+    );
+  });
+});

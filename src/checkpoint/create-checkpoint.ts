@@ -1,7 +1,9 @@
+import { DocketError } from "../errors/docket-error.js";
 import { checkPolicyConfig } from "../policy/check-policy-config.js";
 import { toPolicyFunction } from "../policy/policy.js";
 import { createOutageLog } from "../shared/outage-log.js";
 import { resolveTelemetry } from "../telemetry/telemetry.js";
+import { unsealHandler } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
 import { createToolSet } from "../tool/tool-set.js";
 import type { EventSink } from "./checkpoint-event.js";
@@ -87,6 +89,7 @@ function combineSinks(
  */
 export function createCheckpoint(options: CheckpointOptions): Checkpoint {
   const tools = createToolSet(options.tools);
+  requireSealedTools(tools.tools);
   const policy = options.policy;
   if (typeof policy === "object" && policy !== null && !("decide" in policy)) {
     // A plain { rules } policy: a rule that does not compile throws here, with its cause.
@@ -134,3 +137,19 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
 }
 
 export { dispatch };
+
+/**
+ * A tool whose handler this copy of docket cannot find would be refused as unknown on every call:
+ * say so once, at creation. The usual cause is two copies of docket in one process (a bundler or a
+ * dev loader resolving `docket` to a second build), each with its own sealed handlers.
+ */
+function requireSealedTools(tools: readonly Tool[]): void {
+  for (const tool of tools) {
+    if (unsealHandler(tool) === undefined) {
+      throw new DocketError(
+        "invalid_tool",
+        `The tool "${tool.name}" was not made by this copy of docket's defineTool: two copies of docket may be loaded (check that "docket" resolves to one build).`,
+      );
+    }
+  }
+}

@@ -172,7 +172,15 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
     let pendingBatch = await ctx.transcript.pendingBatch();
     // Every call id of the session, so that a reply reusing one gets docket's own instead.
     const usedIds = usedCallIds(messages);
-    for (const call of pendingBatch?.assistant.toolCalls ?? []) usedIds.add(call.id);
+    // Calls this run adds get ids no earlier call has (distinctCalls), so only what was loaded
+    // can clash: checked once here, not over the whole transcript at every turn.
+    let loadedClash = distinctTranscript(messages) !== messages;
+    for (const call of pendingBatch?.assistant.toolCalls ?? []) {
+      if (usedIds.has(call.id)) loadedClash = true;
+      usedIds.add(call.id);
+    }
+    let assistantTurns = 0;
+    for (const message of messages) if (message.role === "assistant") assistantTurns += 1;
     // A session whose last word is the model's answer (a process that ended before marking it
     // completed) has nothing to resume: asking the model again would answer its own answer.
     const last = messages.at(-1);
@@ -214,6 +222,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           { role: "assistant", ...pendingBatch.assistant },
           { role: "tool", results: final },
         );
+        assistantTurns += 1;
         if (limited) {
           const size = pendingBatch.assistant.toolCalls.length;
           const { maxToolCallsPerBatch, maxToolCallsPerRun } = ctx.limits;
@@ -249,7 +258,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
       const outcome = await requestTurn(
         ctx.model,
         {
-          prompt: promptWindow.prompt(distinctTranscript(messages)),
+          prompt: promptWindow.prompt(loadedClash ? distinctTranscript(messages) : messages),
           tools: ctx.menu,
           signal,
           ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),
@@ -288,7 +297,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         await ctx.transcript.append({ role: "assistant", text: turn.text, toolCalls: [] });
         return end("completed", turn.text || lastAssistantText(messages));
       }
-      const assistantTurn = messages.filter((m) => m.role === "assistant").length + 1;
+      const assistantTurn = assistantTurns + 1;
       const toolCalls = distinctCalls(turn.toolCalls, usedIds, assistantTurn);
       for (const call of toolCalls) ctx.emit({ type: "tool_call", call });
       pendingBatch = {

@@ -124,3 +124,73 @@ function wireCalls(provider: string, body: unknown) {
     answers: results.map((b) => JSON.stringify(b.content)),
   };
 }
+
+describe("a session saved with one id on several calls (an older docket, or by hand)", () => {
+  it("sends every later request with distinct ids, turn after turn", async () => {
+    const { store } = await tempStore();
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const saved: TranscriptMessage[] = [
+      { role: "user", text: "Check SU-1 and SU-2." },
+      {
+        role: "assistant",
+        text: "",
+        toolCalls: [{ id: "call_0", name: "get_order", arguments: '{"order_id":"SU-1"}' }],
+      },
+      {
+        role: "tool",
+        results: [{ callId: "call_0", name: "get_order", status: "ok", text: "SU-1 shipped" }],
+      },
+      {
+        role: "assistant",
+        text: "",
+        toolCalls: [{ id: "call_0", name: "get_order", arguments: '{"order_id":"SU-2"}' }],
+      },
+      {
+        role: "tool",
+        results: [{ callId: "call_0", name: "get_order", status: "ok", text: "SU-2 shipped" }],
+      },
+    ] as TranscriptMessage[];
+    for (const message of saved)
+      await store.appendMessage(session.id, { role: message.role, content: message });
+    const inner = createScriptedModel(
+      // The scripted model answers by how many replies the prompt holds: the saved two come first.
+      scriptOf([
+        turn("(saved)"),
+        turn("(saved)"),
+        turn("", call("call_0", "get_order", { order_id: "SU-3" })),
+        turn("", call("call_0", "get_order", { order_id: "SU-4" })),
+        turn("All shipped."),
+      ]),
+    );
+    const prompts: unknown[] = [];
+    const model = {
+      ...inner,
+      doStream: (options: Parameters<typeof inner.doStream>[0]) => {
+        prompts.push(structuredClone(options.prompt));
+        return inner.doStream(options);
+      },
+    };
+    const harness = createHarness({
+      model,
+      tools: deskTools().tools,
+      store,
+      limits: { maxTurns: 6 },
+    });
+    const result = await harness.run("And SU-3, SU-4?", { sessionId: session.id });
+    expect(result).toMatchObject({ status: "completed" });
+    expect(prompts).toHaveLength(3);
+    for (const prompt of prompts) {
+      const ids = (prompt as { role: string; content: unknown }[]).flatMap((message) =>
+        message.role === "assistant" && Array.isArray(message.content)
+          ? (message.content as { type: string; toolCallId?: string }[])
+              .filter((part) => part.type === "tool-call")
+              .map((part) => part.toolCallId)
+          : [],
+      );
+      expect(new Set(ids).size, JSON.stringify(ids)).toBe(ids.length);
+    }
+    // The last request carries the two saved calls and the two this run added.
+    const last = JSON.stringify(prompts.at(-1));
+    for (const order of ["SU-1", "SU-2", "SU-3", "SU-4"]) expect(last).toContain(order);
+  });
+});

@@ -1,0 +1,120 @@
+import { join } from "node:path";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { z } from "zod";
+import { createHarness } from "../src/loop/create-harness.js";
+import { createPolicyEngine } from "../src/policy/policy-engine.js";
+import { openStore } from "../src/store/open-store.js";
+import { defineTool } from "../src/tool/define-tool.js";
+import { CALLS_PER_TURN, CLOSING_TEXT, WORKLOAD_PROMPT } from "./loop-workload.js";
+
+/** A loop that runs the workload: docket's or a peer's. */
+export interface LoopSystem {
+  /** One run of `turns` turns against `model`; throws unless the whole workload was done. */
+  run(model: LanguageModelV4, turns: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The no-op tool's handler: what every system's tool runs for a call. */
+export type NoopHandler = (args: { n: number }) => number;
+
+const input = z.object({ n: z.number() });
+const noopHandler: NoopHandler = ({ n }) => n;
+
+/**
+ * docket: createHarness with an allow policy and a SQLite store (a file in `dir`, or
+ * `:memory:`), audit trail on. The store and the policy engine are opened once, as a service
+ * keeps them; each run is a new harness and session.
+ *
+ * @example
+ * ```ts
+ * const docket = await docketSystem({ store: "file", dir });
+ * await docket.run(workloadModel(workloadScript(10)).model, 10);
+ * ```
+ */
+export async function docketSystem({
+  store: kind,
+  dir,
+  handler = noopHandler,
+}: {
+  store: "file" | "memory";
+  dir: string;
+  handler?: NoopHandler;
+}): Promise<LoopSystem> {
+  const store = await openStore(
+    kind === "memory" ? ":memory:" : `sqlite:${join(dir, "docket.db")}`,
+  );
+  const policy = await createPolicyEngine({
+    layers: [{ name: "project", rules: [{ decision: "allow", tool: "noop" }] }],
+  });
+  let executed = 0;
+  const noop = defineTool({
+    name: "noop",
+    description: "Does nothing.",
+    input,
+    writes: false,
+    handler: (args: { n: number }) => {
+      executed += 1;
+      return handler(args);
+    },
+  });
+  return {
+    async run(model, turns) {
+      const calls = turns * CALLS_PER_TURN;
+      executed = 0;
+      const harness = createHarness({
+        model,
+        tools: [noop],
+        policy,
+        store,
+        // Above the work to do: reaching a limit ends a run before its closing text turn.
+        limits: { maxTurns: turns + 1, maxToolCallsPerRun: calls + 1 },
+      });
+      const result = await harness.run(WORKLOAD_PROMPT);
+      if (result.status !== "completed" || result.text !== CLOSING_TEXT || executed !== calls)
+        throw new Error(
+          `docket's run ended ${result.status} after ${executed} calls: ${result.text}`,
+        );
+    },
+    close: () => store.close(),
+  };
+}
+
+/**
+ * The AI SDK's own loop: generateText with a zod tool whose execute is the same handler, until
+ * `stepCountIs(turns + 1)`. `ai` is loaded here, so a docket-only process never loads it.
+ *
+ * @example
+ * ```ts
+ * const sdk = await aiSdkSystem();
+ * await sdk.run(workloadModel(workloadScript(10)).model, 10);
+ * ```
+ */
+export async function aiSdkSystem({
+  handler = noopHandler,
+}: {
+  handler?: NoopHandler;
+} = {}): Promise<LoopSystem> {
+  const { generateText, stepCountIs, tool } = await import("ai");
+  return {
+    async run(model, turns) {
+      let executed = 0;
+      const noop = tool({
+        description: "Does nothing.",
+        inputSchema: input,
+        execute: (args: { n: number }) => {
+          executed += 1;
+          return handler(args);
+        },
+      });
+      const result = await generateText({
+        model,
+        tools: { noop },
+        prompt: WORKLOAD_PROMPT,
+        stopWhen: stepCountIs(turns + 1),
+      });
+      if (result.text !== CLOSING_TEXT || executed !== turns * CALLS_PER_TURN)
+        throw new Error(`the AI SDK's run ended "${result.text}" after ${executed} calls`);
+    },
+    close: async () => {},
+  };
+}

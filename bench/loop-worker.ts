@@ -1,0 +1,102 @@
+// First: the bench's tool has a terse description; its lint warning is not a figure.
+import "../src/cli/quiet-tool-lint.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { aiSdkSystem, docketSystem, type LoopSystem } from "./loop-systems.js";
+import { workloadModel, workloadScript } from "./loop-workload.js";
+
+/** One run of the workload, as the worker reports it. */
+export interface WorkerRun {
+  readonly wallMs: number;
+  /** This process's user + system CPU time during the run: steadier on a shared machine. */
+  readonly cpuMs: number;
+  /** Time inside the fake model's doGenerate / doStream. */
+  readonly modelMs: number;
+}
+
+/** What a worker process prints as its last line, in JSON. */
+export interface WorkerReport {
+  readonly system: "docket" | "ai-sdk";
+  readonly store: "file" | "memory" | "none";
+  readonly turns: number;
+  /** The first run in the process, not counted in the figures. */
+  readonly warmup: WorkerRun;
+  readonly runs: readonly WorkerRun[];
+  /** Peak resident set size of the process, in bytes. */
+  readonly maxRssBytes: number;
+  /** The heap in use after the runs: after a full GC when run with --expose-gc (as runWorker does). */
+  readonly liveHeapBytes: number;
+  /** With RUNS 0 and --expose-gc: the heap in use after a full GC when the last turn is asked for. */
+  readonly liveHeapAtLastTurn?: number;
+}
+
+async function timedRun(
+  system: LoopSystem,
+  turns: number,
+  onLastReply?: () => void,
+): Promise<WorkerRun> {
+  // Built before the clock starts: the replies are the model's, not the system's.
+  const workload = workloadModel(workloadScript(turns), onLastReply ? { onLastReply } : {});
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  await system.run(workload.model, turns);
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000, modelMs: workload.spentMs() };
+}
+
+/**
+ * `node loop-worker.js SYSTEM STORE TURNS RUNS`: one warm-up run of the workload then RUNS timed
+ * ones in this process, and a {@link WorkerReport} as the last line of stdout. SYSTEM is `docket`
+ * or `ai-sdk`; STORE is `file` or `memory` (docket) or `none`. RUNS 0 measures the first run only
+ * (the memory figures).
+ */
+async function main(argv: readonly string[]): Promise<void> {
+  const [system, store, turnsArg, runsArg] = argv;
+  const turns = Number(turnsArg);
+  const runs = Number(runsArg);
+  if (system !== "docket" && system !== "ai-sdk") throw new Error(`unknown system ${system}`);
+  if (store !== "file" && store !== "memory" && store !== "none")
+    throw new Error(`unknown store ${store}`);
+  if (!Number.isInteger(turns) || turns < 1 || !Number.isInteger(runs) || runs < 0)
+    throw new Error("TURNS must be a positive integer, RUNS a non-negative one");
+  const dir = mkdtempSync(join(tmpdir(), "docket-bench-peer-"));
+  try {
+    const loop =
+      system === "docket"
+        ? await docketSystem({ store: store === "memory" ? "memory" : "file", dir })
+        : await aiSdkSystem();
+    const gc = (globalThis as { gc?: () => void }).gc;
+    let liveHeapAtLastTurn: number | undefined;
+    // Only for a single-run measurement (memory): a full GC inside a timed run would be timed.
+    const atLastTurn =
+      runs === 0 && gc
+        ? () => {
+            gc();
+            liveHeapAtLastTurn = process.memoryUsage().heapUsed;
+          }
+        : undefined;
+    const warmup = await timedRun(loop, turns, atLastTurn);
+    const timed: WorkerRun[] = [];
+    for (let i = 0; i < runs; i += 1) timed.push(await timedRun(loop, turns));
+    // What the runs left behind, not garbage the collector had not reached yet.
+    gc?.();
+    const report: WorkerReport = {
+      system,
+      store,
+      turns,
+      warmup,
+      runs: timed,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      liveHeapBytes: process.memoryUsage().heapUsed,
+      ...(liveHeapAtLastTurn === undefined ? {} : { liveHeapAtLastTurn }),
+    };
+    await loop.close();
+    console.log(JSON.stringify(report));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main(process.argv.slice(2));
