@@ -52,4 +52,10 @@ describe("LateHandlers", () => {
     expect(await late.drain({ timeoutMs: 20 })).toBe(false);
     expect(performance.now() - started).toBeGreaterThanOrEqual(18);
   });
+
+  it("keeps at most 1,024 handlers that never end, so they cannot pile up forever", async () => {
+    const late = new LateHandlers();
+    for (let i = 0; i < 5000; i += 1) late.add({});
+    expect(late.size).toBe(1024);
+  });
 });

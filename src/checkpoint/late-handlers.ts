@@ -1,5 +1,8 @@
 import { isThenable } from "../shared/is-thenable.js";
 
+/** How many stopped handlers are waited for at most. */
+const MAX_TRACKED = 1024;
+
 /**
  * Handlers the checkpoint stopped waiting for (deadline passed, run cancelled) that are still
  * running: their late completion is still to be recorded. Whoever closes the store the events go
@@ -23,9 +26,12 @@ export class LateHandlers {
     return this.#running.size;
   }
 
-  /** A handler was stopped but has not ended. */
+  /**
+   * A handler was stopped but has not ended. Past MAX_TRACKED (handlers that never end, in a
+   * long-lived gateway) the rest are not waited for rather than kept forever.
+   */
   add(token: object): void {
-    this.#running.add(token);
+    if (this.#running.size < MAX_TRACKED) this.#running.add(token);
   }
 
   /** It ended; `recorded`, if a promise, settles once its late completion is on record. */
