@@ -2,6 +2,7 @@
 import "../src/cli/quiet-tool-lint.js";
 import { benchBuiltin } from "./builtin.js";
 import { benchCheckpoint } from "./checkpoint.js";
+import { benchCold } from "./cold.js";
 import { benchConsole } from "./console.js";
 import { benchHook } from "./hook.js";
 import { benchLoop } from "./loop.js";
@@ -24,6 +25,7 @@ const benches: Record<string, () => Promise<void>> = {
   console: () => benchConsole(),
   telemetry: () => benchTelemetry(),
   hook: () => benchHook(),
+  cold: () => benchCold(),
   firstcalls: async () => (await import("./first-calls.js")).benchFirstCalls(),
 };
 

@@ -7,6 +7,7 @@ import { openStore } from "../src/store/open-store.js";
 import type { Store } from "../src/store/store.js";
 import type { StoreEvent } from "../src/store/store-event.js";
 import { parseStoreUrl } from "../src/store/store-url.js";
+import { benchAuditWritePath } from "./audit-write-path.js";
 import { summarise } from "./stats.js";
 
 const ARGS = '{"order_id":"SU-88421","amount":42.5,"reason":"arrived damaged, box crushed"}';
@@ -164,6 +165,7 @@ export async function benchStore({
   const postgres = process.env.DOCKET_BENCH_POSTGRES_URL ?? process.env.DOCKET_TEST_POSTGRES_URL;
   try {
     console.log("bench/store: write calls of 4 events (~300 bytes each); list one session");
+    await benchAuditWritePath();
     console.log(
       `  raw better-sqlite3 inserts (no hash, no calls table): ${rawSqlite(join(dir, "raw.db"), calls)} calls/s`,
     );

@@ -36,4 +36,15 @@ describe("DocketError codes", () => {
     expect([...thrown].filter((code) => !declared.has(code)).sort()).toEqual([]);
     expect([...declared].filter((code) => !thrown.has(code as string)).sort()).toEqual([]);
   });
+
+  it("lists them in alphabetical order, so that a reader finds one and a merge adds one in place", () => {
+    const union = readFileSync(join(src, "errors/docket-error.ts"), "utf8");
+    const codes = [
+      ...(union.match(/export type DocketErrorCode =([\s\S]*?);/)?.[1] ?? "").matchAll(
+        /"([a-z_]+)"/g,
+      ),
+    ].map((m) => m[1] as string);
+    expect(codes.length).toBeGreaterThan(10);
+    expect(codes).toEqual([...codes].sort());
+  });
 });

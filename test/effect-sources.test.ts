@@ -65,8 +65,12 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "the thin hook client connects to docket hook serve's own socket; a failure is a deny",
   "hook/install-hook.ts":
     "docket hook install/uninstall writes the host's settings file (or opencode's plugin) the operator confirmed after seeing the diff; no tool reaches it",
+  "config/yaml-parse-cache.ts":
+    "writes docket's own cache of parsed YAML files (0600, in docket's user config folder, which every tool is refused); no tool reaches it",
   "tool/compile-json-schema.ts":
-    "createRequire loads ajv and ajv-formats (fixed package names) on the first JSON Schema tool, so processes whose tools are all zod never load them",
+    "createRequire loads ajv and ajv-formats (fixed names) on the first JSON Schema compiled; nothing else is loaded through it",
+  "config/yaml-source.ts":
+    "createRequire loads the yaml package (a fixed name) only when a file is not in the parse cache; nothing else is loaded through it",
 };
 
 const line = (f: Finding) => `${f.kind} ${f.file}: ${f.what}`;

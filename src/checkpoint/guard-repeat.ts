@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { canonicalJson } from "../shared/canonical-json.js";
+import { hashCanonical } from "../shared/canonical-json.js";
 import type { SealedTool } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
 import type { RecordedOutcome } from "./call-ledger.js";
@@ -151,7 +150,9 @@ export async function guardRepeat(
   }
   if (!ledger) return { status: "run", dedupeKey };
 
-  const argsHash = createHash("sha256").update(canonicalJson(args)).digest("hex");
+  // Hashed once per call: the store keeps this hash on the calls row and no longer hashes the
+  // decided arguments again when a claim brings one.
+  const argsHash = hashCanonical(args);
   let claim: Awaited<ReturnType<typeof ledger.claimCall>>;
   try {
     claim = await ledger.claimCall(trace.sessionId, trace.callId, {

@@ -130,4 +130,47 @@ describe("preflight and recordOutcome", () => {
     const recorded = await types();
     expect(recorded.slice(-3)).toEqual(["approved", "started", "finished"]);
   });
+
+  it("records a call the host's prompt refused once, and never over a call that ran", async () => {
+    const checkpoint = createCheckpoint({
+      tools: [hostShell],
+      store,
+      policy: () => ({ decision: "ask", rule: "r-ask" }),
+      approvals: async () => ({ decision: "pending", approvalId: "host:claude-code" }),
+    });
+    for (const id of ["toolu_8", "toolu_9"]) {
+      await checkpoint.preflight(
+        { id, name: "run_command", arguments: '{"command":"make"}' },
+        { sessionId: "s1" },
+      );
+    }
+    await checkpoint.recordOutcome({
+      callId: "toolu_9",
+      name: "run_command",
+      sessionId: "s1",
+      status: "ok",
+      output: "built",
+      approvedBy: "claude-code:prompt",
+    });
+    const refusal = {
+      name: "run_command",
+      sessionId: "s1",
+      status: "refused",
+      refusedBy: "claude-code:prompt",
+      message: "the session ended before it reported running it",
+    } as const;
+    for (const callId of ["toolu_8", "toolu_8", "toolu_9"]) {
+      await checkpoint.recordOutcome({ ...refusal, callId });
+    }
+    const events = await store.listEvents({ sessionId: "s1" });
+    const of = (id: string) => events.filter((e) => e.callId === id).map((e) => e.type);
+    expect(of("toolu_8").slice(-3)).toEqual(["awaiting_approval", "approval_denied", "refused"]);
+    expect(of("toolu_9").slice(-3)).toEqual(["approved", "started", "finished"]);
+    expect(await store.callOutcome("s1", "toolu_8")).toMatchObject({
+      kind: "refused",
+      reason: "approval_denied",
+      message: refusal.message,
+    });
+    expect((await store.verifyChain("s1")).ok).toBe(true);
+  });
 });

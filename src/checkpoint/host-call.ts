@@ -100,13 +100,16 @@ export async function preflightCall(
   return result;
 }
 
-/** What the host reports of a call it ran (its PostToolUse / AfterTool). */
+/**
+ * What the host reports of a call it ran (its PostToolUse / AfterTool), or, `refused`, of a call
+ * docket handed to the host's own prompt that the host let end without running it.
+ */
 export interface HostOutcome {
   readonly callId: string;
   /** docket's name for the tool, as it was cleared. */
   readonly name: string;
   readonly sessionId?: string | undefined;
-  readonly status: "ok" | "failed";
+  readonly status: "ok" | "failed" | "refused";
   /** The tool's response as the host reported it. */
   readonly output?: unknown;
   readonly message?: string;
@@ -115,6 +118,8 @@ export interface HostOutcome {
    * who or what approved, recorded as the approval.
    */
   readonly approvedBy?: string;
+  /** For `refused`: who or what did not let it run, recorded as the approval's denial. */
+  readonly refusedBy?: string;
 }
 
 /**
@@ -131,6 +136,7 @@ export async function recordHostOutcome(
   state: CheckpointState,
   outcome: HostOutcome,
 ): Promise<void> {
+  if (outcome.status === "refused") return recordHostRefusal(state, outcome);
   const trace = new CallTrace(state, outcome.callId, outcome.name, outcome.sessionId);
   const tool = state.tools.get(outcome.name);
   const writes = tool?.writes ?? true;
@@ -191,5 +197,28 @@ export async function recordHostOutcome(
     } catch (error) {
       state.onEventError(error);
     }
+  }
+}
+
+/**
+ * Close a call awaiting the host's prompt (the caller found it so) as refused there: a denial by
+ * `refusedBy` and a refusal. The claim is the gate: a call that ran, or that another report
+ * closed first, is seen, not claimed, and left as it is, so two reports record the end once.
+ */
+async function recordHostRefusal(state: CheckpointState, outcome: HostOutcome): Promise<void> {
+  const { ledger } = state;
+  if (ledger) {
+    const claim = await ledger.claimCall(outcome.sessionId, outcome.callId, { tool: outcome.name });
+    if (claim.status !== "claimed") return;
+  }
+  const trace = new CallTrace(state, outcome.callId, outcome.name, outcome.sessionId);
+  const by = outcome.refusedBy ?? "the host's prompt";
+  const message = outcome.message ?? `${by} did not let ${outcome.name} run`;
+  await trace.emitAfterRun({ type: "approval_denied", by, reason: message });
+  await trace.refuse("approval_denied", message);
+  try {
+    await ledger?.flush();
+  } catch (error) {
+    state.onEventError(error);
   }
 }

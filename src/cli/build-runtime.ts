@@ -1,7 +1,6 @@
 import { userInfo } from "node:os";
 import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
-import { previewCall } from "../approval/call-preview.js";
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
 import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
 import { loadPolicyFiles } from "../config/load-policy-files.js";
@@ -190,8 +189,9 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       interactive: (await import("../approval/terminal-approver.js")).createTerminalApprover({
         as: operator.name,
         canGrantSession,
-        preview: (asked) =>
-          previewCall(asked, {
+        // The diff library loads when a person is first asked, not at every start.
+        preview: async (asked) =>
+          (await import("../approval/call-preview.js")).previewCall(asked, {
             workspace,
             hidden: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
           }),

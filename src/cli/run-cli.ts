@@ -1,38 +1,22 @@
 import { Command, CommanderError } from "commander";
-import { createGatewayBackend } from "../mcp/create-gateway-backend.js";
-import { lockFileBeside } from "../mcp/tool-pins.js";
 import { disableColour } from "../shared/colour-enabled.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
-import { buildRuntime } from "./build-runtime.js";
-import { registerApprovalsCommand } from "./commands/approvals-command.js";
-import { registerAuditCommand } from "./commands/audit-command.js";
-import { registerChatCommand } from "./commands/chat-command.js";
-import { registerConfigCommand } from "./commands/config-command.js";
-import { registerDemoCommand } from "./commands/demo-command.js";
-import { registerDoctorCommand } from "./commands/doctor-command.js";
-import { registerGatewayCommand } from "./commands/gateway-command.js";
-import { registerHookCommand } from "./commands/hook-command.js";
-import { registerInitCommand } from "./commands/init-command.js";
-import { registerMcpCommand } from "./commands/mcp-command.js";
-import { registerPolicyCommand } from "./commands/policy-command.js";
-import { registerRunCommands } from "./commands/run-command.js";
-import { registerServeCommand } from "./commands/serve-command.js";
-import { registerSessionsCommand } from "./commands/sessions-command.js";
-import { registerStatsCommand } from "./commands/stats-command.js";
-import { registerToolsCommand } from "./commands/tools-command.js";
+import { registerCommands } from "./command-registry.js";
 import { isExpectedError, writeCrashLog } from "./crash-log.js";
 import { packageRoot } from "./package-root.js";
 
 /**
- * Build the `docket` command. Subcommands register themselves here as they land.
+ * Build the `docket` command. Given the arguments, only the command they choose is loaded and
+ * registered (a cold `docket policy check` loads no MCP, Hono or model provider); without
+ * them, or when they name no known command, every command is.
  *
  * @example
  * ```ts
- * const program = createProgram();
+ * const program = await createProgram();
  * await program.parseAsync(["node", "docket", "--version"]);
  * ```
  */
-export function createProgram(): Command {
+export async function createProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command("docket")
     .description("The model asks; your program executes. Every tool call passes one checkpoint.")
     .version(packageRoot().version, "-v, --version")
@@ -42,62 +26,7 @@ export function createProgram(): Command {
     .hook("preAction", (command) => {
       if (command.opts().color === false) disableColour();
     });
-  registerPolicyCommand(program);
-  registerAuditCommand(program);
-  registerSessionsCommand(program);
-  registerApprovalsCommand(program);
-  registerRunCommands(program);
-  registerChatCommand(program);
-  registerDemoCommand(program);
-  registerDoctorCommand(program);
-  registerConfigCommand(program);
-  registerInitCommand(program);
-  registerMcpCommand(program);
-  registerServeCommand(program);
-  registerStatsCommand(program);
-  registerToolsCommand(program);
-  registerHookCommand(program);
-  registerGatewayCommand(program, {
-    buildCheckpoint: async ({ config }) => {
-      const runtime = await buildRuntime({
-        config,
-        terminal: false,
-        connectMcp: false,
-        approvalMode: "wait",
-      });
-      const maxSessions = runtime.cli.runtime.gateway.maxSessions;
-      const backend = await createGatewayBackend({
-        tools: runtime.tools,
-        ...(runtime.cli.runtime.mcp ? { mcp: runtime.cli.runtime.mcp } : {}),
-        sandbox: { settings: runtime.sandbox, workspace: runtime.workspace },
-        ...(runtime.cli.config?.file === undefined
-          ? {}
-          : { pins: lockFileBeside(runtime.cli.config.file) }),
-        policy: runtime.policy,
-        taint: runtime.cli.runtime.taint,
-        store: runtime.store,
-        principal: runtime.cli.runtime.principal,
-        ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
-        ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
-        onClose: () => runtime.close(),
-      });
-      const principal = runtime.cli.runtime.principal;
-      return {
-        ...backend,
-        ...(maxSessions === undefined ? {} : { maxSessions }),
-        // Each client's session is a session in the store, listed and shown like a run's.
-        openSession: async (id: string, transport: "stdio" | "http") => {
-          await runtime.store.createSession({
-            id,
-            principal,
-            configHash: runtime.configHash,
-            title: `docket gateway (${transport})`,
-            metadata: { gateway: transport },
-          });
-        },
-      };
-    },
-  });
+  await registerCommands(program, argv);
   return program;
 }
 
@@ -161,8 +90,9 @@ export function reportError(error: unknown, argv: readonly string[]): number {
 export async function runCli(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
-  const program = createProgram();
   try {
+    // Inside the try: a command whose modules fail to load is one line, never a stack trace.
+    const program = await createProgram(argv);
     await program.parseAsync([...argv], { from: "user" });
     // Commands report failure through process.exitCode; keep it.
     return typeof process.exitCode === "number" ? process.exitCode : 0;

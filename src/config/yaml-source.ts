@@ -1,8 +1,28 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
-import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import type { Node } from "yaml";
+import { packageRoot } from "../cli/package-root.js";
 import { DocketError, type DocketErrorCode } from "../errors/docket-error.js";
 import { formatIssuePath, type IssuePath } from "../policy/policy-issue.js";
+import { cachedYamlParse } from "./yaml-parse-cache.js";
+
+let yamlModule: typeof import("yaml") | undefined;
+/** The YAML parser, loaded on the first file the parse cache does not hold. */
+function yaml(): typeof import("yaml") {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yamlModule;
+}
+
+let docketVersion: string | undefined;
+function version(): string {
+  try {
+    docketVersion ??= packageRoot().version;
+  } catch {
+    docketVersion = "unknown";
+  }
+  return docketVersion;
+}
 
 /** A YAML file read as plain data, with the line of every key and list item. */
 export interface YamlSource {
@@ -17,7 +37,8 @@ export interface YamlSource {
 /**
  * Read and parse a YAML file, keeping line numbers. A file that cannot be read or does not parse
  * throws `DocketError(code)` with `FILE:LINE: problem`. A relative `file` is read from `cwd`
- * (default: the process's) and named in messages as given.
+ * (default: the process's) and named in messages as given. A text parsed before (by any docket
+ * process) comes from the parse cache (`cachedYamlParse`).
  *
  * @example
  * ```ts
@@ -36,7 +57,10 @@ export function readYamlSource(file: string, code: DocketErrorCode, cwd?: string
         : (error as Error).message;
     throw new DocketError(code, `${file}: cannot read: ${reason}`, { cause: error });
   }
-  return parseYamlSource(text, file, code);
+  const parsed = cachedYamlParse(text, () => parseYamlSource(text, file, code), {
+    version: version(),
+  });
+  return { file, value: parsed.value, lines: parsed.lines };
 }
 
 /**
@@ -48,6 +72,7 @@ export function readYamlSource(file: string, code: DocketErrorCode, cwd?: string
  * ```
  */
 export function parseYamlSource(text: string, file: string, code: DocketErrorCode): YamlSource {
+  const { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, keepSourceTokens: true, prettyErrors: false });
   const [error] = doc.errors;

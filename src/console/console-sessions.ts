@@ -5,7 +5,6 @@ import { layout } from "./console-layout.js";
 import { sessionPage, sessionsPage } from "./session-pages.js";
 
 const SESSIONS = 100;
-const CALLS_COUNTED = 100;
 const EVENTS_SHOWN = 5000;
 
 /**
@@ -22,12 +21,8 @@ export function registerSessionPages(app: Hono<ConsoleEnv>, context: ConsoleCont
   app.get("/console/sessions", async (c) => {
     const session = c.get("session");
     const list = await store.listSessions({ limit: SESSIONS });
-    const rows = await Promise.all(
-      list.map(async (s) => {
-        const calls = (await store.listCalls({ sessionId: s.id, limit: CALLS_COUNTED })).length;
-        return { session: s, calls, callsCapped: calls >= CALLS_COUNTED };
-      }),
-    );
+    const counts = await store.countCalls(list.map((s) => s.id));
+    const rows = list.map((s) => ({ session: s, calls: counts.get(s.id) ?? 0 }));
     return c.html(
       layout({ title: "Sessions", viewer: session, body: sessionsPage(rows) }).toString(),
     );

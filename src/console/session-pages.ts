@@ -6,11 +6,10 @@ import { type CallEvents, callTimeline } from "./call-timeline.js";
 import { when } from "./console-layout.js";
 import { type Html, html } from "./html.js";
 
-/** A session row of the list: the session and how many calls it made (`limit` means "or more"). */
+/** A session row of the list: the session and how many calls it made. */
 export interface SessionRow {
   readonly session: Session;
   readonly calls: number;
-  readonly callsCapped: boolean;
 }
 
 /**
@@ -18,7 +17,7 @@ export interface SessionRow {
  *
  * @example
  * ```ts
- * sessionsPage([{ session, calls: 3, callsCapped: false }]).toString();
+ * sessionsPage([{ session, calls: 3 }]).toString();
  * ```
  */
 export function sessionsPage(rows: readonly SessionRow[]): Html {
@@ -30,8 +29,8 @@ ${
 <thead><tr><th scope="col">Session</th><th scope="col">Status</th><th scope="col">Title</th><th scope="col">Principal</th><th scope="col">Started</th><th scope="col">Calls</th></tr></thead>
 <tbody>
 ${rows.map(
-  ({ session, calls, callsCapped }) =>
-    html`<tr><td><a href="/console/sessions/${encodeURIComponent(session.id)}"><code>${shown(session.id)}</code></a></td><td><span class="tag status-${session.status}">${session.status}</span></td><td>${shown(session.title ?? "")}</td><td>${shown(session.principal)}</td><td>${when(session.createdAt)}</td><td>${calls}${callsCapped ? "+" : ""}</td></tr>`,
+  ({ session, calls }) =>
+    html`<tr><td><a href="/console/sessions/${encodeURIComponent(session.id)}"><code>${shown(session.id)}</code></a></td><td><span class="tag status-${session.status}">${session.status}</span></td><td>${shown(session.title ?? "")}</td><td>${shown(session.principal)}</td><td>${when(session.createdAt)}</td><td>${calls}</td></tr>`,
 )}
 </tbody></table></div>`
 }`;

@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { hookReply } from "./hook-answer.js";
 import { readHookEvent } from "./hook-event.js";
 import { HOST_NAMES } from "./host-name.js";
+import { ID_PATTERN, isSettleEvent, SETTLE_EVENTS } from "./settle-event.js";
 
 // Whatever a host (or something pretending to be one) writes on stdin, the reader returns one of
-// its three answers and never throws; only a payload with every required field reads as a call.
+// its answers and never throws; only a payload with every required field reads as a call.
 const host = fc.constantFrom(...HOST_NAMES);
 const field = fc.oneof(
   fc.string(),
@@ -40,7 +41,9 @@ describe("readHookEvent", () => {
   it("never throws on any text", () => {
     fc.assert(
       fc.property(host, fc.string(), (name, text) => {
-        expect(["read", "ignored", "unreadable"]).toContain(readHookEvent(name, text).status);
+        expect(["read", "settle", "ignored", "unreadable"]).toContain(
+          readHookEvent(name, text).status,
+        );
       }),
     );
   });
@@ -59,6 +62,47 @@ describe("readHookEvent", () => {
         expect(event.toolName).toBe(value.tool_name);
         expect(typeof value.tool_input === "object" && !Array.isArray(value.tool_input)).toBe(true);
         expect(JSON.parse(event.inputText)).toEqual(value.tool_input);
+      }),
+    );
+  });
+
+  it("settles only for its host's settle events, with plain ids from the payload, and never denies there", () => {
+    const settleNames = [...new Set(Object.values(SETTLE_EVENTS).flat())];
+    const batch = fc.record(
+      {
+        hook_event_name: fc.constantFrom(...settleNames),
+        session_id: fc.oneof(fc.stringMatching(/^[\w-]{1,40}$/), field),
+        tool_calls: fc.oneof(
+          fc.array(
+            fc.record(
+              { tool_use_id: fc.oneof(fc.stringMatching(/^[\w-]{1,40}$/), field) },
+              { requiredKeys: [] },
+            ),
+          ),
+          field,
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(host, batch, (name, generated) => {
+        const value = JSON.parse(JSON.stringify(generated)) as Record<string, unknown>;
+        const reading = readHookEvent(name, JSON.stringify(value));
+        if (isSettleEvent(name, value.hook_event_name)) {
+          expect(["settle", "ignored"]).toContain(reading.status);
+        }
+        if (reading.status !== "settle") return;
+        const event = reading.event;
+        expect(SETTLE_EVENTS[name]).toContain(value.hook_event_name);
+        expect(event.sessionId).toBe(value.session_id);
+        expect(ID_PATTERN.test(event.sessionId)).toBe(true);
+        if (value.hook_event_name !== "PostToolBatch") {
+          expect(event.callIds).toBeUndefined();
+          return;
+        }
+        const sent = (value.tool_calls as { tool_use_id?: unknown }[]).map((c) => c.tool_use_id);
+        expect(event.callIds).toEqual(sent);
+        for (const id of event.callIds ?? []) expect(ID_PATTERN.test(id)).toBe(true);
       }),
     );
   });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../shared/canonical-json.js";
 import type { HostName } from "./host-name.js";
+import { ID_PATTERN, isSettleEvent, readSettleEvent, type SettleEvent } from "./settle-event.js";
 
 /** A host's hook call, read: which moment, which session, which tool call. */
 export interface HookEvent {
@@ -20,14 +21,17 @@ export interface HookEvent {
   readonly failed?: boolean;
 }
 
-/** Why a payload is not a hook call docket can answer. Every such payload is answered deny. */
+/**
+ * A hook call read: a tool call to judge or record (`read`), the end of the calls handed to the
+ * host's prompt (`settle`), or not one docket answers. An `unreadable` payload is answered deny.
+ */
 export type HookEventReading =
   | { readonly status: "read"; readonly event: HookEvent }
+  | { readonly status: "settle"; readonly event: SettleEvent }
   | { readonly status: "ignored"; readonly why: string }
   | { readonly status: "unreadable"; readonly problem: string };
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
-const ID_PATTERN = /^[\w.:@-]{1,200}$/;
 
 // The event names each host sends (its docs, cited in test/hook/*.test.ts), mapped to docket's.
 const EVENT_KINDS: Readonly<Record<HostName, Readonly<Record<string, HookEvent["kind"]>>>> = {
@@ -92,6 +96,13 @@ export function readHookEvent(
   const eventName = payload.hook_event_name;
   if (typeof eventName !== "string") {
     return { status: "unreadable", problem: "hook_event_name is missing" };
+  }
+  if (isSettleEvent(host, eventName)) {
+    // A settle event blocks nothing: one that does not read settles nothing, and is not a deny.
+    const settle = readSettleEvent(host, eventName, payload);
+    return typeof settle === "string"
+      ? { status: "ignored", why: `nothing to settle: ${settle}` }
+      : { status: "settle", event: settle };
   }
   const kinds = EVENT_KINDS[host];
   const kind = Object.hasOwn(kinds, eventName) ? kinds[eventName] : undefined;

@@ -70,6 +70,28 @@ describe("guardHook", () => {
     expect(written.stdout).toBe("");
   });
 
+  it("never blocks a settle event (the user's next prompt) when docket fails or is late", async () => {
+    const prompt = JSON.stringify({ hook_event_name: "UserPromptSubmit", session_id: "s1" });
+    const crashed = io(prompt);
+    const code = await guardHook(argv, () => Promise.reject(new Error("no module")), crashed.io);
+    expect(code).toBe(0);
+    expect(crashed.written.stdout).toBe("");
+    expect(crashed.written.stderr).toBe("docket: docket failed: no module.\n");
+    const late = io(prompt);
+    const never: HookRunner = () => new Promise(() => undefined);
+    void guardHook(argv, async () => never, late.io, 50);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(late.written.exited).toBe(0);
+    expect(late.written.stderr).not.toContain("denied");
+    // The same failure on a tool call, or on another host's name for the event, is a deny.
+    const tool = io(JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s1" }));
+    expect(await guardHook(argv, () => Promise.reject(new Error("x")), tool.io)).toBe(2);
+    const codex = io(prompt);
+    expect(await guardHook(["hook", "codex"], () => Promise.reject(new Error("x")), codex.io)).toBe(
+      2,
+    );
+  });
+
   it("tells hook calls from hook subcommands", () => {
     expect(isHookInvocation(["hook", "gemini-cli"])).toBe(true);
     expect(isHookInvocation(["hook", "install", "codex"])).toBe(false);

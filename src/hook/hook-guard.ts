@@ -2,6 +2,7 @@
 // (a module that does not load, a config that does not parse, a store that hangs) answers deny.
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { isHostName } from "./host-name.js";
+import { isSettleEvent } from "./settle-event.js";
 
 /** The deadline before docket's settings are read (module loading, on a busy machine). */
 export const FIRST_DEADLINE_MS = 30_000;
@@ -66,10 +67,20 @@ async function readAll(stdin: AsyncIterable<Buffer | string>): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+function eventNameOf(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { hook_event_name?: unknown } | null)?.hook_event_name;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Run a hook under its own timer. Any throw (including a module that fails to load), any reply
  * that is not one, and the deadline passing all answer deny: exit 2 with the reason on standard
- * error, which every host treats as a block. Resolves to the exit code.
+ * error, which every host treats as a block. A settle event (the user's next prompt, the end of a
+ * session) judges no call: its failures exit 0 with the reason on standard error, so that a
+ * broken docket never swallows a prompt. Resolves to the exit code.
  *
  * @example
  * ```ts
@@ -83,14 +94,17 @@ export async function guardHook(
   firstDeadlineMs: number = FIRST_DEADLINE_MS,
 ): Promise<number> {
   let settled = false;
+  let blocking = true;
   let timer: NodeJS.Timeout | undefined;
+  const failure = (reason: string) =>
+    blocking ? denyLine(reason) : `docket: ${reason.replace(/\s+/g, " ").trim().slice(0, 500)}.\n`;
   const arm = (ms: number) => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       if (settled) return;
       settled = true;
-      io.write("stderr", denyLine(`docket did not answer within ${ms} ms`));
-      io.exit(2);
+      io.write("stderr", failure(`docket did not answer within ${ms} ms`));
+      io.exit(blocking ? 2 : 0);
     }, ms);
   };
   arm(firstDeadlineMs);
@@ -105,6 +119,7 @@ export async function guardHook(
   try {
     const host = argv[1] ?? "";
     const text = await readAll(io.stdin);
+    blocking = !isSettleEvent(host, eventNameOf(text));
     const runner = await load();
     const reply = await runner({
       host,
@@ -120,11 +135,11 @@ export async function guardHook(
       typeof reply.stdout !== "string" ||
       typeof reply.stderr !== "string"
     ) {
-      return finish("", denyLine("docket gave no valid answer"), 2);
+      return finish("", failure("docket gave no valid answer"), blocking ? 2 : 0);
     }
     return finish(reply.stdout, reply.stderr, reply.exitCode);
   } catch (error) {
-    return finish("", denyLine(`docket failed: ${describe(error)}`), 2);
+    return finish("", failure(`docket failed: ${describe(error)}`), blocking ? 2 : 0);
   }
 }
 

@@ -1,5 +1,6 @@
 import { DocketError } from "../errors/docket-error.js";
 import type { HostName } from "./host-name.js";
+import { isSettleEvent, SETTLE_EVENTS } from "./settle-event.js";
 
 /** Where a host keeps its hook settings, relative to the project or the home directory. */
 export interface RegistrationTarget {
@@ -28,8 +29,14 @@ export const REGISTRATION_TARGETS: Readonly<Record<HostName, RegistrationTarget>
 
 // The events docket answers, per host, and the host's deadline for one hook (its own unit).
 const JSON_EVENTS: Readonly<Partial<Record<HostName, readonly string[]>>> = {
-  "claude-code": ["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"],
-  "gemini-cli": ["BeforeTool", "AfterTool"],
+  "claude-code": [
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    ...SETTLE_EVENTS["claude-code"],
+  ],
+  "gemini-cli": ["BeforeTool", "AfterTool", ...SETTLE_EVENTS["gemini-cli"]],
 };
 const CODEX_BEGIN = "# >>> docket hook (docket hook uninstall codex removes this block)";
 const CODEX_END = "# <<< docket hook";
@@ -103,8 +110,10 @@ export function withoutRegistration(
 
 /**
  * The host's settings with docket registered for every tool (Claude Code: `matcher: "*"` and
- * `onFailure: "block"`, so a hook that fails blocks the call; gemini-cli: `matcher: ".*"`).
- * Registering twice gives the same file.
+ * `onFailure: "block"`, so a hook that fails blocks the call; gemini-cli: `matcher: ".*"`), and
+ * for the events that settle what the host's prompt refused (those never block: a failure there
+ * must not swallow the user's prompt; Claude Code runs them in the background). Registering twice
+ * gives the same file.
  *
  * @example
  * ```ts
@@ -140,9 +149,16 @@ export function withRegistration(
   const cleared = parseSettings(withoutRegistration(host, text, command, file), file);
   const hooks = { ...((cleared.hooks as Json | undefined) ?? {}) };
   for (const event of JSON_EVENTS[host] ?? []) {
+    // A settle event never blocks; Claude Code runs it in the background (`async`), so that the
+    // user's prompt does not wait for docket, except at the session's end, which it might cut.
+    const blocks = !isSettleEvent(host, event)
+      ? { onFailure: "block" }
+      : event === "SessionEnd"
+        ? {}
+        : { async: true };
     const entry =
       host === "claude-code"
-        ? { type: "command", command, timeout: timeoutSeconds, onFailure: "block" }
+        ? { type: "command", command, timeout: timeoutSeconds, ...blocks }
         : { type: "command", name: "docket", command, timeout: timeoutSeconds * 1000 };
     hooks[event] = [
       ...groupsOf(hooks, event),

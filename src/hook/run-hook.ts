@@ -6,6 +6,7 @@ import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import type { Preflight } from "../checkpoint/host-call.js";
 import { buildRuntime, type Runtime } from "../cli/build-runtime.js";
 import { canonicalJson } from "../shared/canonical-json.js";
+import { maskSecrets } from "../shared/mask-secrets.js";
 import type { Store } from "../store/store.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { JsonSchema } from "../tool/input-schema.js";
@@ -16,6 +17,8 @@ import { type HookSettings, hookSettings } from "./hook-config.js";
 import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
 import type { HostName } from "./host-name.js";
 import { type HostToolMapping, mapHostTool } from "./host-tables.js";
+import { settleAskedCalls } from "./settle-asked-calls.js";
+import type { SettleEvent } from "./settle-event.js";
 
 /** What one hook invocation is given. */
 export interface RunHookOptions {
@@ -176,8 +179,9 @@ async function durableAnswer(
 
 /**
  * Answer one hook call: read the payload, open docket's policy, store and approvals, send the call
- * through the checkpoint's decide-only pass (before), record the host's outcome (after), or look
- * for a docket approval (permission). Throws only what the guard turns into a deny.
+ * through the checkpoint's decide-only pass (before), record the host's outcome (after), look
+ * for a docket approval (permission), or close the asked calls the host never ran (settle).
+ * Throws only what the guard turns into a deny; a settle event never throws, and blocks nothing.
  *
  * @example
  * ```ts
@@ -191,21 +195,12 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
   if (reading.status === "unreadable")
     return failClosed(`unreadable hook payload: ${reading.problem}`);
   if (reading.status === "ignored") return hookReply(host, "", { type: "none" });
-  const event = reading.event;
+  if (reading.status === "settle") return settle(options, reading.event);
   const eventName = (JSON.parse(options.text) as { hook_event_name: string }).hook_event_name;
-  const runtime =
-    options.runtime ??
-    (await buildRuntime({
-      config: options.config,
-      store: options.store,
-      terminal: false,
-      builtins: false,
-      connectMcp: false,
-      approvalMode: "wait",
-      ...(options.env ? { env: options.env } : {}),
-    }));
+  const runtime = options.runtime ?? (await openRuntime(options));
   try {
     const settings = hookSettings(runtime.cli.config, host);
+    const event = reading.event;
     const mapping = mapHostTool(host, event.toolName, settings.tools);
     if (event.kind === "permission") {
       return hookReply(host, eventName, await durableAnswer(runtime.store, event, mapping));
@@ -240,5 +235,41 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
     return hookReply(host, eventName, verdictOf(result));
   } finally {
     if (!options.runtime) await runtime.close();
+  }
+}
+
+function openRuntime(options: RunHookOptions): Promise<Runtime> {
+  return buildRuntime({
+    config: options.config,
+    store: options.store,
+    terminal: false,
+    builtins: false,
+    connectMcp: false,
+    approvalMode: "wait",
+    ...(options.env ? { env: options.env } : {}),
+  });
+}
+
+/**
+ * A settle event's answer: silence, with a line on standard error when it could not record (a
+ * config or a store that does not open included): it must never block the user's prompt.
+ */
+async function settle(options: RunHookOptions, event: SettleEvent): Promise<HookReply> {
+  const quiet = hookReply(event.host, event.eventName, { type: "none" });
+  let runtime: Runtime | undefined;
+  try {
+    runtime = options.runtime ?? (await openRuntime(options));
+    await settleAskedCalls(runtime.store, event);
+    return quiet;
+  } catch (error) {
+    const why = maskSecrets(
+      (error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? "",
+    );
+    return {
+      ...quiet,
+      stderr: `docket: the calls ${event.host} never ran are not settled: ${why}\n`,
+    };
+  } finally {
+    if (runtime && !options.runtime) await runtime.close().catch(() => undefined);
   }
 }

@@ -23,7 +23,6 @@ import { createRuleIndex } from "./rule-index.js";
 import { type SelfProtection, selfProtectionVote } from "./self-protection-vote.js";
 import { shellCoverage } from "./shell/judge-shell.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
-import { loadShellParser } from "./shell/shell-parser.js";
 import { type ShellCandidate, shellVote } from "./shell-vote.js";
 
 /** What `createPolicyEngine` takes. */
@@ -110,10 +109,14 @@ export async function createPolicyEngine(
   let parser: Analyse | undefined;
   let parserLoading: Promise<Analyse> | undefined;
   const ensureParser = (): Promise<Analyse> => {
-    parserLoading ??= loadShellParser().then((loaded) => {
-      parser = createAnalysisCache(loaded, options.analysisCacheSize ?? 256);
-      return parser;
-    });
+    // The analyser's modules and tree-sitter load with the first shell call: a process that
+    // judges only other tools (a hook's Read, a policy check of read_file) never loads them.
+    parserLoading ??= import("./shell/shell-parser.js")
+      .then(({ loadShellParser }) => loadShellParser())
+      .then((loaded) => {
+        parser = createAnalysisCache(loaded, options.analysisCacheSize ?? 256);
+        return parser;
+      });
     // A failed load is retried on the next call instead of being cached.
     parserLoading.catch(() => {
       parserLoading = undefined;

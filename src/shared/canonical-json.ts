@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 
 /**
  * Serialise a JSON value with object keys sorted at every level, so equal values always give
@@ -208,5 +208,20 @@ function sortNames(names: string[]): string[] {
  * ```
  */
 export function hashCanonical(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+  return sha256Hex(canonicalJson(value));
 }
+
+/**
+ * SHA-256 of a text (as UTF-8), hex encoded. crypto.hash (Node 20.12+) is a one-shot digest,
+ * about three times cheaper than createHash for an event-sized text; the fallback is for where
+ * it is missing.
+ *
+ * @example
+ * ```ts
+ * sha256Hex("") === "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"; // true
+ * ```
+ */
+export const sha256Hex: (text: string) => string =
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("sha256", text, "hex")
+    : (text) => crypto.createHash("sha256").update(text).digest("hex");

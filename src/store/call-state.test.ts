@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ToolResult } from "../checkpoint/tool-result.js";
-import { applyCallEvent, applyCallResult, type CallRow } from "./call-state.js";
+import { hashCanonical } from "../shared/canonical-json.js";
+import { applyCallEvent, applyCallResult, type CallRow, rowArgsHash } from "./call-state.js";
+import { foldCallWrite } from "./pending-write.js";
 import type { StoreEvent } from "./store-event.js";
+import { callRowValues, toCallRecord } from "./store-rows.js";
 
 const base = { callId: "c1", tool: "refund", sessionId: "s" };
 const requested: StoreEvent = {
@@ -126,5 +129,60 @@ describe("applyCallResult", () => {
       finishedAt: 9,
       outcome: { kind: "finished", output: '{"id":1}' },
     });
+  });
+});
+
+describe("the arguments hash of a calls row", () => {
+  const args = { order_id: "SU-1", amount: 5 };
+  const decided: StoreEvent = {
+    ...base,
+    type: "decided",
+    at: 2,
+    decision: "allow",
+    rule: undefined,
+    layer: undefined,
+    reason: undefined,
+    explanation: undefined,
+    args,
+  };
+  const claim = (argsHash: string | undefined) => ({
+    kind: "claim" as const,
+    sessionId: "s",
+    callId: "c1",
+    tool: "refund",
+    writes: false,
+    dedupeKey: undefined,
+    argsHash,
+    at: 3,
+  });
+
+  it("is the decided arguments' hash when no claim brings one (a call refused before its claim)", () => {
+    const row = fold([requested, decided]) as CallRow;
+    expect(rowArgsHash(row)).toBe(hashCanonical(args));
+    expect(callRowValues(row).at(-1)).toBe(hashCanonical(args));
+    expect(toCallRecord(row)).not.toHaveProperty("decidedArgs");
+  });
+
+  it("is the claim's hash when the claim brings one, and the decided arguments are not hashed again", () => {
+    const row = foldCallWrite(fold([requested, decided]), claim("f".repeat(64)), "me") as CallRow;
+    expect(rowArgsHash(row)).toBe("f".repeat(64));
+    // A throwing getter in the decided arguments would be reached by a second hash.
+    const hostile = {
+      ...decided,
+      args: {
+        get n() {
+          throw new Error("hashed twice");
+        },
+      },
+    };
+    const claimed = foldCallWrite(fold([requested, hostile]), claim("e".repeat(64)), "me");
+    expect(callRowValues(claimed as CallRow).at(-1)).toBe("e".repeat(64));
+  });
+
+  it("keeps the first decision's arguments when a call is decided twice in one write", () => {
+    const again = { ...decided, args: { order_id: "SU-2", amount: 9 } };
+    expect(rowArgsHash(fold([requested, decided, again]) as CallRow)).toBe(hashCanonical(args));
+    const saved = { ...(fold([requested, decided]) as CallRow), argsHash: "a".repeat(64) };
+    expect(rowArgsHash(fold([again], saved) as CallRow)).toBe("a".repeat(64));
   });
 });

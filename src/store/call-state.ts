@@ -8,6 +8,13 @@ import type { StoreEvent } from "./store-event.js";
 export interface CallRow extends CallRecord {
   /** JSON text of the ToolResult given to `recordCallResult`. */
   readonly result: string | undefined;
+  /**
+   * The arguments of the call's `decided` event while the row has no `argsHash`: hashed only
+   * when the row is saved (`rowArgsHash`), and only if no claim brought the hash first. The
+   * checkpoint hashes the arguments for its claim anyway; hashing them again here for every
+   * call cost a SHA-256 and a canonical serialisation per call inside the write transaction.
+   */
+  readonly decidedArgs?: unknown;
 }
 
 /**
@@ -45,6 +52,9 @@ export function newCallRow(
     startedAt: undefined,
     finishedAt: undefined,
     result: undefined,
+    // Every row has the same fields in the same order: the folds copy rows per event, and V8
+    // copies objects of one shape fastest.
+    decidedArgs: undefined,
   };
 }
 
@@ -86,7 +96,7 @@ export function applyCallEvent(
         ...base,
         decision: event.decision,
         rule: event.rule,
-        argsHash: base.argsHash ?? decidedArgsHash(event.args),
+        decidedArgs: base.argsHash === undefined ? (base.decidedArgs ?? event.args) : undefined,
       };
     case "started": {
       if (!isOpen(base)) return row;
@@ -293,6 +303,20 @@ function outcomeOf(
         at: event.at,
       };
   }
+}
+
+/**
+ * The arguments hash a row is saved with: the one it was claimed with, else that of its
+ * decided arguments (a call refused before its claim is still known as the same call).
+ *
+ * @example
+ * ```ts
+ * rowArgsHash(applyCallEvent(undefined, "ses_1", decidedEvent, owner)); // sha256 of its args
+ * ```
+ */
+export function rowArgsHash(row: CallRow): string | undefined {
+  if (row.argsHash !== undefined || row.decidedArgs === undefined) return row.argsHash;
+  return decidedArgsHash(row.decidedArgs);
 }
 
 function decidedArgsHash(args: unknown): string | undefined {

@@ -471,6 +471,14 @@ export class EngineStore implements Store {
     });
   }
 
+  async countCalls(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    await this.flush();
+    const unique = [...new Set(sessionIds.map(storedText))];
+    const counted = unique.length === 0 ? new Map() : await this.db.countCalls(unique);
+    // Keyed by the ids as given: a caller looks its own ids up, whatever the store made of them.
+    return new Map(sessionIds.map((id) => [id, counted.get(storedText(id)) ?? 0]));
+  }
+
   async markInterrupted({
     sessionId,
     all = false,

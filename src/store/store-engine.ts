@@ -118,6 +118,8 @@ export interface StoreEngine {
     sinceMs: number,
   ): Awaitable<DuplicateCall | undefined>;
   listCalls(filter: CallFilter): Awaitable<CallRecord[]>;
+  /** Rows of `calls` per session id, for the ids that have any (ids as stored). */
+  countCalls(sessionIds: readonly string[]): Awaitable<Map<string, number>>;
   /** Claimed or started calls (one session or all), for recovery. */
   openCalls(sessionId: string | undefined): Awaitable<CallRecord[]>;
   /** Release a claim that never started, if its owner still holds it. */

@@ -228,7 +228,18 @@ export function listLimit(limit: number | undefined, fallback = 1000): number {
  * eventFilterSql({ sessionId: "ses_1" }); // { where: "WHERE session_id = ?", params: ["ses_1"] }
  * ```
  */
-export function eventFilterSql(filter: EventFilter): { where: string; params: unknown[] } {
+export function eventFilterSql(
+  filter: EventFilter,
+  {
+    packedRows = false,
+  }: {
+    /**
+     * Rows may hold several events (SQLite, `TrailRows`): their type and at columns are their
+     * last event's, so those clauses let every such row through and the caller filters its events.
+     */
+    packedRows?: boolean;
+  } = {},
+): { where: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, value: unknown) => {
@@ -245,8 +256,10 @@ export function eventFilterSql(filter: EventFilter): { where: string; params: un
     add("call_id = ?", filter.callId);
   }
   if (filter.tool !== undefined) add("tool = ?", filter.tool);
-  if (filter.type !== undefined) add("type = ?", filter.type);
-  if (filter.since !== undefined) add("at >= ?", filter.since);
+  // A packed row's text has a newline between its events (canonical JSON has no raw newline).
+  const packed = packedRows ? " OR instr(event, char(10)) > 0" : "";
+  if (filter.type !== undefined) add(`(type = ?${packed})`, filter.type);
+  if (filter.since !== undefined) add(`(at >= ?${packed})`, filter.since);
   if (filter.afterSeq !== undefined) add("seq > ?", filter.afterSeq);
   return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };
 }

@@ -3,7 +3,7 @@ import type { Approval, ApprovalStatus } from "./approval-record.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditRecord } from "./audit-record.js";
 import type { CallOutcome, CallRecord, CallState, ClaimResult } from "./call-record.js";
-import type { CallRow } from "./call-state.js";
+import { type CallRow, rowArgsHash } from "./call-state.js";
 import { storedText } from "./pending-event.js";
 import type { Session, SessionStatus } from "./session-record.js";
 import type { StoreEvent, StoreEventType } from "./store-event.js";
@@ -139,6 +139,7 @@ export function toCallRow(row: Row): CallRow {
     claimedAt: num(row.claimed_at),
     startedAt: num(row.started_at),
     finishedAt: num(row.finished_at),
+    decidedArgs: undefined,
   };
 }
 
@@ -181,7 +182,7 @@ export function seenClaim(row: CallRow): ClaimResult {
  * ```
  */
 export function toCallRecord(row: CallRow): CallRecord {
-  const { result: _result, ...record } = row;
+  const { result: _result, decidedArgs: _args, ...record } = row;
   return { ...record, outcome: outcomeOfRow(row) };
 }
 
@@ -247,7 +248,7 @@ export function callRowValues(row: CallRow): unknown[] {
     row.claimedAt ?? null,
     row.startedAt ?? null,
     row.finishedAt ?? null,
-    text(row.argsHash),
+    text(rowArgsHash(row)),
   ];
 }
 

@@ -180,6 +180,11 @@ export interface Store extends EventSink {
   /** Newest first. */
   listCalls(filter?: CallFilter): Promise<CallRecord[]>;
   /**
+   * How many calls each of `sessionIds` recorded, in one read (a list page counts its sessions
+   * without loading their calls). Every id given is a key; one with no calls maps to 0.
+   */
+  countCalls(sessionIds: readonly string[]): Promise<Map<string, number>>;
+  /**
    * Close every started write whose process is gone with an `interrupted` event, and release
    * claims of gone processes that never started. Returns the calls it interrupted.
    */

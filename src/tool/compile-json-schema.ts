@@ -1,20 +1,18 @@
 import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import type addFormatsModule from "ajv-formats";
 import { DocketError } from "../errors/docket-error.js";
 import type { JsonSchema, SchemaIssue, ValidationOutcome } from "./input-schema.js";
 
-// ajv and its formats take tens of milliseconds to load, and only tools that bring a JSON Schema
-// (MCP tools, mostly) need them: a process whose tools are all zod never loads them. They are
-// CommonJS, so they load synchronously, the first time such a tool is defined.
+// ajv (CommonJS, and one of docket's costliest modules to load) is required on the first JSON
+// Schema compiled: a process whose tools are all zod, as the built-ins are, never loads it.
 const load = createRequire(import.meta.url);
+const addFormats = (schemaAjv: Ajv | Ajv2020) =>
+  (load("ajv-formats") as { default: typeof addFormatsModule.default }).default(schemaAjv);
 
 let draft2020: Ajv2020 | undefined;
 let draft07: Ajv | undefined;
-
-function addFormats(ajv: Ajv | Ajv2020): void {
-  (load("ajv-formats") as { default: (ajv: Ajv | Ajv2020) => unknown }).default(ajv);
-}
 
 function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
@@ -25,14 +23,14 @@ function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
     dialect.includes("draft-04")
   ) {
     if (!draft07) {
-      const { Ajv: Draft07 } = load("ajv") as { Ajv: typeof Ajv };
+      const { Ajv: Draft07 } = load("ajv") as typeof import("ajv");
       draft07 = new Draft07({ allErrors: true, strict: false, validateSchema: true });
       addFormats(draft07);
     }
     return draft07;
   }
   if (!draft2020) {
-    const { Ajv2020: Draft2020 } = load("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 };
+    const { Ajv2020: Draft2020 } = load("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
     draft2020 = new Draft2020({ allErrors: true, strict: false, validateSchema: true });
     addFormats(draft2020);
   }

@@ -135,9 +135,12 @@ describe("docs/policy.md: a refused call", () => {
       block.includes("refused (invalid_arguments)"),
     );
     const [command, ...output] = (console ?? "").trimEnd().split("\n");
+    // A home of its own: docket keeps state (the parse cache) under it, never in the repository.
+    const home = await tempDir("docket-docs-home-");
     const result = await shell(
       String(command).replace(/^\$ /, ""),
       join(root, "examples", "policy"),
+      { HOME: home, XDG_CONFIG_HOME: join(home, ".config") },
     );
     expect(result.code).toBe(1);
     expect(result.stdout.trimEnd()).toBe(output.join("\n"));

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
@@ -8,6 +7,7 @@ import type { HookReply } from "../../src/hook/hook-answer.js";
 import type { HostName } from "../../src/hook/host-name.js";
 import { runHook } from "../../src/hook/run-hook.js";
 import { openStore } from "../../src/store/open-store.js";
+import { type HookFixture, hookFixture } from "../support/hook-fixture.js";
 
 // Payloads in each host's documented shape:
 // - Claude Code: docs.anthropic.com/en/docs/claude-code/hooks ("PreToolUse Input": session_id,
@@ -20,42 +20,30 @@ import { openStore } from "../../src/store/open-store.js";
 //   tool_name, tool_use_id, tool_input, cwd, model, permission_mode, transcript_path); it rejects
 //   `permissionDecision: allow` without updatedInput and `ask`.
 // - opencode: the payload docket's own plugin sends (plugins/opencode/docket.js).
+let f: HookFixture;
 let dir: string;
-let config: string;
 let storeUrl: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "docket-hook-hosts-"));
-  config = join(dir, "docket.yaml");
-  storeUrl = `sqlite:${join(dir, "docket.db")}`;
-  await writeFile(
-    config,
-    [
-      "policy:",
-      "  rules:",
-      "    - { id: no-rm, tool: run_command, command: 'rm *', decision: deny }",
-      "    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }",
-      "    - { id: make-asks, tool: run_command, command: 'make *', decision: ask }",
-      "    - { id: env-secret, tool: read_file, path: '**/.env', decision: deny }",
-      "    - { id: reads-ok, tool: read_file, decision: allow }",
-      "    - { id: gh-ok, tool: 'github__*', decision: allow }",
-      "hooks:",
-      "  wait: 300ms",
-      "",
-    ].join("\n"),
-  );
+  f = await hookFixture("hosts", [
+    "policy:",
+    "  rules:",
+    "    - { id: no-rm, tool: run_command, command: 'rm *', decision: deny }",
+    "    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }",
+    "    - { id: make-asks, tool: run_command, command: 'make *', decision: ask }",
+    "    - { id: env-secret, tool: read_file, path: '**/.env', decision: deny }",
+    "    - { id: reads-ok, tool: read_file, decision: allow }",
+    "    - { id: gh-ok, tool: 'github__*', decision: allow }",
+    "hooks:",
+    "  wait: 300ms",
+  ]);
+  ({ dir, storeUrl } = f);
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await f?.remove();
 });
 
-const hook = (host: HostName, payload: unknown): Promise<HookReply> =>
-  runHook({
-    host,
-    text: typeof payload === "string" ? payload : JSON.stringify(payload),
-    config,
-    store: storeUrl,
-  });
+const hook = (host: HostName, payload: unknown): Promise<HookReply> => f.hook(host, payload);
 
 function claude(event: string, tool: string, input: unknown, id: string, extra = {}) {
   return {

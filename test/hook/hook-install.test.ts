@@ -56,6 +56,16 @@ describe("docket hook install and uninstall", () => {
     expect(settings.hooks.PostToolUse[0].matcher).toBe("*");
     expect(settings.hooks.PostToolUseFailure[0].hooks[0].command).toBe(command);
     expect(settings.hooks.PermissionRequest[0].hooks[0].command).toBe(command);
+    // The events that settle what its prompt refused: never blocking, in the background but
+    // at the session's end.
+    for (const event of ["PostToolBatch", "UserPromptSubmit"]) {
+      expect(settings.hooks[event], event).toEqual([
+        { matcher: "*", hooks: [{ type: "command", command, timeout: 180, async: true }] },
+      ]);
+    }
+    expect(settings.hooks.SessionEnd[0].hooks).toEqual([
+      { type: "command", command, timeout: 180 },
+    ]);
     expect(JSON.parse(await readFile(path, "utf8"))).toEqual(theirs);
   });
 
@@ -66,6 +76,9 @@ describe("docket hook install and uninstall", () => {
       matcher: ".*",
       hooks: [{ type: "command", name: "docket", command, timeout: 180_000 }],
     });
+    for (const event of ["BeforeAgent", "AfterAgent", "SessionEnd"]) {
+      expect(settings.hooks[event]?.[0]?.hooks?.[0]?.command, event).toBe(command);
+    }
     expect(JSON.parse(await readFile(path, "utf8"))).toEqual({});
   });
 

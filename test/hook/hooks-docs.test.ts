@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { hookSettings } from "../../src/hook/hook-config.js";
 import { mapHostTool } from "../../src/hook/host-tables.js";
+import { SETTLE_EVENTS } from "../../src/hook/settle-event.js";
 
 // docs/hooks.md's configuration example is real: it loads, and it means what the page says.
 const page = readFileSync(fileURLToPath(new URL("../../docs/hooks.md", import.meta.url)), "utf8");
@@ -49,5 +50,20 @@ describe("docs/hooks.md", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("names the events that settle a refused ask, as docket registers them", () => {
+    const section = page.split("### When the host's prompt refuses")[1] ?? "";
+    const row = (host: string) =>
+      [
+        ...(section.split("\n").find((line) => line.startsWith(`| ${host} `)) ?? "").matchAll(
+          /`([A-Za-z]+)`/g,
+        ),
+      ].map((m) => m[1]);
+    expect(row("Claude Code")).toEqual(SETTLE_EVENTS["claude-code"]);
+    // Its row also names the events that do not come (AfterTool, and AfterAgent again).
+    expect([...new Set(row("gemini-cli"))].filter((name) => name !== "AfterTool")).toEqual(
+      SETTLE_EVENTS["gemini-cli"],
+    );
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import { approvalsContract } from "./contract/approvals-contract.js";
 import { auditContract } from "./contract/audit-contract.js";
+import { callCountsContract } from "./contract/call-counts-contract.js";
 import { callsContract } from "./contract/calls-contract.js";
 import { checkpointContract } from "./contract/checkpoint-contract.js";
 import { leaseContract } from "./contract/lease-contract.js";
@@ -48,5 +49,6 @@ export function describeStoreContract(name: string, open: OpenFreshStore): void 
     queuedWritesContract(fresh);
     signedTrailContract(fresh);
     leaseContract(fresh);
+    callCountsContract(fresh);
   });
 }

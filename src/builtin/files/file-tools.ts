@@ -1,16 +1,17 @@
+import { lazyImport } from "../../shared/lazy-import.js";
 import { defineTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
-import { type EditFileOptions, editFile } from "./edit-file.handler.js";
+import type { EditFileOptions } from "./edit-file.handler.js";
 import { editFileDescription, editFileInput, editFileName } from "./edit-file.input.js";
 import type { FileGuard } from "./file-guard.js";
-import { type ListFilesOptions, listFiles } from "./list-files.handler.js";
+import type { ListFilesOptions } from "./list-files.handler.js";
 import { listFilesDescription, listFilesInput, listFilesName } from "./list-files.input.js";
-import { type ReadFileOptions, readFile } from "./read-file.handler.js";
+import type { ReadFileOptions } from "./read-file.handler.js";
 import { readFileDescription, readFileInput, readFileName } from "./read-file.input.js";
-import { type SearchFilesOptions, searchFiles } from "./search-files.handler.js";
+import type { SearchFilesOptions } from "./search-files.handler.js";
 import { searchFilesDescription, searchFilesInput, searchFilesName } from "./search-files.input.js";
-import { type WriteFileOptions, writeFile } from "./write-file.handler.js";
+import type { WriteFileOptions } from "./write-file.handler.js";
 import { writeFileDescription, writeFileInput, writeFileName } from "./write-file.input.js";
 
 /** Settings for the file tools, each optional. */
@@ -23,6 +24,14 @@ export interface FileToolOptions {
   /** docket's own files and deny-protected files, kept from every file tool. */
   readonly guard?: FileGuard;
 }
+
+// Each handler (and what it imports: diff, ignore, the walker) loads on the tool's first call,
+// so a process that only lists or checks tools never pays for them.
+const readFileHandler = lazyImport(() => import("./read-file.handler.js"));
+const listFilesHandler = lazyImport(() => import("./list-files.handler.js"));
+const searchFilesHandler = lazyImport(() => import("./search-files.handler.js"));
+const writeFileHandler = lazyImport(() => import("./write-file.handler.js"));
+const editFileHandler = lazyImport(() => import("./edit-file.handler.js"));
 
 /** The model reads the prepared text; library callers still get the structured result. */
 const asText = (result: { text: string }) => result.text;
@@ -44,8 +53,12 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       input: readFileInput,
       writes: false,
       policyArgs: builtinPolicyArgs.read_file,
-      handler: (args, ctx) =>
-        readFile(args, { workspace, signal: ctx.signal, guard }, options.read),
+      handler: async (args, ctx) =>
+        (await readFileHandler()).readFile(
+          args,
+          { workspace, signal: ctx.signal, guard },
+          options.read,
+        ),
       shape: asText,
     }),
     defineTool({
@@ -54,8 +67,12 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       input: listFilesInput,
       writes: false,
       policyArgs: builtinPolicyArgs.list_files,
-      handler: (args, ctx) =>
-        listFiles(args, { workspace, signal: ctx.signal, guard }, options.list),
+      handler: async (args, ctx) =>
+        (await listFilesHandler()).listFiles(
+          args,
+          { workspace, signal: ctx.signal, guard },
+          options.list,
+        ),
       shape: asText,
     }),
     defineTool({
@@ -66,8 +83,12 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       policyArgs: builtinPolicyArgs.search_files,
       // The search has its own time budget; the deadline is a backstop.
       timeoutMs: 60_000,
-      handler: (args, ctx) =>
-        searchFiles(args, { workspace, signal: ctx.signal, guard }, options.search),
+      handler: async (args, ctx) =>
+        (await searchFilesHandler()).searchFiles(
+          args,
+          { workspace, signal: ctx.signal, guard },
+          options.search,
+        ),
       shape: asText,
     }),
     defineTool({
@@ -76,8 +97,12 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       input: writeFileInput,
       writes: true,
       policyArgs: builtinPolicyArgs.write_file,
-      handler: (args, ctx) =>
-        writeFile(args, { workspace, signal: ctx.signal, guard }, options.write),
+      handler: async (args, ctx) =>
+        (await writeFileHandler()).writeFile(
+          args,
+          { workspace, signal: ctx.signal, guard },
+          options.write,
+        ),
       shape: asText,
     }),
     defineTool({
@@ -86,8 +111,12 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       input: editFileInput,
       writes: true,
       policyArgs: builtinPolicyArgs.edit_file,
-      handler: (args, ctx) =>
-        editFile(args, { workspace, signal: ctx.signal, guard }, options.edit),
+      handler: async (args, ctx) =>
+        (await editFileHandler()).editFile(
+          args,
+          { workspace, signal: ctx.signal, guard },
+          options.edit,
+        ),
       shape: asText,
     }),
   ];

@@ -1,10 +1,15 @@
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
+import { lazyImport } from "../../shared/lazy-import.js";
 import { defineTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
-import { type RunCommandOptions, runCommand } from "./run-command.handler.js";
+import type { RunCommandOptions } from "./run-command.handler.js";
 import { runCommandDescription, runCommandInput, runCommandName } from "./run-command.input.js";
 import { runCommandFailure } from "./run-command-failure.js";
+
+// Loaded on the first command: the process supervision and sandbox launch code stay out of a
+// process that never runs one.
+const runCommandHandler = lazyImport(() => import("./run-command.handler.js"));
 
 /** Time the handler needs after its own deadline to kill the process group and report. */
 const KILL_MARGIN_MS = 5_000;
@@ -33,8 +38,8 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     timeoutMs: maxTimeoutMs + graceMs + KILL_MARGIN_MS,
     // Probed once here (and cached): the decide step needs it before any handler runs.
     confinement: resolveConfinement(options.sandbox),
-    handler: (args, ctx) =>
-      runCommand(
+    handler: async (args, ctx) =>
+      (await runCommandHandler()).runCommand(
         args,
         { workspace, signal: ctx.signal, onOutput: (chunk, stream) => ctx.output?.(chunk, stream) },
         options,

@@ -1,8 +1,12 @@
+import { lazyImport } from "../../shared/lazy-import.js";
 import { defineTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
-import { type FetchUrlOptions, fetchUrl } from "./fetch-url.handler.js";
+import type { FetchUrlOptions } from "./fetch-url.handler.js";
 import { fetchUrlDescription, fetchUrlInput, fetchUrlName } from "./fetch-url.input.js";
+
+// Loaded on the first fetch: the HTML to Markdown converter is the costliest module docket has.
+const fetchUrlHandler = lazyImport(() => import("./fetch-url.handler.js"));
 
 /**
  * The `fetch_url` tool. Its checkpoint deadline sits past the fetch's own time cap.
@@ -22,7 +26,8 @@ export function fetchUrlTool(workspace: string, options: FetchUrlOptions = {}): 
     openWorld: true,
     policyArgs: builtinPolicyArgs.fetch_url,
     timeoutMs: (options.timeoutMs ?? 30_000) + 5_000,
-    handler: (args, ctx) => fetchUrl(args, { workspace, signal: ctx.signal }, options),
+    handler: async (args, ctx) =>
+      (await fetchUrlHandler()).fetchUrl(args, { workspace, signal: ctx.signal }, options),
     shape: (result) => result.text,
   });
 }

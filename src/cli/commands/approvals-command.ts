@@ -5,7 +5,7 @@ import { formatArguments } from "../../approval/format-arguments.js";
 import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
-import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 import { formatTime, textTable } from "./text-table.js";
 
 interface CommonOptions {

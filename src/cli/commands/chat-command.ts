@@ -10,7 +10,7 @@ import { chatHistoryFile, loadChatHistory, saveChatHistory } from "./chat-histor
 import { chatLines } from "./chat-input.js";
 import { replayLines } from "./chat-replay.js";
 import { parseChatLine, runSlashCommand } from "./chat-slash.js";
-import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 import { latestSession, resumeCommand } from "./resume-hint.js";
 
 interface ChatOptions {

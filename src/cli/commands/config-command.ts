@@ -3,7 +3,7 @@ import { maskSecrets } from "../../shared/mask-secrets.js";
 import { redactStoreUrl } from "../../store/store-url.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { buildSystemPrompt } from "../system-prompt.js";
-import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 
 /** Keys whose values are credentials, and maps (`env`, `headers`) whose every value may be one. */
 const SECRET_KEY = /token|secret|passw(or)?d|api[_-]?key|authori[sz]ation|cookie|credential/i;

@@ -12,8 +12,8 @@ import { buildRuntime } from "../build-runtime.js";
 import { packageRoot } from "../package-root.js";
 import { createRunPrinter, type RunPrinter } from "../run-printer.js";
 import { registerAuditCommand } from "./audit-command.js";
+import { STORE_FLAG_HELP } from "./command-flags.js";
 import { narrateCall } from "./demo-narrator.js";
-import { STORE_FLAG_HELP } from "./open-command-store.js";
 
 /**
  * Print each event in order, and before each call's result say in words how it was decided, read

@@ -4,7 +4,7 @@ import { sandboxReport } from "../../sandbox/sandbox-report.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { runtimeSandbox } from "../runtime-sandbox.js";
 import { commandFailure } from "./command-failure.js";
-import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 
 interface DoctorOptions {
   config?: string;

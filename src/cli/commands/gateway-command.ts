@@ -4,7 +4,7 @@ import type { GatewayBackend } from "../../mcp/gateway-backend.js";
 import { serveGatewayHttp } from "../../mcp/serve-gateway-http.js";
 import { serveGatewayStdio } from "../../mcp/serve-gateway-stdio.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
-import { CONFIG_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP } from "./command-flags.js";
 
 /** What `docket gateway` was asked for, as passed to `buildCheckpoint`. */
 export interface GatewayCommandOptions {

@@ -34,9 +34,4 @@ export async function withCommandStore<T>(
   }
 }
 
-/** `--config` and `--store`, worded alike on every command that opens the store. */
-export const CONFIG_FLAG_HELP =
-  "docket.yaml (default: DOCKET_CONFIG, else the first docket.yaml from here up)";
-/** See {@link CONFIG_FLAG_HELP}. */
-export const STORE_FLAG_HELP =
-  "the store (default: DOCKET_STORE, else docket.yaml's store:, else .docket/docket.db beside it)";
+export { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";

@@ -9,7 +9,7 @@ import { maskSecrets } from "../../shared/mask-secrets.js";
 import type { Tool } from "../../tool/tool.js";
 import { docketProtection } from "../docket-protection.js";
 import { loadCliConfig } from "../load-cli-config.js";
-import { CONFIG_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP } from "./command-flags.js";
 import { dryRun, dryRunTools } from "./policy-dry-run.js";
 
 /** Options shared by `policy check` and `policy test`. */

@@ -23,7 +23,10 @@ export type DryRunOutcome =
  */
 export function dryRunTools(workspace: string, declared: ReadonlyMap<string, ToolMeta>): Tool[] {
   const tools = new Map<string, Tool>();
-  for (const tool of builtinTools({ workspace })) tools.set(tool.name, tool);
+  // The verdict shown is the policy's, taken before the checkpoint applies a tool's confinement,
+  // so the sandbox is not probed (two bwrap processes) for an answer that never reads it.
+  for (const tool of builtinTools({ workspace, run: { sandbox: { mode: "off" } } }))
+    tools.set(tool.name, tool);
   for (const [name, meta] of declared) {
     tools.set(
       name,

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { RunResult } from "../../loop/harness-options.js";
 import { createCliHarness } from "../cli-harness.js";
 import { createRunPrinter } from "../run-printer.js";
-import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 import { latestSession, resumeCommand } from "./resume-hint.js";
 
 interface RunOptions {

@@ -8,7 +8,7 @@ import { verifyStoreTrail } from "../../audit/verify-store-trail.js";
 import { createWebConsole } from "../../console/create-web-console.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
-import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 
 function parsePort(value: string): number {
   const port = Number(value);

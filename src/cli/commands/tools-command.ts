@@ -7,7 +7,7 @@ import type { Tool } from "../../tool/tool.js";
 import { lintDefinedTool } from "../../tool/tool-lint-warnings.js";
 import { surfaceCost } from "../../tool/tool-surface.js";
 import { loadCliConfig } from "../load-cli-config.js";
-import { CONFIG_FLAG_HELP } from "./open-command-store.js";
+import { CONFIG_FLAG_HELP } from "./command-flags.js";
 
 interface ToolsOptions {
   readonly config?: string;

@@ -5,6 +5,7 @@ import { auditCheckpoints } from "./004-audit-checkpoints.js";
 import { commitKeys } from "./005-commit-keys.js";
 import { sessionLeases } from "./006-session-leases.js";
 import { callArgumentsHash } from "./007-call-arguments-hash.js";
+import { packedReadCalls } from "./008-packed-read-calls.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   commitKeys,
   sessionLeases,
   callArgumentsHash,
+  packedReadCalls,
 ];
 
 /**

@@ -199,6 +199,15 @@ export class PostgresCalls {
     return (result.rows as Row[]).map((row) => toCallRecord(toCallRow(row)));
   }
 
+  /** Calls per session, in one query whatever the number of ids. */
+  async count(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    const result = await this.pool.query(
+      "SELECT session_id, COUNT(*) AS n FROM calls WHERE session_id = ANY($1::text[]) GROUP BY session_id",
+      [sessionIds],
+    );
+    return new Map((result.rows as Row[]).map((row) => [String(row.session_id), Number(row.n)]));
+  }
+
   /** Claimed or started calls, for recovery. */
   async open(sessionId: string | undefined): Promise<CallRecord[]> {
     const result = await this.pool.query(

@@ -319,6 +319,10 @@ export class PostgresEngine implements StoreEngine {
     return this.calls.list(filter);
   }
 
+  countCalls(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    return this.calls.count(sessionIds);
+  }
+
   openCalls(sessionId: string | undefined): Promise<CallRecord[]> {
     return this.calls.open(sessionId);
   }

@@ -1,13 +1,21 @@
 import type { Database, Statement } from "better-sqlite3";
-import { type ChainHead, ChainVerifier, GENESIS_HASH, linkHash } from "../audit-chain.js";
+import {
+  type ChainHead,
+  type ChainRow,
+  ChainVerifier,
+  GENESIS_HASH,
+  linkHash,
+} from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
 import type { CallRow } from "../call-state.js";
 import { foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
-import { type Row, toAuditRecord, toChainRow } from "../store-rows.js";
+import type { Row } from "../store-rows.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
 import type { CallEntry, SqliteCalls } from "./sqlite-calls.js";
 import { statementCache } from "./statement-cache.js";
+import { TrailRows } from "./trail-rows.js";
+import { auditRecordOf, unpackTrailRow } from "./unpack-trail-row.js";
 
 /**
  * The audit trail of a SQLite store: appends to the per-session hash chains, lists and verifies
@@ -55,6 +63,7 @@ export class SqliteAuditLog {
     this.insertEvents.discard();
     const heads = new Map<string, ChainHead>();
     const calls = this.calls.loadFor(items);
+    const rows = new TrailRows(this.insertEvents);
     for (const item of items) {
       const { sessionId, callId } = item;
       const entry = calls.get(sessionId)?.get(callId) as CallEntry;
@@ -65,19 +74,7 @@ export class SqliteAuditLog {
         const head = heads.get(sessionId) ?? this.head(sessionId);
         const seq = head.seq + 1;
         const hash = linkHash(seq, sessionId, head.hash, item.json);
-        this.insertEvents
-          .nextRow()
-          .push(
-            sessionId,
-            seq,
-            callId,
-            item.event.type,
-            item.tool,
-            item.event.at,
-            item.json,
-            head.hash,
-            hash,
-          );
+        rows.add(item, seq, head.hash, hash);
         heads.set(sessionId, { seq, hash });
       }
       if (next !== entry.row) {
@@ -85,6 +82,7 @@ export class SqliteAuditLog {
         entry.changed = true;
       }
     }
+    rows.end();
     this.insertEvents.flush();
     for (const [sessionId, head] of heads) {
       this.saveHeadStatement.run(sessionId, head.seq, head.hash);
@@ -106,11 +104,22 @@ export class SqliteAuditLog {
   }
 
   list(filter: EventFilter): AuditRecord[] {
-    const { where, params } = eventFilterSql(filter);
-    const rows = this.sql(
-      `SELECT * FROM audit_events ${where} ORDER BY session_id, seq LIMIT ?`,
-    ).all(...params, listLimit(filter.limit)) as Row[];
-    return rows.map(toAuditRecord);
+    const limit = listLimit(filter.limit);
+    const { where, params } = eventFilterSql(filter, { packedRows: true });
+    const records: AuditRecord[] = [];
+    const rows = this.sql(`SELECT * FROM audit_events ${where} ORDER BY session_id, seq`).iterate(
+      ...params,
+    );
+    const wanted = (link: Pick<ChainRow, "seq" | "type" | "at">) => matches(link, filter);
+    for (const row of rows) {
+      for (const link of unpackTrailRow(row as Row, wanted)) {
+        if (!wanted(link)) continue;
+        records.push(auditRecordOf(link));
+        // Leaving the loop closes the statement's iterator.
+        if (records.length >= limit) return records;
+      }
+    }
+    return records;
   }
 
   /** Verify one chain, or all, streaming the rows in (session, seq) order. */
@@ -137,11 +146,18 @@ export class SqliteAuditLog {
               .prepare("SELECT * FROM audit_events WHERE session_id = ? ORDER BY seq")
               .iterate(sessionId);
       for (const row of rows) {
-        if (verifier.row(toChainRow(row as Row))) break;
+        if (unpackTrailRow(row as Row).some((link) => verifier.row(link))) break;
       }
       return verifier.finish(heads.keys());
     });
     // A read transaction: the heads and the rows are one snapshot, even while others append.
     return read.deferred();
   }
+}
+
+/** The filters a packed row's columns cannot answer for each of its events. */
+function matches(link: Pick<ChainRow, "seq" | "type" | "at">, filter: EventFilter): boolean {
+  if (filter.type !== undefined && link.type !== filter.type) return false;
+  if (filter.since !== undefined && link.at < filter.since) return false;
+  return filter.afterSeq === undefined || link.seq > filter.afterSeq;
 }

@@ -14,8 +14,9 @@ import {
   planCheckpoint,
   toMessageRow,
 } from "../checkpoint-plan.js";
-import { type Row, toChainRow } from "../store-rows.js";
+import type { Row } from "../store-rows.js";
 import { statementCache } from "./statement-cache.js";
+import { unpackTrailRow } from "./unpack-trail-row.js";
 
 /**
  * Signed checkpoints of a SQLite store, and the raw reads an auditor needs (chain rows as
@@ -163,7 +164,11 @@ export class SqliteCheckpoints {
     const rows = this.sql(
       "SELECT * FROM audit_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
     ).all(sessionId, afterSeq, limit) as Row[];
-    return rows.map(toChainRow);
+    // A row's seq is its last event's: `limit` rows hold at least `limit` events after afterSeq.
+    return rows
+      .flatMap((row) => unpackTrailRow(row))
+      .filter((link) => link.seq > afterSeq)
+      .slice(0, limit);
   }
 
   private hasTable(name: string): boolean {

@@ -339,6 +339,10 @@ export class SqliteEngine implements StoreEngine {
     return this.calls.list(filter);
   }
 
+  countCalls(sessionIds: readonly string[]): Map<string, number> {
+    return this.calls.count(sessionIds);
+  }
+
   openCalls(sessionId: string | undefined): CallRecord[] {
     return this.calls.open(sessionId);
   }

@@ -68,3 +68,22 @@ export function liftAppendOnly(store: Store): string[] {
 export function lit(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
+
+/**
+ * `audit_events` rows (selected with their `call_id` and `event` columns) as the events they
+ * hold, in order: a SQLite row may hold all the events of a read call, joined by newlines.
+ *
+ * @example
+ * ```ts
+ * const [rows] = await rawSql(store, ["SELECT call_id, event FROM audit_events ORDER BY seq"]);
+ * eventsOfRows(rows).map((e) => e.type); // ["requested", "decided", "started", "finished"]
+ * ```
+ */
+export function eventsOfRows(rows: unknown[] | undefined): { call_id: string; type: string }[] {
+  return (rows as { call_id: string; event: string }[]).flatMap((row) =>
+    row.event.split("\n").map((text) => ({
+      call_id: row.call_id,
+      type: String((JSON.parse(text) as { type: unknown }).type),
+    })),
+  );
+}

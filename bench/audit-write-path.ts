@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { createCheckpoint } from "../src/checkpoint/create-checkpoint.js";
+import { createMemoryEventSink } from "../src/checkpoint/memory-event-sink.js";
+import type { ToolCall } from "../src/checkpoint/tool-result.js";
+import { openStore } from "../src/store/open-store.js";
+import { defineTool } from "../src/tool/define-tool.js";
+
+const CALLS_PER_BATCH = 10;
+const TARGET_US = 30;
+
+const input = z.object({ n: z.number() });
+const tools = [
+  defineTool({
+    name: "noop",
+    description: "Reads nothing.",
+    input,
+    writes: false,
+    handler: ({ n }) => n,
+  }),
+  defineTool({
+    name: "noop_write",
+    description: "Writes nothing.",
+    input,
+    writes: true,
+    handler: ({ n }) => n,
+  }),
+];
+
+type Side = "memory" | "sqlite";
+
+/** CPU milliseconds (user + system) of this process since `from`. */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+}
+
+/**
+ * One run: `batches` dispatchBatch calls of 10 calls of one tool, through the checkpoint with a
+ * memory sink or a SQLite file store; CPU time in ms (the store's commits are synchronous, so
+ * its I/O system calls count as this process's time).
+ */
+async function run(
+  dir: string,
+  name: string,
+  side: Side,
+  tool: string,
+  batches: number,
+): Promise<number> {
+  const store =
+    side === "sqlite" ? await openStore(`sqlite:${join(dir, `${name}.db`)}`) : undefined;
+  const session = store
+    ? (await store.createSession({ principal: "agent", configHash: "" })).id
+    : "s";
+  const checkpoint = createCheckpoint({
+    tools,
+    policy: () => ({ decision: "allow" }),
+    ...(store ? { store } : { events: createMemoryEventSink() }),
+  });
+  const calls: ToolCall[][] = Array.from({ length: batches }, (_, b) =>
+    Array.from({ length: CALLS_PER_BATCH }, (_, c) => ({
+      id: `call_${b}_${c}`,
+      name: tool,
+      arguments: `{"n":${b * CALLS_PER_BATCH + c}}`,
+    })),
+  );
+  const start = process.cpuUsage();
+  for (const batch of calls) {
+    const results = await checkpoint.dispatchBatch(batch, { sessionId: session, runId: "bench" });
+    if (results.some((r) => r.status !== "ok")) throw new Error("a bench call did not succeed");
+  }
+  const ms = cpuMs(start);
+  if (store) {
+    await store.close();
+    rmSync(join(dir, `${name}.db`), { force: true });
+    rmSync(join(dir, `${name}.db-wal`), { force: true });
+    rmSync(join(dir, `${name}.db-shm`), { force: true });
+  }
+  return ms;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * The audit write path per call: CPU time of the checkpoint's dispatchBatch with the SQLite file
+ * store minus the same with a memory sink, in batches of 10 calls, rounds interleaved so that
+ * both sides see the same machine. For reads (the harness's common case; target <= 30 µs) and
+ * for writes (each commits its claim, its intent and its outcome, so it costs commits).
+ *
+ * @example
+ * ```ts
+ * await benchAuditWritePath(); // prints "audit write path per call ..." lines
+ * ```
+ */
+export async function benchAuditWritePath({
+  readCalls = 2_000,
+  writeCalls = 300,
+  rounds = 7,
+} = {}): Promise<{ readUs: number; writeUs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "docket-bench-audit-"));
+  try {
+    const figures: Record<string, number> = {};
+    for (const [tool, calls] of [
+      ["noop", readCalls],
+      ["noop_write", writeCalls],
+    ] as const) {
+      const batches = calls / CALLS_PER_BATCH;
+      // Warm-up: V8 optimises the paths before anything is timed.
+      for (let i = 0; i < 3; i += 1) {
+        await run(dir, `warm-${tool}-${i}`, "memory", tool, batches);
+        await run(dir, `warm-${tool}-${i}`, "sqlite", tool, batches);
+      }
+      const memory: number[] = [];
+      const sqlite: number[] = [];
+      for (let i = 0; i < rounds; i += 1) {
+        memory.push(await run(dir, `m-${tool}-${i}`, "memory", tool, batches));
+        sqlite.push(await run(dir, `s-${tool}-${i}`, "sqlite", tool, batches));
+      }
+      const perCall = (ms: number) => (ms * 1000) / calls;
+      figures[`${tool}:memory`] = perCall(median(memory));
+      figures[`${tool}:sqlite`] = perCall(median(sqlite));
+    }
+    const readUs = (figures["noop:sqlite"] ?? 0) - (figures["noop:memory"] ?? 0);
+    const writeUs = (figures["noop_write:sqlite"] ?? 0) - (figures["noop_write:memory"] ?? 0);
+    console.log(
+      `  audit write path per call, reads in batches of 10 (SQLite file, CPU): ${readUs.toFixed(1)} µs (target <= ${TARGET_US} µs; dispatchBatch ${figures["noop:sqlite"]?.toFixed(1)} µs with the store, ${figures["noop:memory"]?.toFixed(1)} µs with a memory sink)`,
+    );
+    console.log(
+      `  audit write path per call, writes in batches of 10 (SQLite file, CPU): ${writeUs.toFixed(1)} µs (each commits its claim, its intent and its outcome around its run; dispatchBatch ${figures["noop_write:sqlite"]?.toFixed(1)} µs with the store)`,
+    );
+    return { readUs, writeUs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

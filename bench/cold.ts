@@ -1,0 +1,221 @@
+import { execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Process start to first answer of the built CLI, as a user's shell starts it: fresh processes
+// of dist/src/cli/main.js (rebuilt first when older than src/), interleaved so a busy machine
+// weighs on every figure alike. `node -e 0` is the floor no command can go under.
+function packageDir(): string {
+  for (let dir = new URL(".", import.meta.url); dir.pathname !== "/"; dir = new URL("..", dir)) {
+    try {
+      if (JSON.parse(readFileSync(new URL("package.json", dir), "utf8")).name === "docket")
+        return fileURLToPath(dir);
+    } catch {}
+  }
+  throw new Error("docket's package.json was not found above the bench");
+}
+const root = packageDir();
+const main = join(root, "dist/src/cli/main.js");
+
+/** What one process cost: to its first byte on stdout, to its exit, its CPU and peak RSS. */
+interface Sample {
+  readonly answerMs: number;
+  readonly exitMs: number;
+  readonly cpuMs: number;
+  readonly rssMb: number;
+}
+
+/**
+ * CPU time (user + system, ms) of this process's children that have been waited for, from
+ * /proc/self/stat (clock ticks of 10 ms): fairer than wall time on a shared machine. NaN
+ * where there is no /proc.
+ */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The newest modification time under `dir` of the files `keep` accepts. */
+function newest(dir: string, keep: (name: string) => boolean): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const at = join(dir, entry.name);
+    if (entry.isDirectory()) latest = Math.max(latest, newest(at, keep));
+    else if (keep(entry.name)) latest = Math.max(latest, statSync(at).mtimeMs);
+  }
+  return latest;
+}
+
+function ensureBuilt(): void {
+  const source = newest(
+    join(root, "src"),
+    (name) => name.endsWith(".ts") && !name.endsWith(".test.ts"),
+  );
+  let built = 0;
+  try {
+    built = statSync(main).mtimeMs;
+  } catch {}
+  if (built >= source) return;
+  process.stdout.write("cold: dist/ is older than src/, building it first (npm run build)\n");
+  execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
+}
+
+// Preloaded into each measured process: its peak RSS, on fd 3, as it exits. One tiny module.
+const RSS_PROBE =
+  "data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>{try{writeSync(3,String(process.resourceUsage().maxRSS))}catch{}})";
+
+function once(args: readonly string[], cwd: string, expect: RegExp): Promise<Sample> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const cpuBefore = childrenCpuMs();
+    let answered: number | undefined;
+    let out = "";
+    let rss = "";
+    const child = spawn(process.execPath, ["--import", RSS_PROBE, ...args], {
+      cwd,
+      env: { ...process.env, DOCKET_CONFIG: "", DOCKET_STORE: "", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      answered ??= performance.now();
+      out += chunk;
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      out += chunk;
+    });
+    (child.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => {
+      rss += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const exitMs = performance.now() - started;
+      if (code !== 0 || !expect.test(out)) {
+        reject(new Error(`${args.join(" ")} exited ${code}: ${out.slice(0, 400)}`));
+        return;
+      }
+      resolve({
+        answerMs: (answered ?? performance.now()) - started,
+        exitMs,
+        cpuMs: childrenCpuMs() - cpuBefore,
+        rssMb: Number(rss) / 1024,
+      });
+    });
+  });
+}
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+function line(name: string, samples: readonly Sample[], target?: number): string {
+  const answers = samples.map((s) => s.answerMs);
+  const median = quantile(answers, 0.5);
+  const ms = (value: number) => value.toFixed(0).padStart(4);
+  const cpu = samples.reduce((sum, s) => sum + s.cpuMs, 0) / samples.length;
+  const rss = quantile(
+    samples.map((s) => s.rssMb),
+    0.5,
+  );
+  const exit = quantile(
+    samples.map((s) => s.exitMs),
+    0.5,
+  );
+  const verdict =
+    target === undefined ? "" : ` (target ${target}: ${median <= target ? "met" : "NOT met"})`;
+  return `${name.padEnd(36)} median ${ms(median)} ms, p90 ${ms(quantile(answers, 0.9))}, min ${ms(Math.min(...answers))}; exit ${ms(exit)}; CPU ${ms(cpu)} ms; RSS ${rss.toFixed(0)} MB${verdict}`;
+}
+
+/** One measured command: the arguments after `node`, where it runs, what its output shows. */
+interface Case {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly expect: RegExp;
+  readonly target?: number;
+}
+
+/**
+ * Time fresh processes of the built CLI from spawn to their first answer, `runs` of each,
+ * interleaved: `node -e 0`, `docket policy check run_command '{"command":"ls"}'` in a folder
+ * after `docket init`, and a one-turn `docket run` with the scripted model (with and without
+ * one tool call). Prints median, p90 and min, the exit time and the peak RSS of each.
+ *
+ * @example
+ * ```ts
+ * await benchCold(); // policy check run_command ls: median … ms, p90 …, min …; exit … ms; RSS … MB
+ * ```
+ */
+export async function benchCold(
+  runs = Number(process.env.DOCKET_BENCH_COLD_RUNS ?? 15),
+): Promise<void> {
+  ensureBuilt();
+  const dir = await mkdtemp(join(tmpdir(), "docket-bench-cold-"));
+  try {
+    const env = { ...process.env, DOCKET_CONFIG: "", DOCKET_STORE: "" };
+    execFileSync(process.execPath, [main, "init"], { cwd: dir, env, stdio: "ignore" });
+    const runDir = join(dir, "run");
+    await mkdir(runDir);
+    await writeFile(join(runDir, "script.yaml"), 'turns:\n  - text: "Hello."\n');
+    await writeFile(
+      join(runDir, "tool.yaml"),
+      [
+        "turns:",
+        "  - text: Looking.",
+        "    tool_calls:",
+        `      - { id: call_1, name: list_files, arguments: '{"path":"."}' }`,
+        "  - text: Done.",
+        "",
+      ].join("\n"),
+    );
+    await writeFile(join(runDir, "docket.yaml"), "model: scripted:script.yaml\n");
+    const cases: Case[] = [
+      { name: "node -e 0 (the floor)", args: ["-e", "0"], cwd: dir, expect: /^$/ },
+      {
+        name: "policy check run_command ls",
+        args: [main, "policy", "check", "run_command", '{"command":"ls"}'],
+        cwd: dir,
+        expect: /decision: allow/,
+        target: 120,
+      },
+      {
+        name: "run, one scripted turn",
+        args: [main, "run", "Hi."],
+        cwd: runDir,
+        expect: /Hello\./,
+        target: 250,
+      },
+      {
+        name: "run, one list_files call, two turns",
+        args: [main, "run", "--model", `scripted:${join(runDir, "tool.yaml")}`, "Look."],
+        cwd: runDir,
+        expect: /Done\./,
+      },
+    ];
+    // One of each first: the store is created and the OS caches are warm, as for a user's second command.
+    for (const c of cases) await once(c.args, c.cwd, c.expect);
+    const samples = cases.map(() => [] as Sample[]);
+    for (let i = 0; i < runs; i++) {
+      for (const [at, c] of cases.entries()) samples[at]?.push(await once(c.args, c.cwd, c.expect));
+    }
+    let load = "unknown";
+    try {
+      load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+    } catch {}
+    process.stdout.write(
+      `cold start of ${main.replace(root, "")}, ${runs} fresh processes each, interleaved (load average ${load}):\n`,
+    );
+    for (const [at, c] of cases.entries())
+      process.stdout.write(`  ${line(c.name, samples[at] ?? [], c.target)}\n`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,30 @@
+// Bundles the built CLI (dist/src/cli/main.js, as tsc wrote it) into dist/src/cli/bin/: one
+// module per command's code path instead of hundreds of files, so a cold `docket` process
+// resolves, reads and compiles far fewer (docs/adr/0016-cold-start.md has the figures). Every
+// dynamic import() stays a separate chunk, loaded only when reached. Packages that locate files
+// beside themselves (tree-sitter's .wasm) or are native (better-sqlite3) or optional (pg) stay
+// external and load from node_modules as before. The bundle stays under dist/src/cli/, which
+// self-protection names as docket's CLI. Then main.js becomes a launcher of the bundle.
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { build } from "esbuild";
+
+const cli = "dist/src/cli";
+rmSync(`${cli}/bin`, { recursive: true, force: true });
+await build({
+  entryPoints: { main: `${cli}/main.js` },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outdir: `${cli}/bin`,
+  chunkNames: "chunks/[name]-[hash]",
+  external: ["better-sqlite3", "pg", "@electric-sql/pglite", "web-tree-sitter", "tree-sitter-bash"],
+  // CommonJS packages inside an ES module bundle still call require().
+  banner: {
+    js: "import { createRequire as __docketCreateRequire } from 'node:module'; const require = __docketCreateRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});
+writeFileSync(`${cli}/main.js`, '#!/usr/bin/env node\nimport "./bin/main.js";\n');
+chmodSync(`${cli}/main.js`, 0o755);

@@ -1,0 +1,79 @@
+import type { ChainRow } from "../audit-chain.js";
+import { linkHash } from "../audit-chain.js";
+import type { AuditRecord } from "../audit-record.js";
+import type { StoreEventType } from "../store-event.js";
+import type { Row } from "../store-rows.js";
+import { toChainRow } from "../store-rows.js";
+
+/**
+ * The events an `audit_events` row holds, as the verifier reads them: one for a row of one
+ * event, every event of a read call for a packed row (`TrailRows`). Inside a packed row the
+ * hashes between its events are not stored: each is computed from the one before, starting at
+ * the row's `prev_hash`, and its last event carries the row's stored `hash` and `type` and
+ * `at` columns. So an edit of any event in it, or of a column, breaks the last link of the row
+ * (named as the row's first event, `packedFrom`) and everything after.
+ *
+ * @example
+ * ```ts
+ * for (const link of unpackTrailRow(row)) verifier.row(link);
+ * ```
+ */
+export function unpackTrailRow(
+  row: Row,
+  /** When given, a packed row none of whose events it wants is skipped before any hashing. */
+  wanted?: (link: Pick<ChainRow, "seq" | "type" | "at">) => boolean,
+): ChainRow[] {
+  const text = String(row.event);
+  if (!text.includes("\n")) return [toChainRow(row)];
+  const parts = text.split("\n");
+  const last = toChainRow(row);
+  const first = last.seq - parts.length + 1;
+  const columns = parts.map((part, i) =>
+    i === parts.length - 1 ? { type: last.type, at: last.at } : eventColumns(part),
+  );
+  if (wanted && !columns.some((column, i) => wanted({ seq: first + i, ...column }))) return [];
+  const links: ChainRow[] = [];
+  let prevHash = last.prevHash;
+  for (let i = 0; i < parts.length - 1; i += 1) {
+    const event = parts[i] as string;
+    const seq = first + i;
+    const hash = linkHash(seq, last.sessionId, prevHash, event);
+    const { type, at } = columns[i] as { type: string; at: number };
+    links.push({ ...last, seq, type, at, event, prevHash, hash, packedFrom: first });
+    prevHash = hash;
+  }
+  links.push({ ...last, event: parts[parts.length - 1] as string, prevHash, packedFrom: first });
+  return links;
+}
+
+/** The type and time an event says it has; nothing when it is not readable (the verifier says so). */
+function eventColumns(text: string): { type: string; at: number } {
+  try {
+    const event = JSON.parse(text) as { type?: unknown; at?: unknown };
+    return { type: String(event.type), at: Number(event.at) };
+  } catch {
+    return { type: "", at: Number.NaN };
+  }
+}
+
+/**
+ * A stored event as `listEvents` gives it.
+ *
+ * @example
+ * ```ts
+ * unpackTrailRow(row).map(auditRecordOf);
+ * ```
+ */
+export function auditRecordOf(link: ChainRow): AuditRecord {
+  return {
+    sessionId: link.sessionId,
+    seq: link.seq,
+    callId: link.callId,
+    type: link.type as StoreEventType,
+    tool: link.tool,
+    at: link.at,
+    event: JSON.parse(link.event),
+    prevHash: link.prevHash,
+    hash: link.hash,
+  };
+}

@@ -1,0 +1,74 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeScriptedProject } from "./support/scripted-project.js";
+
+// The bin as `npm run build` makes it: tsc's output bundled into dist/src/cli/bin/ by
+// scripts/bundle-cli.mjs, main.js its launcher. The rest of the suite runs the sources; these
+// check that the bundle still finds what it loads from beside itself (the shell parser's .wasm,
+// the SQLite driver, docket's package.json) and that self-protection knows it as docket's CLI.
+const exec = promisify(execFile);
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const main = join(root, "dist/src/cli/main.js");
+const bundle = join(root, "dist/src/cli/bin/main.js");
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "docket-built-bin-"));
+  await writeScriptedProject(dir, ["node *"]);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const docket = (args: readonly string[], input?: string) => {
+  const child = exec(process.execPath, [main, ...args], {
+    cwd: dir,
+    env: { ...process.env, HOME: dir, DOCKET_CONFIG: "", DOCKET_STORE: "" },
+  });
+  if (input !== undefined) child.child.stdin?.end(input);
+  return child;
+};
+
+describe.skipIf(!existsSync(bundle))("the built, bundled bin", () => {
+  it("checks a shell command with the tree-sitter parser", async () => {
+    const { stdout } = await docket(["policy", "check", "run_command", '{"command":"ls -la"}']);
+    expect(stdout).toContain("decision: allow");
+    expect(stdout).toContain("sub-command: ls -la");
+  });
+
+  it("runs a scripted turn into a SQLite store", async () => {
+    const { stdout, stderr } = await docket(["run", "Hi."]);
+    expect(stdout).toBe("Hello.\n");
+    expect(stderr).toMatch(/session ses_\S+: completed/);
+  });
+
+  it("answers a Claude Code hook", async () => {
+    const payload = JSON.stringify({
+      session_id: "s",
+      transcript_path: join(dir, "t.jsonl"),
+      cwd: dir,
+      permission_mode: "default",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: "toolu_1",
+    });
+    const { stdout } = await docket(["hook", "claude-code"], payload);
+    expect(stdout).toContain('"permissionDecision":"allow"');
+  });
+
+  it("is known to self-protection as docket's CLI, wherever the bundle's chunks are", async () => {
+    const result = await docket([
+      "policy",
+      "check",
+      "run_command",
+      JSON.stringify({ command: `node ${bundle} approvals approve apr_1 --as me` }),
+    ]).catch((error: { stdout: string }) => error);
+    expect(result.stdout).toContain("decision: deny");
+    expect(result.stdout).toContain("docket:self-protection");
+  });
+});

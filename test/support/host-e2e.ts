@@ -1,0 +1,146 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HostName } from "../../src/hook/host-name.js";
+import type { AuditRecord } from "../../src/store/audit-record.js";
+import type { CallRecord } from "../../src/store/call-record.js";
+import { openStore } from "../../src/store/open-store.js";
+import type { Session } from "../../src/store/session-record.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const main = join(root, "src", "cli", "main.ts");
+const tsx = import.meta.resolve("tsx");
+
+/** The policy of the host end-to-end tests: `touch` is denied, `mkdir` allowed. */
+export const TOUCH_DENIED_MKDIR_ALLOWED = [
+  "policy:",
+  "  rules:",
+  "    - { id: no-touch, tool: run_command, command: 'touch *', decision: deny }",
+  "    - { id: mkdir-ok, tool: run_command, command: 'mkdir *', decision: allow }",
+  "",
+].join("\n");
+
+/**
+ * The installed binary of a real host (`claude`, `gemini`, `codex`) in node_modules/.bin.
+ *
+ * @example
+ * ```ts
+ * await run(hostBinary("claude"), ["-p", "hi"]);
+ * ```
+ */
+export function hostBinary(name: "claude" | "gemini" | "codex"): string {
+  return join(root, "node_modules", ".bin", name);
+}
+
+/**
+ * The hook command a host runs: docket from source (`docket hook HOST`), with `--config` when
+ * given, quoted for the host's shell.
+ *
+ * @example
+ * ```ts
+ * withRegistration("claude-code", "", docketHookCommand("claude-code"), 60, "settings.json");
+ * ```
+ */
+export function docketHookCommand(host: HostName, config?: string): string {
+  const base = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(tsx)} ${JSON.stringify(main)} hook ${host}`;
+  return config === undefined ? base : `${base} --config ${JSON.stringify(config)}`;
+}
+
+/**
+ * The environment of a real Claude Code run against a fake Anthropic server at `url`: its own
+ * home, a fake key, no updater and no traffic besides the model's.
+ *
+ * @example
+ * ```ts
+ * await run(hostBinary("claude"), ["-p", "hi"], { env: claudeEnv(w.home, fake.url) });
+ * ```
+ */
+export function claudeEnv(home: string, url: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: home,
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: "sk-ant-fake",
+    DISABLE_AUTOUPDATER: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    TERM: "xterm-256color",
+  };
+}
+
+/** A temp dir with a project (`ws`, holding docket.yaml) and a home for the host. */
+export interface HostWorkspace {
+  readonly dir: string;
+  readonly ws: string;
+  readonly home: string;
+  /** The project's docket.yaml. */
+  readonly config: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * Make a host test's workspace: `ws` with `policy` as its docket.yaml (and the folders named in
+ * `dirs`, relative to `ws` or `home`), and an empty `home`.
+ *
+ * @example
+ * ```ts
+ * const w = await hostWorkspace("claude", { dirs: ["ws/.claude"] });
+ * ```
+ */
+export async function hostWorkspace(
+  name: string,
+  { policy = TOUCH_DENIED_MKDIR_ALLOWED, dirs = [] }: { policy?: string; dirs?: string[] } = {},
+): Promise<HostWorkspace> {
+  const dir = await mkdtemp(join(tmpdir(), `docket-${name}-e2e-`));
+  const ws = join(dir, "ws");
+  const home = join(dir, "home");
+  for (const path of [ws, home, ...dirs.map((d) => join(dir, d))]) {
+    await mkdir(path, { recursive: true });
+  }
+  const config = join(ws, "docket.yaml");
+  await writeFile(config, policy);
+  return { dir, ws, home, config, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** What a host's run left in the project's store. */
+export interface HostTrail {
+  readonly sessions: Session[];
+  /** The first session's calls and events. */
+  readonly calls: CallRecord[];
+  readonly events: AuditRecord[];
+  /** The event types of one call id, in order. */
+  typesOf(callId: string): string[];
+  /** `rule` to result status, for every call of the first session. */
+  statusByRule(): Record<string, string | undefined>;
+  readonly verified: boolean;
+}
+
+/**
+ * Read the store a host's hook wrote (`ws/.docket/docket.db`), read-only.
+ *
+ * @example
+ * ```ts
+ * const trail = await readHostTrail(w.ws);
+ * expect(trail.statusByRule()).toEqual({ "no-touch": "refused", "mkdir-ok": "ok" });
+ * ```
+ */
+export async function readHostTrail(ws: string): Promise<HostTrail> {
+  const store = await openStore(`sqlite:${join(ws, ".docket", "docket.db")}`, { readOnly: true });
+  try {
+    const sessions = await store.listSessions();
+    const sessionId = sessions[0]?.id;
+    const calls = await store.listCalls({ sessionId });
+    const events = await store.listEvents({ sessionId });
+    const verified = (await store.verifyChain()).ok;
+    return {
+      sessions,
+      calls,
+      events,
+      verified,
+      typesOf: (callId) => events.filter((e) => e.callId === callId).map((e) => e.type),
+      statusByRule: () => Object.fromEntries(calls.map((call) => [call.rule ?? "", call.status])),
+    };
+  } finally {
+    await store.close();
+  }
+}
