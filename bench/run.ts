@@ -26,6 +26,7 @@ const benches: Record<string, () => Promise<void>> = {
   telemetry: () => benchTelemetry(),
   hook: () => benchHook(),
   cold: () => benchCold(),
+  firstcalls: async () => (await import("./first-calls.js")).benchFirstCalls(),
 };
 
 const wanted = process.argv.slice(2);

@@ -55,6 +55,12 @@ export interface CallLedger {
    * this batch. A hint: claims must answer the same with or without it.
    */
   prefetchCalls?(sessionId: string | undefined, callIds: readonly string[]): Promise<void>;
+  /**
+   * Optional: the recorded final outcome of a call id, if it has one (the store's). Before a
+   * human is asked about a call, so that an id whose outcome is on record gets that answer
+   * without a prompt for a call that would not run.
+   */
+  callOutcome?(sessionId: string | undefined, callId: string): Promise<RecordedOutcome | undefined>;
   /** Commit everything deferred; the checkpoint calls it at the end of each dispatch and batch. */
   flush(): Promise<void>;
   findDuplicate(

@@ -5,6 +5,7 @@ import type { ToolSet } from "../tool/tool-set.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
 import type { ResolvedLimits, ToolOutputChunk } from "./checkpoint-options.js";
+import type { LateHandlers } from "./late-handlers.js";
 import type { TaintLedger } from "./taint-ledger.js";
 
 /** What one checkpoint holds: its tools, deciders, sink and limits. Internal to the checkpoint. */
@@ -23,6 +24,8 @@ export interface CheckpointState {
   readonly onOutput: ((output: ToolOutputChunk) => void) | undefined;
   /** Which runs or sessions have read open-world results, and what that does to writes. */
   readonly taint: TaintLedger;
+  /** Handlers stopped at their deadline or by a cancel that still run (`drain`). */
+  readonly late: LateHandlers;
   /** Spans and metrics of each call (`execute_tool`). */
   readonly telemetry?: Telemetry;
 }

@@ -17,6 +17,7 @@ import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
 import { type HostOutcome, type Preflight, preflightCall, recordHostOutcome } from "./host-call.js";
+import { LateHandlers } from "./late-handlers.js";
 import { TaintLedger } from "./taint-ledger.js";
 import { withToolCeilings } from "./tool-ceiling.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
@@ -41,6 +42,12 @@ export interface Checkpoint {
   preflight(call: ToolCall, ctx?: DispatchContext): Promise<Preflight>;
   /** Record the outcome of a call the host ran, against its call id. */
   recordOutcome(outcome: HostOutcome): Promise<void>;
+  /**
+   * Wait for the handlers it stopped waiting for (deadline passed, cancelled) to end and their
+   * late completions to be recorded, at most `timeoutMs` (default 5 s): before closing the store.
+   * Resolves true when none is left.
+   */
+  drain(options?: { timeoutMs?: number }): Promise<boolean>;
 }
 
 const DEFAULT_RUN = "default";
@@ -102,6 +109,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     onEventError: options.onEventError ?? createOutageLog(),
     onOutput: options.onOutput,
     taint: new TaintLedger(options.taint),
+    late: new LateHandlers(),
     telemetry: resolveTelemetry(options.telemetry),
   };
   const used = new Map<string, number>();
@@ -120,6 +128,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     callsUsed: (runId) => runCounter.used(runId),
     preflight: (call, ctx = {}) => preflightCall(state, runCounter, call, ctx),
     recordOutcome: (outcome) => recordHostOutcome(state, outcome),
+    drain: (drainOptions) => state.late.drain(drainOptions),
     endRun: (runId) => {
       used.delete(runId);
       state.taint.endRun(runId);

@@ -2,6 +2,7 @@ import { identifyCall } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { dispatch, type RunStep, refuseUnrun } from "./dispatch.js";
+import { HandlerWatch } from "./handler-watch.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
 
 /** Counts calls per run id for the per-run limit. */
@@ -114,22 +115,27 @@ async function runBatch(
   }
   const seen = new Set<string>();
   const results: ToolResult[] = [];
-  for (const call of list) {
-    const { callId } = identifyCall(call);
-    if (seen.has(callId)) {
-      results.push(
-        await refuseUnrun(
-          state,
-          call,
-          ctx,
-          "duplicate_call_id",
-          `Another call in this reply already used the id ${JSON.stringify(callId)}; this one was not run. Give every call its own id.`,
-        ),
-      );
-      continue;
+  const watch = new HandlerWatch(ctx.signal, { late: state.late });
+  try {
+    for (const call of list) {
+      const { callId } = identifyCall(call);
+      if (seen.has(callId)) {
+        results.push(
+          await refuseUnrun(
+            state,
+            call,
+            ctx,
+            "duplicate_call_id",
+            `Another call in this reply already used the id ${JSON.stringify(callId)}; this one was not run. Give every call its own id.`,
+          ),
+        );
+        continue;
+      }
+      seen.add(callId);
+      results.push(await dispatch(state, call, ctx, undefined, watch));
     }
-    seen.add(callId);
-    results.push(await dispatch(state, call, ctx));
+  } finally {
+    watch.close();
   }
   return results;
 }

@@ -6,6 +6,7 @@ import { CallTrace, type EventBody } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { type ExecuteInput, executeTool } from "./execute-tool.js";
+import type { HandlerWatch } from "./handler-watch.js";
 import { readArguments } from "./read-arguments.js";
 import { describeValue, readCall } from "./read-call.js";
 import { requestApproval } from "./request-approval.js";
@@ -37,6 +38,8 @@ export async function dispatch(
   // Steps 6 and 7. A decide-only caller (a host that runs the tool itself, see host-call.ts)
   // passes its own: everything before it is this one path.
   run: RunStep = executeTool,
+  // The batch's deadline timer and abort listener; without it a call that needs them has its own.
+  watch?: HandlerWatch,
 ): Promise<ToolResult> {
   const { callId, name, malformed, raw } = readCall(call);
   const trace = new CallTrace(state, callId, name, ctx.sessionId, ctx.traceContext);
@@ -156,8 +159,9 @@ export async function dispatch(
     return trace.refuse("denied", `The policy denied this call to ${name}${rule}${because}`);
   }
 
-  // 5. Approve, only for ask.
-  if (verdict.decision === "ask") {
+  // 5. Approve, only for ask, and only a call that can still run: an id with an outcome on
+  // record is answered with it by the run step's claim, so nobody is asked about it.
+  if (verdict.decision === "ask" && !(await onRecord(state, ctx, callId))) {
     const answered = await requestApproval(state, trace, {
       tool,
       args,
@@ -183,10 +187,32 @@ export async function dispatch(
     principal,
     signal: ctx.signal,
     ctx,
+    watch,
   });
 }
 
-/** Steps 6 and 7 of a dispatch: run the cleared call and report. */
+/**
+ * Whether the call id already has a final outcome on record (not one waiting for approval). A
+ * store that cannot say is asked again by the claim, which refuses the call if it fails.
+ */
+async function onRecord(
+  state: CheckpointState,
+  ctx: DispatchContext,
+  callId: string,
+): Promise<boolean> {
+  if (state.ledger?.callOutcome === undefined) return false;
+  try {
+    const outcome = await state.ledger.callOutcome(ctx.sessionId, callId);
+    return outcome !== undefined && outcome.kind !== "awaiting_approval";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Steps 6 and 7 of a dispatch: run the cleared call and report. A run step begins with
+ * `guardRepeat` (the call id's claim): a call whose id is on record is answered there, unasked.
+ */
 export type RunStep = (
   state: CheckpointState,
   trace: CallTrace,

@@ -5,6 +5,7 @@ import type { CallTrace, EventBody } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { guardRepeat } from "./guard-repeat.js";
 import { HandlerContext } from "./handler-context.js";
+import type { HandlerWatch } from "./handler-watch.js";
 import { capText, outputText } from "./render-result.js";
 import { runHandler } from "./run-handler.js";
 import { sanitiseError } from "./sanitise-error.js";
@@ -20,6 +21,8 @@ export interface ExecuteInput {
   readonly signal: AbortSignal | undefined;
   /** The call's session and run: an open-world result taints them. */
   readonly ctx: { readonly sessionId?: string; readonly runId?: string };
+  /** The batch's deadline timer and abort listener, shared by its calls (see HandlerWatch). */
+  readonly watch?: HandlerWatch | undefined;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface ExecuteInput {
 export async function executeTool(
   state: CheckpointState,
   trace: CallTrace,
-  { tool, sealed, args, principal, signal, ctx: dispatchCtx }: ExecuteInput,
+  { tool, sealed, args, principal, signal, ctx: dispatchCtx, watch }: ExecuteInput,
 ): Promise<ToolResult> {
   const timeoutMs = tool.timeoutMs ?? state.limits.defaultTimeoutMs;
   const repeat = await guardRepeat(state, trace, tool, sealed, args);
@@ -50,16 +53,11 @@ export async function executeTool(
   }
 
   const ctx = new HandlerContext(trace, principal, state.onOutput);
-  let outcome = runHandler(() => sealed.handler(args, ctx), ctx, {
+  let outcome = runHandler(sealed.handler, args, ctx, {
     timeoutMs,
     signal,
-    onLate: (late) => {
-      void trace.emitAfterRun({
-        type: "late_completion",
-        outcome: late,
-        durationMs: trace.elapsed(),
-      });
-    },
+    watch,
+    late: state.late,
   });
 
   if (isThenable(outcome)) outcome = await outcome;

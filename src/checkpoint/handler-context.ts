@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ToolContext } from "../tool/tool.js";
 import type { CallTrace } from "./call-trace.js";
 import type { ToolOutputChunk } from "./checkpoint-options.js";
+import type { HandlerTarget } from "./handler-watch.js";
 
 /**
  * A key stable across retries of the same call in the same session, for upstream APIs that
@@ -24,7 +25,7 @@ export function idempotencyKeyFor(sessionId: string | undefined, callId: string)
  * Node's AbortSignal and a SHA-256 cost more than the rest of a call, and most handlers use
  * neither.
  */
-export class HandlerContext implements ToolContext {
+export class HandlerContext implements ToolContext, HandlerTarget {
   #controller: AbortController | undefined;
   #aborted = false;
   #abortReason: unknown;
@@ -81,6 +82,15 @@ export class HandlerContext implements ToolContext {
     } catch {
       // Live output is a courtesy to the operator; the call goes on without it.
     }
+  }
+
+  /** The handler settled after its deadline or cancellation: on record, not in the result. */
+  late(outcome: "returned" | "threw"): unknown {
+    return this.trace.emitAfterRun({
+      type: "late_completion",
+      outcome,
+      durationMs: this.trace.elapsed(),
+    });
   }
 
   /** Abort the handler's signal (deadline or cancellation). */

@@ -179,24 +179,30 @@ export function createHarness(options: HarnessOptions): Harness {
     await store.updateSession(id, { status: "active" });
     if (input !== undefined) await transcript.append({ role: "user", text: input });
     const sessionIdFixed = id;
-    return runLoop({
-      model: resolvedModel,
-      checkpoint,
-      menu,
-      transcript,
-      sessionId: id,
-      runId,
-      principal,
-      limits,
-      retries: options.retries,
-      ...(options.reasoning ? { reasoning: options.reasoning } : {}),
-      telemetry: resolveTelemetry(options.telemetry),
-      signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
-      emit,
-      setStatus: async (status) => {
-        await store.updateSession(sessionIdFixed, { status });
-      },
-    });
+    try {
+      return await runLoop({
+        model: resolvedModel,
+        checkpoint,
+        menu,
+        transcript,
+        sessionId: id,
+        runId,
+        principal,
+        limits,
+        retries: options.retries,
+        ...(options.reasoning ? { reasoning: options.reasoning } : {}),
+        telemetry: resolveTelemetry(options.telemetry),
+        signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
+        emit,
+        setStatus: async (status) => {
+          await store.updateSession(sessionIdFixed, { status });
+        },
+      });
+    } finally {
+      // A handler stopped by a cancel or its deadline may still be ending (a killed command):
+      // its late completion is recorded before the caller closes the store.
+      await checkpoint.drain();
+    }
   };
 
   // Runs of one session in this harness take turns (a second waits rather than being refused

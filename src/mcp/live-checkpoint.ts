@@ -42,6 +42,8 @@ export function createLiveCheckpoint({
   const policy = toPolicyFunction(options.policy);
   const build = () => createCheckpoint({ ...options, policy, tools: tools() });
   let current = build();
+  // Checkpoints replaced while a handler they stopped waiting for may still run: drained too.
+  const retired = new Set<Checkpoint>();
   return {
     get tools() {
       return current.tools;
@@ -52,9 +54,16 @@ export function createLiveCheckpoint({
     endRun: (runId) => current.endRun(runId),
     preflight: (call, ctx) => current.preflight(call, ctx),
     recordOutcome: (outcome) => current.recordOutcome(outcome),
+    drain: async (drainOptions) => {
+      const all = await Promise.all([current, ...retired].map((c) => c.drain(drainOptions)));
+      return all.every(Boolean);
+    },
     refresh() {
       try {
+        const old = current;
         current = build();
+        retired.add(old);
+        void old.drain({ timeoutMs: 60_000 }).then(() => retired.delete(old));
       } catch (error) {
         onRefreshError(error);
       }
