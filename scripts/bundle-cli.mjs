@@ -37,6 +37,9 @@ await build({
     js: "import { createRequire as __docketCreateRequire } from 'node:module'; const require = __docketCreateRequire(import.meta.url);",
   },
   logLevel: "warning",
+  // Not tsconfig.json, whose `paths` send "docket" to src/ for development: the shipped example
+  // imports "docket", which must be the very modules the bundle already holds from dist/.
+  tsconfig: "tsconfig.build.json",
   plugins: [englishZodOnly],
 });
 writeFileSync(`${cli}/main.js`, '#!/usr/bin/env node\nimport "./bin/main.js";\n');

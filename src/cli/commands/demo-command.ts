@@ -2,8 +2,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
-import { openOrdersDatabase } from "../../../examples/support-desk/orders-database.js";
-import { supportTools } from "../../../examples/support-desk/support-tools.js";
 import { createHarness } from "../../loop/create-harness.js";
 import type { HarnessEvent } from "../../loop/harness-options.js";
 import { resolveStoreUrl } from "../../store/resolve-store-url.js";
@@ -72,6 +70,11 @@ export function registerDemoCommand(program: Command): void {
     .action(async (options: DemoOptions) => {
       if (options.approve && options.deny) throw new Error("Choose one of --approve and --deny.");
       const dir = join(packageRoot().dir, "examples", "support-desk");
+      // Loaded when the demo plays: the example imports the package by its name, as users do.
+      const [{ openOrdersDatabase }, { supportTools }] = await Promise.all([
+        import("../../../examples/support-desk/orders-database.js"),
+        import("../../../examples/support-desk/support-tools.js"),
+      ]);
       // A fresh orders database each time, so every demo tells the same story.
       const scratch = await mkdtemp(join(tmpdir(), "docket-demo-"));
       const orders = openOrdersDatabase(join(scratch, "orders.db"));
