@@ -1,5 +1,6 @@
 import type { Context } from "@opentelemetry/api";
 import type { Approver } from "../approval/approval.js";
+import { DocketError } from "../errors/docket-error.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
@@ -97,8 +98,12 @@ export interface DispatchContext {
   readonly traceContext?: Context | undefined;
 }
 
+/** The longest delay a Node timer keeps (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
- * Fill in the checkpoint's default limits.
+ * Fill in the checkpoint's default limits; a default deadline no timer can keep throws
+ * `DocketError("invalid_limits")`.
  *
  * @example
  * ```ts
@@ -106,6 +111,18 @@ export interface DispatchContext {
  * ```
  */
 export function resolveLimits(limits: CheckpointLimits = {}): ResolvedLimits {
+  const timeout = limits.defaultTimeoutMs;
+  // A deadline that is not a timer's (NaN, Infinity, over 2^31 - 1 ms) would never fire: a
+  // hanging handler would hold its batch for ever. Refused here, as defineTool refuses its own.
+  if (
+    timeout !== undefined &&
+    !(Number.isFinite(timeout) && timeout > 0 && timeout <= MAX_TIMER_MS)
+  ) {
+    throw new DocketError(
+      "invalid_limits",
+      `limits.defaultTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}; got ${String(timeout)}.`,
+    );
+  }
   return {
     maxArgumentBytes: limits.maxArgumentBytes ?? 1024 * 1024,
     maxArgumentDepth: limits.maxArgumentDepth ?? 64,

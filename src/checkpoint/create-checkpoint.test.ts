@@ -621,3 +621,17 @@ describe("createCheckpoint's tools", () => {
     );
   });
 });
+
+describe("createCheckpoint's limits", () => {
+  it("refuses a default deadline that no timer can keep, and keeps a good one", () => {
+    const { getOrder } = fixture();
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 0, -5, 2 ** 31]) {
+      expect(() =>
+        createCheckpoint({ tools: [getOrder], limits: { defaultTimeoutMs: bad } }),
+      ).toThrow(expect.objectContaining({ code: "invalid_limits" }));
+    }
+    expect(() =>
+      createCheckpoint({ tools: [getOrder], limits: { defaultTimeoutMs: 2 ** 31 - 1 } }),
+    ).not.toThrow();
+  });
+});

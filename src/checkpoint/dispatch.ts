@@ -159,9 +159,10 @@ export async function dispatch(
     return trace.refuse("denied", `The policy denied this call to ${name}${rule}${because}`);
   }
 
-  // 5. Approve, only for ask, and only a call that can still run: an id with an outcome on
-  // record is answered with it by the run step's claim, so nobody is asked about it.
-  if (verdict.decision === "ask" && !(await onRecord(state, ctx, callId))) {
+  // 5. Approve, only for ask. An id refused or interrupted on record is answered with that by
+  // the run step's claim, so nobody is asked about a call that will not run; an id whose record
+  // holds output is asked again, since the claim would hand that output to this caller.
+  if (verdict.decision === "ask" && !(await refusedOnRecord(state, ctx, callId))) {
     const answered = await requestApproval(state, trace, {
       tool,
       args,
@@ -192,10 +193,11 @@ export async function dispatch(
 }
 
 /**
- * Whether the call id already has a final outcome on record (not one waiting for approval). A
+ * Whether the call id is on record as refused or interrupted: an outcome that hands over no
+ * output, so answering it unasked gives the caller nothing the policy meant a human to clear. A
  * store that cannot say is asked again by the claim, which refuses the call if it fails.
  */
-async function onRecord(
+async function refusedOnRecord(
   state: CheckpointState,
   ctx: DispatchContext,
   callId: string,
@@ -203,7 +205,7 @@ async function onRecord(
   if (state.ledger?.callOutcome === undefined) return false;
   try {
     const outcome = await state.ledger.callOutcome(ctx.sessionId, callId);
-    return outcome !== undefined && outcome.kind !== "awaiting_approval";
+    return outcome?.kind === "refused" || outcome?.kind === "interrupted";
   } catch {
     return false;
   }

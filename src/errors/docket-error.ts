@@ -22,6 +22,7 @@ export type DocketErrorCode =
   | "invalid_event"
   | "invalid_filter"
   | "invalid_lease"
+  | "invalid_limits"
   | "invalid_message"
   | "invalid_queue"
   | "invalid_session"

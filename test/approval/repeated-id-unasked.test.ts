@@ -6,7 +6,8 @@ import { defineTool } from "../../src/tool/define-tool.js";
 import { tempStore } from "../loop/support/temp-store.js";
 
 /** A refund that asks, an approver that answers as told and counts what it was asked. */
-async function setup(answer: "approve" | "deny") {
+async function setup(first: "approve" | "deny") {
+  let answer = first;
   const { store } = await tempStore();
   const session = await store.createSession({ principal: "agent", configHash: "" });
   const asked: ApprovalRequest[] = [];
@@ -32,12 +33,15 @@ async function setup(answer: "approve" | "deny") {
         : { decision: "deny", by: "alice", reason: "not this one" };
     },
   });
-  const send = (id: string, amount = 30) =>
+  const send = (id: string, amount = 30, principal?: string) =>
     checkpoint.dispatch(
       { id, name: "issue_refund", arguments: JSON.stringify({ order_id: "SU-1", amount }) },
-      { sessionId: session.id },
+      { sessionId: session.id, ...(principal ? { principal } : {}) },
     );
-  return { send, asked, runs };
+  const answerWith = (next: "approve" | "deny") => {
+    answer = next;
+  };
+  return { send, asked, runs, answerWith };
 }
 
 describe("a call id with an outcome on record, sent again", () => {
@@ -52,26 +56,37 @@ describe("a call id with an outcome on record, sent again", () => {
     expect(runs).toEqual([]);
   });
 
-  it("approved and run: its recorded result comes back, unasked and not run again", async () => {
+  it("approved and run: asked again, since the record holds output; approved, its result comes back, not run again", async () => {
     const { send, asked, runs } = await setup("approve");
     expect(await send("c1")).toMatchObject({ status: "ok", output: { refunded: 30 } });
     const again = await send("c1");
     expect(again).toMatchObject({ status: "ok", output: { refunded: 30 } });
     expect(again.message).toMatch(/already ran/);
-    expect(asked).toHaveLength(1);
+    expect(asked).toHaveLength(2);
     expect(runs).toEqual([30]);
   });
 
-  it("the same id for another call is refused unasked; a new id is still asked", async () => {
+  it("another principal reusing an id whose record holds output is asked, and a denial hands nothing over", async () => {
+    const { send, asked, runs, answerWith } = await setup("approve");
+    expect(await send("c1", 30, "support-bot")).toMatchObject({ status: "ok" });
+    answerWith("deny");
+    const reused = await send("c1", 30, "guest");
+    expect(reused).toMatchObject({ status: "refused", reason: "approval_denied" });
+    expect(JSON.stringify(reused)).not.toMatch(/refunded/);
+    expect(asked.map((request) => request.principal)).toEqual(["support-bot", "guest"]);
+    expect(runs).toEqual([30]);
+  });
+
+  it("the same id for another call is refused and never run; a new id is still asked", async () => {
     const { send, asked, runs } = await setup("approve");
     await send("c1", 30);
+    // Its record holds output, so the reuse is asked like any call; the claim then refuses it.
     expect(await send("c1", 5000)).toMatchObject({
       status: "refused",
       reason: "duplicate_call_id",
     });
-    expect(asked).toHaveLength(1);
     expect(await send("c2", 40)).toMatchObject({ status: "ok" });
-    expect(asked.map((request) => request.callId)).toEqual(["c1", "c2"]);
+    expect(asked.map((request) => request.callId)).toEqual(["c1", "c1", "c2"]);
     expect(runs).toEqual([30, 40]);
   });
 });

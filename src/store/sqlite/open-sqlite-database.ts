@@ -56,7 +56,7 @@ export function openSqliteDatabase(
     const found = readVersion(db);
     checkSchemaVersion(found, `sqlite:${target.path}`);
     if (readOnly) {
-      if (found < LATEST_SCHEMA_VERSION) {
+      if (found < OLDEST_READ_AS_IS) {
         throw new DocketError(
           "store_outdated",
           `The store at ${target.path} has schema version ${found}; open it once read-write to migrate it to ${LATEST_SCHEMA_VERSION}.`,
@@ -92,6 +92,13 @@ function unwritable(error: unknown, path: string): DocketError | undefined {
     { cause: error },
   );
 }
+
+/**
+ * The oldest schema a read-only open reads as it stands. Version 8 changed no table (a packed
+ * read call is read by the same code as a row of one event), so a version-7 file, an auditor's
+ * evidence copy included, is listed and verified without the write a migration would need.
+ */
+const OLDEST_READ_AS_IS = 7;
 
 function readVersion(db: SqliteDatabase): number {
   const table = db
