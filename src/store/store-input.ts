@@ -165,7 +165,15 @@ const CALL_STATES: ReadonlySet<string> = new Set<CallState>([
  * callFilterSql({ tool: "refund", status: "ok" }); // { where: "WHERE tool = ? AND status = ?", params: ["refund", "ok"] }
  * ```
  */
-export function callFilterSql(filter: CallFilter): { where: string; params: unknown[] } {
+export function callFilterSql(
+  filter: CallFilter,
+  {
+    callSessions,
+  }: {
+    /** A query (no parameter) of sessions to look for a call id in, one key probe each. */
+    callSessions?: string;
+  } = {},
+): { where: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, value: unknown) => {
@@ -173,7 +181,13 @@ export function callFilterSql(filter: CallFilter): { where: string; params: unkn
     params.push(value);
   };
   if (filter.sessionId !== undefined) add("session_id = ?", filter.sessionId);
-  if (filter.callId !== undefined) add("call_id = ?", filter.callId);
+  if (filter.callId !== undefined) {
+    // Without an index on call_id (SQLite), the primary key is probed once per session.
+    if (filter.sessionId === undefined && callSessions !== undefined) {
+      clauses.push(`session_id IN (${callSessions})`);
+    }
+    add("call_id = ?", filter.callId);
+  }
   if (filter.tool !== undefined) add("tool = ?", filter.tool);
   if (filter.status !== undefined) {
     add(CALL_STATES.has(filter.status) ? "state = ?" : "status = ?", filter.status);
@@ -232,12 +246,15 @@ export function eventFilterSql(
   filter: EventFilter,
   {
     packedRows = false,
+    sessionsOfCall = "SELECT session_id FROM calls WHERE call_id = ?",
   }: {
     /**
      * Rows may hold several events (SQLite, `TrailRows`): their type and at columns are their
      * last event's, so those clauses let every such row through and the caller filters its events.
      */
     packedRows?: boolean;
+    /** A query of the sessions that have a call with the id given as its one parameter. */
+    sessionsOfCall?: string;
   } = {},
 ): { where: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -248,11 +265,9 @@ export function eventFilterSql(
   };
   if (filter.sessionId !== undefined) add("session_id = ?", filter.sessionId);
   if (filter.callId !== undefined) {
-    // Events are indexed by session only (every index slows appends): the calls table, indexed
-    // by call id, says which sessions to look in.
-    if (filter.sessionId === undefined) {
-      add("session_id IN (SELECT session_id FROM calls WHERE call_id = ?)", filter.callId);
-    }
+    // Events are indexed by session only (every index slows appends): the calls table says
+    // which sessions to look in.
+    if (filter.sessionId === undefined) add(`session_id IN (${sessionsOfCall})`, filter.callId);
     add("call_id = ?", filter.callId);
   }
   if (filter.tool !== undefined) add("tool = ?", filter.tool);

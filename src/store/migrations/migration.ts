@@ -6,6 +6,7 @@ import { commitKeys } from "./005-commit-keys.js";
 import { sessionLeases } from "./006-session-leases.js";
 import { callArgumentsHash } from "./007-call-arguments-hash.js";
 import { packedReadCalls } from "./008-packed-read-calls.js";
+import { leanCallsRows } from "./009-lean-calls-rows.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionLeases,
   callArgumentsHash,
   packedReadCalls,
+  leanCallsRows,
 ];
 
 /**

@@ -27,6 +27,19 @@ const UPSERT_TAIL = `ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLU
   .map((column) => `${column} = excluded.${column}`)
   .join(", ")}`;
 
+/**
+ * The sessions that have calls, one index seek each (a skip scan of the primary key written out:
+ * SQLite plans one only with statistics). Version 9 dropped the index on call_id alone, so a
+ * call id without its session is looked up as (session, call id) in each of these.
+ */
+export const SESSIONS_WITH_CALLS = `WITH RECURSIVE s(id) AS (
+  SELECT MIN(session_id) FROM calls
+  UNION ALL SELECT (SELECT MIN(session_id) FROM calls WHERE session_id > s.id) FROM s WHERE s.id IS NOT NULL
+) SELECT id FROM s WHERE id IS NOT NULL`;
+
+/** The sessions that have a call with the id given as the one parameter. */
+export const SESSIONS_OF_CALL = `SELECT session_id FROM calls WHERE session_id IN (${SESSIONS_WITH_CALLS}) AND call_id = ?`;
+
 /** Ids per read of several calls: an IN list of at most this many parameters. */
 const MAX_IDS_PER_READ = 64;
 
@@ -209,7 +222,7 @@ export class SqliteCalls {
   }
 
   list(filter: CallFilter): CallRecord[] {
-    const { where, params } = callFilterSql(filter);
+    const { where, params } = callFilterSql(filter, { callSessions: SESSIONS_WITH_CALLS });
     const rows = this.sql(`SELECT * FROM calls ${where} ORDER BY rowid DESC LIMIT ?`).all(
       ...params,
       listLimit(filter.limit),
