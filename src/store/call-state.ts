@@ -15,6 +15,37 @@ export interface CallRow extends CallRecord {
    * call cost a SHA-256 and a canonical serialisation per call inside the write transaction.
    */
   readonly decidedArgs?: unknown;
+  /**
+   * The message and output of the result whose JSON is `result`, while they are at hand (it was
+   * just given, or read back to complete the outcome): the outcome's message and output are then
+   * stored only once, in the result, when they are the same (`storedOutcome`, schema 9).
+   */
+  readonly resultEcho?: ResultEcho | undefined;
+}
+
+/** A result's message and output as its JSON text has them. */
+export interface ResultEcho {
+  readonly message: unknown;
+  /** A string, number, boolean or null output; undefined for any other (never compacted). */
+  readonly output: unknown;
+}
+
+/**
+ * The message and output of a result, taken when its JSON text is made: strings and numbers
+ * cannot change afterwards, whatever the caller does to the result object.
+ *
+ * @example
+ * ```ts
+ * resultEcho({ callId: "c1", name: "echo", status: "ok", output: "hi", message: "echo succeeded." });
+ * // { message: "echo succeeded.", output: "hi" }
+ * ```
+ */
+export function resultEcho(result: ToolResult): ResultEcho {
+  const output = (result as { readonly output?: unknown }).output;
+  return {
+    message: result.message,
+    output: output === null || typeof output !== "object" ? output : undefined,
+  };
 }
 
 /**
@@ -55,6 +86,7 @@ export function newCallRow(
     // Every row has the same fields in the same order: the folds copy rows per event, and V8
     // copies objects of one shape fastest.
     decidedArgs: undefined,
+    resultEcho: undefined,
   };
 }
 
@@ -158,9 +190,16 @@ export function applyCallResult(
   at: number,
   /** The result as JSON, when the caller has it already. */
   resultText: string = JSON.stringify(result),
+  /** Its message and output when `resultText` was made. */
+  echo: ResultEcho = resultEcho(result),
 ): CallRow {
   const base = row ?? newCallRow(sessionId, callId, storedText(String(result.name)), at);
-  const kept = { ...base, result: resultText, dedupeKey: dedupeKey ?? base.dedupeKey };
+  const kept = {
+    ...base,
+    result: resultText,
+    resultEcho: echo,
+    dedupeKey: dedupeKey ?? base.dedupeKey,
+  };
   if (!mayFinish(base)) return kept;
   const outcome: CallOutcome = {
     kind:

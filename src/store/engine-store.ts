@@ -33,7 +33,7 @@ import type {
   DuplicateCall,
   MarkInterruptedOptions,
 } from "./call-record.js";
-import { isClaimable } from "./call-state.js";
+import { isClaimable, resultEcho } from "./call-state.js";
 import type { MessageRow } from "./checkpoint-plan.js";
 import { CheckpointScheduler } from "./checkpoint-scheduler.js";
 import type { EngineOptions } from "./engine-options.js";
@@ -440,6 +440,7 @@ export class EngineStore implements Store {
       callId: storedText(callId),
       result,
       resultText,
+      resultEcho: resultEcho(result),
       dedupeKey: dedupeKey === undefined ? undefined : storedText(dedupeKey),
       at: this.now(),
     };

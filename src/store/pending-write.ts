@@ -5,6 +5,7 @@ import {
   type CallRow,
   isClaimable,
   newCallRow,
+  type ResultEcho,
 } from "./call-state.js";
 import type { PendingEvent } from "./pending-event.js";
 import type { SessionPatch } from "./session-record.js";
@@ -48,6 +49,8 @@ export interface PendingResult {
   readonly result: ToolResult;
   /** `result` as JSON, serialised (and so checked) when it was queued. */
   readonly resultText: string;
+  /** Its message and output, taken with `resultText`. */
+  readonly resultEcho: ResultEcho;
   readonly dedupeKey: string | undefined;
   readonly at: number;
 }
@@ -116,6 +119,7 @@ export function foldCallWrite(
         item.dedupeKey,
         item.at,
         item.resultText,
+        item.resultEcho,
       );
   }
 }

@@ -7,6 +7,7 @@ import { type CallRow, rowArgsHash } from "./call-state.js";
 import { storedText } from "./pending-event.js";
 import type { Session, SessionStatus } from "./session-record.js";
 import type { StoreEvent, StoreEventType } from "./store-event.js";
+import { readOutcome, storedOutcome } from "./stored-outcome.js";
 import type { MessageRole, TranscriptMessage } from "./transcript-message.js";
 
 /** A row as a driver returns it: SQLite gives numbers, PostgreSQL gives bigint as text. */
@@ -118,6 +119,8 @@ export function toAuditRecord(row: Row): AuditRecord {
  */
 export function toCallRow(row: Row): CallRow {
   const writes = row.writes;
+  const result = text(row.result);
+  const read = readOutcome(row.outcome, result);
   return {
     sessionId: String(row.session_id),
     callId: String(row.call_id),
@@ -132,14 +135,15 @@ export function toCallRow(row: Row): CallRow {
     dedupeKey: text(row.dedupe_key),
     argsHash: text(row.args_hash),
     owner: text(row.owner),
-    outcome: json(row.outcome) as CallOutcome | undefined,
-    result: text(row.result),
+    outcome: read.outcome,
+    result,
     seenAt: Number(row.seen_at),
     requestedAt: num(row.requested_at),
     claimedAt: num(row.claimed_at),
     startedAt: num(row.started_at),
     finishedAt: num(row.finished_at),
     decidedArgs: undefined,
+    resultEcho: read.echo,
   };
 }
 
@@ -241,7 +245,7 @@ export function callRowValues(row: CallRow): unknown[] {
     text(row.rule),
     text(row.dedupeKey),
     text(row.owner),
-    row.outcome ? JSON.stringify(row.outcome) : null,
+    storedOutcome(row),
     row.result ?? null,
     row.seenAt,
     row.requestedAt ?? null,

@@ -11,6 +11,7 @@ import { recoveryContract } from "./contract/recovery-contract.js";
 import { schemaContract } from "./contract/schema-contract.js";
 import { sessionsContract } from "./contract/sessions-contract.js";
 import { signedTrailContract } from "./contract/signed-trail-contract.js";
+import { storedOutcomeContract } from "./contract/stored-outcome-contract.js";
 import { tamperContract } from "./contract/tamper-contract.js";
 
 /** Opens a store on a fresh, empty database (a file for SQLite, a schema for PostgreSQL). */
@@ -50,5 +51,6 @@ export function describeStoreContract(name: string, open: OpenFreshStore): void 
     signedTrailContract(fresh);
     leaseContract(fresh);
     callCountsContract(fresh);
+    storedOutcomeContract(fresh);
   });
 }

@@ -63,6 +63,12 @@ async function readVersion(client: pg.PoolClient): Promise<number> {
   return result.rows[0] ? Number(result.rows[0].version) : 0;
 }
 
+/**
+ * The oldest schema a read-only open reads as it stands: version 9 changed no PostgreSQL table
+ * (an outcome stored whole, as 8 wrote them, is read as before).
+ */
+const OLDEST_READ_AS_IS = 8;
+
 async function migrate(
   pool: pg.Pool,
   target: PostgresTarget,
@@ -74,7 +80,7 @@ async function migrate(
     try {
       const found = await readVersion(client);
       checkSchemaVersion(found, location);
-      if (found < LATEST_SCHEMA_VERSION) {
+      if (found < OLDEST_READ_AS_IS) {
         throw new DocketError(
           "store_outdated",
           `The store at ${location} has schema version ${found}; open it once read-write to migrate it to ${LATEST_SCHEMA_VERSION}.`,
