@@ -30,6 +30,18 @@ const tools = [
 ];
 
 type Side = "memory" | "sqlite";
+/**
+ * `counted`: call_0_0, call_0_1, … (this bench's ids since ADR 0015). `model`: random ids, as a
+ * model writes them (call_…, toolu_…), which land anywhere in the calls table's key index.
+ */
+type Ids = "counted" | "model";
+
+/** A random-looking id, the same in every run, so that both sides see the same ids. */
+function modelId(n: number): string {
+  const a = Math.imul(n + 1, 2654435761) >>> 0;
+  const b = Math.imul(a ^ (a >>> 15), 2246822519) >>> 0;
+  return `call_${a.toString(36)}${b.toString(36)}`;
+}
 
 /** CPU milliseconds (user + system) of this process since `from`. */
 function cpuMs(from: NodeJS.CpuUsage): number {
@@ -48,6 +60,7 @@ async function run(
   side: Side,
   tool: string,
   batches: number,
+  ids: Ids = "counted",
 ): Promise<number> {
   const store =
     side === "sqlite" ? await openStore(`sqlite:${join(dir, `${name}.db`)}`) : undefined;
@@ -61,7 +74,7 @@ async function run(
   });
   const calls: ToolCall[][] = Array.from({ length: batches }, (_, b) =>
     Array.from({ length: CALLS_PER_BATCH }, (_, c) => ({
-      id: `call_${b}_${c}`,
+      id: ids === "model" ? modelId(b * CALLS_PER_BATCH + c) : `call_${b}_${c}`,
       name: tool,
       arguments: `{"n":${b * CALLS_PER_BATCH + c}}`,
     })),
@@ -99,41 +112,50 @@ function median(values: readonly number[]): number {
  */
 export async function benchAuditWritePath({
   readCalls = 2_000,
+  modelIdCalls = 2_000,
   writeCalls = 300,
   rounds = 7,
-} = {}): Promise<{ readUs: number; writeUs: number }> {
+} = {}): Promise<{ readUs: number; modelUs: number; writeUs: number }> {
   const dir = mkdtempSync(join(tmpdir(), "docket-bench-audit-"));
   try {
     const figures: Record<string, number> = {};
-    for (const [tool, calls] of [
-      ["noop", readCalls],
-      ["noop_write", writeCalls],
+    for (const [name, tool, calls, ids] of [
+      ["noop", "noop", readCalls, "counted"],
+      ["noop_model", "noop", modelIdCalls, "model"],
+      ["noop_write", "noop_write", writeCalls, "counted"],
     ] as const) {
+      if (calls === 0) continue;
       const batches = calls / CALLS_PER_BATCH;
       // Warm-up: V8 optimises the paths before anything is timed.
       for (let i = 0; i < 3; i += 1) {
-        await run(dir, `warm-${tool}-${i}`, "memory", tool, batches);
-        await run(dir, `warm-${tool}-${i}`, "sqlite", tool, batches);
+        await run(dir, `warm-${name}-${i}`, "memory", tool, batches, ids);
+        await run(dir, `warm-${name}-${i}`, "sqlite", tool, batches, ids);
       }
       const memory: number[] = [];
       const sqlite: number[] = [];
       for (let i = 0; i < rounds; i += 1) {
-        memory.push(await run(dir, `m-${tool}-${i}`, "memory", tool, batches));
-        sqlite.push(await run(dir, `s-${tool}-${i}`, "sqlite", tool, batches));
+        memory.push(await run(dir, `m-${name}-${i}`, "memory", tool, batches, ids));
+        sqlite.push(await run(dir, `s-${name}-${i}`, "sqlite", tool, batches, ids));
       }
       const perCall = (ms: number) => (ms * 1000) / calls;
-      figures[`${tool}:memory`] = perCall(median(memory));
-      figures[`${tool}:sqlite`] = perCall(median(sqlite));
+      figures[`${name}:memory`] = perCall(median(memory));
+      figures[`${name}:sqlite`] = perCall(median(sqlite));
     }
     const readUs = (figures["noop:sqlite"] ?? 0) - (figures["noop:memory"] ?? 0);
+    const modelUs = (figures["noop_model:sqlite"] ?? 0) - (figures["noop_model:memory"] ?? 0);
     const writeUs = (figures["noop_write:sqlite"] ?? 0) - (figures["noop_write:memory"] ?? 0);
     console.log(
       `  audit write path per call, reads in batches of 10 (SQLite file, CPU): ${readUs.toFixed(1)} µs (target <= ${TARGET_US} µs; dispatchBatch ${figures["noop:sqlite"]?.toFixed(1)} µs with the store, ${figures["noop:memory"]?.toFixed(1)} µs with a memory sink)`,
     );
+    if (modelIdCalls > 0) {
+      console.log(
+        `  audit write path per call, reads with model-like random call ids (SQLite file, CPU): ${modelUs.toFixed(1)} µs (each id lands on its own page of the calls key index; ADR 0018)`,
+      );
+    }
     console.log(
       `  audit write path per call, writes in batches of 10 (SQLite file, CPU): ${writeUs.toFixed(1)} µs (each commits its claim, its intent and its outcome around its run; dispatchBatch ${figures["noop_write:sqlite"]?.toFixed(1)} µs with the store)`,
     );
-    return { readUs, writeUs };
+    return { readUs, modelUs, writeUs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
