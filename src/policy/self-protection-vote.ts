@@ -7,7 +7,7 @@ import { invokesDocket } from "./invokes-docket.js";
 import type { PolicyVote } from "./policy-vote.js";
 import { expandHome } from "./resolve-policy-path.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
-import { scriptTokens } from "./shell-file-operands.js";
+import { redirectTargets, scriptTokens } from "./shell-file-operands.js";
 
 /** The rule id of the vote no policy can override. */
 export const SELF_PROTECTION_RULE = "docket:self-protection";
@@ -18,7 +18,45 @@ export interface SelfProtection {
   readonly ownFiles: DocketOwnFiles;
   /** Files and folders that are docket's CLI (`dist/src/cli/`): running them is refused. */
   readonly cliPaths?: readonly string[];
+  /**
+   * docket's installed code (see `docketCodeDir`): readable, since a project may use it, but no
+   * tool may change it, or what an agent wrote there would run as docket next time.
+   */
+  readonly codeFiles?: DocketOwnFiles;
 }
+
+// Programs that only read the files they are given: naming docket's code to them changes nothing.
+const READ_ONLY_PROGRAMS = new Set([
+  "cat",
+  "ls",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "wc",
+  "less",
+  "more",
+  "file",
+  "stat",
+  "diff",
+  "cmp",
+  "du",
+  "tree",
+  "realpath",
+  "readlink",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "echo",
+  "printf",
+  "cd",
+  "pwd",
+  "test",
+  "[",
+  "true",
+]);
 
 const MAX_STRINGS = 256;
 const MAX_STRING_CHARS = 4096;
@@ -64,6 +102,11 @@ export function selfProtectionVote(
       if (hit !== undefined) return deny(token, hit);
     }
   }
+  const code = protection.codeFiles;
+  if (code !== undefined) {
+    const changed = changesCode(view, code, where, memo, command, analysis);
+    if (changed !== undefined) return deny(changed.text, changed.hit, "change");
+  }
   // Built-in tools are judged by their declared arguments (write_file's content is free text);
   // any other tool (MCP, custom) by every string it is given, keys included.
   if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
@@ -72,6 +115,56 @@ export function selfProtectionVote(
       for (const token of tokens) {
         const hit = check(fromFileUrl(token));
         if (hit !== undefined) return deny(token, hit);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The argument by which a call would change docket's code: a declared path of a tool that
+ * writes; for a command, a redirect into it, or any word naming it unless every program of the
+ * script only reads (an unparsed script counts as one that writes); any string of another tool
+ * that writes.
+ */
+function changesCode(
+  view: CallView,
+  code: DocketOwnFiles,
+  where: { readonly workspace: string; readonly home: string },
+  memo: Map<string, string>,
+  command: unknown,
+  analysis: ShellAnalysis | undefined,
+): { readonly text: string; readonly hit: OwnFile } | undefined {
+  const check = (text: string) => findOwn(text, code, where, memo);
+  const writes = view.request.tool.writes;
+  if (writes) {
+    for (const target of view.paths() ?? []) {
+      const hit = code.find(target.absolute, memo) ?? check(target.input);
+      if (hit !== undefined) return { text: target.input, hit };
+    }
+  }
+  if (typeof command === "string") {
+    for (const target of redirectTargets(command)) {
+      const hit = check(target);
+      if (hit !== undefined) return { text: target, hit };
+    }
+    const readsOnly =
+      analysis?.commands.every((c) =>
+        READ_ONLY_PROGRAMS.has(path.posix.basename(c.program).toLowerCase()),
+      ) === true;
+    if (!readsOnly) {
+      for (const token of scriptTokens(command, analysis)) {
+        const hit = check(token);
+        if (hit !== undefined) return { text: token, hit };
+      }
+    }
+  }
+  if (writes && !Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
+    for (const text of stringsIn(view.request.args)) {
+      const tokens = WORD_BREAK.test(text) ? [text, ...text.split(WORD_BREAK)] : [text];
+      for (const token of tokens) {
+        const hit = check(fromFileUrl(token));
+        if (hit !== undefined) return { text: token, hit };
       }
     }
   }
@@ -130,13 +223,16 @@ function stateFolder(): OwnFile {
   return { path: ".docket", kind: "directory", what: "docket's state folder" };
 }
 
-function deny(text: string, hit: OwnFile): PolicyVote {
+function deny(text: string, hit: OwnFile, access: "use" | "change" = "use"): PolicyVote {
   return {
     decision: "deny",
     rule: SELF_PROTECTION_RULE,
     layer: "docket",
     order: Number.MIN_SAFE_INTEGER,
-    reason: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
+    reason:
+      access === "use"
+        ? `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`
+        : `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
     approvers: undefined,
     matched: [`${JSON.stringify(text)} is ${hit.what} (${hit.path})`],
   };
