@@ -26,6 +26,7 @@ export interface SelfProtection {
 }
 
 // Programs that only read the files they are given: naming docket's code to them changes nothing.
+// None has an option that writes a file (`tree -o` and `sort -o` do, so they are not here).
 const READ_ONLY_PROGRAMS = new Set([
   "cat",
   "ls",
@@ -36,14 +37,11 @@ const READ_ONLY_PROGRAMS = new Set([
   "fgrep",
   "rg",
   "wc",
-  "less",
-  "more",
   "file",
   "stat",
   "diff",
   "cmp",
   "du",
-  "tree",
   "realpath",
   "readlink",
   "md5sum",
