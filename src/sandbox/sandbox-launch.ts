@@ -79,9 +79,10 @@ const LIMITS_SCRIPT =
   'ulimit -d "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
 
 /**
- * The read-only paths that need a mount (those that exist inside a writable root), and the
- * folders between the root and each: bound onto themselves, so that none of them can be renamed
- * away with the read-only code inside it and a writable copy put in its place.
+ * The read-only paths that need a mount (those that exist inside a writable root), and every
+ * folder between the outermost writable root holding each and it (a workspace inside a writable
+ * parent included): bound onto themselves after the writable roots, so that none of them can be
+ * renamed away with the read-only code inside it and a writable copy put in its place.
  */
 function readOnlyInside(
   entries: readonly string[],
@@ -90,12 +91,13 @@ function readOnlyInside(
   const readOnly: string[] = [];
   const pinned = new Set<string>();
   for (const entry of entries.map(realOrSelf)) {
-    const root = roots.find((r) => entry.startsWith(`${r}${path.sep}`));
-    if (root === undefined || !existsSync(entry)) continue;
+    const holding = roots.filter((r) => entry.startsWith(`${r}${path.sep}`));
+    if (holding.length === 0 || !existsSync(entry)) continue;
+    const outermost = holding.reduce((a, b) => (a.length <= b.length ? a : b));
     readOnly.push(entry);
     for (
       let dir = path.dirname(entry);
-      dir !== root && dir.startsWith(root);
+      dir.startsWith(`${outermost}${path.sep}`);
       dir = path.dirname(dir)
     )
       pinned.add(dir);

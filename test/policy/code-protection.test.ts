@@ -8,7 +8,7 @@ import { packageRoot } from "../../src/cli/package-root.js";
 import type { PolicyVerdict } from "../../src/policy/policy.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../src/policy/policy-engine.js";
 import { SELF_PROTECTION_RULE } from "../../src/policy/self-protection-vote.js";
-import { docketCodeDir } from "../../src/protect/docket-code-dir.js";
+import { docketCodeDirs } from "../../src/protect/docket-code-dir.js";
 import { docketOwnFiles } from "../../src/protect/docket-own-files.js";
 import { runtimeOwnFiles } from "../../src/protect/runtime-own-files.js";
 import { call as callOf, turn, writeScriptFile } from "../loop/support/model-script.js";
@@ -28,6 +28,9 @@ const allowEverything = [
 beforeAll(async () => {
   ws = await realpath(await mkdtemp(join(tmpdir(), "docket-code-")));
   await mkdir(join(ws, "node_modules", "docket", "dist"), { recursive: true });
+  await mkdir(join(ws, "node_modules", "web-tree-sitter"), { recursive: true });
+  await mkdir(join(ws, "node_modules", ".bin"), { recursive: true });
+  await writeFile(join(ws, "node_modules", "web-tree-sitter", "web-tree-sitter.js"), "//\n");
   await writeFile(join(ws, "node_modules", "docket", "dist", "index.js"), "export {};\n");
   await writeFile(join(ws, "node_modules", "docket", "README.md"), "docket\n");
   await mkdir(join(ws, "src"));
@@ -38,9 +41,10 @@ beforeAll(async () => {
     protection: {
       ownFiles: runtimeOwnFiles({ workspace: ws, cwd: ws }),
       codeFiles: docketOwnFiles({
-        directories: [
-          { path: join(ws, "node_modules", "docket"), what: "docket's installed code" },
-        ],
+        directories: docketCodeDirs(join(ws, "node_modules", "docket"), ws).map((dir) => ({
+          path: dir,
+          what: "docket's installed code or a package it loads",
+        })),
         cwd: ws,
       }),
     },
@@ -77,9 +81,12 @@ describe("docket's installed code cannot be changed by any tool", () => {
       "node_modules/docket/dist/new-file.js",
       "src/lib/index.js",
       join(ws, "node_modules/docket/package.json"),
+      // The launcher `npx docket` runs, and a package docket loads (its shell parser).
+      "node_modules/.bin/docket",
+      "node_modules/web-tree-sitter/web-tree-sitter.js",
     ]) {
       await expectRefused("write_file", { path, content: "evil" });
-      await expectRefused("edit_file", { path, old_text: "a", new_text: "b" });
+      await expectRefused("edit_file", { path, old_string: "a", new_string: "b" });
     }
   });
 
@@ -94,6 +101,22 @@ describe("docket's installed code cannot be changed by any tool", () => {
       "rm -rf node_modules/docket",
       'python3 -c \'open("node_modules/docket/dist/index.js","w")\'',
       "ln -sf /tmp/evil.js src/lib/index.js",
+      // Reading programs, but a redirect, a change of folder, a variable or a path of its own.
+      "cd node_modules/docket/dist && echo evil > index.js",
+      "cd node_modules && cat ../evil.js > docket/dist/index.js",
+      "echo evil >&node_modules/docket/dist/index.js",
+      "D=node_modules/docket/dist; echo evil > $D/index.js",
+      "echo evil > $PWD/node_modules/docket/dist/index.js",
+      "./cat node_modules/docket/dist/index.js",
+      "PATH=.:$PATH cat node_modules/docket/dist/index.js",
+      "rg --pre ./w.sh x node_modules/docket/dist/index.js",
+      // Globs that reach into it, and the folders it loads from.
+      "cp evil.js node_modules/do*ket/dist/index.js",
+      "cp evil.js n*/docket/dist/index.js",
+      "rm -rf node_mod*",
+      "rm -rf node_modules/.bin",
+      "mv node_modules nm",
+      "echo 'console.error(1)' >> node_modules/web-tree-sitter/web-tree-sitter.js",
     ]) {
       await expectRefused("run_command", { command });
     }
@@ -115,6 +138,13 @@ describe("docket's installed code cannot be changed by any tool", () => {
       "cat node_modules/docket/README.md",
       "ls -la node_modules/docket/dist",
       "grep -rn checkpoint node_modules/docket/dist | wc -l",
+      // Pipelines of readers and programs given no path of docket's.
+      "grep -rn x node_modules/docket/dist | sort | uniq -c",
+      "cat node_modules/docket/package.json | jq .version",
+      "git status",
+      "npm test",
+      "git add src",
+      "cp src/*.ts out/",
     ]) {
       expect((await decide("run_command", { command })).decision, command).toBe("allow");
     }
@@ -130,12 +160,23 @@ describe("docket's installed code cannot be changed by any tool", () => {
 });
 
 describe("which folder is docket's code", () => {
-  it("the installed package; not a checkout of docket that the workspace lies in", async () => {
-    expect(docketCodeDir(join(ws, "node_modules", "docket"), ws)).toBe(
-      join(ws, "node_modules", "docket"),
+  it("the node_modules it is installed in; not a checkout of docket that the workspace lies in", async () => {
+    expect(docketCodeDirs(join(ws, "node_modules", "docket"), ws)).toEqual([
+      join(ws, "node_modules"),
+    ]);
+    expect(docketCodeDirs(ws, join(ws, "examples"))).toEqual([]);
+    expect(docketCodeDirs(ws, ws)).toEqual([]);
+  });
+
+  it("linked into the project: the package where it really is and the project's node_modules", async () => {
+    const elsewhere = await tempDir("docket-code-linked-");
+    const project = await tempDir("docket-code-project-");
+    await mkdir(join(elsewhere, "docket"));
+    await mkdir(join(project, "node_modules"));
+    await symlink(join(elsewhere, "docket"), join(project, "node_modules", "docket"));
+    expect(docketCodeDirs(join(elsewhere, "docket"), project).sort()).toEqual(
+      [join(elsewhere, "docket"), join(project, "node_modules")].sort(),
     );
-    expect(docketCodeDir(ws, join(ws, "examples"))).toBeUndefined();
-    expect(docketCodeDir(ws, ws)).toBeUndefined();
   });
 
   it("docketProtection guards the running docket's own package from a workspace outside it", async () => {
