@@ -112,6 +112,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     sandbox: {
       ...configured,
       hide: [...(configured.hide ?? []), ...protection.ownFiles.entries.map((entry) => entry.path)],
+      readOnly: protection.codeFiles?.entries.map((entry) => entry.path) ?? [],
     },
   });
   const mcpConfig = cli.runtime.mcp;

@@ -1,11 +1,14 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { SelfProtection } from "../policy/self-protection-vote.js";
+import { docketCodeDirs } from "../protect/docket-code-dir.js";
+import { docketOwnFiles } from "../protect/docket-own-files.js";
 import { type RuntimeFiles, runtimeOwnFiles } from "../protect/runtime-own-files.js";
 import { packageRoot } from "./package-root.js";
 
 /**
  * What docket protects from every tool when it runs from the CLI: its own files (see
- * `runtimeOwnFiles`) and its own CLI, so that no `run_command` can drive `docket approvals`.
+ * `runtimeOwnFiles`), its own CLI, so that no `run_command` can drive `docket approvals`, and
+ * its installed code and the packages it loads, which no tool may change (see `docketCodeDirs`).
  *
  * @example
  * ```ts
@@ -15,8 +18,22 @@ import { packageRoot } from "./package-root.js";
  */
 export function docketProtection(files: RuntimeFiles): SelfProtection {
   const root = packageRoot().dir;
+  const workspace = resolve(files.cwd ?? process.cwd(), files.workspace ?? ".");
+  const codeDirs = docketCodeDirs(root, workspace);
   return {
     ownFiles: runtimeOwnFiles(files),
     cliPaths: [join(root, "src", "cli"), join(root, "dist", "src", "cli")],
+    ...(codeDirs.length === 0
+      ? {}
+      : {
+          codeFiles: docketOwnFiles({
+            directories: codeDirs.map((dir) => ({
+              path: dir,
+              what: "docket's installed code or a package it loads",
+            })),
+            // A bare word (`status`, `source`) names a file of the workspace, not of docket.
+            cwd: workspace,
+          }),
+        }),
   };
 }

@@ -3,6 +3,7 @@
 import { connect } from "node:net";
 import type { HookRunner } from "./hook-guard.js";
 import { hookSocketPath } from "./hook-socket.js";
+import { geminiHeadless } from "./host-headless.js";
 
 /**
  * A hook runner that asks the daemon on `socket` (default `.docket/hook.sock` of the cwd).
@@ -19,7 +20,9 @@ export function daemonRunner(socket: string | undefined): HookRunner {
       const client = connect(path);
       let answer = "";
       client.setEncoding("utf8");
-      client.on("connect", () => client.end(`${JSON.stringify({ host, text })}\n`));
+      // Only this process, started by the host, can see whether the host has a terminal.
+      const headless = host === "gemini-cli" ? geminiHeadless() : undefined;
+      client.on("connect", () => client.end(`${JSON.stringify({ host, text, headless })}\n`));
       client.on("data", (chunk: string) => {
         answer += chunk;
       });

@@ -15,6 +15,7 @@ import { guardHostSettings } from "./guard-host-settings.js";
 import { failClosed, type HookReply, type HookVerdict, hookReply } from "./hook-answer.js";
 import { type HookSettings, hookSettings } from "./hook-config.js";
 import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
+import { geminiHeadless } from "./host-headless.js";
 import type { HostName } from "./host-name.js";
 import { type HostToolMapping, mapHostTool } from "./host-tables.js";
 import { settleAskedCalls } from "./settle-asked-calls.js";
@@ -32,6 +33,11 @@ export interface RunHookOptions {
   readonly onDeadline?: (ms: number) => void;
   /** A runtime kept open across calls (`docket hook serve`); without one, each call opens its own. */
   readonly runtime?: Runtime;
+  /**
+   * Whether the host runs headless, where its own prompt cannot answer an ask (default: read
+   * from the processes above this one, `geminiHeadless`); undefined when unknown.
+   */
+  readonly hostHeadless?: () => boolean | undefined;
 }
 
 /**
@@ -76,14 +82,30 @@ function hostPrompt(host: HostName): Approver {
   });
 }
 
+/**
+ * A host that runs headless cannot show its prompt: an ask handed to it would wait forever
+ * (gemini-cli under `-p` does), so docket refuses it in words instead, as Claude Code's `-p`
+ * refuses one itself.
+ */
+function headlessRefusal(host: HostName): Approver {
+  return () => ({
+    decision: "deny",
+    by: "docket",
+    reason: `${host} runs headless (-p, CI, or no terminal), so its own prompt cannot answer; allow the call with a rule, or set hooks.ask.${host}: wait to approve it with docket approvals`,
+  });
+}
+
 function approverFor(
   runtime: Runtime,
   settings: HookSettings,
   host: HostName,
+  headless: () => boolean | undefined,
 ): Approver | undefined {
   switch (settings.ask) {
     case "host":
-      return hostPrompt(host);
+      return host === "gemini-cli" && headless() === true
+        ? headlessRefusal(host)
+        : hostPrompt(host);
     case "deny":
       return undefined;
     case "wait":
@@ -207,7 +229,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
     }
     options.onDeadline?.(settings.timeoutMs + (settings.ask === "wait" ? settings.waitMs : 0));
     await ensureSession(runtime.store, event, runtime.configHash);
-    const approvals = approverFor(runtime, settings, host);
+    const approvals = approverFor(runtime, settings, host, options.hostHeadless ?? geminiHeadless);
     const checkpoint = createCheckpoint({
       tools: [hostTool(mapping)],
       policy: guardHostSettings(runtime.policy, [process.cwd(), runtime.workspace, homedir()]),

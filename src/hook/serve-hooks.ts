@@ -36,9 +36,15 @@ export async function serveHooks(runtime: Runtime, socket: string): Promise<Serv
     connection.on("end", async () => {
       let reply = failClosed("the hook request could not be read");
       try {
-        const { host, text } = JSON.parse(request) as { host?: unknown; text?: unknown };
+        const { host, text, headless } = JSON.parse(request) as {
+          host?: unknown;
+          text?: unknown;
+          headless?: unknown;
+        };
         if (isHostName(host) && typeof text === "string") {
-          reply = await runHook({ host, text, runtime });
+          // The client saw the host; this daemon's own parents are not the host's.
+          const known = typeof headless === "boolean" ? headless : undefined;
+          reply = await runHook({ host, text, runtime, hostHeadless: () => known });
         }
       } catch (error) {
         reply = failClosed(

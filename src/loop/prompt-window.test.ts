@@ -77,3 +77,36 @@ describe("PromptWindow", () => {
     expect(kept).toHaveLength(1);
   });
 });
+
+describe("PromptWindow over budget", () => {
+  const result = (i: number, size: number): TranscriptMessage => ({
+    role: "tool",
+    results: [
+      { callId: `a${i}`, name: "t", status: "ok", text: "x".repeat(size), isError: false },
+      { callId: `b${i}`, name: "t", status: "ok", text: "y".repeat(size), isError: false },
+    ],
+  });
+
+  it("matches fitContext over a long run that stops inside a message, and keeps elided messages", () => {
+    const budget = 5_000;
+    const promptWindow = new PromptWindow(budget);
+    const transcript: TranscriptMessage[] = [{ role: "user", text: "go" }];
+    let previous: unknown[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      transcript.push({
+        role: "assistant",
+        text: "",
+        toolCalls: [
+          { id: `a${i}`, name: "t", arguments: "{}" },
+          { id: `b${i}`, name: "t", arguments: "{}" },
+        ],
+      });
+      transcript.push(result(i, 60 + (i % 7) * 40));
+      const prompt = promptWindow.prompt(transcript);
+      expect(prompt).toEqual(toPrompt(fitContext(transcript, budget)));
+      // An output elided on one turn is the same object on the next: nothing is rebuilt.
+      if (i > 50) expect(prompt[2]).toBe(previous[2]);
+      previous = prompt;
+    }
+  });
+});

@@ -69,10 +69,14 @@ export async function streamTurn(
   let outputTokens = 0;
   let finishReason = "other";
   const reader = stream.getReader();
+  let finished = false;
   try {
     for (;;) {
       const { done, value: part } = await reader.read();
-      if (done) break;
+      if (done) {
+        finished = true;
+        break;
+      }
       switch (part.type) {
         case "text-delta":
           text += part.delta;
@@ -111,7 +115,9 @@ export async function streamTurn(
       }
     }
   } finally {
-    reader.releaseLock();
+    // A stream read to its end needs nothing more (releasing the lock of a closed reader makes a
+    // rejected promise every turn); one left early is cancelled, so the provider stops sending.
+    if (!finished) reader.cancel().catch(() => {});
   }
   return { text, toolCalls, inputTokens, outputTokens, finishReason };
 }

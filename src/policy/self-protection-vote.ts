@@ -7,7 +7,7 @@ import { invokesDocket } from "./invokes-docket.js";
 import type { PolicyVote } from "./policy-vote.js";
 import { expandHome } from "./resolve-policy-path.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
-import { scriptTokens } from "./shell-file-operands.js";
+import { redirectTargets, scriptTokens } from "./shell-file-operands.js";
 
 /** The rule id of the vote no policy can override. */
 export const SELF_PROTECTION_RULE = "docket:self-protection";
@@ -18,7 +18,47 @@ export interface SelfProtection {
   readonly ownFiles: DocketOwnFiles;
   /** Files and folders that are docket's CLI (`dist/src/cli/`): running them is refused. */
   readonly cliPaths?: readonly string[];
+  /**
+   * docket's installed code (see `docketCodeDir`): readable, since a project may use it, but no
+   * tool may change it, or what an agent wrote there would run as docket next time.
+   */
+  readonly codeFiles?: DocketOwnFiles;
 }
+
+// Programs that only read the files they are given: naming docket's code to them changes nothing.
+// None has an option that writes a file or runs a program (`tree -o`, `sort -o`, `uniq IN OUT`,
+// `file -C` and `rg --pre` do, so they are not here).
+const READ_ONLY_PROGRAMS = new Set([
+  "cat",
+  "ls",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "wc",
+  "stat",
+  "diff",
+  "cmp",
+  "du",
+  "realpath",
+  "readlink",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "echo",
+  "printf",
+  "pwd",
+  "jq",
+  "cut",
+  "nl",
+  "basename",
+  "dirname",
+]);
+// What makes a script's reads unsure: any redirect, a change of folder, a variable assignment
+// (`PATH=.`), a function or subshell, a substitution or variable.
+const UNSURE_SCRIPT =
+  /[<>()`$\\{}]|(^|[\s;&|])(cd|pushd|popd|alias|function|source|\.)(\s|$)|(^|[\s;&|])[A-Za-z_][A-Za-z0-9_]*=/;
 
 const MAX_STRINGS = 256;
 const MAX_STRING_CHARS = 4096;
@@ -64,6 +104,11 @@ export function selfProtectionVote(
       if (hit !== undefined) return deny(token, hit);
     }
   }
+  const code = protection.codeFiles;
+  if (code !== undefined) {
+    const changed = changesCode(view, code, where, memo, command, analysis);
+    if (changed !== undefined) return deny(changed.text, changed.hit, "change");
+  }
   // Built-in tools are judged by their declared arguments (write_file's content is free text);
   // any other tool (MCP, custom) by every string it is given, keys included.
   if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
@@ -78,11 +123,136 @@ export function selfProtectionVote(
   return undefined;
 }
 
+/**
+ * The argument by which a call would change docket's code: a declared path of a tool that
+ * writes; for a command, a redirect into it, or any word naming it unless every program of the
+ * script only reads (an unparsed script counts as one that writes); any string of another tool
+ * that writes.
+ */
+function changesCode(
+  view: CallView,
+  code: DocketOwnFiles,
+  where: { readonly workspace: string; readonly home: string },
+  memo: Map<string, string>,
+  command: unknown,
+  analysis: ShellAnalysis | undefined,
+): { readonly text: string; readonly hit: OwnFile } | undefined {
+  const check = (raw: string) => {
+    // The shell starts in the workspace: `$PWD/…` and `~+/…` are paths there.
+    const text = raw.replace(/^(\$\{?PWD\}?|~\+)(?=\/|$)/, where.workspace);
+    return findOwn(text, code, where, memo, { globs: false }) ?? globReaching(text, code, where);
+  };
+  const writes = view.request.tool.writes;
+  if (writes) {
+    for (const target of view.paths() ?? []) {
+      const hit = code.find(target.absolute, memo) ?? check(target.input);
+      if (hit !== undefined) return { text: target.input, hit };
+    }
+  }
+  if (typeof command === "string") {
+    for (const target of redirectTargets(command)) {
+      const hit = check(target);
+      if (hit !== undefined) return { text: target, hit };
+    }
+    // After `cd node_modules`, `docket/dist/x` is inside docket's folder.
+    const bases = folderChanges(analysis);
+    for (const token of changingWords(command, analysis)) {
+      for (const base of bases) {
+        const relative = base !== "" && !path.isAbsolute(token) && !token.startsWith("~");
+        if (base !== "" && !relative) continue;
+        const hit = check(relative ? path.join(base, token) : token);
+        if (hit !== undefined) return { text: token, hit };
+      }
+    }
+  }
+  if (writes && !Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
+    for (const text of stringsIn(view.request.args)) {
+      const tokens = WORD_BREAK.test(text) ? [text, ...text.split(WORD_BREAK)] : [text];
+      for (const token of tokens) {
+        const hit = check(fromFileUrl(token));
+        if (hit !== undefined) return { text: token, hit };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A glob that could match a path inside one of `own`'s folders, or the folder itself by a
+ * pattern with a letter in it: `node_modules/do*ket/x`, `n*` followed by `/docket/x`,
+ * `node_mod*`. A lone `*` at the workspace is left to the sandbox, so `git add *` is not
+ * refused for matching node_modules. Matched segment by segment against each folder's path.
+ */
+function globReaching(
+  raw: string,
+  own: DocketOwnFiles,
+  where: { readonly workspace: string; readonly home: string },
+): OwnFile | undefined {
+  if (!GLOB.test(raw) || raw.length > MAX_STRING_CHARS) return undefined;
+  const pattern = path.resolve(where.workspace, expandHome(raw, where.home)).split(path.sep);
+  for (const entry of own.entries) {
+    const target = entry.path.split(path.sep);
+    let reached = true;
+    for (let k = 0; k < pattern.length && k < target.length; k += 1) {
+      const part = pattern[k] as string;
+      if (part.includes("**")) break;
+      const name = target[k] as string;
+      const same = GLOB.test(part)
+        ? picomatch(part, { dot: true, nocase: true })(name)
+        : part.toLowerCase() === name.toLowerCase();
+      if (!same) {
+        reached = false;
+        break;
+      }
+    }
+    const last = pattern[target.length - 1] ?? "";
+    const inside = pattern.length > target.length || pattern.some((part) => part.includes("**"));
+    if (reached && (inside || /[^*?[\]!]/.test(last))) return entry;
+  }
+  return undefined;
+}
+
+/**
+ * The folders a script may be in when its words are read: where it starts (`""`), then after
+ * each `cd`/`pushd` with a literal target, taken one after another and on their own.
+ */
+function folderChanges(analysis: ShellAnalysis | undefined): string[] {
+  const bases = [""];
+  let current = "";
+  for (const command of analysis?.commands ?? []) {
+    const name = path.posix.basename(command.program);
+    const target = command.argv.slice(1).find((word) => !word.startsWith("-"));
+    if ((name !== "cd" && name !== "pushd") || target === undefined) continue;
+    current = path.isAbsolute(target) ? target : path.join(current, target);
+    bases.push(current, target);
+  }
+  return [...new Set(bases)].slice(0, 16);
+}
+
+/**
+ * The words of a script that may name a file it changes: those of every command but a reader
+ * (`cat`, `grep`, … by their bare name), so `grep -rn x node_modules/docket | sort` reads in
+ * peace; every word of a script the analysis is unsure of or that has any redirect, `cd`,
+ * assignment, substitution or function.
+ */
+function changingWords(script: string, analysis: ShellAnalysis | undefined): string[] {
+  if (analysis === undefined || analysis.uncertainties.length > 0 || UNSURE_SCRIPT.test(script)) {
+    return scriptTokens(script, analysis);
+  }
+  const words: string[] = [];
+  for (const command of analysis.commands) {
+    if (READ_ONLY_PROGRAMS.has(command.program)) continue;
+    for (const word of command.argv) words.push(word, ...word.split(WORD_BREAK));
+  }
+  return words.filter((word) => word !== "");
+}
+
 function findOwn(
   raw: string,
   own: DocketOwnFiles,
   where: { readonly workspace: string; readonly home: string },
   memo: Map<string, string>,
+  { globs = true }: { globs?: boolean } = {},
 ): OwnFile | undefined {
   if (raw === "" || raw.length > MAX_STRING_CHARS || raw.includes("\0")) return undefined;
   // An option (`-la`, `--short`) is not a file; `--file=PATH` reaches here as PATH alone.
@@ -108,7 +278,7 @@ function findOwn(
     );
     if (named !== undefined) return named;
   }
-  if (GLOB.test(text)) {
+  if (globs && GLOB.test(text)) {
     const test = picomatch(absolute, { dot: true, nocase: true });
     return own.entries.find((entry) => test(entry.path));
   }
@@ -130,13 +300,16 @@ function stateFolder(): OwnFile {
   return { path: ".docket", kind: "directory", what: "docket's state folder" };
 }
 
-function deny(text: string, hit: OwnFile): PolicyVote {
+function deny(text: string, hit: OwnFile, access: "use" | "change" = "use"): PolicyVote {
   return {
     decision: "deny",
     rule: SELF_PROTECTION_RULE,
     layer: "docket",
     order: Number.MIN_SAFE_INTEGER,
-    reason: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
+    reason:
+      access === "use"
+        ? `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`
+        : `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
     approvers: undefined,
     matched: [`${JSON.stringify(text)} is ${hit.what} (${hit.path})`],
   };

@@ -79,6 +79,33 @@ const LIMITS_SCRIPT =
   'ulimit -d "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
 
 /**
+ * The read-only paths that need a mount (those that exist inside a writable root), and every
+ * folder between the outermost writable root holding each and it (a workspace inside a writable
+ * parent included): bound onto themselves after the writable roots, so that none of them can be
+ * renamed away with the read-only code inside it and a writable copy put in its place.
+ */
+function readOnlyInside(
+  entries: readonly string[],
+  roots: readonly string[],
+): { readOnly: string[]; pinned: string[] } {
+  const readOnly: string[] = [];
+  const pinned = new Set<string>();
+  for (const entry of entries.map(realOrSelf)) {
+    const holding = roots.filter((r) => entry.startsWith(`${r}${path.sep}`));
+    if (holding.length === 0 || !existsSync(entry)) continue;
+    const outermost = holding.reduce((a, b) => (a.length <= b.length ? a : b));
+    readOnly.push(entry);
+    for (
+      let dir = path.dirname(entry);
+      dir.startsWith(`${outermost}${path.sep}`);
+      dir = path.dirname(dir)
+    )
+      pinned.add(dir);
+  }
+  return { readOnly, pinned: [...pinned].sort((a, b) => a.length - b.length) };
+}
+
+/**
  * Plan the spawn of a program in a bubblewrap sandbox (see `bwrapArguments` for what it can see
  * and do): hidden paths expanded now, an environment built from an allow-list
  * (`SANDBOX_ENV_ALLOW`, `settings.env`, then `setEnv`), a pids cgroup for the call where one can
@@ -139,6 +166,7 @@ export function planSandboxLaunch({
       writableRoots.some((root) => entry === root || entry.startsWith(`${root}${path.sep}`)) &&
       !existsSync(entry),
   );
+  const code = readOnlyInside(settings.readOnly ?? [], writableRoots);
   const args = bwrapArguments({
     workspace,
     cwd,
@@ -150,8 +178,8 @@ export function planSandboxLaunch({
     network,
     env,
     readOnly: network === "all" ? resolverFiles() : [],
-    pinned: git.pinned,
-    keepReadOnly: git.readOnly,
+    pinned: [...git.pinned, ...code.pinned],
+    keepReadOnly: [...git.readOnly, ...code.readOnly],
     argv: [
       "/bin/sh",
       "-c",

@@ -28,6 +28,12 @@ export interface SandboxSettings {
   readonly hidePatterns?: readonly string[];
   /** Extra absolute paths the sandbox may write besides the workspace. */
   readonly writable?: readonly string[];
+  /**
+   * Absolute paths inside the writable ones that stay read-only (docket's installed code): bound
+   * onto themselves, so they can neither be written nor renamed away. Set by docket, not by
+   * docket.yaml.
+   */
+  readonly readOnly?: readonly string[];
   /** Most directory entries looked at when expanding `hidePatterns`; above it the call is refused. */
   readonly walkLimit?: number;
   /** The bubblewrap binary. Default `bwrap` (found on PATH). */

@@ -74,4 +74,59 @@ describe("gemini-cli with docket as its BeforeTool hook", () => {
     expect(trail.statusByRule()).toEqual({ "no-touch": "refused", "mkdir-ok": "ok" });
     expect(trail.verified).toBe(true);
   }, 200_000);
+
+  it("refuses, in words, a call docket asks about under -p: headless, gemini-cli's own prompt would wait forever", async () => {
+    const asked = await hostWorkspace("gemini-ask", {
+      dirs: ["home/.gemini"],
+      policy: [
+        "policy:",
+        "  rules:",
+        "    - { id: ask-mkdir, tool: run_command, command: 'mkdir *', decision: ask }",
+        "",
+      ].join("\n"),
+    });
+    const askFake = await startFakeGeminiAgent("run_shell_command", [
+      { calls: [{ name: "run_shell_command", args: { command: "mkdir asked-effect" } }] },
+    ]);
+    try {
+      await writeFile(
+        join(asked.home, ".gemini", "settings.json"),
+        withRegistration(
+          "gemini-cli",
+          JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+          docketHookCommand("gemini-cli", asked.config),
+          60,
+          "settings.json",
+        ),
+      );
+      const started = Date.now();
+      await run(
+        hostBinary("gemini"),
+        ["-p", "make the thing", "--approval-mode", "yolo", "-o", "json"],
+        {
+          cwd: asked.ws,
+          env: {
+            ...process.env,
+            HOME: asked.home,
+            GEMINI_API_KEY: "fake-key",
+            GOOGLE_GEMINI_BASE_URL: askFake.url,
+            GEMINI_CLI_TRUST_WORKSPACE: "true",
+          },
+          // Before this, gemini-cli waited here until it was killed.
+          timeout: 120_000,
+        },
+      );
+      expect(Date.now() - started).toBeLessThan(120_000);
+      expect(existsSync(join(asked.ws, "asked-effect"))).toBe(false);
+      const trail = await readHostTrail(asked.ws);
+      expect(trail.statusByRule()).toEqual({ "ask-mkdir": "refused" });
+      expect(trail.calls[0]?.reason).toBe("approval_denied");
+      // The refusal says why, in the trail as to the model.
+      expect(JSON.stringify(trail.events)).toContain("runs headless");
+      expect(trail.verified).toBe(true);
+    } finally {
+      await askFake.close();
+      await asked.remove();
+    }
+  }, 200_000);
 });
