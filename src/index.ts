@@ -174,6 +174,7 @@ export type {
   Uncertainty,
   UncertaintyReason,
 } from "./policy/shell/shell-analysis.js";
+export { docketCodeDirs } from "./protect/docket-code-dir.js";
 export type { OwnFileSpec } from "./protect/docket-own-files.js";
 export { type DocketOwnFiles, docketOwnFiles, type OwnFile } from "./protect/docket-own-files.js";
 export { type RuntimeFiles, runtimeOwnFiles } from "./protect/runtime-own-files.js";
