@@ -1,10 +1,13 @@
 import { type Command, CommanderError } from "commander";
+import { confineVerdict } from "../../checkpoint/confine-verdict.js";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
 import type { ToolMeta } from "../../policy/builtin-tool-meta.js";
 import type { PolicyVerdict } from "../../policy/policy.js";
 import { loadPolicyCases, type PolicyCase } from "../../policy/policy-cases.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../policy/policy-engine.js";
 import { parseToolFlag } from "../../policy/tool-flag.js";
+import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
+import type { SandboxSettings } from "../../sandbox/sandbox-settings.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
 import type { Tool } from "../../tool/tool.js";
 import { docketProtection } from "../docket-protection.js";
@@ -49,6 +52,8 @@ function declaredTools(flags: readonly string[]): Map<string, ToolMeta> {
 interface Setup {
   readonly engine: DocketPolicyEngine;
   readonly tools: readonly Tool[];
+  /** The sandbox a run here would give `run_command` (docket.yaml's `sandbox:`). */
+  readonly sandbox: SandboxSettings;
 }
 
 async function setup(options: PolicyCliOptions): Promise<Setup> {
@@ -70,7 +75,7 @@ async function setup(options: PolicyCliOptions): Promise<Setup> {
         workspace,
       }),
     });
-    return { engine, tools: dryRunTools(workspace, declared) };
+    return { engine, tools: dryRunTools(workspace, declared), sandbox: cli.runtime.sandbox };
   } catch (error) {
     return fail(2, (error as Error).message);
   }
@@ -106,7 +111,7 @@ async function runCheck(
   argsText: string,
   options: PolicyCliOptions,
 ): Promise<void> {
-  const { engine, tools } = await setup(options);
+  const { engine, tools, sandbox } = await setup(options);
   toolOrFail(tools, toolName);
   // The text goes through the checkpoint as a model would send it: read, validated, decided.
   const outcome = await dryRun({
@@ -127,14 +132,42 @@ async function runCheck(
     process.exitCode = CHECK_EXIT.refused;
     return;
   }
-  const { verdict } = outcome;
+  const policyVerdict = outcome.verdict;
+  const verdict = confinedVerdict(toolName, policyVerdict, sandbox);
+  const policyDecision =
+    verdict.decision === policyVerdict.decision ? {} : { policyDecision: policyVerdict.decision };
   if (options.json) {
     const { decision, rule, layer, reason, explanation } = verdict;
-    process.stdout.write(`${JSON.stringify({ decision, rule, layer, reason, explanation })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ decision, rule, layer, reason, explanation, ...policyDecision })}\n`,
+    );
   } else {
     printVerdict(verdict);
+    if (verdict.decision !== policyVerdict.decision) {
+      process.stdout.write(
+        `policy alone: ${policyVerdict.decision} (rule ${policyVerdict.rule ?? "-"}); the sandbox here makes it ${verdict.decision}\n`,
+      );
+    }
   }
   process.exitCode = CHECK_EXIT[verdict.decision];
+}
+
+/**
+ * What a run here would decide for a shell command: the policy's verdict after the sandbox's
+ * say, as the checkpoint applies it (no sandbox in \`auto\`: an allow is asked; none under
+ * \`required\`: denied). The sandbox is probed only when that could change the answer.
+ */
+function confinedVerdict(
+  toolName: string,
+  verdict: PolicyVerdict,
+  sandbox: SandboxSettings,
+): PolicyVerdict {
+  if (toolName !== "run_command" || verdict.decision === "deny") return verdict;
+  const confinement = resolveConfinement(sandbox);
+  const confined = confineVerdict({ confinement } as Tool, verdict);
+  if (confined.decision === verdict.decision) return verdict;
+  const explanation = `${verdict.explanation ?? ""}\nsandbox: ${confined.reason ?? confinement.status}`;
+  return { ...confined, explanation: explanation.trim() };
 }
 
 function caseLine(item: PolicyCase, verdict: PolicyVerdict, pass: boolean | undefined): string {

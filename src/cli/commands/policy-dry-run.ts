@@ -23,8 +23,8 @@ export type DryRunOutcome =
  */
 export function dryRunTools(workspace: string, declared: ReadonlyMap<string, ToolMeta>): Tool[] {
   const tools = new Map<string, Tool>();
-  // The verdict shown is the policy's, taken before the checkpoint applies a tool's confinement,
-  // so the sandbox is not probed (two bwrap processes) for an answer that never reads it.
+  // The verdict taken is the policy's, before the checkpoint applies a tool's confinement:
+  // `policy check` applies the sandbox itself, probing it only when that could change the answer.
   for (const tool of builtinTools({ workspace, run: { sandbox: { mode: "off" } } }))
     tools.set(tool.name, tool);
   for (const [name, meta] of declared) {
