@@ -155,7 +155,11 @@ export function crossCheckApprovals(
 
 function parse(row: ChainRow): StoreEvent | undefined {
   try {
-    return JSON.parse(row.event) as StoreEvent;
+    const event = JSON.parse(row.event) as unknown;
+    // Only an object is an event: `null` or a number would be read as one below.
+    return typeof event === "object" && event !== null && !Array.isArray(event)
+      ? (event as StoreEvent)
+      : undefined;
   } catch {
     return undefined;
   }

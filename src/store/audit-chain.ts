@@ -226,6 +226,8 @@ function disagreeingColumn(row: ChainRow): string | undefined {
   } catch {
     return "event";
   }
+  // `null`, a number or an array parse too, and are no event.
+  if (typeof event !== "object" || event === null || Array.isArray(event)) return "event";
   const column = (value: unknown) => (typeof value === "string" ? storedText(value) : value);
   if (event.type !== row.type) return "type";
   if (column(event.callId) !== row.callId) return "call_id";

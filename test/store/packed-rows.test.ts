@@ -202,3 +202,55 @@ describe("tampering with a packed row", () => {
     });
   }
 });
+
+describe("an event text that is valid JSON but not an event", () => {
+  // `null`, a number, a string or an array parse; verify must name the row, never throw.
+  for (const text of ["null", "42", '"text"', "[]", "true"]) {
+    for (const [where, callId, writes] of [
+      ["a packed read row", "r1", false],
+      ["a write's own row", "w1", true],
+    ] as const) {
+      it(`is caught by verify, listing and export: ${text} in ${where}`, async () => {
+        const store = await fresh();
+        await store.emitMany(callEvents({ sessionId: "ses_1", callId, tool: "lookup", writes }));
+        const [first] = await rows(store);
+        await rawSql(store, [
+          ...liftAppendOnly(store),
+          `UPDATE audit_events SET event = ${lit(text)} WHERE seq = ${Number(first?.seq)}`,
+        ]);
+        const verdict = await store.verifyChain("ses_1");
+        expect(verdict.ok).toBe(false);
+        expect(verdict.ok === false && verdict.problem).toMatch(/altered|missing|break/);
+        await store.close();
+      });
+    }
+  }
+});
+
+describe("a rewritten chain whose event is valid JSON but not an event", () => {
+  it("is reported by verify, not thrown, even with every hash recomputed", async () => {
+    for (const text of ["null", "42", "[]"]) {
+      const store = await fresh();
+      await store.emitMany(
+        callEvents({ sessionId: "ses_1", callId: "w1", tool: "lookup", writes: true }),
+      );
+      const before = await rows(store);
+      // An attacker rewrites the first event and recomputes every link after it.
+      let prev = GENESIS_HASH;
+      const updates: string[] = [];
+      for (const [i, row] of before.entries()) {
+        const event = i === 0 ? text : String(row.event);
+        const hash = linkHash(Number(row.seq), "ses_1", prev, event);
+        updates.push(
+          `UPDATE audit_events SET event = ${lit(event)}, prev_hash = ${lit(prev)}, hash = ${lit(hash)} WHERE session_id = 'ses_1' AND seq = ${Number(row.seq)}`,
+        );
+        prev = hash;
+      }
+      await rawSql(store, [...liftAppendOnly(store), ...updates]);
+      const verdict = await store.verifyChain("ses_1");
+      expect(verdict, text).toMatchObject({ ok: false, seq: Number(before[0]?.seq) });
+      expect(verdict.ok === false && verdict.problem).toMatch(/altered/);
+      await store.close();
+    }
+  });
+});
