@@ -112,9 +112,16 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     sandbox: {
       ...configured,
       hide: [...(configured.hide ?? []), ...protection.ownFiles.entries.map((entry) => entry.path)],
-      readOnly: protection.codeFiles?.entries.map((entry) => entry.path) ?? [],
     },
   });
+  // docket's installed code, read-only in the sandbox: found at the first sandboxed launch.
+  const code = protection.codeFiles;
+  if (code !== undefined) {
+    Object.defineProperty(sandbox, "readOnly", {
+      enumerable: true,
+      get: () => code.entries.map((entry) => entry.path),
+    });
+  }
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0

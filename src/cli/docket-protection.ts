@@ -2,6 +2,7 @@ import { join, resolve } from "node:path";
 import type { SelfProtection } from "../policy/self-protection-vote.js";
 import { docketCodeDirs } from "../protect/docket-code-dir.js";
 import { docketOwnFiles } from "../protect/docket-own-files.js";
+import { lazyOwnFiles } from "../protect/lazy-own-files.js";
 import { type RuntimeFiles, runtimeOwnFiles } from "../protect/runtime-own-files.js";
 import { packageRoot } from "./package-root.js";
 
@@ -19,21 +20,19 @@ import { packageRoot } from "./package-root.js";
 export function docketProtection(files: RuntimeFiles): SelfProtection {
   const root = packageRoot().dir;
   const workspace = resolve(files.cwd ?? process.cwd(), files.workspace ?? ".");
-  const codeDirs = docketCodeDirs(root, workspace);
   return {
     ownFiles: runtimeOwnFiles(files),
     cliPaths: [join(root, "src", "cli"), join(root, "dist", "src", "cli")],
-    ...(codeDirs.length === 0
-      ? {}
-      : {
-          codeFiles: docketOwnFiles({
-            directories: codeDirs.map((dir) => ({
-              path: dir,
-              what: "docket's installed code or a package it loads",
-            })),
-            // A bare word (`status`, `source`) names a file of the workspace, not of docket.
-            cwd: workspace,
-          }),
-        }),
+    // Found when a call first writes or names a path: a run that only reads never walks them.
+    codeFiles: lazyOwnFiles(() =>
+      docketOwnFiles({
+        directories: docketCodeDirs(root, workspace).map((dir) => ({
+          path: dir,
+          what: "docket's installed code or a package it loads",
+        })),
+        // A bare word (`status`, `source`) names a file of the workspace, not of docket.
+        cwd: workspace,
+      }),
+    ),
   };
 }

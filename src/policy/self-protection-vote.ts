@@ -140,7 +140,11 @@ function changesCode(
   const check = (raw: string) => {
     // The shell starts in the workspace: `$PWD/…` and `~+/…` are paths there.
     const text = raw.replace(/^(\$\{?PWD\}?|~\+)(?=\/|$)/, where.workspace);
-    return findOwn(text, code, where, memo, { globs: false }) ?? globReaching(text, code, where);
+    return (
+      findOwn(text, code, where, memo, { globs: false }) ??
+      globReaching(text, code, where) ??
+      folderAbove(text, code, where)
+    );
   };
   const writes = view.request.tool.writes;
   if (writes) {
@@ -178,9 +182,25 @@ function changesCode(
 }
 
 /**
- * A glob that could match a path inside one of `own`'s folders, or the folder itself by a
- * pattern with a letter in it: `node_modules/do*ket/x`, `n*` followed by `/docket/x`,
- * `node_mod*`. A lone `*` at the workspace is left to the sandbox, so `git add *` is not
+ * A folder of the workspace holding one of `own`'s folders (`node_modules`, `node_modules/.pnpm`):
+ * moving or removing it would take docket's code with it. The workspace itself is not one.
+ */
+function folderAbove(
+  raw: string,
+  own: DocketOwnFiles,
+  where: { readonly workspace: string; readonly home: string },
+): OwnFile | undefined {
+  if (raw === "" || raw.length > MAX_STRING_CHARS || raw.startsWith("-")) return undefined;
+  const absolute = path.resolve(where.workspace, expandHome(raw, where.home)).toLowerCase();
+  const workspace = where.workspace.toLowerCase();
+  if (!absolute.startsWith(`${workspace}${path.sep}`)) return undefined;
+  return own.entries.find((entry) => entry.path.toLowerCase().startsWith(`${absolute}${path.sep}`));
+}
+
+/**
+ * A glob that could match a path inside one of `own`'s folders, or the folder or one above it
+ * in the workspace by a pattern with a letter in it: `node_modules/do*ket/x`, `n*` followed by
+ * `/docket/x`, `node_mod*`. A lone `*` at the workspace is left to the sandbox, so `git add *` is not
  * refused for matching node_modules. Matched segment by segment against each folder's path.
  */
 function globReaching(
@@ -205,9 +225,11 @@ function globReaching(
         break;
       }
     }
-    const last = pattern[target.length - 1] ?? "";
     const inside = pattern.length > target.length || pattern.some((part) => part.includes("**"));
-    if (reached && (inside || /[^*?[\]!]/.test(last))) return entry;
+    // The folder itself or one above it inside the workspace, by a pattern with a letter in it.
+    const last = pattern[Math.min(pattern.length, target.length) - 1] ?? "";
+    const belowWorkspace = pattern.length > where.workspace.split(path.sep).length;
+    if (reached && (inside || (belowWorkspace && /[^*?[\]!]/.test(last)))) return entry;
   }
   return undefined;
 }

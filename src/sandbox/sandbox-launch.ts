@@ -90,7 +90,7 @@ function readOnlyInside(
 ): { readOnly: string[]; pinned: string[] } {
   const readOnly: string[] = [];
   const pinned = new Set<string>();
-  for (const entry of entries.map(realOrSelf)) {
+  for (const entry of new Set(entries.map(realOrSelf))) {
     const holding = roots.filter((r) => entry.startsWith(`${r}${path.sep}`));
     if (holding.length === 0 || !existsSync(entry)) continue;
     const outermost = holding.reduce((a, b) => (a.length <= b.length ? a : b));

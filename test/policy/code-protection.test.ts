@@ -25,12 +25,29 @@ const allowEverything = [
   { name: "managed", rules: [{ decision: "allow" as const, tool: "*", reason: "allow all" }] },
 ];
 
+/**
+ * A project with docket installed: docket depends on web-tree-sitter, which depends on
+ * wasm-helper; left-pad is the project's own; `.bin/docket` is the launcher.
+ */
+async function installFixture(project: string): Promise<void> {
+  const modules = join(project, "node_modules");
+  const pkg = async (name: string, dependencies: Record<string, string> = {}) => {
+    await mkdir(join(modules, name), { recursive: true });
+    await writeFile(join(modules, name, "package.json"), JSON.stringify({ name, dependencies }));
+  };
+  await pkg("docket", { "web-tree-sitter": "1" });
+  await pkg("web-tree-sitter", { "wasm-helper": "1" });
+  await pkg("wasm-helper");
+  await pkg("left-pad");
+  await writeFile(join(modules, "web-tree-sitter", "web-tree-sitter.js"), "//\n");
+  await mkdir(join(modules, ".bin"));
+  await symlink("../docket/dist/index.js", join(modules, ".bin", "docket"));
+}
+
 beforeAll(async () => {
   ws = await realpath(await mkdtemp(join(tmpdir(), "docket-code-")));
   await mkdir(join(ws, "node_modules", "docket", "dist"), { recursive: true });
-  await mkdir(join(ws, "node_modules", "web-tree-sitter"), { recursive: true });
-  await mkdir(join(ws, "node_modules", ".bin"), { recursive: true });
-  await writeFile(join(ws, "node_modules", "web-tree-sitter", "web-tree-sitter.js"), "//\n");
+  await installFixture(ws);
   await writeFile(join(ws, "node_modules", "docket", "dist", "index.js"), "export {};\n");
   await writeFile(join(ws, "node_modules", "docket", "README.md"), "docket\n");
   await mkdir(join(ws, "src"));
@@ -84,6 +101,7 @@ describe("docket's installed code cannot be changed by any tool", () => {
       // The launcher `npx docket` runs, and a package docket loads (its shell parser).
       "node_modules/.bin/docket",
       "node_modules/web-tree-sitter/web-tree-sitter.js",
+      "node_modules/wasm-helper/index.js",
     ]) {
       await expectRefused("write_file", { path, content: "evil" });
       await expectRefused("edit_file", { path, old_string: "a", new_string: "b" });
@@ -116,6 +134,8 @@ describe("docket's installed code cannot be changed by any tool", () => {
       "rm -rf node_mod*",
       "rm -rf node_modules/.bin",
       "mv node_modules nm",
+      "rm -rf node_modules",
+      "rm node_modules/.bin/docket",
       "echo 'console.error(1)' >> node_modules/web-tree-sitter/web-tree-sitter.js",
     ]) {
       await expectRefused("run_command", { command });
@@ -145,6 +165,9 @@ describe("docket's installed code cannot be changed by any tool", () => {
       "npm test",
       "git add src",
       "cp src/*.ts out/",
+      // The project's own packages and the caches in node_modules stay the tools' to write.
+      "echo x > node_modules/left-pad/index.js",
+      "mkdir -p node_modules/.cache/vitest && echo {} > node_modules/.cache/vitest/results.json",
     ]) {
       expect((await decide("run_command", { command })).decision, command).toBe("allow");
     }
@@ -156,14 +179,20 @@ describe("docket's installed code cannot be changed by any tool", () => {
     expect((await decide("write_file", { path: "src/app.ts", content: "x" })).decision).toBe(
       "allow",
     );
+    expect(
+      (await decide("write_file", { path: "node_modules/.vite/deps.json", content: "{}" }))
+        .decision,
+    ).toBe("allow");
   });
 });
 
 describe("which folder is docket's code", () => {
-  it("the node_modules it is installed in; not a checkout of docket that the workspace lies in", async () => {
-    expect(docketCodeDirs(join(ws, "node_modules", "docket"), ws)).toEqual([
-      join(ws, "node_modules"),
-    ]);
+  it("its package, what it depends on and its launcher; not a checkout of docket that the workspace lies in", async () => {
+    expect(docketCodeDirs(join(ws, "node_modules", "docket"), ws).sort()).toEqual(
+      ["docket", "web-tree-sitter", "wasm-helper", ".bin"]
+        .map((name) => join(ws, "node_modules", name))
+        .sort(),
+    );
     expect(docketCodeDirs(ws, join(ws, "examples"))).toEqual([]);
     expect(docketCodeDirs(ws, ws)).toEqual([]);
   });
@@ -172,10 +201,17 @@ describe("which folder is docket's code", () => {
     const elsewhere = await tempDir("docket-code-linked-");
     const project = await tempDir("docket-code-project-");
     await mkdir(join(elsewhere, "docket"));
-    await mkdir(join(project, "node_modules"));
+    await writeFile(
+      join(elsewhere, "docket", "package.json"),
+      JSON.stringify({ name: "docket", dependencies: { zod: "4" } }),
+    );
+    // Its dependencies hoisted into the project, as npm workspaces leave them.
+    await mkdir(join(project, "node_modules", "zod"), { recursive: true });
+    await writeFile(join(project, "node_modules", "zod", "package.json"), "{}");
     await symlink(join(elsewhere, "docket"), join(project, "node_modules", "docket"));
-    expect(docketCodeDirs(join(elsewhere, "docket"), project).sort()).toEqual(
-      [join(elsewhere, "docket"), join(project, "node_modules")].sort(),
+    expect(docketCodeDirs(join(elsewhere, "docket"), project)).toContain(join(elsewhere, "docket"));
+    expect(docketCodeDirs(join(elsewhere, "docket"), project)).toContain(
+      join(project, "node_modules", "docket"),
     );
   });
 
@@ -192,7 +228,7 @@ describe("which folder is docket's code", () => {
     )) as PolicyVerdict;
     expect(read.decision).toBe("allow");
     // Run from inside docket's checkout, its developers edit it as any project.
-    expect(docketProtection({ workspace: root, cwd: root }).codeFiles).toBeUndefined();
+    expect(docketProtection({ workspace: root, cwd: root }).codeFiles?.entries).toEqual([]);
   });
 });
 

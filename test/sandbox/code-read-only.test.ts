@@ -26,9 +26,15 @@ beforeAll(async () => {
   parent = await realpath(await mkdtemp(join(tmpdir(), "docket-code-ro-")));
   workspace = join(parent, "ws");
   modules = join(workspace, "node_modules");
-  await mkdir(join(modules, "docket", "dist"), { recursive: true });
-  await mkdir(join(modules, ".bin"), { recursive: true });
-  await mkdir(join(modules, "web-tree-sitter"), { recursive: true });
+  const pkg = async (name: string, dependencies: Record<string, string> = {}) => {
+    await mkdir(join(modules, name), { recursive: true });
+    await writeFile(join(modules, name, "package.json"), JSON.stringify({ name, dependencies }));
+  };
+  await pkg("docket", { "web-tree-sitter": "1" });
+  await pkg("web-tree-sitter");
+  await pkg("left-pad");
+  await mkdir(join(modules, "docket", "dist"));
+  await mkdir(join(modules, ".bin"));
   await writeFile(join(modules, "docket", "dist", "index.js"), "export const honest = true;\n");
   await writeFile(join(modules, ".bin", "docket"), "#!/bin/sh\n");
   await writeFile(join(modules, "web-tree-sitter", "web-tree-sitter.js"), "// parser\n");
@@ -65,7 +71,9 @@ async function unchanged(): Promise<void> {
 describe.skipIf(!available)("docket's installed code in the sandbox", () => {
   it("reads, but cannot be written, deleted, or renamed away with its parents", async () => {
     const readOnly = docketCodeDirs(join(modules, "docket"), workspace);
-    expect(readOnly).toEqual([modules]);
+    expect(readOnly.sort()).toEqual(
+      ["docket", "web-tree-sitter", ".bin"].map((name) => join(modules, name)).sort(),
+    );
     const text = await run(
       [
         "cat node_modules/docket/dist/index.js",
@@ -76,6 +84,9 @@ describe.skipIf(!available)("docket's installed code in the sandbox", () => {
         "mv node_modules/docket node_modules/old 2>/dev/null || echo move-refused",
         "mv node_modules nm 2>/dev/null || echo parent-move-refused",
         "echo fine > other.txt && echo other-written",
+        // The project's own packages and node_modules' caches stay writable.
+        "echo x > node_modules/left-pad/index.js && echo package-written",
+        "mkdir -p node_modules/.cache/vitest && echo {} > node_modules/.cache/vitest/r.json && echo cache-written",
       ].join("; "),
       { readOnly },
     );
@@ -88,6 +99,8 @@ describe.skipIf(!available)("docket's installed code in the sandbox", () => {
       "move-refused",
       "parent-move-refused",
       "other-written",
+      "package-written",
+      "cache-written",
     ]) {
       expect(text).toContain(word);
     }
