@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 
 /** Whether this machine can run the sandbox, found by really starting one. */
 export type SandboxProbe =
@@ -56,18 +56,86 @@ export function probeSandbox(bwrapPath = "bwrap", { fresh = false } = {}): Sandb
   return probe;
 }
 
+/** What a probe step gave, the same from spawnSync and from an asynchronous spawn. */
+interface StepResult {
+  readonly error?: Error | undefined;
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+// Only PATH: the binary is looked up the same way the calls will look it up.
+const probeEnv = () => (process.env.PATH === undefined ? {} : { PATH: process.env.PATH });
+
 function runProbe(bwrapPath: string): SandboxProbe {
-  if (process.platform !== "linux") {
-    return {
-      status: "unavailable",
-      bwrapPath,
-      kind: "missing",
-      reason: `no sandbox is implemented for ${process.platform} yet (bubblewrap is Linux only)`,
-    };
-  }
+  if (process.platform !== "linux") return notLinux(bwrapPath);
   const version = spawnSync(bwrapPath, ["--version"], { encoding: "utf8", timeout: 5_000 });
-  if (version.error) {
-    const code = (version.error as NodeJS.ErrnoException).code;
+  if (version.error) return judgeProbe(bwrapPath, version, undefined);
+  const run = spawnSync(bwrapPath, PROBE_ARGS, {
+    encoding: "utf8",
+    timeout: 5_000,
+    env: probeEnv(),
+  });
+  return judgeProbe(bwrapPath, version, run);
+}
+
+/**
+ * `probeSandbox` without blocking: the two bubblewrap processes run while the caller does other
+ * work (a cold `policy check` loads its policy meanwhile), and the answer is cached for
+ * `probeSandbox`.
+ *
+ * @example
+ * ```ts
+ * const probing = probeSandboxSoon();
+ * // … load the policy …
+ * await probing; resolveConfinement(settings); // no wait: the probe is cached
+ * ```
+ */
+export async function probeSandboxSoon(bwrapPath = "bwrap"): Promise<SandboxProbe> {
+  const cached = cache.get(bwrapPath);
+  if (cached) return cached;
+  let probe: SandboxProbe;
+  if (process.platform !== "linux") probe = notLinux(bwrapPath);
+  else {
+    const version = await step(bwrapPath, ["--version"], process.env);
+    const run = version.error ? undefined : await step(bwrapPath, PROBE_ARGS, probeEnv());
+    probe = judgeProbe(bwrapPath, version, run);
+  }
+  cache.set(bwrapPath, probe);
+  return probe;
+}
+
+function step(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<StepResult> {
+  return new Promise((resolve) => {
+    execFile(file, args, { encoding: "utf8", timeout: 5_000, env }, (error, stdout, stderr) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      resolve({
+        // A non-zero exit is a status, as spawnSync gives it; only a failure to start is an error.
+        error: error && typeof code === "string" ? error : undefined,
+        status: error ? (typeof code === "number" ? code : 1) : 0,
+        stdout,
+        stderr,
+      });
+    });
+  });
+}
+
+function notLinux(bwrapPath: string): SandboxProbe {
+  return {
+    status: "unavailable",
+    bwrapPath,
+    kind: "missing",
+    reason: `no sandbox is implemented for ${process.platform} yet (bubblewrap is Linux only)`,
+  };
+}
+
+function judgeProbe(
+  bwrapPath: string,
+  version: StepResult,
+  run: StepResult | undefined,
+): SandboxProbe {
+  if (version.error || run === undefined) {
+    const code = (version.error as NodeJS.ErrnoException | undefined)?.code;
     return {
       status: "unavailable",
       bwrapPath,
@@ -75,12 +143,9 @@ function runProbe(bwrapPath: string): SandboxProbe {
       reason:
         code === "ENOENT"
           ? `bubblewrap (${bwrapPath}) is not installed; on Debian or Ubuntu: apt-get install bubblewrap`
-          : `bubblewrap (${bwrapPath}) could not be started (${code ?? version.error.message})`,
+          : `bubblewrap (${bwrapPath}) could not be started (${code ?? version.error?.message})`,
     };
   }
-  // Only PATH: the binary is looked up the same way the calls will look it up.
-  const env = process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
-  const run = spawnSync(bwrapPath, PROBE_ARGS, { encoding: "utf8", timeout: 5_000, env });
   if (run.status !== 0) {
     const said = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split("\n")[0];
     return {

@@ -6,8 +6,9 @@ import type { PolicyVerdict } from "../../policy/policy.js";
 import { loadPolicyCases, type PolicyCase } from "../../policy/policy-cases.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../policy/policy-engine.js";
 import { parseToolFlag } from "../../policy/tool-flag.js";
+import { probeSandboxSoon } from "../../sandbox/probe-sandbox.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
-import type { SandboxSettings } from "../../sandbox/sandbox-settings.js";
+import { SANDBOX_DEFAULTS, type SandboxSettings } from "../../sandbox/sandbox-settings.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
 import type { Tool } from "../../tool/tool.js";
 import { docketProtection } from "../docket-protection.js";
@@ -54,13 +55,20 @@ interface Setup {
   readonly tools: readonly Tool[];
   /** The sandbox a run here would give `run_command` (docket.yaml's `sandbox:`). */
   readonly sandbox: SandboxSettings;
+  /** The sandbox's probe, started early so that it runs while the policy loads. */
+  readonly probing: Promise<unknown> | undefined;
 }
 
-async function setup(options: PolicyCliOptions): Promise<Setup> {
+async function setup(options: PolicyCliOptions, toolName?: string): Promise<Setup> {
   const declared = declaredTools(options.tool);
   try {
     // Found, layered and checked as a run finds it, so the verdict is the one a run would get.
     const cli = loadCliConfig({ config: options.config });
+    const sandbox = cli.runtime.sandbox;
+    const probing =
+      toolName === "run_command" && sandbox.mode !== "off"
+        ? probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath)
+        : undefined;
     const layers = loadPolicyFiles({ projectFile: cli.projectFile ?? false });
     const workspace = options.workspace ?? cli.workspace;
     const engine = await createPolicyEngine({
@@ -75,7 +83,7 @@ async function setup(options: PolicyCliOptions): Promise<Setup> {
         workspace,
       }),
     });
-    return { engine, tools: dryRunTools(workspace, declared), sandbox: cli.runtime.sandbox };
+    return { engine, tools: dryRunTools(workspace, declared), sandbox, probing };
   } catch (error) {
     return fail(2, (error as Error).message);
   }
@@ -111,7 +119,7 @@ async function runCheck(
   argsText: string,
   options: PolicyCliOptions,
 ): Promise<void> {
-  const { engine, tools, sandbox } = await setup(options);
+  const { engine, tools, sandbox, probing } = await setup(options, toolName);
   toolOrFail(tools, toolName);
   // The text goes through the checkpoint as a model would send it: read, validated, decided.
   const outcome = await dryRun({
@@ -133,6 +141,7 @@ async function runCheck(
     return;
   }
   const policyVerdict = outcome.verdict;
+  await probing;
   const verdict = confinedVerdict(toolName, policyVerdict, sandbox);
   const policyDecision =
     verdict.decision === policyVerdict.decision ? {} : { policyDecision: policyVerdict.decision };
