@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import picomatch from "picomatch";
+import { within } from "../protect/docket-code-dir.js";
 import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
 import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
 import type { CallView } from "./call-view.js";
@@ -109,6 +110,12 @@ export function selfProtectionVote(
     const changed = changesCode(view, code, where, memo, command, analysis);
     if (changed !== undefined) return deny(changed.text, changed.hit, "change");
   }
+  // Moving, replacing or removing a folder that holds docket's own files (`mv ~/.config x`,
+  // `cp -r fake/. ~/.config`) changes them without naming them.
+  const above = changesCode(view, protection.ownFiles, where, memo, command, analysis, {
+    aboveOnly: true,
+  });
+  if (above !== undefined) return deny(above.text, above.hit, "change");
   // Built-in tools are judged by their declared arguments (write_file's content is free text);
   // any other tool (MCP, custom) by every string it is given, keys included.
   if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
@@ -136,10 +143,12 @@ function changesCode(
   memo: Map<string, string>,
   command: unknown,
   analysis: ShellAnalysis | undefined,
+  { aboveOnly = false }: { aboveOnly?: boolean } = {},
 ): { readonly text: string; readonly hit: OwnFile } | undefined {
   const check = (raw: string) => {
     // The shell starts in the workspace: `$PWD/…` and `~+/…` are paths there.
     const text = raw.replace(/^(\$\{?PWD\}?|~\+)(?=\/|$)/, where.workspace);
+    if (aboveOnly) return folderAbove(text, code, where);
     return (
       findOwn(text, code, where, memo, { globs: false }) ??
       globReaching(text, code, where) ??
@@ -182,18 +191,21 @@ function changesCode(
 }
 
 /**
- * A folder of the workspace holding one of `own`'s folders (`node_modules`, `node_modules/.pnpm`):
- * moving or removing it would take docket's code with it. The workspace itself is not one.
+ * A folder holding one of `own`'s entries (`node_modules`, `~/.config`): moving, replacing or
+ * removing it would take them with it. Not the workspace, the home folder or what holds them.
  */
 function folderAbove(
   raw: string,
   own: DocketOwnFiles,
   where: { readonly workspace: string; readonly home: string },
 ): OwnFile | undefined {
-  if (raw === "" || raw.length > MAX_STRING_CHARS || raw.startsWith("-")) return undefined;
+  if (raw === "" || raw.length > MAX_STRING_CHARS || raw.startsWith("-") || raw.includes("\0"))
+    return undefined;
   const absolute = path.resolve(where.workspace, expandHome(raw, where.home)).toLowerCase();
-  const workspace = where.workspace.toLowerCase();
-  if (!absolute.startsWith(`${workspace}${path.sep}`)) return undefined;
+  // The workspace, the home folder and what holds them hold everything: naming them (`cd ..`,
+  // `ls ~`) is not aimed at docket.
+  const holds = (dir: string) => within(dir.toLowerCase(), absolute);
+  if (holds(where.workspace) || holds(where.home)) return undefined;
   return own.entries.find((entry) => entry.path.toLowerCase().startsWith(`${absolute}${path.sep}`));
 }
 

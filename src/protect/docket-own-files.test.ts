@@ -1,6 +1,6 @@
 import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docketOwnFiles } from "./docket-own-files.js";
@@ -138,5 +138,14 @@ describe("docket's own files", () => {
       env: { HOME: home, XDG_CONFIG_HOME: join(home, "xdg") },
     });
     expect(byDefault.find(join(home, "xdg", "docket", "audit-digests.jsonl"))).toBeDefined();
+  });
+});
+
+describe("a path that cannot be looked up", () => {
+  it("is judged by its name, never thrown: a name too long for the kernel, a file used as a folder", () => {
+    const own = docketOwnFiles({ files: [{ path: "docket.yaml", what: "docket.yaml" }] });
+    expect(own.find(resolve(`${"x".repeat(4093)}/a`))).toBeUndefined();
+    expect(own.find(resolve("package.json/inside"))).toBeUndefined();
+    expect(own.find(resolve(`${"./".repeat(3000)}docket.yaml`))?.what).toBe("docket.yaml");
   });
 });

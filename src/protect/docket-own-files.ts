@@ -107,7 +107,7 @@ export function docketOwnFiles(spec: OwnFileSpec): DocketOwnFiles {
  * Directories are resolved through `memo`, so the words of one command share their lookups.
  */
 function resolveReal(absolute: string, memo: Map<string, string>): { real: string; leaf?: Stats } {
-  const leaf = lstatSync(absolute, { throwIfNoEntry: false });
+  const leaf = lstatOrNothing(absolute);
   const parent = path.dirname(absolute);
   if (parent === absolute) return { real: absolute, ...(leaf ? { leaf } : {}) };
   if (leaf?.isSymbolicLink()) {
@@ -127,7 +127,7 @@ function realDir(dir: string, memo: Map<string, string>): string {
   const known = memo.get(dir);
   if (known !== undefined) return known;
   let real: string | undefined;
-  if (lstatSync(dir, { throwIfNoEntry: false }) !== undefined) {
+  if (lstatOrNothing(dir) !== undefined) {
     try {
       real = realpathSync.native(dir);
     } catch {}
@@ -138,6 +138,19 @@ function realDir(dir: string, memo: Map<string, string>): string {
   }
   memo.set(dir, real);
   return real;
+}
+
+/**
+ * What is at a path, or nothing: not only when it does not exist, but when it cannot be looked
+ * up at all (a name too long for the kernel, a file used as a folder). Such a path is judged by
+ * its name alone, and the shell could not open it either.
+ */
+function lstatOrNothing(absolute: string): Stats | undefined {
+  try {
+    return lstatSync(absolute, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Real path of the deepest existing ancestor plus the missing rest (for the entries). */

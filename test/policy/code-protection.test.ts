@@ -268,3 +268,35 @@ describe("docket run, with docket installed in the project", () => {
     }
   }, 60_000);
 });
+
+describe("a folder holding docket's own files", () => {
+  it("cannot be moved, replaced or removed without naming the files (mv, cp -r, rsync, ln, rm)", async () => {
+    const home = await tempDir("docket-above-home-");
+    const project = await tempDir("docket-above-ws-");
+    const own = await createPolicyEngine({
+      layers: allowEverything,
+      workspace: project,
+      home,
+      protection: {
+        ownFiles: runtimeOwnFiles({ workspace: project, cwd: project, env: { HOME: home } }),
+      },
+    });
+    const verdict = async (command: string) =>
+      (await own.decide(call("run_command", { command }))) as PolicyVerdict;
+    for (const command of [
+      `mv ${home}/.config ${home}/.config.old`,
+      `cp -r fake/. ${home}/.config`,
+      `rsync -a fake/ ${home}/.config/`,
+      `ln -sfn ${project}/fake ${home}/.config`,
+      `rm -rf ${home}/.config`,
+    ]) {
+      expect(await verdict(command), command).toMatchObject({
+        decision: "deny",
+        rule: SELF_PROTECTION_RULE,
+      });
+    }
+    for (const command of [`ls ${home}`, "cd .. && ls", `cp a.txt ${home}/notes.txt`, "mv a b"]) {
+      expect((await verdict(command)).decision, command).toBe("allow");
+    }
+  });
+});
