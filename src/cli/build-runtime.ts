@@ -15,7 +15,7 @@ import type { Tool } from "../tool/tool.js";
 import { createAlwaysAllow } from "./always-allow-rule.js";
 import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
-import { runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
+import { protectedSandbox, sandboxNotice } from "./runtime-sandbox.js";
 import { type StartedTelemetry, startTelemetry } from "./start-telemetry.js";
 
 /** How a command wants its runtime. */
@@ -104,24 +104,15 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     secret: (absolute: string) => policy.deniedPath(absolute)?.reason,
   };
   // The shell's sandbox hides the same files the self-protection vote guards.
-  const configured = cli.runtime.sandbox;
-  const sandbox = runtimeSandbox({
-    storeUrl: cli.storeUrl,
-    configFile: cli.projectFile,
-    layers,
-    sandbox: {
-      ...configured,
-      hide: [...(configured.hide ?? []), ...protection.ownFiles.entries.map((entry) => entry.path)],
+  const sandbox = protectedSandbox(
+    {
+      storeUrl: cli.storeUrl,
+      configFile: cli.projectFile,
+      layers,
+      sandbox: cli.runtime.sandbox,
     },
-  });
-  // docket's installed code, read-only in the sandbox: found at the first sandboxed launch.
-  const code = protection.codeFiles;
-  if (code !== undefined) {
-    Object.defineProperty(sandbox, "readOnly", {
-      enumerable: true,
-      get: () => code.entries.map((entry) => entry.path),
-    });
-  }
+    protection,
+  );
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0

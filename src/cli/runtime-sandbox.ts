@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { PolicyLayer } from "../policy/policy-rule.js";
+import type { SelfProtection } from "../policy/self-protection-vote.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { parseStoreUrl } from "../store/store-url.js";
@@ -71,4 +72,36 @@ export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
     case "refused":
       return `docket: ${confinement.reason}; run_command calls will be refused.`;
   }
+}
+
+/**
+ * The sandbox of a runtime under docket's protection: every one of its own files hidden (the
+ * same the self-protection vote guards: audit key, user config folder, `.docket/`, …) and its
+ * installed code read-only, found at the first sandboxed launch. What `run_command` and the
+ * sandboxed MCP servers of a run, a hook and `docket mcp` get alike.
+ *
+ * @example
+ * ```ts
+ * const sandbox = protectedSandbox({ storeUrl, configFile, layers, sandbox: configured }, protection);
+ * ```
+ */
+export function protectedSandbox(files: RuntimeFiles, protection: SelfProtection): SandboxSettings {
+  const sandbox = runtimeSandbox({
+    ...files,
+    sandbox: {
+      ...files.sandbox,
+      hide: [
+        ...(files.sandbox.hide ?? []),
+        ...protection.ownFiles.entries.map((entry) => entry.path),
+      ],
+    },
+  });
+  const code = protection.codeFiles;
+  if (code !== undefined) {
+    Object.defineProperty(sandbox, "readOnly", {
+      enumerable: true,
+      get: () => code.entries.map((entry) => entry.path),
+    });
+  }
+  return sandbox;
 }

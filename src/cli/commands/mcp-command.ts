@@ -5,8 +5,9 @@ import type { McpLogEvent } from "../../mcp/mcp-log.js";
 import { acceptServer, diffServer } from "../../mcp/pin-report.js";
 import { lockFileBeside } from "../../mcp/tool-pins.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
+import { docketProtection } from "../docket-protection.js";
 import { loadCliConfig } from "../load-cli-config.js";
-import { runtimeSandbox } from "../runtime-sandbox.js";
+import { protectedSandbox } from "../runtime-sandbox.js";
 import { commandFailure } from "./command-failure.js";
 
 interface McpOptions {
@@ -25,12 +26,17 @@ async function withUpstreams<T>(
     commandFailure(2, "docket.mcp", "docket mcp: no docket.yaml with an mcp: section was found.");
   }
   const layers = loadPolicyFiles({ projectFile: file });
-  const settings = runtimeSandbox({
-    storeUrl: cli.storeUrl,
-    configFile: file,
-    layers,
-    sandbox: cli.runtime.sandbox,
-  });
+  // A sandboxed server started to pin its tools sees no more of docket than in a run.
+  const settings = protectedSandbox(
+    { storeUrl: cli.storeUrl, configFile: file, layers, sandbox: cli.runtime.sandbox },
+    docketProtection({
+      storeUrl: cli.storeUrl,
+      configFile: file,
+      layers,
+      sections: cli.config?.sections ?? {},
+      workspace: cli.workspace,
+    }),
+  );
   let upstreams: McpUpstreams;
   try {
     upstreams = await connectMcpServers(cli.runtime.mcp, {
