@@ -35,6 +35,19 @@ const docket = (args: readonly string[], input?: string) => {
 
 describe.skipIf(!existsSync(bundle))("the built, bundled bin", () => {
   it("checks a shell command with the tree-sitter parser", async () => {
+    // A list is syntax: only tree-sitter reads it (`ls -la` alone is plain words, read without).
+    const { stdout } = await docket([
+      "policy",
+      "check",
+      "run_command",
+      '{"command":"ls -la && ls src"}',
+    ]);
+    expect(stdout).toContain("decision: allow");
+    expect(stdout).toContain("sub-command: ls -la");
+    expect(stdout).toContain("sub-command: ls src");
+  });
+
+  it("checks a plain-words command without tree-sitter, to the same verdict", async () => {
     const { stdout } = await docket(["policy", "check", "run_command", '{"command":"ls -la"}']);
     expect(stdout).toContain("decision: allow");
     expect(stdout).toContain("sub-command: ls -la");

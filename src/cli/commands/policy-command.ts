@@ -69,6 +69,8 @@ async function setup(options: PolicyCliOptions): Promise<Setup> {
         sections: cli.config?.sections ?? {},
         workspace,
       }),
+      // One call per process: a plain-words command is judged without loading tree-sitter.
+      shellParser: "when-needed",
     });
     return { engine, tools: dryRunTools(workspace, declared) };
   } catch (error) {
