@@ -6,10 +6,9 @@
  */
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
+import { lazyImport } from "../../shared/lazy-import.js";
 import type { ReadScript } from "./script-analyser.js";
 import { readTree } from "./syntax-tree.js";
-
-let loading: Promise<ReadScript> | undefined;
 
 async function load(): Promise<ReadScript> {
   const require = createRequire(import.meta.url);
@@ -29,7 +28,8 @@ async function load(): Promise<ReadScript> {
 }
 
 /**
- * Load tree-sitter-bash (once per process; later calls share the same promise).
+ * Load tree-sitter-bash (once per process; later calls share the same promise, and a failed
+ * load is tried again on the next call).
  *
  * @example
  * ```ts
@@ -37,13 +37,4 @@ async function load(): Promise<ReadScript> {
  * read("ls | wc -l")?.root.namedChildren[0]?.type; // "pipeline"
  * ```
  */
-export function loadBashGrammar(): Promise<ReadScript> {
-  if (loading === undefined) {
-    loading = load();
-    // A failed load must not poison the cache: the next call tries again.
-    loading.catch(() => {
-      loading = undefined;
-    });
-  }
-  return loading;
-}
+export const loadBashGrammar: () => Promise<ReadScript> = lazyImport(load);

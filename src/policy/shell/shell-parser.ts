@@ -4,6 +4,7 @@
  * tree-sitter would). Loading is asynchronous; analysing is synchronous so the policy engine
  * can judge a call without awaiting.
  */
+import { lazyImport } from "../../shared/lazy-import.js";
 import { loadBashGrammar } from "./bash-grammar.js";
 import { plainWordsTree } from "./plain-words-tree.js";
 import { analyseScript } from "./script-analyser.js";
@@ -15,8 +16,6 @@ export interface ShellParser {
   analyse(script: string): ShellAnalysis;
 }
 
-let loading: Promise<ShellParser> | undefined;
-
 async function load(): Promise<ShellParser> {
   const grammar = await loadBashGrammar();
   const read = (script: string) => plainWordsTree(script) ?? grammar(script);
@@ -24,7 +23,8 @@ async function load(): Promise<ShellParser> {
 }
 
 /**
- * Load the bash parser (once per process; later calls share the same promise).
+ * Load the bash parser (once per process; later calls share the same promise, and a failed
+ * load is tried again on the next call).
  *
  * @example
  * ```ts
@@ -32,13 +32,4 @@ async function load(): Promise<ShellParser> {
  * shell.analyse("ls -la | grep foo").commands.map((c) => c.program); // ["ls", "grep"]
  * ```
  */
-export function loadShellParser(): Promise<ShellParser> {
-  if (loading === undefined) {
-    loading = load();
-    // A failed load must not poison the cache: the next call tries again.
-    loading.catch(() => {
-      loading = undefined;
-    });
-  }
-  return loading;
-}
+export const loadShellParser: () => Promise<ShellParser> = lazyImport(load);
