@@ -93,6 +93,21 @@ const SPECIAL_WORDS = [
   "-0x1",
   "0xA",
   "-0",
+  "a+=b",
+  "x=",
+  "+=",
+  "=",
+  "a=b=c",
+  "0=1",
+  "_=x",
+  "a:b",
+  "@",
+  "%",
+  "..",
+  "/",
+  "./x",
+  "-eq",
+  "==",
 ];
 const PLAIN_CHARS = "abcxyzAZ019_-./,:@+%=";
 const SPACES = fc.constantFrom(" ", "  ", "   ");
