@@ -43,8 +43,9 @@ export interface PolicyEngineOptions {
   /**
    * When tree-sitter-bash loads: `"at-start"` (default) at creation, when a rule or
    * self-protection needs shell analysis, so decisions stay synchronous; `"when-needed"` with
-   * the first command that is not plain words (`ls -la src` is analysed without it), which is
-   * what a process deciding one call wants (`docket policy check`). Verdicts are the same.
+   * the first command that is not plain words (`ls -la src` is analysed without it), that
+   * call's decision awaiting the load: what a process deciding one call wants (`docket policy
+   * check`, a hook), and what the CLI uses. Verdicts are the same.
    */
   readonly shellParser?: "at-start" | "when-needed";
 }
