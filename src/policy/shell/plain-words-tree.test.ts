@@ -158,15 +158,17 @@ describe("the plain-words fast path", () => {
   };
 
   it("builds tree-sitter's tree, and its analysis, for plain words", () => {
+    const runs = Number(process.env.PLAIN_RUNS ?? 3000);
     let accepted = 0;
     fc.assert(
       fc.property(plainScript, (script) => {
         if (sameAsTreeSitter(script) !== undefined) accepted++;
       }),
-      { numRuns: Number(process.env.PLAIN_RUNS ?? 3000) },
+      { numRuns: runs },
     );
-    // The property holds vacuously if nothing is accepted: most of these must be.
-    expect(accepted).toBeGreaterThan(1000);
+    // The property holds vacuously if nothing is accepted: about a third of these are (the
+    // pool's declined words, `export`, `==`, `if` …, decline the rest).
+    expect(accepted).toBeGreaterThan(runs / 5);
   });
 
   it("declines, or equals tree-sitter, on any text of the plain alphabet and spaces", () => {
