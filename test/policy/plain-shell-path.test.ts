@@ -7,6 +7,7 @@ import { docketProtection } from "../../src/cli/docket-protection.js";
 import type { PolicyVerdict } from "../../src/policy/policy.js";
 import { createPolicyEngine } from "../../src/policy/policy-engine.js";
 import type { PolicyLayer } from "../../src/policy/policy-rule.js";
+import { HIDDEN } from "./support/hidden-execution-cases.js";
 import { call } from "./support/policy-request.js";
 
 // `shellParser: "when-needed"` (what `docket policy check` uses) judges plain-words commands
@@ -129,5 +130,43 @@ describe("plain-words commands decided without tree-sitter", () => {
       expect(answer, script).not.toBeInstanceOf(Promise);
       expect(((await answer) as PolicyVerdict).decision, script).toBe("deny");
     }
+  });
+
+  it("allows none of the hidden executions, the plain-words git ones decided without tree-sitter", async () => {
+    const permissive: PolicyLayer[] = [
+      {
+        name: "project",
+        rules: [
+          { id: "no-rm", decision: "deny", tool: "run_command", command: "rm *" },
+          {
+            id: "open",
+            decision: "allow",
+            tool: "run_command",
+            command: ["git *", "ls *", "cat *", "echo *"],
+          },
+        ],
+      },
+    ];
+    const eager = await createPolicyEngine({ layers: permissive, workspace: ws, home });
+    const lazy = await createPolicyEngine({
+      layers: permissive,
+      workspace: ws,
+      home,
+      shellParser: "when-needed",
+    });
+    // The plain ones first, so the lazy engine decides them before it has loaded its parser.
+    const syntax = (script: string) => Number(/[^ \w./,:@+%=-]/.test(script));
+    const ordered = [...HIDDEN].sort((a, b) => syntax(a.script) - syntax(b.script));
+    let synchronous = 0;
+    for (const { script } of ordered) {
+      const request = call("run_command", { command: script });
+      const answer = lazy.decide(request);
+      if (!(answer instanceof Promise)) synchronous++;
+      const verdict = said(await answer);
+      expect(verdict.decision, script).not.toBe("allow");
+      expect(verdict, script).toEqual(said((await eager.decide(request)) as PolicyVerdict));
+    }
+    // The git cases of plain words (git archive -o M, git log --output=M …) are among them.
+    expect(synchronous).toBeGreaterThanOrEqual(10);
   });
 });
