@@ -146,7 +146,7 @@ interface Case {
 /**
  * Time fresh processes of the built CLI from spawn to their first answer, `runs` of each,
  * interleaved: `node -e 0`, `docket policy check run_command '{"command":"ls"}'` in a folder
- * after `docket init`, and a one-turn `docket run` with the scripted model (with and without
+ * after `docket init` (and of a command with syntax, which loads tree-sitter), and a one-turn `docket run` with the scripted model (with and without
  * one tool call). Prints median, p90 and min, the exit time and the peak RSS of each.
  *
  * @example
@@ -185,6 +185,13 @@ export async function benchCold(
         cwd: dir,
         expect: /decision: allow/,
         target: 120,
+      },
+      {
+        // A list is syntax: tree-sitter loads (a plain-words command like `ls` is read without).
+        name: "policy check git status && ls src",
+        args: [main, "policy", "check", "run_command", '{"command":"git status && ls src"}'],
+        cwd: dir,
+        expect: /decision: allow/,
       },
       {
         name: "run, one scripted turn",

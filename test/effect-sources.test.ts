@@ -50,7 +50,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "mcp/stop-process-group.ts": "stops the process groups of docket's own MCP server processes",
   "model/resolve-model.ts":
     "the model providers' clients: the loop's requests to the model, not tool calls",
-  "policy/shell/shell-parser.ts":
+  "policy/shell/bash-grammar.ts":
     "createRequire only resolves the path of tree-sitter-bash's .wasm file; no module is loaded through it",
   "store/call-owner.ts":
     "signal 0 only asks whether the process that holds a call is alive; nothing is sent",

@@ -36,6 +36,12 @@ export interface RuntimeRequest {
   /** Override `approvals.mode` (the gateway waits, within its client's timeout). */
   readonly approvalMode?: "wait" | "suspend";
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * When the policy loads tree-sitter (see `PolicyEngineOptions.shellParser`). Default
+   * `"when-needed"`: a hook, or a run whose commands are plain words (`ls -la`, `npm test`),
+   * never loads it; the first command with syntax loads it (its decision awaits the load).
+   */
+  readonly shellParser?: "at-start" | "when-needed";
 }
 
 /** Everything a command needs to run an agent or a gateway under docket.yaml. */
@@ -97,7 +103,12 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     workspace,
     env,
   });
-  const policy = await createPolicyEngine({ layers, workspace, protection });
+  const policy = await createPolicyEngine({
+    layers,
+    workspace,
+    protection,
+    shellParser: request.shellParser ?? "when-needed",
+  });
   // The file tools keep docket's own files and deny-protected files out, whatever the policy.
   const guard = {
     own: (absolute: string) => protection.ownFiles.find(absolute)?.what,

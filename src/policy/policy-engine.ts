@@ -40,6 +40,14 @@ export interface PolicyEngineOptions {
    * (layer `docket`), which no rule can override. Default: none (library use).
    */
   readonly protection?: SelfProtection;
+  /**
+   * When tree-sitter-bash loads: `"at-start"` (default) at creation, when a rule or
+   * self-protection needs shell analysis, so decisions stay synchronous; `"when-needed"` with
+   * the first command that is not plain words (`ls -la src` is analysed without it), that
+   * call's decision awaiting the load: what a process deciding one call wants (`docket policy
+   * check`, a hook), and what the CLI uses. Verdicts are the same.
+   */
+  readonly shellParser?: "at-start" | "when-needed";
 }
 
 /** A rule as listed by `engine.rules()`. */
@@ -123,10 +131,22 @@ export async function createPolicyEngine(
     });
     return parserLoading;
   };
+  // Plain-words commands analysed before tree-sitter has loaded (or without it at all).
+  let plain: ((script: string) => ShellAnalysis | undefined) | undefined;
+  const analyserFor = (request: PolicyRequest): Analyse | undefined => {
+    if (parser !== undefined || plain === undefined) return parser;
+    const value = new CallView(request, pathContext).command()?.value;
+    const found = typeof value === "string" ? plain(value) : undefined;
+    if (found === undefined) return undefined;
+    // Only ever asked for this call's command; anything else fails closed.
+    return (script) => (script === value ? found : (plain?.(script) ?? unanalysed(script)));
+  };
   const protection = options.protection;
   let pathRules = compiled.rules.some((rule) => rule.paths !== undefined);
   if (protection !== undefined || compiled.rules.some((rule) => rule.shell !== undefined)) {
-    await ensureParser();
+    if (options.shellParser === "when-needed") {
+      plain = (await import("./shell/plain-analysis.js")).plainAnalysis;
+    } else await ensureParser();
   }
 
   const verdictOf = (
@@ -155,23 +175,24 @@ export async function createPolicyEngine(
     votes: PolicyVote[],
     notes: readonly string[],
     matched: readonly CompiledRule[],
-    loaded: Analyse,
+    analyse: Analyse,
   ): PolicyVerdict => {
-    const vote = shellVote(shell, view.command()?.value, loaded);
+    const vote = shellVote(shell, view.command()?.value, analyse);
     if (vote !== undefined) votes.push(vote);
     return verdictOf(view, votes, notes, matched, shell);
   };
 
   const decide = (request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict> => {
+    const analyse = analyserFor(request);
     // Self-protection and path rules read a command's words, which takes the parser.
     if (
-      parser === undefined &&
+      analyse === undefined &&
       request.tool.policyArgs?.command !== undefined &&
       (protection !== undefined || pathRules)
     ) {
       return ensureParser().then(() => decide(request));
     }
-    const view = new CallView(request, pathContext, parser);
+    const view = new CallView(request, pathContext, analyse);
     const votes: PolicyVote[] = [];
     if (protection !== undefined) {
       const vote = selfProtectionVote(view, protection, { workspace, home }, view.analysis());
@@ -192,7 +213,7 @@ export async function createPolicyEngine(
     }
     // The common case stays synchronous: no shell rule matched, or the parser is already loaded.
     if (shell.length === 0) return verdictOf(view, votes, notes, conditioned);
-    if (parser !== undefined) return judgeShell(view, shell, votes, notes, conditioned, parser);
+    if (analyse !== undefined) return judgeShell(view, shell, votes, notes, conditioned, analyse);
     return ensureParser().then((loaded) =>
       judgeShell(view, shell, votes, notes, conditioned, loaded),
     );
@@ -251,6 +272,20 @@ export async function createPolicyEngine(
 }
 
 const READING_TOOLS = ["read_file", "search_files"];
+
+/** What an analysis that cannot be made says: uncertain, so no allow rule allows. */
+function unanalysed(script: string): ShellAnalysis {
+  return {
+    commands: [],
+    uncertainties: [
+      {
+        reason: "analysis_failed",
+        text: script.slice(0, 200),
+        detail: "the script was not analysed",
+      },
+    ],
+  };
+}
 
 function summarise(rule: CompiledRule): RuleSummary {
   return {

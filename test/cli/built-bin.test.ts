@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +36,19 @@ const docket = (args: readonly string[], input?: string) => {
 
 describe.skipIf(!existsSync(bundle))("the built, bundled bin", () => {
   it("checks a shell command with the tree-sitter parser", async () => {
+    // A list is syntax: only tree-sitter reads it (`ls -la` alone is plain words, read without).
+    const { stdout } = await docket([
+      "policy",
+      "check",
+      "run_command",
+      '{"command":"ls -la && ls src"}',
+    ]);
+    expect(stdout).toContain("decision: allow");
+    expect(stdout).toContain("sub-command: ls -la");
+    expect(stdout).toContain('"ls src" matches "ls *"');
+  });
+
+  it("checks a plain-words command without tree-sitter, to the same verdict", async () => {
     const { stdout } = await docket(["policy", "check", "run_command", '{"command":"ls -la"}']);
     expect(stdout).toContain("decision: allow");
     expect(stdout).toContain("sub-command: ls -la");
@@ -59,6 +73,32 @@ describe.skipIf(!existsSync(bundle))("the built, bundled bin", () => {
     });
     const { stdout } = await docket(["hook", "claude-code"], payload);
     expect(stdout).toContain('"permissionDecision":"allow"');
+  });
+
+  it("keeps V8's compile cache (Node >= 22.1) where no tool may write, and not with DOCKET_CACHE=off", async () => {
+    const configHome = process.env.XDG_CONFIG_HOME || join(dir, ".config");
+    const cache = join(configHome, "docket", "cache", "compiled-js");
+    for (const [tool, args] of [
+      ["write_file", { path: join(cache, "x"), content: "" }],
+      ["run_command", { command: `rm -rf ${cache}` }],
+      ["run_command", { command: `ls > ${join(cache, "x")}` }],
+    ] as const) {
+      const result = await docket(["policy", "check", tool, JSON.stringify(args)]).catch(
+        (error: { stdout: string }) => error,
+      );
+      expect(result.stdout, JSON.stringify(args)).toContain("docket:self-protection");
+    }
+    const hasCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache;
+    if (hasCache !== "function") return;
+    await rm(cache, { recursive: true, force: true });
+    await exec(process.execPath, [main, "--help"], {
+      cwd: dir,
+      env: { ...process.env, XDG_CONFIG_HOME: configHome, DOCKET_CACHE: "off" },
+    });
+    expect(existsSync(cache)).toBe(false);
+    await docket(["--help"]);
+    expect((await stat(cache)).mode & 0o777).toBe(0o700);
+    expect((await readdir(cache)).length).toBeGreaterThan(0);
   });
 
   it("is known to self-protection as docket's CLI, wherever the bundle's chunks are", async () => {

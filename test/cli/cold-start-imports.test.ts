@@ -31,7 +31,11 @@ async function packagesLoadedBy(args: readonly string[]): Promise<Set<string>> {
       cwd: dir,
       env: { ...process.env, HOME: dir, DOCKET_CONFIG: "", DOCKET_STORE: "", XDG_CONFIG_HOME: "" },
     },
-  );
+  ).catch((error: { code?: unknown; stderr?: string }) => {
+    // A policy check that asks exits 3: what it loaded is still reported.
+    if (error.code === 3 && typeof error.stderr === "string") return { stderr: error.stderr };
+    throw error;
+  });
   return new Set(
     stderr
       .split("\n")
@@ -65,8 +69,24 @@ describe("a cold docket process", () => {
   it("loads for `policy check` no provider, MCP SDK, web server, database driver or tool handler", async () => {
     const loaded = await packagesLoadedBy(["policy", "check", "run_command", '{"command":"ls"}']);
     expect(loaded).toContain("commander");
-    expect(loaded).toContain("web-tree-sitter");
     expect(NEVER_FOR_A_POLICY_CHECK.filter((name) => loaded.has(name))).toEqual([]);
+  });
+
+  it("loads no tree-sitter for a plain-words command, and loads it for one with syntax", async () => {
+    const plain = await packagesLoadedBy([
+      "policy",
+      "check",
+      "run_command",
+      '{"command":"ls -la src"}',
+    ]);
+    expect(plain).not.toContain("web-tree-sitter");
+    const piped = await packagesLoadedBy([
+      "policy",
+      "check",
+      "run_command",
+      '{"command":"ls | wc"}',
+    ]);
+    expect(piped).toContain("web-tree-sitter");
   });
 
   it("loads no YAML parser for a docket.yaml an earlier process has parsed", async () => {

@@ -82,6 +82,8 @@ async function setup(options: PolicyCliOptions, toolName?: string): Promise<Setu
         sections: cli.config?.sections ?? {},
         workspace,
       }),
+      // One call per process: a plain-words command is judged without loading tree-sitter.
+      shellParser: "when-needed",
     });
     return { engine, tools: dryRunTools(workspace, declared), sandbox, probing };
   } catch (error) {

@@ -3,7 +3,6 @@
  * strings, `eval` arguments, here-documents fed to a shell), walks each tree, and collects
  * commands and uncertainties under fixed budgets so hostile input stays cheap.
  */
-import type { Parser, Tree } from "web-tree-sitter";
 import { extendVia, type WalkContext } from "./analysis-sink.js";
 import { ArithmeticGuard, type ValueCheck } from "./arithmetic-guard.js";
 import type {
@@ -13,7 +12,13 @@ import type {
   UncertaintyReason,
 } from "./shell-analysis.js";
 import { type WalkSink, walkTree } from "./statement-walker.js";
-import { readTree } from "./syntax-tree.js";
+import type { SyntaxTree } from "./syntax-tree.js";
+
+/**
+ * Reads one script into its syntax tree: tree-sitter-bash (`loadBashGrammar`), or the plain-words
+ * tree alone (`plainAnalysis`). Null when the parser gave up on the script.
+ */
+export type ReadScript = (script: string) => SyntaxTree | null;
 
 /** Largest script analysed; beyond it the script is uncertain as a whole. */
 export const MAX_SCRIPT_CHARS = 64 * 1024;
@@ -33,7 +38,7 @@ const TOP_LEVEL: WalkContext = { depth: 0, via: [], stdin: null };
  *
  * @example
  * ```ts
- * const analysis = new ScriptAnalyser(parser).analyse("ls | wc -l");
+ * const analysis = new ScriptAnalyser(await loadBashGrammar()).analyse("ls | wc -l");
  * analysis.commands.map((c) => c.program); // ["ls", "wc"]
  * ```
  */
@@ -47,7 +52,7 @@ export class ScriptAnalyser implements WalkSink {
   private parsedChars = 0;
   private nesting = 0;
 
-  constructor(private readonly parser: Parser) {
+  constructor(private readonly read: ReadScript) {
     this.guard = new ArithmeticGuard({
       knownValues: (name) => this.values.get(name),
       note: (reason, text, detail) => this.note(reason, text, detail),
@@ -170,16 +175,38 @@ export class ScriptAnalyser implements WalkSink {
       );
       return;
     }
-    let tree: Tree | null = null;
-    try {
-      tree = this.parser.parse(script);
-      if (tree === null) {
-        this.note("parse_error", script.slice(0, 200), "the parser gave up on the script");
-        return;
-      }
-      walkTree(readTree(tree), script, context, this);
-    } finally {
-      tree?.delete();
+    const tree = this.read(script);
+    if (tree === null) {
+      this.note("parse_error", script.slice(0, 200), "the parser gave up on the script");
+      return;
     }
+    walkTree(tree, script, context, this);
+  }
+}
+
+/**
+ * Analyse a top-level script, failing closed: an internal error of the analyser is an
+ * uncertainty (`analysis_failed`), never an empty, allowable analysis.
+ *
+ * @example
+ * ```ts
+ * analyseScript(await loadBashGrammar(), "ls | wc -l").commands.length; // 2
+ * ```
+ */
+export function analyseScript(read: ReadScript, script: string): ShellAnalysis {
+  try {
+    return new ScriptAnalyser(read).analyse(script);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return {
+      commands: [],
+      uncertainties: [
+        {
+          reason: "analysis_failed",
+          text: script.slice(0, 200),
+          detail: `the analyser failed: ${detail}`,
+        },
+      ],
+    };
   }
 }

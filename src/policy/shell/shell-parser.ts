@@ -1,11 +1,13 @@
 /**
- * Loads tree-sitter-bash (WebAssembly, from the installed package: no network) once per
- * process and hands out the analyser. Loading is asynchronous; analysing is synchronous so the
- * policy engine can judge a call without awaiting.
+ * Hands out the shell analyser: tree-sitter-bash loaded once per process (bash-grammar.ts),
+ * with plain-words scripts read without it (plain-words-tree.ts builds the very tree
+ * tree-sitter would). Loading is asynchronous; analysing is synchronous so the policy engine
+ * can judge a call without awaiting.
  */
-import { createRequire } from "node:module";
-import { Language, Parser } from "web-tree-sitter";
-import { ScriptAnalyser } from "./script-analyser.js";
+import { lazyImport } from "../../shared/lazy-import.js";
+import { loadBashGrammar } from "./bash-grammar.js";
+import { plainWordsTree } from "./plain-words-tree.js";
+import { analyseScript } from "./script-analyser.js";
 import type { ShellAnalysis } from "./shell-analysis.js";
 
 /** Analyses shell scripts; obtained from `loadShellParser()`. */
@@ -14,38 +16,15 @@ export interface ShellParser {
   analyse(script: string): ShellAnalysis;
 }
 
-let loading: Promise<ShellParser> | undefined;
-
 async function load(): Promise<ShellParser> {
-  const require = createRequire(import.meta.url);
-  await Parser.init();
-  const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
-  const parser = new Parser();
-  parser.setLanguage(language);
-  return {
-    analyse(script: string): ShellAnalysis {
-      try {
-        return new ScriptAnalyser(parser).analyse(script);
-      } catch (error) {
-        // The analysis must fail closed: an internal error is an uncertainty, never an allow.
-        const detail = error instanceof Error ? error.message : String(error);
-        return {
-          commands: [],
-          uncertainties: [
-            {
-              reason: "analysis_failed",
-              text: script.slice(0, 200),
-              detail: `the analyser failed: ${detail}`,
-            },
-          ],
-        };
-      }
-    },
-  };
+  const grammar = await loadBashGrammar();
+  const read = (script: string) => plainWordsTree(script) ?? grammar(script);
+  return { analyse: (script) => analyseScript(read, script) };
 }
 
 /**
- * Load the bash parser (once per process; later calls share the same promise).
+ * Load the bash parser (once per process; later calls share the same promise, and a failed
+ * load is tried again on the next call).
  *
  * @example
  * ```ts
@@ -53,13 +32,4 @@ async function load(): Promise<ShellParser> {
  * shell.analyse("ls -la | grep foo").commands.map((c) => c.program); // ["ls", "grep"]
  * ```
  */
-export function loadShellParser(): Promise<ShellParser> {
-  if (loading === undefined) {
-    loading = load();
-    // A failed load must not poison the cache: the next call tries again.
-    loading.catch(() => {
-      loading = undefined;
-    });
-  }
-  return loading;
-}
+export const loadShellParser: () => Promise<ShellParser> = lazyImport(load);
