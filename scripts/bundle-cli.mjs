@@ -46,28 +46,11 @@ await build({
 // V8's baseline compiler (Liftoff): a tree-sitter parse otherwise makes V8 optimise the bash
 // grammar's lexer on a background thread, which no docket process waits for the result of but
 // every one waits for at exit (about 400 ms after a policy check has answered); parsing is no
-// slower. On Node >= 22.1 it then turns on V8's compile cache, in docket's user config folder
-// (which self-protection refuses to every tool and the sandbox hides, as the YAML parse cache
-// beside it): later processes reuse the compiled code of the bundle instead of compiling it
-// again. DOCKET_CACHE=off turns the cache off; Node 20 has none. The bundle is imported
-// afterwards, dynamically, so that it is compiled with the cache on.
+// slower. No compile cache: an entry planted in it would be code run inside docket itself
+// (ADR 0019 says why it was withdrawn).
 const launcher = `#!/usr/bin/env node
-import * as nodeModule from "node:module";
-import { mkdirSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 setFlagsFromString("--liftoff-only");
-if (typeof nodeModule.enableCompileCache === "function" && process.env.DOCKET_CACHE !== "off") {
-  try {
-    const configHome = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
-    const dir = join(configHome, "docket", "cache", "compiled-js");
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    nodeModule.enableCompileCache(dir);
-  } catch {
-    // A cache that cannot be used is only slower.
-  }
-}
 await import("./bin/main.js");
 `;
 writeFileSync(`${cli}/main.js`, launcher);

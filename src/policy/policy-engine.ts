@@ -214,8 +214,16 @@ export async function createPolicyEngine(
     // The common case stays synchronous: no shell rule matched, or the parser is already loaded.
     if (shell.length === 0) return verdictOf(view, votes, notes, conditioned);
     if (analyse !== undefined) return judgeShell(view, shell, votes, notes, conditioned, analyse);
+    // A view that reads the analysis, so an ask still lists the sub-commands no rule covered.
     return ensureParser().then((loaded) =>
-      judgeShell(view, shell, votes, notes, conditioned, loaded),
+      judgeShell(
+        new CallView(request, pathContext, loaded),
+        shell,
+        votes,
+        notes,
+        conditioned,
+        loaded,
+      ),
     );
   };
 

@@ -170,3 +170,31 @@ describe("plain-words commands decided without tree-sitter", () => {
     expect(synchronous).toBeGreaterThanOrEqual(10);
   });
 });
+
+describe("a when-needed engine without self-protection or path rules", () => {
+  it("still tells an ask which sub-commands no rule covered, on the call that loads tree-sitter", async () => {
+    const shellOnly: PolicyLayer[] = [
+      {
+        name: "project",
+        rules: [
+          { id: "safe", decision: "allow", tool: "run_command", command: ["ls *", "git status"] },
+          { id: "push", decision: "ask", tool: "run_command", command: "git push *" },
+        ],
+      },
+    ];
+    for (const script of ["git push origin main && ls", "ls | wc", "npm test; ls"]) {
+      // A fresh engine each time: the first command with syntax is the one that loads it.
+      const lazy = await createPolicyEngine({
+        layers: shellOnly,
+        workspace: ws,
+        home,
+        shellParser: "when-needed",
+      });
+      const eager = await createPolicyEngine({ layers: shellOnly, workspace: ws, home });
+      const request = call("run_command", { command: script });
+      const first = (await lazy.decide(request)) as PolicyVerdict;
+      expect(first.shell, script).toBeDefined();
+      expect(said(first), script).toEqual(said((await eager.decide(request)) as PolicyVerdict));
+    }
+  });
+});
