@@ -122,6 +122,56 @@ describe("SQLite calls keyed by a number per session (schema 10, ADR 0018)", () 
     }
   });
 
+  it("gives a session's number again when the transaction that gave it rolled back", async () => {
+    const path = join(dir, "rollback.db");
+    const store = await openStore(`sqlite:${path}`);
+    try {
+      await store.emit({
+        callId: "c1",
+        tool: "lookup",
+        sessionId: "s1",
+        at: 1_700_000_000_000,
+        type: "requested",
+        principal: "agent",
+        rawArguments: "{}",
+        rawBytes: 2,
+      });
+      await store.claimCall("s1", "c1", { writes: false, defer: true });
+      // The queued claim is written in this batch's transaction, which fails and rolls back:
+      // the number it gave s1 is gone with it.
+      await expect(
+        store.saveBatch("ses_missing", { role: "assistant", content: "a" }, []),
+      ).rejects.toMatchObject({ code: "unknown_session" });
+      expect(table(path, "SELECT no, id FROM session_keys")).toEqual([]);
+      // Another session saved now (the queue is written first, in the same transaction) and s1
+      // each get a number of their own.
+      expect(await store.claimCall("s2", "c1", { tool: "lookup" })).toEqual({ status: "claimed" });
+      await store.flush();
+      expect(table(path, "SELECT id FROM session_keys ORDER BY id")).toEqual([
+        { id: "s1" },
+        { id: "s2" },
+      ]);
+      const calls = await store.listCalls({});
+      expect(calls.map((call) => [call.sessionId, call.callId, call.state]).sort()).toEqual([
+        ["s1", "c1", "claimed"],
+        ["s2", "c1", "claimed"],
+      ]);
+      expect(
+        table(
+          path,
+          "SELECT k.id, c.session_id FROM calls c JOIN session_keys k ON k.no = c.session_no",
+        ),
+      ).toEqual(
+        expect.arrayContaining([
+          { id: "s1", session_id: "s1" },
+          { id: "s2", session_id: "s2" },
+        ]),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it("reads a version-9 file as it stands read-only, then migrates it keeping every row", async () => {
     const path = join(dir, "v9.db");
     const store = await openStore(`sqlite:${path}`);
@@ -155,7 +205,7 @@ describe("SQLite calls keyed by a number per session (schema 10, ADR 0018)", () 
     }
   });
 
-  it("an older docket refuses a version-10 file", () => {
+  it("records version 10, which dockets of schema 9 and older refuse (store_too_new)", () => {
     const path = join(dir, "new.db");
     expect(table(path, "SELECT version FROM schema_version")).toEqual([{ version: 10 }]);
     expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(10);
