@@ -168,10 +168,13 @@ const CALL_STATES: ReadonlySet<string> = new Set<CallState>([
 export function callFilterSql(
   filter: CallFilter,
   {
-    callSessions,
+    session = "session_id = ?",
+    anySession,
   }: {
-    /** A query (no parameter) of sessions to look for a call id in, one key probe each. */
-    callSessions?: string;
+    /** Matches one session's calls; its one parameter is the session id (SQLite keys by number). */
+    session?: string;
+    /** Matches the calls of every session, one key probe each, to look a call id up in. */
+    anySession?: string;
   } = {},
 ): { where: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -180,12 +183,10 @@ export function callFilterSql(
     clauses.push(clause);
     params.push(value);
   };
-  if (filter.sessionId !== undefined) add("session_id = ?", filter.sessionId);
+  if (filter.sessionId !== undefined) add(session, filter.sessionId);
   if (filter.callId !== undefined) {
     // Without an index on call_id (SQLite), the primary key is probed once per session.
-    if (filter.sessionId === undefined && callSessions !== undefined) {
-      clauses.push(`session_id IN (${callSessions})`);
-    }
+    if (filter.sessionId === undefined && anySession !== undefined) clauses.push(anySession);
     add("call_id = ?", filter.callId);
   }
   if (filter.tool !== undefined) add("tool = ?", filter.tool);

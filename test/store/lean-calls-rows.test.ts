@@ -5,8 +5,11 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations/migration.js";
 import { openStore } from "../../src/store/open-store.js";
-import { SESSIONS_OF_CALL, SESSIONS_WITH_CALLS } from "../../src/store/sqlite/sqlite-calls.js";
+import { SESSIONS_WITH_CALLS } from "../../src/store/sqlite/call-keys.js";
 import { callEvents } from "./support/call-events.js";
+import { toOlderCallsLayout } from "./support/older-calls-layout.js";
+
+const SESSIONS_OF_CALL = `SELECT session_id FROM calls WHERE session_id IN (${SESSIONS_WITH_CALLS}) AND call_id = ?`;
 
 const dir = mkdtempSync(join(tmpdir(), "docket-lean-calls-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,11 +41,8 @@ describe("SQLite calls rows from version 9 (ADR 0018)", () => {
     await store.emitMany(callEvents({ sessionId: "s1", callId: "shared", writes: false }));
     await store.emitMany(callEvents({ sessionId: "s2", callId: "shared" }));
     await store.close();
-    // What a version-8 docket left: the index, and its version.
-    const db = new Database(path);
-    db.exec("CREATE INDEX calls_by_call ON calls (call_id)");
-    db.prepare("UPDATE schema_version SET version = 8 WHERE id = 1").run();
-    db.close();
+    // What a version-8 docket left: calls keyed by session id, the index, and its version.
+    toOlderCallsLayout(path, 8);
 
     // Read-only first: read as it stands, nothing written.
     const reader = await openStore(`sqlite:${path}`, { readOnly: true });

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { openStore } from "../../src/store/open-store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
+import { toOlderCallsLayout } from "./support/older-calls-layout.js";
 
 const dir = mkdtempSync(join(tmpdir(), "docket-read-only-schema-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,9 +30,7 @@ async function storeAtVersion(name: string, version: number): Promise<string> {
     { sessionId: session.id },
   );
   await store.close();
-  const db = new Database(path);
-  db.prepare("UPDATE schema_version SET version = ? WHERE id = 1").run(version);
-  db.close();
+  toOlderCallsLayout(path, version);
   return path;
 }
 

@@ -7,6 +7,7 @@ import { sessionLeases } from "./006-session-leases.js";
 import { callArgumentsHash } from "./007-call-arguments-hash.js";
 import { packedReadCalls } from "./008-packed-read-calls.js";
 import { leanCallsRows } from "./009-lean-calls-rows.js";
+import { sessionKeyedCalls } from "./010-session-keyed-calls.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callArgumentsHash,
   packedReadCalls,
   leanCallsRows,
+  sessionKeyedCalls,
 ];
 
 /**

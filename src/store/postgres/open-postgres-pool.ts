@@ -64,8 +64,8 @@ async function readVersion(client: pg.PoolClient): Promise<number> {
 }
 
 /**
- * The oldest schema a read-only open reads as it stands: version 9 changed no PostgreSQL table
- * (an outcome stored whole, as 8 wrote them, is read as before).
+ * The oldest schema a read-only open reads as it stands: versions 9 and 10 changed no PostgreSQL
+ * table (an outcome stored whole, as 8 wrote them, is read as before).
  */
 const OLDEST_READ_AS_IS = 8;
 

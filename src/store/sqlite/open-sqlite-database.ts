@@ -95,8 +95,10 @@ function unwritable(error: unknown, path: string): DocketError | undefined {
 
 /**
  * The oldest schema a read-only open reads as it stands. Version 8 changed no table (a packed
- * read call is read by the same code as a row of one event), so a version-7 file, an auditor's
- * evidence copy included, is listed and verified without the write a migration would need.
+ * read call is read by the same code as a row of one event), 9 dropped an index, and 10's calls
+ * keyed by session number are told from the older key by the table's columns (`call-keys.ts`),
+ * so a version-7 file, an auditor's evidence copy included, is listed and verified without the
+ * write a migration would need.
  */
 const OLDEST_READ_AS_IS = 7;
 

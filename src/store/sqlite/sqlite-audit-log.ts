@@ -12,7 +12,7 @@ import { foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import type { Row } from "../store-rows.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
-import { type CallEntry, SESSIONS_OF_CALL, type SqliteCalls } from "./sqlite-calls.js";
+import type { CallEntry, SqliteCalls } from "./sqlite-calls.js";
 import { statementCache } from "./statement-cache.js";
 import { TrailRows } from "./trail-rows.js";
 import { auditRecordOf, unpackTrailRow } from "./unpack-trail-row.js";
@@ -107,7 +107,7 @@ export class SqliteAuditLog {
     const limit = listLimit(filter.limit);
     const { where, params } = eventFilterSql(filter, {
       packedRows: true,
-      sessionsOfCall: SESSIONS_OF_CALL,
+      sessionsOfCall: this.calls.keys.sessionsOfCall,
     });
     const records: AuditRecord[] = [];
     const rows = this.sql(`SELECT * FROM audit_events ${where} ORDER BY session_id, seq`).iterate(

@@ -19,26 +19,12 @@ import {
   toCallRecord,
   toCallRow,
 } from "../store-rows.js";
+import { type CallKeys, callKeys } from "./call-keys.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
 import { statementCache } from "./statement-cache.js";
 
-const INSERT_HEAD = `INSERT INTO calls (${CALL_COLUMNS.join(", ")}) VALUES`;
-const UPSERT_TAIL = `ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLUMNS.slice(2)
-  .map((column) => `${column} = excluded.${column}`)
-  .join(", ")}`;
-
-/**
- * The sessions that have calls, one index seek each (a skip scan of the primary key written out:
- * SQLite plans one only with statistics). Version 9 dropped the index on call_id alone, so a
- * call id without its session is looked up as (session, call id) in each of these.
- */
-export const SESSIONS_WITH_CALLS = `WITH RECURSIVE s(id) AS (
-  SELECT MIN(session_id) FROM calls
-  UNION ALL SELECT (SELECT MIN(session_id) FROM calls WHERE session_id > s.id) FROM s WHERE s.id IS NOT NULL
-) SELECT id FROM s WHERE id IS NOT NULL`;
-
-/** The sessions that have a call with the id given as the one parameter. */
-export const SESSIONS_OF_CALL = `SELECT session_id FROM calls WHERE session_id IN (${SESSIONS_WITH_CALLS}) AND call_id = ?`;
+/** `session_no` first (version 10), then the columns both engines share. */
+const NUMBERED_COLUMNS = ["session_no", ...CALL_COLUMNS] as const;
 
 /** Ids per read of several calls: an IN list of at most this many parameters. */
 const MAX_IDS_PER_READ = 64;
@@ -71,6 +57,8 @@ export class SqliteCalls {
   private readonly openStatement: Statement;
   private readonly releaseStatement: Statement;
   private readonly sql: (source: string) => Statement;
+  /** How the file keys its rows: by session number from version 10. */
+  readonly keys: CallKeys;
 
   constructor(
     private readonly db: Database,
@@ -78,12 +66,22 @@ export class SqliteCalls {
     private readonly now: () => number,
   ) {
     this.sql = statementCache(db);
-    this.loadStatement = db.prepare("SELECT * FROM calls WHERE session_id = ? AND call_id = ?");
-    this.upsert = new MultiRowInsert(db, INSERT_HEAD, CALL_COLUMNS.length, UPSERT_TAIL);
-    this.insert = new MultiRowInsert(db, INSERT_HEAD, CALL_COLUMNS.length);
+    this.keys = callKeys(db);
+    const { session, numbered } = this.keys;
+    const columns = numbered ? NUMBERED_COLUMNS : CALL_COLUMNS;
+    const head = `INSERT INTO calls (${columns.join(", ")}) VALUES`;
+    // Every column but the session and the call id is replaced on conflict.
+    const tail = `ON CONFLICT (${numbered ? "session_no" : "session_id"}, call_id) DO UPDATE SET ${CALL_COLUMNS.slice(
+      2,
+    )
+      .map((column) => `${column} = excluded.${column}`)
+      .join(", ")}`;
+    this.loadStatement = db.prepare(`SELECT * FROM calls WHERE ${session} AND call_id = ?`);
+    this.upsert = new MultiRowInsert(db, head, columns.length, tail);
+    this.insert = new MultiRowInsert(db, head, columns.length);
     this.duplicateStatement = db.prepare(
       `SELECT call_id, result, finished_at FROM calls
-       WHERE session_id = ? AND tool = ? AND dedupe_key = ? AND status = 'ok'
+       WHERE ${session} AND tool = ? AND dedupe_key = ? AND status = 'ok'
          AND result IS NOT NULL AND finished_at >= ?
        ORDER BY finished_at DESC LIMIT 1`,
     );
@@ -92,7 +90,7 @@ export class SqliteCalls {
     );
     this.releaseStatement = db.prepare(
       `UPDATE calls SET state = 'requested', claimed_at = NULL, owner = NULL
-       WHERE session_id = ? AND call_id = ? AND state = 'claimed' AND owner IS ?`,
+       WHERE ${session} AND call_id = ? AND state = 'claimed' AND owner IS ?`,
     );
   }
 
@@ -115,7 +113,7 @@ export class SqliteCalls {
       let statement = this.loadByIds[size];
       if (!statement) {
         statement = this.db.prepare(
-          `SELECT * FROM calls WHERE session_id = ? AND call_id IN (${new Array(size).fill("?").join(", ")})`,
+          `SELECT * FROM calls WHERE ${this.keys.session} AND call_id IN (${new Array(size).fill("?").join(", ")})`,
         );
         this.loadByIds[size] = statement;
       }
@@ -170,10 +168,20 @@ export class SqliteCalls {
     if (rows.length === 0) return;
     const statement = absent ? this.insert : this.upsert;
     statement.discard();
+    // A batch's rows are of one session: its number is looked up once.
+    let sessionId: string | undefined;
+    let no = 0;
     for (const row of rows) {
       const values = callRowValues(row);
       values[3] = row.writes === undefined ? null : row.writes ? 1 : 0;
       const target = statement.nextRow();
+      if (this.keys.numbered) {
+        if (row.sessionId !== sessionId) {
+          sessionId = row.sessionId;
+          no = this.keys.numberOf(sessionId);
+        }
+        target.push(no);
+      }
       for (const value of values) target.push(value);
     }
     statement.flush();
@@ -222,7 +230,10 @@ export class SqliteCalls {
   }
 
   list(filter: CallFilter): CallRecord[] {
-    const { where, params } = callFilterSql(filter, { callSessions: SESSIONS_WITH_CALLS });
+    const { where, params } = callFilterSql(filter, {
+      session: this.keys.session,
+      anySession: this.keys.anySession,
+    });
     const rows = this.sql(`SELECT * FROM calls ${where} ORDER BY rowid DESC LIMIT ?`).all(
       ...params,
       listLimit(filter.limit),
@@ -232,10 +243,7 @@ export class SqliteCalls {
 
   /** Calls per session, counted on the primary key's index (no row is read), in one query. */
   count(sessionIds: readonly string[]): Map<string, number> {
-    const rows = this.sql(
-      `SELECT session_id, COUNT(*) AS n FROM calls
-       WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id`,
-    ).all(JSON.stringify(sessionIds)) as Row[];
+    const rows = this.sql(this.keys.countBySession).all(JSON.stringify(sessionIds)) as Row[];
     return new Map(rows.map((row) => [String(row.session_id), Number(row.n)]));
   }
 
