@@ -1,6 +1,5 @@
 import * as path from "node:path";
 import picomatch from "picomatch";
-import { within } from "../protect/docket-code-dir.js";
 import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
 import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
 import type { CallView } from "./call-view.js";
@@ -194,6 +193,18 @@ function changesCode(
  * A folder holding one of `own`'s entries (`node_modules`, `~/.config`): moving, replacing or
  * removing it would take them with it. Not the workspace, the home folder or what holds them.
  */
+const namesOf = new WeakMap<DocketOwnFiles, Set<string>>();
+
+/** Every folder name on the paths of `own`'s entries, lower-cased. */
+function folderNames(own: DocketOwnFiles): Set<string> {
+  let names = namesOf.get(own);
+  if (names === undefined) {
+    names = new Set(own.entries.flatMap((entry) => entry.path.toLowerCase().split(path.sep)));
+    namesOf.set(own, names);
+  }
+  return names;
+}
+
 function folderAbove(
   raw: string,
   own: DocketOwnFiles,
@@ -201,12 +212,28 @@ function folderAbove(
 ): OwnFile | undefined {
   if (raw === "" || raw.length > MAX_STRING_CHARS || raw.startsWith("-") || raw.includes("\0"))
     return undefined;
+  // This runs for every word of every command: a word whose last name is no folder on the way
+  // to an entry is dismissed before any path is built.
+  const last =
+    raw
+      .replace(/[\\/]+$/, "")
+      .split(/[\\/]/)
+      .at(-1)
+      ?.toLowerCase() ?? "";
+  if (last !== "" && last !== "." && last !== ".." && !last.startsWith("~")) {
+    if (!folderNames(own).has(last)) return undefined;
+  }
   const absolute = path.resolve(where.workspace, expandHome(raw, where.home)).toLowerCase();
+  const below = `${absolute}${path.sep}`;
+  const entry = own.entries.find((e) => e.path.toLowerCase().startsWith(below));
+  if (entry === undefined) return undefined;
   // The workspace, the home folder and what holds them hold everything: naming them (`cd ..`,
   // `ls ~`) is not aimed at docket.
-  const holds = (dir: string) => within(dir.toLowerCase(), absolute);
-  if (holds(where.workspace) || holds(where.home)) return undefined;
-  return own.entries.find((entry) => entry.path.toLowerCase().startsWith(`${absolute}${path.sep}`));
+  const holds = (dir: string) => {
+    const lower = dir.toLowerCase();
+    return lower === absolute || lower.startsWith(below) || absolute === path.sep;
+  };
+  return holds(where.workspace) || holds(where.home) ? undefined : entry;
 }
 
 /**

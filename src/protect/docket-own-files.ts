@@ -92,12 +92,25 @@ export function docketOwnFiles(spec: OwnFileSpec): DocketOwnFiles {
       const lexical = path.resolve(cwd, target);
       const named = byName(lexical);
       if (named !== undefined) return named;
-      const { real, leaf } = resolveReal(lexical, memo);
+      // One decision asks several sets of own files about the same words: the path's lookup is
+      // kept in `memo` ("1" or "0" for a hard-linked file, then its real path).
+      const key = `\0${lexical}`;
+      let known = memo.get(key);
+      let leaf: Stats | undefined;
+      if (known === undefined) {
+        const resolved = resolveReal(lexical, memo);
+        leaf = resolved.leaf;
+        known = `${leaf?.isFile() && leaf.nlink >= 2 ? 1 : 0}${resolved.real}`;
+        memo.set(key, known);
+      }
+      const real = known.slice(1);
       if (real !== lexical) {
         const linked = byName(real);
         if (linked !== undefined) return linked;
       }
-      return leaf?.isFile() && leaf.nlink >= 2 ? identities.find(leaf) : undefined;
+      if (known[0] !== "1") return undefined;
+      leaf ??= lstatOrNothing(real);
+      return leaf === undefined ? undefined : identities.find(leaf);
     },
   };
 }
