@@ -6,6 +6,7 @@ import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signe
 import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { telemetryConfig } from "../config/telemetry-section.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
+import { installedInWorkspace } from "../protect/docket-code-dir.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
@@ -15,6 +16,7 @@ import type { Tool } from "../tool/tool.js";
 import { createAlwaysAllow } from "./always-allow-rule.js";
 import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
+import { packageRoot } from "./package-root.js";
 import { protectedSandbox, sandboxNotice } from "./runtime-sandbox.js";
 import { type StartedTelemetry, startTelemetry } from "./start-telemetry.js";
 
@@ -139,6 +141,11 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   if (request.builtins !== false) {
     const notice = sandboxNotice(sandbox);
     if (notice) process.stderr.write(`${notice}\n`);
+    if (installedInWorkspace(packageRoot().dir, workspace)) {
+      process.stderr.write(
+        "docket: docket is installed inside this workspace: its own folders are kept read-only, but Node's module search also reaches folders an agent's tools may write; for an agent you do not trust, run a docket installed outside the project (npm i -g docket).\n",
+      );
+    }
   }
   const tools = [
     ...(request.builtins === false

@@ -114,7 +114,7 @@ export function selfProtectionVote(
   const above = changesCode(view, protection.ownFiles, where, memo, command, analysis, {
     aboveOnly: true,
   });
-  if (above !== undefined) return deny(above.text, above.hit, "change");
+  if (above !== undefined) return deny(above.text, above.hit, "hold");
   // Built-in tools are judged by their declared arguments (write_file's content is free text);
   // any other tool (MCP, custom) by every string it is given, keys included.
   if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
@@ -206,12 +206,14 @@ function folderNames(own: DocketOwnFiles): Set<string> {
 }
 
 function folderAbove(
-  raw: string,
+  word: string,
   own: DocketOwnFiles,
   where: { readonly workspace: string; readonly home: string },
 ): OwnFile | undefined {
-  if (raw === "" || raw.length > MAX_STRING_CHARS || raw.startsWith("-") || raw.includes("\0"))
+  if (word === "" || word.length > MAX_STRING_CHARS || word.startsWith("-") || word.includes("\0"))
     return undefined;
+  // The shell expands `$HOME` and `${HOME}` as it does `~`.
+  const raw = word.replace(/^\$\{?HOME\}?(?=[\\/]|$)/, "~");
   // This runs for every word of every command: a word whose last name is no folder on the way
   // to an entry is dismissed before any path is built.
   const last =
@@ -361,16 +363,18 @@ function stateFolder(): OwnFile {
   return { path: ".docket", kind: "directory", what: "docket's state folder" };
 }
 
-function deny(text: string, hit: OwnFile, access: "use" | "change" = "use"): PolicyVote {
+function deny(text: string, hit: OwnFile, access: "use" | "change" | "hold" = "use"): PolicyVote {
+  const reasons = {
+    use: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
+    change: `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
+    hold: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may move, replace or remove a folder holding them, whatever the policy allows.`,
+  };
   return {
     decision: "deny",
     rule: SELF_PROTECTION_RULE,
     layer: "docket",
     order: Number.MIN_SAFE_INTEGER,
-    reason:
-      access === "use"
-        ? `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`
-        : `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
+    reason: reasons[access],
     approvers: undefined,
     matched: [`${JSON.stringify(text)} is ${hit.what} (${hit.path})`],
   };

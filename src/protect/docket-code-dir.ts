@@ -119,3 +119,24 @@ function real(absolute: string): string {
     return absolute;
   }
 }
+
+/**
+ * Whether docket is installed inside the workspace (its package there, or linked from its
+ * `node_modules`): its own folders are then kept read-only, but Node's module search also
+ * reaches folders the tools may write (`node_modules/node_modules/…`, a nearer `node_modules`),
+ * so a docket for agents you do not trust belongs outside the project.
+ *
+ * @example
+ * ```ts
+ * installedInWorkspace("/ws/node_modules/docket", "/ws"); // true
+ * ```
+ */
+export function installedInWorkspace(packageDir: string, workspace: string): boolean {
+  const code = real(path.resolve(packageDir));
+  const work = real(path.resolve(workspace));
+  if (within(work, code)) return false;
+  if (within(code, work)) return true;
+  return (
+    lstatSync(path.join(work, "node_modules", "docket"), { throwIfNoEntry: false }) !== undefined
+  );
+}

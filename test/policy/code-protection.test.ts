@@ -8,7 +8,7 @@ import { packageRoot } from "../../src/cli/package-root.js";
 import type { PolicyVerdict } from "../../src/policy/policy.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../src/policy/policy-engine.js";
 import { SELF_PROTECTION_RULE } from "../../src/policy/self-protection-vote.js";
-import { docketCodeDirs } from "../../src/protect/docket-code-dir.js";
+import { docketCodeDirs, installedInWorkspace } from "../../src/protect/docket-code-dir.js";
 import { docketOwnFiles } from "../../src/protect/docket-own-files.js";
 import { runtimeOwnFiles } from "../../src/protect/runtime-own-files.js";
 import { call as callOf, turn, writeScriptFile } from "../loop/support/model-script.js";
@@ -197,6 +197,13 @@ describe("which folder is docket's code", () => {
     expect(docketCodeDirs(ws, ws)).toEqual([]);
   });
 
+  it("says when docket is installed inside the workspace, not for a checkout of it", async () => {
+    expect(installedInWorkspace(join(ws, "node_modules", "docket"), ws)).toBe(true);
+    expect(installedInWorkspace(ws, join(ws, "examples"))).toBe(false);
+    const outside = await tempDir("docket-code-outside-");
+    expect(installedInWorkspace(packageRoot().dir, outside)).toBe(false);
+  });
+
   it("linked into the project: the package where it really is and the project's node_modules", async () => {
     const elsewhere = await tempDir("docket-code-linked-");
     const project = await tempDir("docket-code-project-");
@@ -262,6 +269,8 @@ describe("docket run, with docket installed in the project", () => {
       expect(byId.get("c_file")?.status, run.stdout).toBe("refused");
       expect(byId.get("c_shell")?.status, run.stdout).toBe("refused");
       expect(byId.get("c_ok")?.status, run.stdout).toBe("ok");
+      // The operator is told where a docket for untrusted agents belongs.
+      expect(run.stderr).toContain("docket is installed inside this workspace");
       expect(existsSync(join(root, probe))).toBe(false);
     } finally {
       await rm(join(root, probe), { force: true });
@@ -289,11 +298,16 @@ describe("a folder holding docket's own files", () => {
       `rsync -a fake/ ${home}/.config/`,
       `ln -sfn ${project}/fake ${home}/.config`,
       `rm -rf ${home}/.config`,
+      // The shell's spellings of the home folder.
+      "mv ~/.config /tmp/c",
+      "mv $HOME/.config /tmp/c",
+      ["mv $", "{HOME}/.config /tmp/c"].join(""),
+      'mv "$HOME"/.config /tmp/c',
+      "rsync -a --delete /tmp/n/ $HOME/.config/",
     ]) {
-      expect(await verdict(command), command).toMatchObject({
-        decision: "deny",
-        rule: SELF_PROTECTION_RULE,
-      });
+      const denied = await verdict(command);
+      expect(denied, command).toMatchObject({ decision: "deny", rule: SELF_PROTECTION_RULE });
+      expect(denied.reason, command).toContain("holds");
     }
     for (const command of [`ls ${home}`, "cd .. && ls", `cp a.txt ${home}/notes.txt`, "mv a b"]) {
       expect((await verdict(command)).decision, command).toBe("allow");
