@@ -54,8 +54,11 @@ function dependencyClosure(code: string): string[] {
   const queue = [code];
   while (queue.length > 0 && seen.size < MAX_PACKAGES) {
     const dir = queue.shift() as string;
-    for (const name of dependencyNames(dir)) {
-      const at = locate(name, dir);
+    const names = dependencyNames(dir);
+    // Where this package's imports are looked for, found once for all of them.
+    const folders = names.length === 0 ? [] : lookupFolders(dir);
+    for (const name of names) {
+      const at = locate(name, folders);
       if (at !== undefined && !seen.has(at)) {
         seen.add(at);
         queue.push(at);
@@ -77,9 +80,9 @@ function dependencyNames(dir: string): string[] {
   }
 }
 
-/** Where Node finds package `name` required from `dir`, as a real path. */
-function locate(name: string, dir: string): string | undefined {
-  for (const modules of lookupFolders(dir)) {
+/** Where Node finds package `name` in the `node_modules` folders `folders`, as a real path. */
+function locate(name: string, folders: readonly string[]): string | undefined {
+  for (const modules of folders) {
     const candidate = path.join(modules, name);
     if (existsSync(path.join(candidate, "package.json"))) return real(candidate);
   }
