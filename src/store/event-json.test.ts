@@ -1,0 +1,194 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../shared/canonical-json.js";
+import { eventJson } from "./event-json.js";
+import type { StoreEvent } from "./store-event.js";
+
+/** The keys of each event the fast path writes, in canonical order (as `eventOf` builds them). */
+const SHAPES: Record<string, readonly string[]> = {
+  requested: ["at", "callId", "principal", "rawArguments", "rawBytes", "sessionId", "tool", "type"],
+  decided: [
+    "args",
+    "at",
+    "callId",
+    "decision",
+    "explanation",
+    "layer",
+    "reason",
+    "rule",
+    "sessionId",
+    "tool",
+    "type",
+  ],
+  started: ["at", "callId", "sessionId", "timeoutMs", "tool", "type", "writes"],
+  finished: [
+    "at",
+    "callId",
+    "durationMs",
+    "message",
+    "output",
+    "outputBytes",
+    "reason",
+    "sessionId",
+    "status",
+    "tool",
+    "type",
+  ],
+  refused: ["at", "callId", "durationMs", "message", "reason", "sessionId", "tool", "type"],
+};
+
+/** Strings a model or a tool could put anywhere: escapes, lone surrogates, NUL, long text. */
+const hostileString = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "binary" }),
+  fc.constantFrom('"', "\\", "\u0000", "\ud800", "\udc00x", "😀", "\u2028", "a\nb", "</script>"),
+);
+
+/** Any value a field could hold, JSON or not. */
+const anyValue = fc.oneof(
+  hostileString,
+  fc.double(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.constant(-0),
+  fc.jsonValue(),
+  fc.anything({ withNullPrototype: true, withDate: true, withBoxedValues: true }),
+  fc.constant({ toJSON: () => undefined }),
+  fc.constant({ toJSON: () => ({ b: 1, a: 2 }) }),
+  fc.constant(() => 1),
+  fc.constant(Symbol("s")),
+);
+
+/** An event of one of the shapes, every key present, values of any kind. */
+const shapedEvent = fc
+  .constantFrom(...Object.keys(SHAPES))
+  .chain((type) =>
+    fc
+      .tuple(...(SHAPES[type] as string[]).map(() => anyValue))
+      .map((values) =>
+        Object.fromEntries(
+          (SHAPES[type] as string[]).map((key, i) => [key, key === "type" ? type : values[i]]),
+        ),
+      ),
+  );
+
+/** The same, with keys dropped, added, or in another order. */
+const bentEvent = fc
+  .tuple(
+    shapedEvent,
+    fc.array(fc.tuple(fc.oneof(fc.string(), fc.constant("0"), fc.constant("zz")), anyValue), {
+      maxLength: 3,
+    }),
+    fc.boolean(),
+    fc.nat(),
+  )
+  .map(([event, extra, reverse, drop]) => {
+    const entries = Object.entries(event);
+    const type = event.type;
+    const kept = entries.filter((_entry, i) => i !== drop % (entries.length + 1));
+    const all = [...kept, ...extra];
+    const result = Object.fromEntries(reverse ? all.reverse() : all);
+    return { ...result, type };
+  });
+
+describe("eventJson", () => {
+  it("writes the four events of a call exactly as canonicalJson does", () => {
+    fc.assert(
+      fc.property(shapedEvent, (event) => {
+        expect(same(event)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("gives canonicalJson's text for any other set, order or kind of keys", () => {
+    fc.assert(
+      fc.property(bentEvent, (event) => {
+        expect(same(event)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("leaves events with a prototype or a toJSON of their own to canonicalJson", () => {
+    const base = {
+      at: 1,
+      callId: "c",
+      sessionId: "s",
+      timeoutMs: 5,
+      tool: "t",
+      type: "started",
+      writes: false,
+    };
+    const withProto = Object.assign(Object.create({ inherited: 1 }), base);
+    const withToJson = { ...base, toJSON: () => ({ z: 1 }) };
+    const nullProto = Object.assign(Object.create(null), base);
+    for (const event of [withProto, withToJson, nullProto]) expect(same(event)).toBe(true);
+  });
+
+  it("writes what the checkpoint emits, with keys in canonical order", () => {
+    const event = {
+      at: 1796160027182,
+      callId: "call_0_0",
+      durationMs: 2.026079999999979,
+      message: "noop succeeded.",
+      output: '"quoted"\n',
+      outputBytes: 1,
+      reason: undefined,
+      sessionId: "ses_1",
+      status: "ok",
+      tool: "noop",
+      type: "finished",
+    };
+    expect(eventJson(event as StoreEvent)).toBe(
+      '{"at":1796160027182,"callId":"call_0_0","durationMs":2.026079999999979,"message":"noop succeeded.","output":"\\"quoted\\"\\n","outputBytes":1,"sessionId":"ses_1","status":"ok","tool":"noop","type":"finished"}',
+    );
+  });
+
+  it("throws where canonicalJson throws (a BigInt, a cycle)", () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    for (const args of [1n, cyclic]) {
+      const event = {
+        args,
+        at: 1,
+        callId: "c",
+        decision: "allow",
+        explanation: undefined,
+        layer: undefined,
+        reason: undefined,
+        rule: undefined,
+        sessionId: "s",
+        tool: "t",
+        type: "decided",
+      };
+      expect(() => canonicalJson(event)).toThrow(TypeError);
+      expect(() => eventJson(event as unknown as StoreEvent)).toThrow(TypeError);
+    }
+  });
+});
+
+/** Both give the same text, or both throw. */
+function same(event: unknown): boolean {
+  let expected: string | Error;
+  try {
+    expected = canonicalJson(event);
+  } catch (error) {
+    expected = error as Error;
+  }
+  let actual: string | Error;
+  try {
+    actual = eventJson(event as StoreEvent);
+  } catch (error) {
+    actual = error as Error;
+  }
+  if (typeof expected === "string" || typeof actual === "string") {
+    if (actual !== expected) {
+      throw new Error(`eventJson gave ${String(actual)}, canonicalJson ${String(expected)}`);
+    }
+    return true;
+  }
+  return actual instanceof TypeError === expected instanceof TypeError;
+}
