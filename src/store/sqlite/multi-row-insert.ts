@@ -52,7 +52,9 @@ export class MultiRowInsert {
     const full = this.full.splice(0);
     const rest = this.current;
     this.current = [];
-    for (const values of full) this.statement(MAX_ROWS).run(values);
+    // Values as arguments, not as one array: better-sqlite3 reads an array element by element
+    // through V8's API, about 35% more per statement for a batch's calls rows (ADR 0018).
+    for (const values of full) this.statement(MAX_ROWS).run(...values);
     const rows = rest.length / this.columns;
     if (!Number.isInteger(rows)) {
       throw new RangeError(`${rest.length} values do not make rows of ${this.columns}`);
@@ -60,7 +62,7 @@ export class MultiRowInsert {
     // The rest in one statement of exactly that many rows: a batch of ten calls is one run per
     // table, not two (8 + 2) with a copy of the values for each. A statement is prepared once
     // per row count seen, at most 64 per table.
-    if (rows > 0) this.statement(rows).run(rest);
+    if (rows > 0) this.statement(rows).run(...rest);
   }
 
   private statement(rows: number): Statement {
