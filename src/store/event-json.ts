@@ -86,51 +86,51 @@ function shapedJson(event: StoreEvent): string {
     case "requested":
       if (!sameKeys(keys, REQUESTED)) return canonicalJson(event);
       t = field(t, '"at":', e.at);
-      t = field(t, '"callId":', e.callId);
+      t = withJson(t, '"callId":', repeatedJson(CALL_ID, e.callId));
       t = field(t, '"principal":', e.principal);
       t = field(t, '"rawArguments":', e.rawArguments);
       t = field(t, '"rawBytes":', e.rawBytes);
-      t = field(t, '"sessionId":', e.sessionId);
-      t = field(t, '"tool":', e.tool);
-      t = field(t, '"type":', e.type);
+      t = withJson(t, '"sessionId":', repeatedJson(SESSION_ID, e.sessionId));
+      t = withJson(t, '"tool":', repeatedJson(TOOL, e.tool));
+      t = withJson(t, '"type":', '"requested"');
       return `${t}}`;
     case "decided":
       if (!sameKeys(keys, DECIDED)) return canonicalJson(event);
       t = field(t, '"args":', e.args);
       t = field(t, '"at":', e.at);
-      t = field(t, '"callId":', e.callId);
+      t = withJson(t, '"callId":', repeatedJson(CALL_ID, e.callId));
       t = field(t, '"decision":', e.decision);
       t = field(t, '"explanation":', e.explanation);
       t = field(t, '"layer":', e.layer);
       t = field(t, '"reason":', e.reason);
       t = field(t, '"rule":', e.rule);
-      t = field(t, '"sessionId":', e.sessionId);
-      t = field(t, '"tool":', e.tool);
-      t = field(t, '"type":', e.type);
+      t = withJson(t, '"sessionId":', repeatedJson(SESSION_ID, e.sessionId));
+      t = withJson(t, '"tool":', repeatedJson(TOOL, e.tool));
+      t = withJson(t, '"type":', '"decided"');
       return `${t}}`;
     case "started":
       if (!sameKeys(keys, STARTED)) return canonicalJson(event);
       t = field(t, '"at":', e.at);
-      t = field(t, '"callId":', e.callId);
-      t = field(t, '"sessionId":', e.sessionId);
+      t = withJson(t, '"callId":', repeatedJson(CALL_ID, e.callId));
+      t = withJson(t, '"sessionId":', repeatedJson(SESSION_ID, e.sessionId));
       t = field(t, '"timeoutMs":', e.timeoutMs);
-      t = field(t, '"tool":', e.tool);
-      t = field(t, '"type":', e.type);
+      t = withJson(t, '"tool":', repeatedJson(TOOL, e.tool));
+      t = withJson(t, '"type":', '"started"');
       t = field(t, '"writes":', e.writes);
       return `${t}}`;
     case "finished":
       if (!sameKeys(keys, FINISHED)) return canonicalJson(event);
       t = field(t, '"at":', e.at);
-      t = field(t, '"callId":', e.callId);
+      t = withJson(t, '"callId":', repeatedJson(CALL_ID, e.callId));
       t = field(t, '"durationMs":', e.durationMs);
       t = field(t, '"message":', e.message);
       t = field(t, '"output":', e.output);
       t = field(t, '"outputBytes":', e.outputBytes);
       t = field(t, '"reason":', e.reason);
-      t = field(t, '"sessionId":', e.sessionId);
+      t = withJson(t, '"sessionId":', repeatedJson(SESSION_ID, e.sessionId));
       t = field(t, '"status":', e.status);
-      t = field(t, '"tool":', e.tool);
-      t = field(t, '"type":', e.type);
+      t = withJson(t, '"tool":', repeatedJson(TOOL, e.tool));
+      t = withJson(t, '"type":', '"finished"');
       return `${t}}`;
     default:
       return canonicalJson(event);
@@ -139,9 +139,30 @@ function shapedJson(event: StoreEvent): string {
 
 /** `text` with one more member, or as it was when the value is one JSON leaves out. */
 function field(text: string, prefix: string, value: unknown): string {
-  const json = valueJson(value);
+  return withJson(text, prefix, valueJson(value));
+}
+
+function withJson(text: string, prefix: string, json: string | undefined): string {
   if (json === undefined) return text;
   return text === "{" ? `{${prefix}${json}` : `${text},${prefix}${json}`;
+}
+
+/** The last string seen in a field that all of a call's events share, and its JSON. */
+interface Repeated {
+  text: string;
+  json: string;
+}
+const CALL_ID: Repeated = { text: "", json: '""' };
+const SESSION_ID: Repeated = { text: "", json: '""' };
+const TOOL: Repeated = { text: "", json: '""' };
+
+/** A call's id, session and tool are the same strings in its four events: quoted once. */
+function repeatedJson(last: Repeated, value: unknown): string | undefined {
+  if (value === last.text) return last.json;
+  if (typeof value !== "string") return valueJson(value);
+  last.text = value;
+  last.json = stringJson(value);
+  return last.json;
 }
 
 /** A member's value as canonical JSON; undefined for what JSON.stringify drops. */

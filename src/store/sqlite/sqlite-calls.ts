@@ -11,8 +11,8 @@ import type {
 import { type CallRow, isClaimable, newCallRow } from "../call-state.js";
 import { callFilterSql, listLimit } from "../store-input.js";
 import {
+  appendCallRowValues,
   CALL_COLUMNS,
-  callRowValues,
   outcomeOfRow,
   type Row,
   seenClaim,
@@ -173,8 +173,6 @@ export class SqliteCalls {
     let sessionId: string | undefined;
     let no = 0;
     for (const row of rows) {
-      const values = callRowValues(row);
-      values[3] = row.writes === undefined ? null : row.writes ? 1 : 0;
       const target = statement.nextRow();
       if (this.keys.numbered) {
         if (row.sessionId !== sessionId) {
@@ -183,7 +181,10 @@ export class SqliteCalls {
         }
         target.push(no);
       }
-      for (const value of values) target.push(value);
+      const first = target.length;
+      appendCallRowValues(target, row);
+      // SQLite keeps booleans as integers.
+      target[first + 3] = row.writes === undefined ? null : row.writes ? 1 : 0;
     }
     statement.flush();
   }
