@@ -1,72 +1,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { jsonFieldValue } from "../../test/store/support/json-field-values.js";
+import { CallTrace, type EventBody, eventOf } from "../checkpoint/call-trace.js";
+import type { CheckpointState } from "../checkpoint/checkpoint-state.js";
 import { canonicalJson } from "../shared/canonical-json.js";
-import { eventJson } from "./event-json.js";
+import { eventJson, HAND_WRITTEN_EVENTS } from "./event-json.js";
 import type { StoreEvent } from "./store-event.js";
 
-/** The keys of each event the fast path writes, in canonical order (as `eventOf` builds them). */
+/** The events written by hand, and one that is not (it goes to canonicalJson). */
 const SHAPES: Record<string, readonly string[]> = {
-  requested: ["at", "callId", "principal", "rawArguments", "rawBytes", "sessionId", "tool", "type"],
-  decided: [
-    "args",
-    "at",
-    "callId",
-    "decision",
-    "explanation",
-    "layer",
-    "reason",
-    "rule",
-    "sessionId",
-    "tool",
-    "type",
-  ],
-  started: ["at", "callId", "sessionId", "timeoutMs", "tool", "type", "writes"],
-  finished: [
-    "at",
-    "callId",
-    "durationMs",
-    "message",
-    "output",
-    "outputBytes",
-    "reason",
-    "sessionId",
-    "status",
-    "tool",
-    "type",
-  ],
+  ...HAND_WRITTEN_EVENTS,
   refused: ["at", "callId", "durationMs", "message", "reason", "sessionId", "tool", "type"],
 };
-
-/** Strings a model or a tool could put anywhere: escapes, lone surrogates, NUL, long text. */
-const hostileString = fc.oneof(
-  fc.string(),
-  fc.string({ unit: "binary" }),
-  fc.constantFrom('"', "\\", "\u0000", "\ud800", "\udc00x", "😀", "\u2028", "a\nb", "</script>"),
-);
-
-/** Any value a field could hold, JSON or not. */
-const anyValue = fc.oneof(
-  hostileString,
-  fc.double(),
-  fc.integer(),
-  fc.boolean(),
-  fc.constant(undefined),
-  fc.constant(null),
-  fc.constant(-0),
-  fc.jsonValue(),
-  fc.anything({ withNullPrototype: true, withDate: true, withBoxedValues: true }),
-  fc.constant({ toJSON: () => undefined }),
-  fc.constant({ toJSON: () => ({ b: 1, a: 2 }) }),
-  fc.constant(() => 1),
-  fc.constant(Symbol("s")),
-);
 
 /** An event of one of the shapes, every key present, values of any kind. */
 const shapedEvent = fc
   .constantFrom(...Object.keys(SHAPES))
   .chain((type) =>
     fc
-      .tuple(...(SHAPES[type] as string[]).map(() => anyValue))
+      .tuple(...(SHAPES[type] as string[]).map(() => jsonFieldValue))
       .map((values) =>
         Object.fromEntries(
           (SHAPES[type] as string[]).map((key, i) => [key, key === "type" ? type : values[i]]),
@@ -78,7 +30,7 @@ const shapedEvent = fc
 const bentEvent = fc
   .tuple(
     shapedEvent,
-    fc.array(fc.tuple(fc.oneof(fc.string(), fc.constant("0"), fc.constant("zz")), anyValue), {
+    fc.array(fc.tuple(fc.oneof(fc.string(), fc.constant("0"), fc.constant("zz")), jsonFieldValue), {
       maxLength: 3,
     }),
     fc.boolean(),
@@ -110,6 +62,35 @@ describe("eventJson", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("knows the events the checkpoint builds, key for key (else they would take the slow path)", () => {
+    const trace = new CallTrace({} as CheckpointState, "call_1", "noop", "ses_1");
+    const bodies: EventBody[] = [
+      { type: "requested", principal: "agent", rawArguments: "{}", rawBytes: 2 },
+      {
+        type: "decided",
+        decision: "allow",
+        rule: undefined,
+        layer: undefined,
+        reason: undefined,
+        explanation: undefined,
+        args: {},
+      },
+      { type: "started", writes: false, timeoutMs: 5 },
+      {
+        type: "finished",
+        status: "ok",
+        reason: undefined,
+        message: "done",
+        durationMs: 1,
+        outputBytes: 1,
+        output: "1",
+      },
+    ];
+    for (const body of bodies) {
+      expect(Object.keys(eventOf(trace, body, 1))).toEqual(HAND_WRITTEN_EVENTS[body.type]);
+    }
   });
 
   it("leaves events with a prototype or a toJSON of their own to canonicalJson", () => {

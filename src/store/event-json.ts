@@ -1,5 +1,5 @@
 import { canonicalJson } from "../shared/canonical-json.js";
-import { sameKeys, stringJson } from "./json-members.js";
+import { primitiveJson, sameKeys, stringJson } from "./json-members.js";
 import type { StoreEvent } from "./store-event.js";
 
 /**
@@ -45,6 +45,21 @@ const FINISHED = [
   "tool",
   "type",
 ] as const;
+
+/**
+ * The events `eventJson` writes by hand, by type, with their keys in the order they must come.
+ *
+ * @example
+ * ```ts
+ * HAND_WRITTEN_EVENTS.started; // ["at", "callId", "sessionId", "timeoutMs", "tool", "type", "writes"]
+ * ```
+ */
+export const HAND_WRITTEN_EVENTS: Readonly<Record<string, readonly string[]>> = {
+  requested: REQUESTED,
+  decided: DECIDED,
+  started: STARTED,
+  finished: FINISHED,
+};
 
 /**
  * The canonical JSON text of an audit event: the same text as `canonicalJson(event)`, byte for
@@ -167,23 +182,14 @@ function repeatedJson(last: Repeated, value: unknown): string | undefined {
 
 /** A member's value as canonical JSON; undefined for what JSON.stringify drops. */
 function valueJson(value: unknown): string | undefined {
-  switch (typeof value) {
-    case "string":
-      return stringJson(value);
-    case "number":
-      return Number.isFinite(value) ? String(value) : "null";
-    case "boolean":
-      return value ? "true" : "false";
-    case "undefined":
-    case "function":
-    case "symbol":
-      return undefined;
-    default:
-      if (value !== null && typeof (value as { toJSON?: unknown }).toJSON === "function") {
-        unwritten = true;
-        return undefined;
-      }
-      // Objects, null and BigInt (which throws there, as it does for the whole event).
-      return canonicalJson(value);
+  const json = primitiveJson(value);
+  if (json !== undefined) return json;
+  const kind = typeof value;
+  if (kind === "undefined" || kind === "function" || kind === "symbol") return undefined;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    unwritten = true;
+    return undefined;
   }
+  // Objects and BigInt (which throws there, as it does for the whole event).
+  return canonicalJson(value);
 }
