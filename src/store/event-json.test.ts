@@ -128,6 +128,36 @@ describe("eventJson", () => {
     );
   });
 
+  it("stays right when a getter of the event serialises another event meanwhile", () => {
+    const inner = {
+      at: 2,
+      callId: "i",
+      sessionId: "s",
+      timeoutMs: 1,
+      tool: "t",
+      type: "started",
+      writes: true,
+    };
+    const event = {
+      args: { toJSON: () => ({ z: 1 }) },
+      at: 1,
+      callId: "c",
+      decision: "allow",
+      explanation: undefined,
+      layer: undefined,
+      reason: undefined,
+      rule: undefined,
+      get sessionId() {
+        eventJson(inner as StoreEvent);
+        return "s";
+      },
+      tool: "t",
+      type: "decided",
+    };
+    expect(eventJson(event as unknown as StoreEvent)).toBe(canonicalJson(event));
+    expect(eventJson(event as unknown as StoreEvent)).toContain('"args":{"z":1}');
+  });
+
   it("throws where canonicalJson throws (a BigInt, a cycle)", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;

@@ -81,12 +81,19 @@ export const HAND_WRITTEN_EVENTS: Readonly<Record<string, readonly string[]>> = 
 export function eventJson(event: StoreEvent): string {
   if (Object.getPrototypeOf(event) !== Object.prototype) return canonicalJson(event);
   if (typeof (event as { toJSON?: unknown }).toJSON === "function") return canonicalJson(event);
+  // Saved and restored: a getter on the event could emit another event, and so come back here.
+  const outer = unwritten;
   unwritten = false;
-  const text = shapedJson(event);
-  if (!unwritten) return text;
+  let text: string;
+  let left: boolean;
+  try {
+    text = shapedJson(event);
+  } finally {
+    left = unwritten;
+    unwritten = outer;
+  }
   // A nested value with a `toJSON` of its own: its text is whatever that gives, in context.
-  unwritten = false;
-  return canonicalJson(event);
+  return left ? canonicalJson(event) : text;
 }
 
 /** Set when a value was left unwritten: the event's text is then `canonicalJson`'s. */
