@@ -138,22 +138,15 @@ describe("eventJson", () => {
       type: "started",
       writes: true,
     };
-    const event = {
-      args: { toJSON: () => ({ z: 1 }) },
-      at: 1,
-      callId: "c",
-      decision: "allow",
-      explanation: undefined,
-      layer: undefined,
-      reason: undefined,
-      rule: undefined,
-      get sessionId() {
+    const event = decided({ toJSON: () => ({ z: 1 }) });
+    // Redefined in place, so the key keeps its position.
+    Object.defineProperty(event, "sessionId", {
+      enumerable: true,
+      get() {
         eventJson(inner as StoreEvent);
         return "s";
       },
-      tool: "t",
-      type: "decided",
-    };
+    });
     expect(eventJson(event as unknown as StoreEvent)).toBe(canonicalJson(event));
     expect(eventJson(event as unknown as StoreEvent)).toContain('"args":{"z":1}');
   });
@@ -162,24 +155,29 @@ describe("eventJson", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
     for (const args of [1n, cyclic]) {
-      const event = {
-        args,
-        at: 1,
-        callId: "c",
-        decision: "allow",
-        explanation: undefined,
-        layer: undefined,
-        reason: undefined,
-        rule: undefined,
-        sessionId: "s",
-        tool: "t",
-        type: "decided",
-      };
+      const event = decided(args);
       expect(() => canonicalJson(event)).toThrow(TypeError);
       expect(() => eventJson(event as unknown as StoreEvent)).toThrow(TypeError);
     }
   });
 });
+
+/** A decided event as the checkpoint builds it, with these arguments. */
+function decided(args: unknown): Record<string, unknown> {
+  return {
+    args,
+    at: 1,
+    callId: "c",
+    decision: "allow",
+    explanation: undefined,
+    layer: undefined,
+    reason: undefined,
+    rule: undefined,
+    sessionId: "s",
+    tool: "t",
+    type: "decided",
+  };
+}
 
 /** Both give the same text, or both throw. */
 function same(event: unknown): boolean {
