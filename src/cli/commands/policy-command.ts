@@ -69,7 +69,10 @@ async function setup(options: PolicyCliOptions, toolName?: string): Promise<Setu
       toolName === "run_command" && sandbox.mode !== "off"
         ? probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath)
         : undefined;
-    const layers = loadPolicyFiles({ projectFile: cli.projectFile ?? false });
+    const layers = loadPolicyFiles({
+      projectFile: cli.projectFile ?? false,
+      projectConfig: cli.config,
+    });
     const workspace = options.workspace ?? cli.workspace;
     const engine = await createPolicyEngine({
       layers,
