@@ -42,15 +42,11 @@ await build({
   tsconfig: "tsconfig.build.json",
   plugins: [englishZodOnly],
 });
-// The launcher (docs/adr/0019-cold-policy-check.md has the figures). It keeps WebAssembly in
-// V8's baseline compiler (Liftoff): a tree-sitter parse otherwise makes V8 optimise the bash
-// grammar's lexer on a background thread, which no docket process waits for the result of but
-// every one waits for at exit (about 400 ms after a policy check has answered); parsing is no
-// slower. No compile cache: an entry planted in it would be code run inside docket itself
-// (ADR 0019 says why it was withdrawn).
+// The launcher. The bundle's main sets V8's --liftoff-only itself, just before tree-sitter's
+// first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).
+// No compile cache: an entry planted in it would be code run inside docket itself (ADR 0019
+// says why it was withdrawn).
 const launcher = `#!/usr/bin/env node
-import { setFlagsFromString } from "node:v8";
-setFlagsFromString("--liftoff-only");
 await import("./bin/main.js");
 `;
 writeFileSync(`${cli}/main.js`, launcher);

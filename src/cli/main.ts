@@ -6,8 +6,21 @@ import {
   loadHookRunner,
   nodeHookIo,
 } from "../hook/hook-guard.js";
+import { beforeWasmCompile } from "../shared/before-wasm-compile.js";
 
+// WebAssembly stays in V8's baseline compiler (Liftoff): a tree-sitter parse otherwise makes V8
+// optimise the bash grammar's lexer on a background thread, which no docket process uses but
+// every one waits for at exit (about 400 ms after a policy check has answered); parsing is no
+// slower (docs/adr/0019-cold-policy-check.md). `docket policy` sets it just before tree-sitter's
+// first compile, so a check that parses no shell syntax does not load node:v8; every other
+// command at once, before Node's own WebAssembly (fetch's HTTP parser) could be compiled
+// (docs/adr/0021-cold-start-floor.md).
+const keepWasmInLiftoff = () => {
+  process.getBuiltinModule("node:v8").setFlagsFromString("--liftoff-only");
+};
 const argv = process.argv.slice(2);
+if (argv[0] === "policy") beforeWasmCompile(keepWasmInLiftoff);
+else keepWasmInLiftoff();
 if (isHookInvocation(argv)) {
   // A hook answers deny on anything that goes wrong, its own modules failing to load included,
   // and loads only what a hook needs (docs/hooks.md).

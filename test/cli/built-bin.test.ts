@@ -24,16 +24,62 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const docket = (args: readonly string[], input?: string) => {
-  const child = exec(process.execPath, [main, ...args], {
-    cwd: dir,
-    env: { ...process.env, HOME: dir, DOCKET_CONFIG: "", DOCKET_STORE: "" },
-  });
+const docket = (args: readonly string[], input?: string, preload: readonly string[] = []) => {
+  const child = exec(
+    process.execPath,
+    [...preload.flatMap((file) => ["--import", file]), main, ...args],
+    {
+      cwd: dir,
+      env: { ...process.env, HOME: dir, DOCKET_CONFIG: "", DOCKET_STORE: "" },
+    },
+  );
   if (input !== undefined) child.child.stdin?.end(input);
   return child;
 };
 
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`../fixtures/process-report/${name}`, import.meta.url));
+
+/** The line `name …` a preload wrote on standard error, as words. */
+function reported(stderr: string, name: string): string[] {
+  const line = stderr.split("\n").find((text) => text.startsWith(`${name} `));
+  return line === undefined
+    ? []
+    : line
+        .slice(name.length + 1)
+        .split(" ")
+        .filter(Boolean);
+}
+
 describe.skipIf(!existsSync(bundle))("the built, bundled bin", () => {
+  it("loads for a policy check of plain words no node:v8 and no perf_hooks", async () => {
+    const { stdout, stderr } = await docket(
+      ["policy", "check", "run_command", '{"command":"ls"}'],
+      undefined,
+      [fixture("builtins.mjs")],
+    );
+    expect(stdout).toContain("decision: allow");
+    const builtins = reported(stderr, "loaded-builtins");
+    expect(builtins).toContain("fs");
+    expect(builtins.filter((name) => ["v8", "perf_hooks"].includes(name))).toEqual([]);
+  });
+
+  it("keeps WebAssembly in Liftoff from before its first compile, for a check and for a run", async () => {
+    const check = await docket(
+      ["policy", "check", "run_command", '{"command":"ls -la && ls src"}'],
+      undefined,
+      [fixture("wasm-order.mjs")],
+    );
+    expect(check.stdout).toContain("decision: allow");
+    const events = reported(check.stderr, "wasm-order");
+    expect(events[0]).toBe("flag:--liftoff-only");
+    expect(events.filter((event) => event.startsWith("wasm:")).length).toBeGreaterThan(0);
+    expect(events.filter((event) => event.startsWith("flag:"))).toHaveLength(1);
+    // Other commands set it at once, before any WebAssembly of Node's own (fetch's parser).
+    const run = await docket(["run", "Hi."], undefined, [fixture("wasm-order.mjs")]);
+    expect(reported(run.stderr, "wasm-order")[0]).toBe("flag:--liftoff-only");
+  });
+
   it("checks a shell command with the tree-sitter parser", async () => {
     // A list is syntax: only tree-sitter reads it (`ls -la` alone is plain words, read without).
     const { stdout } = await docket([
