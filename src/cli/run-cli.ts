@@ -1,7 +1,9 @@
-import { Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import { disableColour } from "../shared/colour-enabled.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
+import { CommandExit } from "./command-exit.js";
 import { registerCommands } from "./command-registry.js";
+import { readPolicyCheckArgv } from "./commands/policy-check-argv.js";
 import { isExpectedError, writeCrashLog } from "./crash-log.js";
 import { packageRoot } from "./package-root.js";
 
@@ -17,7 +19,8 @@ import { packageRoot } from "./package-root.js";
  * ```
  */
 export async function createProgram(argv?: readonly string[]): Promise<Command> {
-  const program = new Command("docket")
+  commander ??= await import("commander");
+  const program = new commander.Command("docket")
     .description("The model asks; your program executes. Every tool call passes one checkpoint.")
     .version(packageRoot().version, "-v, --version")
     .showHelpAfterError()
@@ -29,6 +32,9 @@ export async function createProgram(argv?: readonly string[]): Promise<Command> 
   await registerCommands(program, argv);
   return program;
 }
+
+// Loaded with the first program: a `policy check` read by readPolicyCheckArgv never needs it.
+let commander: typeof import("commander") | undefined;
 
 const quieted = new WeakSet<NodeJS.WriteStream>();
 
@@ -92,12 +98,24 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   quietOnClosedPipe(process.stderr);
   try {
     // Inside the try: a command whose modules fail to load is one line, never a stack trace.
-    const program = await createProgram(argv);
-    await program.parseAsync([...argv], { from: "user" });
+    const check = readPolicyCheckArgv(argv);
+    if (check !== undefined) {
+      // The form scripts and hooks use, without commander: what it would have read.
+      const { runCheck } = await import("./commands/policy-check.js");
+      await runCheck(check.tool, check.args, {
+        tool: [],
+        principal: "cli",
+        ...(check.json ? { json: true } : {}),
+      });
+    } else {
+      const program = await createProgram(argv);
+      await program.parseAsync([...argv], { from: "user" });
+    }
     // Commands report failure through process.exitCode; keep it.
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CommandExit) return error.exitCode;
+    if (commander !== undefined && error instanceof commander.CommanderError) return error.exitCode;
     return reportError(error, argv);
   }
 }
