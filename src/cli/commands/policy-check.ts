@@ -82,7 +82,7 @@ export async function setup(options: PolicyCliOptions, toolName?: string): Promi
     const sandbox = cli.runtime.sandbox;
     const probing =
       toolName === "run_command" && sandbox.mode !== "off"
-        ? probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath)
+        ? probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath, { version: false })
         : undefined;
     const layers = loadPolicyFiles({
       projectFile: cli.projectFile ?? false,
