@@ -6,6 +6,7 @@
 // external and load from node_modules as before. The bundle stays under dist/src/cli/, which
 // self-protection names as docket's CLI. Then main.js becomes a launcher of the bundle.
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { build } from "esbuild";
 
 const cli = "dist/src/cli";
@@ -18,6 +19,19 @@ const englishZodOnly = {
     build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
       contents: 'export { default as en } from "./en.js";\n',
       loader: "js",
+    }));
+  },
+};
+// CEL (for `when:` rules) is required where the first condition is compiled, not imported:
+// esbuild then evaluates its module body on that first call, so a policy without `when:` never
+// runs it; compiling one stays synchronous (src/policy/load-cel.ts).
+const celOnFirstUse = {
+  name: "cel-on-first-use",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]dist[\\/]src[\\/]policy[\\/]load-cel\.js$/ }, (args) => ({
+      contents: 'export function loadCel() {\n  return require("@marcbachmann/cel-js");\n}\n',
+      loader: "js",
+      resolveDir: dirname(args.path),
     }));
   },
 };
@@ -40,7 +54,7 @@ await build({
   // Not tsconfig.json, whose `paths` send "docket" to src/ for development: the shipped example
   // imports "docket", which must be the very modules the bundle already holds from dist/.
   tsconfig: "tsconfig.build.json",
-  plugins: [englishZodOnly],
+  plugins: [englishZodOnly, celOnFirstUse],
 });
 // The launcher. The bundle's main sets V8's --liftoff-only itself, just before tree-sitter's
 // first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,6 +62,34 @@ describe.skipIf(!existsSync(bundle))("the built, bundled bin", () => {
     const builtins = reported(stderr, "loaded-builtins");
     expect(builtins).toContain("fs");
     expect(builtins.filter((name) => ["v8", "perf_hooks"].includes(name))).toEqual([]);
+  });
+
+  it("compiles and evaluates `when:` conditions (CEL, required on first use in the bundle)", async () => {
+    const project = await mkdtemp(join(tmpdir(), "docket-built-when-"));
+    try {
+      const yaml = (when: string) =>
+        `policy:\n  rules:\n    - decision: deny\n      tool: read_file\n      when: ${when}\n      reason: no secrets\n`;
+      await writeFile(join(project, "docket.yaml"), yaml(`args.path == "secret.txt"`));
+      const run = (args: readonly string[]) =>
+        exec(process.execPath, [main, ...args], {
+          cwd: project,
+          env: { ...process.env, HOME: project, DOCKET_CONFIG: "", DOCKET_STORE: "" },
+        }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+      const denied = await run(["policy", "check", "read_file", '{"path":"secret.txt"}']);
+      expect(denied.stdout).toContain("decision: deny");
+      expect(denied.stdout).toContain("no secrets");
+      const allowed = await run(["policy", "check", "read_file", '{"path":"other.txt"}']);
+      expect(allowed.stdout).toContain("decision: allow");
+      await writeFile(join(project, "docket.yaml"), yaml("args.path =="));
+      const bad = (await run(["policy", "check", "read_file", "{}"])) as {
+        code: number;
+        stderr: string;
+      };
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/docket\.yaml:5: /);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 
   it("keeps WebAssembly in Liftoff from before its first compile, for a check and for a run", async () => {
