@@ -35,16 +35,37 @@ const celOnFirstUse = {
     }));
   },
 };
-rmSync(`${cli}/bin`, { recursive: true, force: true });
-await build({
-  entryPoints: { main: `${cli}/main.js` },
+// `docket policy check TOOL ARGS [--json]` (main.ts hands it to policy-check-main.js) is a bundle
+// of its own: its code in a few module files rather than the fifty shared chunks of the CLI's
+// split bundle, which Node resolves, reads and links one by one (about 15 ms of a cold check,
+// docs/adr/0021-cold-start-floor.md). The CLI's bundle leaves that import to it.
+const policyCheckApart = {
+  name: "policy-check-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/policy-check-main\.js$/ }, () => ({
+      path: "./policy-check-main.js",
+      external: true,
+    }));
+  },
+};
+// A policy check runs no tool: its bundle leaves the handlers out (about 1 MB), and an import of
+// one, were it ever reached, fails (a failed call), never runs anything.
+const noHandlers = {
+  name: "no-handlers",
+  setup(build) {
+    build.onResolve({ filter: /\.handler\.js$/ }, () => ({
+      path: "./a-policy-check-runs-no-tool-handler.js",
+      external: true,
+    }));
+  },
+};
+const shared = {
   bundle: true,
   splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",
   outdir: `${cli}/bin`,
-  chunkNames: "chunks/[name]-[hash]",
   external: ["better-sqlite3", "pg", "@electric-sql/pglite", "web-tree-sitter", "tree-sitter-bash"],
   // CommonJS packages inside an ES module bundle still call require().
   banner: {
@@ -54,7 +75,19 @@ await build({
   // Not tsconfig.json, whose `paths` send "docket" to src/ for development: the shipped example
   // imports "docket", which must be the very modules the bundle already holds from dist/.
   tsconfig: "tsconfig.build.json",
-  plugins: [englishZodOnly, celOnFirstUse],
+};
+rmSync(`${cli}/bin`, { recursive: true, force: true });
+await build({
+  ...shared,
+  entryPoints: { main: `${cli}/main.js` },
+  chunkNames: "chunks/[name]-[hash]",
+  plugins: [englishZodOnly, celOnFirstUse, policyCheckApart],
+});
+await build({
+  ...shared,
+  entryPoints: { "policy-check-main": `${cli}/policy-check-main.js` },
+  chunkNames: "policy-check/[name]-[hash]",
+  plugins: [englishZodOnly, celOnFirstUse, noHandlers],
 });
 // The launcher. The bundle's main sets V8's --liftoff-only itself, just before tree-sitter's
 // first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).

@@ -64,6 +64,30 @@ describe.skipIf(!existsSync(bundle))("the built, bundled bin", () => {
     expect(builtins.filter((name) => ["v8", "perf_hooks"].includes(name))).toEqual([]);
   });
 
+  it("answers the plain `policy check` (its own bundle) as the command commander runs does", async () => {
+    const outcome = (args: readonly string[]) =>
+      docket(["policy", "check", ...args]).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => ({
+          code: error.code,
+          stdout: error.stdout,
+          stderr: error.stderr,
+        }),
+      );
+    for (const args of [
+      ["run_command", '{"command":"ls -la && ls src"}'],
+      ["run_command", '{"command":"rm -rf /"}', "--json"],
+      ["read_file", "{bad"],
+      ["no_such_tool"],
+      ["write_file", '{"path":".docket/x","content":""}'],
+    ]) {
+      // `--principal cli` is the default: the same question, through commander's bundle.
+      expect(await outcome(args), args.join(" ")).toEqual(
+        await outcome(["--principal", "cli", ...args]),
+      );
+    }
+  });
+
   it("compiles and evaluates `when:` conditions (CEL, required on first use in the bundle)", async () => {
     const project = await mkdtemp(join(tmpdir(), "docket-built-when-"));
     try {
