@@ -33,7 +33,18 @@ if (isHookInvocation(argv)) {
   const code = await guardHook(argv, loadHookRunner(argv), nodeHookIo(), firstDeadline());
   // Out at once: a store or timer left open must not keep the host waiting.
   process.stdout.write("", () => process.exit(code));
+} else if (check !== undefined) {
+  try {
+    const { runPolicyCheck } = await import("./policy-check-main.js");
+    process.exitCode = await runPolicyCheck(check, argv);
+  } catch (error) {
+    // Only its modules failing to load gets here: one line, never a stack trace.
+    process.exitCode = reportError(error, argv);
+  }
 } else {
+  // First: no tool may be defined before the development lint warnings are turned off.
+  await import("./quiet-tool-lint.js");
+  const { runCli } = await import("./run-cli.js");
   // Whatever escapes a command (an error event nobody handled, a rejected promise nobody awaited)
   // ends docket with one line and a log, never a stack trace.
   const crash = (error: unknown) => {
@@ -42,18 +53,5 @@ if (isHookInvocation(argv)) {
   };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
-  if (check !== undefined) {
-    try {
-      const { runPolicyCheck } = await import("./policy-check-main.js");
-      process.exitCode = await runPolicyCheck(check, argv);
-    } catch (error) {
-      // Only its modules failing to load gets here: one line, never a stack trace.
-      process.exitCode = reportError(error, argv);
-    }
-  } else {
-    // First: no tool may be defined before the development lint warnings are turned off.
-    await import("./quiet-tool-lint.js");
-    const { runCli } = await import("./run-cli.js");
-    process.exitCode = await runCli(argv);
-  }
+  process.exitCode = await runCli(argv);
 }

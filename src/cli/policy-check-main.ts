@@ -23,6 +23,15 @@ export async function runPolicyCheck(
   check: PolicyCheckArgv,
   argv: readonly string[],
 ): Promise<number> {
+  // Whatever escapes (an error event nobody handled, a rejected promise nobody awaited) ends the
+  // check with one line and a log, as for every command; this bundle's own errors, so its own
+  // handler (a DocketError of this bundle is not one of main.ts's).
+  const crash = (error: unknown) => {
+    process.exitCode = reportError(error, argv);
+    process.exit();
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
   // This bundle's own copy of the hook: set just before tree-sitter's first compile.
