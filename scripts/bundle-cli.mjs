@@ -6,6 +6,7 @@
 // external and load from node_modules as before. The bundle stays under dist/src/cli/, which
 // self-protection names as docket's CLI. Then main.js becomes a launcher of the bundle.
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { build } from "esbuild";
 
 const cli = "dist/src/cli";
@@ -21,16 +22,50 @@ const englishZodOnly = {
     }));
   },
 };
-rmSync(`${cli}/bin`, { recursive: true, force: true });
-await build({
-  entryPoints: { main: `${cli}/main.js` },
+// CEL (for `when:` rules) is required where the first condition is compiled, not imported:
+// esbuild then evaluates its module body on that first call, so a policy without `when:` never
+// runs it; compiling one stays synchronous (src/policy/load-cel.ts).
+const celOnFirstUse = {
+  name: "cel-on-first-use",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]dist[\\/]src[\\/]policy[\\/]load-cel\.js$/ }, (args) => ({
+      contents: 'export function loadCel() {\n  return require("@marcbachmann/cel-js");\n}\n',
+      loader: "js",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+// `docket policy check TOOL ARGS [--json]` (main.ts hands it to policy-check-main.js) is a bundle
+// of its own: its code in a few module files rather than the fifty shared chunks of the CLI's
+// split bundle, which Node resolves, reads and links one by one (about 15 ms of a cold check,
+// docs/adr/0021-cold-start-floor.md). The CLI's bundle leaves that import to it.
+const policyCheckApart = {
+  name: "policy-check-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/policy-check-main\.js$/ }, () => ({
+      path: "./policy-check-main.js",
+      external: true,
+    }));
+  },
+};
+// A policy check runs no tool: its bundle leaves the handlers out (about 1 MB), and an import of
+// one, were it ever reached, fails (a failed call), never runs anything.
+const noHandlers = {
+  name: "no-handlers",
+  setup(build) {
+    build.onResolve({ filter: /\.handler\.js$/ }, () => ({
+      path: "./a-policy-check-runs-no-tool-handler.js",
+      external: true,
+    }));
+  },
+};
+const shared = {
   bundle: true,
   splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",
   outdir: `${cli}/bin`,
-  chunkNames: "chunks/[name]-[hash]",
   external: ["better-sqlite3", "pg", "@electric-sql/pglite", "web-tree-sitter", "tree-sitter-bash"],
   // CommonJS packages inside an ES module bundle still call require().
   banner: {
@@ -40,17 +75,25 @@ await build({
   // Not tsconfig.json, whose `paths` send "docket" to src/ for development: the shipped example
   // imports "docket", which must be the very modules the bundle already holds from dist/.
   tsconfig: "tsconfig.build.json",
-  plugins: [englishZodOnly],
+};
+rmSync(`${cli}/bin`, { recursive: true, force: true });
+await build({
+  ...shared,
+  entryPoints: { main: `${cli}/main.js` },
+  chunkNames: "chunks/[name]-[hash]",
+  plugins: [englishZodOnly, celOnFirstUse, policyCheckApart],
 });
-// The launcher (docs/adr/0019-cold-policy-check.md has the figures). It keeps WebAssembly in
-// V8's baseline compiler (Liftoff): a tree-sitter parse otherwise makes V8 optimise the bash
-// grammar's lexer on a background thread, which no docket process waits for the result of but
-// every one waits for at exit (about 400 ms after a policy check has answered); parsing is no
-// slower. No compile cache: an entry planted in it would be code run inside docket itself
-// (ADR 0019 says why it was withdrawn).
+await build({
+  ...shared,
+  entryPoints: { "policy-check-main": `${cli}/policy-check-main.js` },
+  chunkNames: "policy-check/[name]-[hash]",
+  plugins: [englishZodOnly, celOnFirstUse, noHandlers],
+});
+// The launcher. The bundle's main sets V8's --liftoff-only itself, just before tree-sitter's
+// first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).
+// No compile cache: an entry planted in it would be code run inside docket itself (ADR 0019
+// says why it was withdrawn).
 const launcher = `#!/usr/bin/env node
-import { setFlagsFromString } from "node:v8";
-setFlagsFromString("--liftoff-only");
 await import("./bin/main.js");
 `;
 writeFileSync(`${cli}/main.js`, launcher);

@@ -39,8 +39,15 @@ export function builtinTools({
   const root = resolve(workspace);
   // Without a guard from the runtime, docket's usual files are still kept out: `.docket/`,
   // docket.yaml and the user config folder (the CLI passes the full set, store URL included).
-  const own = files.guard === undefined ? runtimeOwnFiles({ workspace: root }) : undefined;
-  const guard = files.guard ?? { own: (absolute: string) => own?.find(absolute)?.what };
+  // Found when a handler first asks, not here: a process that only decides (a policy check)
+  // never runs one.
+  let own: ReturnType<typeof runtimeOwnFiles> | undefined;
+  const guard = files.guard ?? {
+    own: (absolute: string) => {
+      own ??= runtimeOwnFiles({ workspace: root });
+      return own.find(absolute)?.what;
+    },
+  };
   return [
     ...fileTools(root, { ...files, guard }),
     runCommandTool(root, run),

@@ -1,4 +1,5 @@
 import type { Context } from "@opentelemetry/api";
+import { monotonicMs } from "../shared/monotonic-ms.js";
 import { startToolSpan, type ToolSpan } from "../telemetry/tool-span.js";
 import type { CheckpointEvent, EmitOptions } from "./checkpoint-event.js";
 import type { CheckpointState } from "./checkpoint-state.js";
@@ -126,7 +127,7 @@ export function eventOf(trace: CallTrace, body: EventBody, at: number): Checkpoi
  * builds results only from the original call's id and name.
  */
 export class CallTrace {
-  readonly startedAt = performance.now();
+  readonly startedAt = monotonicMs();
   rule: string | undefined;
   /** The call's `execute_tool` span; undefined when nothing records telemetry. */
   private readonly span: ToolSpan | undefined;
@@ -174,7 +175,7 @@ export class CallTrace {
   }
 
   elapsed(): number {
-    return performance.now() - this.startedAt;
+    return monotonicMs() - this.startedAt;
   }
 
   /**

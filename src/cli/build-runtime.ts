@@ -96,7 +96,11 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   // The approvers (their token variables) are checked before anything is created.
   const configuredApprovers = cli.directory;
   const workspace = cli.workspace;
-  const layers = loadPolicyFiles({ projectFile: cli.projectFile ?? false, env });
+  const layers = loadPolicyFiles({
+    projectFile: cli.projectFile ?? false,
+    projectConfig: cli.config,
+    env,
+  });
   const protection = docketProtection({
     storeUrl: cli.storeUrl,
     ...(cli.projectFile === undefined ? {} : { configFile: cli.projectFile }),

@@ -6,8 +6,21 @@ import {
   loadHookRunner,
   nodeHookIo,
 } from "../hook/hook-guard.js";
+import { beforeWasmCompile } from "../shared/before-wasm-compile.js";
+import { readPolicyCheckArgv } from "./commands/policy-check-argv.js";
+import { keepWasmInLiftoff } from "./keep-wasm-in-liftoff.js";
+import { reportError } from "./report-error.js";
 
+// WebAssembly stays in Liftoff (keep-wasm-in-liftoff.ts). `docket policy` sets it just before
+// tree-sitter's first compile, so a check that parses no shell syntax does not load node:v8;
+// every other command at once, before Node's own WebAssembly (fetch's HTTP parser) could be
+// compiled (docs/adr/0021-cold-start-floor.md).
 const argv = process.argv.slice(2);
+if (argv[0] === "policy") beforeWasmCompile(keepWasmInLiftoff);
+else keepWasmInLiftoff();
+// `policy check TOOL ARGS [--json]`, as scripts and hooks send it: no commander, and in the built
+// CLI a bundle of its own (policy-check-main.ts).
+const check = readPolicyCheckArgv(argv);
 if (isHookInvocation(argv)) {
   // A hook answers deny on anything that goes wrong, its own modules failing to load included,
   // and loads only what a hook needs (docs/hooks.md).
@@ -20,10 +33,18 @@ if (isHookInvocation(argv)) {
   const code = await guardHook(argv, loadHookRunner(argv), nodeHookIo(), firstDeadline());
   // Out at once: a store or timer left open must not keep the host waiting.
   process.stdout.write("", () => process.exit(code));
+} else if (check !== undefined) {
+  try {
+    const { runPolicyCheck } = await import("./policy-check-main.js");
+    process.exitCode = await runPolicyCheck(check, argv);
+  } catch (error) {
+    // Only its modules failing to load gets here: one line, never a stack trace.
+    process.exitCode = reportError(error, argv);
+  }
 } else {
   // First: no tool may be defined before the development lint warnings are turned off.
   await import("./quiet-tool-lint.js");
-  const { reportError, runCli } = await import("./run-cli.js");
+  const { runCli } = await import("./run-cli.js");
   // Whatever escapes a command (an error event nobody handled, a rejected promise nobody awaited)
   // ends docket with one line and a log, never a stack trace.
   const crash = (error: unknown) => {
@@ -32,6 +53,5 @@ if (isHookInvocation(argv)) {
   };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
-
   process.exitCode = await runCli(argv);
 }

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { DocketError } from "../errors/docket-error.js";
 import type { PolicyLayer } from "../policy/policy-rule.js";
-import { loadConfig } from "./load-config.js";
+import { type DocketConfig, loadConfig } from "./load-config.js";
 import { policyLayerFrom } from "./policy-section.js";
 import { linesUnder, readYamlSource } from "./yaml-source.js";
 
@@ -22,6 +22,12 @@ export interface PolicyFileOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Directory for the default project file (default: the cwd). */
   readonly cwd?: string;
+  /**
+   * docket.yaml as the caller already loaded it (`loadConfig` of `projectFile`): its policy
+   * layer is taken as it is rather than the file read and checked a second time. Used only when
+   * its `file` is `projectFile`.
+   */
+  readonly projectConfig?: DocketConfig | undefined;
 }
 
 /**
@@ -53,7 +59,10 @@ export function loadPolicyFiles(options: PolicyFileOptions = {}): PolicyLayer[] 
   const project =
     options.projectFile ?? (existsSync(path.join(cwd, "docket.yaml")) ? "docket.yaml" : false);
   if (project !== false) {
-    const config = loadConfig(project, { home, cwd });
+    const config =
+      options.projectConfig?.file === project
+        ? options.projectConfig
+        : loadConfig(project, { home, cwd });
     if (config.policy !== undefined) layers.push(config.policy);
   }
   return layers;

@@ -38,15 +38,26 @@ export function policyLayerFrom(
       where,
     );
   }
-  const layer: PolicyLayer = {
+  const layer: PolicyLayer = Object.freeze({
     name: options.name,
     ...(section.defaults === undefined
       ? {}
-      : { defaults: section.defaults as PolicyLayer["defaults"] }),
-    ...(section.rules === undefined ? {} : { rules: section.rules as PolicyLayer["rules"] }),
+      : { defaults: deepFreeze(section.defaults) as PolicyLayer["defaults"] }),
+    ...(section.rules === undefined
+      ? {}
+      : { rules: deepFreeze(section.rules) as PolicyLayer["rules"] }),
     source: options.source,
-  };
-  // Compile once now only to report problems at load; the engine compiles its own copy.
-  compileLayers([layer], { home: options.home ?? homedir() });
+  });
+  // Compiled now to report problems at load. Frozen, so the engine that takes this layer next
+  // takes this compile too rather than doing it again (the policy is otherwise compiled twice).
+  compileLayers([layer], { home: options.home ?? homedir(), keep: true });
   return layer;
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }

@@ -124,7 +124,8 @@ export function createHarness(options: HarnessOptions): Harness {
       // process is gone left open is settled now, not at the next open of a store (this store
       // may have opened before that holder died): a claim it never started is released, so the
       // call runs once; a write it started is closed as interrupted. Live owners are left alone.
-      await store.markInterrupted({ sessionId: id });
+      // A session this run has just created has had no earlier holder.
+      if (!fresh) await store.markInterrupted({ sessionId: id });
       return await leased(store, resolvedModel, id, fresh, input, run, runId, lease.lost);
     } finally {
       await lease.release();
@@ -176,7 +177,8 @@ export function createHarness(options: HarnessOptions): Harness {
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
     emit({ type: "run_start", sessionId: id });
-    await store.updateSession(id, { status: "active" });
+    // A new session is created active.
+    if (!fresh) await store.updateSession(id, { status: "active" });
     if (input !== undefined) await transcript.append({ role: "user", text: input });
     const sessionIdFixed = id;
     try {

@@ -22,6 +22,34 @@ export interface CompiledPolicy {
 
 const LAYER_KEYS = ["name", "defaults", "rules", "source"];
 const DEFAULT_KEYS = ["reads", "writes"];
+/** A layer that compiled cleanly, kept for the next compile that includes it (taken once). */
+interface KeptLayer {
+  readonly home: string;
+  readonly rank: number;
+  readonly rules: readonly CompiledRule[];
+  readonly defaults: { reads?: Decision; writes?: Decision };
+}
+// Only deeply frozen layers are kept: nothing can change them between the compile that checked
+// them and the one that takes the result, so taking it is the same as compiling again.
+const kept = new WeakMap<PolicyLayer, KeptLayer>();
+
+function deeplyFrozen(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== "object") return typeof value !== "function";
+  if (!Object.isFrozen(value) || depth > 64) return false;
+  // Plain data only: a getter or a class instance could answer differently the next time.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
+    return false;
+  return Object.values(Object.getOwnPropertyDescriptors(value)).every(
+    (property) => "value" in property && deeplyFrozen(property.value, depth + 1),
+  );
+}
+
+// What a compile reads from a layer: its name, defaults and rules (its source only names lines).
+function keepable(layer: PolicyLayer): boolean {
+  return Object.isFrozen(layer) && deeplyFrozen(layer.defaults) && deeplyFrozen(layer.rules);
+}
+
 /** Room for this many rules per layer in the sort key. */
 export const LAYER_STRIDE = 1_000_000;
 
@@ -53,7 +81,7 @@ export function layerRank(name: string, others: readonly string[]): number {
  */
 export function compileLayers(
   layers: readonly PolicyLayer[],
-  options: { home: string },
+  options: { home: string; keep?: boolean },
 ): CompiledPolicy {
   const names = layers.map((layer) => layer.name);
   const others = names.filter((name) => !(LAYER_ORDER as readonly string[]).includes(name));
@@ -80,8 +108,27 @@ export function compileLayers(
       if (!LAYER_KEYS.includes(key))
         issues.push({ path: [key], message: "unknown key (a layer has defaults and rules)" });
     }
-    const layerDefaults = checkDefaults(layer.defaults, issues);
     const rank = layerRank(layer.name, others);
+    const earlier = kept.get(layer);
+    if (earlier !== undefined) kept.delete(layer);
+    if (earlier !== undefined && earlier.home === options.home && earlier.rank === rank) {
+      // Checked and compiled moments ago by the loader (policyLayerFrom) and frozen since.
+      for (const [index, rule] of earlier.rules.entries()) {
+        const clash = seenIds.get(rule.id);
+        if (clash !== undefined) {
+          issues.push({
+            path: ["rules", index, "id"],
+            message: `duplicate rule id ${JSON.stringify(rule.id)} (already used in layer ${clash})`,
+          });
+        }
+        seenIds.set(rule.id, layer.name);
+      }
+      if (issues.length > 0) throwIssues(issues, where);
+      rules.push(...earlier.rules);
+      defaults = mergeDefaults(defaults, earlier.defaults, layer.name);
+      continue;
+    }
+    const layerDefaults = checkDefaults(layer.defaults, issues);
     const specs: unknown = layer.rules ?? [];
     if (!Array.isArray(specs))
       issues.push({ path: ["rules"], message: "expected a list of rules" });
@@ -107,6 +154,8 @@ export function compileLayers(
       layerRules.push(compiled.rule);
     }
     if (issues.length > 0) throwIssues(issues, where);
+    if (options.keep === true && keepable(layer))
+      kept.set(layer, { home: options.home, rank, rules: layerRules, defaults: layerDefaults });
     rules.push(...layerRules);
     defaults = mergeDefaults(defaults, layerDefaults, layer.name);
   }

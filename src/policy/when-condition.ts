@@ -1,4 +1,5 @@
-import { Environment } from "@marcbachmann/cel-js";
+import type { Environment } from "@marcbachmann/cel-js";
+import { loadCel } from "./load-cel.js";
 import { type WhenReads, whenReads } from "./when-reads.js";
 
 /** The variables a `when` expression can read. */
@@ -30,13 +31,18 @@ export interface WhenCondition {
 }
 
 // One environment for every rule: the five variables are declared so a typo (`arg.amount`) is a
-// load error, not a condition that silently never holds.
-const environment = new Environment()
-  .registerVariable("args", "map")
-  .registerVariable("principal", "string")
-  .registerVariable("session", "map")
-  .registerVariable("tool", "map")
-  .registerVariable("run", "map");
+// load error, not a condition that silently never holds. Made with the first condition.
+let environment: Environment | undefined;
+
+function celEnvironment(): Environment {
+  environment ??= new (loadCel().Environment)()
+    .registerVariable("args", "map")
+    .registerVariable("principal", "string")
+    .registerVariable("session", "map")
+    .registerVariable("tool", "map")
+    .registerVariable("run", "map");
+  return environment;
+}
 
 /**
  * Compile a CEL expression once (parse and type-check). Throws an `Error` with the CEL message
@@ -56,7 +62,7 @@ export function compileWhen(text: string): WhenCondition {
   if (text.trim() === "") throw new Error("the expression is empty");
   let program: ReturnType<Environment["parse"]>;
   try {
-    program = environment.parse(text);
+    program = celEnvironment().parse(text);
   } catch (error) {
     throw new Error(firstLine(error));
   }

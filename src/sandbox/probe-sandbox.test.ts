@@ -12,6 +12,15 @@ describe("probeSandboxSoon", () => {
     expect(await probeSandboxSoon("/bin/false")).toMatchObject({ kind: "forbidden" });
   });
 
+  it("without the version, tells missing, forbidden and available apart the same way", async () => {
+    // Paths of their own: the cache holds one answer per binary.
+    for (const bwrap of ["/nonexistent/third-bwrap", "/usr/bin/false", "/usr/bin/bwrap"]) {
+      const soon = await probeSandboxSoon(bwrap, { version: false });
+      const full = probeSandbox(bwrap, { fresh: true });
+      expect(soon, bwrap).toEqual(full.status === "available" ? { ...full, version: "" } : full);
+    }
+  });
+
   it("leaves its answer in the cache probeSandbox reads", async () => {
     const soon = await probeSandboxSoon("/nonexistent/other-bwrap");
     expect(probeSandbox("/nonexistent/other-bwrap")).toBe(soon);

@@ -80,9 +80,11 @@ function runProbe(bwrapPath: string): SandboxProbe {
 }
 
 /**
- * `probeSandbox` without blocking: the two bubblewrap processes run while the caller does other
- * work (a cold `policy check` loads its policy meanwhile), and the answer is cached for
- * `probeSandbox`.
+ * `probeSandbox` without blocking: the bubblewrap processes run while the caller does other work
+ * (a cold `policy check` loads its policy meanwhile), and the answer is cached for
+ * `probeSandbox`. With `version: false` only the sandbox itself is started, not `bwrap
+ * --version` too: one process fewer for a caller that never shows the version (`policy check`);
+ * the probe then says `version: ""`. Missing, forbidden and available are told apart the same.
  *
  * @example
  * ```ts
@@ -91,12 +93,19 @@ function runProbe(bwrapPath: string): SandboxProbe {
  * await probing; resolveConfinement(settings); // no wait: the probe is cached
  * ```
  */
-export async function probeSandboxSoon(bwrapPath = "bwrap"): Promise<SandboxProbe> {
+export async function probeSandboxSoon(
+  bwrapPath = "bwrap",
+  { version: withVersion = true } = {},
+): Promise<SandboxProbe> {
   const cached = cache.get(bwrapPath);
   if (cached) return cached;
   let probe: SandboxProbe;
   if (process.platform !== "linux") probe = notLinux(bwrapPath);
-  else {
+  else if (!withVersion) {
+    // A binary that is missing or cannot start fails this step as it fails `--version`.
+    const run = await step(bwrapPath, PROBE_ARGS, probeEnv());
+    probe = judgeProbe(bwrapPath, { ...run, stdout: "" }, run);
+  } else {
     const version = await step(bwrapPath, ["--version"], process.env);
     const run = version.error ? undefined : await step(bwrapPath, PROBE_ARGS, probeEnv());
     probe = judgeProbe(bwrapPath, version, run);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DocketError } from "../errors/docket-error.js";
-import { defineTool } from "./define-tool.js";
+import { defineBuiltinTool, defineTool } from "./define-tool.js";
 import { unsealHandler } from "./handler-seal.js";
 
 const base = {
@@ -110,5 +110,56 @@ describe("defineTool", () => {
     const tool = defineTool({ ...base, name: "refund", writes: true, dedupe: (args) => args.id });
     expect(tool.dedupes).toBe(true);
     expect(unsealHandler(tool)?.dedupe?.key({ id: "a" })).toBe("a");
+  });
+});
+
+describe("defineBuiltinTool (docket's own tools: JSON Schema derived when first read)", () => {
+  const schemas = {
+    flat: z.object({ id: z.string(), n: z.number().int().min(0).optional() }),
+    nested: z.object({
+      path: z.string().describe("where"),
+      mode: z.enum(["a", "b"]).default("a"),
+      items: z.array(z.object({ key: z.string(), on: z.boolean() })).max(3),
+    }),
+    strict: z.strictObject({ command: z.string().min(1), timeout_ms: z.number().positive() }),
+    refined: z.object({ from: z.number(), to: z.number() }).refine((v) => v.from <= v.to),
+  };
+  const samples = [{}, { id: "x" }, { id: 1 }, { path: "a", items: [] }, { from: 2, to: 1 }, null];
+
+  it("gives the same JSON Schema and the same validation as defineTool", async () => {
+    for (const [name, input] of Object.entries(schemas)) {
+      const eager = defineTool({ ...base, name, input });
+      const lazy = defineBuiltinTool({ ...base, name, input });
+      expect(lazy.inputSchema).toEqual(eager.inputSchema);
+      // Read once, kept: every reader sees the same object.
+      expect(lazy.inputSchema).toBe(lazy.inputSchema);
+      expect({ ...lazy }).toEqual({ ...eager });
+      for (const sample of samples) {
+        expect(await unsealHandler(lazy)?.input.validate(sample)).toEqual(
+          await unsealHandler(eager)?.input.validate(sample),
+        );
+      }
+    }
+  });
+
+  it("throws defineTool's error for a schema that cannot be a menu entry, when it is read", () => {
+    for (const input of [z.object({ at: z.date() }), z.string()]) {
+      let expected: unknown;
+      try {
+        defineTool({ ...base, name: "bad", input });
+      } catch (error) {
+        expected = error;
+      }
+      expect(expected).toBeInstanceOf(DocketError);
+      const lazy = defineBuiltinTool({ ...base, name: "bad", input });
+      expect(() => lazy.inputSchema).toThrow((expected as Error).message);
+    }
+  });
+
+  it("checks the rest of the definition at once, as defineTool does", () => {
+    expect(() => defineBuiltinTool({ ...base, name: "no spaces" })).toThrow(DocketError);
+    expect(() => defineBuiltinTool({ ...base, name: "ok", input: [] as never })).toThrow(
+      /input must be a Standard Schema/,
+    );
   });
 });

@@ -1,7 +1,12 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { DocketError } from "../errors/docket-error.js";
 import { sealHandler } from "./handler-seal.js";
-import { compileInput, type JsonSchema } from "./input-schema.js";
+import {
+  type CompiledInput,
+  compileInput,
+  compileInputLazily,
+  type JsonSchema,
+} from "./input-schema.js";
 import type { PolicyArgs, Tool, ToolConfinement, ToolContext, ToolFailureReport } from "./tool.js";
 import { warnToolLint } from "./tool-lint-warnings.js";
 
@@ -128,15 +133,43 @@ function checkDefinition(definition: ToolDefinition<StandardSchemaV1 | JsonSchem
 export function defineTool<I extends StandardSchemaV1 | JsonSchema, O>(
   definition: ToolDefinition<I, O>,
 ): Tool {
+  return buildTool(definition, compileInput);
+}
+
+/**
+ * `defineTool` for docket's own built-in tools: the same tool, except that its JSON Schema is
+ * derived from the zod schema when first read (a menu, `docket tools`), not at definition, so a
+ * process that only validates and decides calls (`docket policy check`) skips the conversion.
+ * Their schemas are docket's and tested to convert (src/builtin/builtin-tools.test.ts); not
+ * exported from the package, whose users get the definition-time check.
+ *
+ * @example
+ * ```ts
+ * const tool = defineBuiltinTool({ name: "echo", description: "Echo.", input: z.object({}), writes: false, handler: () => "ok" });
+ * tool.inputSchema; // derived now: { type: "object", ... }
+ * ```
+ */
+export function defineBuiltinTool<I extends StandardSchemaV1 | JsonSchema, O>(
+  definition: ToolDefinition<I, O>,
+): Tool {
+  return buildTool(definition, compileInputLazily);
+}
+
+function buildTool<I extends StandardSchemaV1 | JsonSchema, O>(
+  definition: ToolDefinition<I, O>,
+  compile: (input: StandardSchemaV1 | JsonSchema, name: string) => CompiledInput,
+): Tool {
   const loose = definition as unknown as ToolDefinition<StandardSchemaV1 | JsonSchema, unknown>;
   checkDefinition(loose);
-  const input = compileInput(loose.input, loose.name);
+  const input = compile(loose.input, loose.name);
   const dedupe =
     typeof loose.dedupe === "function" ? { key: loose.dedupe } : (loose.dedupe ?? undefined);
   const tool: Tool = Object.freeze({
     name: loose.name,
     description: loose.description,
-    inputSchema: input.jsonSchema,
+    get inputSchema() {
+      return input.jsonSchema;
+    },
     writes: loose.writes,
     timeoutMs: loose.timeoutMs,
     policyArgs: Object.freeze({ ...(loose.policyArgs ?? {}) }),

@@ -78,9 +78,30 @@ function fromStandardResult(result: StandardSchemaV1.Result<unknown>): Validatio
  * ```
  */
 export function compileInput(input: ToolInput, toolName: string): CompiledInput {
+  const compiled = compileInputLazily(input, toolName);
+  // Touched now: a schema that cannot describe itself is an error where the tool is defined.
+  void compiled.jsonSchema;
+  return compiled;
+}
+
+/**
+ * As {@link compileInput}, but a Standard Schema's JSON Schema is derived when first read (and
+ * kept), not at once: for docket's own tools, whose schemas are known good and tested, in a
+ * process that never shows a menu to a model (`docket policy check`). Validation is the same; a
+ * schema that cannot be expressed throws the same error, on first read.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileInputLazily(z.object({ path: z.string() }), "read_file");
+ * compiled.validate({ path: "a" }); // { status: "valid", value: { path: "a" } }
+ * compiled.jsonSchema.type; // "object", derived now
+ * ```
+ */
+export function compileInputLazily(input: ToolInput, toolName: string): CompiledInput {
   if (isStandardSchema(input)) {
     const standard = input["~standard"];
-    if (!standard.jsonSchema) {
+    const describe = standard.jsonSchema;
+    if (!describe) {
       // zod 3 validates through Standard Schema but has no JSON Schema of its own, and a menu
       // entry guessed from its internals could differ from what it validates.
       const zod3 =
@@ -92,19 +113,12 @@ export function compileInput(input: ToolInput, toolName: string): CompiledInput 
         `Tool "${toolName}": its input schema (${standard.vendor}) cannot describe itself as JSON Schema, which the model's menu needs; pass a JSON Schema object or a schema library that implements Standard JSON Schema (zod 4 does).${zod3}`,
       );
     }
-    let jsonSchema: JsonSchema;
-    try {
-      jsonSchema = standard.jsonSchema.input({ target: "draft-2020-12" });
-    } catch (cause) {
-      throw new DocketError(
-        "invalid_tool",
-        `Tool "${toolName}": its input schema cannot be expressed as JSON Schema (${(cause as Error).message}).`,
-        { cause },
-      );
-    }
-    assertObjectSchema(jsonSchema, toolName);
+    let jsonSchema: JsonSchema | undefined;
     return {
-      jsonSchema,
+      get jsonSchema() {
+        jsonSchema ??= describedSchema(describe, toolName);
+        return jsonSchema;
+      },
       validate(value) {
         const result = standard.validate(value);
         return result instanceof Promise
@@ -122,6 +136,24 @@ export function compileInput(input: ToolInput, toolName: string): CompiledInput 
   const jsonSchema = input as JsonSchema;
   assertObjectSchema(jsonSchema, toolName);
   return { jsonSchema, validate: compileJsonSchema(jsonSchema, toolName) };
+}
+
+function describedSchema(
+  describe: { input(options: { target: string }): JsonSchema },
+  toolName: string,
+): JsonSchema {
+  let jsonSchema: JsonSchema;
+  try {
+    jsonSchema = describe.input({ target: "draft-2020-12" });
+  } catch (cause) {
+    throw new DocketError(
+      "invalid_tool",
+      `Tool "${toolName}": its input schema cannot be expressed as JSON Schema (${(cause as Error).message}).`,
+      { cause },
+    );
+  }
+  assertObjectSchema(jsonSchema, toolName);
+  return jsonSchema;
 }
 
 function assertObjectSchema(schema: JsonSchema, toolName: string): void {

@@ -68,8 +68,28 @@ const NEVER_FOR_A_POLICY_CHECK = [
 describe("a cold docket process", () => {
   it("loads for `policy check` no provider, MCP SDK, web server, database driver or tool handler", async () => {
     const loaded = await packagesLoadedBy(["policy", "check", "run_command", '{"command":"ls"}']);
-    expect(loaded).toContain("commander");
+    expect(loaded).toContain("zod");
     expect(NEVER_FOR_A_POLICY_CHECK.filter((name) => loaded.has(name))).toEqual([]);
+  });
+
+  it("reads `policy check TOOL ARGS [--json]` without commander, and any other form with it", async () => {
+    const plain = await packagesLoadedBy([
+      "policy",
+      "check",
+      "run_command",
+      '{"command":"ls"}',
+      "--json",
+    ]);
+    expect(plain).not.toContain("commander");
+    const flagged = await packagesLoadedBy([
+      "policy",
+      "check",
+      "--principal",
+      "ada",
+      "run_command",
+      '{"command":"ls"}',
+    ]);
+    expect(flagged).toContain("commander");
   });
 
   it("loads no tree-sitter for a plain-words command, and loads it for one with syntax", async () => {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { docketProtection } from "../../src/cli/docket-protection.js";
 import type { PolicyVerdict } from "../../src/policy/policy.js";
 import { createPolicyEngine } from "../../src/policy/policy-engine.js";
@@ -11,8 +11,34 @@ import { HIDDEN } from "./support/hidden-execution-cases.js";
 import { call } from "./support/policy-request.js";
 
 // `shellParser: "when-needed"` (what `docket policy check` uses) judges plain-words commands
-// without tree-sitter. Its verdicts must be the very ones of an engine that loaded tree-sitter
-// at start: same decision, rule, layer and explanation, self-protection and path rules included.
+// without tree-sitter. Its verdicts must be the very ones of an engine that reads every script
+// with tree-sitter: same decision, rule, layer and explanation, self-protection and path rules
+// included. The reference verdicts are taken with the plain-words reader switched off, so the
+// fast path is not compared with itself.
+const plainReader = vi.hoisted(() => ({ on: true }));
+vi.mock("../../src/policy/shell/plain-words-tree.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/policy/shell/plain-words-tree.js")>();
+  return {
+    ...real,
+    plainWordsTree: (script: string) => (plainReader.on ? real.plainWordsTree(script) : undefined),
+  };
+});
+
+/** An at-start engine's verdict with every script read by tree-sitter. */
+function treeSitterVerdict(
+  engine: Awaited<ReturnType<typeof createPolicyEngine>>,
+  request: ReturnType<typeof call>,
+): PolicyVerdict {
+  plainReader.on = false;
+  try {
+    const verdict = engine.decide(request);
+    // Synchronous, so the reader is off for the whole reading.
+    if (verdict instanceof Promise) throw new Error("an at-start engine decided asynchronously");
+    return verdict;
+  } finally {
+    plainReader.on = true;
+  }
+}
 
 let ws: string;
 let home: string;
@@ -101,6 +127,18 @@ const said = (verdict: PolicyVerdict) => ({
 });
 
 describe("plain-words commands decided without tree-sitter", () => {
+  it("are compared with an engine whose plain-words reader is off", async () => {
+    const request = call("run_command", { command: "ls -la" });
+    const fresh = () => createPolicyEngine({ ...options, shellParser: "when-needed" });
+    plainReader.on = false;
+    const reference = (await fresh()).decide(request);
+    plainReader.on = true;
+    // Without the fast reader even `ls -la` needs tree-sitter, so its decision awaits the load.
+    expect(reference).toBeInstanceOf(Promise);
+    await reference;
+    expect((await fresh()).decide(request)).not.toBeInstanceOf(Promise);
+  });
+
   it("get the verdicts of an engine that loaded tree-sitter at start", async () => {
     const scripts = fc.sample(command, { numRuns: 400, seed: 20 });
     const eager = await createPolicyEngine(options);
@@ -111,7 +149,7 @@ describe("plain-words commands decided without tree-sitter", () => {
       const request = call("run_command", { command: script });
       const answer = lazy.decide(request);
       if (!(answer instanceof Promise)) synchronous++;
-      const expected = said((await eager.decide(request)) as PolicyVerdict);
+      const expected = said(treeSitterVerdict(eager, request));
       expect(said(await answer), script).toEqual(expected);
     }
     expect(synchronous).toBeGreaterThan(50);
@@ -164,7 +202,7 @@ describe("plain-words commands decided without tree-sitter", () => {
       if (!(answer instanceof Promise)) synchronous++;
       const verdict = said(await answer);
       expect(verdict.decision, script).not.toBe("allow");
-      expect(verdict, script).toEqual(said((await eager.decide(request)) as PolicyVerdict));
+      expect(verdict, script).toEqual(said(treeSitterVerdict(eager, request)));
     }
     // The git cases of plain words (git archive -o M, git log --output=M …) are among them.
     expect(synchronous).toBeGreaterThanOrEqual(10);
@@ -194,7 +232,7 @@ describe("a when-needed engine without self-protection or path rules", () => {
       const request = call("run_command", { command: script });
       const first = (await lazy.decide(request)) as PolicyVerdict;
       expect(first.shell, script).toBeDefined();
-      expect(said(first), script).toEqual(said((await eager.decide(request)) as PolicyVerdict));
+      expect(said(first), script).toEqual(said(treeSitterVerdict(eager, request)));
     }
   });
 });

@@ -198,3 +198,23 @@ describe("docket policy test", () => {
     expect((await cli(["policy", "test", "missing.yaml"])).code).toBe(2);
   });
 });
+
+describe("docket policy check without commander (the plain form)", () => {
+  it("prints and exits as commander's path does, bad input included", async () => {
+    const cases = [
+      ["run_command", '{"command":"ls; rm -rf /"}'],
+      ["read_file", '{"path":"a"}', "--json"],
+      ["read_file"],
+      ["read_file", "{not json"],
+      ["read_file", '{"path":1}', "--json"],
+      ["no_such_tool", "{}"],
+      ["write_file", '{"path":"a.txt","content":"x"}'],
+    ];
+    for (const args of cases) {
+      // `--principal cli` is the default: the same question, read by commander.
+      const fast = await cli(["policy", "check", ...args]);
+      const commander = await cli(["policy", "check", "--principal", "cli", ...args]);
+      expect(fast, args.join(" ")).toEqual(commander);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { lazyImport } from "../../shared/lazy-import.js";
-import { defineTool } from "../../tool/define-tool.js";
+import { defineBuiltinTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
 import type { EditFileOptions } from "./edit-file.handler.js";
@@ -47,7 +47,7 @@ const asText = (result: { text: string }) => result.text;
 export function fileTools(workspace: string, options: FileToolOptions = {}): Tool[] {
   const guard = options.guard;
   return [
-    defineTool({
+    defineBuiltinTool({
       name: readFileName,
       description: readFileDescription,
       input: readFileInput,
@@ -61,7 +61,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
         ),
       shape: asText,
     }),
-    defineTool({
+    defineBuiltinTool({
       name: listFilesName,
       description: listFilesDescription,
       input: listFilesInput,
@@ -75,7 +75,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
         ),
       shape: asText,
     }),
-    defineTool({
+    defineBuiltinTool({
       name: searchFilesName,
       description: searchFilesDescription,
       input: searchFilesInput,
@@ -91,7 +91,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
         ),
       shape: asText,
     }),
-    defineTool({
+    defineBuiltinTool({
       name: writeFileName,
       description: writeFileDescription,
       input: writeFileInput,
@@ -105,7 +105,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
         ),
       shape: asText,
     }),
-    defineTool({
+    defineBuiltinTool({
       name: editFileName,
       description: editFileDescription,
       input: editFileInput,

@@ -1,6 +1,6 @@
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { lazyImport } from "../../shared/lazy-import.js";
-import { defineTool } from "../../tool/define-tool.js";
+import { defineBuiltinTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
 import type { RunCommandOptions } from "./run-command.handler.js";
@@ -29,7 +29,7 @@ const KILL_MARGIN_MS = 5_000;
 export function runCommandTool(workspace: string, options: RunCommandOptions = {}): Tool {
   const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
   const graceMs = options.killGraceMs ?? 2_000;
-  return defineTool({
+  return defineBuiltinTool({
     name: runCommandName,
     description: runCommandDescription,
     input: runCommandInput,

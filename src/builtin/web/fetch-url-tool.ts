@@ -1,5 +1,5 @@
 import { lazyImport } from "../../shared/lazy-import.js";
-import { defineTool } from "../../tool/define-tool.js";
+import { defineBuiltinTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
 import { builtinPolicyArgs } from "../policy-args.js";
 import type { FetchUrlOptions } from "./fetch-url.handler.js";
@@ -17,7 +17,7 @@ const fetchUrlHandler = lazyImport(() => import("./fetch-url.handler.js"));
  * ```
  */
 export function fetchUrlTool(workspace: string, options: FetchUrlOptions = {}): Tool {
-  return defineTool({
+  return defineBuiltinTool({
     name: fetchUrlName,
     description: fetchUrlDescription,
     input: fetchUrlInput,

@@ -6,12 +6,15 @@
  */
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
+import { prepareWasmCompile } from "../../shared/before-wasm-compile.js";
 import { lazyImport } from "../../shared/lazy-import.js";
 import type { ReadScript } from "./script-analyser.js";
 import { readTree } from "./syntax-tree.js";
 
 async function load(): Promise<ReadScript> {
   const require = createRequire(import.meta.url);
+  // Before the first WebAssembly compile: the CLI keeps it in Liftoff (src/cli/main.ts).
+  prepareWasmCompile();
   await Parser.init();
   const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
   const parser = new Parser();
