@@ -1,5 +1,4 @@
 import type { CallRow } from "./call-state.js";
-import { callKey } from "./pending-write.js";
 import type { StoreEngine } from "./store-engine.js";
 
 /**
@@ -15,6 +14,8 @@ import type { StoreEngine } from "./store-engine.js";
  * ```
  */
 export class CallLookahead {
+  /** The session read ahead, and its rows by call id (null: read, not recorded). */
+  private sessionId: string | undefined;
   private rows = new Map<string, CallRow | null>();
 
   constructor(private readonly db: Pick<StoreEngine, "loadCall" | "loadCalls">) {}
@@ -22,16 +23,19 @@ export class CallLookahead {
   /** Read the rows of these ids (stored form) now. */
   async prefetch(sessionId: string, callIds: readonly string[]): Promise<void> {
     const found = await this.db.loadCalls(sessionId, callIds);
-    this.rows = new Map(callIds.map((callId) => [callKey({ sessionId, callId }), null]));
-    for (const row of found) this.rows.set(callKey(row), row);
+    // Keyed by call id within the one session a batch has: no key string built per call.
+    const rows = new Map<string, CallRow | null>();
+    for (const callId of callIds) rows.set(callId, null);
+    for (const row of found) rows.set(row.callId, row);
+    this.sessionId = sessionId;
+    this.rows = rows;
   }
 
   /** The row of one id: read ahead if it was, else read now. */
   async row(sessionId: string, callId: string): Promise<CallRow | undefined> {
-    const key = callKey({ sessionId, callId });
-    const known = this.rows.get(key);
+    const known = sessionId === this.sessionId ? this.rows.get(callId) : undefined;
     if (known === undefined) return this.db.loadCall(sessionId, callId);
-    this.rows.delete(key);
+    this.rows.delete(callId);
     return known ?? undefined;
   }
 }

@@ -1,6 +1,7 @@
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { hashCanonical } from "../shared/canonical-json.js";
 import type { CallOutcome, CallRecord } from "./call-record.js";
+import { primitiveJson } from "./json-members.js";
 import { storedText } from "./pending-event.js";
 import type { StoreEvent } from "./store-event.js";
 
@@ -211,7 +212,7 @@ export function applyCallResult(
     status: result.status,
     reason: result.reason,
     message: result.message,
-    output: result.status === "ok" ? (JSON.stringify(result.output) ?? "null") : undefined,
+    output: result.status === "ok" ? outputJson(result.output) : undefined,
     approvalId: result.status === "awaiting_approval" ? result.approvalId : undefined,
     durationMs: result.durationMs,
     at,
@@ -224,6 +225,11 @@ export function applyCallResult(
     outcome,
     finishedAt: base.finishedAt ?? at,
   };
+}
+
+/** A result's output as the outcome keeps it: its JSON, `null` for none. */
+function outputJson(output: unknown): string {
+  return primitiveJson(output) ?? JSON.stringify(output) ?? "null";
 }
 
 /** Not started and without a final outcome (waiting for approval counts as open). */

@@ -41,6 +41,7 @@ import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
 import { prepareEvent, storedText } from "./pending-event.js";
 import type { PendingCallWrite, PendingResult, PendingWrite } from "./pending-write.js";
+import { resultJson } from "./result-json.js";
 import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
@@ -433,7 +434,7 @@ export class EngineStore implements Store {
     options: { readonly defer?: boolean } = {},
   ): Promise<void> {
     this.assertWritable();
-    const resultText = jsonText(result, "invalid_call_result", "The result");
+    const resultText = resultJson(result) ?? jsonText(result, "invalid_call_result", "The result");
     const item: PendingResult = {
       kind: "result",
       sessionId: this.session(sessionId),

@@ -1,5 +1,5 @@
 import { DocketError } from "../errors/docket-error.js";
-import { canonicalJson } from "../shared/canonical-json.js";
+import { eventJson } from "./event-json.js";
 import { isStoreEventType, type StoreEvent } from "./store-event.js";
 
 /**
@@ -69,7 +69,7 @@ export function prepareEvent(event: StoreEvent, defaultSession: string): Pending
   const sessionId = storedText(session);
   let json: string;
   try {
-    json = canonicalJson(event);
+    json = eventJson(event);
   } catch (error) {
     throw new DocketError(
       "invalid_event",

@@ -231,20 +231,34 @@ export const CALL_COLUMNS = [
  * ```
  */
 export function callRowValues(row: CallRow): unknown[] {
-  const text = (value: string | undefined) => (value === undefined ? null : storedText(value));
-  return [
+  const values: unknown[] = [];
+  appendCallRowValues(values, row);
+  return values;
+}
+
+/**
+ * Push a call row's values, as `callRowValues` gives them, onto `target`: the SQLite engine
+ * writes a batch's rows straight into its multi-row statement's values, with no array per row.
+ *
+ * @example
+ * ```ts
+ * appendCallRowValues(insert.nextRow(), row);
+ * ```
+ */
+export function appendCallRowValues(target: unknown[], row: CallRow): void {
+  target.push(
     row.sessionId,
     row.callId,
     row.tool,
     row.writes ?? null,
-    text(row.principal),
+    columnText(row.principal),
     row.state,
-    text(row.status),
-    text(row.reason),
-    text(row.decision),
-    text(row.rule),
-    text(row.dedupeKey),
-    text(row.owner),
+    columnText(row.status),
+    columnText(row.reason),
+    columnText(row.decision),
+    columnText(row.rule),
+    columnText(row.dedupeKey),
+    columnText(row.owner),
     storedOutcome(row),
     row.result ?? null,
     row.seenAt,
@@ -252,8 +266,12 @@ export function callRowValues(row: CallRow): unknown[] {
     row.claimedAt ?? null,
     row.startedAt ?? null,
     row.finishedAt ?? null,
-    text(rowArgsHash(row)),
-  ];
+    columnText(rowArgsHash(row)),
+  );
+}
+
+function columnText(value: string | undefined): string | null {
+  return value === undefined ? null : storedText(value);
 }
 
 /**

@@ -1,17 +1,15 @@
 import type { Database, Statement } from "better-sqlite3";
 
-/**
- * Rows per statement at most, a power of two: 64 rows of 19 columns stay far below SQLite's
- * limit of 32,766 parameters.
- */
+/** Rows per statement at most: 64 rows of 21 columns stay far below SQLite's 32,766 parameters. */
 const MAX_ROWS = 64;
 
 /**
- * An INSERT of any number of rows, run as few multi-row statements (`VALUES (…), (…), …`) of
- * power-of-two sizes, each prepared once. Per statement, better-sqlite3 costs about what
- * SQLite's own work for a small row does, so a batch's rows in one statement cost less than a
- * statement each. Rows are pushed into statement-sized arrays as they come (`nextRow`), so a
- * long batch is never copied into pieces.
+ * An INSERT of any number of rows, run as few multi-row statements (`VALUES (…), (…), …`),
+ * each prepared once. Per statement, better-sqlite3 costs about what SQLite's own work for a
+ * small row does, so a batch's rows in one statement cost less than a
+ * statement each: up to 64 rows are one statement of exactly that many rows, more are 64 at a
+ * time. Rows are pushed into statement-sized arrays as they come (`nextRow`), so a long batch
+ * is never copied into pieces.
  *
  * @example
  * ```ts
@@ -54,21 +52,17 @@ export class MultiRowInsert {
     const full = this.full.splice(0);
     const rest = this.current;
     this.current = [];
-    for (const values of full) this.statement(MAX_ROWS).run(values);
+    // Values as arguments, not as one array: better-sqlite3 reads an array element by element
+    // through V8's API, about 35% more per statement for a batch's calls rows (ADR 0018).
+    for (const values of full) this.statement(MAX_ROWS).run(...values);
     const rows = rest.length / this.columns;
     if (!Number.isInteger(rows)) {
       throw new RangeError(`${rest.length} values do not make rows of ${this.columns}`);
     }
-    // The rest in statements of 32, 16, ... 1 rows: at most seven prepared per table.
-    let first = 0;
-    while (first < rows) {
-      let count = MAX_ROWS;
-      while (count > rows - first) count >>= 1;
-      const start = first * this.columns;
-      const values = count === rows ? rest : rest.slice(start, start + count * this.columns);
-      this.statement(count).run(values);
-      first += count;
-    }
+    // The rest in one statement of exactly that many rows: a batch of ten calls is one run per
+    // table, not two (8 + 2) with a copy of the values for each. A statement is prepared once
+    // per row count seen, at most 64 per table.
+    if (rows > 0) this.statement(rows).run(...rest);
   }
 
   private statement(rows: number): Statement {

@@ -11,8 +11,8 @@ import type {
 import { type CallRow, isClaimable, newCallRow } from "../call-state.js";
 import { callFilterSql, listLimit } from "../store-input.js";
 import {
+  appendCallRowValues,
   CALL_COLUMNS,
-  callRowValues,
   outcomeOfRow,
   type Row,
   seenClaim,
@@ -104,12 +104,13 @@ export class SqliteCalls {
   loadMany(sessionId: string, callIds: readonly string[]): CallRow[] {
     const rows: CallRow[] = [];
     for (let first = 0; first < callIds.length; first += MAX_IDS_PER_READ) {
-      const ids = callIds.slice(first, first + MAX_IDS_PER_READ);
-      // Padded to a power of two with a repeated id, so that few statements are ever prepared.
-      let size = 1;
-      while (size < ids.length) size *= 2;
-      const padded =
-        ids.length === size ? ids : [...ids, ...new Array(size - ids.length).fill(ids[0])];
+      const ids =
+        callIds.length <= MAX_IDS_PER_READ
+          ? callIds
+          : callIds.slice(first, first + MAX_IDS_PER_READ);
+      // A statement per number of ids (at most 64), not padded to a power of two: a repeated id
+      // in the IN list cost SQLite a seek of its own, and the padding a copy of the list.
+      const size = ids.length;
       let statement = this.loadByIds[size];
       if (!statement) {
         statement = this.db.prepare(
@@ -117,7 +118,7 @@ export class SqliteCalls {
         );
         this.loadByIds[size] = statement;
       }
-      for (const row of statement.all(sessionId, ...padded) as Row[]) rows.push(toCallRow(row));
+      for (const row of statement.all(sessionId, ...ids) as Row[]) rows.push(toCallRow(row));
     }
     return rows;
   }
@@ -172,8 +173,6 @@ export class SqliteCalls {
     let sessionId: string | undefined;
     let no = 0;
     for (const row of rows) {
-      const values = callRowValues(row);
-      values[3] = row.writes === undefined ? null : row.writes ? 1 : 0;
       const target = statement.nextRow();
       if (this.keys.numbered) {
         if (row.sessionId !== sessionId) {
@@ -182,7 +181,10 @@ export class SqliteCalls {
         }
         target.push(no);
       }
-      for (const value of values) target.push(value);
+      const first = target.length;
+      appendCallRowValues(target, row);
+      // SQLite keeps booleans as integers.
+      target[first + 3] = row.writes === undefined ? null : row.writes ? 1 : 0;
     }
     statement.flush();
   }

@@ -1,0 +1,75 @@
+/** What JSON.stringify escapes in a string (and a paired surrogate, left to it as well). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding what JSON escapes is the point
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * JSON.stringify of a string, byte for byte, without its fixed cost (about 100 ns on Node 20)
+ * when nothing in it needs escaping, which is the case for ids, names, hashes and messages.
+ *
+ * @example
+ * ```ts
+ * stringJson("call_1"); // '"call_1"'
+ * stringJson('say "hi"'); // '"say \\"hi\\""'
+ * ```
+ */
+export function stringJson(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/**
+ * JSON.stringify of a string, number, boolean or null, byte for byte (NaN and infinities are
+ * `null`); undefined for any other value, which the caller writes some other way.
+ *
+ * @example
+ * ```ts
+ * primitiveJson(1.5); // "1.5"
+ * primitiveJson({}); // undefined
+ * ```
+ */
+export function primitiveJson(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return stringJson(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    default:
+      return value === null ? "null" : undefined;
+  }
+}
+
+/**
+ * True when an object's own keys (`Object.keys`) are exactly `shape`, in its order: the check
+ * that lets a hand-written serialiser stand in for JSON.stringify on a known shape.
+ *
+ * @example
+ * ```ts
+ * sameKeys(Object.keys({ a: 1, b: 2 }), ["a", "b"]); // true
+ * ```
+ */
+export function sameKeys(keys: readonly string[], shape: readonly string[]): boolean {
+  if (keys.length !== shape.length) return false;
+  for (let i = 0; i < shape.length; i += 1) if (keys[i] !== shape[i]) return false;
+  return true;
+}
+
+/**
+ * `text` (an object's JSON so far, from `"{"`) with one more member, as JSON.stringify writes it:
+ * nothing for an undefined value, and `""` from then on once a value is not a primitive, for the
+ * caller to hand the whole object to JSON.stringify instead. The end is the caller's `}`.
+ *
+ * @example
+ * ```ts
+ * let text = "{";
+ * text = withMember(text, '"a":', 1);
+ * text = withMember(text, '"b":', undefined);
+ * text === "" ? JSON.stringify(value) : `${text}}`; // '{"a":1}'
+ * ```
+ */
+export function withMember(text: string, prefix: string, value: unknown): string {
+  if (text === "" || value === undefined) return text;
+  const json = primitiveJson(value);
+  if (json === undefined) return "";
+  return text === "{" ? `{${prefix}${json}` : `${text},${prefix}${json}`;
+}
