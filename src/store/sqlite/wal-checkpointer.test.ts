@@ -50,6 +50,41 @@ describe("WalCheckpointer", () => {
     reopened.close();
   });
 
+  it("with its defaults, leaves a WAL that SQLite's own checkpoint keeps resetting to SQLite", async () => {
+    const { path, db, commit } = openFile("resetting.db");
+    const checkpointer = new WalCheckpointer(db, path);
+    // 2,000 pages: twice the WAL at which SQLite checkpoints by itself and starts the file over.
+    for (let i = 0; i < 2000; i += 1) {
+      commit(3000);
+      checkpointer.noteCommit();
+    }
+    expect(checkpointer.running).toBe(false);
+    expect(statSync(`${path}-wal`).size).toBeLessThan(4 * 1024 * 1024);
+    await checkpointer.close();
+    db.close();
+  });
+
+  it("with its defaults, starts when a reader keeps SQLite's own checkpoint from resetting the WAL", async () => {
+    const { path, db, commit } = openFile("pinned.db");
+    commit(10);
+    const checkpointer = new WalCheckpointer(db, path);
+    // Another connection in a read transaction (a console, a `docket sessions` in another
+    // terminal): the WAL cannot start over while it holds its snapshot, so it grows.
+    const reader = new Database(path, { readonly: true });
+    reader.exec("BEGIN");
+    reader.prepare("SELECT count(*) FROM t").get();
+    for (let i = 0; i < 1600 && !checkpointer.running; i += 1) {
+      commit(3000);
+      checkpointer.noteCommit();
+    }
+    expect(checkpointer.running).toBe(true);
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(20_000);
+    reader.exec("COMMIT");
+    reader.close();
+    await checkpointer.close();
+    db.close();
+  });
+
   it("never starts for a store whose WAL stays small", async () => {
     const { path, db, commit } = openFile("small.db");
     const checkpointer = new WalCheckpointer(db, path);

@@ -29,12 +29,16 @@ const BACKSTOP_PAGES = 20_000;
 /**
  * Moves WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside the
  * commit that crosses 1,000 pages: it copies the WAL into the database file and fsyncs both,
- * on the thread that committed, which with better-sqlite3 is Node's only one. For an
- * append-heavy store that is most of the cost of a write. Once a store's WAL has grown past
- * about 4 MB, a worker thread with its own connection runs PASSIVE checkpoints (which never
- * block writers) every `intervalMs`, and the main connection's automatic checkpoint is kept
- * only as a backstop. A store that stays small never starts the worker. If the worker cannot
- * start, the connection keeps SQLite's default.
+ * on the thread that committed, which with better-sqlite3 is Node's only one. Once a store's
+ * WAL file has grown past 4 MiB, a worker thread with its own connection runs PASSIVE
+ * checkpoints (which never block writers) every `intervalMs`, and the main connection's
+ * automatic checkpoint is kept only as a backstop. With 4 KiB pages that size is past the 1,000
+ * frames at which SQLite checkpoints and starts the WAL over, so the worker starts only when
+ * that checkpoint cannot keep the WAL short: another connection's read transaction holding an
+ * old snapshot (a console, a listing in another terminal). A store whose WAL SQLite keeps
+ * resetting is left to SQLite: starting the worker there was measured (ADR 0018, third step)
+ * and cost a read call's audit write about half again in CPU, its timer checkpointing more
+ * often than SQLite would. If the worker cannot start, the connection keeps SQLite's default.
  *
  * @example
  * ```ts
@@ -56,7 +60,7 @@ export class WalCheckpointer {
     private readonly path: string,
     {
       intervalMs = 100,
-      // About 1,000 pages: where SQLite's own automatic checkpoint would start.
+      // Past SQLite's own checkpoint (1,000 frames of 4 KiB pages): see the class's comment.
       startAtBytes = 4 * 1024 * 1024,
     }: { intervalMs?: number; startAtBytes?: number } = {},
   ) {
