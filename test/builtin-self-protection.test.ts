@@ -139,4 +139,31 @@ describe("builtinTools without a guard (library use)", () => {
     refusedAsOwn(await run("write_file", { path: "docket.yaml", content: "x" }));
     expect(existsSync(join(ws, "docket.yaml"))).toBe(false);
   });
+
+  it("keeps the user config folder of when the tools were made, after the host changes its environment", async () => {
+    const before = process.env.XDG_CONFIG_HOME;
+    const config = join(ws, "config-of-then");
+    await mkdir(join(config, "docket"), { recursive: true });
+    process.env.XDG_CONFIG_HOME = config;
+    let tools: ReturnType<typeof builtinTools>;
+    try {
+      tools = builtinTools({ workspace: ws });
+    } finally {
+      // The host moves on before the first call: the guard still reads the environment of then.
+      process.env.XDG_CONFIG_HOME = join(ws, "config-of-now");
+    }
+    try {
+      const checkpoint = createCheckpoint({ tools, store, policy: () => ({ decision: "allow" }) });
+      refusedAsOwn(
+        await checkpoint.dispatch({
+          id: "lib-env",
+          name: "write_file",
+          arguments: JSON.stringify({ path: "config-of-then/docket/policy.yaml", content: "x" }),
+        }),
+      );
+      expect(existsSync(join(config, "docket", "policy.yaml"))).toBe(false);
+    } finally {
+      process.env.XDG_CONFIG_HOME = before;
+    }
+  });
 });

@@ -40,17 +40,27 @@ export function builtinTools({
   // Without a guard from the runtime, docket's usual files are still kept out: `.docket/`,
   // docket.yaml and the user config folder (the CLI passes the full set, store URL included).
   // Found when a handler first asks, not here: a process that only decides (a policy check)
-  // never runs one.
-  let own: ReturnType<typeof runtimeOwnFiles> | undefined;
-  const guard = files.guard ?? {
-    own: (absolute: string) => {
-      own ??= runtimeOwnFiles({ workspace: root });
-      return own.find(absolute)?.what;
-    },
-  };
+  // never runs one. But from the folder and environment of now: a host that changes directory
+  // or HOME before its first call still has the files of where it made the tools kept out.
+  const guard = files.guard ?? defaultGuard(root, process.cwd(), { ...process.env });
   return [
     ...fileTools(root, { ...files, guard }),
     runCommandTool(root, run),
     fetchUrlTool(root, fetch),
   ].filter((tool) => !exclude.includes(tool.name));
+}
+
+/** docket's usual own files, found from `cwd` and `env` when a handler first asks. */
+function defaultGuard(
+  workspace: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): NonNullable<BuiltinToolsOptions["guard"]> {
+  let own: ReturnType<typeof runtimeOwnFiles> | undefined;
+  return {
+    own: (absolute: string) => {
+      own ??= runtimeOwnFiles({ workspace, cwd, env });
+      return own.find(absolute)?.what;
+    },
+  };
 }
