@@ -46,6 +46,9 @@ export interface DocketConfig {
  * `file` is read from `options.cwd` (default: the process's) and named in messages as given.
  * `${VAR}` and `${VAR:-default}` in string values are replaced from `options.env` (default:
  * the process's); an unset variable without a default is a `config_invalid` with its line.
+ * The policy layer and the `policy:` section it came from are frozen: the engine reuses the
+ * compile checked here, so a change to them would be judged by rules nobody checked. Copy
+ * them to change them (`{ ...config.policy, rules: [...] }` is compiled afresh).
  *
  * @example
  * ```ts
