@@ -4,7 +4,11 @@ import type { StoreEngine } from "./store-engine.js";
 /**
  * The `calls` rows a batch's deferred claims check, read for the whole batch at once: an
  * autocommit read costs its locking (about 6 µs on SQLite here) whatever it returns. Each row
- * read ahead is used once; a new batch replaces what is left.
+ * read ahead is used once; a new batch replaces what is left. A row this store writes after
+ * the read (a refused call's record, a write's claim) makes what was read of it stale: the
+ * store forgets that id when it queues such a write and everything when it commits for a
+ * reader, so a reused id in a later batch is answered from its record, never from an old
+ * "absent".
  *
  * @example
  * ```ts
@@ -22,6 +26,8 @@ export class CallLookahead {
 
   /** Read the rows of these ids (stored form) now. */
   async prefetch(sessionId: string, callIds: readonly string[]): Promise<void> {
+    // A read that fails leaves nothing of an earlier batch behind.
+    this.clear();
     const found = await this.db.loadCalls(sessionId, callIds);
     // Keyed by call id within the one session a batch has: no key string built per call.
     const rows = new Map<string, CallRow | null>();
@@ -29,6 +35,17 @@ export class CallLookahead {
     for (const row of found) rows.set(row.callId, row);
     this.sessionId = sessionId;
     this.rows = rows;
+  }
+
+  /** Drop what was read of one id: this store is writing its row. */
+  forget(sessionId: string, callId: string): void {
+    if (sessionId === this.sessionId) this.rows.delete(callId);
+  }
+
+  /** Drop everything read ahead. */
+  clear(): void {
+    this.sessionId = undefined;
+    if (this.rows.size > 0) this.rows = new Map();
   }
 
   /** The row of one id: read ahead if it was, else read now. */

@@ -133,6 +133,8 @@ export class EngineStore implements Store {
         item.kind === "claim" ||
         item.kind === "result" ||
         (item.kind === "event" && isTerminal(item.event)),
+      // What was read ahead of such a call is stale once its row is being written.
+      onIndexed: (item) => this.lookahead.forget(item.sessionId, item.callId),
     });
   }
 
@@ -326,6 +328,8 @@ export class EngineStore implements Store {
 
   async flush(): Promise<void> {
     this.assertOpen();
+    // Whatever comes after a flush (a reader, a direct write, the next batch) reads afresh.
+    this.lookahead.clear();
     return this.queue.flush();
   }
 

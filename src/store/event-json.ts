@@ -54,12 +54,13 @@ const FINISHED = [
  * HAND_WRITTEN_EVENTS.started; // ["at", "callId", "sessionId", "timeoutMs", "tool", "type", "writes"]
  * ```
  */
-export const HAND_WRITTEN_EVENTS: Readonly<Record<string, readonly string[]>> = {
-  requested: REQUESTED,
-  decided: DECIDED,
-  started: STARTED,
-  finished: FINISHED,
-};
+export const HAND_WRITTEN_EVENTS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  // Copies: the lists the shape check reads are not reachable through this export.
+  requested: Object.freeze([...REQUESTED]),
+  decided: Object.freeze([...DECIDED]),
+  started: Object.freeze([...STARTED]),
+  finished: Object.freeze([...FINISHED]),
+});
 
 /**
  * The canonical JSON text of an audit event: the same text as `canonicalJson(event)`, byte for

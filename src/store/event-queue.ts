@@ -64,6 +64,7 @@ export class EventQueue {
   private readonly refusedIntents = new Set<string>();
 
   private readonly indexed: ((item: PendingWrite) => item is PendingCallWrite) | undefined;
+  private readonly onIndexed: ((item: PendingCallWrite) => void) | undefined;
   /** How many queued or in-flight indexed items each call has, by session and call id. */
   private readonly calls = new Map<string, Map<string, number>>();
 
@@ -72,17 +73,21 @@ export class EventQueue {
     {
       buffer = true,
       indexed,
+      onIndexed,
       committed,
     }: {
       buffer?: boolean;
       /** Which items `holds` answers for: those of a call, counted by session and call id. */
       indexed?: (item: PendingWrite) => item is PendingCallWrite;
+      /** Told of every indexed item as it is queued. */
+      onIndexed?: (item: PendingCallWrite) => void;
       /** Where a failed commit may have happened anyway: how to find out before a retry. */
       committed?: CommitCheck;
     } = {},
   ) {
     this.buffer = buffer;
     this.indexed = indexed;
+    this.onIndexed = onIndexed;
     this.committed = committed;
   }
 
@@ -165,6 +170,7 @@ export class EventQueue {
         this.calls.set(item.sessionId, counts);
       }
       counts.set(item.callId, (counts.get(item.callId) ?? 0) + 1);
+      this.onIndexed?.(item);
     }
   }
 

@@ -83,6 +83,74 @@ describe.each(engines)("a reused call id, $name store", ({ url }) => {
     await store.close();
   });
 
+  it("answers an id refused or written in an earlier batch from its record when it comes back alone", async () => {
+    const store = await openStore(await url());
+    const session = await store.createSession({ principal: "agent", configHash: "x" });
+    const ran: string[] = [];
+    const read = defineTool({
+      name: "get_order",
+      description: "Look an order up.",
+      input: z.object({ order_id: z.string() }),
+      writes: false,
+      handler: ({ order_id }) => {
+        ran.push(`get ${order_id}`);
+        return `${order_id}: delivered`;
+      },
+    });
+    const write = defineTool({
+      name: "refund",
+      description: "Refund an order.",
+      input: z.object({ order_id: z.string() }),
+      writes: true,
+      handler: ({ order_id }) => {
+        ran.push(`refund ${order_id}`);
+        return `refunded ${order_id}`;
+      },
+    });
+    let denying = true;
+    const checkpoint = createCheckpoint({
+      tools: [read, write],
+      store,
+      policy: (request) =>
+        denying && (request.args as { order_id?: unknown }).order_id === "SU-2"
+          ? { decision: "deny", reason: "not this one" }
+          : { decision: "allow" },
+    });
+    const call = (id: string, name: string, args: unknown) => ({
+      id,
+      name,
+      arguments: JSON.stringify(args),
+    });
+    // One batch reads every id ahead: b is denied, c has bad arguments, w is a write. None of
+    // them is claimed through what was read ahead.
+    await checkpoint.dispatchBatch(
+      [
+        call("a", "get_order", { order_id: "SU-1" }),
+        call("b", "get_order", { order_id: "SU-2" }),
+        call("c", "get_order", { order_id: 3 }),
+        call("w", "refund", { order_id: "SU-4" }),
+      ],
+      { sessionId: session.id },
+    );
+    expect(ran).toEqual(["get SU-1", "refund SU-4"]);
+    denying = false;
+    // Each comes back alone (no read ahead of its own): answered from its record, not run.
+    const b = await checkpoint.dispatchBatch([call("b", "get_order", { order_id: "SU-2" })], {
+      sessionId: session.id,
+    });
+    expect(b[0]).toMatchObject({ status: "refused" });
+    const c = await checkpoint.dispatchBatch([call("c", "get_order", { order_id: "SU-3" })], {
+      sessionId: session.id,
+    });
+    expect(c[0]?.status).not.toBe("ok");
+    const w = await checkpoint.dispatchBatch([call("w", "get_order", { order_id: "SU-4" })], {
+      sessionId: session.id,
+    });
+    expect(w[0]).toMatchObject({ status: "refused", reason: "duplicate_call_id" });
+    expect(ran).toEqual(["get SU-1", "refund SU-4"]);
+    await store.close();
+  });
+
   it("still answers the same call from the record, also after the store is reopened (resume)", async () => {
     const where = await url();
     const store = await openStore(where);
