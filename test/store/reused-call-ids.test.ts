@@ -21,7 +21,10 @@ async function sqliteUrl(): Promise<string> {
   return `sqlite:${join(dir, "docket.db")}`;
 }
 
-function desk(store: Store) {
+function desk(
+  store: Store,
+  policy: Parameters<typeof createCheckpoint>[0]["policy"] = () => ({ decision: "allow" }),
+) {
   const ran: string[] = [];
   const refund = defineTool({
     name: "refund",
@@ -43,17 +46,13 @@ function desk(store: Store) {
       return `${order_id}: delivered`;
     },
   });
-  const checkpoint = createCheckpoint({
-    tools: [refund, getOrder],
-    store,
-    policy: () => ({ decision: "allow" }),
-  });
+  const checkpoint = createCheckpoint({ tools: [refund, getOrder], store, policy });
   const call = (id: string, name: string, args: unknown, sessionId?: string) =>
     checkpoint.dispatch(
       { id, name, arguments: JSON.stringify(args) },
       sessionId === undefined ? {} : { sessionId },
     );
-  return { ran, call };
+  return { ran, call, checkpoint };
 }
 
 const engines = [
@@ -86,36 +85,12 @@ describe.each(engines)("a reused call id, $name store", ({ url }) => {
   it("answers an id refused or written in an earlier batch from its record when it comes back alone", async () => {
     const store = await openStore(await url());
     const session = await store.createSession({ principal: "agent", configHash: "x" });
-    const ran: string[] = [];
-    const read = defineTool({
-      name: "get_order",
-      description: "Look an order up.",
-      input: z.object({ order_id: z.string() }),
-      writes: false,
-      handler: ({ order_id }) => {
-        ran.push(`get ${order_id}`);
-        return `${order_id}: delivered`;
-      },
-    });
-    const write = defineTool({
-      name: "refund",
-      description: "Refund an order.",
-      input: z.object({ order_id: z.string() }),
-      writes: true,
-      handler: ({ order_id }) => {
-        ran.push(`refund ${order_id}`);
-        return `refunded ${order_id}`;
-      },
-    });
     let denying = true;
-    const checkpoint = createCheckpoint({
-      tools: [read, write],
-      store,
-      policy: (request) =>
-        denying && (request.args as { order_id?: unknown }).order_id === "SU-2"
-          ? { decision: "deny", reason: "not this one" }
-          : { decision: "allow" },
-    });
+    const { ran, checkpoint } = desk(store, (request) =>
+      denying && (request.args as { order_id?: unknown }).order_id === "SU-2"
+        ? { decision: "deny", reason: "not this one" }
+        : { decision: "allow" },
+    );
     const call = (id: string, name: string, args: unknown) => ({
       id,
       name,
@@ -128,7 +103,7 @@ describe.each(engines)("a reused call id, $name store", ({ url }) => {
         call("a", "get_order", { order_id: "SU-1" }),
         call("b", "get_order", { order_id: "SU-2" }),
         call("c", "get_order", { order_id: 3 }),
-        call("w", "refund", { order_id: "SU-4" }),
+        call("w", "refund", { order_id: "SU-4", amount: 1 }),
       ],
       { sessionId: session.id },
     );
