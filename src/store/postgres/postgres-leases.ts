@@ -2,12 +2,13 @@ import type pg from "pg";
 import { type LeaseResult, type LeaseTable, type SessionLease, toLease } from "../session-lease.js";
 
 // The database's clock, in ms: machines whose clocks disagree still agree on who holds a lease.
-const NOW = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+// Read once per statement (as `c.t`): two readings would make a lease's span differ from its ttl.
+const NOW = "(SELECT (extract(epoch from clock_timestamp()) * 1000)::bigint AS t) AS c";
 
 // One statement decides (the primary key serialises concurrent inserts): insert, take over an
 // expired lease, or extend our own; otherwise the row stays and RETURNING gives nothing.
 const ACQUIRE = `INSERT INTO session_leases AS l (session_id, owner, since, expires_at)
-  VALUES ($1, $2, ${NOW}, ${NOW} + $3)
+  SELECT $1, $2, c.t, c.t + $3 FROM ${NOW}
   ON CONFLICT (session_id) DO UPDATE SET
     owner = excluded.owner,
     since = CASE WHEN l.owner = excluded.owner THEN l.since ELSE excluded.since END,
@@ -39,7 +40,8 @@ export class PostgresLeases implements LeaseTable {
 
   async renew(sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
     const result = await this.pool.query(
-      `UPDATE session_leases SET expires_at = ${NOW} + $3 WHERE session_id = $1 AND owner = $2`,
+      `UPDATE session_leases SET expires_at = c.t + $3 FROM ${NOW}
+       WHERE session_id = $1 AND owner = $2`,
       [sessionId, owner, ttlMs],
     );
     return result.rowCount === 1;
@@ -59,8 +61,8 @@ export class PostgresLeases implements LeaseTable {
     ttlMs: number,
   ): Promise<SessionLease | undefined> {
     const result = await this.pool.query(
-      `UPDATE session_leases SET owner = $3, since = ${NOW}, expires_at = ${NOW} + $4
-       WHERE session_id = $1 AND owner = $2 RETURNING *`,
+      `UPDATE session_leases SET owner = $3, since = c.t, expires_at = c.t + $4 FROM ${NOW}
+       WHERE session_id = $1 AND owner = $2 RETURNING session_leases.*`,
       [sessionId, from, owner, ttlMs],
     );
     return result.rows[0] ? toLease(result.rows[0]) : undefined;
