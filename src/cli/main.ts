@@ -1,47 +1,62 @@
 #!/usr/bin/env node
-import {
-  firstDeadline,
-  guardHook,
-  isHookInvocation,
-  loadHookRunner,
-  nodeHookIo,
-} from "../hook/hook-guard.js";
-import { beforeWasmCompile } from "../shared/before-wasm-compile.js";
 import { readPolicyCheckArgv } from "./commands/policy-check-argv.js";
 import { keepWasmInLiftoff } from "./keep-wasm-in-liftoff.js";
-import { reportError } from "./report-error.js";
 
-// WebAssembly stays in Liftoff (keep-wasm-in-liftoff.ts). `docket policy` sets it just before
-// tree-sitter's first compile, so a check that parses no shell syntax does not load node:v8;
-// every other command at once, before Node's own WebAssembly (fetch's HTTP parser) could be
-// compiled (docs/adr/0021-cold-start-floor.md).
 const argv = process.argv.slice(2);
-if (argv[0] === "policy") beforeWasmCompile(keepWasmInLiftoff);
-else keepWasmInLiftoff();
 // `policy check TOOL ARGS [--json]`, as scripts and hooks send it: no commander, and in the built
-// CLI a bundle of its own (policy-check-main.ts).
+// CLI a bundle of its own (policy-check-main.ts) that sets its own V8 flag. Nothing else is
+// imported first: each module file the launcher loads is a cost of every cold check
+// (docs/adr/0022-code-cache.md).
 const check = readPolicyCheckArgv(argv);
-if (isHookInvocation(argv)) {
-  // A hook answers deny on anything that goes wrong, its own modules failing to load included,
-  // and loads only what a hook needs (docs/hooks.md).
-  const deny = () => {
-    process.stderr.write("docket: the hook failed; the call is denied.\n");
-    process.exit(2);
-  };
-  process.on("uncaughtException", deny);
-  process.on("unhandledRejection", deny);
-  const code = await guardHook(argv, loadHookRunner(argv), nodeHookIo(), firstDeadline());
-  // Out at once: a store or timer left open must not keep the host waiting.
-  process.stdout.write("", () => process.exit(code));
-} else if (check !== undefined) {
+if (check !== undefined) {
   try {
     const { runPolicyCheck } = await import("./policy-check-main.js");
     process.exitCode = await runPolicyCheck(check, argv);
   } catch (error) {
     // Only its modules failing to load gets here: one line, never a stack trace.
+    const { reportError } = await import("./report-error.js");
     process.exitCode = reportError(error, argv);
   }
 } else {
+  // WebAssembly stays in Liftoff (keep-wasm-in-liftoff.ts). `docket policy` sets it just before
+  // tree-sitter's first compile, so a check that parses no shell syntax does not load node:v8;
+  // every other command at once, before Node's own WebAssembly (fetch's HTTP parser) could be
+  // compiled (docs/adr/0021-cold-start-floor.md).
+  const { beforeWasmCompile } = await import("../shared/before-wasm-compile.js");
+  if (argv[0] === "policy") beforeWasmCompile(keepWasmInLiftoff);
+  else keepWasmInLiftoff();
+  await runCommand();
+}
+
+async function runCommand(): Promise<void> {
+  const hook = await import("../hook/hook-guard.js").catch((error: unknown) => {
+    // A hook answers deny even when its own modules fail to load.
+    if (argv[0] === "hook") {
+      process.stderr.write("docket: the hook failed; the call is denied.\n");
+      process.exit(2);
+    }
+    throw error;
+  });
+  if (hook.isHookInvocation(argv)) {
+    // A hook answers deny on anything that goes wrong, its own modules failing to load included,
+    // and loads only what a hook needs (docs/hooks.md).
+    const deny = () => {
+      process.stderr.write("docket: the hook failed; the call is denied.\n");
+      process.exit(2);
+    };
+    process.on("uncaughtException", deny);
+    process.on("unhandledRejection", deny);
+    const code = await hook.guardHook(
+      argv,
+      hook.loadHookRunner(argv),
+      hook.nodeHookIo(),
+      hook.firstDeadline(),
+    );
+    // Out at once: a store or timer left open must not keep the host waiting.
+    process.stdout.write("", () => process.exit(code));
+    return;
+  }
+  const { reportError } = await import("./report-error.js");
   // First: no tool may be defined before the development lint warnings are turned off.
   await import("./quiet-tool-lint.js");
   const { runCli } = await import("./run-cli.js");

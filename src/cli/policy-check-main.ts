@@ -8,6 +8,12 @@ import { keepWasmInLiftoff } from "./keep-wasm-in-liftoff.js";
 import { quietOnClosedPipe } from "./quiet-on-closed-pipe.js";
 import { reportError } from "./report-error.js";
 
+/** What the built CLI's loader of this bundle (policy-check-loader.ts) hooks into. */
+export interface PolicyCheckHooks {
+  /** Called once, just before the check sets a V8 flag (before tree-sitter's first compile). */
+  readonly beforeV8Flags?: () => void;
+}
+
 /**
  * `docket policy check TOOL ARGS [--json]` as main.ts runs it when readPolicyCheckArgv reads the
  * arguments: without commander, and in the built CLI from a bundle of its own (a few module
@@ -22,6 +28,7 @@ import { reportError } from "./report-error.js";
 export async function runPolicyCheck(
   check: PolicyCheckArgv,
   argv: readonly string[],
+  { beforeV8Flags }: PolicyCheckHooks = {},
 ): Promise<number> {
   // Whatever escapes (an error event nobody handled, a rejected promise nobody awaited) ends the
   // check with one line and a log, as for every command; this bundle's own errors, so its own
@@ -35,7 +42,10 @@ export async function runPolicyCheck(
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
   // This bundle's own copy of the hook: set just before tree-sitter's first compile.
-  beforeWasmCompile(keepWasmInLiftoff);
+  beforeWasmCompile(() => {
+    beforeV8Flags?.();
+    keepWasmInLiftoff();
+  });
   try {
     await runCheck(check.tool, check.args, {
       tool: [],

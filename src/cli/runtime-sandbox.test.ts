@@ -1,6 +1,8 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
+import { docketCacheDir } from "../shared/docket-cache-dir.js";
+import { docketProtection } from "./docket-protection.js";
+import { protectedSandbox, runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
 
 describe("runtimeSandbox", () => {
   it("hides the SQLite store (and its .docket folder), the config, policy files and deny globs", () => {
@@ -51,5 +53,22 @@ describe("runtimeSandbox", () => {
     expect(sandboxNotice({ mode: "required", bwrapPath: "/nonexistent/bwrap" })).toMatch(
       /will be refused/,
     );
+  });
+});
+
+describe("protectedSandbox", () => {
+  it("hides docket's cache folder (the YAML parse cache, the CLI's code cache) from the shell", () => {
+    const env = { HOME: "/home/u", XDG_CONFIG_HOME: "/home/u/.cfg" };
+    const protection = docketProtection({ env, cwd: "/ws", configFile: "/ws/docket.yaml" });
+    const sandbox = protectedSandbox(
+      { storeUrl: "sqlite::memory:", configFile: "/ws/docket.yaml", layers: [], sandbox: {} },
+      protection,
+    );
+    const cache = docketCacheDir(env) ?? "";
+    expect(cache).toBe("/home/u/.cfg/docket/cache");
+    expect(sandbox.hide).toContain("/home/u/.cfg/docket");
+    // …and every tool is refused what is inside it.
+    const entry = join(cache, "code", "policy-check-node20.20.2-x64-0123.bin");
+    expect(protection.ownFiles.find(entry)?.what).toBe("docket's user config folder");
   });
 });

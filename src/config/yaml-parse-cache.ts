@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import * as path from "node:path";
+import { docketCacheDir } from "../shared/docket-cache-dir.js";
 
 /** A parsed YAML file without its name: the document as plain data and the line of each path. */
 export interface ParsedYaml {
@@ -27,10 +27,8 @@ const FORMAT = 1;
 
 /** The default folder, or undefined when the cache is turned off. */
 function defaultDir(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.DOCKET_CACHE === "off") return undefined;
-  const home = env.HOME || homedir();
-  const configHome = env.XDG_CONFIG_HOME || path.join(home, ".config");
-  return path.join(configHome, "docket", "cache", "parsed-yaml");
+  const cache = docketCacheDir(env);
+  return cache === undefined ? undefined : path.join(cache, "parsed-yaml");
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

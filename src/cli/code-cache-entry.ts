@@ -1,0 +1,179 @@
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  writeFileSync,
+} from "node:fs";
+import * as path from "node:path";
+
+// An entry is MAGIC, the 32-byte key, the 32-byte SHA-256 of the V8 data, then the data.
+const MAGIC = Buffer.from("docket code cache 1\n", "latin1");
+const HEADER = MAGIC.length + 64;
+// A code cache of docket's bundles is about 1 MB; anything far larger is not one of ours.
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/** What reading an entry gave: V8's data to hand to `vm.Script`, or why there is none. */
+export type CodeCacheRead =
+  | { readonly status: "hit"; readonly data: Buffer }
+  | { readonly status: "miss" | "ignored"; readonly reason: string };
+
+/** What one key is made of; the defaults are this process's. */
+export interface CodeCacheKeyParts {
+  readonly nodeVersion?: string;
+  readonly arch?: string;
+  readonly execArgv?: readonly string[];
+  /** NODE_OPTIONS may carry V8 flags, which V8's code cache is only valid under. */
+  readonly nodeOptions?: string;
+}
+
+const sha256 = (...parts: readonly (string | Buffer)[]) => {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part);
+  return hash.digest();
+};
+
+/**
+ * The key of a code cache entry: the SHA-256 of the exact source and of everything V8's data
+ * depends on (Node's version, the architecture, the flags a process started with). V8 itself
+ * checks only the source's length and a hash of its flags, so the key is what keeps a rebuilt
+ * bundle of the same length from running another bundle's compiled code.
+ *
+ * @example
+ * ```ts
+ * const key = codeCacheKey(readFileSync("dist/src/cli/bin/policy-check.cjs"));
+ * ```
+ */
+export function codeCacheKey(
+  source: Buffer,
+  {
+    nodeVersion = process.version,
+    arch = process.arch,
+    execArgv = process.execArgv,
+    nodeOptions = process.env.NODE_OPTIONS ?? "",
+  }: CodeCacheKeyParts = {},
+): Buffer {
+  const parts = JSON.stringify([nodeVersion, arch, execArgv, nodeOptions]);
+  return sha256(MAGIC, parts, "\0", source);
+}
+
+/**
+ * Why a folder or file may not be trusted, or undefined. Only this user may have written it:
+ * an entry is code docket runs, so one another user owns, or that group or others could have
+ * written, is never read.
+ */
+function untrusted(stat: Stats, uid: number): string | undefined {
+  if (stat.uid !== uid) return "not owned by this user";
+  if ((stat.mode & 0o022) !== 0) return "writable by group or others";
+  return undefined;
+}
+
+function trustedFolder(dir: string, uid: number): string | undefined {
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory()) return "the cache folder is not a folder";
+  return untrusted(stat, uid);
+}
+
+const entryFile = (dir: string, name: string, key: Buffer) =>
+  path.join(dir, `${name}-${key.toString("hex").slice(0, 32)}.bin`);
+
+/**
+ * Read the entry `name` for `key` from `dir`. Opened without following a symbolic link, checked
+ * on the open file (owner is this user, not group- or world-writable), then whole: the magic,
+ * the key, and a SHA-256 over V8's data, since V8 does not check its data's integrity in a
+ * release build (a torn or flipped entry would crash it, not be rejected). Never throws.
+ *
+ * @example
+ * ```ts
+ * const read = readCodeCacheEntry(dir, "policy-check", key);
+ * if (read.status === "hit") new Script(source, { cachedData: read.data });
+ * ```
+ */
+export function readCodeCacheEntry(dir: string, name: string, key: Buffer): CodeCacheRead {
+  const uid = process.getuid?.();
+  if (uid === undefined) return { status: "ignored", reason: "no user id on this platform" };
+  let fd: number;
+  try {
+    fd = openSync(entryFile(dir, name, key), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return { status: "miss", reason: "no entry" };
+  }
+  try {
+    const folder = trustedFolder(dir, uid);
+    if (folder !== undefined) return { status: "ignored", reason: folder };
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { status: "ignored", reason: "not a file" };
+    const owner = untrusted(stat, uid);
+    if (owner !== undefined) return { status: "ignored", reason: owner };
+    if (stat.size <= HEADER || stat.size > MAX_BYTES)
+      return { status: "ignored", reason: "wrong size" };
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const got = readSync(fd, bytes, read, bytes.length - read, read);
+      if (got === 0) return { status: "ignored", reason: "truncated" };
+      read += got;
+    }
+    const data = bytes.subarray(HEADER);
+    if (
+      !bytes.subarray(0, MAGIC.length).equals(MAGIC) ||
+      !bytes.subarray(MAGIC.length, MAGIC.length + 32).equals(key) ||
+      !bytes.subarray(MAGIC.length + 32, HEADER).equals(sha256(data))
+    )
+      return { status: "ignored", reason: "not an entry for this key, or damaged" };
+    return { status: "hit", data };
+  } catch {
+    return { status: "ignored", reason: "unreadable" };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Write the entry `name` for `key`: the folder made 0700 (and refused unless this user's and
+ * not group- or world-writable), the file 0600, whole or not at all (a new temporary file,
+ * then a rename), and the same bundle's older entries removed. Returns whether it was written;
+ * never throws (a cache that cannot be written is only slower).
+ *
+ * @example
+ * ```ts
+ * writeCodeCacheEntry(dir, "policy-check", key, script.createCachedData());
+ * ```
+ */
+export function writeCodeCacheEntry(dir: string, name: string, key: Buffer, data: Buffer): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return false;
+  const file = entryFile(dir, name, key);
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (trustedFolder(dir, uid) !== undefined) return false;
+    writeFileSync(temporary, Buffer.concat([MAGIC, key, sha256(data), data]), {
+      mode: 0o600,
+      flag: "wx",
+    });
+    renameSync(temporary, file);
+  } catch {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {}
+    return false;
+  }
+  try {
+    for (const other of readdirSync(dir)) {
+      if (other.startsWith(`${name}-`) && other.endsWith(".bin") && other !== path.basename(file))
+        rmSync(path.join(dir, other), { force: true });
+    }
+  } catch {
+    // Older entries left behind are only disk space.
+  }
+  return true;
+}

@@ -1,0 +1,163 @@
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { codeCacheKey } from "./code-cache-entry.js";
+import { loadCachedScript } from "./load-cached-script.js";
+
+// Real files: a small CommonJS bundle, compiled through the cache folder in a temp dir.
+let dir: string;
+let bundle: string;
+let cache: string;
+const SOURCE = [
+  "const { sep } = require('node:path');",
+  "function add(a, b) { return a + b; }",
+  "module.exports = { add, sep, file: __filename, folder: __dirname, self: this === exports };",
+  "",
+].join("\n");
+
+type Bundle = { add(a: number, b: number): number; sep: string; file: string; folder: string };
+const load = (options: Parameters<typeof loadCachedScript>[1] = {}) =>
+  loadCachedScript<Bundle>(bundle, { dir: cache, name: "test", env: {}, ...options });
+const entries = () => readdirSync(cache).filter((name) => name.endsWith(".bin"));
+const entry = () => path.join(cache, entries()[0] ?? "none");
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "docket-code-cache-"));
+  bundle = path.join(dir, "bundle.cjs");
+  cache = path.join(dir, "config", "docket", "cache", "code");
+  writeFileSync(bundle, SOURCE);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("loadCachedScript", () => {
+  it("runs the bundle as CommonJS, writes the entry 0600 in a 0700 folder, and uses it next time", () => {
+    const first = load();
+    expect(first.cache).toBe("miss");
+    expect(first.exports.add(2, 3)).toBe(5);
+    expect(first.exports).toMatchObject({ sep: "/", file: bundle, folder: dir, self: true });
+    expect(first.save()).toBe("written");
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    expect(statSync(entry()).mode & 0o777).toBe(0o600);
+    expect(statSync(entry()).uid).toBe(process.getuid?.());
+    const second = load();
+    expect(second.cache).toBe("hit");
+    expect(second.exports.add(2, 3)).toBe(5);
+    expect(second.save()).toBe("kept");
+  });
+
+  it("ignores a damaged entry (torn, flipped, emptied) and still runs the bundle, then replaces it", () => {
+    load().save();
+    const good = readFileSync(entry());
+    const damaged = [
+      good.subarray(0, good.length >> 1),
+      Buffer.concat([good.subarray(0, good.length - 9), Buffer.from("garbage!!")]),
+      Buffer.alloc(0),
+      Buffer.from("not an entry at all"),
+    ];
+    for (const bytes of damaged) {
+      writeFileSync(entry(), bytes);
+      const run = load();
+      expect(run.cache).toBe("ignored");
+      expect(run.exports.add(1, 1)).toBe(2);
+      expect(run.save()).toBe("written");
+      expect(load().cache).toBe("hit");
+    }
+  });
+
+  it("misses when the bundle changes, even to a source of the same length", () => {
+    load().save();
+    writeFileSync(bundle, SOURCE.replace("a + b", "a - b"));
+    const changed = load();
+    expect(changed.cache).toBe("miss");
+    expect(changed.exports.add(2, 3)).toBe(-1);
+    changed.save();
+    // The older bundle's entry is removed when the new one is written.
+    expect(entries()).toHaveLength(1);
+  });
+
+  it("never reads an entry group or others could write, or a symbolic link to one", () => {
+    load().save();
+    chmodSync(entry(), 0o666);
+    expect(load().cache).toBe("ignored");
+    chmodSync(entry(), 0o600);
+    chmodSync(cache, 0o777);
+    expect(load().cache).toBe("ignored");
+    chmodSync(cache, 0o700);
+    expect(load().cache).toBe("hit");
+    const real = path.join(dir, "elsewhere.bin");
+    writeFileSync(real, readFileSync(entry()), { mode: 0o600 });
+    const name = entry();
+    rmSync(name);
+    symlinkSync(real, name);
+    expect(load().cache).toBe("miss");
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "never reads an entry another user owns (as root: chown to nobody)",
+    () => {
+      load().save();
+      chownSync(entry(), 65534, 65534);
+      const run = load();
+      expect(run.cache).toBe("ignored");
+      expect(run.exports.add(2, 2)).toBe(4);
+      chownSync(entry(), 0, 0);
+      chownSync(cache, 65534, 65534);
+      expect(load().cache).toBe("ignored");
+      // Nor writes one into a folder another user owns.
+      expect(load().save()).toBe("failed");
+    },
+  );
+
+  it("still answers when the cache folder cannot be made or written", () => {
+    mkdirSync(path.dirname(cache), { recursive: true });
+    writeFileSync(cache, "a file where the folder should be");
+    const run = load();
+    expect(run.cache).toBe("miss");
+    expect(run.exports.add(1, 2)).toBe(3);
+    expect(run.save()).toBe("failed");
+  });
+
+  it("takes V8's data at snapshot(), before a later change could spoil it, and writes that", () => {
+    const first = load();
+    first.snapshot();
+    expect(first.save()).toBe("written");
+    expect(load().cache).toBe("hit");
+  });
+
+  it("is off with DOCKET_CACHE=off or dir false, and lives in code/ of docket's cache folder", () => {
+    expect(loadCachedScript(bundle, { env: { DOCKET_CACHE: "off", HOME: dir } }).cache).toBe("off");
+    expect(load({ dir: false }).cache).toBe("off");
+    const env = { HOME: dir, XDG_CONFIG_HOME: path.join(dir, "config") };
+    loadCachedScript(bundle, { env, name: "test" }).save();
+    expect(load().cache).toBe("hit");
+  });
+});
+
+describe("codeCacheKey", () => {
+  it("changes with the source, Node's version, the architecture and the start flags", () => {
+    const source = Buffer.from(SOURCE);
+    const base = { nodeVersion: "v20.20.2", arch: "x64", execArgv: [], nodeOptions: "" };
+    const key = codeCacheKey(source, base).toString("hex");
+    expect(codeCacheKey(Buffer.from(SOURCE), base).toString("hex")).toBe(key);
+    for (const other of [
+      codeCacheKey(Buffer.from(SOURCE.replace("+", "-")), base),
+      codeCacheKey(source, { ...base, nodeVersion: "v22.23.3" }),
+      codeCacheKey(source, { ...base, arch: "arm64" }),
+      codeCacheKey(source, { ...base, execArgv: ["--max-lazy"] }),
+      codeCacheKey(source, { ...base, nodeOptions: "--jitless" }),
+    ])
+      expect(other.toString("hex")).not.toBe(key);
+  });
+});

@@ -1,0 +1,141 @@
+import { isAscii } from "node:buffer";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { Script } from "node:vm";
+import { docketCacheDir } from "../shared/docket-cache-dir.js";
+import { codeCacheKey, readCodeCacheEntry, writeCodeCacheEntry } from "./code-cache-entry.js";
+
+/** How the script was compiled: from a usable entry, or why not. */
+export type CodeCacheStatus = "hit" | "miss" | "rejected" | "ignored" | "off";
+
+/** A CommonJS bundle compiled and run through the code cache. */
+export interface CachedScript<T> {
+  /** What the bundle put in `module.exports`. */
+  readonly exports: T;
+  readonly cache: CodeCacheStatus;
+  /**
+   * Take V8's data now, for {@link CachedScript.save}: before a V8 flag changes (a code cache
+   * made after one is rejected by every process that starts without it). Cheap when no entry
+   * is to be written.
+   */
+  snapshot(): void;
+  /**
+   * Write the entry when there was no usable one: after the answer, so what the run compiled
+   * lazily is in it too. Never throws.
+   */
+  save(): "written" | "kept" | "failed";
+}
+
+/** Where the cache lives and what the trace says; every field has a default. */
+export interface CachedScriptOptions {
+  /**
+   * The cache folder, or false for none. Default: `code/` in docket's cache folder
+   * (docketCacheDir), which no tool may write; none when `DOCKET_CACHE=off`.
+   */
+  readonly dir?: string | false;
+  /**
+   * The entry's name (one entry per name: writing one removes the name's others). Default: the
+   * file's name without its extension, Node's version and the architecture.
+   */
+  readonly name?: string;
+  /** `DOCKET_CACHE`, `DOCKET_CODE_CACHE_TRACE`, `HOME` and `XDG_CONFIG_HOME` are read from it. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+// Node's own CommonJS wrapper: the bundle runs as it would under require().
+const HEAD = "(function (exports, require, module, __filename, __dirname) {";
+const TAIL = "\n})";
+
+type Wrapper = (
+  exports: unknown,
+  require: NodeJS.Require,
+  module: { exports: unknown },
+  filename: string,
+  dirname: string,
+) => void;
+
+function defaultDir(env: NodeJS.ProcessEnv): string | undefined {
+  const cache = docketCacheDir(env);
+  return cache === undefined ? undefined : path.join(cache, "code");
+}
+
+/**
+ * Compile and run the CommonJS bundle `file` with V8's code cache: a later process
+ * deserialises what an earlier one compiled (the bundle's top level and every function its run
+ * compiled lazily) instead of parsing and compiling it again, about a third of a cold
+ * `docket policy check` on Node 20 (docs/adr/0022-code-cache.md). An entry is code docket
+ * runs: it is read only from docket's own cache folder, which no tool may write and the
+ * sandbox hides, only if this user owns it and no one else could have written it, and only if
+ * its key (SHA-256 of the exact source, Node's version, the architecture and the start flags)
+ * and its digest match. Anything else (none, damaged, foreign, rejected by V8, an unwritable
+ * folder) compiles the source as usual, silently. `DOCKET_CODE_CACHE_TRACE=1` tells on stderr
+ * what happened.
+ *
+ * @example
+ * ```ts
+ * const bundle = loadCachedScript<typeof import("./policy-check-main.js")>(file);
+ * const code = await bundle.exports.runPolicyCheck(check, argv, { beforeV8Flags: bundle.snapshot });
+ * bundle.save();
+ * ```
+ */
+export function loadCachedScript<T>(
+  file: string,
+  {
+    env = process.env,
+    // One entry per bundle and Node: alternating Node versions do not evict each other's.
+    name = `${path.basename(file, path.extname(file))}-node${process.versions.node}-${process.arch}`,
+    ...options
+  }: CachedScriptOptions = {},
+): CachedScript<T> {
+  const bytes = readFileSync(file);
+  const dir = options.dir === undefined ? defaultDir(env) : options.dir || undefined;
+  const key = dir === undefined ? undefined : codeCacheKey(bytes);
+  const read =
+    dir === undefined || key === undefined ? undefined : readCodeCacheEntry(dir, name, key);
+  // An ASCII bundle (scripts/bundle-cli.mjs makes it so) becomes a one-byte string at once.
+  const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+  const script = new Script(HEAD + source + TAIL, {
+    filename: file,
+    ...(read?.status === "hit" ? { cachedData: read.data } : {}),
+  });
+  const cache: CodeCacheStatus =
+    read === undefined
+      ? "off"
+      : read.status !== "hit"
+        ? read.status
+        : script.cachedDataRejected === true
+          ? "rejected"
+          : "hit";
+  const trace = (what: string) => {
+    if (env.DOCKET_CODE_CACHE_TRACE === "1")
+      process.stderr.write(`docket code cache: ${name} ${what}\n`);
+  };
+  trace(read !== undefined && read.status !== "hit" ? `${cache} (${read.reason})` : cache);
+  const module = { exports: {} as T };
+  const run = script.runInThisContext() as Wrapper;
+  run.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+
+  const wanted = dir !== undefined && key !== undefined && cache !== "hit";
+  let data: Buffer | undefined;
+  const snapshot = () => {
+    if (!wanted || data !== undefined) return;
+    try {
+      data = script.createCachedData();
+    } catch {}
+  };
+  return {
+    get exports() {
+      return module.exports;
+    },
+    cache,
+    snapshot,
+    save() {
+      if (!wanted || dir === undefined || key === undefined) return "kept";
+      snapshot();
+      const written = data !== undefined && writeCodeCacheEntry(dir, name, key, data);
+      trace(written ? "written" : "not written");
+      return written ? "written" : "failed";
+    },
+  };
+}
