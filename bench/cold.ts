@@ -79,12 +79,14 @@ const RSS_PROBE =
  * and later read it lazily, on the first TLS connection. A cost of the user's environment that
  * docket cannot avoid, so both figures are printed (docs/adr/0021-cold-start-floor.md).
  */
-function childEnv(withoutCaCerts: boolean): NodeJS.ProcessEnv {
+function childEnv(withoutCaCerts: boolean, configHome?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DOCKET_CONFIG: "",
     DOCKET_STORE: "",
     NO_COLOR: "1",
+    // The bench's own config folder (its caches), not the user's.
+    ...(configHome === undefined ? {} : { XDG_CONFIG_HOME: configHome }),
   };
   if (withoutCaCerts) delete env.NODE_EXTRA_CA_CERTS;
   return env;
@@ -95,6 +97,7 @@ function once(
   cwd: string,
   expect: RegExp,
   withoutCaCerts = false,
+  configHome?: string,
 ): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -104,7 +107,7 @@ function once(
     let rss = "";
     const child = spawn(process.execPath, ["--import", RSS_PROBE, ...args], {
       cwd,
-      env: childEnv(withoutCaCerts),
+      env: childEnv(withoutCaCerts, configHome),
       stdio: ["ignore", "pipe", "pipe", "pipe"],
     });
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -164,13 +167,16 @@ interface Case {
   readonly cwd: string;
   readonly expect: RegExp;
   readonly target?: number;
+  /** Run before each process, untimed (emptying the code cache for a first run). */
+  readonly before?: () => Promise<void>;
 }
 
 /**
  * Time fresh processes of the built CLI from spawn to their first answer, `runs` of each,
  * interleaved: `node -e 0`, `docket policy check run_command '{"command":"ls"}'` in a folder
- * after `docket init` (and of a command with syntax, which loads tree-sitter), and a one-turn `docket run` with the scripted model (with and without
- * one tool call). Prints median, p90 and min, the exit time and the peak RSS of each.
+ * after `docket init` (with its code cache warm and empty, and of a command with syntax, which
+ * loads tree-sitter), and a one-turn `docket run` with the scripted model (with and without one
+ * tool call). The children's config folder (caches included) is the bench's own. Prints median, p90 and min, the exit time and the peak RSS of each.
  *
  * @example
  * ```ts
@@ -183,7 +189,9 @@ export async function benchCold(
   ensureBuilt();
   const dir = await mkdtemp(join(tmpdir(), "docket-bench-cold-"));
   try {
-    const env = childEnv(false);
+    const configHome = join(dir, "config");
+    const codeCache = join(configHome, "docket", "cache", "code");
+    const env = childEnv(false, configHome);
     execFileSync(process.execPath, [main, "init"], { cwd: dir, env, stdio: "ignore" });
     const runDir = join(dir, "run");
     await mkdir(runDir);
@@ -208,6 +216,15 @@ export async function benchCold(
         cwd: dir,
         expect: /decision: allow/,
         target: 120,
+      },
+      {
+        // As the first check after an install or upgrade: no code cache yet, so the bundle is
+        // compiled from source and the cache written after the answer (docs/adr/0022-code-cache.md).
+        name: "policy check ls, empty code cache",
+        args: [main, "policy", "check", "run_command", '{"command":"ls"}'],
+        cwd: dir,
+        expect: /decision: allow/,
+        before: () => rm(codeCache, { recursive: true, force: true }),
       },
       {
         // A list is syntax: tree-sitter loads (a plain-words command like `ls` is read without).
@@ -241,11 +258,14 @@ export async function benchCold(
       })),
     );
     // One of each first: the store is created and the OS caches are warm, as for a user's second command.
-    for (const c of measured) await once(c.args, c.cwd, c.expect, c.without);
+    const measure = async (c: (typeof measured)[number]) => {
+      await c.before?.();
+      return once(c.args, c.cwd, c.expect, c.without, configHome);
+    };
+    for (const c of measured) await measure(c);
     const samples = measured.map(() => [] as Sample[]);
     for (let i = 0; i < runs; i++) {
-      for (const [at, c] of measured.entries())
-        samples[at]?.push(await once(c.args, c.cwd, c.expect, c.without));
+      for (const [at, c] of measured.entries()) samples[at]?.push(await measure(c));
     }
     let load = "unknown";
     try {

@@ -22,14 +22,19 @@ if (check !== undefined) {
   // tree-sitter's first compile, so a check that parses no shell syntax does not load node:v8;
   // every other command at once, before Node's own WebAssembly (fetch's HTTP parser) could be
   // compiled (docs/adr/0021-cold-start-floor.md).
-  const { beforeWasmCompile } = await import("../shared/before-wasm-compile.js");
-  if (argv[0] === "policy") beforeWasmCompile(keepWasmInLiftoff);
-  else keepWasmInLiftoff();
+  if (argv[0] === "policy") {
+    const { beforeWasmCompile } = await import("../shared/before-wasm-compile.js");
+    beforeWasmCompile(keepWasmInLiftoff);
+  } else keepWasmInLiftoff();
   await runCommand();
 }
 
 async function runCommand(): Promise<void> {
-  const hook = await import("../hook/hook-guard.js").catch((error: unknown) => {
+  // Together: each dynamic import is a round trip through the module loader.
+  const [hook, { reportError }] = await Promise.all([
+    import("../hook/hook-guard.js"),
+    import("./report-error.js"),
+  ]).catch((error: unknown) => {
     // A hook answers deny even when its own modules fail to load.
     if (argv[0] === "hook") {
       process.stderr.write("docket: the hook failed; the call is denied.\n");
@@ -56,7 +61,6 @@ async function runCommand(): Promise<void> {
     process.stdout.write("", () => process.exit(code));
     return;
   }
-  const { reportError } = await import("./report-error.js");
   // First: no tool may be defined before the development lint warnings are turned off.
   await import("./quiet-tool-lint.js");
   const { runCli } = await import("./run-cli.js");
