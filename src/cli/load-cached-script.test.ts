@@ -12,8 +12,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { Script } from "node:vm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codeCacheKey } from "./code-cache-entry.js";
+import { codeCacheKey, writeCodeCacheEntry } from "./code-cache-entry.js";
 import { loadCachedScript } from "./load-cached-script.js";
 
 // Real files: a small CommonJS bundle, compiled through the cache folder in a temp dir.
@@ -159,5 +160,21 @@ describe("codeCacheKey", () => {
       codeCacheKey(source, { ...base, nodeOptions: "--jitless" }),
     ])
       expect(other.toString("hex")).not.toBe(key);
+  });
+});
+
+describe("loadCachedScript when V8 rejects the entry", () => {
+  it("compiles from source and writes a fresh one", () => {
+    // An entry that passes docket's checks (key, digest, owner) with V8 data of another source:
+    // V8 refuses it (its length differs), as it would data made under other V8 flags.
+    const other = path.join(dir, "other.cjs");
+    writeFileSync(other, `${SOURCE}\nmodule.exports.more = 1;\n`);
+    const data = new Script(readFileSync(other, "utf8")).createCachedData();
+    expect(writeCodeCacheEntry(cache, "test", codeCacheKey(readFileSync(bundle)), data)).toBe(true);
+    const run = load();
+    expect(run.cache).toBe("rejected");
+    expect(run.exports.add(3, 4)).toBe(7);
+    expect(run.save()).toBe("written");
+    expect(load().cache).toBe("hit");
   });
 });
