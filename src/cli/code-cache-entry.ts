@@ -11,6 +11,7 @@ import {
   renameSync,
   rmSync,
   type Stats,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
@@ -169,8 +170,14 @@ export function writeCodeCacheEntry(dir: string, name: string, key: Buffer, data
   }
   try {
     for (const other of readdirSync(dir)) {
-      if (other.startsWith(`${name}-`) && other.endsWith(".bin") && other !== path.basename(file))
-        rmSync(path.join(dir, other), { force: true });
+      if (!other.startsWith(`${name}-`) || other === path.basename(file)) continue;
+      const at = path.join(dir, other);
+      // Another writer's temporary file is its own until it is plainly abandoned (a crash).
+      if (
+        other.endsWith(".bin") ||
+        (other.endsWith(".tmp") && statSync(at).mtimeMs < Date.now() - 60_000)
+      )
+        rmSync(at, { force: true });
     }
   } catch {
     // Older entries left behind are only disk space.

@@ -8,6 +8,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -83,9 +84,18 @@ describe("loadCachedScript", () => {
     const changed = load();
     expect(changed.cache).toBe("miss");
     expect(changed.exports.add(2, 3)).toBe(-1);
+    // An abandoned temporary file (a writer that crashed) goes with it; a fresh one stays.
+    const abandoned = path.join(cache, "test-0123.bin.1.2.tmp");
+    const fresh = path.join(cache, "test-4567.bin.3.4.tmp");
+    writeFileSync(abandoned, "");
+    writeFileSync(fresh, "");
+    utimesSync(abandoned, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
     changed.save();
     // The older bundle's entry is removed when the new one is written.
     expect(entries()).toHaveLength(1);
+    expect(readdirSync(cache).filter((name) => name.endsWith(".tmp"))).toEqual([
+      path.basename(fresh),
+    ]);
   });
 
   it("never reads an entry group or others could write, or a symbolic link to one", () => {
