@@ -141,15 +141,21 @@ export function readCodeCacheEntry(dir: string, name: string, key: Buffer): Code
 /**
  * Write the entry `name` for `key`: the folder made 0700 (and refused unless this user's and
  * not group- or world-writable), the file 0600, whole or not at all (a new temporary file,
- * then a rename), and the same bundle's older entries removed. Returns whether it was written;
- * never throws (a cache that cannot be written is only slower).
+ * then a rename), and the same bundle's older entries removed. `data` may be a function, called
+ * only once the folder passed. Returns whether it was written; never throws (a cache that
+ * cannot be written is only slower).
  *
  * @example
  * ```ts
  * writeCodeCacheEntry(dir, "policy-check", key, script.createCachedData());
  * ```
  */
-export function writeCodeCacheEntry(dir: string, name: string, key: Buffer, data: Buffer): boolean {
+export function writeCodeCacheEntry(
+  dir: string,
+  name: string,
+  key: Buffer,
+  data: Buffer | (() => Buffer | undefined),
+): boolean {
   const uid = process.getuid?.();
   if (uid === undefined) return false;
   const file = entryFile(dir, name, key);
@@ -157,7 +163,10 @@ export function writeCodeCacheEntry(dir: string, name: string, key: Buffer, data
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (trustedFolder(dir, uid) !== undefined) return false;
-    writeFileSync(temporary, Buffer.concat([MAGIC, key, sha256(data), data]), {
+    // Made only once the folder is known to take it: V8's data costs a few ms to serialise.
+    const bytes = typeof data === "function" ? data() : data;
+    if (bytes === undefined) return false;
+    writeFileSync(temporary, Buffer.concat([MAGIC, key, sha256(bytes), bytes]), {
       mode: 0o600,
       flag: "wx",
     });

@@ -104,7 +104,10 @@ describe("loadCachedScript", () => {
     expect(load().cache).toBe("ignored");
     chmodSync(entry(), 0o600);
     chmodSync(cache, 0o777);
-    expect(load().cache).toBe("ignored");
+    const open = load();
+    expect(open.cache).toBe("ignored");
+    // Nor is one written into such a folder.
+    expect(open.save()).toBe("failed");
     chmodSync(cache, 0o700);
     expect(load().cache).toBe("hit");
     const real = path.join(dir, "elsewhere.bin");

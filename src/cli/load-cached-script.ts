@@ -132,8 +132,10 @@ export function loadCachedScript<T>(
     snapshot,
     save() {
       if (!wanted || dir === undefined || key === undefined) return "kept";
-      snapshot();
-      const written = data !== undefined && writeCodeCacheEntry(dir, name, key, data);
+      const written = writeCodeCacheEntry(dir, name, key, () => {
+        snapshot();
+        return data;
+      });
       trace(written ? "written" : "not written");
       return written ? "written" : "failed";
     },
