@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -34,6 +34,9 @@ export interface CodeCacheKeyParts {
   readonly execArgv?: readonly string[];
   /** NODE_OPTIONS may carry V8 flags, which V8's code cache is only valid under. */
   readonly nodeOptions?: string;
+  readonly v8Version?: string;
+  /** The text the loader puts around the source: V8's data is for the whole compiled text. */
+  readonly wrapper?: readonly string[];
 }
 
 const sha256 = (...parts: readonly (string | Buffer)[]) => {
@@ -60,9 +63,11 @@ export function codeCacheKey(
     arch = process.arch,
     execArgv = process.execArgv,
     nodeOptions = process.env.NODE_OPTIONS ?? "",
+    v8Version = process.versions.v8,
+    wrapper = [],
   }: CodeCacheKeyParts = {},
 ): Buffer {
-  const parts = JSON.stringify([nodeVersion, arch, execArgv, nodeOptions]);
+  const parts = JSON.stringify([nodeVersion, v8Version, arch, execArgv, nodeOptions, wrapper]);
   return sha256(MAGIC, parts, "\0", source);
 }
 
@@ -77,14 +82,39 @@ function untrusted(stat: Stats, uid: number): string | undefined {
   return undefined;
 }
 
-function trustedFolder(dir: string, uid: number): string | undefined {
-  const stat = lstatSync(dir);
-  if (!stat.isDirectory()) return "the cache folder is not a folder";
-  return untrusted(stat, uid);
+const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/**
+ * Open the cache folder `dir` and check it on its descriptor: its parent and itself real
+ * folders (neither a symbolic link), both this user's, itself not writable by group or others.
+ * Every later open goes through `/proc/self/fd/N/`, so a folder swapped after the check is not
+ * the one read or written. Returns the descriptor, or why the folder is not trusted.
+ */
+function openTrustedFolder(dir: string, uid: number): number | string {
+  let parent: number | undefined;
+  let folder: number | undefined;
+  try {
+    parent = openSync(path.dirname(dir), FOLDER_FLAGS);
+    const above = fstatSync(parent);
+    if (!above.isDirectory() || above.uid !== uid)
+      return "the cache's parent folder is not this user's";
+    folder = openSync(`/proc/self/fd/${parent}/${path.basename(dir)}`, FOLDER_FLAGS);
+    const stat = fstatSync(folder);
+    const why = stat.isDirectory() ? untrusted(stat, uid) : "the cache folder is not a folder";
+    if (why !== undefined) return why;
+    const open = folder;
+    folder = undefined;
+    return open;
+  } catch {
+    return "the cache folder is not a real folder of this user's";
+  } finally {
+    if (parent !== undefined) closeSync(parent);
+    if (folder !== undefined) closeSync(folder);
+  }
 }
 
-const entryFile = (dir: string, name: string, key: Buffer) =>
-  path.join(dir, `${name}-${key.toString("hex").slice(0, 32)}.bin`);
+const entryName = (name: string, key: Buffer) => `${name}-${key.toString("hex").slice(0, 32)}.bin`;
+const inFolder = (folder: number, name: string) => `/proc/self/fd/${folder}/${name}`;
 
 /**
  * Read the entry `name` for `key` from `dir`. Opened without following a symbolic link, checked
@@ -101,19 +131,30 @@ const entryFile = (dir: string, name: string, key: Buffer) =>
 export function readCodeCacheEntry(dir: string, name: string, key: Buffer): CodeCacheRead {
   const uid = process.getuid?.();
   if (uid === undefined) return { status: "ignored", reason: "no user id on this platform" };
+  const folder = openTrustedFolder(dir, uid);
+  if (typeof folder === "string") {
+    return existsSync(dir)
+      ? { status: "ignored", reason: folder }
+      : { status: "miss", reason: "no entry" };
+  }
   let fd: number;
   try {
-    fd = openSync(entryFile(dir, name, key), constants.O_RDONLY | constants.O_NOFOLLOW);
+    // Not a symbolic link; and a FIFO planted in its place must not block the check.
+    fd = openSync(
+      inFolder(folder, entryName(name, key)),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
   } catch {
+    closeSync(folder);
     return { status: "miss", reason: "no entry" };
   }
   try {
-    const folder = trustedFolder(dir, uid);
-    if (folder !== undefined) return { status: "ignored", reason: folder };
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { status: "ignored", reason: "not a file" };
     const owner = untrusted(stat, uid);
     if (owner !== undefined) return { status: "ignored", reason: owner };
+    // A hard link elsewhere (a workspace, say) would let whatever can write there write this.
+    if (stat.nlink !== 1) return { status: "ignored", reason: "a file with other hard links" };
     if (stat.size <= HEADER || stat.size > MAX_BYTES)
       return { status: "ignored", reason: "wrong size" };
     const bytes = Buffer.allocUnsafe(stat.size);
@@ -135,6 +176,7 @@ export function readCodeCacheEntry(dir: string, name: string, key: Buffer): Code
     return { status: "ignored", reason: "unreadable" };
   } finally {
     closeSync(fd);
+    closeSync(folder);
   }
 }
 
@@ -158,38 +200,52 @@ export function writeCodeCacheEntry(
 ): boolean {
   const uid = process.getuid?.();
   if (uid === undefined) return false;
-  const file = entryFile(dir, name, key);
+  const file = entryName(name, key);
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  let folder: number | string;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (trustedFolder(dir, uid) !== undefined) return false;
-    // Made only once the folder is known to take it: V8's data costs a few ms to serialise.
-    const bytes = typeof data === "function" ? data() : data;
-    if (bytes === undefined) return false;
-    writeFileSync(temporary, Buffer.concat([MAGIC, key, sha256(bytes), bytes]), {
-      mode: 0o600,
-      flag: "wx",
-    });
-    renameSync(temporary, file);
+    folder = openTrustedFolder(dir, uid);
   } catch {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {}
     return false;
   }
+  if (typeof folder === "string") return false;
   try {
-    for (const other of readdirSync(dir)) {
-      if (!other.startsWith(`${name}-`) || other === path.basename(file)) continue;
-      const at = path.join(dir, other);
-      // Another writer's temporary file is its own until it is plainly abandoned (a crash).
-      if (
-        other.endsWith(".bin") ||
-        (other.endsWith(".tmp") && statSync(at).mtimeMs < Date.now() - 60_000)
-      )
-        rmSync(at, { force: true });
+    try {
+      // Made only once the folder is known to take it: V8's data costs a few ms to serialise.
+      const bytes = typeof data === "function" ? data() : data;
+      if (bytes === undefined) return false;
+      writeFileSync(
+        inFolder(folder, temporary),
+        Buffer.concat([MAGIC, key, sha256(bytes), bytes]),
+        {
+          mode: 0o600,
+          flag: "wx",
+        },
+      );
+      renameSync(inFolder(folder, temporary), inFolder(folder, file));
+    } catch {
+      try {
+        rmSync(inFolder(folder, temporary), { force: true });
+      } catch {}
+      return false;
     }
-  } catch {
-    // Older entries left behind are only disk space.
+    try {
+      for (const other of readdirSync(inFolder(folder, "."))) {
+        if (!other.startsWith(`${name}-`) || other === file) continue;
+        const at = inFolder(folder, other);
+        // Another writer's temporary file is its own until it is plainly abandoned (a crash).
+        if (
+          other.endsWith(".bin") ||
+          (other.endsWith(".tmp") && statSync(at).mtimeMs < Date.now() - 60_000)
+        )
+          rmSync(at, { force: true });
+      }
+    } catch {
+      // Older entries left behind are only disk space.
+    }
+    return true;
+  } finally {
+    closeSync(folder);
   }
-  return true;
 }

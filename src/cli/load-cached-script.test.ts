@@ -1,10 +1,13 @@
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -16,7 +19,7 @@ import * as path from "node:path";
 import { Script } from "node:vm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codeCacheKey, writeCodeCacheEntry } from "./code-cache-entry.js";
-import { loadCachedScript } from "./load-cached-script.js";
+import { loadCachedScript, scriptCacheKey } from "./load-cached-script.js";
 
 // Real files: a small CommonJS bundle, compiled through the cache folder in a temp dir.
 let dir: string;
@@ -138,7 +141,7 @@ describe("loadCachedScript", () => {
     mkdirSync(path.dirname(cache), { recursive: true });
     writeFileSync(cache, "a file where the folder should be");
     const run = load();
-    expect(run.cache).toBe("miss");
+    expect(run.cache).toBe("ignored");
     expect(run.exports.add(1, 2)).toBe(3);
     expect(run.save()).toBe("failed");
   });
@@ -148,6 +151,37 @@ describe("loadCachedScript", () => {
     first.snapshot();
     expect(first.save()).toBe("written");
     expect(load().cache).toBe("hit");
+  });
+
+  it("never reads an entry with another hard link, a FIFO in its place, or through a linked folder", () => {
+    load().save();
+    // A hard link elsewhere: whatever can write there could write the entry.
+    const link = path.join(dir, "workspace-link.bin");
+    linkSync(entry(), link);
+    expect(load().cache).toBe("ignored");
+    rmSync(link);
+    expect(load().cache).toBe("hit");
+    // A FIFO where the entry should be: the check neither blocks on it nor reads it.
+    const name = entry();
+    rmSync(name);
+    execFileSync("mkfifo", [name]);
+    const fifo = load();
+    expect(fifo.cache).toBe("ignored");
+    expect(fifo.exports.add(2, 2)).toBe(4);
+    rmSync(name);
+    // The cache folder's parent swapped for a symbolic link to another folder with an entry.
+    load().save();
+    const parent = path.dirname(cache);
+    const moved = path.join(dir, "moved-cache");
+    renameSync(parent, moved);
+    symlinkSync(moved, parent);
+    expect(load().cache).toBe("ignored");
+    expect(load().save()).toBe("failed");
+    // The folder itself as a symbolic link.
+    rmSync(parent);
+    mkdirSync(parent);
+    symlinkSync(path.join(moved, "code"), cache);
+    expect(load().cache).toBe("ignored");
   });
 
   it("is off with DOCKET_CACHE=off or dir false, and lives in code/ of docket's cache folder", () => {
@@ -171,6 +205,8 @@ describe("codeCacheKey", () => {
       codeCacheKey(source, { ...base, arch: "arm64" }),
       codeCacheKey(source, { ...base, execArgv: ["--max-lazy"] }),
       codeCacheKey(source, { ...base, nodeOptions: "--jitless" }),
+      codeCacheKey(source, { ...base, v8Version: "11.3.244.9-node.99" }),
+      codeCacheKey(source, { ...base, wrapper: ["(function () {", "})"] }),
     ])
       expect(other.toString("hex")).not.toBe(key);
   });
@@ -183,7 +219,9 @@ describe("loadCachedScript when V8 rejects the entry", () => {
     const other = path.join(dir, "other.cjs");
     writeFileSync(other, `${SOURCE}\nmodule.exports.more = 1;\n`);
     const data = new Script(readFileSync(other, "utf8")).createCachedData();
-    expect(writeCodeCacheEntry(cache, "test", codeCacheKey(readFileSync(bundle)), data)).toBe(true);
+    expect(writeCodeCacheEntry(cache, "test", scriptCacheKey(readFileSync(bundle)), data)).toBe(
+      true,
+    );
     const run = load();
     expect(run.cache).toBe("rejected");
     expect(run.exports.add(3, 4)).toBe(7);

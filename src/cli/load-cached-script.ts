@@ -55,6 +55,19 @@ type Wrapper = (
   dirname: string,
 ) => void;
 
+/**
+ * The code cache key of a bundle's bytes as {@link loadCachedScript} compiles them (inside
+ * Node's CommonJS wrapper, by this process's Node and flags).
+ *
+ * @example
+ * ```ts
+ * const key = scriptCacheKey(readFileSync("dist/src/cli/bin/policy-check.cjs"));
+ * ```
+ */
+export function scriptCacheKey(bytes: Buffer): Buffer {
+  return codeCacheKey(bytes, { wrapper: [HEAD, TAIL] });
+}
+
 function defaultDir(env: NodeJS.ProcessEnv): string | undefined {
   const cache = docketCacheDir(env);
   return cache === undefined ? undefined : path.join(cache, "code");
@@ -90,7 +103,7 @@ export function loadCachedScript<T>(
 ): CachedScript<T> {
   const bytes = readFileSync(file);
   const dir = options.dir === undefined ? defaultDir(env) : options.dir || undefined;
-  const key = dir === undefined ? undefined : codeCacheKey(bytes);
+  const key = dir === undefined ? undefined : scriptCacheKey(bytes);
   const read =
     dir === undefined || key === undefined ? undefined : readCodeCacheEntry(dir, name, key);
   // An ASCII bundle (scripts/bundle-cli.mjs makes it so) becomes a one-byte string at once.
