@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,5 +67,22 @@ describe("planSandboxLaunch: docket's own paths in a writable root", () => {
     expect(mounts(args, "--bind")).toEqual([home, join(home, ".config")]);
     expect(statSync(secret, { throwIfNoEntry: false })).toBeUndefined();
     expect(statSync("/nonexistent-root", { throwIfNoEntry: false })).toBeUndefined();
+  });
+
+  it("refuses when an own folder is reached through a link the command could replace", () => {
+    mkdirSync(join(home, "dotfiles", "docket"), { recursive: true });
+    mkdirSync(join(home, ".config"));
+    symlinkSync(join(home, "dotfiles", "docket"), join(home, ".config", "docket"));
+    const launch = planSandboxLaunch({
+      workspace: home,
+      argv: ["true"],
+      settings: { ownDirs: [join(home, ".config", "docket")] },
+    });
+    expect(launch).toEqual({
+      status: "refused",
+      reason: expect.stringMatching(
+        /symbolic link .*\.config\/docket, in a folder the command may write/,
+      ),
+    });
   });
 });

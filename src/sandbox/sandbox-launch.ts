@@ -20,6 +20,7 @@ import {
   SANDBOX_SOCKET_DIRS,
   type SandboxSettings,
 } from "./sandbox-settings.js";
+import { writableLink } from "./writable-link.js";
 
 /** What to start, confined: a program and its arguments, in a directory of the workspace. */
 export interface LaunchRequest {
@@ -132,6 +133,14 @@ export function planSandboxLaunch({
     }
   }
   const writableRoots = [workspace, ...(settings.writable ?? []).map(realOrSelf)];
+  for (const dir of settings.ownDirs ?? []) {
+    const link = writableLink(dir, writableRoots);
+    if (link === undefined) continue;
+    return {
+      status: "refused",
+      reason: `Refused: docket's own folder ${dir} is reached through the symbolic link ${link}, in a folder the command may write, so the sandbox cannot keep the command from replacing it. Make ${link} a real folder, or run docket from a folder that does not hold it.`,
+    };
+  }
   createMissingOwnDirs(settings.ownDirs ?? [], writableRoots);
   const hidden = resolveHiddenPaths({
     workspace,
