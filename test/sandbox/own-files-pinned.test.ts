@@ -1,5 +1,14 @@
 import { existsSync, statSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -112,5 +121,19 @@ describe.skipIf(!available)("docket's own folders inside a writable home", () =>
     expect(text).toContain("state-move-refused");
     expect(text).toContain("project-written");
     expect(await readFile(join(home, "proj", ".docket", "chat-history"), "utf8")).toBe("real\n");
+  });
+
+  it("refuses the command when the own folder is a link the command could swap", async () => {
+    await mkdir(join(home, "dotfiles", "docket"), { recursive: true });
+    await writeFile(join(home, "dotfiles", "docket", "policy.yaml"), "rules: []\n");
+    await mkdir(join(home, ".config"));
+    await symlink(join(home, "dotfiles", "docket"), join(home, ".config", "docket"));
+    const text = await run(
+      "rm .config/docket && mkdir .config/docket && echo evil > .config/docket/policy.yaml",
+    );
+    expect(text).toMatch(/Refused: docket's own folder .* symbolic link/);
+    expect(await readFile(join(home, ".config", "docket", "policy.yaml"), "utf8")).toBe(
+      "rules: []\n",
+    );
   });
 });
