@@ -26,7 +26,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "sandbox/pids-cgroup.ts":
     "creates and removes the per-call pids cgroup that confines a command and writes its pids.max; signal 0 only asks whether a process is alive",
   "sandbox/sandbox-launch.ts":
-    "prepares a confined launch (scratch directory, covers over hidden paths, the cgroup) and returns the plan; the spawn stays in run-command.handler.ts and process-transport.ts",
+    "prepares a confined launch (scratch directory, covers over hidden paths, the cgroup, docket's own folders made 0700 when missing so they can be hidden) and returns the plan; the spawn stays in run-command.handler.ts and process-transport.ts",
   "approval/approvals-http-server.ts":
     "docket serve: the approvals API's own HTTP server, which approvers call; it runs no tool",
   "builtin/workspace/verified-handle.ts":

@@ -71,4 +71,28 @@ describe("protectedSandbox", () => {
     const entry = join(cache, "code", "policy-check-node20.20.2-x64-0123.bin");
     expect(protection.ownFiles.find(entry)?.what).toBe("docket's user config folder");
   });
+
+  it("names docket's own folders for the sandbox to make when missing, not the user's hide list", () => {
+    const env = { HOME: "/home/u" };
+    const protection = docketProtection({
+      env,
+      cwd: "/home/u",
+      configFile: "/home/u/proj/docket.yaml",
+      sections: { sandbox: { hide: ["/home/u/.aws"] } },
+    });
+    const sandbox = protectedSandbox(
+      {
+        storeUrl: "sqlite::memory:",
+        configFile: "/home/u/proj/docket.yaml",
+        layers: [],
+        sandbox: { hide: ["/home/u/.aws"] },
+      },
+      protection,
+    );
+    expect(sandbox.ownDirs).toEqual(
+      expect.arrayContaining(["/home/u/.config/docket", "/home/u/.docket", "/home/u/proj/.docket"]),
+    );
+    expect(sandbox.ownDirs).not.toContain("/home/u/.aws");
+    expect(sandbox.hide).toContain("/home/u/.aws");
+  });
 });

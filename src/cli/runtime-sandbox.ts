@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import * as path from "node:path";
 import type { PolicyLayer } from "../policy/policy-rule.js";
 import type { SelfProtection } from "../policy/self-protection-vote.js";
@@ -86,7 +87,7 @@ export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
  * ```
  */
 export function protectedSandbox(files: RuntimeFiles, protection: SelfProtection): SandboxSettings {
-  const sandbox = runtimeSandbox({
+  const hidden = runtimeSandbox({
     ...files,
     sandbox: {
       ...files.sandbox,
@@ -96,6 +97,14 @@ export function protectedSandbox(files: RuntimeFiles, protection: SelfProtection
       ],
     },
   });
+  // The folders docket itself keeps, not the user's `sandbox.hide` (a missing one of those may be
+  // a file yet to come): the sandbox makes them when missing, so it can hide them.
+  const configured = new Set((files.sandbox.hide ?? []).map((entry) => expandHome(entry)));
+  const ownDirs = protection.ownFiles.entries
+    .filter((entry) => entry.kind === "directory" && entry.what !== "hidden by sandbox.hide")
+    .map((entry) => entry.path)
+    .filter((dir) => !configured.has(dir));
+  const sandbox = { ...hidden, ownDirs };
   const code = protection.codeFiles;
   if (code !== undefined) {
     Object.defineProperty(sandbox, "readOnly", {
@@ -104,4 +113,9 @@ export function protectedSandbox(files: RuntimeFiles, protection: SelfProtection
     });
   }
   return sandbox;
+}
+
+function expandHome(entry: string): string {
+  if (entry === "~") return homedir();
+  return entry.startsWith("~/") ? path.join(homedir(), entry.slice(2)) : path.resolve(entry);
 }

@@ -23,6 +23,7 @@ describe("resolveHiddenPaths", () => {
       status: "ok",
       files: [join(ws, ".env"), join(ws, "app", ".env")],
       dirs: [join(ws, "secrets")],
+      literal: [],
     });
   });
 
@@ -33,7 +34,13 @@ describe("resolveHiddenPaths", () => {
       workspace: ws,
       hide: [join(ws, "link.pem"), join(ws, "missing.db-wal")],
     });
-    expect(hidden).toEqual({ status: "ok", files: [join(ws, "secrets", "a.pem")], dirs: [] });
+    expect(hidden).toEqual({
+      status: "ok",
+      files: [join(ws, "secrets", "a.pem")],
+      dirs: [],
+      // What `hide` named, for the sandbox to pin the folders above (glob matches are not).
+      literal: [join(ws, "secrets", "a.pem")],
+    });
   });
 
   it("refuses when the walk would pass its limit, rather than miss a secret", () => {

@@ -6,7 +6,13 @@ import { scanDir } from "./scan-dir.js";
 
 /** What to cover inside one sandbox: real paths, split by kind. */
 export type HiddenPaths =
-  | { readonly status: "ok"; readonly files: string[]; readonly dirs: string[] }
+  | {
+      readonly status: "ok";
+      readonly files: string[];
+      readonly dirs: string[];
+      /** The real paths of the `hide` entries that exist (no glob matches): those to pin above. */
+      readonly literal: string[];
+    }
   | { readonly status: "too_many"; readonly problem: string };
 
 /** Where and how far to look. */
@@ -64,16 +70,18 @@ export function resolveHiddenPaths({
 }: HideRequest): HiddenPaths {
   const files = new Set<string>();
   const dirs = new Set<string>();
-  const add = (candidate: string) => {
+  const literal = new Set<string>();
+  const add = (candidate: string, named = false) => {
     const real = realOrUndefined(candidate);
     if (real === undefined) return;
     try {
       (statSync(real).isDirectory() ? dirs : files).add(real);
+      if (named) literal.add(real);
     } catch {
       // Gone between the two calls: nothing left to hide.
     }
   };
-  for (const entry of hide) add(expandHome(entry, home));
+  for (const entry of hide) add(expandHome(entry, home), true);
 
   const walks = new Map<string, Walk>();
   for (const pattern of hidePatterns) {
@@ -121,7 +129,7 @@ export function resolveHiddenPaths({
       queue.push(...scan.subdirs);
     }
   }
-  return { status: "ok", files: [...files], dirs: [...dirs] };
+  return { status: "ok", files: [...files], dirs: [...dirs], literal: [...literal] };
 }
 
 function realOrUndefined(candidate: string): string | undefined {

@@ -12,6 +12,7 @@ import { bwrapArguments } from "./bwrap-arguments.js";
 import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { createCallCgroup } from "./pids-cgroup.js";
+import { pinAncestors } from "./pin-ancestors.js";
 import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
 import {
   SANDBOX_DEFAULTS,
@@ -19,6 +20,7 @@ import {
   SANDBOX_SOCKET_DIRS,
   type SandboxSettings,
 } from "./sandbox-settings.js";
+import { writableLink } from "./writable-link.js";
 
 /** What to start, confined: a program and its arguments, in a directory of the workspace. */
 export interface LaunchRequest {
@@ -78,31 +80,28 @@ function emptySources(): { file: string; dir: string } {
 const LIMITS_SCRIPT =
   'ulimit -d "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
 
-/**
- * The read-only paths that need a mount (those that exist inside a writable root), and every
- * folder between the outermost writable root holding each and it (a workspace inside a writable
- * parent included): bound onto themselves after the writable roots, so that none of them can be
- * renamed away with the read-only code inside it and a writable copy put in its place.
- */
-function readOnlyInside(
-  entries: readonly string[],
-  roots: readonly string[],
-): { readOnly: string[]; pinned: string[] } {
-  const readOnly: string[] = [];
-  const pinned = new Set<string>();
-  for (const entry of new Set(entries.map(realOrSelf))) {
-    const holding = roots.filter((r) => entry.startsWith(`${r}${path.sep}`));
-    if (holding.length === 0 || !existsSync(entry)) continue;
-    const outermost = holding.reduce((a, b) => (a.length <= b.length ? a : b));
-    readOnly.push(entry);
-    for (
-      let dir = path.dirname(entry);
-      dir.startsWith(`${outermost}${path.sep}`);
-      dir = path.dirname(dir)
-    )
-      pinned.add(dir);
+// The read-only paths that need a mount: those that exist inside a writable root.
+function readOnlyInside(entries: readonly string[], roots: readonly string[]): string[] {
+  return [...new Set(entries.map(realOrSelf))].filter(
+    (entry) => roots.some((root) => entry.startsWith(`${root}${path.sep}`)) && existsSync(entry),
+  );
+}
+
+// docket's own folders missing at launch inside what the call may write: an empty bwrap cannot
+// cover, so the command could make one and fill it (`mkdir -p ~/.config/docket`, then a
+// policy.yaml allowing everything). Made now (0700, as docket would), they are hidden like the
+// rest. Where that fails the folder stays in `absent`, moved aside after the call.
+function createMissingOwnDirs(dirs: readonly string[], roots: readonly string[]): void {
+  for (const dir of dirs) {
+    if (!path.isAbsolute(dir) || existsSync(dir)) continue;
+    const real = realOfMissing(dir);
+    if (!roots.some((root) => real.startsWith(`${root}${path.sep}`))) continue;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      // Left to the move-aside after the call.
+    }
   }
-  return { readOnly, pinned: [...pinned].sort((a, b) => a.length - b.length) };
 }
 
 /**
@@ -133,9 +132,19 @@ export function planSandboxLaunch({
       return { status: "refused", reason: `Refused: sandbox.env: ${why}.` };
     }
   }
+  const writableRoots = [workspace, ...(settings.writable ?? []).map(realOrSelf)];
+  for (const dir of settings.ownDirs ?? []) {
+    const link = writableLink(dir, writableRoots);
+    if (link === undefined) continue;
+    return {
+      status: "refused",
+      reason: `Refused: docket's own folder ${dir} is reached through the symbolic link ${link}, in a folder the command may write, so the sandbox cannot keep the command from replacing it. Make ${link} a real folder, or run docket from a folder that does not hold it.`,
+    };
+  }
+  createMissingOwnDirs(settings.ownDirs ?? [], writableRoots);
   const hidden = resolveHiddenPaths({
     workspace,
-    hide: [...(settings.hide ?? []), ...SANDBOX_SOCKET_DIRS],
+    hide: [...(settings.hide ?? []), ...(settings.ownDirs ?? []), ...SANDBOX_SOCKET_DIRS],
     hidePatterns: settings.hidePatterns ?? [],
     walkLimit: settings.walkLimit ?? SANDBOX_DEFAULTS.walkLimit,
   });
@@ -159,7 +168,6 @@ export function planSandboxLaunch({
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
   const { file: emptyFile, dir: emptyDir } = emptySources();
   const git = gitGuards(workspace);
-  const writableRoots = [workspace, ...(settings.writable ?? []).map(realOrSelf)];
   const absent = (settings.hide ?? []).filter(
     (entry) =>
       path.isAbsolute(entry) &&
@@ -167,6 +175,12 @@ export function planSandboxLaunch({
       !existsSync(entry),
   );
   const code = readOnlyInside(settings.readOnly ?? [], writableRoots);
+  // Above the hidden paths as above the read-only code: renaming a folder holding a mount takes
+  // the mount along (ADR 0020).
+  const pinned = [
+    ...pinAncestors(code, writableRoots),
+    ...pinAncestors(hidden.literal, writableRoots),
+  ];
   const args = bwrapArguments({
     workspace,
     cwd,
@@ -178,8 +192,8 @@ export function planSandboxLaunch({
     network,
     env,
     readOnly: network === "all" ? resolverFiles() : [],
-    pinned: [...git.pinned, ...code.pinned],
-    keepReadOnly: [...git.readOnly, ...code.readOnly],
+    pinned: [...new Set([...git.pinned, ...pinned])],
+    keepReadOnly: [...git.readOnly, ...code],
     argv: [
       "/bin/sh",
       "-c",
@@ -213,6 +227,14 @@ function realOrSelf(file: string): string {
   } catch {
     return file;
   }
+}
+
+// The real path of the deepest existing ancestor, with the missing rest appended.
+function realOfMissing(file: string): string {
+  const parent = path.dirname(file);
+  if (parent === file || existsSync(parent))
+    return path.join(realOrSelf(parent), path.basename(file));
+  return path.join(realOfMissing(parent), path.basename(file));
 }
 
 // /etc/resolv.conf is often a link into /run, which the sandbox replaces with an empty tmpfs.

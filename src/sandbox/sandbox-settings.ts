@@ -34,6 +34,12 @@ export interface SandboxSettings {
    * docket.yaml.
    */
   readonly readOnly?: readonly string[];
+  /**
+   * docket's own folders (`~/.config/docket`, `.docket/`): hidden like `hide`, and made (0700)
+   * before a launch when missing inside a writable path, so the command finds them covered
+   * rather than free to create and fill. Set by docket, not by docket.yaml.
+   */
+  readonly ownDirs?: readonly string[];
   /** Most directory entries looked at when expanding `hidePatterns`; above it the call is refused. */
   readonly walkLimit?: number;
   /** The bubblewrap binary. Default `bwrap` (found on PATH). */

@@ -1,0 +1,88 @@
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { planSandboxLaunch } from "./sandbox-launch.js";
+import type { SandboxSettings } from "./sandbox-settings.js";
+
+let home: string;
+
+beforeEach(() => {
+  home = realpathSync(mkdtempSync(join(tmpdir(), "docket-launch-")));
+});
+
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true });
+});
+
+function plan(settings: SandboxSettings): string[] {
+  const launch = planSandboxLaunch({ workspace: home, argv: ["true"], settings });
+  if (launch.status !== "ready") throw new Error(launch.reason);
+  launch.cleanup();
+  return launch.args;
+}
+
+function mounts(args: string[], flag: string): string[] {
+  return args.flatMap((arg, i) => (arg === flag ? [args[i + 2] ?? ""] : []));
+}
+
+describe("planSandboxLaunch: docket's own paths in a writable root", () => {
+  it("binds each folder above a hidden path onto itself, before the mount that hides it", () => {
+    const own = join(home, ".config", "docket");
+    mkdirSync(own, { recursive: true });
+    writeFileSync(join(home, "a.key"), "k");
+    const args = plan({ hide: [own, join(home, "a.key")] });
+    expect(mounts(args, "--bind")).toEqual([home, join(home, ".config")]);
+    expect(mounts(args, "--ro-bind")).toContain(own);
+    const pin = args.findIndex(
+      (arg, i) => arg === join(home, ".config") && args[i - 2] === "--bind",
+    );
+    const hide = args.findIndex((arg, i) => arg === own && args[i - 2] === "--ro-bind");
+    expect(pin).toBeLessThan(hide);
+  });
+
+  it("pins nothing for glob matches or paths outside every writable root", () => {
+    mkdirSync(join(home, "deep", "er"), { recursive: true });
+    writeFileSync(join(home, "deep", "er", ".env"), "S=1");
+    const args = plan({ hide: ["/etc/hostname"], hidePatterns: ["**/.env"] });
+    expect(mounts(args, "--bind")).toEqual([home]);
+    expect(mounts(args, "--ro-bind")).toContain(join(home, "deep", "er", ".env"));
+  });
+
+  it("makes a missing own folder (0700) so it is hidden, but never a missing `hide` entry", () => {
+    const own = join(home, ".config", "docket");
+    const secret = join(home, ".config", "tool", "token");
+    const args = plan({ hide: [secret], ownDirs: [own, "/nonexistent-root/docket"] });
+    expect(statSync(own).isDirectory()).toBe(true);
+    expect(statSync(own).mode & 0o777).toBe(0o700);
+    expect(mounts(args, "--ro-bind")).toContain(own);
+    expect(mounts(args, "--bind")).toEqual([home, join(home, ".config")]);
+    expect(statSync(secret, { throwIfNoEntry: false })).toBeUndefined();
+    expect(statSync("/nonexistent-root", { throwIfNoEntry: false })).toBeUndefined();
+  });
+
+  it("refuses when an own folder is reached through a link the command could replace", () => {
+    mkdirSync(join(home, "dotfiles", "docket"), { recursive: true });
+    mkdirSync(join(home, ".config"));
+    symlinkSync(join(home, "dotfiles", "docket"), join(home, ".config", "docket"));
+    const launch = planSandboxLaunch({
+      workspace: home,
+      argv: ["true"],
+      settings: { ownDirs: [join(home, ".config", "docket")] },
+    });
+    expect(launch).toEqual({
+      status: "refused",
+      reason: expect.stringMatching(
+        /symbolic link .*\.config\/docket, in a folder the command may write/,
+      ),
+    });
+  });
+});
