@@ -64,6 +64,71 @@ describe("eventJson", () => {
     );
   });
 
+  it("reuses what it wrote for repeated values only while they are the same values", () => {
+    // Few values, so that consecutive events share them (the memo's hits), and now and then
+    // an object (never remembered) or a value that only looks the same (0 and -0, "1" and 1).
+    const pool = fc.constantFrom<unknown>(
+      "a",
+      "b",
+      'q"',
+      "\ud800",
+      0,
+      -0,
+      1,
+      "1",
+      true,
+      false,
+      null,
+      undefined,
+      Number.NaN,
+    );
+    const value = fc.oneof(
+      { weight: 6, arbitrary: pool },
+      { weight: 1, arbitrary: jsonFieldValue },
+    );
+    const event = fc
+      .constantFrom(...Object.keys(HAND_WRITTEN_EVENTS))
+      .chain((type) =>
+        fc
+          .tuple(...(HAND_WRITTEN_EVENTS[type] as string[]).map(() => value))
+          .map((values) =>
+            Object.fromEntries(
+              (HAND_WRITTEN_EVENTS[type] as string[]).map((key, i) => [
+                key,
+                key === "type" ? type : values[i],
+              ]),
+            ),
+          ),
+      );
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 2, maxLength: 12 }), (events) => {
+        for (const e of events) expect(same(e)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("writes an object member afresh every time, even the same object changed in place", () => {
+    const rule = { name: "first" };
+    const event = () => ({ ...decided({ n: 1 }), rule, explanation: "why" });
+    expect(eventJson(event() as unknown as StoreEvent)).toContain('"rule":{"name":"first"}');
+    rule.name = "second";
+    expect(eventJson(event() as unknown as StoreEvent)).toContain('"rule":{"name":"second"}');
+    const started = (at: unknown) => ({
+      at,
+      callId: "c",
+      sessionId: "s",
+      timeoutMs: 5,
+      tool: "t",
+      type: "started",
+      writes: false,
+    });
+    // The same number twice, then a string that reads the same: each gets its own text.
+    expect(eventJson(started(1) as StoreEvent)).toBe(canonicalJson(started(1)));
+    expect(eventJson(started(1) as StoreEvent)).toBe(canonicalJson(started(1)));
+    expect(eventJson(started("1") as unknown as StoreEvent)).toBe(canonicalJson(started("1")));
+  });
+
   it("knows the events the checkpoint builds, key for key (else they would take the slow path)", () => {
     const trace = new CallTrace({} as CheckpointState, "call_1", "noop", "ses_1");
     const bodies: EventBody[] = [
