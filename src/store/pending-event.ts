@@ -13,14 +13,27 @@ import { isStoreEventType, type StoreEvent } from "./store-event.js";
  * ```
  */
 export function storedText(text: string): string {
+  // The same few strings (a session id, a call id, a tool, the owner) come again and again,
+  // event after event: the last ones found storable as they are are not scanned again.
+  if (text === safe0 || text === safe1 || text === safe2 || text === safe3) return text;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code === 0 || code > 0x7f) {
       return Buffer.from(text, "utf8").toString("utf8").replaceAll("\u0000", "\ufffd");
     }
   }
+  safe3 = safe2;
+  safe2 = safe1;
+  safe1 = safe0;
+  safe0 = text;
   return text;
 }
+
+/** The last strings `storedText` found storable unchanged (ASCII without NUL), newest first. */
+let safe0 = "";
+let safe1 = "";
+let safe2 = "";
+let safe3 = "";
 
 /** An event ready to append: its chain and its canonical JSON text (what the hash covers). */
 export interface PendingEvent {
