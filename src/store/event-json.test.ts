@@ -13,18 +13,26 @@ const SHAPES: Record<string, readonly string[]> = {
   refused: ["at", "callId", "durationMs", "message", "reason", "sessionId", "tool", "type"],
 };
 
-/** An event of one of the shapes, every key present, values of any kind. */
-const shapedEvent = fc
-  .constantFrom(...Object.keys(SHAPES))
-  .chain((type) =>
-    fc
-      .tuple(...(SHAPES[type] as string[]).map(() => jsonFieldValue))
-      .map((values) =>
-        Object.fromEntries(
-          (SHAPES[type] as string[]).map((key, i) => [key, key === "type" ? type : values[i]]),
+/** An event of one of these shapes, every key present, each value drawn from `value`. */
+function shaped(
+  shapes: Readonly<Record<string, readonly string[]>>,
+  value: fc.Arbitrary<unknown>,
+): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .constantFrom(...Object.keys(shapes))
+    .chain((type) =>
+      fc
+        .tuple(...(shapes[type] as string[]).map(() => value))
+        .map((values) =>
+          Object.fromEntries(
+            (shapes[type] as string[]).map((key, i) => [key, key === "type" ? type : values[i]]),
+          ),
         ),
-      ),
-  );
+    );
+}
+
+/** An event of one of the shapes, every key present, values of any kind. */
+const shapedEvent = shaped(SHAPES, jsonFieldValue);
 
 /** The same, with keys dropped, added, or in another order. */
 const bentEvent = fc
@@ -64,6 +72,49 @@ describe("eventJson", () => {
     );
   });
 
+  it("reuses what it wrote for repeated values only while they are the same values", () => {
+    // Few values, so that consecutive events share them (the memo's hits), and now and then
+    // an object (never remembered) or a value that only looks the same (0 and -0, "1" and 1).
+    const pool = fc.constantFrom<unknown>(
+      "a",
+      "b",
+      'q"',
+      "\ud800",
+      0,
+      -0,
+      1,
+      "1",
+      true,
+      false,
+      null,
+      undefined,
+      Number.NaN,
+    );
+    const value = fc.oneof(
+      { weight: 6, arbitrary: pool },
+      { weight: 1, arbitrary: jsonFieldValue },
+    );
+    const event = shaped(HAND_WRITTEN_EVENTS, value);
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 2, maxLength: 12 }), (events) => {
+        for (const e of events) expect(same(e)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("writes an object member afresh every time, even the same object changed in place", () => {
+    const rule = { name: "first" };
+    const event = () => ({ ...decided({ n: 1 }), rule, explanation: "why" });
+    expect(eventJson(event() as unknown as StoreEvent)).toContain('"rule":{"name":"first"}');
+    rule.name = "second";
+    expect(eventJson(event() as unknown as StoreEvent)).toContain('"rule":{"name":"second"}');
+    // The same number twice, then a string that reads the same: each gets its own text.
+    expect(eventJson(started(1) as unknown as StoreEvent)).toBe(canonicalJson(started(1)));
+    expect(eventJson(started(1) as unknown as StoreEvent)).toBe(canonicalJson(started(1)));
+    expect(eventJson(started("1") as unknown as StoreEvent)).toBe(canonicalJson(started("1")));
+  });
+
   it("knows the events the checkpoint builds, key for key (else they would take the slow path)", () => {
     const trace = new CallTrace({} as CheckpointState, "call_1", "noop", "ses_1");
     const bodies: EventBody[] = [
@@ -94,15 +145,7 @@ describe("eventJson", () => {
   });
 
   it("leaves events with a prototype or a toJSON of their own to canonicalJson", () => {
-    const base = {
-      at: 1,
-      callId: "c",
-      sessionId: "s",
-      timeoutMs: 5,
-      tool: "t",
-      type: "started",
-      writes: false,
-    };
+    const base = started(1);
     const withProto = Object.assign(Object.create({ inherited: 1 }), base);
     const withToJson = { ...base, toJSON: () => ({ z: 1 }) };
     const nullProto = Object.assign(Object.create(null), base);
@@ -161,6 +204,19 @@ describe("eventJson", () => {
     }
   });
 });
+
+/** A started event as the checkpoint builds it, at this time. */
+function started(at: unknown): Record<string, unknown> {
+  return {
+    at,
+    callId: "c",
+    sessionId: "s",
+    timeoutMs: 5,
+    tool: "t",
+    type: "started",
+    writes: false,
+  };
+}
 
 /** A decided event as the checkpoint builds it, with these arguments. */
 function decided(args: unknown): Record<string, unknown> {

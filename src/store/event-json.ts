@@ -104,61 +104,160 @@ function shapedJson(event: StoreEvent): string {
   const keys = Object.keys(event);
   // Read through a record type: the compiler's union does not know that keys were checked.
   const e = event as unknown as Record<string, unknown>;
-  let t = "{";
+  // Each property is read once, in key order: a getter runs once, as under JSON.stringify.
   switch (event.type) {
-    case "requested":
+    case "requested": {
       if (!sameKeys(keys, REQUESTED)) return canonicalJson(event);
-      t = field(t, '"at":', e.at);
-      t = withJson(t, '"callId":', repeatedJson(CALL_ID, e.callId));
-      t = field(t, '"principal":', e.principal);
+      let t = members("{", HEAD.of(e.at, e.callId));
+      t = withJson(t, '"principal":', repeatedJson(PRINCIPAL, e.principal));
       t = field(t, '"rawArguments":', e.rawArguments);
       t = field(t, '"rawBytes":', e.rawBytes);
-      t = withJson(t, '"sessionId":', repeatedJson(SESSION_ID, e.sessionId));
-      t = withJson(t, '"tool":', repeatedJson(TOOL, e.tool));
-      t = withJson(t, '"type":', '"requested"');
-      return `${t}}`;
-    case "decided":
+      return `${members(t, REQUESTED_TAIL.of(e.sessionId, e.tool))}}`;
+    }
+    case "decided": {
       if (!sameKeys(keys, DECIDED)) return canonicalJson(event);
-      t = field(t, '"args":', e.args);
-      t = field(t, '"at":', e.at);
-      t = withJson(t, '"callId":', repeatedJson(CALL_ID, e.callId));
-      t = field(t, '"decision":', e.decision);
-      t = field(t, '"explanation":', e.explanation);
-      t = field(t, '"layer":', e.layer);
-      t = field(t, '"reason":', e.reason);
-      t = field(t, '"rule":', e.rule);
-      t = withJson(t, '"sessionId":', repeatedJson(SESSION_ID, e.sessionId));
-      t = withJson(t, '"tool":', repeatedJson(TOOL, e.tool));
-      t = withJson(t, '"type":', '"decided"');
-      return `${t}}`;
-    case "started":
+      let t = field("{", '"args":', e.args);
+      t = members(t, HEAD.of(e.at, e.callId));
+      const tail = DECIDED_TAIL.of(
+        e.decision,
+        e.explanation,
+        e.layer,
+        e.reason,
+        e.rule,
+        e.sessionId,
+        e.tool,
+      );
+      return `${members(t, tail)}}`;
+    }
+    case "started": {
       if (!sameKeys(keys, STARTED)) return canonicalJson(event);
-      t = field(t, '"at":', e.at);
-      t = withJson(t, '"callId":', repeatedJson(CALL_ID, e.callId));
-      t = withJson(t, '"sessionId":', repeatedJson(SESSION_ID, e.sessionId));
-      t = field(t, '"timeoutMs":', e.timeoutMs);
-      t = withJson(t, '"tool":', repeatedJson(TOOL, e.tool));
-      t = withJson(t, '"type":', '"started"');
-      t = field(t, '"writes":', e.writes);
-      return `${t}}`;
-    case "finished":
+      const t = members("{", HEAD.of(e.at, e.callId));
+      return `${members(t, STARTED_TAIL.of(e.sessionId, e.timeoutMs, e.tool, e.writes))}}`;
+    }
+    case "finished": {
       if (!sameKeys(keys, FINISHED)) return canonicalJson(event);
-      t = field(t, '"at":', e.at);
-      t = withJson(t, '"callId":', repeatedJson(CALL_ID, e.callId));
+      let t = members("{", HEAD.of(e.at, e.callId));
       t = field(t, '"durationMs":', e.durationMs);
-      t = field(t, '"message":', e.message);
+      t = withJson(t, '"message":', repeatedJson(MESSAGE, e.message));
       t = field(t, '"output":', e.output);
       t = field(t, '"outputBytes":', e.outputBytes);
-      t = field(t, '"reason":', e.reason);
-      t = withJson(t, '"sessionId":', repeatedJson(SESSION_ID, e.sessionId));
-      t = field(t, '"status":', e.status);
-      t = withJson(t, '"tool":', repeatedJson(TOOL, e.tool));
-      t = withJson(t, '"type":', '"finished"');
-      return `${t}}`;
+      return `${members(t, FINISHED_TAIL.of(e.reason, e.sessionId, e.status, e.tool))}}`;
+    }
     default:
       return canonicalJson(event);
   }
 }
+
+/** `text` (an object's JSON so far, from `"{"`) followed by members already written, if any. */
+function members(text: string, written: string): string {
+  if (written === "") return text;
+  return text === "{" ? `{${written}` : `${text},${written}`;
+}
+
+/** No value: a memo that was never written matches nothing. */
+const NONE: unknown = Symbol("none");
+
+/** A string, number, boolean, null or undefined: its JSON follows from `===` alone. */
+function isPrimitive(value: unknown): boolean {
+  return value === null || (typeof value !== "object" && typeof value !== "function");
+}
+
+/**
+ * The members of a run of keys, as last written, and the values they were written from. The
+ * events of one call share their `at` and call id (and of one tool, most of the rest), so the
+ * text is written once and reused while the values stay the same (`===`). Only primitives are
+ * remembered: an object's text can change while it stays the same object.
+ */
+class MemberRun {
+  private v0: unknown = NONE;
+  private v1: unknown = NONE;
+  private v2: unknown = NONE;
+  private v3: unknown = NONE;
+  private v4: unknown = NONE;
+  private v5: unknown = NONE;
+  private v6: unknown = NONE;
+  private text = "";
+
+  /**
+   * `members` in key order: a `"key":` takes the next value given to `of`; a `{ fixed }` member
+   * (the event's own `"type":…`) is written as it is.
+   */
+  constructor(private readonly members: readonly (string | { readonly fixed: string })[]) {}
+
+  /** The members' text (without braces, "" when every value is left out) for these values. */
+  of(
+    a: unknown,
+    b: unknown,
+    c: unknown = undefined,
+    d: unknown = undefined,
+    e: unknown = undefined,
+    f: unknown = undefined,
+    g: unknown = undefined,
+  ): string {
+    if (
+      a === this.v0 &&
+      b === this.v1 &&
+      c === this.v2 &&
+      d === this.v3 &&
+      e === this.v4 &&
+      f === this.v5 &&
+      g === this.v6
+    ) {
+      return this.text;
+    }
+    const values = [a, b, c, d, e, f, g];
+    let t = "{";
+    let next = 0;
+    for (const member of this.members) {
+      if (typeof member === "string") {
+        t = field(t, member, values[next]);
+        next += 1;
+      } else {
+        t = members(t, member.fixed);
+      }
+    }
+    const text = t === "{" ? "" : t.slice(1);
+    // Remembered only when every value is a primitive: then `===` values give the same text.
+    if (values.every(isPrimitive)) {
+      this.v0 = a;
+      this.v1 = b;
+      this.v2 = c;
+      this.v3 = d;
+      this.v4 = e;
+      this.v5 = f;
+      this.v6 = g;
+      this.text = text;
+    }
+    return text;
+  }
+}
+
+const HEAD = new MemberRun(['"at":', '"callId":']);
+const REQUESTED_TAIL = new MemberRun(['"sessionId":', '"tool":', { fixed: '"type":"requested"' }]);
+const DECIDED_TAIL = new MemberRun([
+  '"decision":',
+  '"explanation":',
+  '"layer":',
+  '"reason":',
+  '"rule":',
+  '"sessionId":',
+  '"tool":',
+  { fixed: '"type":"decided"' },
+]);
+const STARTED_TAIL = new MemberRun([
+  '"sessionId":',
+  '"timeoutMs":',
+  '"tool":',
+  { fixed: '"type":"started"' },
+  '"writes":',
+]);
+const FINISHED_TAIL = new MemberRun([
+  '"reason":',
+  '"sessionId":',
+  '"status":',
+  '"tool":',
+  { fixed: '"type":"finished"' },
+]);
 
 /** `text` with one more member, or as it was when the value is one JSON leaves out. */
 function field(text: string, prefix: string, value: unknown): string {
@@ -175,11 +274,10 @@ interface Repeated {
   text: string;
   json: string;
 }
-const CALL_ID: Repeated = { text: "", json: '""' };
-const SESSION_ID: Repeated = { text: "", json: '""' };
-const TOOL: Repeated = { text: "", json: '""' };
+const PRINCIPAL: Repeated = { text: "", json: '""' };
+const MESSAGE: Repeated = { text: "", json: '""' };
 
-/** A call's id, session and tool are the same strings in its four events: quoted once. */
+/** A call's principal, and a tool's message, are the same strings call after call: quoted once. */
 function repeatedJson(last: Repeated, value: unknown): string | undefined {
   if (value === last.text) return last.json;
   if (typeof value !== "string") return valueJson(value);

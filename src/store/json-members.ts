@@ -31,13 +31,39 @@ export function primitiveJson(value: unknown): string | undefined {
     case "string":
       return stringJson(value);
     case "number":
-      return Number.isFinite(value) ? String(value) : "null";
+      return numberJson(value);
     case "boolean":
       return value ? "true" : "false";
     default:
       return value === null ? "null" : undefined;
   }
 }
+
+/**
+ * JSON.stringify of a number, byte for byte. A whole number of milliseconds since the epoch is
+ * past V8's small integers, and String() of one costs about 150 ns (the double-to-text path);
+ * written as two small integers it costs about a fifth of that. Every event has one.
+ *
+ * @example
+ * ```ts
+ * numberJson(1764600000000); // "1764600000000"
+ * numberJson(Number.NaN); // "null"
+ * ```
+ */
+export function numberJson(value: number): string {
+  if (value >= SMALL_LIMIT && value <= Number.MAX_SAFE_INTEGER && Number.isInteger(value)) {
+    const high = Math.floor(value / LOW_PART);
+    const low = String(value - high * LOW_PART);
+    return `${high}${LOW_PADDING.slice(low.length)}${low}`;
+  }
+  return Number.isFinite(value) ? String(value) : "null";
+}
+
+/** Below this, a whole number is one of V8's small integers, which String() writes fast. */
+const SMALL_LIMIT = 2 ** 31;
+/** The low part's size: 10^7, so the high part of a safe integer stays a small integer too. */
+const LOW_PART = 10_000_000;
+const LOW_PADDING = "0000000";
 
 /**
  * True when an object's own keys (`Object.keys`) are exactly `shape`, in its order: the check

@@ -13,14 +13,44 @@ import { isStoreEventType, type StoreEvent } from "./store-event.js";
  * ```
  */
 export function storedText(text: string): string {
+  // The same few long strings (a session id, the owner) come again and again, event after
+  // event: the last ones found storable as they are are not scanned again. A short string is
+  // scanned as fast as it is compared.
+  const long = text.length >= REMEMBERED_LENGTH;
+  if (long) {
+    if (text === safe0) return text;
+    if (text === safe1) {
+      safe1 = safe0;
+      safe0 = text;
+      return text;
+    }
+    if (text === safe2) {
+      safe2 = safe1;
+      safe1 = safe0;
+      safe0 = text;
+      return text;
+    }
+  }
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code === 0 || code > 0x7f) {
       return Buffer.from(text, "utf8").toString("utf8").replaceAll("\u0000", "\ufffd");
     }
   }
+  if (long) {
+    safe2 = safe1;
+    safe1 = safe0;
+    safe0 = text;
+  }
   return text;
 }
+
+/** Strings at least this long are remembered once found storable. */
+const REMEMBERED_LENGTH = 16;
+/** The last long strings `storedText` found storable unchanged (ASCII without NUL), newest first. */
+let safe0 = "";
+let safe1 = "";
+let safe2 = "";
 
 /** An event ready to append: its chain and its canonical JSON text (what the hash covers). */
 export interface PendingEvent {

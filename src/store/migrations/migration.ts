@@ -8,6 +8,7 @@ import { callArgumentsHash } from "./007-call-arguments-hash.js";
 import { packedReadCalls } from "./008-packed-read-calls.js";
 import { leanCallsRows } from "./009-lean-calls-rows.js";
 import { sessionKeyedCalls } from "./010-session-keyed-calls.js";
+import { callsStateCheck } from "./011-calls-state-check.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   packedReadCalls,
   leanCallsRows,
   sessionKeyedCalls,
+  callsStateCheck,
 ];
 
 /**

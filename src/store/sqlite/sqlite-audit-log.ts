@@ -61,21 +61,41 @@ export class SqliteAuditLog {
     if (items.length === 0) return;
     // Rows a failed write pushed and never flushed are not this write's.
     this.insertEvents.discard();
-    const heads = new Map<string, ChainHead>();
+    const heads = new Map<string, { seq: number; hash: string }>();
     const calls = this.calls.loadFor(items);
     const rows = new TrailRows(this.insertEvents);
+    // A call's items, and a session's events, come in runs: their entry and head are looked up
+    // once a run, not once an item.
+    let entry: CallEntry | undefined;
+    let entrySession: string | undefined;
+    let entryCall: string | undefined;
+    let head: { seq: number; hash: string } | undefined;
+    let headSession: string | undefined;
     for (const item of items) {
       const { sessionId, callId } = item;
-      const entry = calls.get(sessionId)?.get(callId) as CallEntry;
+      if (entry === undefined || callId !== entryCall || sessionId !== entrySession) {
+        entry = calls.get(sessionId)?.get(callId) as CallEntry;
+        entrySession = sessionId;
+        entryCall = callId;
+      }
       const next = foldCallWrite(entry.row, item, this.owner);
       if (item.kind === "event") {
         // An interruption that comes too late (the call finished meanwhile) is not recorded.
         if (item.event.type === "interrupted" && next === entry.row) continue;
-        const head = heads.get(sessionId) ?? this.head(sessionId);
+        if (head === undefined || sessionId !== headSession) {
+          head = heads.get(sessionId);
+          if (head === undefined) {
+            head = { ...this.head(sessionId) };
+            heads.set(sessionId, head);
+          }
+          headSession = sessionId;
+        }
         const seq = head.seq + 1;
         const hash = linkHash(seq, sessionId, head.hash, item.json);
         rows.add(item, seq, head.hash, hash);
-        heads.set(sessionId, { seq, hash });
+        // The map holds this object: the head moves on in place.
+        head.seq = seq;
+        head.hash = hash;
       }
       if (next !== entry.row) {
         entry.row = next;

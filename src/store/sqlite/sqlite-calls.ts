@@ -131,7 +131,13 @@ export class SqliteCalls {
     items: readonly { readonly sessionId: string; readonly callId: string }[],
   ): Map<string, Map<string, CallEntry>> {
     const sessions = new Map<string, Map<string, CallEntry>>();
+    // A call's items come one after another (its events, claim and result): one lookup a run.
+    let lastSession: string | undefined;
+    let lastCall: string | undefined;
     for (const item of items) {
+      if (item.callId === lastCall && item.sessionId === lastSession) continue;
+      lastSession = item.sessionId;
+      lastCall = item.callId;
       let calls = sessions.get(item.sessionId);
       if (!calls) {
         calls = new Map();
