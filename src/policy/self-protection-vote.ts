@@ -3,8 +3,10 @@ import picomatch from "picomatch";
 import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
 import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
 import type { CallView } from "./call-view.js";
+import { GLOB_CHARS, type GlobReach, globAlternatives, globReach } from "./glob-reach.js";
 import { invokesDocket } from "./invokes-docket.js";
 import type { PolicyVote } from "./policy-vote.js";
+import { recursiveCopyWords } from "./recursive-copy-words.js";
 import { expandHome } from "./resolve-policy-path.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 import { redirectTargets, scriptTokens } from "./shell-file-operands.js";
@@ -62,7 +64,6 @@ const UNSURE_SCRIPT =
 
 const MAX_STRINGS = 256;
 const MAX_STRING_CHARS = 4096;
-const GLOB = /[*?[]/;
 // Where a free-text argument is cut into words that may be paths (`attach .docket/docket.db`,
 // `db=.docket/docket.db`, `"docket.yaml"`).
 const WORD_BREAK = /[\s=,;|&<>()'"`]+/;
@@ -115,6 +116,14 @@ export function selfProtectionVote(
     aboveOnly: true,
   });
   if (above !== undefined) return deny(above.text, above.hit, "hold");
+  // A tree copied, archived or searched whole from above docket's own files (`cp -r ~ hh`,
+  // `tar -cf h.tar ~`) takes them along, even from the home folder.
+  if (typeof command === "string") {
+    for (const word of recursiveCopyWords(analysis)) {
+      const hit = treeHolding(word, protection.ownFiles, where);
+      if (hit !== undefined) return deny(word, hit, "copy");
+    }
+  }
   // Built-in tools are judged by their declared arguments (write_file's content is free text);
   // any other tool (MCP, custom) by every string it is given, keys included.
   if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
@@ -147,7 +156,7 @@ function changesCode(
   const check = (raw: string) => {
     // The shell starts in the workspace: `$PWD/…` and `~+/…` are paths there.
     const text = raw.replace(/^(\$\{?PWD\}?|~\+)(?=\/|$)/, where.workspace);
-    if (aboveOnly) return folderAbove(text, code, where);
+    if (aboveOnly) return folderAbove(text, code, where) ?? globAbove(text, code, where);
     return (
       findOwn(text, code, where, memo, { globs: false }) ??
       globReaching(text, code, where) ??
@@ -249,30 +258,85 @@ function globReaching(
   own: DocketOwnFiles,
   where: { readonly workspace: string; readonly home: string },
 ): OwnFile | undefined {
-  if (!GLOB.test(raw) || raw.length > MAX_STRING_CHARS) return undefined;
-  const pattern = path.resolve(where.workspace, expandHome(raw, where.home)).split(path.sep);
-  for (const entry of own.entries) {
-    const target = entry.path.split(path.sep);
-    let reached = true;
-    for (let k = 0; k < pattern.length && k < target.length; k += 1) {
-      const part = pattern[k] as string;
-      if (part.includes("**")) break;
-      const name = target[k] as string;
-      const same = GLOB.test(part)
-        ? picomatch(part, { dot: true, nocase: true })(name)
-        : part.toLowerCase() === name.toLowerCase();
-      if (!same) {
-        reached = false;
-        break;
-      }
-    }
-    const inside = pattern.length > target.length || pattern.some((part) => part.includes("**"));
+  if (!GLOB_CHARS.test(raw) || raw.length > MAX_STRING_CHARS) return undefined;
+  const absolute = path.resolve(where.workspace, expandHome(raw, where.home));
+  const belowWorkspace = (pattern: string) =>
+    pattern.split(path.sep).length > where.workspace.split(path.sep).length;
+  return globHit(absolute, own, (reach, pattern) => {
+    if (reach.type === "inside") return true;
     // The folder itself or one above it inside the workspace, by a pattern with a letter in it.
-    const last = pattern[Math.min(pattern.length, target.length) - 1] ?? "";
-    const belowWorkspace = pattern.length > where.workspace.split(path.sep).length;
-    if (reached && (inside || (belowWorkspace && /[^*?[\]!]/.test(last)))) return entry;
+    const last = pattern.split(path.sep).at(-1) ?? "";
+    return belowWorkspace(pattern) && /[^*?[\]!{},]/.test(last);
+  });
+}
+
+/**
+ * A glob naming a folder above one of `own`'s entries (`~/.conf*`, `/h*`), other than the
+ * workspace, the home folder or what holds them: the glob form of `folderAbove`.
+ */
+function globAbove(
+  raw: string,
+  own: DocketOwnFiles,
+  where: { readonly workspace: string; readonly home: string },
+): OwnFile | undefined {
+  if (!GLOB_CHARS.test(raw) || raw.length > MAX_STRING_CHARS || raw.startsWith("-")) {
+    return undefined;
+  }
+  const text = expandHome(raw.replace(/^\$\{?HOME\}?(?=\/|$)/, "~"), where.home);
+  const absolute = path.resolve(where.workspace, text);
+  return globHit(absolute, own, (reach, _pattern, entry) => {
+    if (reach.type !== "above") return true;
+    const folder = (
+      entry.path.split(path.sep).slice(0, reach.depth).join(path.sep) || path.sep
+    ).toLowerCase();
+    const holds = (dir: string) =>
+      folder === path.sep || dir === folder || dir.startsWith(`${folder}${path.sep}`);
+    return !holds(where.workspace.toLowerCase()) && !holds(where.home.toLowerCase());
+  });
+}
+
+/**
+ * The first of `own`'s entries that a glob (absolute) reaches in a way `counts` accepts, for any
+ * of its brace alternatives; with too many alternatives to look at, the first entry (fail closed).
+ */
+function globHit(
+  absolute: string,
+  own: DocketOwnFiles,
+  counts: (reach: GlobReach, pattern: string, entry: OwnFile) => boolean,
+): OwnFile | undefined {
+  const patterns = globAlternatives(absolute);
+  if (patterns === undefined) return own.entries[0];
+  for (const pattern of patterns) {
+    for (const entry of own.entries) {
+      const reach = globReach(pattern, entry.path, entry.kind);
+      if (reach !== undefined && counts(reach, pattern, entry)) return entry;
+    }
   }
   return undefined;
+}
+
+/**
+ * One of `own`'s entries outside the workspace that `word` is, holds or may match as a glob: the
+ * workspace's own entries are left to the sandbox, so `cp -r . ../backup` stays possible.
+ */
+function treeHolding(
+  word: string,
+  own: DocketOwnFiles,
+  where: { readonly workspace: string; readonly home: string },
+): OwnFile | undefined {
+  if (word.length > MAX_STRING_CHARS || word.includes("\0")) return undefined;
+  const text = expandHome(word.replace(/^\$\{?HOME\}?(?=\/|$)/, "~"), where.home);
+  const absolute = path.resolve(where.workspace, text);
+  const workspace = `${where.workspace.toLowerCase()}${path.sep}`;
+  const outside = own.entries.filter((entry) => !entry.path.toLowerCase().startsWith(workspace));
+  if (GLOB_CHARS.test(text)) {
+    return globHit(absolute, { ...own, entries: outside }, () => true);
+  }
+  const lower = absolute.toLowerCase();
+  return outside.find((entry) => {
+    const entryPath = entry.path.toLowerCase();
+    return lower === path.sep || entryPath === lower || entryPath.startsWith(`${lower}${path.sep}`);
+  });
 }
 
 /**
@@ -341,9 +405,16 @@ function findOwn(
     );
     if (named !== undefined) return named;
   }
-  if (globs && GLOB.test(text)) {
+  if (globs && GLOB_CHARS.test(text)) {
+    // Segment by segment, so a pattern reaching below a protected folder counts
+    // (`~/.config/dock?t/cache/code/*`), not only one matching its listed path.
+    const inside = (reach: GlobReach) => reach.type !== "above";
     const test = picomatch(absolute, { dot: true, nocase: true });
-    return own.entries.find((entry) => test(entry.path));
+    return (
+      own.entries.find((entry) => test(entry.path)) ??
+      globHit(absolute, own, inside) ??
+      (fromCwd === absolute ? undefined : globHit(fromCwd, own, inside))
+    );
   }
   return undefined;
 }
@@ -363,10 +434,15 @@ function stateFolder(): OwnFile {
   return { path: ".docket", kind: "directory", what: "docket's state folder" };
 }
 
-function deny(text: string, hit: OwnFile, access: "use" | "change" | "hold" = "use"): PolicyVote {
+function deny(
+  text: string,
+  hit: OwnFile,
+  access: "use" | "change" | "hold" | "copy" = "use",
+): PolicyVote {
   const reasons = {
     use: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
     change: `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
+    copy: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may copy, archive or search a folder holding them whole, whatever the policy allows.`,
     hold: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may move, replace or remove a folder holding them, whatever the policy allows.`,
   };
   return {
