@@ -1,6 +1,7 @@
 import { link, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docketProtection } from "../../src/cli/docket-protection.js";
 import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
@@ -126,5 +127,36 @@ describe("self-protection sees into docket's folders", () => {
       const verdict = await decide("run_command", { command });
       expect(denied(verdict), `${command}: ${verdict.reason}`).toBe(false);
     }
+  });
+
+  it("refuses any pattern built from a protected path by wildcards, to any tool (property)", async () => {
+    const names = [".config", "docket", "cache", "code", "abc.bin"];
+    const disguise = fc.constantFrom(
+      (n: string) => n,
+      (n: string) => `${n.slice(0, 2)}*`,
+      (n: string) => `?${n.slice(1)}`,
+      (n: string) => `[${n[0]}]${n.slice(1)}`,
+      () => "*",
+      () => "**",
+    );
+    const form = fc.constantFrom(
+      (p: string) => ["run_command", { command: `cat ${p}` }] as const,
+      (p: string) => ["run_command", { command: `cp evil.bin ${p}` }] as const,
+      (p: string) => ["read_file", { path: p }] as const,
+      (p: string) => ["write_file", { path: p, content: "x" }] as const,
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(disguise, { minLength: 5, maxLength: 5 }),
+        fc.integer({ min: 2, max: 5 }),
+        form,
+        async (masks, depth, shape) => {
+          const parts = names.slice(0, depth).map((n, k) => (masks[k] as (n: string) => string)(n));
+          const [tool, args] = shape(`~/${parts.join("/")}`);
+          return denied(await decide(tool, args));
+        },
+      ),
+      { numRuns: 120 },
+    );
   });
 });
