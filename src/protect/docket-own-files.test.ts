@@ -152,11 +152,11 @@ describe("a path that cannot be looked up", () => {
   it("knows hard links to files deep inside a protected folder (the code and parse caches)", async () => {
     const config = join(home, ".config", "docket");
     await mkdir(join(config, "cache", "code", "v1"), { recursive: true });
-    await mkdir(join(config, "cache", "parse"), { recursive: true });
+    await mkdir(join(config, "cache", "parsed-yaml"), { recursive: true });
     await writeFile(join(config, "cache", "code", "v1", "entry.bin"), "v8");
-    await writeFile(join(config, "cache", "parse", "entry.json"), "{}");
+    await writeFile(join(config, "cache", "parsed-yaml", "entry.json"), "{}");
     await link(join(config, "cache", "code", "v1", "entry.bin"), join(ws, "sub", "code.bin"));
-    await link(join(config, "cache", "parse", "entry.json"), join(ws, "sub", "parse.json"));
+    await link(join(config, "cache", "parsed-yaml", "entry.json"), join(ws, "sub", "parse.json"));
     await writeFile(join(ws, "sub", "plain.bin"), "x");
     await link(join(ws, "sub", "plain.bin"), join(ws, "sub", "plain-2.bin"));
     const files = own();

@@ -24,13 +24,13 @@ beforeAll(async () => {
   home = await realpath(await mkdtemp(join(tmpdir(), "docket-glob-home-")));
   own = join(home, ".config", "docket");
   await mkdir(join(own, "cache", "code"), { recursive: true });
-  await mkdir(join(own, "cache", "parse"), { recursive: true });
+  await mkdir(join(own, "cache", "parsed-yaml"), { recursive: true });
   await writeFile(join(own, "policy.yaml"), "policy:\n  rules: []\n");
   await writeFile(join(own, "cache", "code", "abc.bin"), "v8");
-  await writeFile(join(own, "cache", "parse", "def.json"), "{}");
+  await writeFile(join(own, "cache", "parsed-yaml", "def.json"), "{}");
   await writeFile(join(ws, "evil.bin"), "evil");
   await link(join(own, "cache", "code", "abc.bin"), join(ws, "hl.bin"));
-  await link(join(own, "cache", "parse", "def.json"), join(ws, "hl.json"));
+  await link(join(own, "cache", "parsed-yaml", "def.json"), join(ws, "hl.json"));
   const layers = [
     ...loadPolicyFiles({ projectFile: false, env: { HOME: home }, cwd: ws }),
     { name: "managed", rules: [{ decision: "allow" as const, tool: "*", reason: "allow all" }] },
@@ -63,7 +63,7 @@ describe("self-protection sees into docket's folders", () => {
       "cat ~/.config/dock?t/cache/code/*",
       "mv ~/.config/dock?t/cache ~/oldcache",
       "cp evil.bin ~/.config/docket/cache/c?de/*.bin",
-      "cat ~/.config/[d]ocket/cache/parse/*",
+      "cat ~/.config/[d]ocket/cache/parsed-yaml/*",
       "cat ~/.config/**/abc.bin",
       "cat ~/**/*.bin",
       "cat $HOME/.c*/d*/cache/code/*",
