@@ -19,6 +19,14 @@ describe("globReach", () => {
     expect(globReach("/h/.config/docket-*/x", OWN, "directory")).toBeUndefined();
   });
 
+  it("follows bash without dotglob when asked: a wildcard never starts a dot name", () => {
+    const bash = { dot: false };
+    expect(globReach("/h/*/docket/x", OWN, "directory", bash)).toBeUndefined();
+    expect(globReach("/h/**/x", OWN, "directory", bash)).toBeUndefined();
+    expect(globReach("/h/.c*/dock?t/x", OWN, "directory", bash)).toEqual({ type: "inside" });
+    expect(globReach("/h/*/docket/x", OWN, "directory")).toEqual({ type: "inside" });
+  });
+
   it("finds nothing below a file", () => {
     expect(globReach("/ws/*", "/ws/docket.yaml", "file")).toEqual({ type: "at" });
     expect(globReach("/ws/*/x", "/ws/docket.yaml", "file")).toBeUndefined();

@@ -39,8 +39,9 @@ export function globAlternatives(pattern: string): string[] | undefined {
 /**
  * Whether a glob (absolute, braces expanded) can match `target` (absolute), a path below it (when
  * `target` is a folder), or a folder above it; compared segment by segment without case, `*`,
- * `?` and `[…]` also matching names that start with a dot, and a segment holding `**` matching
- * any number of names. Undefined when it can match none of them.
+ * `?` and `[…]` also matching names that start with a dot unless `dot` is false (bash without
+ * `dotglob`), and a segment holding `**` matching any number of names. Undefined when it can
+ * match none of them.
  *
  * @example
  * ```ts
@@ -52,6 +53,7 @@ export function globReach(
   pattern: string,
   target: string,
   kind: "file" | "directory",
+  { dot = true }: { dot?: boolean } = {},
 ): GlobReach | undefined {
   const p = pattern.split(path.sep).slice(0, MAX_SEGMENTS);
   const t = target.split(path.sep);
@@ -82,20 +84,25 @@ export function globReach(
       }
       return false;
     }
-    if (star(i)) return visit(i + 1, j) || visit(i, j + 1);
-    return segmentMatches(p[i] as string, t[j] as string) && visit(i + 1, j + 1);
+    if (star(i)) {
+      // bash's `**` (globstar) does not descend into dot folders either.
+      const hidden = !dot && j < t.length && (t[j] as string).startsWith(".");
+      return visit(i + 1, j) || (!hidden && visit(i, j + 1));
+    }
+    return segmentMatches(p[i] as string, t[j] as string, dot) && visit(i + 1, j + 1);
   };
   visit(0, 0);
   return best;
 }
 
-function segmentMatches(part: string, name: string): boolean {
+function segmentMatches(part: string, name: string, dot: boolean): boolean {
   if (!GLOB_CHARS.test(part)) return part.toLowerCase() === name.toLowerCase();
-  let test = matchers.get(part);
+  const key = `${dot ? 1 : 0}${part}`;
+  let test = matchers.get(key);
   if (test === undefined) {
-    test = picomatch(part, { dot: true, nocase: true });
+    test = picomatch(part, { dot, nocase: true });
     if (matchers.size > 1024) matchers.clear();
-    matchers.set(part, test);
+    matchers.set(key, test);
   }
   return test(name);
 }

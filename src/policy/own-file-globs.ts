@@ -77,12 +77,13 @@ export function globHit(
   absolute: string,
   own: DocketOwnFiles,
   counts: (reach: GlobReach, pattern: string, entry: OwnFile) => boolean,
+  { dot = true }: { dot?: boolean } = {},
 ): OwnFile | undefined {
   const patterns = globAlternatives(absolute);
   if (patterns === undefined) return own.entries[0];
   for (const pattern of patterns) {
     for (const entry of own.entries) {
-      const reach = globReach(pattern, entry.path, entry.kind);
+      const reach = globReach(pattern, entry.path, entry.kind, { dot });
       if (reach !== undefined && counts(reach, pattern, entry)) return entry;
     }
   }

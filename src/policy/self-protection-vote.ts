@@ -89,20 +89,22 @@ export function selfProtectionVote(
 ): PolicyVote | undefined {
   // One decision's lookups share their folders' real paths.
   const memo = new Map<string, string>();
-  const check = (text: string) => findOwn(text, protection.ownFiles, where, memo);
+  const check = (text: string, dot = true) =>
+    findOwn(text, protection.ownFiles, where, memo, { dot });
   for (const target of view.paths() ?? []) {
     const hit = protection.ownFiles.find(target.absolute, memo) ?? check(target.input);
     if (hit !== undefined) return deny(target.input, hit);
   }
   const command = view.command()?.value;
   if (typeof command === "string") {
+    const dot = !bashGlobs(command);
     const cli = invokesDocket(analysis, {
       workspace: where.workspace,
       cliPaths: protection.cliPaths,
     });
     if (cli !== undefined) return denyCli(cli);
     for (const token of scriptTokens(command, analysis)) {
-      const hit = check(token);
+      const hit = check(token, dot);
       if (hit !== undefined) return deny(token, hit);
     }
   }
@@ -288,7 +290,7 @@ function findOwn(
   own: DocketOwnFiles,
   where: { readonly workspace: string; readonly home: string },
   memo: Map<string, string>,
-  { globs = true }: { globs?: boolean } = {},
+  { globs = true, dot = true }: { globs?: boolean; dot?: boolean } = {},
 ): OwnFile | undefined {
   if (raw === "" || raw.length > MAX_STRING_CHARS || raw.includes("\0")) return undefined;
   // An option (`-la`, `--short`) is not a file; `--file=PATH` reaches here as PATH alone.
@@ -321,11 +323,23 @@ function findOwn(
     const test = picomatch(absolute, { dot: true, nocase: true });
     return (
       own.entries.find((entry) => test(entry.path)) ??
-      globHit(absolute, own, inside) ??
-      (fromCwd === absolute ? undefined : globHit(fromCwd, own, inside))
+      globHit(absolute, own, inside, { dot }) ??
+      (fromCwd === absolute ? undefined : globHit(fromCwd, own, inside, { dot }))
     );
   }
   return undefined;
+}
+
+// What may make a script's patterns match dot names, or hand them unexpanded to a program
+// that does (a quoted or escaped pattern, another shell, a glob option): then `*` may be `.docket`.
+const DOT_GLOBS = /["'\\]|dotglob|globdots|glob_dots|GLOBIGNORE|zsh|fish|\bsh\b|find|python|node/i;
+
+/**
+ * Whether every pattern of a script is expanded by bash as it starts, without `dotglob`: then
+ * `*` and `?` at the start of a name never match a dot (`cat *\/package.json` is not `.docket`).
+ */
+function bashGlobs(script: string): boolean {
+  return !DOT_GLOBS.test(script);
 }
 
 /** `file:///ws/%2Edocket/docket.db` is the path `/ws/.docket/docket.db`. */

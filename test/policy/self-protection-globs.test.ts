@@ -65,17 +65,24 @@ describe("self-protection sees into docket's folders", () => {
       "cp evil.bin ~/.config/docket/cache/c?de/*.bin",
       "cat ~/.config/[d]ocket/cache/parsed-yaml/*",
       "cat ~/.config/**/abc.bin",
-      "cat ~/**/*.bin",
+      "shopt -s globstar dotglob; cat ~/**/*.bin",
       "cat $HOME/.c*/d*/cache/code/*",
       "cat ~/.config/{docket,x}/cache/code/*",
       "cat ~/.config/{docket/cache,x}/code/*",
       "mv ~/.conf* ~/old",
       "rm -rf ~/.c?nfig",
+      'cat "$HOME"/*/docket/cache/code/*',
+      "shopt -s dotglob; cat ~/*/docket/cache/code/*",
+      "find ~/* -path */docket/*",
     ]) {
       const verdict = await decide("run_command", { command });
       expect(denied(verdict), `${command}: ${verdict.decision} ${verdict.rule}`).toBe(true);
     }
-    for (const path of ["~/.config/dock?t/cache/code/*.bin", `${home}/.config/*/cache/**`]) {
+    for (const path of [
+      "~/.config/dock?t/cache/code/*.bin",
+      `${home}/.config/*/cache/**`,
+      "~/*/docket/cache/code/x.bin",
+    ]) {
       expect(denied(await decide("read_file", { path })), path).toBe(true);
       expect(denied(await decide("write_file", { path, content: "x" })), path).toBe(true);
     }
@@ -89,6 +96,9 @@ describe("self-protection sees into docket's folders", () => {
       "cp evil.bin ~/.cache/*",
       "ls ~/.conf*",
       "cp -r . ../backup",
+      "cat */package.json",
+      "grep -n x */*.ts",
+      "cat ~/*/docket/cache/code/*",
     ]) {
       const verdict = await decide("run_command", { command });
       expect(denied(verdict), `${command}: ${verdict.reason}`).toBe(false);
@@ -151,7 +161,16 @@ describe("self-protection sees into docket's folders", () => {
         fc.integer({ min: 2, max: 5 }),
         form,
         async (masks, depth, shape) => {
-          const parts = names.slice(0, depth).map((n, k) => (masks[k] as (n: string) => string)(n));
+          // bash's `*` does not match `.config` (no dotglob): that segment keeps its dot.
+          const parts = names
+            .slice(0, depth)
+            .map((n, k) =>
+              k === 0
+                ? masks[k] === masks[1]
+                  ? ".c*"
+                  : n
+                : (masks[k] as (n: string) => string)(n),
+            );
           const [tool, args] = shape(`~/${parts.join("/")}`);
           return denied(await decide(tool, args));
         },
