@@ -3,8 +3,11 @@ import picomatch from "picomatch";
 import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
 import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
 import type { CallView } from "./call-view.js";
+import { GLOB_CHARS, type GlobReach } from "./glob-reach.js";
 import { invokesDocket } from "./invokes-docket.js";
+import { globAbove, globHit, globReaching, treeHolding } from "./own-file-globs.js";
 import type { PolicyVote } from "./policy-vote.js";
+import { recursiveCopyWords } from "./recursive-copy-words.js";
 import { expandHome } from "./resolve-policy-path.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 import { redirectTargets, scriptTokens } from "./shell-file-operands.js";
@@ -62,7 +65,6 @@ const UNSURE_SCRIPT =
 
 const MAX_STRINGS = 256;
 const MAX_STRING_CHARS = 4096;
-const GLOB = /[*?[]/;
 // Where a free-text argument is cut into words that may be paths (`attach .docket/docket.db`,
 // `db=.docket/docket.db`, `"docket.yaml"`).
 const WORD_BREAK = /[\s=,;|&<>()'"`]+/;
@@ -87,20 +89,22 @@ export function selfProtectionVote(
 ): PolicyVote | undefined {
   // One decision's lookups share their folders' real paths.
   const memo = new Map<string, string>();
-  const check = (text: string) => findOwn(text, protection.ownFiles, where, memo);
+  const check = (text: string, dot = true) =>
+    findOwn(text, protection.ownFiles, where, memo, { dot });
   for (const target of view.paths() ?? []) {
     const hit = protection.ownFiles.find(target.absolute, memo) ?? check(target.input);
     if (hit !== undefined) return deny(target.input, hit);
   }
   const command = view.command()?.value;
   if (typeof command === "string") {
+    const dot = !bashGlobs(command);
     const cli = invokesDocket(analysis, {
       workspace: where.workspace,
       cliPaths: protection.cliPaths,
     });
     if (cli !== undefined) return denyCli(cli);
     for (const token of scriptTokens(command, analysis)) {
-      const hit = check(token);
+      const hit = check(token, dot);
       if (hit !== undefined) return deny(token, hit);
     }
   }
@@ -115,6 +119,14 @@ export function selfProtectionVote(
     aboveOnly: true,
   });
   if (above !== undefined) return deny(above.text, above.hit, "hold");
+  // A tree copied, archived or searched whole from above docket's own files (`cp -r ~ hh`,
+  // `tar -cf h.tar ~`) takes them along, even from the home folder.
+  if (typeof command === "string") {
+    for (const word of recursiveCopyWords(analysis)) {
+      const hit = treeHolding(word, protection.ownFiles, where);
+      if (hit !== undefined) return deny(word, hit, "copy");
+    }
+  }
   // Built-in tools are judged by their declared arguments (write_file's content is free text);
   // any other tool (MCP, custom) by every string it is given, keys included.
   if (!Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
@@ -147,7 +159,7 @@ function changesCode(
   const check = (raw: string) => {
     // The shell starts in the workspace: `$PWD/…` and `~+/…` are paths there.
     const text = raw.replace(/^(\$\{?PWD\}?|~\+)(?=\/|$)/, where.workspace);
-    if (aboveOnly) return folderAbove(text, code, where);
+    if (aboveOnly) return folderAbove(text, code, where) ?? globAbove(text, code, where);
     return (
       findOwn(text, code, where, memo, { globs: false }) ??
       globReaching(text, code, where) ??
@@ -239,43 +251,6 @@ function folderAbove(
 }
 
 /**
- * A glob that could match a path inside one of `own`'s folders, or the folder or one above it
- * in the workspace by a pattern with a letter in it: `node_modules/do*ket/x`, `n*` followed by
- * `/docket/x`, `node_mod*`. A lone `*` at the workspace is left to the sandbox, so `git add *` is not
- * refused for matching node_modules. Matched segment by segment against each folder's path.
- */
-function globReaching(
-  raw: string,
-  own: DocketOwnFiles,
-  where: { readonly workspace: string; readonly home: string },
-): OwnFile | undefined {
-  if (!GLOB.test(raw) || raw.length > MAX_STRING_CHARS) return undefined;
-  const pattern = path.resolve(where.workspace, expandHome(raw, where.home)).split(path.sep);
-  for (const entry of own.entries) {
-    const target = entry.path.split(path.sep);
-    let reached = true;
-    for (let k = 0; k < pattern.length && k < target.length; k += 1) {
-      const part = pattern[k] as string;
-      if (part.includes("**")) break;
-      const name = target[k] as string;
-      const same = GLOB.test(part)
-        ? picomatch(part, { dot: true, nocase: true })(name)
-        : part.toLowerCase() === name.toLowerCase();
-      if (!same) {
-        reached = false;
-        break;
-      }
-    }
-    const inside = pattern.length > target.length || pattern.some((part) => part.includes("**"));
-    // The folder itself or one above it inside the workspace, by a pattern with a letter in it.
-    const last = pattern[Math.min(pattern.length, target.length) - 1] ?? "";
-    const belowWorkspace = pattern.length > where.workspace.split(path.sep).length;
-    if (reached && (inside || (belowWorkspace && /[^*?[\]!]/.test(last)))) return entry;
-  }
-  return undefined;
-}
-
-/**
  * The folders a script may be in when its words are read: where it starts (`""`), then after
  * each `cd`/`pushd` with a literal target, taken one after another and on their own.
  */
@@ -315,7 +290,7 @@ function findOwn(
   own: DocketOwnFiles,
   where: { readonly workspace: string; readonly home: string },
   memo: Map<string, string>,
-  { globs = true }: { globs?: boolean } = {},
+  { globs = true, dot = true }: { globs?: boolean; dot?: boolean } = {},
 ): OwnFile | undefined {
   if (raw === "" || raw.length > MAX_STRING_CHARS || raw.includes("\0")) return undefined;
   // An option (`-la`, `--short`) is not a file; `--file=PATH` reaches here as PATH alone.
@@ -341,11 +316,30 @@ function findOwn(
     );
     if (named !== undefined) return named;
   }
-  if (globs && GLOB.test(text)) {
+  if (globs && GLOB_CHARS.test(text)) {
+    // Segment by segment, so a pattern reaching below a protected folder counts
+    // (`~/.config/dock?t/cache/code/*`), not only one matching its listed path.
+    const inside = (reach: GlobReach) => reach.type !== "above";
     const test = picomatch(absolute, { dot: true, nocase: true });
-    return own.entries.find((entry) => test(entry.path));
+    return (
+      own.entries.find((entry) => test(entry.path)) ??
+      globHit(absolute, own, inside, { dot }) ??
+      (fromCwd === absolute ? undefined : globHit(fromCwd, own, inside, { dot }))
+    );
   }
   return undefined;
+}
+
+// What may make a script's patterns match dot names, or hand them unexpanded to a program
+// that does (a quoted or escaped pattern, another shell, a glob option): then `*` may be `.docket`.
+const DOT_GLOBS = /["'\\]|dotglob|globdots|glob_dots|GLOBIGNORE|zsh|fish|\bsh\b|find|python|node/i;
+
+/**
+ * Whether every pattern of a script is expanded by bash as it starts, without `dotglob`: then
+ * `*` and `?` at the start of a name never match a dot (`cat *\/package.json` is not `.docket`).
+ */
+function bashGlobs(script: string): boolean {
+  return !DOT_GLOBS.test(script);
 }
 
 /** `file:///ws/%2Edocket/docket.db` is the path `/ws/.docket/docket.db`. */
@@ -363,10 +357,15 @@ function stateFolder(): OwnFile {
   return { path: ".docket", kind: "directory", what: "docket's state folder" };
 }
 
-function deny(text: string, hit: OwnFile, access: "use" | "change" | "hold" = "use"): PolicyVote {
+function deny(
+  text: string,
+  hit: OwnFile,
+  access: "use" | "change" | "hold" | "copy" = "use",
+): PolicyVote {
   const reasons = {
     use: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
     change: `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
+    copy: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may copy, archive or search a folder holding them whole, whatever the policy allows.`,
     hold: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may move, replace or remove a folder holding them, whatever the policy allows.`,
   };
   return {

@@ -148,4 +148,37 @@ describe("a path that cannot be looked up", () => {
     expect(own.find(resolve("package.json/inside"))).toBeUndefined();
     expect(own.find(resolve(`${"./".repeat(3000)}docket.yaml`))?.what).toBe("docket.yaml");
   });
+
+  it("knows hard links to files deep inside a protected folder (the code and parse caches)", async () => {
+    const config = join(home, ".config", "docket");
+    await mkdir(join(config, "cache", "code", "v1"), { recursive: true });
+    await mkdir(join(config, "cache", "parsed-yaml"), { recursive: true });
+    await writeFile(join(config, "cache", "code", "v1", "entry.bin"), "v8");
+    await writeFile(join(config, "cache", "parsed-yaml", "entry.json"), "{}");
+    await link(join(config, "cache", "code", "v1", "entry.bin"), join(ws, "sub", "code.bin"));
+    await link(join(config, "cache", "parsed-yaml", "entry.json"), join(ws, "sub", "parse.json"));
+    await writeFile(join(ws, "sub", "plain.bin"), "x");
+    await link(join(ws, "sub", "plain.bin"), join(ws, "sub", "plain-2.bin"));
+    const files = own();
+    expect(files.find(join(ws, "sub", "code.bin"))?.what).toBe("docket's user config folder");
+    expect(files.find(join(ws, "sub", "parse.json"))?.what).toBe("docket's user config folder");
+    // A hard link among the workspace's own files is no match.
+    expect(files.find(join(ws, "sub", "plain-2.bin"))).toBeUndefined();
+  });
+
+  it("fails closed for hard-linked files when a folder is too large to walk", async () => {
+    const big = await realpath(await mkdtemp(join(tmpdir(), "docket-own-big-")));
+    try {
+      // Deeper than the walk goes: nothing below can be ruled out.
+      await mkdir(join(big, ...Array.from({ length: 10 }, (_, k) => `d${k}`)), { recursive: true });
+      await writeFile(join(ws, "sub", "lone.bin"), "x");
+      await link(join(ws, "sub", "lone.bin"), join(ws, "sub", "lone-2.bin"));
+      const files = docketOwnFiles({ directories: [{ path: big, what: "a big folder" }], cwd: ws });
+      expect(files.find(join(ws, "sub", "lone-2.bin"))?.what).toBe("a big folder");
+      // A file with a single link is never compared.
+      expect(files.find(join(ws, "README.md"))).toBeUndefined();
+    } finally {
+      await rm(big, { recursive: true, force: true });
+    }
+  });
 });

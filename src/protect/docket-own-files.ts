@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import * as path from "node:path";
 import picomatch from "picomatch";
 
@@ -37,7 +37,7 @@ export interface DocketOwnFiles {
 }
 
 // Hard links are found by identity among at most this many files of the protected folders.
-const MAX_IDENTITIES = 512;
+const MAX_IDENTITIES = 4096;
 
 /**
  * Collect docket's own files. Each path is kept as given (normalised) and as its real path, so a
@@ -181,21 +181,27 @@ function sameName(a: string, b: string): boolean {
 const IDENTITY_TTL_MS = 1000;
 
 /**
- * A hard link has its own name: it is found by device and inode among the protected files (at
- * most MAX_IDENTITIES of them, looked up again at most once a second; only a file with more
- * than one link is compared at all).
+ * A hard link has its own name: it is found by device and inode among the protected files, the
+ * folders walked to any depth (`cache/code/*`), looked up again at most once a second; only a
+ * file with more than one link is compared at all. A folder too large to walk within the bounds
+ * fails closed: any hard-linked file may be one of its own.
  */
 function identityCache(entries: readonly OwnFile[]) {
-  let known = new Set<string>();
+  let known = new Map<string, OwnFile>();
+  let overflow: OwnFile | undefined;
   let at = Number.NEGATIVE_INFINITY;
   const refresh = () => {
-    known = new Set();
+    known = new Map();
+    overflow = undefined;
+    const budget = { files: MAX_IDENTITIES, folders: MAX_FOLDERS };
     for (const entry of entries) {
-      for (const file of entry.kind === "file" ? [entry.path] : filesIn(entry.path)) {
-        if (known.size >= MAX_IDENTITIES) return;
+      const files = entry.kind === "file" ? [entry.path] : filesBelow(entry.path, budget);
+      for (const file of files ?? []) {
         const stats = statSync(file, { throwIfNoEntry: false });
-        if (stats?.isFile()) known.add(`${stats.dev}:${stats.ino}`);
+        const id = stats?.isFile() ? `${stats.dev}:${stats.ino}` : undefined;
+        if (id !== undefined && !known.has(id)) known.set(id, entry);
       }
+      if (files === undefined) overflow ??= entry;
     }
   };
   return {
@@ -205,25 +211,38 @@ function identityCache(entries: readonly OwnFile[]) {
         refresh();
         at = now;
       }
-      if (!known.has(`${stats.dev}:${stats.ino}`)) return undefined;
-      return entries.find((entry) => {
-        const files = entry.kind === "file" ? [entry.path] : filesIn(entry.path);
-        return files.some((file) => {
-          const own = statSync(file, { throwIfNoEntry: false });
-          return own !== undefined && own.dev === stats.dev && own.ino === stats.ino;
-        });
-      });
+      return known.get(`${stats.dev}:${stats.ino}`) ?? overflow;
     },
   };
 }
 
-function filesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .slice(0, MAX_IDENTITIES)
-      .map((entry) => path.join(dir, entry.name));
-  } catch {
-    return [];
+// The walk for hard links: how deep, and how many folders it opens, before it gives up.
+const MAX_DEPTH = 8;
+const MAX_FOLDERS = 512;
+
+/** The files below a folder (symlinks not followed), or undefined past the walk's bounds. */
+function filesBelow(dir: string, budget: { files: number; folders: number }): string[] | undefined {
+  const files: string[] = [];
+  const pending: { dir: string; depth: number }[] = [{ dir, depth: 0 }];
+  while (pending.length > 0) {
+    const next = pending.pop() as { dir: string; depth: number };
+    if (--budget.folders < 0) return undefined;
+    let items: Dirent[];
+    try {
+      items = readdirSync(next.dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const item of items) {
+      const full = path.join(next.dir, item.name);
+      if (item.isFile()) {
+        if (--budget.files < 0) return undefined;
+        files.push(full);
+      } else if (item.isDirectory()) {
+        if (next.depth + 1 > MAX_DEPTH) return undefined;
+        pending.push({ dir: full, depth: next.depth + 1 });
+      }
+    }
   }
+  return files;
 }
