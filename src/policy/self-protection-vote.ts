@@ -3,9 +3,12 @@ import picomatch from "picomatch";
 import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
 import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
 import type { CallView } from "./call-view.js";
+import { unpacksAbove } from "./extraction-dirs.js";
+import { folderBases, UNKNOWN_BASE } from "./folder-bases.js";
 import { GLOB_CHARS, type GlobReach } from "./glob-reach.js";
 import { invokesDocket } from "./invokes-docket.js";
 import { globAbove, globHit, globReaching, treeHolding } from "./own-file-globs.js";
+import { ownTail, startsUnknown, unknownAsGlob } from "./own-path-tail.js";
 import type { PolicyVote } from "./policy-vote.js";
 import { recursiveCopyWords } from "./recursive-copy-words.js";
 import { expandHome } from "./resolve-policy-path.js";
@@ -103,9 +106,17 @@ export function selfProtectionVote(
       cliPaths: protection.cliPaths,
     });
     if (cli !== undefined) return denyCli(cli);
+    // Each word is read in every folder the script may be in (`cd ~ && cp x .config/docket/…`).
+    const { bases, dirs } = folderBases(analysis, where.home);
     for (const token of scriptTokens(command, analysis)) {
-      const hit = check(token, dot);
+      const hit = inFolders(token, bases, protection.ownFiles, (text, expanded) =>
+        check(text, dot && !expanded),
+      );
       if (hit !== undefined) return deny(token, hit);
+    }
+    for (const own of [protection.ownFiles, protection.codeFiles]) {
+      const hit = own === undefined ? undefined : unpacksAbove(analysis, dirs, own, where);
+      if (hit !== undefined) return deny(command, hit, "unpack");
     }
   }
   const code = protection.codeFiles;
@@ -179,14 +190,10 @@ function changesCode(
       if (hit !== undefined) return { text: target, hit };
     }
     // After `cd node_modules`, `docket/dist/x` is inside docket's folder.
-    const bases = folderChanges(analysis);
+    const { bases } = folderBases(analysis, where.home);
     for (const token of changingWords(command, analysis)) {
-      for (const base of bases) {
-        const relative = base !== "" && !path.isAbsolute(token) && !token.startsWith("~");
-        if (base !== "" && !relative) continue;
-        const hit = check(relative ? path.join(base, token) : token);
-        if (hit !== undefined) return { text: token, hit };
-      }
+      const hit = inFolders(token, bases, aboveOnly ? undefined : code, check);
+      if (hit !== undefined) return { text: token, hit };
     }
   }
   if (writes && !Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
@@ -251,20 +258,35 @@ function folderAbove(
 }
 
 /**
- * The folders a script may be in when its words are read: where it starts (`""`), then after
- * each `cd`/`pushd` with a literal target, taken one after another and on their own.
+ * The own file a script's word names from any folder the script may be in: `$HOME` is `~`;
+ * after a folder docket cannot name (`cd -`, `cd $DIR`), or from a word starting with an
+ * unknown expansion (`$XDG_CONFIG_HOME/docket/…`), by the last names of an own path (when
+ * `tails` is given); any other unknown expansion is a wildcard (`expanded` then true).
  */
-function folderChanges(analysis: ShellAnalysis | undefined): string[] {
-  const bases = [""];
-  let current = "";
-  for (const command of analysis?.commands ?? []) {
-    const name = path.posix.basename(command.program);
-    const target = command.argv.slice(1).find((word) => !word.startsWith("-"));
-    if ((name !== "cd" && name !== "pushd") || target === undefined) continue;
-    current = path.isAbsolute(target) ? target : path.join(current, target);
-    bases.push(current, target);
+function inFolders(
+  token: string,
+  bases: readonly string[],
+  tails: DocketOwnFiles | undefined,
+  check: (text: string, expanded: boolean) => OwnFile | undefined,
+): OwnFile | undefined {
+  const home = token.replace(/^\$\{?HOME\}?(?=\/|$)/, "~");
+  if (startsUnknown(home)) return tails === undefined ? undefined : ownTail(home, tails);
+  const text = unknownAsGlob(home);
+  const expanded = text !== home;
+  const relative = !path.isAbsolute(text) && !text.startsWith("~");
+  for (const base of bases) {
+    if (base !== "" && !relative) continue;
+    const hit =
+      base === ""
+        ? check(text, expanded)
+        : base === UNKNOWN_BASE
+          ? tails === undefined
+            ? undefined
+            : ownTail(text, tails)
+          : check(path.join(base, text), expanded);
+    if (hit !== undefined) return hit;
   }
-  return [...new Set(bases)].slice(0, 16);
+  return undefined;
 }
 
 /**
@@ -332,7 +354,10 @@ function findOwn(
 
 // What may make a script's patterns match dot names, or hand them unexpanded to a program
 // that does (a quoted or escaped pattern, another shell, a glob option): then `*` may be `.docket`.
-const DOT_GLOBS = /["'\\]|dotglob|globdots|glob_dots|GLOBIGNORE|zsh|fish|\bsh\b|find|python|node/i;
+// `shopt`, `set`, `eval`, `source`, `.` and another bash may switch `dotglob` on by a pattern
+// (`shopt -s dotglo?`), so any of them counts too.
+const DOT_GLOBS =
+  /["'\\]|dotglob|globdots|glob_dots|GLOBIGNORE|zsh|fish|\bsh\b|find|python|node|\b(shopt|set|eval|source|bash|exec|declare|builtin|command)\b|(^|[\s;&|(])\.(\s|$)/i;
 
 /**
  * Whether every pattern of a script is expanded by bash as it starts, without `dotglob`: then
@@ -360,12 +385,13 @@ function stateFolder(): OwnFile {
 function deny(
   text: string,
   hit: OwnFile,
-  access: "use" | "change" | "hold" | "copy" = "use",
+  access: "use" | "change" | "hold" | "copy" | "unpack" = "use",
 ): PolicyVote {
   const reasons = {
     use: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
     change: `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
     copy: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may copy, archive or search a folder holding them whole, whatever the policy allows.`,
+    unpack: `'${text}' unpacks files into a folder holding ${hit.what}: docket protects its own files, so no tool may unpack an archive or a git tree over them, whatever the policy allows.`,
     hold: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may move, replace or remove a folder holding them, whatever the policy allows.`,
   };
   return {

@@ -1,0 +1,100 @@
+import * as path from "node:path";
+import type { ShellAnalysis } from "./shell/shell-analysis.js";
+
+/** A folder docket cannot name: `cd -`, `popd`, `cd "$DIR"`, `cd $(…)`. */
+export const UNKNOWN_BASE = "\0unknown";
+
+/** Where a script's commands run, as far as docket can tell. */
+export interface FolderBases {
+  /**
+   * The folders a word may be read in: where the script starts (`""`), each folder it changes
+   * to (taken one after another and on their own), `UNKNOWN_BASE` for one docket cannot name.
+   */
+  readonly bases: readonly string[];
+  /** Per command of the analysis: the folder it runs in (`""` the start, `UNKNOWN_BASE`). */
+  readonly dirs: readonly string[];
+}
+
+const MAX_BASES = 16;
+// Programs whose option names the folder they work in (`env -C ~`, `git -C ~`, `tar -C ~`).
+const DIR_OPTIONS: Readonly<Record<string, { short: readonly string[]; long: readonly string[] }>> =
+  {
+    env: { short: ["-C"], long: ["--chdir"] },
+    git: { short: ["-C"], long: [] },
+    tar: { short: ["-C"], long: ["--directory"] },
+    bsdtar: { short: ["-C"], long: ["--directory"] },
+    gtar: { short: ["-C"], long: ["--directory"] },
+    make: { short: ["-C"], long: ["--directory"] },
+    unzip: { short: ["-d"], long: [] },
+    cpio: { short: ["-D"], long: ["--directory"] },
+  };
+
+/**
+ * A folder word as the shell reads it: `~`, `$HOME` and `${HOME}` are the home folder; one
+ * with any other expansion (a variable docket does not know, `$(…)`, `` `…` ``) is unknown.
+ *
+ * @example
+ * ```ts
+ * folderWord("$HOME/src", "/home/ada"); // "/home/ada/src"
+ * folderWord("$DIR", "/home/ada"); // UNKNOWN_BASE
+ * ```
+ */
+export function folderWord(word: string, home: string): string {
+  const text = word.replace(/^(~|\$\{?HOME\}?)(?=\/|$)/, home);
+  if (/[$`]/.test(text) || text === "-") return UNKNOWN_BASE;
+  return text;
+}
+
+/**
+ * The folders a script's commands run in: after `cd`/`pushd` (bare: the home folder; `cd -`,
+ * `popd` or a target with an unknown expansion: unknown), and a command's own folder option
+ * (`env -C`, `git -C`, `tar -C`, `make -C`, `unzip -d`).
+ *
+ * @example
+ * ```ts
+ * folderBases(analyseShell("cd ~ && cp x y"), "/home/ada").bases; // ["", "/home/ada"]
+ * ```
+ */
+export function folderBases(analysis: ShellAnalysis | undefined, home: string): FolderBases {
+  const bases = [""];
+  const dirs: string[] = [];
+  let current = "";
+  const join = (target: string) => {
+    if (target === UNKNOWN_BASE || current === UNKNOWN_BASE) return UNKNOWN_BASE;
+    return path.isAbsolute(target) ? target : path.join(current, target);
+  };
+  for (const command of analysis?.commands ?? []) {
+    const name = path.posix.basename(command.program);
+    const args = command.argv.slice(1);
+    if (name === "cd" || name === "pushd" || name === "popd") {
+      const target = args.find((word) => !word.startsWith("-") || word === "-");
+      const word =
+        name === "popd" ? UNKNOWN_BASE : target === undefined ? home : folderWord(target, home);
+      current = join(word);
+      bases.push(current, word);
+      dirs.push(current);
+      continue;
+    }
+    const option = optionDir(name, args);
+    const dir = option === undefined ? current : join(folderWord(option, home));
+    if (option !== undefined) bases.push(dir);
+    dirs.push(dir);
+  }
+  return { bases: [...new Set(bases)].slice(0, MAX_BASES), dirs };
+}
+
+function optionDir(name: string, args: readonly string[]): string | undefined {
+  const options = DIR_OPTIONS[name];
+  if (options === undefined) return undefined;
+  let found: string | undefined;
+  for (const [i, arg] of args.entries()) {
+    if (options.short.includes(arg) || options.long.includes(arg)) found = args[i + 1] ?? found;
+    else if (options.short.some((short) => arg.startsWith(short) && arg.length > short.length))
+      found = arg.slice(2);
+    else {
+      const long = options.long.find((option) => arg.startsWith(`${option}=`));
+      if (long !== undefined) found = arg.slice(long.length + 1);
+    }
+  }
+  return found;
+}
