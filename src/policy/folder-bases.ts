@@ -13,6 +13,8 @@ export interface FolderBases {
   readonly bases: readonly string[];
   /** Per command of the analysis: the folder it runs in (`""` the start, `UNKNOWN_BASE`). */
   readonly dirs: readonly string[];
+  /** False once the script assigns `HOME` (`HOME=x cd`, `export HOME=…`): `~` is then unknown. */
+  readonly homeKnown: boolean;
 }
 
 const MAX_BASES = 16;
@@ -40,8 +42,10 @@ const DIR_OPTIONS: Readonly<Record<string, { short: readonly string[]; long: rea
  * ```
  */
 export function folderWord(word: string, home: string): string {
-  const text = word.replace(/^(~|\$\{?HOME\}?)(?=\/|$)/, home);
-  if (/[$`]/.test(text) || text === "-") return UNKNOWN_BASE;
+  const text = word.replace(/^(~|\$\{?HOME\}?)(?=\/|$)/, home).replace(/^~\+(?=\/|$)/, ".");
+  // `~user`, `~-` (the last folder), `-` and `+N` (the folder stack) are not known either.
+  if (text.startsWith(UNKNOWN_BASE) || /[$`]/.test(text) || /^(~|-$|[+-]\d)/.test(text))
+    return UNKNOWN_BASE;
   return text;
 }
 
@@ -55,7 +59,13 @@ export function folderWord(word: string, home: string): string {
  * folderBases(analyseShell("cd ~ && cp x y"), "/home/ada").bases; // ["", "/home/ada"]
  * ```
  */
-export function folderBases(analysis: ShellAnalysis | undefined, home: string): FolderBases {
+export function folderBases(analysis: ShellAnalysis | undefined, knownHome: string): FolderBases {
+  const assigns = (analysis?.commands ?? []).some((command) =>
+    /(^|[\s;&|(])(export\s+|declare\s+|typeset\s+|local\s+|readonly\s+)?(-\w+\s+)*HOME\+?=/.test(
+      command.text,
+    ),
+  );
+  const home = assigns ? UNKNOWN_BASE : knownHome;
   const bases = [""];
   const dirs: string[] = [];
   let current = "";
@@ -67,7 +77,7 @@ export function folderBases(analysis: ShellAnalysis | undefined, home: string): 
     const name = path.posix.basename(command.program);
     const args = command.argv.slice(1);
     if (name === "cd" || name === "pushd" || name === "popd") {
-      const target = args.find((word) => !word.startsWith("-") || word === "-");
+      const target = args.find((word) => !word.startsWith("-") || /^-(\d*)$/.test(word));
       const word =
         name === "popd" ? UNKNOWN_BASE : target === undefined ? home : folderWord(target, home);
       current = join(word);
@@ -80,7 +90,11 @@ export function folderBases(analysis: ShellAnalysis | undefined, home: string): 
     if (option !== undefined) bases.push(dir);
     dirs.push(dir);
   }
-  return { bases: [...new Set(bases)].slice(0, MAX_BASES), dirs };
+  const unique = [...new Set(bases)];
+  // Past the bound, an unknown folder stands for the rest.
+  const kept =
+    unique.length > MAX_BASES ? [...unique.slice(0, MAX_BASES - 1), UNKNOWN_BASE] : unique;
+  return { bases: kept, dirs, homeKnown: !assigns };
 }
 
 function optionDir(name: string, args: readonly string[]): string | undefined {

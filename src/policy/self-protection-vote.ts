@@ -4,16 +4,16 @@ import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
 import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
 import type { CallView } from "./call-view.js";
 import { unpacksAbove } from "./extraction-dirs.js";
-import { folderBases, UNKNOWN_BASE } from "./folder-bases.js";
+import { folderBases } from "./folder-bases.js";
 import { GLOB_CHARS, type GlobReach } from "./glob-reach.js";
 import { invokesDocket } from "./invokes-docket.js";
 import { globAbove, globHit, globReaching, treeHolding } from "./own-file-globs.js";
-import { ownTail, startsUnknown, unknownAsGlob } from "./own-path-tail.js";
 import type { PolicyVote } from "./policy-vote.js";
 import { recursiveCopyWords } from "./recursive-copy-words.js";
 import { expandHome } from "./resolve-policy-path.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 import { redirectTargets, scriptTokens } from "./shell-file-operands.js";
+import { wordInFolders } from "./word-in-folders.js";
 
 /** The rule id of the vote no policy can override. */
 export const SELF_PROTECTION_RULE = "docket:self-protection";
@@ -107,15 +107,15 @@ export function selfProtectionVote(
     });
     if (cli !== undefined) return denyCli(cli);
     // Each word is read in every folder the script may be in (`cd ~ && cp x .config/docket/…`).
-    const { bases, dirs } = folderBases(analysis, where.home);
+    const folders = folderBases(analysis, where.home);
     for (const token of scriptTokens(command, analysis)) {
-      const hit = inFolders(token, bases, protection.ownFiles, (text, expanded) =>
+      const hit = wordInFolders(token, folders, protection.ownFiles, (text, expanded) =>
         check(text, dot && !expanded),
       );
       if (hit !== undefined) return deny(token, hit);
     }
     for (const own of [protection.ownFiles, protection.codeFiles]) {
-      const hit = own === undefined ? undefined : unpacksAbove(analysis, dirs, own, where);
+      const hit = own === undefined ? undefined : unpacksAbove(analysis, folders.dirs, own, where);
       if (hit !== undefined) return deny(command, hit, "unpack");
     }
   }
@@ -190,9 +190,9 @@ function changesCode(
       if (hit !== undefined) return { text: target, hit };
     }
     // After `cd node_modules`, `docket/dist/x` is inside docket's folder.
-    const { bases } = folderBases(analysis, where.home);
+    const folders = folderBases(analysis, where.home);
     for (const token of changingWords(command, analysis)) {
-      const hit = inFolders(token, bases, aboveOnly ? undefined : code, check);
+      const hit = wordInFolders(token, folders, aboveOnly ? undefined : code, check);
       if (hit !== undefined) return { text: token, hit };
     }
   }
@@ -255,38 +255,6 @@ function folderAbove(
     return lower === absolute || lower.startsWith(below) || absolute === path.sep;
   };
   return holds(where.workspace) || holds(where.home) ? undefined : entry;
-}
-
-/**
- * The own file a script's word names from any folder the script may be in: `$HOME` is `~`;
- * after a folder docket cannot name (`cd -`, `cd $DIR`), or from a word starting with an
- * unknown expansion (`$XDG_CONFIG_HOME/docket/…`), by the last names of an own path (when
- * `tails` is given); any other unknown expansion is a wildcard (`expanded` then true).
- */
-function inFolders(
-  token: string,
-  bases: readonly string[],
-  tails: DocketOwnFiles | undefined,
-  check: (text: string, expanded: boolean) => OwnFile | undefined,
-): OwnFile | undefined {
-  const home = token.replace(/^\$\{?HOME\}?(?=\/|$)/, "~");
-  if (startsUnknown(home)) return tails === undefined ? undefined : ownTail(home, tails);
-  const text = unknownAsGlob(home);
-  const expanded = text !== home;
-  const relative = !path.isAbsolute(text) && !text.startsWith("~");
-  for (const base of bases) {
-    if (base !== "" && !relative) continue;
-    const hit =
-      base === ""
-        ? check(text, expanded)
-        : base === UNKNOWN_BASE
-          ? tails === undefined
-            ? undefined
-            : ownTail(text, tails)
-          : check(path.join(base, text), expanded);
-    if (hit !== undefined) return hit;
-  }
-  return undefined;
 }
 
 /**

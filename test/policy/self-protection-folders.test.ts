@@ -66,6 +66,13 @@ describe("self-protection follows the folders a command runs in", () => {
     'cd "$DIR" && cp x docket/cache/code/foo',
     "cd $(echo ~) && cp x .config/docket/policy.yaml",
     "popd; cp x .config/docket/policy.yaml",
+    "cd ~/.config/docket && cp x policy.yaml",
+    "cd ~; cd .config; cp x docket/cache/code/foo",
+    "(cd ~ && cp x .config/docket/policy.yaml)",
+    "cd ~root && cp x docket/policy.yaml",
+    "cd ~- && cp x .config/docket/policy.yaml",
+    "HOME=~/.config; cp x ~/docket/policy.yaml",
+    "export HOME=$HOME/.config; cd; cp x docket/policy.yaml",
   ])("refuses %s", async (command) => {
     expect(denied(await run(command))).toBe(true);
   });
@@ -120,6 +127,15 @@ describe("self-protection follows the folders a command runs in", () => {
     "cp $SRC/a.txt $DEST/b.txt",
     "cd - && cp a b",
     "echo $HOME",
+    "cd ~ && ls",
+    "cd && ls -la",
+    "cd - && ls",
+    'cd "$DIR" && make',
+    "git -C src status",
+    "git checkout main",
+    "cd src && git checkout -- .",
+    "unzip in.zip",
+    "cd ~/ws && tar -xf in.tar",
   ])("leaves %s to the policy", async (command) => {
     expect(denied(await run(command))).toBe(false);
   });
