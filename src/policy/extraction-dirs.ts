@@ -22,48 +22,56 @@ const GIT_WRITES = new Set([
   "init",
 ]);
 
-/** Whether a command unpacks files whose names it does not show (an archive, a git tree). */
-function unpacks(command: SimpleCommand): boolean {
+/**
+ * Whether a command unpacks files whose names it does not show (an archive, a git tree):
+ * `"anywhere"` when their names may be absolute or climb out (`tar -P`, `cpio -i`, `unzip -:`,
+ * `pax -r`), `"here"` when they land in the folder it runs in.
+ */
+function unpacks(command: SimpleCommand): "no" | "here" | "anywhere" {
   const name = path.posix.basename(command.program);
   const args = command.argv.slice(1);
   const first = args[0] ?? "";
+  const short = (letters: RegExp) =>
+    args.some((arg) => /^-[A-Za-z]+$/.test(arg) && letters.test(arg));
   switch (name) {
     case "tar":
     case "bsdtar":
-    case "gtar":
-      return (
-        (!first.startsWith("-") && /[xX]/.test(first)) ||
-        args.some(
-          (arg) =>
-            arg === "--extract" ||
-            arg === "--get" ||
-            (/^-[A-Za-z]+$/.test(arg) && arg.includes("x")),
-        )
-      );
+    case "gtar": {
+      const bundle = !first.startsWith("-") ? first : "";
+      const extracts =
+        /[xX]/.test(bundle) || args.includes("--extract") || args.includes("--get") || short(/x/);
+      if (!extracts) return "no";
+      return /P/.test(bundle) || short(/P/) || args.includes("--absolute-names")
+        ? "anywhere"
+        : "here";
+    }
     case "unzip":
+      return args.some((arg) => /^-[A-Za-z]*:/.test(arg)) ? "anywhere" : "here";
     case "ar":
+      return "here";
     case "pax":
-      return true;
+      return short(/r/) ? "anywhere" : "no";
     case "7z":
     case "7za":
-      return first === "x" || first === "e";
+      return first === "x" || first === "e" ? "here" : "no";
     case "cpio":
-      return args.some(
-        (arg) => arg === "--extract" || (/^-[A-Za-z]+$/.test(arg) && arg.includes("i")),
-      );
+      // GNU cpio keeps absolute member names unless told not to.
+      if (!args.includes("--extract") && !short(/i/)) return "no";
+      return args.includes("--no-absolute-filenames") ? "here" : "anywhere";
     case "git": {
       const sub = args.find((arg, i) => !arg.startsWith("-") && args[i - 1] !== "-C");
-      return sub !== undefined && GIT_WRITES.has(sub);
+      return sub !== undefined && GIT_WRITES.has(sub) ? "here" : "no";
     }
     default:
-      return false;
+      return "no";
   }
 }
 
 /**
  * The own file an archive or git tree unpacked by a script may write: one that unpacks in a
  * folder above docket's own files other than the workspace (`cd ~ && tar -xf ws/evil.tar`,
- * `git -C ~ checkout -- .`), or in a folder docket cannot name (`cd - && unzip x.zip`).
+ * `git -C ~ checkout -- .`), or in a folder docket cannot name (`cd - && unzip x.zip`), or
+ * with names that may be absolute (`tar -xPf`, `cpio -i`).
  * `dirs` are the commands' folders (see `folderBases`).
  *
  * @example
@@ -78,8 +86,9 @@ export function unpacksAbove(
   where: { readonly workspace: string },
 ): OwnFile | undefined {
   for (const [i, command] of (analysis?.commands ?? []).entries()) {
-    const dir = dirs[i];
-    if (dir === undefined || dir === "" || !unpacks(command)) continue;
+    const how = unpacks(command);
+    const dir = how === "anywhere" ? UNKNOWN_BASE : dirs[i];
+    if (how === "no" || dir === undefined || dir === "") continue;
     if (dir === UNKNOWN_BASE) return own.entries[0];
     const absolute = path.resolve(where.workspace, dir).toLowerCase();
     if (absolute === where.workspace.toLowerCase()) continue;

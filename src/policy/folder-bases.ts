@@ -56,16 +56,26 @@ export function folderWord(word: string, home: string): string {
  *
  * @example
  * ```ts
- * folderBases(analyseShell("cd ~ && cp x y"), "/home/ada").bases; // ["", "/home/ada"]
+ * folderBases(analyseShell("cd ~ && cp x y"), "/home/ada", "cd ~ && cp x y").bases; // ["", "/home/ada"]
  * ```
  */
-export function folderBases(analysis: ShellAnalysis | undefined, knownHome: string): FolderBases {
-  const assigns = (analysis?.commands ?? []).some((command) =>
+export function folderBases(
+  analysis: ShellAnalysis | undefined,
+  knownHome: string,
+  script = "",
+): FolderBases {
+  // Assignments before a command may not be in its text: the whole script is read too.
+  const texts = [script, ...(analysis?.commands ?? []).map((command) => command.text)];
+  const assigns = texts.some((text) =>
     /(^|[\s;&|(])(export\s+|declare\s+|typeset\s+|local\s+|readonly\s+)?(-\w+\s+)*HOME\+?=/.test(
-      command.text,
+      text,
     ),
   );
   const home = assigns ? UNKNOWN_BASE : knownHome;
+  // `CDPATH` and `shopt -s cdable_vars` make `cd name` go elsewhere than `./name`.
+  const cdElsewhere =
+    texts.some((text) => /CDPATH|shopt/.test(text)) ||
+    (analysis?.commands ?? []).some((command) => path.posix.basename(command.program) === "shopt");
   const bases = [""];
   const dirs: string[] = [];
   let current = "";
@@ -79,7 +89,11 @@ export function folderBases(analysis: ShellAnalysis | undefined, knownHome: stri
     if (name === "cd" || name === "pushd" || name === "popd") {
       const target = args.find((word) => !word.startsWith("-") || /^-(\d*)$/.test(word));
       const word =
-        name === "popd" ? UNKNOWN_BASE : target === undefined ? home : folderWord(target, home);
+        name === "popd" || (cdElsewhere && target !== undefined && !path.isAbsolute(target))
+          ? UNKNOWN_BASE
+          : target === undefined
+            ? home
+            : folderWord(target, home);
       current = join(word);
       bases.push(current, word);
       dirs.push(current);

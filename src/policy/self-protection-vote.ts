@@ -107,7 +107,7 @@ export function selfProtectionVote(
     });
     if (cli !== undefined) return denyCli(cli);
     // Each word is read in every folder the script may be in (`cd ~ && cp x .config/docket/…`).
-    const folders = folderBases(analysis, where.home);
+    const folders = folderBases(analysis, where.home, command);
     for (const token of scriptTokens(command, analysis)) {
       const hit = wordInFolders(token, folders, protection.ownFiles, (text, expanded) =>
         check(text, dot && !expanded),
@@ -190,7 +190,7 @@ function changesCode(
       if (hit !== undefined) return { text: target, hit };
     }
     // After `cd node_modules`, `docket/dist/x` is inside docket's folder.
-    const folders = folderBases(analysis, where.home);
+    const folders = folderBases(analysis, where.home, command);
     for (const token of changingWords(command, analysis)) {
       const hit = wordInFolders(token, folders, aboveOnly ? undefined : code, check);
       if (hit !== undefined) return { text: token, hit };

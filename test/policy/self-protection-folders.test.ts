@@ -73,6 +73,9 @@ describe("self-protection follows the folders a command runs in", () => {
     "cd ~- && cp x .config/docket/policy.yaml",
     "HOME=~/.config; cp x ~/docket/policy.yaml",
     "export HOME=$HOME/.config; cd; cp x docket/policy.yaml",
+    "CDPATH=~ cd .config && cp x docket/policy.yaml",
+    "shopt -s cdable_vars; cd CFG && cp x docket/policy.yaml",
+    "cd ~ && cp x .c*/docket/policy.yaml",
   ])("refuses %s", async (command) => {
     expect(denied(await run(command))).toBe(true);
   });
@@ -97,6 +100,11 @@ describe("self-protection follows the folders a command runs in", () => {
     "cd ~ && cpio -i < ws/evil.cpio",
     "git -C ~ checkout -- .",
     "cd - && tar -xf evil.tar",
+    "tar -xPf evil.tar",
+    "tar --absolute-names -xf evil.tar",
+    "cpio -i < evil.cpio",
+    "unzip -: evil.zip",
+    "tar -xf evil.tar -C $DIR",
   ])("refuses unpacking above docket's folder: %s", async (command) => {
     expect(denied(await run(command))).toBe(true);
   });
@@ -136,6 +144,9 @@ describe("self-protection follows the folders a command runs in", () => {
     "cd src && git checkout -- .",
     "unzip in.zip",
     "cd ~/ws && tar -xf in.tar",
+    "cpio -i --no-absolute-filenames < in.cpio",
+    "unzip in.zip -d out",
+    "tar -xf in.tar --directory=/tmp/out",
   ])("leaves %s to the policy", async (command) => {
     expect(denied(await run(command))).toBe(false);
   });
