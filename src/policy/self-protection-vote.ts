@@ -100,7 +100,7 @@ export function selfProtectionVote(
   }
   const command = view.command()?.value;
   if (typeof command === "string") {
-    const dot = !bashGlobs(command);
+    const dot = !bashGlobs(command, analysis);
     const cli = invokesDocket(analysis, {
       workspace: where.workspace,
       cliPaths: protection.cliPaths,
@@ -325,14 +325,18 @@ function findOwn(
 // `shopt`, `set`, `eval`, `source`, `.` and another bash may switch `dotglob` on by a pattern
 // (`shopt -s dotglo?`), so any of them counts too.
 const DOT_GLOBS =
-  /["'\\]|dotglob|globdots|glob_dots|GLOBIGNORE|zsh|fish|\bsh\b|find|python|node|\b(shopt|set|eval|source|bash|exec|declare|builtin|command)\b|(^|[\s;&|(])\.(\s|$)/i;
+  /["'\\]|dotglob|globdots|glob_dots|GLOBIGNORE|zsh|fish|\bsh\b|find|python|node|\b(shopt|set|eval|source|bash|exec|builtin|command)\b|(^|[\s;&|(])\.(\s|$)/i;
 
 /**
  * Whether every pattern of a script is expanded by bash as it starts, without `dotglob`: then
  * `*` and `?` at the start of a name never match a dot (`cat *\/package.json` is not `.docket`).
  */
-function bashGlobs(script: string): boolean {
-  return !DOT_GLOBS.test(script);
+function bashGlobs(script: string, analysis: ShellAnalysis | undefined): boolean {
+  // A command whose name is an expansion (`${x}pt -s dotglo?`) may be `shopt` too.
+  const dynamic = analysis?.uncertainties.some((u) =>
+    ["dynamic_command", "eval", "source", "alias", "re_evaluation"].includes(u.reason),
+  );
+  return !dynamic && !DOT_GLOBS.test(script);
 }
 
 /** `file:///ws/%2Edocket/docket.db` is the path `/ws/.docket/docket.db`. */

@@ -114,6 +114,9 @@ describe("self-protection follows the folders a command runs in", () => {
       "shopt -s dotglo?; wc -c ~/*/docket/cache/code/*",
       "set -o posix; cat ~/*/docket/policy.yaml",
       "eval x; cat ~/*/docket/policy.yaml",
+      ". ./x; cat ~/*/docket/policy.yaml",
+      "source x; cat ~/*/docket/policy.yaml",
+      "x=sho; ${x}pt -s dotglo?; cat ~/*/docket/policy.yaml",
     ]) {
       expect(denied(await run(command)), command).toBe(true);
     }
