@@ -93,7 +93,14 @@ export function unpacksAbove(
     const absolute = path.resolve(where.workspace, dir).toLowerCase();
     if (absolute === where.workspace.toLowerCase()) continue;
     const below = absolute === path.sep ? absolute : `${absolute}${path.sep}`;
-    const entry = own.entries.find((e) => e.path.toLowerCase().startsWith(below));
+    // The workspace's own files (`.docket/`) are as open to an archive unpacked in the
+    // workspace itself: they are left to the sandbox, so `cd .. && git checkout x` in a
+    // monorepo's package stays possible.
+    const inside = `${where.workspace.toLowerCase()}${path.sep}`;
+    const entry = own.entries.find((e) => {
+      const lower = e.path.toLowerCase();
+      return lower.startsWith(below) && !lower.startsWith(inside);
+    });
     if (entry !== undefined) return entry;
   }
   return undefined;

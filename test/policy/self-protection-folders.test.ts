@@ -150,6 +150,7 @@ describe("self-protection follows the folders a command runs in", () => {
     "cpio -i --no-absolute-filenames < in.cpio",
     "unzip in.zip -d out",
     "tar -xf in.tar --directory=/tmp/out",
+    "cd src && cd .. && git checkout -b topic",
   ])("leaves %s to the policy", async (command) => {
     expect(denied(await run(command))).toBe(false);
   });
