@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,5 +48,19 @@ describe("the audit signing key", () => {
     expect(() => loadAuditKey(file)).toThrow(/may be read by others \(mode 644\)/);
     const pub = join(fresh(), "x.pem");
     expect(() => readPublicKey(pub)).toThrow(/cannot read the public key/);
+  });
+
+  it("names the folder it cannot create under a dangling symlink, as a DocketError", () => {
+    const home = fresh();
+    symlinkSync(join(home, "dot", "config"), join(home, ".config"));
+    const file = join(home, ".config", "docket", "audit-key.pem");
+    expect(() => loadAuditKey(file, { create: true })).toThrow(
+      expect.objectContaining({
+        name: "DocketError",
+        code: "audit_key_missing",
+        message: expect.stringContaining(`${join(home, ".config", "docket")}: cannot create`),
+      }),
+    );
+    rmSync(home, { recursive: true, force: true });
   });
 });

@@ -140,7 +140,18 @@ export function loadAuditKey(
 }
 
 function createKeyFile(keyFile: string): string {
-  mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
+  const dir = dirname(keyFile);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // A dangling symlink on the way (`~/.config -> gone`) fails as ENOENT: named, not a trace.
+    const code = (error as { code?: string }).code ?? "unwritable";
+    throw new DocketError(
+      "audit_key_missing",
+      `${dir}: cannot create the folder of the audit signing key (${code}; a symlink on the way may point to nothing).`,
+      { cause: error },
+    );
+  }
   const { privateKey, publicKey } = crypto.generateKeyPairSync("ed25519");
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const pub = publicKey.export({ type: "spki", format: "pem" }).toString();

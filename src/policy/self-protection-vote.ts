@@ -3,6 +3,8 @@ import picomatch from "picomatch";
 import type { DocketOwnFiles, OwnFile } from "../protect/docket-own-files.js";
 import { BUILTIN_TOOL_META } from "./builtin-tool-meta.js";
 import type { CallView } from "./call-view.js";
+import { unpacksAbove } from "./extraction-dirs.js";
+import { folderBases } from "./folder-bases.js";
 import { GLOB_CHARS, type GlobReach } from "./glob-reach.js";
 import { invokesDocket } from "./invokes-docket.js";
 import { globAbove, globHit, globReaching, treeHolding } from "./own-file-globs.js";
@@ -11,6 +13,7 @@ import { recursiveCopyWords } from "./recursive-copy-words.js";
 import { expandHome } from "./resolve-policy-path.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 import { redirectTargets, scriptTokens } from "./shell-file-operands.js";
+import { wordInFolders } from "./word-in-folders.js";
 
 /** The rule id of the vote no policy can override. */
 export const SELF_PROTECTION_RULE = "docket:self-protection";
@@ -97,15 +100,23 @@ export function selfProtectionVote(
   }
   const command = view.command()?.value;
   if (typeof command === "string") {
-    const dot = !bashGlobs(command);
+    const dot = !bashGlobs(command, analysis);
     const cli = invokesDocket(analysis, {
       workspace: where.workspace,
       cliPaths: protection.cliPaths,
     });
     if (cli !== undefined) return denyCli(cli);
+    // Each word is read in every folder the script may be in (`cd ~ && cp x .config/docket/…`).
+    const folders = folderBases(analysis, where.home, command);
     for (const token of scriptTokens(command, analysis)) {
-      const hit = check(token, dot);
+      const hit = wordInFolders(token, folders, protection.ownFiles, (text, expanded) =>
+        check(text, dot && !expanded),
+      );
       if (hit !== undefined) return deny(token, hit);
+    }
+    for (const own of [protection.ownFiles, protection.codeFiles]) {
+      const hit = own === undefined ? undefined : unpacksAbove(analysis, folders.dirs, own, where);
+      if (hit !== undefined) return deny(command, hit, "unpack");
     }
   }
   const code = protection.codeFiles;
@@ -179,14 +190,10 @@ function changesCode(
       if (hit !== undefined) return { text: target, hit };
     }
     // After `cd node_modules`, `docket/dist/x` is inside docket's folder.
-    const bases = folderChanges(analysis);
+    const folders = folderBases(analysis, where.home, command);
     for (const token of changingWords(command, analysis)) {
-      for (const base of bases) {
-        const relative = base !== "" && !path.isAbsolute(token) && !token.startsWith("~");
-        if (base !== "" && !relative) continue;
-        const hit = check(relative ? path.join(base, token) : token);
-        if (hit !== undefined) return { text: token, hit };
-      }
+      const hit = wordInFolders(token, folders, aboveOnly ? undefined : code, check);
+      if (hit !== undefined) return { text: token, hit };
     }
   }
   if (writes && !Object.hasOwn(BUILTIN_TOOL_META, view.request.tool.name)) {
@@ -248,23 +255,6 @@ function folderAbove(
     return lower === absolute || lower.startsWith(below) || absolute === path.sep;
   };
   return holds(where.workspace) || holds(where.home) ? undefined : entry;
-}
-
-/**
- * The folders a script may be in when its words are read: where it starts (`""`), then after
- * each `cd`/`pushd` with a literal target, taken one after another and on their own.
- */
-function folderChanges(analysis: ShellAnalysis | undefined): string[] {
-  const bases = [""];
-  let current = "";
-  for (const command of analysis?.commands ?? []) {
-    const name = path.posix.basename(command.program);
-    const target = command.argv.slice(1).find((word) => !word.startsWith("-"));
-    if ((name !== "cd" && name !== "pushd") || target === undefined) continue;
-    current = path.isAbsolute(target) ? target : path.join(current, target);
-    bases.push(current, target);
-  }
-  return [...new Set(bases)].slice(0, 16);
 }
 
 /**
@@ -332,14 +322,21 @@ function findOwn(
 
 // What may make a script's patterns match dot names, or hand them unexpanded to a program
 // that does (a quoted or escaped pattern, another shell, a glob option): then `*` may be `.docket`.
-const DOT_GLOBS = /["'\\]|dotglob|globdots|glob_dots|GLOBIGNORE|zsh|fish|\bsh\b|find|python|node/i;
+// `shopt`, `set`, `eval`, `source`, `.` and another bash may switch `dotglob` on by a pattern
+// (`shopt -s dotglo?`), so any of them counts too.
+const DOT_GLOBS =
+  /["'\\]|dotglob|globdots|glob_dots|GLOBIGNORE|zsh|fish|\bsh\b|find|python|node|\b(shopt|set|eval|source|bash|exec|builtin|command)\b|(^|[\s;&|(])\.(\s|$)/i;
 
 /**
  * Whether every pattern of a script is expanded by bash as it starts, without `dotglob`: then
  * `*` and `?` at the start of a name never match a dot (`cat *\/package.json` is not `.docket`).
  */
-function bashGlobs(script: string): boolean {
-  return !DOT_GLOBS.test(script);
+function bashGlobs(script: string, analysis: ShellAnalysis | undefined): boolean {
+  // A command whose name is an expansion (`${x}pt -s dotglo?`) may be `shopt` too.
+  const dynamic = analysis?.uncertainties.some((u) =>
+    ["dynamic_command", "eval", "source", "alias", "re_evaluation"].includes(u.reason),
+  );
+  return !dynamic && !DOT_GLOBS.test(script);
 }
 
 /** `file:///ws/%2Edocket/docket.db` is the path `/ws/.docket/docket.db`. */
@@ -360,12 +357,13 @@ function stateFolder(): OwnFile {
 function deny(
   text: string,
   hit: OwnFile,
-  access: "use" | "change" | "hold" | "copy" = "use",
+  access: "use" | "change" | "hold" | "copy" | "unpack" = "use",
 ): PolicyVote {
   const reasons = {
     use: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
     change: `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
     copy: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may copy, archive or search a folder holding them whole, whatever the policy allows.`,
+    unpack: `'${text}' unpacks files into a folder holding ${hit.what}: docket protects its own files, so no tool may unpack an archive or a git tree over them, whatever the policy allows.`,
     hold: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may move, replace or remove a folder holding them, whatever the policy allows.`,
   };
   return {
