@@ -11,12 +11,12 @@ import { globAbove, globHit, globReaching, treeHolding } from "./own-file-globs.
 import type { PolicyVote } from "./policy-vote.js";
 import { recursiveCopyWords } from "./recursive-copy-words.js";
 import { expandHome } from "./resolve-policy-path.js";
+import { deny, denyCli } from "./self-protection-deny.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 import { redirectTargets, scriptTokens } from "./shell-file-operands.js";
 import { wordInFolders } from "./word-in-folders.js";
 
-/** The rule id of the vote no policy can override. */
-export const SELF_PROTECTION_RULE = "docket:self-protection";
+export { SELF_PROTECTION_RULE } from "./self-protection-deny.js";
 
 /** What the self-protection vote guards. */
 export interface SelfProtection {
@@ -352,42 +352,6 @@ function fromFileUrl(text: string): string {
 
 function stateFolder(): OwnFile {
   return { path: ".docket", kind: "directory", what: "docket's state folder" };
-}
-
-function deny(
-  text: string,
-  hit: OwnFile,
-  access: "use" | "change" | "hold" | "copy" | "unpack" = "use",
-): PolicyVote {
-  const reasons = {
-    use: `'${text}' is ${hit.what}: docket protects its own files, so no tool may read or write them, whatever the policy allows.`,
-    change: `'${text}' is ${hit.what}: docket protects its own code, so no tool may change it, whatever the policy allows.`,
-    copy: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may copy, archive or search a folder holding them whole, whatever the policy allows.`,
-    unpack: `'${text}' unpacks files into a folder holding ${hit.what}: docket protects its own files, so no tool may unpack an archive or a git tree over them, whatever the policy allows.`,
-    hold: `'${text}' holds ${hit.what}: docket protects its own files, so no tool may move, replace or remove a folder holding them, whatever the policy allows.`,
-  };
-  return {
-    decision: "deny",
-    rule: SELF_PROTECTION_RULE,
-    layer: "docket",
-    order: Number.MIN_SAFE_INTEGER,
-    reason: reasons[access],
-    approvers: undefined,
-    matched: [`${JSON.stringify(text)} is ${hit.what} (${hit.path})`],
-  };
-}
-
-function denyCli(found: { readonly command: string; readonly word: string }): PolicyVote {
-  return {
-    decision: "deny",
-    rule: SELF_PROTECTION_RULE,
-    layer: "docket",
-    order: Number.MIN_SAFE_INTEGER,
-    reason: `the command runs docket itself ('${found.word}'): an agent may not drive docket (approvals, policy, audit, store) from its own tools, whatever the policy allows.`,
-    approvers: undefined,
-    matched: [`command ${JSON.stringify(found.command)} runs docket`],
-    command: found.command,
-  };
 }
 
 /** Every string in the arguments, keys included, breadth-bounded. */
