@@ -4,11 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docketProtection } from "../../src/cli/docket-protection.js";
-import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
 import type { PolicyVerdict } from "../../src/policy/policy.js";
-import { createPolicyEngine, type DocketPolicyEngine } from "../../src/policy/policy-engine.js";
-import { SELF_PROTECTION_RULE } from "../../src/policy/self-protection-vote.js";
+import type { DocketPolicyEngine } from "../../src/policy/policy-engine.js";
+import { allowAllEngine, deniedBySelfProtection } from "./support/allow-all-engine.js";
 import { call } from "./support/policy-request.js";
 
 // Folder changes (`cd ~`, `cd -`, `env -C`), variables docket cannot expand and archives
@@ -27,17 +25,7 @@ beforeAll(async () => {
   await mkdir(join(own, "cache", "code"), { recursive: true });
   await mkdir(join(ws, "src"), { recursive: true });
   await writeFile(join(own, "policy.yaml"), "policy:\n  rules: []\n");
-  const layers = [
-    ...loadPolicyFiles({ projectFile: false, env: { HOME: home }, cwd: ws }),
-    { name: "managed", rules: [{ decision: "allow" as const, tool: "*", reason: "allow all" }] },
-  ];
-  engine = await createPolicyEngine({
-    layers,
-    workspace: ws,
-    home,
-    protection: docketProtection({ layers, workspace: ws, cwd: ws, env: { HOME: home } }),
-  });
-  engine.grant({ decision: "allow", tool: "*" });
+  engine = await allowAllEngine({ home, workspace: ws });
 });
 
 afterAll(async () => {
@@ -46,8 +34,7 @@ afterAll(async () => {
 
 const run = async (command: string) =>
   (await engine.decide(call("run_command", { command }))) as PolicyVerdict;
-const denied = (verdict: PolicyVerdict) =>
-  verdict.decision === "deny" && verdict.rule === SELF_PROTECTION_RULE;
+const denied = deniedBySelfProtection;
 
 describe("self-protection follows the folders a command runs in", () => {
   it.each([

@@ -3,11 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docketProtection } from "../../src/cli/docket-protection.js";
-import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
 import type { PolicyVerdict } from "../../src/policy/policy.js";
-import { createPolicyEngine, type DocketPolicyEngine } from "../../src/policy/policy-engine.js";
-import { SELF_PROTECTION_RULE } from "../../src/policy/self-protection-vote.js";
+import type { DocketPolicyEngine } from "../../src/policy/policy-engine.js";
+import { allowAllEngine, deniedBySelfProtection } from "./support/allow-all-engine.js";
 import { call } from "./support/policy-request.js";
 
 // Globs whose segments reach into docket's user config folder, hard links to files deep inside
@@ -31,17 +29,7 @@ beforeAll(async () => {
   await writeFile(join(ws, "evil.bin"), "evil");
   await link(join(own, "cache", "code", "abc.bin"), join(ws, "hl.bin"));
   await link(join(own, "cache", "parsed-yaml", "def.json"), join(ws, "hl.json"));
-  const layers = [
-    ...loadPolicyFiles({ projectFile: false, env: { HOME: home }, cwd: ws }),
-    { name: "managed", rules: [{ decision: "allow" as const, tool: "*", reason: "allow all" }] },
-  ];
-  engine = await createPolicyEngine({
-    layers,
-    workspace: ws,
-    home,
-    protection: docketProtection({ layers, workspace: ws, cwd: ws, env: { HOME: home } }),
-  });
-  engine.grant({ decision: "allow", tool: "*" });
+  engine = await allowAllEngine({ home, workspace: ws });
 });
 
 afterAll(async () => {
@@ -51,8 +39,7 @@ afterAll(async () => {
 
 const decide = async (name: string, args: Record<string, unknown>) =>
   (await engine.decide(call(name, args))) as PolicyVerdict;
-const denied = (verdict: PolicyVerdict) =>
-  verdict.decision === "deny" && verdict.rule === SELF_PROTECTION_RULE;
+const denied = deniedBySelfProtection;
 
 describe("self-protection sees into docket's folders", () => {
   it("refuses globs whose segments reach below a protected folder, to read or write", async () => {
