@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { simpleAnalysis } from "../../test/policy/support/simple-analysis.js";
 import { docketOwnFiles } from "../protect/docket-own-files.js";
 import { unpacksAbove } from "./extraction-dirs.js";
 import { folderBases } from "./folder-bases.js";
-import type { ShellAnalysis } from "./shell/shell-analysis.js";
 
-const analysis = (...argvs: string[][]): ShellAnalysis => ({
-  commands: argvs.map((argv) => ({
-    argv,
-    program: argv[0] ?? "",
-    text: argv.join(" "),
-    depth: 0,
-    via: [],
-  })),
-  uncertainties: [],
-});
+const analysis = simpleAnalysis;
 const workspace = "/mono/pkg";
 const own = docketOwnFiles({
   directories: [

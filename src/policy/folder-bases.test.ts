@@ -1,20 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax, not templates
 import { describe, expect, it } from "vitest";
+import { simpleAnalysis } from "../../test/policy/support/simple-analysis.js";
 import { folderBases, folderWord, UNKNOWN_BASE } from "./folder-bases.js";
-import type { ShellAnalysis } from "./shell/shell-analysis.js";
 
 const home = "/home/ada";
-// A script's simple commands, one per argv, as the analysis gives them.
-const analysis = (...argvs: string[][]): ShellAnalysis => ({
-  commands: argvs.map((argv) => ({
-    argv,
-    program: argv[0] ?? "",
-    text: argv.join(" "),
-    depth: 0,
-    via: [],
-  })),
-  uncertainties: [],
-});
+const analysis = simpleAnalysis;
 
 describe("the folders a script runs in", () => {
   it("reads ~, $HOME and ${HOME} as the home folder and any other expansion as unknown", () => {

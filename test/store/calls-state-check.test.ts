@@ -9,7 +9,7 @@ import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations/migration.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
-import { callEvents } from "./support/call-events.js";
+import { twoSessions } from "./support/two-sessions.js";
 
 const dir = mkdtempSync(join(tmpdir(), "docket-calls-check-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,26 +27,6 @@ const echo = defineTool({
 });
 
 const STATES = ["requested", "claimed", "started", "finished", "interrupted"];
-
-/** Reads in two sessions, each with a write. */
-async function someCalls(store: Store): Promise<string[]> {
-  const checkpoint = createCheckpoint({ tools: [echo], store });
-  const sessions: string[] = [];
-  for (const principal of ["alice", "bob"]) {
-    const { id } = await store.createSession({ principal, configHash: "" });
-    sessions.push(id);
-    await checkpoint.dispatchBatch(
-      ["a", "b", "c"].map((word, i) => ({
-        id: `c${i}`,
-        name: "echo",
-        arguments: `{"word":"${word}"}`,
-      })),
-      { sessionId: id },
-    );
-    await store.emitMany(callEvents({ sessionId: id, callId: "w1" }));
-  }
-  return sessions;
-}
 
 /** Everything the Store API says about the calls: the same before and after the migration. */
 async function seen(store: Store) {
@@ -113,7 +93,7 @@ describe("SQLite calls.state checked without IN (schema 11, ADR 0018 fourth step
     const path = join(dir, "new.db");
     return (async () => {
       const store = await openStore(`sqlite:${path}`);
-      await someCalls(store);
+      await twoSessions(store, echo);
       await store.close();
       expect(LATEST_SCHEMA_VERSION).toBe(11);
       expect(withDb(path, (db) => db.prepare("SELECT version FROM schema_version").all())).toEqual([
@@ -147,7 +127,7 @@ describe("SQLite calls.state checked without IN (schema 11, ADR 0018 fourth step
   it("reads a version-10 file as it stands read-only, then migrates it keeping every row", async () => {
     const path = join(dir, "v10.db");
     const store = await openStore(`sqlite:${path}`);
-    const sessions = await someCalls(store);
+    const sessions = await twoSessions(store, echo);
     const expected = await seen(store);
     await store.close();
     toVersion10(path);

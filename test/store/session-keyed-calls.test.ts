@@ -11,6 +11,7 @@ import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { callEvents } from "./support/call-events.js";
 import { toOlderCallsLayout } from "./support/older-calls-layout.js";
+import { twoSessions } from "./support/two-sessions.js";
 
 const dir = mkdtempSync(join(tmpdir(), "docket-session-keyed-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,26 +27,6 @@ const echo = defineTool({
     return word;
   },
 });
-
-/** Two sessions that share call ids, each with a batch of reads and a write. */
-async function twoSessions(store: Store): Promise<string[]> {
-  const checkpoint = createCheckpoint({ tools: [echo], store });
-  const sessions: string[] = [];
-  for (const principal of ["alice", "bob"]) {
-    const { id } = await store.createSession({ principal, configHash: "" });
-    sessions.push(id);
-    await checkpoint.dispatchBatch(
-      ["a", "b", "c"].map((word, i) => ({
-        id: `c${i}`,
-        name: "echo",
-        arguments: `{"word":"${word}-${principal}"}`,
-      })),
-      { sessionId: id },
-    );
-    await store.emitMany(callEvents({ sessionId: id, callId: "w1" }));
-  }
-  return sessions;
-}
 
 const table = (path: string, sql: string): unknown[] => {
   const db = new Database(path, { readonly: true });
@@ -73,7 +54,7 @@ describe("SQLite calls keyed by a number per session (schema 10, ADR 0018)", () 
   it("a new store keys calls by (session_no, call_id) and keeps the session id in the row", async () => {
     const path = join(dir, "new.db");
     const store = await openStore(`sqlite:${path}`);
-    const sessions = await twoSessions(store);
+    const sessions = await twoSessions(store, echo, (w, principal) => `${w}-${principal}`);
     await store.close();
     expect(table(path, "SELECT id FROM session_keys ORDER BY no")).toEqual(
       sessions.map((id) => ({ id })),
@@ -91,7 +72,7 @@ describe("SQLite calls keyed by a number per session (schema 10, ADR 0018)", () 
   it("answers a reused call id from its own session's record, never another's", async () => {
     const store = await openStore(`sqlite:${join(dir, "reuse.db")}`);
     try {
-      const [alice, bob] = await twoSessions(store);
+      const [alice, bob] = await twoSessions(store, echo, (w, principal) => `${w}-${principal}`);
       const before = runs;
       const checkpoint = createCheckpoint({ tools: [echo], store });
       const again = await checkpoint.dispatchBatch(
@@ -175,7 +156,7 @@ describe("SQLite calls keyed by a number per session (schema 10, ADR 0018)", () 
   it("reads a version-9 file as it stands read-only, then migrates it keeping every row", async () => {
     const path = join(dir, "v9.db");
     const store = await openStore(`sqlite:${path}`);
-    const sessions = await twoSessions(store);
+    const sessions = await twoSessions(store, echo, (w, principal) => `${w}-${principal}`);
     const expected = await callsSeen(store, sessions);
     await store.close();
     toOlderCallsLayout(path, 9);
