@@ -25,6 +25,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "runs bwrap --version and an empty probe sandbox to learn whether a sandbox is available (docket doctor, start-up); runs nothing the model asked for",
   "sandbox/pids-cgroup.ts":
     "creates and removes the per-call pids cgroup that confines a command and writes its pids.max; signal 0 only asks whether a process is alive",
+  "sandbox/move-aside-planted.ts":
+    "renames aside docket's own files (docket.yaml, .docket/) that a sandboxed command or MCP server created while they could not be covered, so docket never loads them; acts only on docket's own paths",
   "sandbox/sandbox-launch.ts":
     "prepares a confined launch (scratch directory, covers over hidden paths, the cgroup, docket's own folders made 0700 when missing so they can be hidden) and returns the plan; the spawn stays in run-command.handler.ts and process-transport.ts",
   "approval/approvals-http-server.ts":

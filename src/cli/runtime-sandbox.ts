@@ -104,7 +104,16 @@ export function protectedSandbox(files: RuntimeFiles, protection: SelfProtection
     .filter((entry) => entry.kind === "directory" && entry.what !== "hidden by sandbox.hide")
     .map((entry) => entry.path)
     .filter((dir) => !configured.has(dir));
-  const sandbox = { ...hidden, ownDirs };
+  // docket's own files, for the launch to refuse one reached through a link it cannot pin.
+  const ownFiles = protection.ownFiles.entries
+    .filter((entry) => entry.kind === "file" && entry.what !== "hidden by sandbox.hide")
+    .map((entry) => entry.path)
+    .filter((file) => !configured.has(file));
+  // The config docket loads at start and never writes: what a sandboxed MCP server is swept for.
+  const ownConfigFiles = protection.ownFiles.entries
+    .filter((entry) => entry.what === "docket.yaml" || entry.what === "the managed policy")
+    .map((entry) => entry.path);
+  const sandbox = { ...hidden, ownDirs, ownFiles, ownConfigFiles };
   const code = protection.codeFiles;
   if (code !== undefined) {
     Object.defineProperty(sandbox, "readOnly", {

@@ -1,5 +1,6 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { PlantNote } from "../sandbox/move-aside-planted.js";
 import type { McpServerConfig } from "./mcp-config.js";
 import { ProcessTransport } from "./process-transport.js";
 
@@ -16,12 +17,13 @@ export interface UpstreamTransport {
  *
  * @example
  * ```ts
- * const { transport, process } = createUpstreamTransport(server, (line) => log("debug", line));
+ * const { transport, process } = createUpstreamTransport(server, (line) => log("debug", line), (notice) => log("error", notice.text));
  * ```
  */
 export function createUpstreamTransport(
   server: McpServerConfig,
   onStderr: (line: string) => void,
+  onNotice?: (notice: PlantNote) => void,
 ): UpstreamTransport {
   if (server.transport === "stdio") {
     const process = new ProcessTransport({
@@ -31,6 +33,7 @@ export function createUpstreamTransport(
       cwd: server.cwd,
       sandbox: server.sandbox,
       onStderr,
+      ...(onNotice ? { onNotice } : {}),
     });
     return { transport: process, process };
   }

@@ -4,6 +4,11 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  moveAsidePlanted,
+  type PlantNote,
+  type PlantWatch,
+} from "../sandbox/move-aside-planted.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import { planSandboxLaunch } from "../sandbox/sandbox-launch.js";
 import type { ServerSandbox } from "./mcp-config.js";
@@ -19,6 +24,11 @@ export interface ProcessTransportOptions {
   readonly cwd?: string | undefined;
   /** Each line the server writes to stderr. */
   readonly onStderr?: (line: string) => void;
+  /**
+   * What docket itself has to say about the server: a file of docket's it created, moved aside
+   * (`moved`) or not. For the operator's log at warn or error level, never for the model.
+   */
+  readonly onNotice?: (notice: PlantNote) => void;
   /** How long the group gets after SIGTERM before SIGKILL. Default 2 s. */
   readonly graceMs?: number;
   /** Run the server in the bubblewrap sandbox; it then fails to start where none is available. */
@@ -39,6 +49,8 @@ interface Launch {
   readonly cleanup?: () => void;
   /** Wrapped in the parent watchdog, which wants its pipe on fd 3. */
   readonly watched?: boolean;
+  /** docket's config files missing when the sandbox started: it cannot cover them. */
+  readonly watchConfig?: readonly PlantWatch[];
 }
 
 /** Groups still running, killed on the way out if docket exits without closing them. */
@@ -77,6 +89,7 @@ export class ProcessTransport implements Transport {
   #child: ChildProcess | undefined;
   #exit: ProcessExit | undefined;
   #stopping: Promise<void> | undefined;
+  #watch: readonly PlantWatch[] = [];
 
   constructor(options: ProcessTransportOptions) {
     this.#options = options;
@@ -102,6 +115,7 @@ export class ProcessTransport implements Transport {
       return Promise.reject(error);
     }
     installExitHook();
+    this.#watch = launch.watchConfig ?? [];
     return new Promise((resolve, reject) => {
       const child = spawn(launch.file, launch.args, {
         env: launch.env,
@@ -125,6 +139,7 @@ export class ProcessTransport implements Transport {
       child.once("exit", () => void this.close());
       child.once("close", (code, signal) => {
         this.#exit = { code, signal };
+        this.#sweep();
         this.onclose?.();
       });
       child.stdout?.on("data", (chunk: Buffer) => this.#receive(chunk));
@@ -217,7 +232,22 @@ export class ProcessTransport implements Transport {
         continue;
       }
       if (message === null) return;
+      // After each answer, before docket acts on it: the server may have made one meanwhile.
+      if (this.#watch.length > 0 && "id" in message) this.#sweep();
       this.onmessage?.(message);
+    }
+  }
+
+  // A sandboxed server may create docket's config files that were missing at its start
+  // (docket.yaml), which the sandbox could not cover: after each answer it gives, and when it
+  // ends, they are moved aside, and the operator's log says so.
+  #sweep(): void {
+    for (const notice of moveAsidePlanted(this.#watch, { by: "the MCP server" })) {
+      try {
+        this.#options.onNotice?.(notice);
+      } catch {
+        // A failing log is not the server's answer's problem.
+      }
     }
   }
 

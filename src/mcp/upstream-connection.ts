@@ -198,7 +198,12 @@ export class UpstreamConnection {
 
   async #connect(): Promise<Client> {
     if (this.#closed) throw new Error(`MCP server "${this.#server.name}" has been closed.`);
-    const upstream = createUpstreamTransport(this.#server, (line) => this.#noteStderr(line));
+    const upstream = createUpstreamTransport(
+      this.#server,
+      (line) => this.#noteStderr(line),
+      // docket's own words about the server (a planted config moved aside): for the operator.
+      (notice) => this.#log(notice.moved ? "warn" : "error", notice.text),
+    );
     const client = new Client(DOCKET_IMPLEMENTATION, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.refreshTools();

@@ -85,4 +85,46 @@ describe("planSandboxLaunch: docket's own paths in a writable root", () => {
       ),
     });
   });
+
+  // rm the link, write a real docket.yaml (or audit key, or store) by its name: docket, reading
+  // through the name, would load the agent's. bwrap hides the target, never the link.
+  it.each([
+    ["the file itself is the link", "docket.yaml", "docket.yaml", "a real file"],
+    ["a folder on the way is the link", "keys/audit-key.pem", "keys", "a real folder"],
+  ])("refuses when an own file is reached through a link: %s", (_, file, link, fix) => {
+    mkdirSync(join(home, "elsewhere"));
+    writeFileSync(join(home, "elsewhere", "audit-key.pem"), "key\n");
+    writeFileSync(join(home, "elsewhere", "docket.yaml"), "rules: []\n");
+    const target =
+      link === "keys" ? join(home, "elsewhere") : join(home, "elsewhere", "docket.yaml");
+    symlinkSync(target, join(home, link));
+    const launch = planSandboxLaunch({
+      workspace: home,
+      argv: ["true"],
+      settings: { ownFiles: [join(home, file)] },
+    });
+    expect(launch).toEqual({
+      status: "refused",
+      reason: expect.stringContaining(
+        `docket's own file ${join(home, file)} is reached through the symbolic link ${join(home, link)}, in a folder the command may write`,
+      ),
+    });
+    expect(launch.status === "refused" && launch.reason).toContain(
+      `Make ${join(home, link)} ${fix}`,
+    );
+  });
+
+  it("launches when an own file's links lie outside what the command may write", () => {
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), "docket-launch-out-")));
+    try {
+      mkdirSync(join(outside, "real"));
+      symlinkSync(join(outside, "real"), join(outside, "linked"));
+      const args = plan({
+        ownFiles: [join(outside, "linked", "docket.yaml"), join(home, "docket.yaml")],
+      });
+      expect(args.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });

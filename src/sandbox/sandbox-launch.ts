@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
+import { type PlantWatch, watchPlanted } from "./move-aside-planted.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { pinAncestors } from "./pin-ancestors.js";
 import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
@@ -52,6 +53,13 @@ export type LaunchPlan =
        * sandbox cannot cover a missing file, so whatever is there after the call was made by it.
        */
       readonly absent: string[];
+      /** `absent` with each folder's real path at launch, for `moveAsidePlanted` after the call. */
+      readonly watch: PlantWatch[];
+      /**
+       * The `ownConfigFiles` among them: what a long-lived program (an MCP server) is swept for,
+       * since docket itself makes its other files (the store, the pins) after such a start.
+       */
+      readonly watchConfig: PlantWatch[];
     }
   | { readonly status: "refused"; readonly reason: string };
 
@@ -133,12 +141,18 @@ export function planSandboxLaunch({
     }
   }
   const writableRoots = [workspace, ...(settings.writable ?? []).map(realOrSelf)];
-  for (const dir of settings.ownDirs ?? []) {
-    const link = writableLink(dir, writableRoots);
+  const own = [
+    ...(settings.ownDirs ?? []).map((entry) => ({ entry, what: "folder" })),
+    ...(settings.ownFiles ?? []).map((entry) => ({ entry, what: "file" })),
+  ];
+  for (const { entry, what } of own) {
+    const link = writableLink(entry, writableRoots);
     if (link === undefined) continue;
+    // The link may be the file itself, or a folder on the way to it.
+    const real = link === entry && what === "file" ? "a real file" : "a real folder";
     return {
       status: "refused",
-      reason: `Refused: docket's own folder ${dir} is reached through the symbolic link ${link}, in a folder the command may write, so the sandbox cannot keep the command from replacing it. Make ${link} a real folder, or run docket from a folder that does not hold it.`,
+      reason: `Refused: docket's own ${what} ${entry} is reached through the symbolic link ${link}, in a folder the command may write, so the sandbox cannot keep the command from replacing it. Make ${link} ${real}, or run docket from a folder that does not hold it.`,
     };
   }
   createMissingOwnDirs(settings.ownDirs ?? [], writableRoots);
@@ -168,12 +182,13 @@ export function planSandboxLaunch({
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
   const { file: emptyFile, dir: emptyDir } = emptySources();
   const git = gitGuards(workspace);
-  const absent = (settings.hide ?? []).filter(
-    (entry) =>
-      path.isAbsolute(entry) &&
-      writableRoots.some((root) => entry === root || entry.startsWith(`${root}${path.sep}`)) &&
-      !existsSync(entry),
-  );
+  const missingInside = (entry: string) =>
+    path.isAbsolute(entry) &&
+    writableRoots.some((root) => entry === root || entry.startsWith(`${root}${path.sep}`)) &&
+    !existsSync(entry);
+  const absent = (settings.hide ?? []).filter(missingInside);
+  const watch = watchPlanted(absent);
+  const watchConfig = watchPlanted((settings.ownConfigFiles ?? []).filter(missingInside));
   const code = readOnlyInside(settings.readOnly ?? [], writableRoots);
   // Above the hidden paths as above the read-only code: renaming a folder holding a mount takes
   // the mount along (ADR 0020).
@@ -208,7 +223,16 @@ export function planSandboxLaunch({
   const launcherEnv = { PATH: source.PATH ?? "/usr/bin:/bin" };
   const cgroup = createCallCgroup(processes);
   if (cgroup === undefined) {
-    return { status: "ready", file: bwrap, args, env: launcherEnv, cleanup: () => {}, absent };
+    return {
+      status: "ready",
+      file: bwrap,
+      args,
+      env: launcherEnv,
+      cleanup: () => {},
+      absent,
+      watch,
+      watchConfig,
+    };
   }
   // Join the cgroup before bwrap starts anything, so no process of the call is ever outside it.
   return {
@@ -218,6 +242,8 @@ export function planSandboxLaunch({
     env: launcherEnv,
     cleanup: cgroup.remove,
     absent,
+    watch,
+    watchConfig,
   };
 }
 

@@ -40,6 +40,18 @@ export interface SandboxSettings {
    * rather than free to create and fill. Set by docket, not by docket.yaml.
    */
   readonly ownDirs?: readonly string[];
+  /**
+   * docket's own files (docket.yaml, the store, the audit key, …): a launch is refused when one
+   * is reached through a symbolic link lying in a writable path, which the command could swap for
+   * a file of its own. Set by docket, not by docket.yaml.
+   */
+  readonly ownFiles?: readonly string[];
+  /**
+   * docket's config files, which it loads at start and never writes (docket.yaml, the managed
+   * policy): one missing at a long-lived program's launch (an MCP server) that exists later was
+   * made by that program, and is renamed aside. Set by docket, not by docket.yaml.
+   */
+  readonly ownConfigFiles?: readonly string[];
   /** Most directory entries looked at when expanding `hidePatterns`; above it the call is refused. */
   readonly walkLimit?: number;
   /** The bubblewrap binary. Default `bwrap` (found on PATH). */

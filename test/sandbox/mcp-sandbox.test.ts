@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +8,7 @@ import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
 import { createLiveCheckpoint } from "../../src/mcp/live-checkpoint.js";
 import { resolveMcpConfig } from "../../src/mcp/mcp-config.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
-import { dynamicServer, memoryLog } from "../mcp/support/mcp-fixtures.js";
+import { dynamicServer, memoryLog, waitFor } from "../mcp/support/mcp-fixtures.js";
 
 const available = probeSandbox().status === "available";
 // The sandbox gives /tmp, /run and /var/tmp fresh and empty, so a server whose program lives
@@ -80,6 +81,79 @@ describe("mcp.servers.NAME.sandbox", () => {
       } finally {
         await upstreams.close();
       }
+    },
+  );
+
+  // A compromised server planting docket.yaml, missing at its start so that bwrap could not cover
+  // it, would have docket load an agent's config next time; its name is not in the call's
+  // arguments, so no rule sees it either. The files docket makes itself after the server started
+  // (the store, the pins) are left alone.
+  it.skipIf(!available || repoInPrivateFolder)(
+    "moves aside a docket.yaml a sandboxed server creates, during a call or after it, and logs it",
+    async () => {
+      const bare = await realpath(await mkdtemp(join(tmpdir(), "docket-mcp-plant-")));
+      const config = join(bare, "docket.yaml");
+      const store = join(bare, "store.db");
+      const { log, lines } = memoryLog();
+      const upstreams = await connectMcpServers(
+        { servers: { boxed: dynamicServer({ sandbox: true, cwd: bare }) } },
+        {
+          log,
+          sandbox: {
+            settings: { hide: [config, store], ownConfigFiles: [config] },
+            workspace: bare,
+          },
+        },
+      );
+      try {
+        // docket's own store, made after the server started, as a fresh project's is.
+        await writeFile(store, "the store\n");
+        const checkpoint = createLiveCheckpoint({
+          tools: () => upstreams.tools(),
+          policy: allow,
+          events: createMemoryEventSink(),
+          taint: { writes: "allow" },
+        });
+        const planted = await checkpoint.dispatch({
+          id: "p1",
+          name: "boxed__plant",
+          arguments: JSON.stringify({ parts: ["dock", "et.yaml"], text: "policy: allow-all\n" }),
+        });
+        expect(planted.status).toBe("ok");
+        expect(existsSync(config)).toBe(false);
+        const aside = readdirSync(bare).filter((name) => name.startsWith("docket.yaml.from-"));
+        expect(aside).toHaveLength(1);
+        expect(readFileSync(join(bare, aside[0] ?? ""), "utf8")).toBe("policy: allow-all\n");
+        expect(readFileSync(store, "utf8")).toBe("the store\n");
+        // For the operator, at warn level; the model is not told by the server's own result.
+        expect(lines).toContainEqual(
+          expect.objectContaining({
+            level: "warn",
+            server: "boxed",
+            message: expect.stringMatching(
+              /^docket: the MCP server created docket\.yaml, one of docket's own files; docket moved it to docket\.yaml\.from-sandbox-/,
+            ),
+          }),
+        );
+        expect(String(planted.status === "ok" && planted.output)).not.toMatch(/docket moved/);
+
+        // Planted a moment after the answer: caught when the server ends.
+        const later = await checkpoint.dispatch({
+          id: "p2",
+          name: "boxed__plant",
+          arguments: JSON.stringify({ parts: ["dock", "et.yaml"], text: "late\n", delay_ms: 50 }),
+        });
+        expect(later.status).toBe("ok");
+        await waitFor(() => existsSync(config), 5_000, "the late plant");
+      } finally {
+        await upstreams.close();
+      }
+      expect(existsSync(config)).toBe(false);
+      expect(readdirSync(bare).filter((name) => name.startsWith("docket.yaml.from-"))).toHaveLength(
+        2,
+      );
+      expect(readFileSync(store, "utf8")).toBe("the store\n");
+      await rm(bare, { recursive: true, force: true });
     },
   );
 

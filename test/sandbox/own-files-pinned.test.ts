@@ -136,4 +136,16 @@ describe.skipIf(!available)("docket's own folders inside a writable home", () =>
       "rules: []\n",
     );
   });
+
+  it("refuses the command when the project's docket.yaml is a link the command could swap", async () => {
+    await mkdir(join(home, "dotfiles"), { recursive: true });
+    await mkdir(join(home, "proj"), { recursive: true });
+    await writeFile(join(home, "dotfiles", "docket.yaml"), "rules: []\n");
+    await symlink(join(home, "dotfiles", "docket.yaml"), join(home, "proj", "docket.yaml"));
+    const text = await run("rm proj/docket.yaml && echo 'rules: evil' > proj/docket.yaml");
+    expect(text).toMatch(
+      /Refused: docket's own file .*proj\/docket\.yaml is reached through the symbolic link .*proj\/docket\.yaml/,
+    );
+    expect(await readFile(join(home, "proj", "docket.yaml"), "utf8")).toBe("rules: []\n");
+  });
 });

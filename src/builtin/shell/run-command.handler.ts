@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
-import { lstatSync, renameSync } from "node:fs";
 import { realpath } from "node:fs/promises";
-import * as path from "node:path";
 import { DocketError } from "../../errors/docket-error.js";
+import { moveAsidePlanted, type PlantWatch } from "../../sandbox/move-aside-planted.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
 import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
@@ -142,39 +141,15 @@ export async function runCommand(
     text: "",
   };
   result.text = render(result, timeoutMs, out, err);
-  const moved = moveAsidePlanted(launch.absent ?? []);
-  if (moved.length > 0) result.text += `\n${moved.join("\n")}`;
+  const notes = moveAsidePlanted(launch.watch ?? []);
+  if (notes.length > 0) result.text += `\n${notes.map((note) => note.text).join("\n")}`;
   return result;
-}
-
-/**
- * docket's own files (docket.yaml, `.docket/`) that were missing when the sandbox started cannot
- * be covered, so the command could create them, and docket would load an agent's config next
- * time. Whatever it created is renamed aside, and the model is told.
- */
-function moveAsidePlanted(absent: readonly string[]): string[] {
-  const notes: string[] = [];
-  for (const file of absent) {
-    if (lstatSync(file, { throwIfNoEntry: false }) === undefined) continue;
-    const aside = `${file}.from-sandbox-${Date.now()}`;
-    try {
-      renameSync(file, aside);
-      notes.push(
-        `docket: the command created ${path.basename(file)}, one of docket's own files; docket moved it to ${path.basename(aside)} and will not load it.`,
-      );
-    } catch {
-      notes.push(
-        `docket: the command created ${path.basename(file)}, one of docket's own files, and docket could not move it aside: remove it before starting docket again.`,
-      );
-    }
-  }
-  return notes;
 }
 
 interface Launch {
   file: string;
   args: string[];
-  absent?: string[];
+  watch?: PlantWatch[];
   env: Record<string, string>;
   cleanup: () => void;
 }

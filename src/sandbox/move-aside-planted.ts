@@ -1,0 +1,113 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, lstatSync, realpathSync, renameSync, statSync } from "node:fs";
+import { basename, dirname } from "node:path";
+
+/** One of docket's own files missing when a sandbox started, and where its folder really was. */
+export interface PlantWatch {
+  readonly path: string;
+  /** The real path of its folder at launch, or undefined when that folder was missing too. */
+  readonly folder: string | undefined;
+}
+
+/** What a sweep found at one watched path. */
+export interface PlantNote {
+  /** False when the file is still there: docket would load it at its next start. */
+  readonly moved: boolean;
+  readonly text: string;
+}
+
+function realOrUndefined(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Note, at a sandbox's launch, docket's own files that are missing there: bwrap covers only what
+ * exists, so the sandboxed program could create them.
+ *
+ * @example
+ * ```ts
+ * const watch = watchPlanted(["/ws/docket.yaml"]);
+ * ```
+ */
+export function watchPlanted(paths: readonly string[]): PlantWatch[] {
+  return paths.map((path) => ({ path, folder: realOrUndefined(dirname(path)) }));
+}
+
+function renameAside(file: string, aside: string): void {
+  try {
+    renameSync(file, aside);
+  } catch (error) {
+    // The program may have taken the write bit off the folder (same user): give it back.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EACCES" && code !== "EPERM") throw error;
+    const folder = dirname(file);
+    const mode = statSync(folder).mode & 0o7777;
+    chmodSync(folder, mode | 0o700);
+    try {
+      renameSync(file, aside);
+    } finally {
+      chmodSync(folder, mode);
+    }
+  }
+}
+
+/**
+ * Rename aside docket's own files (docket.yaml, `.docket/`) that were missing when a sandbox
+ * started and exist now, so docket never loads a config a sandboxed command or MCP server wrote.
+ * The new name has a random part (a program cannot make it fail by taking the name first), and
+ * a file whose folder now resolves elsewhere (a link made in its place) is left alone and
+ * reported: the rename would act outside the sandbox's reach. Never throws.
+ *
+ * @example
+ * ```ts
+ * const watch = watchPlanted(["/ws/docket.yaml"]);
+ * // … the sandboxed program runs …
+ * for (const note of moveAsidePlanted(watch)) log(note.text);
+ * ```
+ */
+export function moveAsidePlanted(
+  watch: readonly PlantWatch[],
+  { by = "the command" }: { by?: string } = {},
+): PlantNote[] {
+  const notes: PlantNote[] = [];
+  for (const { path: file, folder } of watch) {
+    const name = basename(file);
+    const failed = (why: string): void => {
+      notes.push({
+        moved: false,
+        text: `docket: ${by} created ${name}, one of docket's own files, and docket could not move it aside (${why}): remove ${file} before starting docket again.`,
+      });
+    };
+    let exists: boolean;
+    try {
+      exists = lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+    } catch (error) {
+      // Unreadable now (a folder made unsearchable, a link loop): it may be there.
+      if ((error as NodeJS.ErrnoException).code === "ENOTDIR") continue;
+      failed((error as NodeJS.ErrnoException).code ?? "unreadable");
+      continue;
+    }
+    if (!exists) continue;
+    // A folder missing at launch was made by the program: it must be a real one, not a link.
+    const now = realOrUndefined(dirname(file));
+    if (now !== (folder ?? dirname(file))) {
+      failed(`its folder now leads to ${now ?? "nowhere"}`);
+      continue;
+    }
+    const aside = `${file}.from-sandbox-${Date.now()}-${randomBytes(4).toString("hex")}`;
+    try {
+      renameAside(file, aside);
+      notes.push({
+        moved: true,
+        text: `docket: ${by} created ${name}, one of docket's own files; docket moved it to ${basename(aside)} and will not load it.`,
+      });
+    } catch (error) {
+      failed((error as NodeJS.ErrnoException).code ?? "rename failed");
+    }
+  }
+  return notes;
+}
