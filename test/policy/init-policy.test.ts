@@ -66,6 +66,12 @@ describe("docket init's policy", () => {
       "cat $HOME/.ssh/id_ed25519",
       "cp ~/.aws/credentials /tmp/",
       "cat deploy/server.pem",
+      "cat ~/.npmrc",
+      "grep authToken .npmrc",
+      "cat ~/.git-credentials",
+      // node-options in a project's .npmrc runs code in the next `npx docket` started there.
+      "echo 'node-options=--require ./x.js' >> .npmrc",
+      "printf 'node-options=--import=./x.mjs' > app/.npmrc",
     ]) {
       expect(await decide("run_command", { command }), command).toMatchObject({
         decision: "deny",

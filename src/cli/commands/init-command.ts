@@ -76,11 +76,12 @@ policy:
       command: ["ls *", "cat *", "grep *", "git status", "git diff *", "git log *", "npm test", "npm run *"]
       reason: "allowed without asking: listing, reading, git status, diff and log, tests"
     # Every tool, the shell included: \`cat .env\`, \`grep KEY .env\`, \`< .env\` are denied too,
-    # and list_files / search_files leave these files out.
+    # and list_files / search_files leave these files out. An .npmrc holds registry tokens, and
+    # its node-options would run code in the next \`npx docket\` started from that folder.
     - id: no-secrets
       decision: deny
       tool: "*"
-      path: ["**/.env", "**/.env.*", "~/.ssh/**", "**/*.pem", "**/*.key", "~/.aws/**", "~/.netrc", "~/.docker/config.json", "~/.config/gh/**"]
+      path: ["**/.env", "**/.env.*", "~/.ssh/**", "**/*.pem", "**/*.key", "~/.aws/**", "~/.netrc", "~/.docker/config.json", "~/.config/gh/**", "**/.npmrc", "~/.npmrc", "~/.git-credentials"]
       reason: "denied: secrets stay secret"
     # Other processes (docket's own environment holds its API keys) and docket's own state.
     # docket refuses its own files to every tool anyway (docs/policy.md, "docket protects itself").
