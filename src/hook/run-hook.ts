@@ -9,13 +9,13 @@ import { canonicalJson } from "../shared/canonical-json.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import type { Store } from "../store/store.js";
 import { defineTool } from "../tool/define-tool.js";
-import type { JsonSchema } from "../tool/input-schema.js";
 import type { Tool } from "../tool/tool.js";
 import { guardHostSettings } from "./guard-host-settings.js";
 import { failClosed, type HookReply, type HookVerdict, hookReply } from "./hook-answer.js";
 import { type HookSettings, hookSettings } from "./hook-config.js";
 import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
 import { geminiHeadless } from "./host-headless.js";
+import { hostInputSchema } from "./host-input-schema.js";
 import type { HostName } from "./host-name.js";
 import { type HostToolMapping, mapHostTool } from "./host-tables.js";
 import { settleAskedCalls } from "./settle-asked-calls.js";
@@ -46,24 +46,10 @@ export interface RunHookOptions {
  * host sends being its own. Its handler is never reached: the host runs the tool.
  */
 function hostTool(mapping: HostToolMapping): Tool {
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  const { command, url, path } = mapping.policyArgs;
-  if (command) {
-    properties[command] = { type: "string" };
-    required.push(command);
-  }
-  if (url) {
-    properties[url] = { type: "string" };
-    required.push(url);
-  }
-  for (const key of typeof path === "string" ? [path] : (path ?? [])) {
-    properties[key] = { type: "string" };
-  }
   return defineTool({
     name: mapping.tool,
     description: `${mapping.tool} as run by the host`,
-    input: { type: "object", properties, required },
+    input: hostInputSchema(mapping.policyArgs),
     writes: mapping.writes,
     policyArgs: mapping.policyArgs,
     ...(mapping.openWorld ? { openWorld: true } : {}),
