@@ -139,7 +139,8 @@ export class ProcessTransport implements Transport {
       child.once("exit", () => void this.close());
       child.once("close", (code, signal) => {
         this.#exit = { code, signal };
-        this.#sweep();
+        // The sandbox has ended with every process in it: nothing can swap a folder now.
+        this.#sweep(false);
         this.onclose?.();
       });
       child.stdout?.on("data", (chunk: Buffer) => this.#receive(chunk));
@@ -241,8 +242,8 @@ export class ProcessTransport implements Transport {
   // A sandboxed server may create docket's config files that were missing at its start
   // (docket.yaml), which the sandbox could not cover: after each answer it gives, and when it
   // ends, they are moved aside, and the operator's log says so.
-  #sweep(): void {
-    for (const notice of moveAsidePlanted(this.#watch, { by: "the MCP server" })) {
+  #sweep(live = true): void {
+    for (const notice of moveAsidePlanted(this.#watch, { by: "the MCP server", live })) {
       try {
         this.#options.onNotice?.(notice);
       } catch {

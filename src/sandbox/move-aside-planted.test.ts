@@ -73,6 +73,17 @@ describe("moveAsidePlanted", () => {
     }
   });
 
+  it("leaves a file in a folder made after launch to the sweep after the program ends", () => {
+    const watch = watchPlanted([join(ws, "made", "docket.yaml")]);
+    mkdirSync(join(ws, "made"));
+    writeFileSync(join(ws, "made", "docket.yaml"), "x\n");
+    // While it may still run, the program could swap the folder between the check and the rename.
+    expect(moveAsidePlanted(watch, { live: true })).toEqual([]);
+    expect(existsSync(join(ws, "made", "docket.yaml"))).toBe(true);
+    expect(moveAsidePlanted(watch)).toMatchObject([{ moved: true }]);
+    expect(existsSync(join(ws, "made", "docket.yaml"))).toBe(false);
+  });
+
   it("reports rather than throws when the path cannot be looked at", () => {
     const watch = watchPlanted([join(ws, "loop", "docket.yaml"), join(ws, "file", "docket.yaml")]);
     symlinkSync(join(ws, "loop"), join(ws, "loop"));

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, realpathSync, renameSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, renameSync } from "node:fs";
 import { basename, dirname } from "node:path";
 
 /** One of docket's own files missing when a sandbox started, and where its folder really was. */
@@ -37,30 +37,15 @@ export function watchPlanted(paths: readonly string[]): PlantWatch[] {
   return paths.map((path) => ({ path, folder: realOrUndefined(dirname(path)) }));
 }
 
-function renameAside(file: string, aside: string): void {
-  try {
-    renameSync(file, aside);
-  } catch (error) {
-    // The program may have taken the write bit off the folder (same user): give it back.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EACCES" && code !== "EPERM") throw error;
-    const folder = dirname(file);
-    const mode = statSync(folder).mode & 0o7777;
-    chmodSync(folder, mode | 0o700);
-    try {
-      renameSync(file, aside);
-    } finally {
-      chmodSync(folder, mode);
-    }
-  }
-}
-
 /**
  * Rename aside docket's own files (docket.yaml, `.docket/`) that were missing when a sandbox
  * started and exist now, so docket never loads a config a sandboxed command or MCP server wrote.
  * The new name has a random part (a program cannot make it fail by taking the name first), and
  * a file whose folder now resolves elsewhere (a link made in its place) is left alone and
- * reported: the rename would act outside the sandbox's reach. Never throws.
+ * reported: the rename would act outside the sandbox's reach. The sandbox pins the folders that
+ * existed at launch, so a program still running cannot swap them between the check and the
+ * rename; with `live` (the program may still run) a file in a folder it made is left for the
+ * sweep after it ends. Never throws.
  *
  * @example
  * ```ts
@@ -71,10 +56,11 @@ function renameAside(file: string, aside: string): void {
  */
 export function moveAsidePlanted(
   watch: readonly PlantWatch[],
-  { by = "the command" }: { by?: string } = {},
+  { by = "the command", live = false }: { by?: string; live?: boolean } = {},
 ): PlantNote[] {
   const notes: PlantNote[] = [];
   for (const { path: file, folder } of watch) {
+    if (live && folder === undefined) continue;
     const name = basename(file);
     const failed = (why: string): void => {
       notes.push({
@@ -100,7 +86,7 @@ export function moveAsidePlanted(
     }
     const aside = `${file}.from-sandbox-${Date.now()}-${randomBytes(4).toString("hex")}`;
     try {
-      renameAside(file, aside);
+      renameSync(file, aside);
       notes.push({
         moved: true,
         text: `docket: ${by} created ${name}, one of docket's own files; docket moved it to ${basename(aside)} and will not load it.`,

@@ -114,6 +114,31 @@ describe("planSandboxLaunch: docket's own paths in a writable root", () => {
     );
   });
 
+  it("launches when an own file's link lies inside one of docket's own folders", () => {
+    // ~/.config/docket/audit-key.pem -> ~/keys/audit-key.pem: the folder's mount covers the link.
+    mkdirSync(join(home, "keys"));
+    writeFileSync(join(home, "keys", "audit-key.pem"), "key\n");
+    mkdirSync(join(home, ".config", "docket"), { recursive: true });
+    symlinkSync(
+      join(home, "keys", "audit-key.pem"),
+      join(home, ".config", "docket", "audit-key.pem"),
+    );
+    const args = plan({
+      ownDirs: [join(home, ".config", "docket")],
+      ownFiles: [join(home, ".config", "docket", "audit-key.pem")],
+    });
+    expect(args.length).toBeGreaterThan(0);
+  });
+
+  it("pins the folder of a config the sweep will look at, so it cannot be swapped", () => {
+    mkdirSync(join(home, "src"));
+    const args = plan({ ownConfigFiles: [join(home, "src", "docket.yaml")] });
+    const at = args.findIndex(
+      (arg, i) => arg === join(home, "src") && args[i + 1] === join(home, "src"),
+    );
+    expect(at).toBeGreaterThan(0);
+  });
+
   it("launches when an own file's links lie outside what the command may write", () => {
     const outside = realpathSync(mkdtempSync(join(tmpdir(), "docket-launch-out-")));
     try {

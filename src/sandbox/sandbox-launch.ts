@@ -141,9 +141,14 @@ export function planSandboxLaunch({
     }
   }
   const writableRoots = [workspace, ...(settings.writable ?? []).map(realOrSelf)];
+  // A file inside one of docket's own folders is covered by that folder's mount (whose own way
+  // is checked here too): a link below it is out of the command's reach.
+  const ownDirs = settings.ownDirs ?? [];
   const own = [
-    ...(settings.ownDirs ?? []).map((entry) => ({ entry, what: "folder" })),
-    ...(settings.ownFiles ?? []).map((entry) => ({ entry, what: "file" })),
+    ...ownDirs.map((entry) => ({ entry, what: "folder" })),
+    ...(settings.ownFiles ?? [])
+      .filter((file) => !ownDirs.some((dir) => file.startsWith(`${dir}${path.sep}`)))
+      .map((entry) => ({ entry, what: "file" })),
   ];
   for (const { entry, what } of own) {
     const link = writableLink(entry, writableRoots);
@@ -195,6 +200,11 @@ export function planSandboxLaunch({
   const pinned = [
     ...pinAncestors(code, writableRoots),
     ...pinAncestors(hidden.literal, writableRoots),
+    // The folders of what the sweep will look at: swapped for a link while the check and the
+    // rename run, they would send the rename outside (ADR 0020).
+    ...pinAncestors([...absent, ...watchConfig.map((entry) => entry.path)], writableRoots).filter(
+      (dir) => existsSync(dir),
+    ),
   ];
   const args = bwrapArguments({
     workspace,

@@ -218,6 +218,20 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
     }
   });
 
+  // The sweep checks a planted config's folder, then renames: a folder swapped for a link in
+  // between (renameat2 RENAME_EXCHANGE in a loop) would send the rename outside. Pinned, it
+  // cannot be moved at all while the sandbox runs.
+  it("pins the folder of a config the sweep will look at", async () => {
+    await mkdir(join(workspace, "sub"), { recursive: true });
+    const { text } = await run(
+      "mv sub sub2 2>/dev/null && echo moved || echo pinned; echo x > sub/notes.txt && echo written",
+      { ownConfigFiles: [join(workspace, "sub", "docket.yaml")] },
+    );
+    expect(text).toContain("pinned");
+    expect(text).toContain("written");
+    expect(existsSync(join(workspace, "sub2"))).toBe(false);
+  });
+
   it("hides a secret reached through a symlink and one outside the workspace", async () => {
     await writeFile(join(outside, "id_key"), "SECRET key\n");
     await symlink(join(outside, "id_key"), join(workspace, "key-link"));
