@@ -8,6 +8,7 @@ import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
 import { createLiveCheckpoint } from "../../src/mcp/live-checkpoint.js";
 import { resolveMcpConfig } from "../../src/mcp/mcp-config.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
+import type { Tool } from "../../src/tool/tool.js";
 import { dynamicServer, memoryLog, waitFor } from "../mcp/support/mcp-fixtures.js";
 
 const available = probeSandbox().status === "available";
@@ -17,6 +18,16 @@ const repoRoot = new URL("../../", import.meta.url).pathname;
 const repoInPrivateFolder = /^\/(tmp|run|var\/tmp)\//.test(repoRoot);
 const allow = () => ({ decision: "allow" as const });
 let workspace: string;
+
+// These tests are about the sandbox: an untrusted server's first answer would otherwise taint
+// the session and turn the next call (a write, unannotated) into an ask.
+const allowingCheckpoint = (upstreams: { tools(): readonly Tool[] }) =>
+  createLiveCheckpoint({
+    tools: () => upstreams.tools(),
+    policy: allow,
+    events: createMemoryEventSink(),
+    taint: { writes: "allow" },
+  });
 
 beforeAll(async () => {
   workspace = await realpath(await mkdtemp(join(tmpdir(), "docket-mcp-sbx-")));
@@ -53,14 +64,7 @@ describe("mcp.servers.NAME.sandbox", () => {
         { log, sandbox: { settings: { hide: [join(workspace, "docket.yaml")] }, workspace } },
       );
       try {
-        const checkpoint = createLiveCheckpoint({
-          tools: () => upstreams.tools(),
-          policy: allow,
-          events: createMemoryEventSink(),
-          // This test is about the sandbox: the untrusted server's first answer would otherwise
-          // taint the session and turn the second call (a write, unannotated) into an ask.
-          taint: { writes: "allow" },
-        });
+        const checkpoint = allowingCheckpoint(upstreams);
         const result = await checkpoint.dispatch({
           id: "w",
           name: "boxed__whoami",
@@ -108,12 +112,7 @@ describe("mcp.servers.NAME.sandbox", () => {
       try {
         // docket's own store, made after the server started, as a fresh project's is.
         await writeFile(store, "the store\n");
-        const checkpoint = createLiveCheckpoint({
-          tools: () => upstreams.tools(),
-          policy: allow,
-          events: createMemoryEventSink(),
-          taint: { writes: "allow" },
-        });
+        const checkpoint = allowingCheckpoint(upstreams);
         const planted = await checkpoint.dispatch({
           id: "p1",
           name: "boxed__plant",
