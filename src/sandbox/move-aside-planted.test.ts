@@ -46,6 +46,19 @@ describe("moveAsidePlanted", () => {
     expect(readFileSync(join(ws, aside[0] ?? ""), "utf8")).toBe("sandbox: { mode: off }\n");
   });
 
+  it("keeps the plain aside name when it is free", () => {
+    const watch = watchPlanted([join(ws, "docket.yaml")]);
+    writeFileSync(join(ws, "docket.yaml"), "x\n");
+    expect(moveAsidePlanted(watch)).toEqual([
+      {
+        moved: true,
+        text: expect.stringMatching(
+          /^docket: the command created docket\.yaml, one of docket's own files; docket moved it to docket\.yaml\.from-sandbox-\d+ and will not load it\.$/,
+        ),
+      },
+    ]);
+  });
+
   it("says nothing when nothing was made", () => {
     expect(moveAsidePlanted(watchPlanted([join(ws, "docket.yaml"), join(ws, "no", "x")]))).toEqual(
       [],

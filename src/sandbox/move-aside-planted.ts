@@ -37,10 +37,28 @@ export function watchPlanted(paths: readonly string[]): PlantWatch[] {
   return paths.map((path) => ({ path, folder: realOrUndefined(dirname(path)) }));
 }
 
+// `NAME.from-sandbox-TIME`, or with a random part when that name is taken or the rename to it
+// fails: a program that made it first (a folder, say) cannot keep the file in place.
+function renameAside(file: string): string {
+  const plain = `${file}.from-sandbox-${Date.now()}`;
+  if (lstatSync(plain, { throwIfNoEntry: false }) === undefined) {
+    try {
+      renameSync(file, plain);
+      return plain;
+    } catch {
+      // Taken between the look and the rename, or refused: the random name below.
+    }
+  }
+  const random = `${plain}-${randomBytes(4).toString("hex")}`;
+  renameSync(file, random);
+  return random;
+}
+
 /**
  * Rename aside docket's own files (docket.yaml, `.docket/`) that were missing when a sandbox
  * started and exist now, so docket never loads a config a sandboxed command or MCP server wrote.
- * The new name has a random part (a program cannot make it fail by taking the name first), and
+ * The new name gets a random part when its plain one is taken (a program cannot make the rename
+ * fail by taking the name first), and
  * a file whose folder now resolves elsewhere (a link made in its place) is left alone and
  * reported: the rename would act outside the sandbox's reach. The sandbox pins the folders that
  * existed at launch, so a program still running cannot swap them between the check and the
@@ -84,9 +102,8 @@ export function moveAsidePlanted(
       failed(`its folder now leads to ${now ?? "nowhere"}`);
       continue;
     }
-    const aside = `${file}.from-sandbox-${Date.now()}-${randomBytes(4).toString("hex")}`;
     try {
-      renameSync(file, aside);
+      const aside = renameAside(file);
       notes.push({
         moved: true,
         text: `docket: ${by} created ${name}, one of docket's own files; docket moved it to ${basename(aside)} and will not load it.`,
