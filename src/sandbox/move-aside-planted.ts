@@ -58,9 +58,8 @@ function renameAside(file: string): string {
  * Rename aside docket's own files (docket.yaml, `.docket/`) that were missing when a sandbox
  * started and exist now, so docket never loads a config a sandboxed command or MCP server wrote.
  * The new name gets a random part when its plain one is taken (a program cannot make the rename
- * fail by taking the name first), and
- * a file whose folder now resolves elsewhere (a link made in its place) is left alone and
- * reported: the rename would act outside the sandbox's reach. The sandbox pins the folders that
+ * fail by taking the name first), and a file whose folder now resolves elsewhere (a link made in
+ * its place) is left alone and reported: the rename would act outside the sandbox's reach. The sandbox pins the folders that
  * existed at launch, so a program still running cannot swap them between the check and the
  * rename; with `live` (the program may still run) a file in a folder it made is left for the
  * sweep after it ends. Never throws.

@@ -49,11 +49,10 @@ export type LaunchPlan =
       /** Call once the process has ended: removes the call's cgroup. */
       readonly cleanup: () => void;
       /**
-       * docket's own files that did not exist at launch, inside what the call may write: the
-       * sandbox cannot cover a missing file, so whatever is there after the call was made by it.
+       * docket's own files that did not exist at launch, inside what the call may write, each with
+       * its folder's real path then: the sandbox cannot cover a missing file, so whatever is
+       * there after the call was made by it (`moveAsidePlanted`).
        */
-      readonly absent: string[];
-      /** `absent` with each folder's real path at launch, for `moveAsidePlanted` after the call. */
       readonly watch: PlantWatch[];
       /**
        * The `ownConfigFiles` among them: what a long-lived program (an MCP server) is swept for,
@@ -98,7 +97,7 @@ function readOnlyInside(entries: readonly string[], roots: readonly string[]): s
 // docket's own folders missing at launch inside what the call may write: an empty bwrap cannot
 // cover, so the command could make one and fill it (`mkdir -p ~/.config/docket`, then a
 // policy.yaml allowing everything). Made now (0700, as docket would), they are hidden like the
-// rest. Where that fails the folder stays in `absent`, moved aside after the call.
+// rest. Where that fails the folder stays missing, and is moved aside after the call.
 function createMissingOwnDirs(dirs: readonly string[], roots: readonly string[]): void {
   for (const dir of dirs) {
     if (!path.isAbsolute(dir) || existsSync(dir)) continue;
@@ -239,7 +238,6 @@ export function planSandboxLaunch({
       args,
       env: launcherEnv,
       cleanup: () => {},
-      absent,
       watch,
       watchConfig,
     };
@@ -251,7 +249,6 @@ export function planSandboxLaunch({
     args: ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
     env: launcherEnv,
     cleanup: cgroup.remove,
-    absent,
     watch,
     watchConfig,
   };
