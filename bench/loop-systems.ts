@@ -22,7 +22,7 @@ const noopHandler: NoopHandler = ({ n }) => n;
 
 /**
  * docket: createHarness with an allow policy and a SQLite store (a file in `dir`, or
- * `:memory:`), audit trail on. The store and the policy engine are opened once, as a service
+ * `:memory:`), audit trail on; the no-op tool a read, or with `writes` a write. The store and the policy engine are opened once, as a service
  * keeps them; each run is a new harness and session.
  *
  * @example
@@ -35,10 +35,13 @@ export async function docketSystem({
   store: kind,
   dir,
   handler = noopHandler,
+  writes = false,
 }: {
   store: "file" | "memory";
   dir: string;
   handler?: NoopHandler;
+  /** A write tool: its intent is committed before its handler runs (the durable peer's case). */
+  writes?: boolean;
 }): Promise<LoopSystem> {
   const store = await openStore(
     kind === "memory" ? ":memory:" : `sqlite:${join(dir, "docket.db")}`,
@@ -51,7 +54,7 @@ export async function docketSystem({
     name: "noop",
     description: "Does nothing.",
     input,
-    writes: false,
+    writes,
     handler: (args: { n: number }) => {
       executed += 1;
       return handler(args);

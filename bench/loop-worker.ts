@@ -3,6 +3,7 @@ import "../src/cli/quiet-tool-lint.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { durableAiSdkSystem } from "./durable-peer.js";
 import { aiSdkSystem, docketSystem, type LoopSystem } from "./loop-systems.js";
 import { workloadModel, workloadScript } from "./loop-workload.js";
 
@@ -17,7 +18,8 @@ export interface WorkerRun {
 
 /** What a worker process prints as its last line, in JSON. */
 export interface WorkerReport {
-  readonly system: "docket" | "ai-sdk";
+  /** docket with a read tool or a write tool, the AI SDK alone or with a durable hand-made trail. */
+  readonly system: "docket" | "docket-write" | "ai-sdk" | "ai-sdk-durable";
   readonly store: "file" | "memory" | "none";
   readonly turns: number;
   /** The first run in the process, not counted in the figures. */
@@ -30,6 +32,13 @@ export interface WorkerReport {
   /** With RUNS 0 and --expose-gc: the heap in use after a full GC when the last turn is asked for. */
   readonly liveHeapAtLastTurn?: number;
 }
+
+const SYSTEMS: readonly WorkerReport["system"][] = [
+  "docket",
+  "docket-write",
+  "ai-sdk",
+  "ai-sdk-durable",
+];
 
 async function timedRun(
   system: LoopSystem,
@@ -48,25 +57,31 @@ async function timedRun(
 
 /**
  * `node loop-worker.js SYSTEM STORE TURNS RUNS`: one warm-up run of the workload then RUNS timed
- * ones in this process, and a {@link WorkerReport} as the last line of stdout. SYSTEM is `docket`
- * or `ai-sdk`; STORE is `file` or `memory` (docket) or `none`. RUNS 0 measures the first run only
+ * ones in this process, and a {@link WorkerReport} as the last line of stdout. SYSTEM is `docket`,
+ * `docket-write`, `ai-sdk` or `ai-sdk-durable`; STORE is `file` or `memory` (docket) or `none`. RUNS 0 measures the first run only
  * (the memory figures).
  */
 async function main(argv: readonly string[]): Promise<void> {
   const [system, store, turnsArg, runsArg] = argv;
   const turns = Number(turnsArg);
   const runs = Number(runsArg);
-  if (system !== "docket" && system !== "ai-sdk") throw new Error(`unknown system ${system}`);
+  if (!SYSTEMS.includes(system as WorkerReport["system"]))
+    throw new Error(`unknown system ${system}; systems: ${SYSTEMS.join(", ")}`);
   if (store !== "file" && store !== "memory" && store !== "none")
     throw new Error(`unknown store ${store}`);
   if (!Number.isInteger(turns) || turns < 1 || !Number.isInteger(runs) || runs < 0)
     throw new Error("TURNS must be a positive integer, RUNS a non-negative one");
   const dir = mkdtempSync(join(tmpdir(), "docket-bench-peer-"));
   try {
+    const kind = store === "memory" ? "memory" : "file";
     const loop =
       system === "docket"
-        ? await docketSystem({ store: store === "memory" ? "memory" : "file", dir })
-        : await aiSdkSystem();
+        ? await docketSystem({ store: kind, dir })
+        : system === "docket-write"
+          ? await docketSystem({ store: kind, dir, writes: true })
+          : system === "ai-sdk-durable"
+            ? await durableAiSdkSystem({ dir })
+            : await aiSdkSystem();
     const gc = (globalThis as { gc?: () => void }).gc;
     let liveHeapAtLastTurn: number | undefined;
     // Only for a single-run measurement (memory): a full GC inside a timed run would be timed.
@@ -83,7 +98,7 @@ async function main(argv: readonly string[]): Promise<void> {
     // What the runs left behind, not garbage the collector had not reached yet.
     gc?.();
     const report: WorkerReport = {
-      system,
+      system: system as WorkerReport["system"],
       store,
       turns,
       warmup,

@@ -4,6 +4,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { nextTurnOfTheEventLoop } from "./yielding-model.js";
 
 /** Tool calls in every assistant turn of the workload. */
 export const CALLS_PER_TURN = 10;
@@ -81,7 +82,10 @@ export interface WorkloadModel {
 
 /**
  * A LanguageModelV4 that replays the script with no latency, streaming (docket's loop) or not
- * (the AI SDK's generateText), the way docket's scripted model does. Unlike that model it keeps
+ * (the AI SDK's generateText), the way docket's scripted model does. Each call first yields to
+ * the event loop once, as a network reply does: without it, work a system defers to the event
+ * loop (docket's group commit) would gather a whole run's calls, which no real model allows.
+ * `yieldPerCall: false` gives the old, flattering model. Unlike docket's scripted model it keeps
  * none of the requests and picks the reply by a counter, so neither the bench's memory nor its
  * time per turn grows with the history: what grows is the system's own. `onLastReply` is called
  * when the closing reply is asked for, while the system holds the whole run's history.
@@ -93,7 +97,7 @@ export interface WorkloadModel {
  */
 export function workloadModel(
   script: WorkloadScript,
-  { onLastReply }: { onLastReply?: () => void } = {},
+  { onLastReply, yieldPerCall = true }: { onLastReply?: () => void; yieldPerCall?: boolean } = {},
 ): WorkloadModel {
   let next = 0;
   let spent = 0;
@@ -112,6 +116,7 @@ export function workloadModel(
     modelId: `workload-${script.turns}`,
     supportedUrls: {},
     async doGenerate(options) {
+      if (yieldPerCall) await nextTurnOfTheEventLoop();
       const start = performance.now();
       const turn = reply(options.abortSignal);
       const unified = turn.content.length > 1 ? ("tool-calls" as const) : ("stop" as const);
@@ -125,6 +130,7 @@ export function workloadModel(
       return out;
     },
     async doStream(options) {
+      if (yieldPerCall) await nextTurnOfTheEventLoop();
       const start = performance.now();
       const { parts } = reply(options.abortSignal);
       const stream = new ReadableStream<LanguageModelV4StreamPart>({

@@ -60,7 +60,7 @@ function benchScript(): ModelScript {
  */
 function timedModel(
   script: ModelScript,
-  { yieldEachTurn = false, v3 = false }: { yieldEachTurn?: boolean; v3?: boolean } = {},
+  { yieldEachTurn = true, v3 = false }: { yieldEachTurn?: boolean; v3?: boolean } = {},
 ): { model: AnyLanguageModel; spentMs: () => number } {
   let spent = 0;
   const timed = async <T>(run: () => PromiseLike<T>): Promise<T> => {
@@ -141,7 +141,7 @@ async function harnessRound(
   {
     timeStore = false,
     signer,
-    yieldEachTurn = false,
+    yieldEachTurn = true,
     v3 = false,
   }: { timeStore?: boolean; signer?: CheckpointSigner; yieldEachTurn?: boolean; v3?: boolean } = {},
 ): Promise<HarnessRound> {

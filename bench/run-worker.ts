@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { WorkerReport } from "./loop-worker.js";
@@ -28,4 +31,56 @@ export async function runWorker(
   );
   const last = stdout.trim().split("\n").at(-1) ?? "";
   return JSON.parse(last) as WorkerReport;
+}
+
+/**
+ * fsync and fdatasync calls of one worker process (all its threads), counted by strace: the
+ * disk flushes a system pays for its durability. `undefined` where strace is missing or not
+ * permitted.
+ *
+ * @example
+ * ```ts
+ * const flushes = await countWorkerSyncs("docket-write", "file", 10, 3);
+ * ```
+ */
+export async function countWorkerSyncs(
+  system: WorkerReport["system"],
+  store: WorkerReport["store"],
+  turns: number,
+  runs: number,
+): Promise<number | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), "docket-bench-strace-"));
+  const out = join(dir, "summary");
+  try {
+    await run(
+      "strace",
+      [
+        "-f",
+        "-c",
+        "-e",
+        "trace=fsync,fdatasync",
+        "-o",
+        out,
+        process.execPath,
+        WORKER,
+        system,
+        store,
+        String(turns),
+        String(runs),
+      ],
+      { maxBuffer: 1 << 20 },
+    );
+    // strace -c: "% time  seconds  usecs/call  calls  errors  syscall" rows, then a total row.
+    let syncs = 0;
+    for (const line of readFileSync(out, "utf8").split("\n")) {
+      const cells = line.trim().split(/\s+/);
+      const name = cells.at(-1);
+      if (name === "fsync" || name === "fdatasync") syncs += Number(cells[3]);
+    }
+    return syncs;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -11,6 +11,7 @@ import { isDocketError } from "../../src/errors/docket-error.js";
 import { createHarness } from "../../src/loop/create-harness.js";
 import { createScriptedModel } from "../../src/model/scripted-model.js";
 import { openStore } from "../../src/store/open-store.js";
+import { yieldingModel } from "../yielding-model.js";
 import { SOAK_POLICY, soakScript, soakTools } from "./soak-desk.js";
 
 const [url, effectsFile, lanesText] = process.argv.slice(2);
@@ -46,7 +47,7 @@ async function lane(): Promise<void> {
     }
     const id = open[Math.floor(Math.random() * open.length)] as string;
     const harness = createHarness({
-      model: createScriptedModel(soakScript(randomUUID().slice(0, 8))),
+      model: yieldingModel(createScriptedModel(soakScript(randomUUID().slice(0, 8)))),
       tools,
       policy: SOAK_POLICY,
       store,

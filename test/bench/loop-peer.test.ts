@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { durableAiSdkSystem } from "../../bench/durable-peer.js";
 import { benchLoop } from "../../bench/loop.js";
 import { aiSdkSystem, docketSystem } from "../../bench/loop-systems.js";
 import type { WorkerReport } from "../../bench/loop-worker.js";
@@ -72,7 +74,9 @@ describe("bench/loop's peer comparison", () => {
   it("runs each measurement in a worker process that reports its runs and peak memory", async () => {
     for (const [system, store] of [
       ["docket", "file"],
+      ["docket-write", "file"],
       ["ai-sdk", "none"],
+      ["ai-sdk-durable", "file"],
     ] as const) {
       const { stdout } = await run(process.execPath, [
         "--expose-gc",
@@ -105,5 +109,44 @@ describe("bench/loop's peer comparison", () => {
     await expect(benchLoop({ env: { DOCKET_BENCH_LOOP: "peer,nope" } })).rejects.toThrow(
       /unknown part nope/,
     );
+  });
+
+  it("gives the durable peer a chained trail: each request kept before its tool runs, then its result", async () => {
+    const dir = tempDir();
+    const rowsSeenByHandler: number[] = [];
+    const file = join(dir, "peer.db");
+    const peer = await durableAiSdkSystem({
+      dir,
+      handler: ({ n }) => {
+        const reader = new Database(file, { readonly: true });
+        rowsSeenByHandler.push(
+          (reader.prepare("SELECT count(*) AS c FROM trail").get() as { c: number }).c,
+        );
+        reader.close();
+        return n;
+      },
+    });
+    await peer.run(workloadModel(workloadScript(2)).model, 2);
+    await peer.close();
+    // Call k's handler sees the k earlier calls' two rows and its own request, already committed.
+    expect(rowsSeenByHandler).toEqual(
+      Array.from({ length: 2 * CALLS_PER_TURN }, (_, k) => 2 * k + 1),
+    );
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare("SELECT kind FROM trail ORDER BY seq").all() as { kind: string }[];
+    db.close();
+    expect(rows.map((r) => r.kind)).toEqual(
+      Array.from({ length: 4 * CALLS_PER_TURN }, (_, i) => (i % 2 === 0 ? "request" : "result")),
+    );
+  });
+
+  it("yields to the event loop once per model call, as a network reply does", async () => {
+    const { model } = workloadModel(workloadScript(1));
+    let ticked = false;
+    setImmediate(() => {
+      ticked = true;
+    });
+    await model.doGenerate({ prompt: [] });
+    expect(ticked).toBe(true);
   });
 });
