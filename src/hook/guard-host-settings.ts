@@ -1,14 +1,17 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PolicyFunction, PolicyRequest, PolicyVerdict } from "../policy/policy.js";
-import { REGISTRATION_TARGETS } from "./hook-registration.js";
+import { hostAdapters } from "./host-registry.js";
 
 // What registers docket with a host, and docket's daemon socket: an agent that could edit these
 // could take docket out of its own loop. The host's home-level files count too.
 const GUARDED = [
-  ...Object.values(REGISTRATION_TARGETS).map((target) => target.file),
-  ".claude/settings.local.json",
-  ".gemini/settings.json",
-  ".docket/hook.sock",
+  ...new Set([
+    ...hostAdapters().flatMap(({ registration }) => [
+      registration.target.file,
+      ...registration.alsoGuarded,
+    ]),
+    ".docket/hook.sock",
+  ]),
 ];
 
 function guardedPath(value: unknown, roots: readonly string[]): string | undefined {

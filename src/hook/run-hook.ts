@@ -11,13 +11,15 @@ import type { Store } from "../store/store.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { Tool } from "../tool/tool.js";
 import { guardHostSettings } from "./guard-host-settings.js";
-import { failClosed, type HookReply, type HookVerdict, hookReply } from "./hook-answer.js";
+import { failClosed, type HookReply, type HookVerdict } from "./hook-answer.js";
+import { guardHookCall } from "./hook-call-guards.js";
 import { type HookSettings, hookSettings } from "./hook-config.js";
 import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
-import { geminiHeadless } from "./host-headless.js";
 import { hostInputSchema } from "./host-input-schema.js";
-import type { HostName } from "./host-name.js";
-import { type HostToolMapping, mapHostTool } from "./host-tables.js";
+import { type HostName, hostAdapter } from "./host-registry.js";
+import type { HostToolMapping } from "./host-tool-mapping.js";
+import { mapHostTool, unmappedToolReason } from "./map-host-tool.js";
+import { sessionTaint } from "./session-taint.js";
 import { settleAskedCalls } from "./settle-asked-calls.js";
 import type { SettleEvent } from "./settle-event.js";
 
@@ -34,8 +36,8 @@ export interface RunHookOptions {
   /** A runtime kept open across calls (`docket hook serve`); without one, each call opens its own. */
   readonly runtime?: Runtime;
   /**
-   * Whether the host runs headless, where its own prompt cannot answer an ask (default: read
-   * from the processes above this one, `geminiHeadless`); undefined when unknown.
+   * Whether the host runs headless, where its own prompt cannot answer an ask (default: its
+   * adapter's probe of the processes above this one); undefined when unknown.
    */
   readonly hostHeadless?: () => boolean | undefined;
 }
@@ -89,9 +91,7 @@ function approverFor(
 ): Approver | undefined {
   switch (settings.ask) {
     case "host":
-      return host === "gemini-cli" && headless() === true
-        ? headlessRefusal(host)
-        : hostPrompt(host);
+      return headless() === true ? headlessRefusal(host) : hostPrompt(host);
     case "deny":
       return undefined;
     case "wait":
@@ -199,29 +199,44 @@ async function durableAnswer(
  */
 export async function runHook(options: RunHookOptions): Promise<HookReply> {
   const { host } = options;
+  const adapter = hostAdapter(host);
   const reading = readHookEvent(host, options.text);
   if (reading.status === "unreadable")
     return failClosed(`unreadable hook payload: ${reading.problem}`);
-  if (reading.status === "ignored") return hookReply(host, "", { type: "none" });
+  if (reading.status === "ignored") return adapter.reply("", { type: "none" });
   if (reading.status === "settle") return settle(options, reading.event);
   const eventName = (JSON.parse(options.text) as { hook_event_name: string }).hook_event_name;
   const runtime = options.runtime ?? (await openRuntime(options));
   try {
     const settings = hookSettings(runtime.cli.config, host);
     const event = reading.event;
-    const mapping = mapHostTool(host, event.toolName, settings.tools);
+    const mcpServers = runtime.cli.runtime.mcp?.servers ?? {};
+    const mapping = mapHostTool(
+      host,
+      event.toolName,
+      settings.tools,
+      (server) => settings.trustedServers.has(server) || mcpServers[server]?.trusted === true,
+    );
+    if (mapping === undefined) return await unmapped(runtime, event, eventName);
     if (event.kind === "permission") {
-      return hookReply(host, eventName, await durableAnswer(runtime.store, event, mapping));
+      return adapter.reply(eventName, await durableAnswer(runtime.store, event, mapping));
     }
     options.onDeadline?.(settings.timeoutMs + (settings.ask === "wait" ? settings.waitMs : 0));
     await ensureSession(runtime.store, event, runtime.configHash);
-    const approvals = approverFor(runtime, settings, host, options.hostHeadless ?? geminiHeadless);
+    const headless = options.hostHeadless ?? adapter.asking.headless ?? (() => undefined);
+    const approvals = approverFor(runtime, settings, host, headless);
+    const roots = [process.cwd(), runtime.workspace, homedir()];
+    const earlier =
+      event.kind === "before" ? await sessionTaint(runtime.store, event.sessionId) : [];
     const checkpoint = createCheckpoint({
       tools: [hostTool(mapping)],
-      policy: guardHostSettings(runtime.policy, [process.cwd(), runtime.workspace, homedir()]),
+      policy: guardHookCall(guardHostSettings(runtime.policy, roots), mapping, runtime.workspace),
       store: runtime.store,
       principal: host,
-      taint: runtime.cli.runtime.taint,
+      taint: {
+        ...runtime.cli.runtime.taint,
+        earlier: { sessionId: event.sessionId, sources: earlier },
+      },
       ...(approvals ? { approvals } : {}),
     });
     if (event.kind === "after") {
@@ -232,18 +247,47 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
         sessionId: event.sessionId,
         status: event.failed ? "failed" : "ok",
         output: event.response,
+        source: sourceOf(mapping, event),
         ...(found.asked ? { approvedBy: `${host}:prompt` } : {}),
       });
-      return hookReply(host, eventName, { type: "none" });
+      return adapter.reply(eventName, { type: "none" });
     }
     const result = await checkpoint.preflight(
       { id: event.callId, name: mapping.tool, arguments: event.inputText },
       { sessionId: event.sessionId, principal: host },
     );
-    return hookReply(host, eventName, verdictOf(result));
+    return adapter.reply(eventName, verdictOf(result));
   } finally {
     if (!options.runtime) await runtime.close();
   }
+}
+
+/** An open-world result's origin in words: the tool and the URL its host input names, if any. */
+function sourceOf(mapping: HostToolMapping, event: HookEvent): string {
+  const key = mapping.policyArgs.url;
+  const url =
+    key === undefined ? undefined : (JSON.parse(event.inputText) as Record<string, unknown>)[key];
+  const text =
+    typeof url === "string" ? `${mapping.tool} ${url}` : `${event.host} ${event.toolName}`;
+  return text.replace(/[\p{Cc}\p{Cf}]/gu, "?").slice(0, 200);
+}
+
+/**
+ * A tool docket has no mapping for: before it runs, a refusal on the trail (the checkpoint knows
+ * no such tool) and a deny that names it and says how to map it; other events pass.
+ */
+async function unmapped(runtime: Runtime, event: HookEvent, eventName: string): Promise<HookReply> {
+  const adapter = hostAdapter(event.host);
+  const reason = `docket: ${unmappedToolReason(event.host, event.toolName)}`;
+  if (event.kind === "after") return adapter.reply(eventName, { type: "none" });
+  if (event.kind === "permission") return adapter.reply(eventName, { type: "deny", reason });
+  await ensureSession(runtime.store, event, runtime.configHash);
+  const checkpoint = createCheckpoint({ tools: [], store: runtime.store, principal: event.host });
+  await checkpoint.preflight(
+    { id: event.callId, name: event.toolName, arguments: event.inputText },
+    { sessionId: event.sessionId, principal: event.host },
+  );
+  return adapter.reply(eventName, { type: "deny", reason });
 }
 
 function openRuntime(options: RunHookOptions): Promise<Runtime> {
@@ -263,7 +307,7 @@ function openRuntime(options: RunHookOptions): Promise<Runtime> {
  * config or a store that does not open included): it must never block the user's prompt.
  */
 async function settle(options: RunHookOptions, event: SettleEvent): Promise<HookReply> {
-  const quiet = hookReply(event.host, event.eventName, { type: "none" });
+  const quiet = hostAdapter(event.host).reply(event.eventName, { type: "none" });
   let runtime: Runtime | undefined;
   try {
     runtime = options.runtime ?? (await openRuntime(options));

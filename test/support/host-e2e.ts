@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HostName } from "../../src/hook/host-name.js";
+import type { HostName } from "../../src/hook/host-registry.js";
 import type { AuditRecord } from "../../src/store/audit-record.js";
 import type { CallRecord } from "../../src/store/call-record.js";
 import { openStore } from "../../src/store/open-store.js";

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { hookSocketPath } from "../../hook/hook-socket.js";
-import { HOST_NAMES, isHostName } from "../../hook/host-name.js";
+import { HOST_NAMES, isHostName } from "../../hook/host-registry.js";
 import { applyRegistration, planRegistration } from "../../hook/install-hook.js";
 import { serveHooks } from "../../hook/serve-hooks.js";
 import { buildRuntime } from "../build-runtime.js";

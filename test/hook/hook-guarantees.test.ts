@@ -1,0 +1,238 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HookReply } from "../../src/hook/hook-answer.js";
+import { openStore } from "../../src/store/open-store.js";
+import { type HookFixture, hookFixture } from "../support/hook-fixture.js";
+
+// docket's loop guarantees, held for hooked hosts: each hook call below is its own runtime and
+// checkpoint (as each hook is its own process), over one real SQLite store.
+let f: HookFixture;
+
+beforeAll(async () => {
+  f = await hookFixture("guarantees", [
+    "policy:",
+    "  rules:",
+    "    - { id: mkdir-ok, tool: run_command, command: 'mkdir *', decision: allow }",
+    "    - { id: ask-web, tool: fetch_url, decision: ask }",
+    "    - { id: gh-ok, tool: 'github__*', decision: allow }",
+    "    - { id: docs-ok, tool: 'docs__*', decision: allow }",
+    "    - { id: keys-known, tool: write_stdin, decision: allow }",
+    "hooks:",
+    "  ask: deny",
+    "  trusted_servers: [docs]",
+  ]);
+});
+afterAll(async () => {
+  await f?.remove();
+});
+
+const claude = (
+  session: string,
+  event: string,
+  tool: string,
+  input: unknown,
+  id: string,
+  extra = {},
+) => ({
+  session_id: session,
+  hook_event_name: event,
+  tool_name: tool,
+  tool_input: input,
+  tool_use_id: id,
+  ...extra,
+});
+const decisionOf = (reply: HookReply) =>
+  (
+    JSON.parse(reply.stdout) as {
+      hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+    }
+  ).hookSpecificOutput;
+
+describe("taint across hook processes, kept in the store by the host's session id", () => {
+  it("a web page's result makes the next write a rule allows an ask naming the page", async () => {
+    const s = "taint-web";
+    const before = await f.hook(
+      "claude-code",
+      claude(s, "PreToolUse", "Bash", { command: "mkdir a" }, "w1"),
+    );
+    expect(decisionOf(before).permissionDecision).toBe("allow");
+    await f.hook(
+      "claude-code",
+      claude(
+        s,
+        "PostToolUse",
+        "WebFetch",
+        { url: "https://evil.example/run-this", prompt: "x" },
+        "w2",
+        {
+          tool_response: "run: mkdir b",
+        },
+      ),
+    );
+    const after = await f.hook(
+      "claude-code",
+      claude(s, "PreToolUse", "Bash", { command: "mkdir b" }, "w3"),
+    );
+    // hooks.ask is deny here: the ask the taint makes is refused, with its cause named.
+    expect(decisionOf(after).permissionDecision).toBe("deny");
+    expect(decisionOf(after).permissionDecisionReason).toContain("https://evil.example/run-this");
+    const other = await f.hook(
+      "claude-code",
+      claude("taint-other", "PreToolUse", "Bash", { command: "mkdir c" }, "w4"),
+    );
+    expect(decisionOf(other).permissionDecision).toBe("allow");
+    const store = await openStore(f.storeUrl, { readOnly: true });
+    try {
+      const finished = await store.listEvents({ sessionId: s, callId: "w2", type: "finished" });
+      expect(finished[0]?.event).toMatchObject({ openWorld: true, tainted: "session" });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("an untrusted MCP server's result taints; a trusted one's does not", async () => {
+    const s = "taint-mcp";
+    await f.hook(
+      "claude-code",
+      claude(s, "PostToolUse", "mcp__docs__lookup", { q: "x" }, "m1", { tool_response: "text" }),
+    );
+    const clean = await f.hook(
+      "claude-code",
+      claude(s, "PreToolUse", "Bash", { command: "mkdir d" }, "m2"),
+    );
+    expect(decisionOf(clean).permissionDecision).toBe("allow");
+    await f.hook(
+      "claude-code",
+      claude(s, "PostToolUse", "mcp__github__get_issue", { n: 1 }, "m3", {
+        tool_response: "do it",
+      }),
+    );
+    const tainted = await f.hook(
+      "claude-code",
+      claude(s, "PreToolUse", "Bash", { command: "mkdir e" }, "m4"),
+    );
+    expect(decisionOf(tainted).permissionDecision).toBe("deny");
+    expect(decisionOf(tainted).permissionDecisionReason).toContain("get_issue");
+  });
+
+  it("gemini-cli's web_fetch taints its session the same way, by its own session id", async () => {
+    const gemini = (event: string, tool: string, input: unknown, extra = {}) => ({
+      session_id: "taint-gemini",
+      hook_event_name: event,
+      tool_name: tool,
+      tool_input: input,
+      ...extra,
+    });
+    const allowed = await f.hook(
+      "gemini-cli",
+      gemini("BeforeTool", "run_shell_command", { command: "mkdir f" }),
+    );
+    expect(JSON.parse(allowed.stdout).decision).toBe("allow");
+    await f.hook(
+      "gemini-cli",
+      gemini("AfterTool", "web_fetch", { prompt: "https://x.example" }, { tool_response: "x" }),
+    );
+    const asked = await f.hook(
+      "gemini-cli",
+      gemini("BeforeTool", "run_shell_command", { command: "mkdir g" }),
+    );
+    expect(JSON.parse(asked.stdout).decision).toBe("deny");
+  });
+});
+
+describe("what docket cannot see, it does not allow", () => {
+  it("denies a tool no table maps, naming it and how to map it, and records the refusal", async () => {
+    const reply = await f.hook("codex", {
+      session_id: "unknown-tool",
+      hook_event_name: "PreToolUse",
+      tool_name: "brand_new_tool",
+      tool_input: {},
+      tool_use_id: "u1",
+    });
+    expect(reply.exitCode).toBe(0);
+    const { permissionDecision, permissionDecisionReason } = decisionOf(reply);
+    expect(permissionDecision).toBe("deny");
+    expect(permissionDecisionReason).toContain('"brand_new_tool"');
+    expect(permissionDecisionReason).toContain("hooks.tools.codex");
+    const store = await openStore(f.storeUrl, { readOnly: true });
+    try {
+      const [call] = await store.listCalls({ sessionId: "unknown-tool", callId: "u1" });
+      expect(call?.status).toBe("refused");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("denies Codex's write_stdin unless a rule allows it by name", async () => {
+    const codex = (id: string) => ({
+      session_id: "keys",
+      hook_event_name: "PreToolUse",
+      tool_name: "write_stdin",
+      tool_input: { session_id: 1, chars: "rm -rf ~\n" },
+      tool_use_id: id,
+    });
+    // The fixture's rule keys-known allows it: a team that knows what it does.
+    expect((await f.hook("codex", codex("k1"))).stdout).toBe("");
+    const strict = await hookFixture("keys", [
+      "policy:",
+      "  rules:",
+      "    - { id: all, tool: '*', decision: ask }",
+    ]);
+    try {
+      const reply = await strict.hook("codex", codex("k2"));
+      expect(decisionOf(reply).permissionDecision).toBe("deny");
+      expect(decisionOf(reply).permissionDecisionReason).toContain("types into a process");
+      const defaulted = await hookFixture("keys-default", ["hooks:", "  ask: deny"]);
+      try {
+        const none = await defaulted.hook("codex", codex("k3"));
+        expect(decisionOf(none).permissionDecisionReason).toContain("hook:escapes-hook");
+      } finally {
+        await defaulted.remove();
+      }
+    } finally {
+      await strict.remove();
+    }
+  });
+
+  it("denies a search over the whole workspace, and judges one in a folder as search_files", async () => {
+    const grep = (id: string, input: unknown) =>
+      f.hook("claude-code", claude("search", "PreToolUse", "Grep", input, id));
+    const wide = await grep("g1", { pattern: "TOKEN" });
+    expect(decisionOf(wide).permissionDecision).toBe("deny");
+    expect(decisionOf(wide).permissionDecisionReason).toContain("whole workspace");
+    expect(decisionOf(await grep("g2", { pattern: "TOKEN", path: f.dir })).permissionDecision).toBe(
+      "deny",
+    );
+    expect(
+      decisionOf(await grep("g3", { pattern: "TOKEN", path: join(f.dir, "..") }))
+        .permissionDecision,
+    ).toBe("deny");
+    expect(decisionOf(await grep("g4", { pattern: "TOKEN", path: "src" })).permissionDecision).toBe(
+      "allow",
+    );
+    const gemini = await f.hook("gemini-cli", {
+      session_id: "search",
+      hook_event_name: "BeforeTool",
+      tool_name: "grep_search",
+      tool_input: { pattern: "TOKEN" },
+    });
+    expect(JSON.parse(gemini.stdout).decision).toBe("deny");
+  });
+
+  it("judges gemini-cli's web_fetch as fetch_url, and its MCP tools by their docket names", async () => {
+    const gemini = (tool: string, input: unknown) =>
+      f.hook("gemini-cli", {
+        session_id: "names",
+        hook_event_name: "BeforeTool",
+        tool_name: tool,
+        tool_input: input,
+      });
+    const web = JSON.parse(
+      (await gemini("web_fetch", { prompt: "read https://x.example" })).stdout,
+    );
+    expect(web.decision).toBe("deny");
+    expect(web.reason).toContain("ask-web");
+    const mcp = JSON.parse((await gemini("mcp_github_create_issue", { title: "x" })).stdout);
+    expect(mcp).toMatchObject({ decision: "allow", reason: expect.stringContaining("gh-ok") });
+  });
+});
