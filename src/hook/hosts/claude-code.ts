@@ -68,6 +68,29 @@ export const claudeCodeHost: HostAdapter<"claude-code"> = {
       "a slash command may run shell lines of its own (`!` in its file), which reach no hook",
     ),
     ListMcpResourcesTool: inertTool("ListMcpResourcesTool"),
+    // Offered by 2.1.332: its sub-agents' and scheduled prompts' calls reach the hook as its own.
+    Monitor: shellTool(),
+    ToolSearch: inertTool("ToolSearch"),
+    DeferredToolPlaceholder: inertTool("DeferredToolPlaceholder"),
+    ListAgents: inertTool("ListAgents"),
+    ReportFindings: inertTool("ReportFindings"),
+    ScheduleWakeup: inertTool("ScheduleWakeup"),
+    CronCreate: inertTool("CronCreate"),
+    CronDelete: inertTool("CronDelete"),
+    CronList: inertTool("CronList"),
+    ExitWorktree: inertTool("ExitWorktree"),
+    EnterWorktree: escapeTool(
+      "EnterWorktree",
+      "it moves the session into a new git worktree, whose own .claude/settings.json may not register docket",
+    ),
+    SendMessage: escapeTool(
+      "SendMessage",
+      "it instructs another agent or session (on this machine or in the cloud) whose calls this hook does not see",
+    ),
+    Workflow: escapeTool(
+      "Workflow",
+      "it runs a script that orchestrates sub-agents in the background, out of this hook's sight",
+    ),
     ReadMcpResourceTool: webTool(undefined, "read_mcp_resource"),
   },
   mcpToolName(name) {

@@ -83,7 +83,14 @@ export const codexHost: HostAdapter<"codex"> = {
       "send_input",
       "it instructs a sub-agent whose own calls docket may not see",
     ),
+    multi_agent_v1: escapeTool(
+      "multi_agent_v1",
+      "it starts or instructs sub-agents whose own calls docket may not see",
+    ),
     wait_agent: inertTool("wait_agent"),
+    create_goal: inertTool("create_goal"),
+    get_goal: inertTool("get_goal"),
+    update_goal: inertTool("update_goal"),
     close_agent: inertTool("close_agent"),
   },
   mcpToolName(name) {

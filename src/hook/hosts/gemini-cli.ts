@@ -52,6 +52,8 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
     read_mcp_resource: webTool(undefined, "read_mcp_resource"),
     list_mcp_resources: inertTool("list_mcp_resources"),
     save_memory: { tool: "save_memory", writes: true, policyArgs: {} },
+    list_background_processes: inertTool("list_background_processes"),
+    read_background_output: inertTool("read_background_output"),
     write_todos: inertTool("write_todos"),
     ask_user: inertTool("ask_user"),
     activate_skill: inertTool("activate_skill"),
