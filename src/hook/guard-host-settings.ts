@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PolicyFunction, PolicyRequest, PolicyVerdict } from "../policy/policy.js";
+import { gitTreeRewrite } from "./git-tree-rewrite.js";
 import { hostAdapters } from "./host-registry.js";
 
 // What registers docket with a host, and docket's daemon socket: an agent that could edit these
@@ -38,6 +39,12 @@ function hostSettingsVote(
     // Words only add a deny here; the shell analysis still judges the command as a whole.
     const hit = typeof text === "string" ? GUARDED.find((file) => text.includes(file)) : undefined;
     if (hit) return deny(`the command names ${hit}, which registers docket as the host's hook`);
+    const rewrite = typeof text === "string" ? gitTreeRewrite(text) : undefined;
+    if (rewrite) {
+      return deny(
+        `${rewrite} rewrites files of the work tree, and could put back the host's settings without docket's hook`,
+      );
+    }
   }
   return undefined;
 }

@@ -17,6 +17,7 @@ import { type HookSettings, hookSettings } from "./hook-config.js";
 import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
 import { hostInputSchema } from "./host-input-schema.js";
 import { type HostName, hostAdapter } from "./host-registry.js";
+import { hostSettingsFiles } from "./host-settings-files.js";
 import type { HostToolMapping } from "./host-tool-mapping.js";
 import { mapHostTool, unmappedToolReason } from "./map-host-tool.js";
 import { sessionTaint } from "./session-taint.js";
@@ -298,6 +299,7 @@ function openRuntime(options: RunHookOptions): Promise<Runtime> {
     builtins: false,
     connectMcp: false,
     approvalMode: "wait",
+    alsoOwn: hostSettingsFiles(),
     ...(options.env ? { env: options.env } : {}),
   });
 }

@@ -1,3 +1,4 @@
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HookReply } from "../../src/hook/hook-answer.js";
@@ -234,5 +235,70 @@ describe("what docket cannot see, it does not allow", () => {
     expect(web.reason).toContain("ask-web");
     const mcp = JSON.parse((await gemini("mcp_github_create_issue", { title: "x" })).stdout);
     expect(mcp).toMatchObject({ decision: "allow", reason: expect.stringContaining("gh-ok") });
+  });
+});
+
+describe("docket's registration is protected like its own files", () => {
+  it("denies moving, removing, rewriting or shadowing the host's settings, in any spelling", async () => {
+    const open = await hookFixture("registration", [
+      "policy:",
+      "  rules:",
+      "    - { id: anything, tool: '*', decision: allow }",
+    ]);
+    try {
+      await mkdir(join(open.dir, ".claude"));
+      await writeFile(join(open.dir, ".claude", "settings.json"), "{}");
+      await symlink(join(open.dir, ".claude"), join(open.dir, "linked"));
+      let n = 0;
+      const bash = async (command: string) => {
+        n += 1;
+        const reply = await open.hook(
+          "claude-code",
+          claude("reg", "PreToolUse", "Bash", { command }, `r${n}`),
+        );
+        return decisionOf(reply);
+      };
+      for (const command of [
+        "mv .claude .claude.bak",
+        "mv ./.Claude/ elsewhere",
+        "rm -rf .claude",
+        "cp /dev/null .CLAUDE/settings.json",
+        "mv linked/settings.json x",
+        "echo '{}' > .claude/settings.local.json",
+        "mv ~/.claude ~/aside",
+        "git checkout -- .",
+        "git stash",
+        "git switch main",
+      ]) {
+        const verdict = await bash(command);
+        expect(verdict.permissionDecision, command).toBe("deny");
+        expect(verdict.permissionDecisionReason, command).toMatch(/self-protection/);
+      }
+      // What touches none of it is the policy's to decide (here: allowed).
+      for (const command of ["ls -la", "git status", "git checkout -b feature", "mkdir build"]) {
+        expect((await bash(command)).permissionDecision, command).toBe("allow");
+      }
+      for (const [tool, input] of [
+        ["Write", { file_path: join(open.dir, ".Claude", "Settings.json"), content: "{}" }],
+        ["Write", { file_path: join(open.dir, "linked", "settings.json"), content: "{}" }],
+        [
+          "Edit",
+          {
+            file_path: join(open.dir, ".claude", "settings.local.json"),
+            old_string: "",
+            new_string: "x",
+          },
+        ],
+      ] as const) {
+        n += 1;
+        const reply = await open.hook(
+          "claude-code",
+          claude("reg", "PreToolUse", tool, input, `r${n}`),
+        );
+        expect(decisionOf(reply).permissionDecision, JSON.stringify(input)).toBe("deny");
+      }
+    } finally {
+      await open.remove();
+    }
   });
 });
