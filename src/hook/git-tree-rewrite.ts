@@ -1,3 +1,5 @@
+import { shellSegments } from "./shell-segments.js";
+
 /**
  * Git subcommands that rewrite files of the work tree without naming them: each could put back
  * a host's settings without docket's registration (a branch, a stash or the index that lacks
@@ -16,16 +18,6 @@ const REWRITES: Readonly<Record<string, (args: readonly string[]) => boolean>> =
 
 // Git's own options before the subcommand, and those of them that take the next word.
 const OPTION_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
-const SEPARATORS = /[;&|()\n`{}]+/;
-
-/** The words of one shell segment, quotes and escapes removed as the shell would join them. */
-function wordsOf(segment: string): string[] {
-  return segment
-    .replace(/\\(.)/g, "$1")
-    .replace(/["']/g, "")
-    .split(/\s+/)
-    .filter((word) => word !== "");
-}
 
 /**
  * The git subcommand in `command` that would rewrite the work tree, in words, or undefined.
@@ -40,8 +32,7 @@ function wordsOf(segment: string): string[] {
  * ```
  */
 export function gitTreeRewrite(command: string): string | undefined {
-  for (const segment of command.split(SEPARATORS)) {
-    const words = wordsOf(segment);
+  for (const { words } of shellSegments(command)) {
     for (let at = 0; at < words.length; at += 1) {
       if (!/(^|\/)git$/.test(words[at] as string)) continue;
       let next = at + 1;

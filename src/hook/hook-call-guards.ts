@@ -1,6 +1,12 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PolicyFunction, PolicyRequest, PolicyVerdict } from "../policy/policy.js";
 import type { HostToolMapping } from "./host-tool-mapping.js";
+import { interactiveStart } from "./interactive-start.js";
+
+/** An allow by a rule of a policy layer: a default or an ask does not know what it lets through. */
+function knowing(verdict: PolicyVerdict): boolean {
+  return verdict.decision === "allow" && verdict.rule !== undefined && verdict.layer !== "default";
+}
 
 function deny(rule: string, reason: string): PolicyVerdict {
   return { decision: "deny", rule, layer: "docket", reason };
@@ -23,7 +29,8 @@ function holdsWorkspace(folder: string, workspace: string): boolean {
 /**
  * The votes a hook adds for what docket's own tools would never do, whatever the rules allow:
  * a call that escapes the hook (`mapping.escapes`) is denied unless a rule allows it (an ask or
- * a default is not a rule knowing it); a host search over the whole workspace is denied, since
+ * a default is not a rule knowing it), and so is a command that would leave a process waiting
+ * for keystrokes on a host that types into processes; a host search over the whole workspace is denied, since
  * the host's search cannot leave out docket's own files and deny-rule secrets as `search_files`
  * does, and the model is told to name a folder. Part of the decide step: stricter only.
  *
@@ -36,8 +43,29 @@ export function guardHookCall(
   policy: PolicyFunction,
   mapping: HostToolMapping,
   workspace: string,
+  keystrokesTool?: string,
 ): PolicyFunction {
   return async (request) => {
+    const key = request.tool.policyArgs.command;
+    const command = key === undefined ? undefined : request.args[key];
+    const waiting =
+      keystrokesTool !== undefined && typeof command === "string"
+        ? interactiveStart(command)
+        : undefined;
+    if (waiting !== undefined) {
+      const typing = await policy({
+        ...request,
+        tool: { ...request.tool, name: keystrokesTool as string, policyArgs: {} },
+        args: {},
+        rawArguments: "{}",
+      });
+      if (!knowing(typing)) {
+        return deny(
+          "hook:keystrokes",
+          `${waiting} would wait for keystrokes, and what ${keystrokesTool} types into it reaches no hook; run it with a script or its code, or allow ${keystrokesTool} by a rule`,
+        );
+      }
+    }
     if (
       mapping.searchesWorkspace &&
       holdsWorkspace(searchedFolder(request, workspace), workspace)
@@ -49,9 +77,7 @@ export function guardHookCall(
     }
     const verdict = await policy(request);
     if (mapping.escapes === undefined || verdict.decision === "deny") return verdict;
-    const knowing =
-      verdict.decision === "allow" && verdict.rule !== undefined && verdict.layer !== "default";
-    return knowing
+    return knowing(verdict)
       ? verdict
       : deny(
           "hook:escapes-hook",

@@ -87,4 +87,10 @@ export interface HostAdapter<Name extends string = string> {
   reply(eventName: string, verdict: HookVerdict): HookReply;
   readonly registration: HostRegistration;
   readonly asking: HostAsking;
+  /**
+   * The host's tool that types into a process an earlier call left running, when it has one
+   * (Codex's `write_stdin`): no hook sees what it types, so a command that would leave such a
+   * process (a shell, a REPL, a pager) is denied unless a rule allows that tool.
+   */
+  readonly keystrokesTool: string | undefined;
 }

@@ -231,7 +231,12 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
       event.kind === "before" ? await sessionTaint(runtime.store, event.sessionId) : [];
     const checkpoint = createCheckpoint({
       tools: [hostTool(mapping)],
-      policy: guardHookCall(guardHostSettings(runtime.policy, roots), mapping, runtime.workspace),
+      policy: guardHookCall(
+        guardHostSettings(runtime.policy, roots),
+        mapping,
+        runtime.workspace,
+        adapter.keystrokesTool,
+      ),
       store: runtime.store,
       principal: host,
       taint: {

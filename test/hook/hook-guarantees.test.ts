@@ -183,6 +183,26 @@ describe("what docket cannot see, it does not allow", () => {
       const reply = await strict.hook("codex", codex("k2"));
       expect(decisionOf(reply).permissionDecision).toBe("deny");
       expect(decisionOf(reply).permissionDecisionReason).toContain("types into a process");
+      // Its enabling call: a command that leaves a shell waiting for what write_stdin types.
+      const shell = (id: string, command: string) => ({
+        session_id: "keys",
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command },
+        tool_use_id: id,
+      });
+      const waiting = await strict.hook("codex", shell("k4", "cd src && python3"));
+      expect(decisionOf(waiting).permissionDecisionReason).toContain("hook:keystrokes");
+      // Where write_stdin is allowed knowingly, the shell is the policy's to decide.
+      const known = await f.hook("codex", shell("k5", "python3"));
+      expect(known.stdout).not.toContain("hook:keystrokes");
+      expect(decisionOf(known).permissionDecisionReason).toContain("needs a human's approval");
+      // Other hosts type into nothing: the same command is judged by the policy alone.
+      const claudeShell = await strict.hook(
+        "claude-code",
+        claude("keys-cc", "PreToolUse", "Bash", { command: "python3" }, "k6"),
+      );
+      expect(decisionOf(claudeShell).permissionDecision).toBe("ask");
       const defaulted = await hookFixture("keys-default", ["hooks:", "  ask: deny"]);
       try {
         const none = await defaulted.hook("codex", codex("k3"));

@@ -9,7 +9,13 @@ import { startFakeAnthropicAgent } from "../support/fake-providers/fake-anthropi
 import { startFakeGeminiAgent } from "../support/fake-providers/fake-gemini-agent.js";
 import { startFakeResponsesAgent } from "../support/fake-providers/fake-responses-agent.js";
 import type { FakeServer } from "../support/fake-providers/fake-server.js";
-import { claudeEnv, type HostWorkspace, hostBinary, hostWorkspace } from "../support/host-e2e.js";
+import {
+  claudeEnv,
+  type HostWorkspace,
+  hostBinary,
+  hostWorkspace,
+  runCodex,
+} from "../support/host-e2e.js";
 
 // Each real host (the pinned versions in package.json), run once against a fake model that
 // answers "done.", offers the model its whole tool list: every tool there must be in docket's
@@ -99,31 +105,7 @@ describe("every tool the real host offers its model is in docket's table", () =>
   it("Codex CLI", async () => {
     const fake = await startFakeResponsesAgent([]);
     fakes.push(fake);
-    const codexHome = join(w.home, ".codex");
-    await writeFile(
-      join(codexHome, "config.toml"),
-      [
-        'model = "gpt-fake"',
-        'model_provider = "fake"',
-        "[model_providers.fake]",
-        'name = "fake"',
-        `base_url = "${fake.url}/v1"`,
-        'wire_api = "responses"',
-        'env_key = "FAKE_CODEX_KEY"',
-        "",
-      ].join("\n"),
-    );
-    const codex = run(
-      hostBinary("codex"),
-      ["exec", "--skip-git-repo-check", "-s", "danger-full-access", "hi"],
-      {
-        cwd: w.ws,
-        env: { ...process.env, HOME: w.home, CODEX_HOME: codexHome, FAKE_CODEX_KEY: "fake" },
-        timeout: 150_000,
-      },
-    );
-    codex.child.stdin?.end();
-    await codex;
+    await runCodex(w, fake.url, (toml) => toml, "hi");
     // Functions by name; the built-in kinds (web_search, local_shell) by their type.
     const tools = offered(fake, (body) =>
       ((body.tools ?? []) as Named[]).map((t) => t.name ?? t.type ?? ""),

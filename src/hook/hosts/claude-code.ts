@@ -126,4 +126,5 @@ export const claudeCodeHost: HostAdapter<"claude-code"> = {
     uninstall: (text, command, file) => withoutJsonHooks(text, command, file, Object.keys(EVENTS)),
   },
   asking: { defaultMode: "host", hostPrompt: true },
+  keystrokesTool: undefined,
 };

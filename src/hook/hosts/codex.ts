@@ -112,4 +112,5 @@ export const codexHost: HostAdapter<"codex"> = {
     uninstall: (text) => withoutBlock(text),
   },
   asking: { defaultMode: "wait", hostPrompt: false },
+  keystrokesTool: "write_stdin",
 };

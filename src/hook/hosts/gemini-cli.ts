@@ -90,4 +90,5 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
     uninstall: (text, command, file) => withoutJsonHooks(text, command, file, Object.keys(EVENTS)),
   },
   asking: { defaultMode: "host", hostPrompt: true, headless: () => geminiHeadless() },
+  keystrokesTool: undefined,
 };

@@ -116,4 +116,5 @@ export const opencodeHost: HostAdapter<"opencode"> = {
     uninstall: () => undefined,
   },
   asking: { defaultMode: "wait", hostPrompt: false },
+  keystrokesTool: undefined,
 };
