@@ -1,20 +1,17 @@
-import { createHash } from "node:crypto";
 import { homedir } from "node:os";
-import type { Approver } from "../approval/approval.js";
-import { createDurableApprover } from "../approval/durable-approver.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import type { Preflight } from "../checkpoint/host-call.js";
 import { buildRuntime, type Runtime } from "../cli/build-runtime.js";
-import { canonicalJson } from "../shared/canonical-json.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
-import type { Store } from "../store/store.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { Tool } from "../tool/tool.js";
 import { guardHostSettings } from "./guard-host-settings.js";
 import { failClosed, type HookReply, type HookVerdict } from "./hook-answer.js";
+import { hookApprover } from "./hook-approver.js";
 import { guardHookCall } from "./hook-call-guards.js";
-import { type HookSettings, hookSettings } from "./hook-config.js";
-import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
+import { hookSettings } from "./hook-config.js";
+import { type HookEvent, readHookEvent } from "./hook-event.js";
+import { durableAnswer, ensureHookSession, findHookCall } from "./hook-session-records.js";
 import { hostInputSchema } from "./host-input-schema.js";
 import { type HostName, hostAdapter } from "./host-registry.js";
 import { hostSettingsFiles } from "./host-settings-files.js";
@@ -62,70 +59,6 @@ function hostTool(mapping: HostToolMapping): Tool {
   });
 }
 
-/** The host's own prompt answers: the call waits, as awaiting approval, for the after event. */
-function hostPrompt(host: HostName): Approver {
-  return async () => ({
-    decision: "pending",
-    approvalId: `host:${host}`,
-    message: `handed to ${host}'s own permission prompt`,
-  });
-}
-
-/**
- * A host that runs headless cannot show its prompt: an ask handed to it would wait forever
- * (gemini-cli under `-p` does), so docket refuses it in words instead, as Claude Code's `-p`
- * refuses one itself.
- */
-function headlessRefusal(host: HostName): Approver {
-  return () => ({
-    decision: "deny",
-    by: "docket",
-    reason: `${host} runs headless (-p, CI, or no terminal), so its own prompt cannot answer; allow the call with a rule, or set hooks.ask.${host}: wait to approve it with docket approvals`,
-  });
-}
-
-function approverFor(
-  runtime: Runtime,
-  settings: HookSettings,
-  host: HostName,
-  headless: () => boolean | undefined,
-): Approver | undefined {
-  switch (settings.ask) {
-    case "host":
-      return headless() === true ? headlessRefusal(host) : hostPrompt(host);
-    case "deny":
-      return undefined;
-    case "wait":
-      return createDurableApprover({
-        store: runtime.store,
-        directory: runtime.cli.directory,
-        mode: "wait",
-        expiresMs: settings.waitMs,
-        defaultApprovers: runtime.cli.runtime.approvals.defaultApprovers,
-        onPending: (approval) =>
-          process.stderr.write(
-            `docket: waiting up to ${Math.round(settings.waitMs / 1000)} s for approval ${approval.id}: docket approvals approve ${approval.id}\n`,
-          ),
-      });
-  }
-}
-
-async function ensureSession(store: Store, event: HookEvent, configHash: string): Promise<void> {
-  if (await store.getSession(event.sessionId)) return;
-  try {
-    await store.createSession({
-      id: event.sessionId,
-      principal: event.host,
-      configHash,
-      title: `${event.host} session`,
-      metadata: { host: event.host },
-    });
-  } catch (error) {
-    // Two hooks of one session may race to create it; the loser finds it made.
-    if (!(await store.getSession(event.sessionId))) throw error;
-  }
-}
-
 function verdictOf(result: Preflight): HookVerdict {
   switch (result.status) {
     case "cleared":
@@ -138,52 +71,6 @@ function verdictOf(result: Preflight): HookVerdict {
     default:
       return { type: "deny", reason: `docket: ${result.message}` };
   }
-}
-
-/** The call an after event reports on: its own id, or the newest open call derived alike. */
-async function findCall(
-  store: Store,
-  event: HookEvent,
-): Promise<{ callId: string; asked: boolean }> {
-  const records = event.hostCallId
-    ? await store.listCalls({ sessionId: event.sessionId, callId: event.callId, limit: 1 })
-    : (await store.listCalls({ sessionId: event.sessionId, limit: 200 })).filter(
-        (record) =>
-          record.callId.startsWith(
-            derivedCallPrefix(event.toolName, JSON.parse(event.inputText)),
-          ) && record.outcome?.kind !== "finished",
-      );
-  const record = records[0];
-  return {
-    callId: record?.callId ?? event.callId,
-    asked: record?.outcome?.kind === "awaiting_approval",
-  };
-}
-
-/** A decided docket approval of exactly these arguments in this session, if any. */
-async function durableAnswer(
-  store: Store,
-  event: HookEvent,
-  mapping: HostToolMapping,
-): Promise<HookVerdict> {
-  const hash = createHash("sha256")
-    .update(canonicalJson(JSON.parse(event.inputText)))
-    .digest("hex");
-  const approvals = await store.listApprovals({ sessionId: event.sessionId, limit: 1000 });
-  const match = approvals.find(
-    (approval) =>
-      approval.tool === mapping.tool &&
-      approval.argsHash === hash &&
-      (approval.status === "approved" || approval.status === "denied") &&
-      (approval.expiresAt === undefined || approval.expiresAt > Date.now()),
-  );
-  if (match?.status === "approved") {
-    return { type: "allow", reason: `docket: approved by ${match.decidedBy ?? "an approver"}` };
-  }
-  if (match?.status === "denied") {
-    return { type: "deny", reason: `docket: denied by ${match.decidedBy ?? "an approver"}` };
-  }
-  return { type: "ask", reason: "no docket approval; the host asks" };
 }
 
 /**
@@ -223,9 +110,9 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
       return adapter.reply(eventName, await durableAnswer(runtime.store, event, mapping));
     }
     options.onDeadline?.(settings.timeoutMs + (settings.ask === "wait" ? settings.waitMs : 0));
-    await ensureSession(runtime.store, event, runtime.configHash);
+    await ensureHookSession(runtime.store, event, runtime.configHash);
     const headless = options.hostHeadless ?? adapter.asking.headless ?? (() => undefined);
-    const approvals = approverFor(runtime, settings, host, headless);
+    const approvals = hookApprover(runtime, settings, host, headless);
     const roots = [process.cwd(), runtime.workspace, homedir()];
     const earlier =
       event.kind === "before" ? await sessionTaint(runtime.store, event.sessionId) : [];
@@ -246,7 +133,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
       ...(approvals ? { approvals } : {}),
     });
     if (event.kind === "after") {
-      const found = await findCall(runtime.store, event);
+      const found = await findHookCall(runtime.store, event);
       await checkpoint.recordOutcome({
         callId: found.callId,
         name: mapping.tool,
@@ -287,7 +174,7 @@ async function unmapped(runtime: Runtime, event: HookEvent, eventName: string): 
   const reason = `docket: ${unmappedToolReason(event.host, event.toolName)}`;
   if (event.kind === "after") return adapter.reply(eventName, { type: "none" });
   if (event.kind === "permission") return adapter.reply(eventName, { type: "deny", reason });
-  await ensureSession(runtime.store, event, runtime.configHash);
+  await ensureHookSession(runtime.store, event, runtime.configHash);
   const checkpoint = createCheckpoint({ tools: [], store: runtime.store, principal: event.host });
   await checkpoint.preflight(
     { id: event.callId, name: event.toolName, arguments: event.inputText },
