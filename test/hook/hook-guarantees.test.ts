@@ -1,7 +1,9 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INITIAL_CONFIG } from "../../src/cli/commands/init-command.js";
 import type { HookReply } from "../../src/hook/hook-answer.js";
+import type { HostName } from "../../src/hook/host-registry.js";
 import { openStore } from "../../src/store/open-store.js";
 import { type HookFixture, hookFixture } from "../support/hook-fixture.js";
 
@@ -319,6 +321,47 @@ describe("docket's registration is protected like its own files", () => {
       }
     } finally {
       await open.remove();
+    }
+  });
+});
+
+describe("under docket init's policy", () => {
+  it("every host's web tool is fetch_url to the policy: init's ask-web rule asks", async () => {
+    const init = await hookFixture("init-web", [
+      ...INITIAL_CONFIG.split("\n"),
+      "hooks:",
+      "  ask: deny",
+    ]);
+    try {
+      const calls: [HostName, string, Record<string, unknown>][] = [
+        ["claude-code", "WebFetch", { url: "https://example.com/a", prompt: "x" }],
+        ["claude-code", "WebSearch", { query: "docket" }],
+        ["gemini-cli", "web_fetch", { prompt: "read https://example.com/a" }],
+        ["gemini-cli", "google_web_search", { query: "docket" }],
+        ["codex", "web_search", { query: "docket" }],
+        ["opencode", "webfetch", { url: "https://example.com/a" }],
+      ];
+      let n = 0;
+      for (const [host, tool, input] of calls) {
+        n += 1;
+        const reply = await init.hook(host, {
+          session_id: `web-${host}`,
+          hook_event_name:
+            host === "gemini-cli"
+              ? "BeforeTool"
+              : host === "opencode"
+                ? "tool.execute.before"
+                : "PreToolUse",
+          tool_name: tool,
+          tool_input: input,
+          tool_use_id: `web${n}`,
+        });
+        // hooks.ask: deny here, so init's ask is refused, in words that name the rule.
+        expect(reply.stdout, `${host} ${tool}`).toMatch(/deny/);
+        expect(reply.stdout, `${host} ${tool}`).toContain("a person first");
+      }
+    } finally {
+      await init.remove();
     }
   });
 });

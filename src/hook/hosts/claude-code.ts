@@ -55,7 +55,7 @@ export const claudeCodeHost: HostAdapter<"claude-code"> = {
     Grep: searchTool("path"),
     LS: readTool("list_files", "path"),
     WebFetch: webTool("url"),
-    WebSearch: webTool(undefined, "web_search"),
+    WebSearch: webTool(undefined),
     TodoWrite: inertTool("TodoWrite"),
     Task: inertTool("Task"),
     Agent: inertTool("Agent"),

@@ -69,7 +69,7 @@ export const codexHost: HostAdapter<"codex"> = {
       "it types into a process that is already running; nothing it types reaches the hook",
     ),
     view_image: readTool("read_file", "path"),
-    web_search: webTool(undefined, "web_search"),
+    web_search: webTool(undefined),
     update_plan: inertTool("update_plan"),
     request_user_input: inertTool("request_user_input"),
     list_mcp_resources: inertTool("list_mcp_resources"),

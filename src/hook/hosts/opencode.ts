@@ -95,7 +95,7 @@ export const opencodeHost: HostAdapter<"opencode"> = {
     glob: searchTool("path"),
     grep: searchTool("path"),
     webfetch: webTool("url"),
-    websearch: webTool(undefined, "web_search"),
+    websearch: webTool(undefined),
     todowrite: inertTool("todowrite"),
     todoread: inertTool("todoread"),
   },
