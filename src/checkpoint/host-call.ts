@@ -120,6 +120,11 @@ export interface HostOutcome {
   readonly approvedBy?: string;
   /** For `refused`: who or what did not let it run, recorded as the approval's denial. */
   readonly refusedBy?: string;
+  /**
+   * Where an open-world tool's result came from in words (`fetch_url https://…`): the trail marks
+   * the result open-world and tainting, so that the session's later calls find it.
+   */
+  readonly source?: string;
 }
 
 /**
@@ -176,6 +181,11 @@ export async function recordHostOutcome(
     (outcome.status === "ok"
       ? `${outcome.name} ran in the host and succeeded.`
       : `${outcome.name} ran in the host and failed.`);
+  // An open-world result taints the session even when the host calls it failed: its text
+  // reached the model all the same.
+  const provenance = tool?.openWorld
+    ? { openWorld: true, source: outcome.source ?? tool.name, tainted: state.taint.scope }
+    : {};
   await trace.emitAfterRun({
     type: "finished",
     status: outcome.status,
@@ -184,6 +194,7 @@ export async function recordHostOutcome(
     durationMs: 0,
     outputBytes: Buffer.byteLength(text),
     output: capText(text, state.limits.maxResultBytes),
+    ...provenance,
   });
   if (state.ledger) {
     const base = { callId: outcome.callId, name: outcome.name, message, durationMs: 0 };

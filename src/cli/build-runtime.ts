@@ -7,6 +7,7 @@ import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { telemetryConfig } from "../config/telemetry-section.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
 import { installedInWorkspace } from "../protect/docket-code-dir.js";
+import type { RuntimeFiles } from "../protect/runtime-own-files.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
@@ -44,6 +45,8 @@ export interface RuntimeRequest {
    * never loads it; the first command with syntax loads it (its decision awaits the load).
    */
   readonly shellParser?: "at-start" | "when-needed";
+  /** Files to protect as docket's own besides its state (a hook's host registration). */
+  readonly alsoOwn?: RuntimeFiles["alsoOwn"];
 }
 
 /** Everything a command needs to run an agent or a gateway under docket.yaml. */
@@ -108,6 +111,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     sections: cli.config?.sections ?? {},
     workspace,
     env,
+    ...(request.alsoOwn ? { alsoOwn: request.alsoOwn } : {}),
   });
   const policy = await createPolicyEngine({
     layers,

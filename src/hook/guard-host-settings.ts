@@ -1,14 +1,18 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PolicyFunction, PolicyRequest, PolicyVerdict } from "../policy/policy.js";
-import { REGISTRATION_TARGETS } from "./hook-registration.js";
+import { gitTreeRewrite } from "./git-tree-rewrite.js";
+import { hostAdapters } from "./host-registry.js";
 
 // What registers docket with a host, and docket's daemon socket: an agent that could edit these
 // could take docket out of its own loop. The host's home-level files count too.
 const GUARDED = [
-  ...Object.values(REGISTRATION_TARGETS).map((target) => target.file),
-  ".claude/settings.local.json",
-  ".gemini/settings.json",
-  ".docket/hook.sock",
+  ...new Set([
+    ...hostAdapters().flatMap(({ registration }) => [
+      registration.target.file,
+      ...registration.alsoGuarded,
+    ]),
+    ".docket/hook.sock",
+  ]),
 ];
 
 function guardedPath(value: unknown, roots: readonly string[]): string | undefined {
@@ -35,6 +39,12 @@ function hostSettingsVote(
     // Words only add a deny here; the shell analysis still judges the command as a whole.
     const hit = typeof text === "string" ? GUARDED.find((file) => text.includes(file)) : undefined;
     if (hit) return deny(`the command names ${hit}, which registers docket as the host's hook`);
+    const rewrite = typeof text === "string" ? gitTreeRewrite(text) : undefined;
+    if (rewrite) {
+      return deny(
+        `${rewrite} rewrites files of the work tree, and could put back the host's settings without docket's hook`,
+      );
+    }
   }
   return undefined;
 }

@@ -1,5 +1,3 @@
-import type { HostName } from "./host-name.js";
-
 /** What the hook process prints and how it exits. */
 export interface HookReply {
   readonly stdout: string;
@@ -16,8 +14,6 @@ export type HookVerdict =
   /** Say nothing: an after event recorded, or a permission request docket has no answer for. */
   | { readonly type: "none" };
 
-const json = (value: unknown) => `${JSON.stringify(value)}\n`;
-
 /**
  * Deny in every host's words at once: exit code 2 with the reason on standard error is the block
  * that Claude Code, gemini-cli and Codex CLI all honour whatever their JSON parsing does, and
@@ -31,53 +27,4 @@ const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 export function failClosed(reason: string): HookReply {
   const line = reason.replace(/\s+/g, " ").trim().slice(0, 2000);
   return { stdout: "", stderr: `docket: ${line}; the call is denied.\n`, exitCode: 2 };
-}
-
-/**
- * Put a verdict in the host's words: Claude Code's `hookSpecificOutput.permissionDecision`,
- * gemini-cli's `decision`, Codex CLI's deny (it rejects `allow` without `updatedInput` and
- * `ask`, so allow is silence and an ask never reaches it), opencode's plugin's `{ decision }`.
- *
- * @example
- * ```ts
- * hookReply("claude-code", "PreToolUse", { type: "deny", reason: "rule no-rm" }).stdout;
- * // '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rule no-rm"}}\n'
- * ```
- */
-export function hookReply(host: HostName, eventName: string, verdict: HookVerdict): HookReply {
-  const ok = (stdout: string): HookReply => ({ stdout, stderr: "", exitCode: 0 });
-  if (verdict.type === "none") return ok(host === "gemini-cli" ? json({}) : "");
-  switch (host) {
-    case "claude-code":
-    case "codex": {
-      if (eventName === "PermissionRequest") {
-        if (verdict.type === "ask") return ok("");
-        const decision =
-          verdict.type === "allow"
-            ? { behavior: "allow" }
-            : { behavior: "deny", message: verdict.reason };
-        return ok(json({ hookSpecificOutput: { hookEventName: eventName, decision } }));
-      }
-      if (host === "codex" && verdict.type !== "deny") {
-        // Never an ask to Codex: it would run the call. The caller turns asks into wait or deny.
-        return verdict.type === "allow" ? ok("") : failClosed(verdict.reason);
-      }
-      return ok(
-        json({
-          hookSpecificOutput: {
-            hookEventName: "PreToolUse",
-            permissionDecision: verdict.type,
-            permissionDecisionReason: verdict.reason,
-          },
-        }),
-      );
-    }
-    case "gemini-cli":
-      return ok(json({ decision: verdict.type, reason: verdict.reason }));
-    case "opencode":
-      // The plugin has no prompt: anything but allow is a refusal there.
-      return verdict.type === "allow"
-        ? ok(json({ decision: "allow", reason: verdict.reason }))
-        : ok(json({ decision: "deny", reason: verdict.reason }));
-  }
 }

@@ -3,7 +3,7 @@
 import { connect } from "node:net";
 import type { HookRunner } from "./hook-guard.js";
 import { hookSocketPath } from "./hook-socket.js";
-import { geminiHeadless } from "./host-headless.js";
+import { hostAdapter, isHostName } from "./host-registry.js";
 
 /**
  * A hook runner that asks the daemon on `socket` (default `.docket/hook.sock` of the cwd).
@@ -21,7 +21,7 @@ export function daemonRunner(socket: string | undefined): HookRunner {
       let answer = "";
       client.setEncoding("utf8");
       // Only this process, started by the host, can see whether the host has a terminal.
-      const headless = host === "gemini-cli" ? geminiHeadless() : undefined;
+      const headless = isHostName(host) ? hostAdapter(host).asking.headless?.() : undefined;
       client.on("connect", () => client.end(`${JSON.stringify({ host, text, headless })}\n`));
       client.on("data", (chunk: string) => {
         answer += chunk;

@@ -2,16 +2,11 @@ import { z } from "zod";
 import type { DocketConfig } from "../config/load-config.js";
 import { parseDuration } from "../config/parse-duration.js";
 import { DocketError } from "../errors/docket-error.js";
-import { HOST_NAMES, type HostName } from "./host-name.js";
-import type { HostToolMapping, HostToolTable } from "./host-tables.js";
+import type { AskMode } from "./host-adapter.js";
+import { HOST_NAMES, type HostName, hostAdapter } from "./host-registry.js";
+import type { HostToolMapping, HostToolTable } from "./host-tool-mapping.js";
 
-/**
- * What a hook does with a call the policy answers `ask`: `host` hands it to the host's own
- * permission prompt (recording what happened from the after event), `wait` waits for a docket
- * approval (any channel: terminal, `docket approvals`, HTTP) up to `waitMs` and then denies,
- * `deny` denies at once.
- */
-export type AskMode = "host" | "wait" | "deny";
+export type { AskMode } from "./host-adapter.js";
 
 /** docket.yaml's `hooks:` section, checked, for one host. */
 export interface HookSettings {
@@ -20,19 +15,12 @@ export interface HookSettings {
   /** docket's own deadline for an answer (besides a `wait`): past it, the answer is deny. */
   readonly timeoutMs: number;
   readonly tools: HostToolTable;
+  /**
+   * The host's MCP servers whose results are not text from outside (`hooks.trusted_servers`):
+   * every other server's results taint the session, as an untrusted `mcp:` server's do.
+   */
+  readonly trustedServers: ReadonlySet<string>;
 }
-
-/**
- * Where a host can show its own prompt for an ask. Codex ignores `ask` and opencode's is never
- * called, so for them the default is a docket approval wait.
- */
-const DEFAULT_ASK: Readonly<Record<HostName, AskMode>> = {
-  "claude-code": "host",
-  "gemini-cli": "host",
-  codex: "wait",
-  opencode: "wait",
-};
-const CAN_ASK_HOST: ReadonlySet<HostName> = new Set(["claude-code", "gemini-cli"]);
 
 const duration = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const ms = parseDuration(value);
@@ -43,7 +31,7 @@ const duration = z.union([z.number(), z.string()]).transform((value, ctx) => {
   return ms;
 });
 const askMode = z.enum(["host", "wait", "deny"]);
-const hostName = z.enum(HOST_NAMES);
+const hostName = z.enum(HOST_NAMES as [HostName, ...HostName[]]);
 const mapping = z.strictObject({
   tool: z.string().min(1),
   writes: z.boolean(),
@@ -56,6 +44,7 @@ const section = z.strictObject({
   wait: duration.optional(),
   timeout: duration.optional(),
   tools: z.partialRecord(hostName, z.record(z.string().min(1), mapping)).optional(),
+  trusted_servers: z.array(z.string().min(1)).optional(),
 });
 
 /**
@@ -66,7 +55,7 @@ const section = z.strictObject({
  *
  * @example
  * ```ts
- * hookSettings(loadConfig("docket.yaml"), "codex"); // { ask: "wait", waitMs: 120000, timeoutMs: 10000, tools: {} }
+ * hookSettings(loadConfig("docket.yaml"), "codex"); // { ask: "wait", waitMs: 120000, timeoutMs: 10000, tools: {}, trustedServers: Set {} }
  * ```
  */
 export function hookSettings(config: DocketConfig | undefined, host: HostName): HookSettings {
@@ -84,8 +73,9 @@ export function hookSettings(config: DocketConfig | undefined, host: HostName): 
     );
   }
   const data = parsed.data;
-  const ask = (typeof data.ask === "string" ? data.ask : data.ask?.[host]) ?? DEFAULT_ASK[host];
-  if (ask === "host" && !CAN_ASK_HOST.has(host)) {
+  const { asking } = hostAdapter(host);
+  const ask = (typeof data.ask === "string" ? data.ask : data.ask?.[host]) ?? asking.defaultMode;
+  if (ask === "host" && !asking.hostPrompt) {
     throw new DocketError(
       "config_invalid",
       `${config?.file}:${config?.lines.get("hooks.ask") ?? 1}: hooks.ask: ${host} does not honour "ask" (it would run the call); use wait or deny`,
@@ -103,5 +93,11 @@ export function hookSettings(config: DocketConfig | undefined, host: HostName): 
       },
     };
   }
-  return { ask, waitMs: data.wait ?? 120_000, timeoutMs: data.timeout ?? 10_000, tools };
+  return {
+    ask,
+    waitMs: data.wait ?? 120_000,
+    timeoutMs: data.timeout ?? 10_000,
+    tools,
+    trustedServers: new Set(data.trusted_servers ?? []),
+  };
 }

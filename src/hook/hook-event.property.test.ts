@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hookReply } from "./hook-answer.js";
 import { readHookEvent } from "./hook-event.js";
-import { HOST_NAMES } from "./host-name.js";
-import { ID_PATTERN, isSettleEvent, SETTLE_EVENTS } from "./settle-event.js";
+import { HOST_NAMES, hostAdapter } from "./host-registry.js";
+import { ID_PATTERN, isSettleEvent, settleEvents } from "./settle-event.js";
 
 // Whatever a host (or something pretending to be one) writes on stdin, the reader returns one of
 // its answers and never throws; only a payload with every required field reads as a call.
@@ -67,7 +66,7 @@ describe("readHookEvent", () => {
   });
 
   it("settles only for its host's settle events, with plain ids from the payload, and never denies there", () => {
-    const settleNames = [...new Set(Object.values(SETTLE_EVENTS).flat())];
+    const settleNames = [...new Set(HOST_NAMES.flatMap((host) => settleEvents(host)))];
     const batch = fc.record(
       {
         hook_event_name: fc.constantFrom(...settleNames),
@@ -93,7 +92,7 @@ describe("readHookEvent", () => {
         }
         if (reading.status !== "settle") return;
         const event = reading.event;
-        expect(SETTLE_EVENTS[name]).toContain(value.hook_event_name);
+        expect(settleEvents(name)).toContain(value.hook_event_name);
         expect(event.sessionId).toBe(value.session_id);
         expect(ID_PATTERN.test(event.sessionId)).toBe(true);
         if (value.hook_event_name !== "PostToolBatch") {
@@ -110,7 +109,7 @@ describe("readHookEvent", () => {
   it("a deny is never put in words that allow", () => {
     fc.assert(
       fc.property(host, fc.string(), fc.string(), (name, eventName, reason) => {
-        const reply = hookReply(name, eventName, { type: "deny", reason });
+        const reply = hostAdapter(name).reply(eventName, { type: "deny", reason });
         expect(reply.stdout).not.toMatch(/"(allow|approve)"/);
         if (reply.exitCode === 0) expect(reply.stdout).toMatch(/deny/);
       }),

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../shared/canonical-json.js";
-import type { HostName } from "./host-name.js";
+import { type HostName, hostAdapter } from "./host-registry.js";
 import { ID_PATTERN, isSettleEvent, readSettleEvent, type SettleEvent } from "./settle-event.js";
 
 /** A host's hook call, read: which moment, which session, which tool call. */
@@ -32,19 +32,6 @@ export type HookEventReading =
   | { readonly status: "unreadable"; readonly problem: string };
 
 const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
-
-// The event names each host sends (its docs, cited in test/hook/*.test.ts), mapped to docket's.
-const EVENT_KINDS: Readonly<Record<HostName, Readonly<Record<string, HookEvent["kind"]>>>> = {
-  "claude-code": {
-    PreToolUse: "before",
-    PostToolUse: "after",
-    PostToolUseFailure: "after",
-    PermissionRequest: "permission",
-  },
-  "gemini-cli": { BeforeTool: "before", AfterTool: "after" },
-  codex: { PreToolUse: "before", PostToolUse: "after", PermissionRequest: "permission" },
-  opencode: { "tool.execute.before": "before", "tool.execute.after": "after" },
-};
 
 /**
  * The id a call of a host that sends none (gemini-cli) is known by: the tool and its canonical
@@ -104,12 +91,13 @@ export function readHookEvent(
       ? { status: "ignored", why: `nothing to settle: ${settle}` }
       : { status: "settle", event: settle };
   }
-  const kinds = EVENT_KINDS[host];
-  const kind = Object.hasOwn(kinds, eventName) ? kinds[eventName] : undefined;
-  if (kind === undefined) {
+  const adapter = hostAdapter(host);
+  const hostKind = Object.hasOwn(adapter.events, eventName) ? adapter.events[eventName] : undefined;
+  if (hostKind === undefined || hostKind === "settle") {
     return { status: "ignored", why: `docket does not judge ${host}'s ${eventName} events` };
   }
-  const sessionId = payload.session_id;
+  const kind = hostKind === "after-failure" ? "after" : hostKind;
+  const sessionId = payload[adapter.ids.session];
   if (typeof sessionId !== "string" || !ID_PATTERN.test(sessionId)) {
     return { status: "unreadable", problem: "session_id is missing or not a plain id" };
   }
@@ -119,7 +107,7 @@ export function readHookEvent(
   }
   const input = payload.tool_input;
   if (!isRecord(input)) return { status: "unreadable", problem: "tool_input is not an object" };
-  const given = payload.tool_use_id;
+  const given = payload[adapter.ids.call];
   if (given !== undefined && (typeof given !== "string" || !ID_PATTERN.test(given))) {
     return { status: "unreadable", problem: "tool_use_id is not a plain id" };
   }
@@ -138,13 +126,13 @@ export function readHookEvent(
   const response = payload.tool_response ?? payload.error;
   return {
     status: "read",
-    event: { ...base, response, failed: responseFailed(eventName, payload) },
+    event: { ...base, response, failed: hostKind === "after-failure" || responseFailed(payload) },
   };
 }
 
-/** Whether the host reports the call as failed: its failure event, or an error in the response. */
-function responseFailed(eventName: string, payload: Record<string, unknown>): boolean {
-  if (eventName === "PostToolUseFailure" || payload.error !== undefined) return true;
+/** Whether the host reports the call as failed by an error in its payload or response. */
+function responseFailed(payload: Record<string, unknown>): boolean {
+  if (payload.error !== undefined) return true;
   const response = payload.tool_response;
   if (!isRecord(response)) return false;
   if (response.error !== undefined && response.error !== null) return true;

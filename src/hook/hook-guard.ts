@@ -1,7 +1,7 @@
 // The first thing a hook runs: nothing heavy is imported here, so that whatever fails after it
 // (a module that does not load, a config that does not parse, a store that hangs) answers deny.
 import { maskSecrets } from "../shared/mask-secrets.js";
-import { isHostName } from "./host-name.js";
+import { isHostName } from "./host-registry.js";
 import { isSettleEvent } from "./settle-event.js";
 
 /** The deadline before docket's settings are read (module loading, on a busy machine). */

@@ -1,7 +1,7 @@
 // First: the hook defines its tools after the development lint warnings are off (as the CLI).
 import "../cli/quiet-tool-lint.js";
 import type { HookRunner } from "./hook-guard.js";
-import { isHostName } from "./host-name.js";
+import { isHostName } from "./host-registry.js";
 import { runHook } from "./run-hook.js";
 
 /**

@@ -2,12 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import {
-  REGISTRATION_TARGETS,
-  withoutRegistration,
-  withRegistration,
-} from "./hook-registration.js";
-import type { HostName } from "./host-name.js";
+import { registrationTarget, withoutRegistration, withRegistration } from "./hook-registration.js";
+import type { HostName } from "./host-registry.js";
 import { lineDiff } from "./line-diff.js";
 
 /** A change to one host's settings, computed before anything is written. */
@@ -31,7 +27,7 @@ export interface RegistrationOptions {
 }
 
 function fileOf({ host, project, home = homedir() }: RegistrationOptions): string {
-  const target = REGISTRATION_TARGETS[host];
+  const target = registrationTarget(host);
   return join(target.home ? home : project, target.file);
 }
 
@@ -59,10 +55,10 @@ export async function planRegistration(
       options.timeoutSeconds ?? 180,
       file,
     );
-  } else if (options.host === "opencode") {
-    after = before === "" ? "" : undefined;
   } else {
     after = withoutRegistration(options.host, before, options.command, file);
+    // A file that is all docket's and is not there: nothing to remove.
+    if (after === undefined && before === "") after = "";
   }
   return { file, before, after, diff: lineDiff(before, after ?? "") };
 }

@@ -1,23 +1,23 @@
-import { createHash } from "node:crypto";
 import { homedir } from "node:os";
-import type { Approver } from "../approval/approval.js";
-import { createDurableApprover } from "../approval/durable-approver.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import type { Preflight } from "../checkpoint/host-call.js";
 import { buildRuntime, type Runtime } from "../cli/build-runtime.js";
-import { canonicalJson } from "../shared/canonical-json.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
-import type { Store } from "../store/store.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { Tool } from "../tool/tool.js";
 import { guardHostSettings } from "./guard-host-settings.js";
-import { failClosed, type HookReply, type HookVerdict, hookReply } from "./hook-answer.js";
-import { type HookSettings, hookSettings } from "./hook-config.js";
-import { derivedCallPrefix, type HookEvent, readHookEvent } from "./hook-event.js";
-import { geminiHeadless } from "./host-headless.js";
+import { failClosed, type HookReply, type HookVerdict } from "./hook-answer.js";
+import { hookApprover } from "./hook-approver.js";
+import { guardHookCall } from "./hook-call-guards.js";
+import { hookSettings } from "./hook-config.js";
+import { type HookEvent, readHookEvent } from "./hook-event.js";
+import { durableAnswer, ensureHookSession, findHookCall } from "./hook-session-records.js";
 import { hostInputSchema } from "./host-input-schema.js";
-import type { HostName } from "./host-name.js";
-import { type HostToolMapping, mapHostTool } from "./host-tables.js";
+import { type HostName, hostAdapter } from "./host-registry.js";
+import { hostSettingsFiles } from "./host-settings-files.js";
+import type { HostToolMapping } from "./host-tool-mapping.js";
+import { mapHostTool, unmappedToolReason } from "./map-host-tool.js";
+import { sessionTaint } from "./session-taint.js";
 import { settleAskedCalls } from "./settle-asked-calls.js";
 import type { SettleEvent } from "./settle-event.js";
 
@@ -34,8 +34,8 @@ export interface RunHookOptions {
   /** A runtime kept open across calls (`docket hook serve`); without one, each call opens its own. */
   readonly runtime?: Runtime;
   /**
-   * Whether the host runs headless, where its own prompt cannot answer an ask (default: read
-   * from the processes above this one, `geminiHeadless`); undefined when unknown.
+   * Whether the host runs headless, where its own prompt cannot answer an ask (default: its
+   * adapter's probe of the processes above this one); undefined when unknown.
    */
   readonly hostHeadless?: () => boolean | undefined;
 }
@@ -59,72 +59,6 @@ function hostTool(mapping: HostToolMapping): Tool {
   });
 }
 
-/** The host's own prompt answers: the call waits, as awaiting approval, for the after event. */
-function hostPrompt(host: HostName): Approver {
-  return async () => ({
-    decision: "pending",
-    approvalId: `host:${host}`,
-    message: `handed to ${host}'s own permission prompt`,
-  });
-}
-
-/**
- * A host that runs headless cannot show its prompt: an ask handed to it would wait forever
- * (gemini-cli under `-p` does), so docket refuses it in words instead, as Claude Code's `-p`
- * refuses one itself.
- */
-function headlessRefusal(host: HostName): Approver {
-  return () => ({
-    decision: "deny",
-    by: "docket",
-    reason: `${host} runs headless (-p, CI, or no terminal), so its own prompt cannot answer; allow the call with a rule, or set hooks.ask.${host}: wait to approve it with docket approvals`,
-  });
-}
-
-function approverFor(
-  runtime: Runtime,
-  settings: HookSettings,
-  host: HostName,
-  headless: () => boolean | undefined,
-): Approver | undefined {
-  switch (settings.ask) {
-    case "host":
-      return host === "gemini-cli" && headless() === true
-        ? headlessRefusal(host)
-        : hostPrompt(host);
-    case "deny":
-      return undefined;
-    case "wait":
-      return createDurableApprover({
-        store: runtime.store,
-        directory: runtime.cli.directory,
-        mode: "wait",
-        expiresMs: settings.waitMs,
-        defaultApprovers: runtime.cli.runtime.approvals.defaultApprovers,
-        onPending: (approval) =>
-          process.stderr.write(
-            `docket: waiting up to ${Math.round(settings.waitMs / 1000)} s for approval ${approval.id}: docket approvals approve ${approval.id}\n`,
-          ),
-      });
-  }
-}
-
-async function ensureSession(store: Store, event: HookEvent, configHash: string): Promise<void> {
-  if (await store.getSession(event.sessionId)) return;
-  try {
-    await store.createSession({
-      id: event.sessionId,
-      principal: event.host,
-      configHash,
-      title: `${event.host} session`,
-      metadata: { host: event.host },
-    });
-  } catch (error) {
-    // Two hooks of one session may race to create it; the loser finds it made.
-    if (!(await store.getSession(event.sessionId))) throw error;
-  }
-}
-
 function verdictOf(result: Preflight): HookVerdict {
   switch (result.status) {
     case "cleared":
@@ -137,52 +71,6 @@ function verdictOf(result: Preflight): HookVerdict {
     default:
       return { type: "deny", reason: `docket: ${result.message}` };
   }
-}
-
-/** The call an after event reports on: its own id, or the newest open call derived alike. */
-async function findCall(
-  store: Store,
-  event: HookEvent,
-): Promise<{ callId: string; asked: boolean }> {
-  const records = event.hostCallId
-    ? await store.listCalls({ sessionId: event.sessionId, callId: event.callId, limit: 1 })
-    : (await store.listCalls({ sessionId: event.sessionId, limit: 200 })).filter(
-        (record) =>
-          record.callId.startsWith(
-            derivedCallPrefix(event.toolName, JSON.parse(event.inputText)),
-          ) && record.outcome?.kind !== "finished",
-      );
-  const record = records[0];
-  return {
-    callId: record?.callId ?? event.callId,
-    asked: record?.outcome?.kind === "awaiting_approval",
-  };
-}
-
-/** A decided docket approval of exactly these arguments in this session, if any. */
-async function durableAnswer(
-  store: Store,
-  event: HookEvent,
-  mapping: HostToolMapping,
-): Promise<HookVerdict> {
-  const hash = createHash("sha256")
-    .update(canonicalJson(JSON.parse(event.inputText)))
-    .digest("hex");
-  const approvals = await store.listApprovals({ sessionId: event.sessionId, limit: 1000 });
-  const match = approvals.find(
-    (approval) =>
-      approval.tool === mapping.tool &&
-      approval.argsHash === hash &&
-      (approval.status === "approved" || approval.status === "denied") &&
-      (approval.expiresAt === undefined || approval.expiresAt > Date.now()),
-  );
-  if (match?.status === "approved") {
-    return { type: "allow", reason: `docket: approved by ${match.decidedBy ?? "an approver"}` };
-  }
-  if (match?.status === "denied") {
-    return { type: "deny", reason: `docket: denied by ${match.decidedBy ?? "an approver"}` };
-  }
-  return { type: "ask", reason: "no docket approval; the host asks" };
 }
 
 /**
@@ -199,51 +87,100 @@ async function durableAnswer(
  */
 export async function runHook(options: RunHookOptions): Promise<HookReply> {
   const { host } = options;
+  const adapter = hostAdapter(host);
   const reading = readHookEvent(host, options.text);
   if (reading.status === "unreadable")
     return failClosed(`unreadable hook payload: ${reading.problem}`);
-  if (reading.status === "ignored") return hookReply(host, "", { type: "none" });
+  if (reading.status === "ignored") return adapter.reply("", { type: "none" });
   if (reading.status === "settle") return settle(options, reading.event);
   const eventName = (JSON.parse(options.text) as { hook_event_name: string }).hook_event_name;
   const runtime = options.runtime ?? (await openRuntime(options));
   try {
     const settings = hookSettings(runtime.cli.config, host);
     const event = reading.event;
-    const mapping = mapHostTool(host, event.toolName, settings.tools);
+    const mcpServers = runtime.cli.runtime.mcp?.servers ?? {};
+    const mapping = mapHostTool(
+      host,
+      event.toolName,
+      settings.tools,
+      (server) => settings.trustedServers.has(server) || mcpServers[server]?.trusted === true,
+    );
+    if (mapping === undefined) return await unmapped(runtime, event, eventName);
     if (event.kind === "permission") {
-      return hookReply(host, eventName, await durableAnswer(runtime.store, event, mapping));
+      return adapter.reply(eventName, await durableAnswer(runtime.store, event, mapping));
     }
     options.onDeadline?.(settings.timeoutMs + (settings.ask === "wait" ? settings.waitMs : 0));
-    await ensureSession(runtime.store, event, runtime.configHash);
-    const approvals = approverFor(runtime, settings, host, options.hostHeadless ?? geminiHeadless);
+    await ensureHookSession(runtime.store, event, runtime.configHash);
+    const headless = options.hostHeadless ?? adapter.asking.headless ?? (() => undefined);
+    const approvals = hookApprover(runtime, settings, host, headless);
+    const roots = [process.cwd(), runtime.workspace, homedir()];
+    const earlier =
+      event.kind === "before" ? await sessionTaint(runtime.store, event.sessionId) : [];
     const checkpoint = createCheckpoint({
       tools: [hostTool(mapping)],
-      policy: guardHostSettings(runtime.policy, [process.cwd(), runtime.workspace, homedir()]),
+      policy: guardHookCall(
+        guardHostSettings(runtime.policy, roots),
+        mapping,
+        runtime.workspace,
+        adapter.keystrokesTool,
+      ),
       store: runtime.store,
       principal: host,
-      taint: runtime.cli.runtime.taint,
+      taint: {
+        ...runtime.cli.runtime.taint,
+        earlier: { sessionId: event.sessionId, sources: earlier },
+      },
       ...(approvals ? { approvals } : {}),
     });
     if (event.kind === "after") {
-      const found = await findCall(runtime.store, event);
+      const found = await findHookCall(runtime.store, event);
       await checkpoint.recordOutcome({
         callId: found.callId,
         name: mapping.tool,
         sessionId: event.sessionId,
         status: event.failed ? "failed" : "ok",
         output: event.response,
+        source: sourceOf(mapping, event),
         ...(found.asked ? { approvedBy: `${host}:prompt` } : {}),
       });
-      return hookReply(host, eventName, { type: "none" });
+      return adapter.reply(eventName, { type: "none" });
     }
     const result = await checkpoint.preflight(
       { id: event.callId, name: mapping.tool, arguments: event.inputText },
       { sessionId: event.sessionId, principal: host },
     );
-    return hookReply(host, eventName, verdictOf(result));
+    return adapter.reply(eventName, verdictOf(result));
   } finally {
     if (!options.runtime) await runtime.close();
   }
+}
+
+/** An open-world result's origin in words: the tool and the URL its host input names, if any. */
+function sourceOf(mapping: HostToolMapping, event: HookEvent): string {
+  const key = mapping.policyArgs.url;
+  const url =
+    key === undefined ? undefined : (JSON.parse(event.inputText) as Record<string, unknown>)[key];
+  const text =
+    typeof url === "string" ? `${mapping.tool} ${url}` : `${event.host} ${event.toolName}`;
+  return text.replace(/[\p{Cc}\p{Cf}]/gu, "?").slice(0, 200);
+}
+
+/**
+ * A tool docket has no mapping for: before it runs, a refusal on the trail (the checkpoint knows
+ * no such tool) and a deny that names it and says how to map it; other events pass.
+ */
+async function unmapped(runtime: Runtime, event: HookEvent, eventName: string): Promise<HookReply> {
+  const adapter = hostAdapter(event.host);
+  const reason = `docket: ${unmappedToolReason(event.host, event.toolName)}`;
+  if (event.kind === "after") return adapter.reply(eventName, { type: "none" });
+  if (event.kind === "permission") return adapter.reply(eventName, { type: "deny", reason });
+  await ensureHookSession(runtime.store, event, runtime.configHash);
+  const checkpoint = createCheckpoint({ tools: [], store: runtime.store, principal: event.host });
+  await checkpoint.preflight(
+    { id: event.callId, name: event.toolName, arguments: event.inputText },
+    { sessionId: event.sessionId, principal: event.host },
+  );
+  return adapter.reply(eventName, { type: "deny", reason });
 }
 
 function openRuntime(options: RunHookOptions): Promise<Runtime> {
@@ -254,6 +191,7 @@ function openRuntime(options: RunHookOptions): Promise<Runtime> {
     builtins: false,
     connectMcp: false,
     approvalMode: "wait",
+    alsoOwn: hostSettingsFiles(),
     ...(options.env ? { env: options.env } : {}),
   });
 }
@@ -263,7 +201,7 @@ function openRuntime(options: RunHookOptions): Promise<Runtime> {
  * config or a store that does not open included): it must never block the user's prompt.
  */
 async function settle(options: RunHookOptions, event: SettleEvent): Promise<HookReply> {
-  const quiet = hookReply(event.host, event.eventName, { type: "none" });
+  const quiet = hostAdapter(event.host).reply(event.eventName, { type: "none" });
   let runtime: Runtime | undefined;
   try {
     runtime = options.runtime ?? (await openRuntime(options));

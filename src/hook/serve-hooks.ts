@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { Runtime } from "../cli/build-runtime.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { failClosed } from "./hook-answer.js";
-import { isHostName } from "./host-name.js";
+import { isHostName } from "./host-registry.js";
 import { runHook } from "./run-hook.js";
 
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;

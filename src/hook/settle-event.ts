@@ -1,5 +1,5 @@
-// Imported by the hook guard before anything heavy loads: no imports beyond types.
-import type { HostName } from "./host-name.js";
+// Imported by the hook guard before anything heavy loads: the registry is data.
+import { type HostName, hostAdapter, isHostName } from "./host-registry.js";
 
 /**
  * A host event that says the calls it handed to its own prompt are over: those that have not
@@ -14,25 +14,25 @@ export interface SettleEvent {
 }
 
 /**
- * The events of each host after which no call it asked its user about is still waiting, as seen
- * on the real hosts (test/hook/*-refusal-e2e.test.ts): Claude Code's PostToolBatch
- * (every call of a batch resolved; a call refused in `-p` mode is listed with no PostToolUse),
- * UserPromptSubmit (a refusal at the interactive prompt interrupts the turn: nothing fires until
- * the user's next prompt, which also interrupts a call still running) and SessionEnd; gemini-cli's
- * BeforeAgent, AfterAgent and SessionEnd (Esc at its confirmation cancels the request: no
- * AfterTool, no AfterAgent, and the user's next prompt is the next event). Codex and opencode never hand a call to a prompt of their own (hooks.ask is wait or deny there).
+ * The events of a host after which no call it asked its user about is still waiting (its
+ * adapter's `settle` events), as seen on the real hosts (test/hook/*-refusal-e2e.test.ts):
+ * Claude Code's PostToolBatch (every call of a batch resolved; a call refused in `-p` mode is
+ * listed with no PostToolUse), UserPromptSubmit (a refusal at the interactive prompt interrupts
+ * the turn: nothing fires until the user's next prompt) and SessionEnd; gemini-cli's BeforeAgent,
+ * AfterAgent and SessionEnd (Esc at its confirmation cancels the request: no AfterTool, no
+ * AfterAgent, and the user's next prompt is the next event). Codex and opencode never hand a
+ * call to a prompt of their own (hooks.ask is wait or deny there).
  *
  * @example
  * ```ts
- * SETTLE_EVENTS["claude-code"]; // ["PostToolBatch", "UserPromptSubmit", "SessionEnd"]
+ * settleEvents("claude-code"); // ["PostToolBatch", "UserPromptSubmit", "SessionEnd"]
  * ```
  */
-export const SETTLE_EVENTS: Readonly<Record<HostName, readonly string[]>> = {
-  "claude-code": ["PostToolBatch", "UserPromptSubmit", "SessionEnd"],
-  "gemini-cli": ["BeforeAgent", "AfterAgent", "SessionEnd"],
-  codex: [],
-  opencode: [],
-};
+export function settleEvents(host: HostName): string[] {
+  return Object.entries(hostAdapter(host).events)
+    .filter(([, kind]) => kind === "settle")
+    .map(([name]) => name);
+}
 
 /** A plain id (session, tool call) as hosts send them: nothing a path or a shell could misread. */
 export const ID_PATTERN = /^[\w.:@-]{1,200}$/;
@@ -50,8 +50,9 @@ const MAX_BATCH = 1000;
  * ```
  */
 export function isSettleEvent(host: string, eventName: unknown): boolean {
-  if (typeof eventName !== "string" || !Object.hasOwn(SETTLE_EVENTS, host)) return false;
-  return SETTLE_EVENTS[host as HostName].includes(eventName);
+  if (typeof eventName !== "string" || !isHostName(host)) return false;
+  const events = hostAdapter(host).events;
+  return Object.hasOwn(events, eventName) && events[eventName] === "settle";
 }
 
 /**
@@ -69,7 +70,7 @@ export function readSettleEvent(
   eventName: string,
   payload: Readonly<Record<string, unknown>>,
 ): SettleEvent | string {
-  const sessionId = payload.session_id;
+  const sessionId = payload[hostAdapter(host).ids.session];
   if (typeof sessionId !== "string" || !ID_PATTERN.test(sessionId)) {
     return "session_id is missing or not a plain id";
   }

@@ -18,6 +18,11 @@ export interface RuntimeFiles {
   readonly workspace?: string;
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Files a caller adds, relative to the cwd, the workspace and the home folder alike: a hook
+   * adds the host settings that register docket, so that no tool moves, edits or shadows them.
+   */
+  readonly alsoOwn?: readonly { readonly file: string; readonly what: string }[];
 }
 
 /**
@@ -109,6 +114,11 @@ export function ownFileSpec(runtime: RuntimeFiles = {}): OwnFileSpec {
   files.push({ path: paths.publicKeyFile, what: "the audit public key" });
   if (!/^postgres(ql)?:\/\//.test(paths.digests)) {
     files.push({ path: paths.digests, what: "the audit digest log" });
+  }
+  for (const extra of runtime.alsoOwn ?? []) {
+    for (const base of new Set([cwd, workspace, home])) {
+      files.push({ path: path.resolve(base, extra.file), what: extra.what });
+    }
   }
   const sandbox = record(runtime.sections?.sandbox);
   if (Array.isArray(sandbox?.hide)) {

@@ -1,8 +1,5 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withRegistration } from "../../src/hook/hook-registration.js";
 import { startFakeResponsesAgent } from "../support/fake-providers/fake-responses-agent.js";
@@ -10,9 +7,9 @@ import type { FakeServer } from "../support/fake-providers/fake-server.js";
 import {
   docketHookCommand,
   type HostWorkspace,
-  hostBinary,
   hostWorkspace,
   readHostTrail,
+  runCodex,
 } from "../support/host-e2e.js";
 
 // The real Codex CLI (0.171.0, its native binary), pointed at a fake Responses API through a
@@ -22,7 +19,6 @@ import {
 // before it runs them (hook trust); a test has nobody to review, so it passes
 // --dangerously-bypass-hook-trust. Codex's own sandbox is off (danger-full-access): its helper
 // binaries refuse to live under /tmp, and docket is the gate under test.
-const run = promisify(execFile);
 
 let w: HostWorkspace;
 let fake: FakeServer;
@@ -37,47 +33,14 @@ afterAll(async () => {
 
 describe("Codex CLI with docket as its PreToolUse hook", () => {
   it("runs the command docket allows, not the one it denies, and both are in the audit trail", async () => {
-    const { ws, home, config } = w;
-    const codexHome = join(home, ".codex");
+    const { ws, config } = w;
     const hook = docketHookCommand("codex", config);
-    const provider = [
-      'model = "gpt-fake"',
-      'model_provider = "fake"',
-      "[model_providers.fake]",
-      'name = "fake"',
-      `base_url = "${fake.url}/v1"`,
-      'wire_api = "responses"',
-      'env_key = "FAKE_CODEX_KEY"',
-      "",
-    ].join("\n");
-    await writeFile(
-      join(codexHome, "config.toml"),
-      withRegistration("codex", provider, hook, 60, "config.toml"),
+    await runCodex(
+      w,
+      fake.url,
+      (toml) => withRegistration("codex", toml, hook, 60, "config.toml"),
+      "make the two things",
     );
-    const codexRun = run(
-      hostBinary("codex"),
-      [
-        "exec",
-        "--dangerously-bypass-hook-trust",
-        "--skip-git-repo-check",
-        "-s",
-        "danger-full-access",
-        "make the two things",
-      ],
-      {
-        cwd: ws,
-        env: {
-          ...process.env,
-          HOME: home,
-          CODEX_HOME: codexHome,
-          FAKE_CODEX_KEY: "fake",
-        },
-        timeout: 150_000,
-      },
-    );
-    // codex exec reads a prompt from a standard input that is not a terminal, until it ends.
-    codexRun.child.stdin?.end();
-    await codexRun;
     expect(existsSync(join(ws, "denied-effect"))).toBe(false);
     expect(existsSync(join(ws, "allowed-effect"))).toBe(true);
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
 import { approvalIdFor, decideApproval } from "../../src/approval/decide-approval.js";
 import type { HookReply } from "../../src/hook/hook-answer.js";
-import type { HostName } from "../../src/hook/host-name.js";
+import type { HostName } from "../../src/hook/host-registry.js";
 import { runHook } from "../../src/hook/run-hook.js";
 import { openStore } from "../../src/store/open-store.js";
 import { type HookFixture, hookFixture } from "../support/hook-fixture.js";
@@ -183,11 +183,14 @@ describe("docket hook claude-code", () => {
     );
     expect(decisionOf(settings)).toBe("deny");
     expect(settings.stdout).toContain("hook:self-protection");
-    // Names that are properties of every object map to nothing: an unknown write, asked.
+    // Names that are properties of every object map to nothing: a tool docket does not know,
+    // denied by name with how to map it (what docket cannot see, it does not allow).
     for (const name of ["__proto__", "constructor", "toString"]) {
       n += 1;
       const reply = await hook("claude-code", claude("PreToolUse", name, {}, `atk${n}`));
-      expect(decisionOf(reply)).toBe("ask");
+      expect(decisionOf(reply)).toBe("deny");
+      expect(reply.stdout).toContain(`tool \\"${name}\\"`);
+      expect(reply.stdout).toContain("hooks.tools.claude-code");
     }
   });
 

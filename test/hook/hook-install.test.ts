@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HostName } from "../../src/hook/host-name.js";
+import type { HostName } from "../../src/hook/host-registry.js";
 import { applyRegistration, planRegistration } from "../../src/hook/install-hook.js";
 import { runDocket } from "../support/run-docket.js";
 

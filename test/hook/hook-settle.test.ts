@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HookReply } from "../../src/hook/hook-answer.js";
-import type { HostName } from "../../src/hook/host-name.js";
+import type { HostName } from "../../src/hook/host-registry.js";
 import { openStore } from "../../src/store/open-store.js";
 import { type HookFixture, hookFixture } from "../support/hook-fixture.js";
 

@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { hookSettings } from "../../src/hook/hook-config.js";
-import { mapHostTool } from "../../src/hook/host-tables.js";
-import { SETTLE_EVENTS } from "../../src/hook/settle-event.js";
+import { mapHostTool } from "../../src/hook/map-host-tool.js";
+import { settleEvents } from "../../src/hook/settle-event.js";
 
 // docs/hooks.md's configuration example is real: it loads, and it means what the page says.
 const page = readFileSync(fileURLToPath(new URL("../../docs/hooks.md", import.meta.url)), "utf8");
@@ -60,10 +60,10 @@ describe("docs/hooks.md", () => {
           /`([A-Za-z]+)`/g,
         ),
       ].map((m) => m[1]);
-    expect(row("Claude Code")).toEqual(SETTLE_EVENTS["claude-code"]);
+    expect(row("Claude Code")).toEqual(settleEvents("claude-code"));
     // Its row also names the events that do not come (AfterTool, and AfterAgent again).
     expect([...new Set(row("gemini-cli"))].filter((name) => name !== "AfterTool")).toEqual(
-      SETTLE_EVENTS["gemini-cli"],
+      settleEvents("gemini-cli"),
     );
   });
 });

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { HookReply } from "../../src/hook/hook-answer.js";
-import type { HostName } from "../../src/hook/host-name.js";
+import type { HostName } from "../../src/hook/host-registry.js";
 import { runHook } from "../../src/hook/run-hook.js";
 
 /** A temp dir with a docket.yaml and a SQLite store, and `runHook` pointed at both. */

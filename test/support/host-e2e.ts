@@ -1,8 +1,10 @@
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HostName } from "../../src/hook/host-name.js";
+import { promisify } from "node:util";
+import type { HostName } from "../../src/hook/host-registry.js";
 import type { AuditRecord } from "../../src/store/audit-record.js";
 import type { CallRecord } from "../../src/store/call-record.js";
 import { openStore } from "../../src/store/open-store.js";
@@ -143,4 +145,55 @@ export async function readHostTrail(ws: string): Promise<HostTrail> {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Run the real Codex CLI (`codex exec`) in `ws` against a fake Responses API at `url`: its
+ * config.toml under `home/.codex` is a `model_providers` entry for the fake, with `extra` (the
+ * hook registration) after it. Its own sandbox is off and hook trust bypassed: docket is the
+ * gate under test, and a test has nobody to review hooks.
+ *
+ * @example
+ * ```ts
+ * await runCodex(w, fake.url, (toml) => withRegistration("codex", toml, hook, 60, "config.toml"));
+ * ```
+ */
+export async function runCodex(
+  w: Pick<HostWorkspace, "ws" | "home">,
+  url: string,
+  register: (toml: string) => string = (toml) => toml,
+  prompt = "go",
+): Promise<void> {
+  const codexHome = join(w.home, ".codex");
+  await mkdir(codexHome, { recursive: true });
+  const provider = [
+    'model = "gpt-fake"',
+    'model_provider = "fake"',
+    "[model_providers.fake]",
+    'name = "fake"',
+    `base_url = "${url}/v1"`,
+    'wire_api = "responses"',
+    'env_key = "FAKE_CODEX_KEY"',
+    "",
+  ].join("\n");
+  await writeFile(join(codexHome, "config.toml"), register(provider));
+  const codex = promisify(execFile)(
+    hostBinary("codex"),
+    [
+      "exec",
+      "--dangerously-bypass-hook-trust",
+      "--skip-git-repo-check",
+      "-s",
+      "danger-full-access",
+      prompt,
+    ],
+    {
+      cwd: w.ws,
+      env: { ...process.env, HOME: w.home, CODEX_HOME: codexHome, FAKE_CODEX_KEY: "fake" },
+      timeout: 150_000,
+    },
+  );
+  // codex exec reads a prompt from a standard input that is not a terminal, until it ends.
+  codex.child.stdin?.end();
+  await codex;
 }

@@ -1,7 +1,8 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { hookSocketPath } from "../../hook/hook-socket.js";
-import { HOST_NAMES, isHostName } from "../../hook/host-name.js";
+import { HOST_NAMES, isHostName } from "../../hook/host-registry.js";
+import { hostSettingsFiles } from "../../hook/host-settings-files.js";
 import { applyRegistration, planRegistration } from "../../hook/install-hook.js";
 import { serveHooks } from "../../hook/serve-hooks.js";
 import { buildRuntime } from "../build-runtime.js";
@@ -78,6 +79,7 @@ async function serve(flags: { config?: string; store?: string; socket?: string }
     builtins: false,
     connectMcp: false,
     approvalMode: "wait",
+    alsoOwn: hostSettingsFiles(),
   });
   const server = await serveHooks(runtime, socket);
   process.stderr.write(`docket: answering hook calls on ${socket} (stop with Ctrl-C)\n`);
