@@ -246,7 +246,11 @@ export type {
   ToolContext,
   ToolFailureReport,
 } from "./tool/tool.js";
-export { setToolLintHandler, type ToolLintHandler } from "./tool/tool-lint-warnings.js";
+export {
+  lintTools,
+  setToolLintHandler,
+  type ToolLintHandler,
+} from "./tool/tool-lint-warnings.js";
 export { createToolSet, type ToolSet } from "./tool/tool-set.js";
 export {
   type EntryCost,

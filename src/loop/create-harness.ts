@@ -175,6 +175,7 @@ export function createHarness(options: HarnessOptions): Harness {
           ? { events: options.events }
           : {}),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      ...(options.toolLint === undefined ? {} : { toolLint: options.toolLint }),
     });
     emit({ type: "run_start", sessionId: id });
     // A new session is created active.

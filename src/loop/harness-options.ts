@@ -8,6 +8,7 @@ import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
+import type { ToolLintHandler } from "../tool/tool-lint-warnings.js";
 import type { LeaseOptions } from "./hold-session-lease.js";
 import type { RetryOptions } from "./request-turn.js";
 import type { TranscriptToolCall } from "./transcript-message.js";
@@ -70,6 +71,11 @@ export interface HarnessOptions {
    * providers by default: no-ops until an SDK registers (docs/observability.md).
    */
   readonly telemetry?: TelemetryOptions | undefined;
+  /**
+   * Where the tools' lint findings go, once per tool and process at the first call, in
+   * development only; `false` silences them (see `createCheckpoint`'s `toolLint`).
+   */
+  readonly toolLint?: ToolLintHandler | false | undefined;
   /**
    * The checkpoint's events (requested, decided, approval asked and answered, started, finished,
    * refused) for every call of every run, as they happen, besides the store's audit trail.
