@@ -115,6 +115,7 @@ export type {
 } from "./loop/harness-options.js";
 export type { LeaseOptions } from "./loop/hold-session-lease.js";
 export type { RetryOptions } from "./loop/request-turn.js";
+export type { OutputSchema, RunOutput } from "./loop/run-output.js";
 export type { TranscriptToolCall } from "./loop/transcript-message.js";
 export type { ConnectMcpOptions } from "./mcp/connect-mcp-servers.js";
 export { connectMcpServers, type McpUpstreams } from "./mcp/connect-mcp-servers.js";
