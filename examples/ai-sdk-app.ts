@@ -77,7 +77,8 @@ export async function main(
     // 2. A small refund: docket asks, the AI SDK stops with an approval request.
     const messages: ModelMessage[] = [{ role: "user", content: "Refund 20 USD on SU-1002." }];
     const asked = await generateText({ model, tools, stopWhen: stepCountIs(4), messages });
-    messages.push(...asked.response.messages);
+    // Every step's messages: `response.messages` holds only the last step's.
+    messages.push(...asked.responseMessages);
     const requests = asked.content.filter((part) => part.type === "tool-approval-request");
     // Here the app would show the request to a person; they approve.
     messages.push({

@@ -17,6 +17,7 @@ export {
   type DocketToolsOptions,
   docketTools,
 } from "./ai-sdk/docket-tools.js";
+export { type FromAiSdkToolOptions, fromAiSdkTool } from "./ai-sdk/from-ai-sdk-tool.js";
 export type { AlwaysAllowChannel, AlwaysAllowOffer } from "./approval/always-allow-channel.js";
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/approval.js";
 // Every type a public signature above uses, so that callers can name it (test/exported-types.test.ts).
