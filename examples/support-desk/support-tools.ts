@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from "docket";
 import { z } from "zod";
-import type { OrdersDatabase } from "./orders-database.js";
+import { type OrdersDatabase, trackingOf } from "./orders-database.js";
 
 const ORDER_ID = "The order id, like SU-88421.";
 
@@ -22,7 +22,7 @@ export function supportTools(orders: OrdersDatabase, escalations: EscalationQueu
   const getOrder = defineTool({
     name: "get_order",
     description:
-      "Look up an order by its id (like SU-88421): customer, item, total, status and refunds so far. Use it before answering about an order.",
+      "Look up an order by its id (like SU-88421): customer, item, total, status, refunds so far and the parcel's tracking scans. Use it before answering about an order.",
     input: z
       .object({
         order_id: z
@@ -35,7 +35,7 @@ export function supportTools(orders: OrdersDatabase, escalations: EscalationQueu
     handler: ({ order_id }) => {
       const order = orders.find(order_id);
       if (!order) throw new Error(`there is no order ${order_id}`);
-      return order;
+      return { ...order, tracking: trackingOf(order) };
     },
   });
   const issueRefund = defineTool({
