@@ -21,7 +21,15 @@ const modules = realpathSync(join(root, "node_modules"));
 const built = existsSync(join(root, "dist/src/index.d.ts"));
 
 // What a TypeScript developer writes first, touching the declarations most programs need.
-const AGENT = `import { type ApprovalRequest, createCheckpoint, createHarness, defineTool, lintTools } from "docket";
+const AGENT = `import { tool } from "@ai-sdk/provider-utils";
+import {
+  type ApprovalRequest,
+  createCheckpoint,
+  createHarness,
+  defineTool,
+  fromAiSdkTool,
+  lintTools,
+} from "docket";
 import { z } from "zod";
 
 const echo = defineTool({
@@ -38,6 +46,17 @@ const approvals = (request: ApprovalRequest) => {
 export const findings = lintTools([echo]).length;
 export const checkpoint = createCheckpoint({ tools: [echo], approvals, toolLint: false });
 export const harness = createHarness({ model: "scripted:script.yaml", tools: [echo], toolLint: false });
+export const answer = harness
+  .run("Count.", { output: z.object({ n: z.number() }) })
+  .then((result) => (result.output?.status === "valid" ? result.output.value.n + 1 : 0));
+export const weather = fromAiSdkTool(
+  tool({
+    description: "The weather in a city. Use it when asked.",
+    inputSchema: z.object({ city: z.string().describe("The city.") }),
+    execute: async ({ city }) => ({ city, celsius: 21 }),
+  }),
+  { name: "weather", writes: false },
+);
 `;
 
 // Diagnostics in other packages' own declarations that every user of them sees with
