@@ -39,6 +39,18 @@ module.exports = {
       },
     },
     {
+      name: "handler-modules-never-re-exported",
+      severity: "error",
+      comment:
+        "A module that re-exports a *.handler.ts module (export { x } from, export * from) hands the handler to whoever imports it, from any folder: the one path would have a second door. Re-exporting its types is harmless. (A handler imported and then exported under a local name is found by the scan in test/import-rules.test.ts.)",
+      from: {},
+      to: {
+        path: "\\.handler\\.ts$",
+        dependencyTypes: ["export"],
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "effect-modules-only-from-handlers",
       severity: "error",
       comment:

@@ -18,19 +18,25 @@ import { z } from "zod";
 
 const getOrder = defineTool({
   name: "get_order",
-  description: "Look up an order by its id.",
-  input: z.object({ order_id: z.string() }),
+  description: "Look up an order by its id. Use it before answering about an order.",
+  input: z.object({ order_id: z.string().describe("The order id, like SU-1001.") }),
   writes: false,
   handler: ({ order_id }) => ({ order_id, status: "delivered", total_usd: 420 }),
 });
 
 const issueRefund = defineTool({
   name: "issue_refund",
-  description: "Refund part or all of an order.",
-  input: z.object({ order_id: z.string(), amount: z.number().positive() }),
+  description: "Refund part or all of an order. Use it only when the customer is owed money.",
+  input: z.object({
+    order_id: z.string().describe("The order id."),
+    amount: z.number().positive().describe("The refund in USD."),
+  }),
   writes: true,
   handler: ({ order_id, amount }) => `refunded ${amount} USD on ${order_id}`,
 });
+
+/** The example's tools, as the model is offered them (the lint test checks them). */
+export const orderTools = [getOrder, issueRefund];
 
 /** What the example did: the model's last words per request, and the audit trail's events. */
 export interface AppOutcome {
@@ -49,7 +55,7 @@ export async function main(
     // The person behind this app's UI answers docket's asks through the AI SDK's approval flow.
     const approvals = createAiSdkApprovals({ by: "ada@support" });
     const checkpoint = createCheckpoint({
-      tools: [getOrder, issueRefund],
+      tools: orderTools,
       store,
       policy: ({ tool, args }) =>
         tool.name === "issue_refund" && Number(args.amount) > 150
@@ -71,7 +77,8 @@ export async function main(
     // 2. A small refund: docket asks, the AI SDK stops with an approval request.
     const messages: ModelMessage[] = [{ role: "user", content: "Refund 20 USD on SU-1002." }];
     const asked = await generateText({ model, tools, stopWhen: stepCountIs(4), messages });
-    messages.push(...asked.response.messages);
+    // Every step's messages: `response.messages` holds only the last step's.
+    messages.push(...asked.responseMessages);
     const requests = asked.content.filter((part) => part.type === "tool-approval-request");
     // Here the app would show the request to a person; they approve.
     messages.push({

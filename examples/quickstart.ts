@@ -33,11 +33,14 @@ const issueRefund = defineTool({
   handler: ({ order_id, amount }, ctx) => ({ refunded: amount, order_id, key: ctx.idempotencyKey }),
 });
 
+/** The example's tools, as the model is offered them (the lint test checks them). */
+export const orderTools = [getOrder, issueRefund];
+
 /** Dispatch four calls the way a model would send them, and return their results. */
 export async function main(): Promise<ToolResult[]> {
   const events = createMemoryEventSink();
   const checkpoint = createCheckpoint({
-    tools: [getOrder, issueRefund],
+    tools: orderTools,
     // Refunds over 150 need a human; everything else follows the default (reads allow, writes ask).
     policy: ({ tool, args }) =>
       tool.name === "issue_refund" && Number(args.amount) > 150

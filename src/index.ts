@@ -17,6 +17,7 @@ export {
   type DocketToolsOptions,
   docketTools,
 } from "./ai-sdk/docket-tools.js";
+export { type FromAiSdkToolOptions, fromAiSdkTool } from "./ai-sdk/from-ai-sdk-tool.js";
 export type { AlwaysAllowChannel, AlwaysAllowOffer } from "./approval/always-allow-channel.js";
 export type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval/approval.js";
 // Every type a public signature above uses, so that callers can name it (test/exported-types.test.ts).
@@ -115,6 +116,7 @@ export type {
 } from "./loop/harness-options.js";
 export type { LeaseOptions } from "./loop/hold-session-lease.js";
 export type { RetryOptions } from "./loop/request-turn.js";
+export type { OutputSchema, RunOutput } from "./loop/run-output.js";
 export type { TranscriptToolCall } from "./loop/transcript-message.js";
 export type { ConnectMcpOptions } from "./mcp/connect-mcp-servers.js";
 export { connectMcpServers, type McpUpstreams } from "./mcp/connect-mcp-servers.js";
@@ -246,7 +248,11 @@ export type {
   ToolContext,
   ToolFailureReport,
 } from "./tool/tool.js";
-export { setToolLintHandler, type ToolLintHandler } from "./tool/tool-lint-warnings.js";
+export {
+  lintTools,
+  setToolLintHandler,
+  type ToolLintHandler,
+} from "./tool/tool-lint-warnings.js";
 export { createToolSet, type ToolSet } from "./tool/tool-set.js";
 export {
   type EntryCost,

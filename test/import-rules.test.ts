@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { handlerReExports } from "./support/handler-re-exports.js";
 
 const run = promisify(execFile);
 const depcruise = fileURLToPath(
@@ -32,18 +33,31 @@ describe("the import rules", () => {
       )
       .sort();
     // Not reported, because allowed: the handler using its effect, the tool definition beside its
-    // handler, a type-only import of an effect, and the checkpoint reading the seal.
+    // handler, a type-only import of an effect, a re-export of a handler's types, and the
+    // checkpoint reading the seal. A barrel beside the handler is reported for re-exporting it,
+    // whoever imports the barrel (loop/sneaky-barrel.ts).
     expect(found).toEqual([
       "effect-modules-only-from-handlers: builtin/web/vet-target.ts -> builtin/web/pinned-request.effect.ts",
       "effect-modules-only-from-handlers: loop/sneaky-dynamic.ts -> builtin/web/pinned-request.effect.ts",
       "effect-modules-only-from-handlers: loop/sneaky-effect.ts -> builtin/web/pinned-request.effect.ts",
+      "handler-modules-never-re-exported: builtin/files/all-file-handlers.ts -> builtin/files/read-file.handler.ts",
+      "handler-modules-never-re-exported: builtin/files/index.ts -> builtin/files/read-file.handler.ts",
       "handler-modules-only-beside-their-tool: loop/sneaky-dynamic.ts -> builtin/files/read-file.handler.ts",
       "handler-modules-only-beside-their-tool: loop/sneaky-handler.ts -> builtin/files/read-file.handler.ts",
       "handler-seal-only-in-checkpoint: loop/sneaky-unseal.ts -> tool/handler-seal.ts",
     ]);
   });
 
+  it("report a handler exported again under a local name, which the cruiser cannot see", async () => {
+    expect(await handlerReExports("test/fixtures/import-rules/src")).toEqual([
+      "builtin/files/read-file-alias.ts:4 exports readFile",
+      "builtin/files/read-file-alias.ts:5 exports readFile",
+      "builtin/files/read-file-alias.ts:6 exports readFile",
+    ]);
+  });
+
   it("find no violation in docket's own source", async () => {
     expect(await violationsIn("src")).toEqual([]);
+    expect(await handlerReExports("src")).toEqual([]);
   });
 });

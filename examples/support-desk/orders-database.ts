@@ -12,6 +12,30 @@ export interface Order {
   readonly refundedUsd: number;
 }
 
+/** The carrier's scans of a parcel, oldest first: what makes an order's record long. */
+export type TrackingScan = string;
+
+const HUBS = ["Portland OR", "Salem OR", "Eugene OR", "Medford OR", "Redding CA", "Sacramento CA"];
+
+/**
+ * The parcel's scan history: a long list for an order on its way (every hub scans it twice), a
+ * short one otherwise. Derived from the order, so every demo tells the same story.
+ *
+ * @example
+ * ```ts
+ * trackingOf({ id: "SU-88421", status: "shipped", ... }).length; // 36
+ * ```
+ */
+export function trackingOf(order: Order): TrackingScan[] {
+  const scans = order.status === "processing" ? 0 : order.status === "shipped" ? 36 : 4;
+  return Array.from({ length: scans }, (_, i) => {
+    const day = String(2 + Math.floor(i / 6)).padStart(2, "0");
+    const time = `${String(6 + (i % 6) * 2).padStart(2, "0")}:${String((i * 17) % 60).padStart(2, "0")}`;
+    const hub = HUBS[Math.floor(i / 2) % HUBS.length];
+    return `2026-11-${day} ${time} ${i % 2 === 0 ? "arrived at" : "departed"} ${hub} sorting centre`;
+  });
+}
+
 /** A small SQLite database of orders, seeded on first open. */
 export interface OrdersDatabase {
   find(orderId: string): Order | undefined;

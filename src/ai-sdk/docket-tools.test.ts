@@ -182,7 +182,7 @@ describe("docketTools inside generateText", () => {
     expect(request).toMatchObject({ toolCall: { toolCallId: "c1" } });
     expect(ran).toEqual([]);
 
-    messages.push(...asked.response.messages, {
+    messages.push(...asked.responseMessages, {
       role: "tool",
       content: [
         {
@@ -217,7 +217,7 @@ describe("docketTools inside generateText", () => {
     const messages: ModelMessage[] = [{ role: "user", content: "refund" }];
     const asked = await generateText({ model, tools, stopWhen: stepCountIs(3), messages });
     const request = asked.content.find((p) => p.type === "tool-approval-request");
-    messages.push(...asked.response.messages, {
+    messages.push(...asked.responseMessages, {
       role: "tool",
       content: [
         { type: "tool-approval-response", approvalId: request?.approvalId ?? "", approved: true },
@@ -244,7 +244,7 @@ describe("docketTools inside generateText", () => {
     const messages: ModelMessage[] = [{ role: "user", content: "refund" }];
     const asked = await generateText({ model, tools, stopWhen: stepCountIs(3), messages });
     const request = asked.content.find((p) => p.type === "tool-approval-request");
-    messages.push(...asked.response.messages, {
+    messages.push(...asked.responseMessages, {
       role: "tool",
       content: [
         { type: "tool-approval-response", approvalId: request?.approvalId ?? "", approved: true },

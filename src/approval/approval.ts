@@ -5,6 +5,9 @@ import type { Tool } from "../tool/tool.js";
 /** What an approver is asked: the exact call, bound to the hash of its canonical arguments. */
 export interface ApprovalRequest {
   readonly callId: string;
+  /** The name of the tool the call is for, as the model asked for it: what a person approves. */
+  readonly toolName: string;
+  /** The tool itself (its description, `writes`, schema), for approvers that show more. */
   readonly tool: Tool;
   readonly args: Readonly<Record<string, unknown>>;
   /** Canonical JSON of the arguments: what the approver is really approving. */

@@ -18,6 +18,7 @@ const covers = "later run_command calls in this session with exactly these argum
 function request(offered = false): ApprovalRequest {
   return {
     callId: "call_1",
+    toolName: tool.name,
     tool,
     args: { command: "rm -rf build\r" },
     canonicalArguments: '{"command":"rm -rf build\\r"}',

@@ -4,6 +4,7 @@ import { DocketError } from "../errors/docket-error.js";
 import type { PolicyInput } from "../policy/policy.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
+import type { ToolLintHandler } from "../tool/tool-lint-warnings.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
 import type { TaintOptions } from "./taint-ledger.js";
@@ -64,6 +65,13 @@ export interface CheckpointOptions {
    * `{ scope: "session", writes: "ask" }` (see docs/untrusted-content.md).
    */
   readonly taint?: TaintOptions | undefined;
+  /**
+   * Where the tools' lint findings go (`docket tools --lint`'s, see docs/observability.md),
+   * reported once per tool and process at this checkpoint's first call, in development only (not
+   * when NODE_ENV is `production` or `test`). Default: the handler `setToolLintHandler` set, a
+   * process warning unless changed. `false`: not reported.
+   */
+  readonly toolLint?: ToolLintHandler | false | undefined;
   /**
    * OpenTelemetry: an `execute_tool` span per call and the tool metrics, to the global providers
    * by default (no-ops until an SDK registers; see docs/observability.md).

@@ -5,6 +5,7 @@ import { createOutageLog } from "../shared/outage-log.js";
 import { resolveTelemetry } from "../telemetry/telemetry.js";
 import { unsealHandler } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
+import { reportToolLint } from "../tool/tool-lint-warnings.js";
 import { createToolSet } from "../tool/tool-set.js";
 import type { EventSink } from "./checkpoint-event.js";
 import {
@@ -121,12 +122,30 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     },
   };
 
+  // At the first call, not at import or creation: a program silences it with an option before
+  // anything is reported, and one that never calls a tool is never told about it.
+  let linted = options.toolLint === false;
+  const lintOnce = () => {
+    if (linted) return;
+    linted = true;
+    reportToolLint(tools.tools, options.toolLint === false ? null : options.toolLint);
+  };
+
   return {
     tools: tools.tools,
-    dispatch: (call, ctx = {}) => dispatchOne(state, runCounter, call, ctx),
-    dispatchBatch: (calls, ctx = {}) => dispatchBatch(state, runCounter, calls, ctx),
+    dispatch: (call, ctx = {}) => {
+      lintOnce();
+      return dispatchOne(state, runCounter, call, ctx);
+    },
+    dispatchBatch: (calls, ctx = {}) => {
+      lintOnce();
+      return dispatchBatch(state, runCounter, calls, ctx);
+    },
     callsUsed: (runId) => runCounter.used(runId),
-    preflight: (call, ctx = {}) => preflightCall(state, runCounter, call, ctx),
+    preflight: (call, ctx = {}) => {
+      lintOnce();
+      return preflightCall(state, runCounter, call, ctx);
+    },
     recordOutcome: (outcome) => recordHostOutcome(state, outcome),
     drain: (drainOptions) => state.late.drain(drainOptions),
     endRun: (runId) => {

@@ -22,8 +22,8 @@ function quoteName(name: string): string {
 }
 
 /**
- * The one path from a model's tool request to a handler: cancelled? read, validate, decide,
- * approve, run, report. Every step is an event; every call gets exactly one result carrying its
+ * The one path from a model's tool request to a handler: cancelled? the tool's name, its
+ * arguments read and validated, decide, approve, run, report. Every step is an event; every call gets exactly one result carrying its
  * id and name.
  *
  * @example
@@ -59,25 +59,15 @@ export async function dispatch(
     );
   }
 
-  // 2. Read: the call's shape (only a string names a tool: `["x"]` is not `x`), then its arguments.
+  // 2. The tool: the call's shape first (only a string names a tool: `["x"]` is not `x`), then
+  // its name, before its arguments: a model that invented a name is told the names that exist,
+  // not how to mend the JSON of a tool that is not there.
   if (malformed !== undefined) {
     return trace.refuse(
       "malformed_call",
       `This call could not be read: ${malformed}. Send each call with a string id, a string tool name and its arguments as JSON text.`,
     );
   }
-  const read = readArguments(raw, {
-    maxBytes: state.limits.maxArgumentBytes,
-    maxDepth: state.limits.maxArgumentDepth,
-  });
-  if (read.status === "unreadable") {
-    return trace.refuse(
-      "unreadable_arguments",
-      `The arguments for ${quoteName(name)} could not be read: ${read.problem}. Send the arguments as one JSON object and call again.`,
-    );
-  }
-
-  // 3. Validate: the tool, then its arguments.
   const tool = state.tools.get(name);
   const sealed = tool && unsealHandler(tool);
   if (!tool || !sealed) {
@@ -90,6 +80,18 @@ export async function dispatch(
       names.length === 0
         ? `There is no tool named ${quoteName(name)}; no tools are available.`
         : `There is no tool named ${quoteName(name)}. The tools that exist are: ${listed}${more}.`,
+    );
+  }
+
+  // 3. Read the arguments, then validate them against the tool's schema.
+  const read = readArguments(raw, {
+    maxBytes: state.limits.maxArgumentBytes,
+    maxDepth: state.limits.maxArgumentDepth,
+  });
+  if (read.status === "unreadable") {
+    return trace.refuse(
+      "unreadable_arguments",
+      `The arguments for ${quoteName(name)} could not be read: ${read.problem}. Send the arguments as one JSON object and call again.`,
     );
   }
   let validation = validate(sealed, read.args);

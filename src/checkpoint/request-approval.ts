@@ -94,6 +94,7 @@ export async function requestApproval(
   try {
     answer = await state.approve({
       callId: trace.callId,
+      toolName: tool.name,
       tool,
       args,
       canonicalArguments,

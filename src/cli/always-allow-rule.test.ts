@@ -64,6 +64,7 @@ async function setUp() {
     });
     return {
       callId: "c1",
+      toolName: tool.name,
       tool,
       args,
       canonicalArguments: JSON.stringify(args),

@@ -18,15 +18,27 @@ import {
   resolveHarnessLimits,
 } from "./harness-options.js";
 import { holdSessionLease } from "./hold-session-lease.js";
-import { runLoop } from "./run-loop.js";
+import { type RunContext, runLoop } from "./run-loop.js";
+import { type OutputSchema, runOutputFormat } from "./run-output.js";
 import { sessionTitle } from "./session-title.js";
 import { sessionTranscript } from "./session-transcript.js";
 
 /** An agent: a model, tools behind the checkpoint, and a store for its sessions. */
 export interface Harness {
-  /** Start a run (a new session unless `sessionId` is given) with the user's input. */
+  /**
+   * Start a run (a new session unless `sessionId` is given) with the user's input. With
+   * `output`, the completed run's final answer is validated against it into `result.output`.
+   */
+  run<OUTPUT>(
+    input: string,
+    options: RunOptions & { readonly output: OutputSchema<OUTPUT> },
+  ): Promise<RunResult<OUTPUT>>;
   run(input: string, options?: RunOptions): Promise<RunResult>;
   /** Continue a saved session: a suspended batch, a cancelled or failed run. */
+  resume<OUTPUT>(
+    sessionId: string,
+    options: Omit<RunOptions, "sessionId"> & { readonly output: OutputSchema<OUTPUT> },
+  ): Promise<RunResult<OUTPUT>>;
   resume(sessionId: string, options?: Omit<RunOptions, "sessionId">): Promise<RunResult>;
   /** The store, once opened. */
   store(): Promise<Store>;
@@ -91,6 +103,8 @@ export function createHarness(options: HarnessOptions): Harness {
     input: string | undefined,
     run: RunOptions,
   ): Promise<RunResult> => {
+    // A schema that cannot describe itself fails here, before a session is made.
+    const format = run.output === undefined ? undefined : runOutputFormat(run.output);
     const store = await getStore();
     const resolvedModel = await getModel();
     let id = sessionId;
@@ -126,7 +140,13 @@ export function createHarness(options: HarnessOptions): Harness {
       // call runs once; a write it started is closed as interrupted. Live owners are left alone.
       // A session this run has just created has had no earlier holder.
       if (!fresh) await store.markInterrupted({ sessionId: id });
-      return await leased(store, resolvedModel, id, fresh, input, run, runId, lease.lost);
+      const result = await leased(store, resolvedModel, id, fresh, input, run, runId, {
+        lost: lease.lost,
+        ...(format ? { responseFormat: format.responseFormat } : {}),
+      });
+      return format && result.status === "completed"
+        ? { ...result, output: await format.check(result.text) }
+        : result;
     } finally {
       await lease.release();
     }
@@ -140,7 +160,7 @@ export function createHarness(options: HarnessOptions): Harness {
     input: string | undefined,
     run: RunOptions,
     runId: string,
-    lost: AbortSignal,
+    { lost, responseFormat }: { lost: AbortSignal; responseFormat?: RunContext["responseFormat"] },
   ): Promise<RunResult> => {
     const transcript = sessionTranscript(store, id);
     // The system prompt is part of the session, so a resume by any harness sends the same one.
@@ -175,6 +195,7 @@ export function createHarness(options: HarnessOptions): Harness {
           ? { events: options.events }
           : {}),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      ...(options.toolLint === undefined ? {} : { toolLint: options.toolLint }),
     });
     emit({ type: "run_start", sessionId: id });
     // A new session is created active.
@@ -193,6 +214,7 @@ export function createHarness(options: HarnessOptions): Harness {
         limits,
         retries: options.retries,
         ...(options.reasoning ? { reasoning: options.reasoning } : {}),
+        ...(responseFormat ? { responseFormat } : {}),
         telemetry: resolveTelemetry(options.telemetry),
         signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
         emit,
@@ -229,8 +251,8 @@ export function createHarness(options: HarnessOptions): Harness {
   };
 
   return {
-    run: (input, run = {}) => serialised(run.sessionId, input, run),
-    resume: (sessionId, run = {}) => serialised(sessionId, undefined, run),
+    run: (input: string, run: RunOptions = {}) => serialised(run.sessionId, input, run),
+    resume: (sessionId: string, run: RunOptions = {}) => serialised(sessionId, undefined, run),
     store: getStore,
     async close() {
       if (storePromise && ownsStore) await (await storePromise).close();

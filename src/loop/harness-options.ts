@@ -8,8 +8,10 @@ import type { PolicyInput } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
+import type { ToolLintHandler } from "../tool/tool-lint-warnings.js";
 import type { LeaseOptions } from "./hold-session-lease.js";
 import type { RetryOptions } from "./request-turn.js";
+import type { OutputSchema, RunOutput } from "./run-output.js";
 import type { TranscriptToolCall } from "./transcript-message.js";
 
 /** Limits on one run. Reaching one ends the run with `limit_reached`, never half a batch. */
@@ -71,6 +73,11 @@ export interface HarnessOptions {
    */
   readonly telemetry?: TelemetryOptions | undefined;
   /**
+   * Where the tools' lint findings go, once per tool and process at the first call, in
+   * development only; `false` silences them (see `createCheckpoint`'s `toolLint`).
+   */
+  readonly toolLint?: ToolLintHandler | false | undefined;
+  /**
    * The checkpoint's events (requested, decided, approval asked and answered, started, finished,
    * refused) for every call of every run, as they happen, besides the store's audit trail.
    */
@@ -116,11 +123,16 @@ export interface PendingApproval {
 }
 
 /** What every outcome of a run carries. */
-export interface RunResultBase {
+export interface RunResultBase<OUTPUT = unknown> {
   readonly sessionId: string;
   /** The assistant's last words, or the sentence saying why the run stopped. */
   readonly text: string;
   readonly usage: RunUsage;
+  /**
+   * With `output` in the run's options, once the run completed: the final answer validated
+   * against that schema and typed, or why it is not valid. Absent otherwise.
+   */
+  readonly output?: RunOutput<OUTPUT> | undefined;
 }
 
 /**
@@ -134,19 +146,19 @@ export interface RunResultBase {
  * if (result.status === "failed") console.error(result.error);
  * ```
  */
-export type RunResult =
-  | (RunResultBase & {
+export type RunResult<OUTPUT = unknown> =
+  | (RunResultBase<OUTPUT> & {
       readonly status: "completed" | "cancelled" | "limit_reached";
       readonly approvals?: undefined | undefined;
       readonly error?: undefined | undefined;
     })
-  | (RunResultBase & {
+  | (RunResultBase<OUTPUT> & {
       readonly status: "suspended";
       /** The calls waiting for a decision. */
       readonly approvals: readonly PendingApproval[];
       readonly error?: undefined | undefined;
     })
-  | (RunResultBase & {
+  | (RunResultBase<OUTPUT> & {
       readonly status: "failed";
       /** What went wrong, in words. */
       readonly error: string;
@@ -168,6 +180,12 @@ export interface RunOptions {
    * run holds is refused at once with DocketError("session_busy"); `wait` waits up to that many ms.
    */
   readonly lease?: LeaseOptions | undefined;
+  /**
+   * A schema for the final answer (zod 4 or another Standard Schema that describes itself as
+   * JSON Schema): asked of the model as JSON on every turn, then parsed and validated into
+   * `result.output`, typed. A final answer that does not match is reported there, not thrown.
+   */
+  readonly output?: OutputSchema | undefined;
 }
 
 /**

@@ -1,4 +1,8 @@
-import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4FunctionTool,
+} from "@ai-sdk/provider";
 import type { Context } from "@opentelemetry/api";
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
@@ -37,6 +41,8 @@ export interface RunContext {
   readonly retries: RetryOptions | undefined;
   /** V4's `reasoning` call option, sent on every turn when set. */
   readonly reasoning?: ReasoningLevel;
+  /** Sent on every turn when the run asks for a structured final answer (`output`). */
+  readonly responseFormat?: LanguageModelV4CallOptions["responseFormat"];
   readonly signal: AbortSignal | undefined;
   readonly emit: (event: HarnessEvent) => void;
   /** Marks the session's status in the store. */
@@ -263,6 +269,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           signal,
           ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),
           ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
+          ...(ctx.responseFormat ? { responseFormat: ctx.responseFormat } : {}),
           onText: (delta) => ctx.emit({ type: "text", delta }),
         },
         {

@@ -23,6 +23,8 @@ export interface StreamTurnOptions {
   readonly maxOutputTokens?: number;
   /** V4's `reasoning` call option. */
   readonly reasoning?: LanguageModelV4CallOptions["reasoning"];
+  /** JSON with a schema, when the run asks for a structured final answer. */
+  readonly responseFormat?: LanguageModelV4CallOptions["responseFormat"];
   /** Called with each piece of text as it arrives. */
   readonly onText?: (delta: string) => void;
 }
@@ -61,6 +63,7 @@ export async function streamTurn(
     abortSignal: options.signal,
     ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
     ...(options.reasoning ? { reasoning: options.reasoning } : {}),
+    ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
   });
   let text = "";
   const deltas = new Map<string, string>();

@@ -3,6 +3,17 @@ import picomatch from "picomatch";
 /** A compiled glob: answers whether a string matches. */
 export type GlobTest = (value: string) => boolean;
 
+/**
+ * The picomatch options docket uses, declared here so that docket's published declarations need
+ * no types from picomatch (whose types are a development-only package).
+ */
+export interface GlobOptions {
+  /** Let `*` and `?` match a leading dot. */
+  readonly dot?: boolean;
+  /** Match regardless of letter case. */
+  readonly nocase?: boolean;
+}
+
 // picomatch is lenient by default: an unbalanced bracket becomes a literal and an impossible
 // range silently compiles to a regex that matches nothing. A policy glob that matches nothing is
 // a rule that never fires, so both are load errors here.
@@ -19,7 +30,7 @@ const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
  * compileGlob("a[b"); // throws: Missing closing: "]"
  * ```
  */
-export function compileGlob(pattern: string, options: picomatch.PicomatchOptions = {}): GlobTest {
+export function compileGlob(pattern: string, options: GlobOptions = {}): GlobTest {
   if (pattern.trim() === "") throw new Error("a glob must not be empty");
   // A plain name needs no regex: equality is exact and an order of magnitude faster.
   if (isLiteralGlob(pattern) && !options.nocase) return (value) => value === pattern;

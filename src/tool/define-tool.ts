@@ -8,7 +8,7 @@ import {
   type JsonSchema,
 } from "./input-schema.js";
 import type { PolicyArgs, Tool, ToolConfinement, ToolContext, ToolFailureReport } from "./tool.js";
-import { warnToolLint } from "./tool-lint-warnings.js";
+import { rememberToolInput } from "./tool-lint-warnings.js";
 
 /** The argument type a tool's handler receives, inferred from its input schema. */
 export type InferToolArgs<I> = I extends StandardSchemaV1
@@ -185,6 +185,6 @@ function buildTool<I extends StandardSchemaV1 | JsonSchema, O>(
     dedupe: dedupe as { key: (args: unknown) => string; windowMs?: number } | undefined,
     needsApproval: loose.needsApproval as ((args: unknown) => boolean) | undefined,
   });
-  warnToolLint(tool, loose.input);
+  rememberToolInput(tool, loose.input);
   return tool;
 }

@@ -33,7 +33,18 @@ interface StandardJsonSchemaCapable {
   };
 }
 
-function isStandardSchema(input: unknown): input is StandardSchemaV1 & StandardJsonSchemaCapable {
+/**
+ * Whether a value is a Standard Schema (it has `~standard.validate`), whatever its library.
+ *
+ * @example
+ * ```ts
+ * isStandardSchema(z.string()); // true
+ * isStandardSchema({ type: "object" }); // false: a JSON Schema
+ * ```
+ */
+export function isStandardSchema(
+  input: unknown,
+): input is StandardSchemaV1 & StandardJsonSchemaCapable {
   if (typeof input !== "object" && typeof input !== "function") return false;
   if (input === null) return false;
   const standard = (input as { "~standard"?: unknown })["~standard"];

@@ -6,8 +6,9 @@ import { lintTool } from "./lint-tool.js";
 import {
   emitToolLintWarnings,
   lintDefinedTool,
+  lintTools,
+  reportToolLint,
   setToolLintHandler,
-  warnToolLint,
 } from "./tool-lint-warnings.js";
 
 const codes = (findings: readonly LintFinding[]) =>
@@ -142,32 +143,39 @@ describe("lintTool", () => {
   });
 });
 
-describe("defineTool's development warning", () => {
+describe("tool lint reports", () => {
   const env = process.env.NODE_ENV;
   afterEach(() => {
     process.env.NODE_ENV = env;
     setToolLintHandler(null);
   });
 
-  it("reports a tool's findings once per tool name, only outside production and test", () => {
+  it("reports nothing when a tool is defined, even in development", () => {
     const seen: LintFinding[][] = [];
     setToolLintHandler((findings) => seen.push([...findings]));
-    const define = (name: string) =>
-      defineTool({
-        name,
-        description: "Lookup.",
-        input: z.object({}),
-        writes: false,
-        handler: () => 1,
-      });
+    process.env.NODE_ENV = "development";
+    defineTool({
+      name: "lint_defined",
+      description: "Lookup.",
+      input: z.object({}),
+      writes: false,
+      handler: () => 1,
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it("reports a tool's findings once per tool name, only outside production and test", () => {
+    const seen: LintFinding[][] = [];
+    const to = (findings: readonly LintFinding[]) => seen.push([...findings]);
+    const entry = (name: string) => ({ name, description: "Lookup.", inputSchema: {} });
     process.env.NODE_ENV = "production";
-    define("lint_prod");
+    reportToolLint([entry("lint_prod")], to);
     process.env.NODE_ENV = "test";
-    define("lint_test");
+    reportToolLint([entry("lint_test")], to);
     expect(seen).toEqual([]);
     process.env.NODE_ENV = "development";
-    define("lint_dev");
-    define("lint_dev");
+    reportToolLint([entry("lint_dev"), entry("lint_dev")], to);
+    reportToolLint([entry("lint_dev")], to);
     expect(seen.map((f) => f.map((x) => `${x.tool} ${x.code}`))).toEqual([
       ["lint_dev one_word_description", "lint_dev no_when_to_use"],
     ]);
@@ -177,7 +185,7 @@ describe("defineTool's development warning", () => {
     process.env.NODE_ENV = "development";
     setToolLintHandler(emitToolLintWarnings);
     const warning = new Promise<Error>((resolve) => process.once("warning", resolve));
-    warnToolLint({ name: "lint_warned", description: "Lookup.", inputSchema: {} }, undefined);
+    reportToolLint([{ name: "lint_warned", description: "Lookup.", inputSchema: {} }]);
     const emitted = await warning;
     expect(emitted.name).toBe("DocketToolLint");
     expect(emitted.message).toMatch(/lint_warned[\s\S]*one_word_description/);
@@ -185,7 +193,7 @@ describe("defineTool's development warning", () => {
       throw new Error("boom");
     });
     expect(() =>
-      warnToolLint({ name: "lint_throwing", description: "x", inputSchema: {} }, undefined),
+      reportToolLint([{ name: "lint_throwing", description: "x", inputSchema: {} }]),
     ).not.toThrow();
   });
 
@@ -203,5 +211,9 @@ describe("defineTool's development warning", () => {
       handler: () => 1,
     });
     expect(codes(lintDefinedTool(tool))).toEqual(["hidden_refinement amount"]);
+    expect(codes(lintTools([tool, tool]))).toEqual([
+      "hidden_refinement amount",
+      "hidden_refinement amount",
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { type LintFinding, lintTool } from "./lint-tool.js";
 import type { MenuEntry } from "./tool-surface.js";
 
-/** Receives a tool's lint findings, once per tool name. */
+/** Receives a tool's lint findings, once per tool name and process. */
 export type ToolLintHandler = (findings: readonly LintFinding[]) => void;
 
 /**
@@ -23,15 +23,16 @@ export const emitToolLintWarnings: ToolLintHandler = (findings) => {
 };
 
 let handler: ToolLintHandler | null = emitToolLintWarnings;
-const warned = new Set<string>();
+const reported = new Set<string>();
 // The schema each tool was defined with: its refinements are not in the published JSON Schema.
 const inputs = new WeakMap<MenuEntry, unknown>();
 
 /**
- * Where `defineTool`'s development-time lint findings go: a function, or null for nowhere. By
- * default each tool with findings emits one process warning of type `DocketToolLint`
- * (`process.on("warning", …)` sees it; `node --no-warnings` hides it). The docket CLI turns them
- * off: operators have `docket tools --lint`.
+ * Where tool lint findings go by default: a function, or null for nowhere. A checkpoint reports
+ * them at its first dispatch (unless its `toolLint` option says otherwise); by default each tool
+ * with findings emits one process warning of type `DocketToolLint` (`process.on("warning", …)`
+ * sees it; `node --no-warnings` hides it). The docket CLI turns them off: operators have
+ * `docket tools --lint`.
  *
  * @example
  * ```ts
@@ -43,25 +44,44 @@ export function setToolLintHandler(next: ToolLintHandler | null): void {
 }
 
 /**
- * Lint a newly defined tool and report its findings, once per tool name, in development only:
- * not when NODE_ENV is `production` (nor `test`, so test output stays the tests'). Never throws.
+ * Keep the schema a tool was defined with, for its lint: nothing is linted or reported here, so
+ * defining (or importing) a tool never prints anything.
  *
  * @example
  * ```ts
- * warnToolLint({ name: "echo", description: "Echo.", inputSchema: {} }, zodSchema);
+ * rememberToolInput(tool, zodSchema);
  * ```
  */
-export function warnToolLint(entry: MenuEntry, input: unknown): void {
+export function rememberToolInput(entry: MenuEntry, input: unknown): void {
   inputs.set(entry, input);
+}
+
+/**
+ * Report the findings of tools not yet reported in this process, one call of the handler per
+ * tool with findings: what a checkpoint does at its first dispatch. Development only: nothing
+ * when NODE_ENV is `production` (nor `test`, so test output stays the tests'). Never throws.
+ *
+ * @example
+ * ```ts
+ * reportToolLint(checkpoint.tools); // to the handler set by setToolLintHandler
+ * reportToolLint(tools, (findings) => log.warn(findings));
+ * ```
+ */
+export function reportToolLint(
+  tools: readonly MenuEntry[],
+  to: ToolLintHandler | null = handler,
+): void {
   const mode = process.env.NODE_ENV;
-  if (handler === null || mode === "production" || mode === "test") return;
-  if (warned.has(entry.name)) return;
-  warned.add(entry.name);
-  try {
-    const findings = lintTool(entry, input);
-    if (findings.length > 0) handler(findings);
-  } catch {
-    // A lint is advice; it never stops a tool from being defined.
+  if (to === null || mode === "production" || mode === "test") return;
+  for (const tool of tools) {
+    if (reported.has(tool.name)) continue;
+    reported.add(tool.name);
+    try {
+      const findings = lintDefinedTool(tool);
+      if (findings.length > 0) to(findings);
+    } catch {
+      // A lint is advice; it never stops a call.
+    }
   }
 }
 
@@ -76,4 +96,18 @@ export function warnToolLint(entry: MenuEntry, input: unknown): void {
  */
 export function lintDefinedTool(entry: MenuEntry): LintFinding[] {
   return lintTool(entry, inputs.get(entry));
+}
+
+/**
+ * Every finding over a set of tools, as `docket tools --lint` reports them: for a test that
+ * holds an agent's own tools to the same standard (`expect(lintTools(tools)).toEqual([])`).
+ *
+ * @example
+ * ```ts
+ * import { lintTools } from "docket";
+ * expect(lintTools([getOrder, issueRefund])).toEqual([]);
+ * ```
+ */
+export function lintTools(tools: Iterable<MenuEntry>): LintFinding[] {
+  return [...tools].flatMap((tool) => lintDefinedTool(tool));
 }

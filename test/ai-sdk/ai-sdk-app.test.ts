@@ -54,8 +54,11 @@ describe("examples/ai-sdk-app", () => {
           name: "issue_refund",
           input_schema: expect.objectContaining({
             properties: {
-              order_id: { type: "string" },
-              amount: expect.objectContaining({ type: "number" }),
+              order_id: { type: "string", description: "The order id." },
+              amount: expect.objectContaining({
+                type: "number",
+                description: "The refund in USD.",
+              }),
             },
             required: ["order_id", "amount"],
           }),

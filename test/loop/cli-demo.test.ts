@@ -21,10 +21,12 @@ function spoken(stdout: string): string {
 }
 
 const EXPECTED_STORY = [
+  ["call_invented", "refused", "unknown_tool"],
   ["call_lookup", "ok", undefined],
   ["call_full_refund", "refused", "denied"],
   ["call_malformed", "refused", "unreadable_arguments"],
   ["call_missing", "failed", "error"],
+  ["call_amount_text", "refused", "invalid_arguments"],
 ];
 
 // The three runs are separate processes with separate stores: run them side by side. Each
@@ -75,12 +77,26 @@ describe.concurrent("docket demo without a terminal", () => {
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(
       [
-        "  · the policy says ask, by rule refund-ceiling: refunds over 150 USD need a lead's approval",
-        "  · asked role:lead for approval",
-        "  · denied by lead (denied with --deny)",
+        "  · call_partial_refund: the policy says ask, by rule refund-ceiling: refunds over 150 USD need a lead's approval",
+        "  · call_partial_refund: asked role:lead for approval",
+        "  · call_partial_refund: denied by lead (denied with --deny)",
         "  ✗ issue_refund refused (approval_denied) [refund-ceiling]: lead denied this call to issue_refund: denied with --deny.",
       ].join("\n"),
     );
+    // The whole dispatcher, call by call: an invented name corrected next turn, a result capped
+    // before the model's context, arguments that fail the schema corrected next turn. (The
+    // assistant's words are on standard output, the calls on standard error.)
+    expect(stderr).toMatch(
+      /→ lookup_order .*\n {2}· call_invented: refused at step 2, the tool: .*\(unknown_tool\)\n {2}✗ lookup_order refused \(unknown_tool\): There is no tool named "lookup_order"\. The tools that exist are: get_order, issue_refund, escalate_to_human\.\n→ get_order \{"order_id":"SU-88421"\}\n/,
+    );
+    expect(stdout).toContain("That tool does not exist here; get_order is the one.");
+    expect(stderr).toMatch(
+      /· call_lookup: its result \(2,\d{3} bytes\) is capped to \d{3} before the model's context/,
+    );
+    expect(stderr).toMatch(
+      /· call_amount_text: refused at step 3, the arguments: .*\(invalid_arguments\)\n {2}✗ issue_refund refused \(invalid_arguments\): .*\/amount: .*\n→ issue_refund \{"order_id":"SU-88421","amount":200,/,
+    );
+    expect(stdout).toContain("The amount must be a number of USD; sending it again.");
     // The assistant's closing words follow the denial: no refund is promised, the case goes on.
     expect(stdout).not.toMatch(/I have refunded|refund goes through/);
     expect(stdout).toContain("No refund has been issued yet.");
@@ -110,7 +126,7 @@ describe.concurrent("docket demo without a terminal", () => {
     expect(stdout).toMatch(
       /call_partial_refund\s+issue_refund\s+ask\s+refund-ceiling\s+\(nobody\)\s+refused\s+approval_required/,
     );
-    expect(stderr).toContain("  · no one could be asked, so it did not run");
+    expect(stderr).toContain("  · call_partial_refund: no one could be asked, so it did not run");
     expect(stdout).not.toContain("I have refunded");
     expect(stdout).toMatch(/^ok: \d+ events in 1 chain verified, with \d+ signed checkpoints?\.$/m);
   });

@@ -39,12 +39,12 @@ describe("docs/reading-the-trail.md, run as written", () => {
     expect(story.split("\n")[0]).toMatch(
       /^TIME +CALL +TOOL +DECISION +RULE +BY +STATUS +REASON +HANDLER +WAIT$/,
     );
-    // As it happened: the lookup first, the escalation last; the lead's denial named.
+    // As it happened: the invented tool name first, the escalation last; the lead's denial named.
     const calls = story
       .split("\n")
       .slice(1, -1)
       .map((line) => line.split(/\s+/)[1]);
-    expect(calls[0]).toBe("call_lookup");
+    expect(calls.slice(0, 2)).toEqual(["call_invented", "call_lookup"]);
     expect(calls.at(-1)).toBe("call_escalate");
     expect(story).toMatch(/call_partial_refund +issue_refund +ask +refund-ceiling +lead +refused/);
     const latest = outputs.get("audit list --reverse --limit 20") ?? "";

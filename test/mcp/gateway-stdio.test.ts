@@ -75,6 +75,14 @@ describe("docket gateway over stdio", () => {
     expect(invalid.isError).toBe(true);
     expect(textOf(invalid)).toContain("/name");
 
+    // A misspelt name with arguments no schema would take: the answer is about the name.
+    const misspelt = await callTool("dyn__helo", { name: 42 });
+    expect(misspelt._meta?.["docket/call"]).toMatchObject({
+      status: "refused",
+      reason: "unknown_tool",
+    });
+    expect(textOf(misspelt)).toContain('There is no tool named "dyn__helo"');
+
     const failed = await callTool("dyn__fail");
     expect(failed.isError).toBe(true);
     expect(textOf(failed)).toContain("it broke: the disk is full");

@@ -1,6 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { readFile } from "node:fs/promises";
 import ts from "typescript";
+import { sourceFiles } from "./source-files.js";
 
 /**
  * What the source scan finds in a module:
@@ -284,23 +284,9 @@ export function scanSource(file: string, text: string): Finding[] {
  */
 export async function scanTree(root: string): Promise<Finding[]> {
   const findings: Finding[] = [];
-  // Walked by hand: Node 20's recursive readdir with file types can miss entries.
-  const walk = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (
-        entry.isFile() &&
-        entry.name.endsWith(".ts") &&
-        !entry.name.endsWith(".test.ts") &&
-        !entry.name.endsWith(".d.ts")
-      ) {
-        const file = relative(root, path).split("\\").join("/");
-        findings.push(...scanSource(file, await readFile(path, "utf8")));
-      }
-    }
-  };
-  await walk(root);
+  for (const { file, path } of await sourceFiles(root)) {
+    findings.push(...scanSource(file, await readFile(path, "utf8")));
+  }
   return findings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 }
 

@@ -28,7 +28,8 @@ function narrated(
     if (event.type === "run_start") sessionId = event.sessionId;
     if (event.type === "tool_result" && !json && sessionId) {
       const events = await store.listEvents({ sessionId, callId: event.result.callId });
-      const lines = narrateCall(events).map((line) => `  · ${line}\n`);
+      const callId = event.result.callId;
+      const lines = narrateCall(events).map((line) => `  · ${callId}: ${line}\n`);
       if (lines.length > 0) note(lines.join(""));
     }
     print(event);
@@ -112,6 +113,7 @@ export function registerDemoCommand(program: Command): void {
             : {}),
           principal: runtime.cli.runtime.principal,
           configHash: runtime.configHash,
+          limits: runtime.cli.runtime.limits,
           system: "You are the support desk of a furniture shop.",
         });
         const story = narrated(printer, runtime.store, Boolean(options.json));

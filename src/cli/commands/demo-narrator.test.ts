@@ -6,6 +6,16 @@ const trail = (...events: Record<string, unknown>[]) =>
   events.map((event) => ({ event })) as unknown as AuditRecord[];
 
 describe("narrateCall", () => {
+  it("says when a result was capped before the model's context, and not otherwise", () => {
+    const finished = (outputBytes: number, output: string) =>
+      narrateCall(trail({ type: "started" }, { type: "finished", outputBytes, output }));
+    expect(finished(2119, "x".repeat(987))).toEqual([
+      "it runs",
+      "its result (2,119 bytes) is capped to 987 before the model's context: the head and tail, and what was cut",
+    ]);
+    expect(finished(12, '{"ok":true}x')).toEqual(["it runs"]);
+  });
+
   it("tells an approved ask: the rule, who was asked, who approved and why", () => {
     expect(
       narrateCall(
@@ -42,7 +52,13 @@ describe("narrateCall", () => {
       "denied by lead (not today)",
     ]);
     expect(narrateCall(trail({ type: "refused", reason: "unreadable_arguments" }))).toEqual([
-      "refused before the policy was asked (unreadable_arguments)",
+      "refused at step 3, the arguments: they are not one JSON object, and the model is asked to resend them (unreadable_arguments)",
+    ]);
+    expect(narrateCall(trail({ type: "refused", reason: "unknown_tool" }))).toEqual([
+      "refused at step 2, the tool: no tool has that name, and the model is sent the names that exist (unknown_tool)",
+    ]);
+    expect(narrateCall(trail({ type: "refused", reason: "audit_failed" }))).toEqual([
+      "refused before the policy was asked (audit_failed)",
     ]);
     expect(
       narrateCall(

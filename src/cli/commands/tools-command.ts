@@ -4,7 +4,7 @@ import { connectMcpServers } from "../../mcp/connect-mcp-servers.js";
 import { lockFileBeside } from "../../mcp/tool-pins.js";
 import type { LintFinding } from "../../tool/lint-tool.js";
 import type { Tool } from "../../tool/tool.js";
-import { lintDefinedTool } from "../../tool/tool-lint-warnings.js";
+import { lintTools } from "../../tool/tool-lint-warnings.js";
 import { surfaceCost } from "../../tool/tool-surface.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { CONFIG_FLAG_HELP } from "./command-flags.js";
@@ -106,7 +106,7 @@ export function registerToolsCommand(program: Command): void {
     .action(async (options: ToolsOptions) => {
       await withMenu(options, (tools) => {
         if (!options.lint) return printMenu(tools, Boolean(options.json));
-        const findings = tools.flatMap((tool) => lintDefinedTool(tool));
+        const findings = lintTools(tools);
         printFindings(findings, Boolean(options.json));
         if (findings.length > 0) process.exitCode = 1;
       });
