@@ -185,7 +185,7 @@ export function planSandboxLaunch({
   }
   Object.assign(env, settings.setEnv ?? {}, setEnv);
 
-  // A filtered network (ADR 0037): the proxy's socket bound in, the command behind the forwarder.
+  // A filtered network (ADR 0037): the proxy's variables, the command behind its bootstrap.
   const proxied = proxiedLaunch(settings.network ?? SANDBOX_DEFAULTS.network, networkProxy, argv);
   if (proxied.status === "refused") return proxied;
   Object.assign(env, proxied.env);
@@ -223,7 +223,7 @@ export function planSandboxLaunch({
     emptyDir,
     network,
     env,
-    readOnly: [...(network === "all" ? resolverFiles() : []), ...proxied.readOnly],
+    readOnly: network === "all" ? resolverFiles() : [],
     pinned: [...new Set([...git.pinned, ...pinned])],
     keepReadOnly: [...git.readOnly, ...code],
     argv: [

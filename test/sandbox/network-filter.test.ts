@@ -220,6 +220,8 @@ describe.skipIf(!available)("the sandbox's network through docket's proxy", () =
         `(echo x > /dev/udp/1.1.1.1/53) 2>/dev/null && echo UDP-OPEN`,
         `(echo x > /dev/tcp/1.1.1.1/443) 2>/dev/null && echo TCP-OPEN`,
         `curl -sS -x "" --max-time 3 https://example.com/ && echo NO-PROXY-OPEN`,
+        // The channel docket took the proxy's listener on is closed before the command starts.
+        "test -e /proc/self/fd/3 && echo CHANNEL-OPEN",
         "echo checked",
       ].join("; "),
       project({ allow: ["*"] }),
@@ -232,6 +234,7 @@ describe.skipIf(!available)("the sandbox's network through docket's proxy", () =
       "UDP-OPEN",
       "TCP-OPEN",
       "NO-PROXY-OPEN",
+      "CHANNEL-OPEN",
     ]) {
       expect(text).not.toContain(leak);
     }

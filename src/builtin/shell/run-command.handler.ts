@@ -1,9 +1,13 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { realpath } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { DocketError } from "../../errors/docket-error.js";
 import { moveAsidePlanted, type PlantWatch } from "../../sandbox/move-aside-planted.js";
 import type { NetworkApprover } from "../../sandbox/network/network-connection.js";
-import { openSandboxNetwork } from "../../sandbox/network/open-sandbox-network.js";
+import {
+  openSandboxNetwork,
+  type SandboxNetwork,
+} from "../../sandbox/network/open-sandbox-network.js";
 import type { LaunchProxy } from "../../sandbox/network/proxied-launch.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
@@ -112,7 +116,7 @@ export async function runCommand(
   // A filtered network's proxy lives as long as the call; its connections go to the call's trail.
   const network =
     resolveConfinement(sandbox).status === "sandboxed"
-      ? await openSandboxNetwork(sandbox, {
+      ? openSandboxNetwork(sandbox, {
           onConnection: (connection) => ctx.log?.("network connection", connection),
           approve: networkApprover,
         })
@@ -120,6 +124,7 @@ export async function runCommand(
   try {
     return await runLaunched(ctx, cwd, timeoutMs, {
       launch: planLaunch(shell, args.command, cwd, sandbox, envOptions, network?.proxy),
+      network,
       maxOutputBytes,
       killGraceMs,
       beforeReport: () => network?.close(),
@@ -135,11 +140,13 @@ async function runLaunched(
   timeoutMs: number,
   {
     launch,
+    network,
     maxOutputBytes,
     killGraceMs,
     beforeReport,
   }: {
     launch: Launch;
+    network: SandboxNetwork | undefined;
     maxOutputBytes: number;
     killGraceMs: number;
     beforeReport: () => Promise<void> | undefined;
@@ -150,8 +157,10 @@ async function runLaunched(
     cwd,
     env: launch.env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+    // fd 3: the channel the sandbox's bootstrap hands docket its proxy listener on.
+    stdio: ["ignore", "pipe", "pipe", network?.proxy ? "ipc" : "ignore"],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
+  network?.attach(child);
   child.on("close", launch.cleanup);
   const half = Math.floor(maxOutputBytes / 2);
   const stdout = createOutputCapture(half);

@@ -1,15 +1,12 @@
-import { rmSync } from "node:fs";
 import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
-import { connect, type Socket } from "node:net";
+import { connect, type Server, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { NetworkApprover, NetworkConnection } from "./network-connection.js";
 import type { NetworkDecider } from "./network-rules.js";
 import { type DestinationOptions, resolveDestination } from "./resolve-destination.js";
 
-/** What the proxy needs: where to listen, how to decide, where to report. */
+/** What the proxy needs: how to decide, where to report. */
 export interface NetworkProxyOptions {
-  /** Path of the Unix socket to listen on (bound into the sandbox). */
-  readonly socketPath: string;
   readonly decide: NetworkDecider;
   /** Called once per connection, when it has ended or was refused. Must not throw. */
   readonly onConnection: (connection: NetworkConnection) => void;
@@ -20,9 +17,11 @@ export interface NetworkProxyOptions {
   readonly destination?: DestinationOptions;
 }
 
-/** A running proxy. `close` refuses new connections, ends open ones and reports them. */
+/** A proxy serving the listening sockets given to it. */
 export interface NetworkProxy {
-  readonly socketPath: string;
+  /** Serve the connections of a listening socket (the one a sandbox's bootstrap handed over). */
+  adopt(listener: Server): void;
+  /** Stops listening, ends open connections and reports them. */
   close(): Promise<void>;
 }
 
@@ -32,23 +31,26 @@ type Admission =
   | { open: false; connection: Pending; reason: string };
 
 /**
- * Start the filtering proxy that is a sandbox's only way out, on a Unix socket: HTTP CONNECT
- * tunnels (https, git over https) and plain HTTP requests in absolute form. For each, the host and
- * port are decided by the network rules (`ask` waits for `approve`, up to `askTimeoutMs`), the
- * name is resolved here and checked against the address rules (`resolveDestination`), and only
- * then is the destination dialled, at the address just checked. Every connection, refused ones
- * included, is reported to `onConnection` with its bytes each way and duration.
+ * The filtering proxy that is a sandbox's only way out: HTTP CONNECT tunnels (https, git over
+ * https) and plain HTTP requests in absolute form, on the listening sockets it adopts. For each,
+ * the host and port are decided by the network rules (`ask` waits for `approve`, up to
+ * `askTimeoutMs`), the name is resolved here and checked against the address rules
+ * (`resolveDestination`), and only then is the destination dialled, at the address just checked.
+ * Every connection, refused ones included, is reported to `onConnection` with its bytes each way
+ * and duration.
  *
  * @example
  * ```ts
- * const proxy = await startNetworkProxy({ socketPath: "/tmp/x/proxy.sock",
+ * const proxy = createNetworkProxy({
  *   decide: compileNetworkRules([{ name: "project", allow: ["registry.npmjs.org"] }]),
  *   onConnection: (c) => ctx.log("network connection", c) });
+ * proxy.adopt(listener);
  * await proxy.close();
  * ```
  */
-export async function startNetworkProxy(options: NetworkProxyOptions): Promise<NetworkProxy> {
+export function createNetworkProxy(options: NetworkProxyOptions): NetworkProxy {
   const open = new Set<Socket | Duplex>();
+  const listeners = new Set<Server>();
   const admit = (kind: "connect" | "http", host: string, port: number, signal: AbortSignal) =>
     admitConnection(kind, host, port, signal, options);
   const server = createServer({ keepAlive: false }, (req, res) => {
@@ -63,23 +65,27 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
       options.onConnection(finish(record, started)),
     );
   });
-  server.on("connection", (socket: Socket) => {
+  const accept = (socket: Socket) => {
     open.add(socket);
     socket.once("close", () => open.delete(socket));
-  });
-  rmSync(options.socketPath, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.socketPath, () => resolve());
-  });
+    server.emit("connection", socket);
+  };
   return {
-    socketPath: options.socketPath,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of open) socket.destroy();
-        rmSync(options.socketPath, { force: true });
-      }),
+    adopt(listener) {
+      listeners.add(listener);
+      listener.on("connection", accept);
+      listener.on("error", () => listener.close());
+    },
+    close: async () => {
+      // A listener's close waits for its connections, so they are ended after it is called.
+      const closed = [...listeners].map(
+        (listener) => new Promise((resolve) => listener.close(resolve)),
+      );
+      for (const socket of open) socket.destroy();
+      await Promise.all(closed);
+      // The sockets' close events (which report each connection) fire on the next turns.
+      await new Promise((resolve) => setImmediate(resolve));
+    },
   };
 }
 
@@ -160,6 +166,8 @@ async function tunnel(
     client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
     return;
   }
+  // Held until the tunnel is piped: bytes sent before the answer must wait, not be dropped.
+  client.pause();
   const gone = new AbortController();
   client.once("close", () => gone.abort());
   const admission = await admit("connect", target.host, target.port, gone.signal);
@@ -172,19 +180,12 @@ async function tunnel(
   const address = admission.connection.address ?? "";
   const upstream = connect({ host: address, port: target.port });
   open.add(upstream);
-  const counts = { bytesOut: head.length, bytesIn: 0 };
   let connected = false;
   let failure: string | undefined;
   upstream.once("connect", () => {
     connected = true;
     client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
     if (head.length > 0) upstream.write(head);
-    client.on("data", (chunk: Buffer) => {
-      counts.bytesOut += chunk.length;
-    });
-    upstream.on("data", (chunk: Buffer) => {
-      counts.bytesIn += chunk.length;
-    });
     client.pipe(upstream);
     upstream.pipe(client);
   });
@@ -198,9 +199,11 @@ async function tunnel(
     open.delete(upstream);
     client.end();
     const status = failure !== undefined && !connected ? "failed" : "closed";
+    // The socket's own counters: no per-chunk listener on a path that carries whole downloads.
     report({
       ...admission.connection,
-      ...counts,
+      bytesOut: upstream.bytesWritten,
+      bytesIn: upstream.bytesRead,
       status,
       ...(status === "failed" ? { reason: failure } : {}),
     });
