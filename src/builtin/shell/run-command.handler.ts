@@ -9,6 +9,7 @@ import {
   type SandboxNetwork,
 } from "../../sandbox/network/open-sandbox-network.js";
 import type { LaunchProxy } from "../../sandbox/network/proxied-launch.js";
+import { NETWORK_CONNECTION_MESSAGE } from "../../sandbox/network/read-network-connection.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
 import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
@@ -117,7 +118,7 @@ export async function runCommand(
   const network =
     resolveConfinement(sandbox).status === "sandboxed"
       ? openSandboxNetwork(sandbox, {
-          onConnection: (connection) => ctx.log?.("network connection", connection),
+          onConnection: (connection) => ctx.log?.(NETWORK_CONNECTION_MESSAGE, connection),
           approve: networkApprover,
         })
       : undefined;
