@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NetworkConnection } from "../../src/sandbox/network/network-connection.js";
 import { callEvents } from "../store/support/call-events.js";
-import { type ConsoleFixture, startConsole, TOKENS } from "./console-fixture.js";
+import { type ConsoleFixture, signInCookie, startConsole, TOKENS } from "./console-fixture.js";
 
 // A call's sandbox network connections on its session page, over real HTTP in front of a real
 // SQLite store; a host name is hostile text like everything else in the trail.
@@ -56,13 +56,7 @@ afterAll(async () => {
 
 describe("the console's call timeline", () => {
   it("spells out each network connection of a call, escaped", async () => {
-    const signIn = await fetch(`${f.api.url}/console/sign-in`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: f.api.url },
-      body: `token=${TOKENS.bob}`,
-    });
-    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const cookie = await signInCookie(f, TOKENS.bob);
     const res = await fetch(`${f.api.url}/console/sessions/${sessionId}`, { headers: { cookie } });
     expect(res.status).toBe(200);
     const page = await res.text();
