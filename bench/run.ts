@@ -27,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   hook: () => benchHook(),
   cold: () => benchCold(),
   firstcalls: async () => (await import("./first-calls.js")).benchFirstCalls(),
+  network: async () => (await import("./sandbox-network.js")).benchSandboxNetwork(),
 };
 
 const wanted = process.argv.slice(2);

@@ -20,4 +20,6 @@ export interface BuiltinContext {
   guard?: FileGuard | undefined;
   /** Live output for a person watching (`ToolContext.output`); must be quick (default: none). */
   onOutput?: ((chunk: Uint8Array, stream: "stdout" | "stderr") => void) | undefined;
+  /** A line in the call's audit trail (`ToolContext.log`), e.g. each sandbox network connection. */
+  log?: ((message: string, data?: unknown) => void) | undefined;
 }

@@ -161,7 +161,17 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       : (await import("../builtin/builtin-tools.js")).builtinTools({
           workspace,
           guard,
-          run: { sandbox },
+          run: {
+            sandbox,
+            // A person at the terminal answers the sandbox network's ask rules, one connection each.
+            ...(request.terminal && !request.autoDecide
+              ? {
+                  networkApprover: (
+                    await import("../approval/terminal-network-approver.js")
+                  ).createTerminalNetworkApprover(),
+                }
+              : {}),
+          },
         })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),

@@ -3,6 +3,7 @@ import type { ApproverConfig } from "../approval/approver-directory.js";
 import { DocketError } from "../errors/docket-error.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
 import { REASONING_LEVELS, type ReasoningLevel } from "../model/reasoning-level.js";
+import { formatIssuePath } from "../policy/policy-issue.js";
 import { forbiddenSandboxEnv } from "../sandbox/sandbox-env-guard.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { DocketConfig } from "./load-config.js";
@@ -191,10 +192,14 @@ function check<S extends z.ZodType>(
   const parsed = schema.safeParse(value, { jitless: true });
   if (parsed.success) return parsed.data;
   const issue = deepestIssue(parsed.error.issues[0]);
-  const path = [key, ...(issue?.path ?? [])].map(String);
+  const at = [key, ...(issue?.path ?? [])].map((part) =>
+    typeof part === "number" ? part : String(part),
+  );
+  const path = at.map(String);
   let line: number | undefined;
-  for (let i = path.length; i > 0 && line === undefined; i -= 1)
-    line = config?.lines.get(path.slice(0, i).join("."));
+  // The lines map writes list items as `[1]`, so an item's own line is found, not its list's.
+  for (let i = at.length; i > 0 && line === undefined; i -= 1)
+    line = config?.lines.get(formatIssuePath(at.slice(0, i)));
   throw new DocketError(
     "config_invalid",
     `${config?.file}:${line ?? 1}: ${path.join(".")}: ${issue?.message ?? "invalid"}`,

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { z } from "zod";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
+import { sandboxNetworkSchema, toNetworkFilter } from "./network-section.js";
 
 const absoluteOrHome = z
   .string()
@@ -22,7 +23,7 @@ const envName = z
  */
 export const sandboxSectionSchema = z.strictObject({
   mode: z.enum(["auto", "required", "off"]).optional(),
-  network: z.enum(["none", "loopback", "all"]).optional(),
+  network: sandboxNetworkSchema.optional(),
   env: z.array(envName).optional(),
   limits: z
     .strictObject({
@@ -55,7 +56,14 @@ export function toSandboxSettings(
     entry === "~" || entry.startsWith("~/") ? entry : path.resolve(base, entry);
   return {
     ...(section.mode ? { mode: section.mode } : {}),
-    ...(section.network ? { network: section.network } : {}),
+    ...(section.network === undefined
+      ? {}
+      : {
+          network:
+            typeof section.network === "string"
+              ? section.network
+              : toNetworkFilter(section.network, "project"),
+        }),
     ...(section.env ? { env: section.env } : {}),
     ...(section.limits
       ? {

@@ -2,6 +2,7 @@ import type { AuditRecord } from "../store/audit-record.js";
 import { shown } from "./approval-card.js";
 import { when } from "./console-layout.js";
 import { type Html, html } from "./html.js";
+import { networkNote } from "./network-note.js";
 
 /** One call's audit events, in chain order. */
 export interface CallEvents {
@@ -60,7 +61,7 @@ function describe(record: AuditRecord): Html {
     case "interrupted":
       return html`<b>interrupted</b>: ${shown(e.message)}`;
     case "log":
-      return html`<b>note</b>: ${shown(e.message)}`;
+      return networkNote(e);
   }
 }
 

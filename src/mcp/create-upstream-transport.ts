@@ -33,6 +33,9 @@ export function createUpstreamTransport(
       cwd: server.cwd,
       sandbox: server.sandbox,
       onStderr,
+      // Not tied to one call (a server serves many): the operator's log, at its stderr level.
+      onNetworkConnection: (connection) =>
+        onStderr(`docket network: ${JSON.stringify(connection)}`),
       ...(onNotice ? { onNotice } : {}),
     });
     return { transport: process, process };

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { sandboxNetworkSchema, toNetworkFilter } from "../config/network-section.js";
 import { DocketError } from "../errors/docket-error.js";
+import type { SandboxNetworkFilter } from "../sandbox/network/network-filter.js";
 import type { SandboxNetwork, SandboxSettings } from "../sandbox/sandbox-settings.js";
 
 /** Longest deadline a timer can hold (setTimeout's signed 32-bit limit). */
@@ -33,10 +35,7 @@ const serverSchema = z
     timeout_ms: z.number().int().positive().max(MAX_TIMER_MS).default(60_000),
     max_total_timeout_ms: z.number().int().positive().max(MAX_TIMER_MS).default(600_000),
     sandbox: z
-      .union([
-        z.boolean(),
-        z.strictObject({ network: z.enum(["none", "loopback", "all"]).optional() }),
-      ])
+      .union([z.boolean(), z.strictObject({ network: sandboxNetworkSchema.optional() })])
       .optional(),
   })
   .superRefine((server, ctx) => {
@@ -136,8 +135,8 @@ export interface StdioServerConfig extends ServerCommon {
 
 /** How a stdio server is confined. */
 export interface ServerSandbox {
-  /** The server's own network setting (default none). */
-  readonly network: SandboxNetwork;
+  /** The server's own network setting (default none): a word, or hosts through docket's proxy. */
+  readonly network: SandboxNetwork | SandboxNetworkFilter;
   /** The runtime's sandbox settings (hidden paths, limits), when given. */
   readonly settings?: SandboxSettings;
   /** The writable workspace (default: the server's cwd, else docket's). */
@@ -195,7 +194,21 @@ export function resolveMcpConfig(config: McpConfig): McpServerConfig[] {
       sandbox:
         server.sandbox === undefined || server.sandbox === false
           ? undefined
-          : { network: (server.sandbox === true ? undefined : server.sandbox.network) ?? "none" },
+          : {
+              network: serverNetwork(
+                server.sandbox === true ? undefined : server.sandbox.network,
+                name,
+              ),
+            },
     };
   });
+}
+
+// A server's own network: a word as written, or its host lists as a layer named after it.
+function serverNetwork(
+  network: z.output<typeof sandboxNetworkSchema> | undefined,
+  name: string,
+): SandboxNetwork | SandboxNetworkFilter {
+  if (network === undefined) return "none";
+  return typeof network === "string" ? network : toNetworkFilter(network, `mcp.${name}`);
 }

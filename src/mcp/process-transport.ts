@@ -9,6 +9,11 @@ import {
   type PlantNote,
   type PlantWatch,
 } from "../sandbox/move-aside-planted.js";
+import type { NetworkConnection } from "../sandbox/network/network-connection.js";
+import {
+  openSandboxNetwork,
+  type SandboxNetwork,
+} from "../sandbox/network/open-sandbox-network.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import { planSandboxLaunch } from "../sandbox/sandbox-launch.js";
 import type { ServerSandbox } from "./mcp-config.js";
@@ -33,6 +38,11 @@ export interface ProcessTransportOptions {
   readonly graceMs?: number;
   /** Run the server in the bubblewrap sandbox; it then fails to start where none is available. */
   readonly sandbox?: ServerSandbox | undefined;
+  /**
+   * Each connection the sandboxed server made through docket's proxy (a `sandbox.network` with
+   * host lists); asks are refused, since no call is there to hold.
+   */
+  readonly onNetworkConnection?: (connection: NetworkConnection) => void;
 }
 
 /** How a server process ended. */
@@ -90,6 +100,7 @@ export class ProcessTransport implements Transport {
   #exit: ProcessExit | undefined;
   #stopping: Promise<void> | undefined;
   #watch: readonly PlantWatch[] = [];
+  #network: SandboxNetwork | undefined;
 
   constructor(options: ProcessTransportOptions) {
     this.#options = options;
@@ -121,9 +132,16 @@ export class ProcessTransport implements Transport {
         env: launch.env,
         cwd,
         // fd 3: the watchdog's pipe, held open by docket until it exits (however it exits).
-        stdio: launch.watched ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+        // or the channel a filtered network's bootstrap hands docket its listener on.
+        stdio: [
+          "pipe",
+          "pipe",
+          "pipe",
+          launch.watched ? "pipe" : this.#network?.proxy ? "ipc" : "ignore",
+        ],
         detached: true,
       });
+      this.#network?.attach(child);
       if (launch.cleanup) child.once("close", launch.cleanup);
       this.#child = child;
       child.once("error", (error) => {
@@ -141,6 +159,7 @@ export class ProcessTransport implements Transport {
         this.#exit = { code, signal };
         // The sandbox has ended with every process in it: nothing can swap a folder now.
         this.#sweep(false);
+        void this.#network?.close();
         this.onclose?.();
       });
       child.stdout?.on("data", (chunk: Buffer) => this.#receive(chunk));
@@ -168,12 +187,15 @@ export class ProcessTransport implements Transport {
       );
     }
     const workspace = sandbox.workspace ?? cwd ?? process.cwd();
+    const onConnection = this.#options.onNetworkConnection ?? (() => {});
+    this.#network = openSandboxNetwork(settings, { onConnection });
     const plan = planSandboxLaunch({
       workspace,
       cwd: cwd ?? workspace,
       argv: [command, ...args],
       settings,
       setEnv: env,
+      networkProxy: this.#network.proxy,
     });
     if (plan.status === "refused") throw new Error(plan.reason);
     return plan;
@@ -212,6 +234,7 @@ export class ProcessTransport implements Transport {
     await Promise.race([closed, sleep(graceMs, undefined, { ref: false })]);
     child.stdout?.destroy();
     child.stderr?.destroy();
+    await this.#network?.close();
     this.#buffer.clear();
   }
 

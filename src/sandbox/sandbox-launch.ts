@@ -12,6 +12,7 @@ import { bwrapArguments } from "./bwrap-arguments.js";
 import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { type PlantWatch, watchPlanted } from "./move-aside-planted.js";
+import { type LaunchProxy, proxiedLaunch } from "./network/proxied-launch.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { pinAncestors } from "./pin-ancestors.js";
 import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
@@ -36,6 +37,8 @@ export interface LaunchRequest {
   readonly env?: NodeJS.ProcessEnv;
   /** Variables set for this launch on top of the allow-list (e.g. an MCP server's `env`). */
   readonly setEnv?: Readonly<Record<string, string>>;
+  /** The running proxy of a filtered `settings.network` (see `openSandboxNetwork`). */
+  readonly networkProxy?: LaunchProxy | undefined;
 }
 
 /** How to spawn a confined process, or why it may not be. */
@@ -131,6 +134,7 @@ export function planSandboxLaunch({
   settings = {},
   env: source = process.env,
   setEnv = {},
+  networkProxy,
 }: LaunchRequest): LaunchPlan {
   // Config load refuses these already; code that builds settings by hand is refused here.
   for (const name of [...(settings.env ?? []), ...Object.keys(settings.setEnv ?? {})]) {
@@ -181,7 +185,11 @@ export function planSandboxLaunch({
   }
   Object.assign(env, settings.setEnv ?? {}, setEnv);
 
-  const network = settings.network ?? SANDBOX_DEFAULTS.network;
+  // A filtered network (ADR 0037): the proxy's variables, the command behind its bootstrap.
+  const proxied = proxiedLaunch(settings.network ?? SANDBOX_DEFAULTS.network, networkProxy, argv);
+  if (proxied.status === "refused") return proxied;
+  Object.assign(env, proxied.env);
+  const network = proxied.network;
   const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
   const { file: emptyFile, dir: emptyDir } = emptySources();
@@ -225,7 +233,7 @@ export function planSandboxLaunch({
       "docket-limits",
       String(memoryKb),
       String(processes),
-      ...argv,
+      ...proxied.argv,
     ],
   });
   const bwrap = settings.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath;

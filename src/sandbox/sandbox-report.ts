@@ -1,3 +1,4 @@
+import { isNetworkFilter } from "./network/network-filter.js";
 import { pidsCgroupBase } from "./pids-cgroup.js";
 import { probeSandbox, type SandboxProbe } from "./probe-sandbox.js";
 import { resolveConfinement } from "./resolve-confinement.js";
@@ -6,7 +7,8 @@ import { SANDBOX_DEFAULTS, type SandboxSettings } from "./sandbox-settings.js";
 /** What `docket doctor` says about the sandbox. */
 export interface SandboxReport {
   readonly mode: "auto" | "required" | "off";
-  readonly network: "none" | "loopback" | "all";
+  /** `filtered` when the outside is reached by host name through docket's proxy. */
+  readonly network: "none" | "loopback" | "all" | "filtered";
   readonly probe: SandboxProbe;
   /** sandboxed, unconfined (auto: every call asks), refused (required) or off. */
   readonly confinement: string;
@@ -44,7 +46,9 @@ export function sandboxReport(settings: SandboxSettings = {}): SandboxReport {
   } as const;
   return {
     mode,
-    network: settings.network ?? SANDBOX_DEFAULTS.network,
+    network: isNetworkFilter(settings.network)
+      ? "filtered"
+      : (settings.network ?? SANDBOX_DEFAULTS.network),
     probe,
     confinement: confinement.status,
     processLimit,

@@ -1,3 +1,5 @@
+import type { SandboxNetworkFilter } from "./network/network-filter.js";
+
 /** How the shell is confined: `auto` (sandbox where available), `required`, or `off`. */
 export type SandboxMode = "auto" | "required" | "off";
 
@@ -11,7 +13,8 @@ export type SandboxNetwork = "none" | "loopback" | "all";
 /** The `sandbox:` section of docket.yaml, as code. Every field has a default. */
 export interface SandboxSettings {
   readonly mode?: SandboxMode;
-  readonly network?: SandboxNetwork;
+  /** `none`, `loopback`, `all`, or a filter: the outside by host name, through docket's proxy. */
+  readonly network?: SandboxNetwork | SandboxNetworkFilter;
   /** Names of variables passed through from docket's environment besides the allow-list. */
   readonly env?: readonly string[];
   /** Variables set to fixed values inside the sandbox. */

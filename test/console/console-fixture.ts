@@ -69,3 +69,14 @@ export async function startConsole(name: string): Promise<ConsoleFixture> {
     },
   };
 }
+
+/** Sign in to the fixture's console with a token; the session cookie to send with requests. */
+export async function signInCookie(f: ConsoleFixture, token: string): Promise<string> {
+  const signIn = await fetch(`${f.api.url}/console/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: f.api.url },
+    body: `token=${token}`,
+  });
+  return (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+}

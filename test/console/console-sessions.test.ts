@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callEvents } from "../store/support/call-events.js";
-import { type ConsoleFixture, startConsole, TOKENS } from "./console-fixture.js";
+import { type ConsoleFixture, signInCookie, startConsole, TOKENS } from "./console-fixture.js";
 
 // The sessions list over real HTTP, in front of a real SQLite store: each row says how many calls
 // its session made, counted in one read of the store (no cap at a page of calls).
@@ -34,13 +34,7 @@ function callsCell(page: string, sessionId: string): string | undefined {
 
 describe("the console's sessions list", () => {
   it("shows each session's exact number of calls, past any page size", async () => {
-    const signIn = await fetch(`${f.api.url}/console/sign-in`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: f.api.url },
-      body: `token=${TOKENS.bob}`,
-    });
-    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const cookie = await signInCookie(f, TOKENS.bob);
     const res = await fetch(`${f.api.url}/console/sessions`, { headers: { cookie } });
     expect(res.status).toBe(200);
     const page = await res.text();

@@ -41,7 +41,12 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     handler: async (args, ctx) =>
       (await runCommandHandler()).runCommand(
         args,
-        { workspace, signal: ctx.signal, onOutput: (chunk, stream) => ctx.output?.(chunk, stream) },
+        {
+          workspace,
+          signal: ctx.signal,
+          onOutput: (chunk, stream) => ctx.output?.(chunk, stream),
+          log: (message, data) => ctx.log(message, data),
+        },
         options,
       ),
     shape: (result) => result.text,

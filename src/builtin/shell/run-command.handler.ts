@@ -1,7 +1,15 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { realpath } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { DocketError } from "../../errors/docket-error.js";
 import { moveAsidePlanted, type PlantWatch } from "../../sandbox/move-aside-planted.js";
+import type { NetworkApprover } from "../../sandbox/network/network-connection.js";
+import {
+  openSandboxNetwork,
+  type SandboxNetwork,
+} from "../../sandbox/network/open-sandbox-network.js";
+import type { LaunchProxy } from "../../sandbox/network/proxied-launch.js";
+import { NETWORK_CONNECTION_MESSAGE } from "../../sandbox/network/read-network-connection.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
 import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
@@ -29,6 +37,11 @@ export interface RunCommandOptions {
   sandbox?: SandboxSettings;
   /** The shell binary; run as `SHELL -c COMMAND`. */
   shell?: string;
+  /**
+   * Answers the `ask` rules of a filtered `sandbox.network`, one connection at a time; without
+   * one such connections are refused.
+   */
+  networkApprover?: NetworkApprover;
 }
 
 /** What `run_command` returns. */
@@ -85,6 +98,7 @@ export async function runCommand(
     env: envOptions = {},
     shell = "bash",
     sandbox = {},
+    networkApprover,
   }: RunCommandOptions = {},
 ): Promise<RunCommandResult> {
   ctx.signal.throwIfAborted();
@@ -100,14 +114,54 @@ export async function runCommand(
       cause: error,
     });
   });
-  const launch = planLaunch(shell, args.command, cwd, sandbox, envOptions);
+  // A filtered network's proxy lives as long as the call; its connections go to the call's trail.
+  const network =
+    resolveConfinement(sandbox).status === "sandboxed"
+      ? openSandboxNetwork(sandbox, {
+          onConnection: (connection) => ctx.log?.(NETWORK_CONNECTION_MESSAGE, connection),
+          approve: networkApprover,
+        })
+      : undefined;
+  try {
+    return await runLaunched(ctx, cwd, timeoutMs, {
+      launch: planLaunch(shell, args.command, cwd, sandbox, envOptions, network?.proxy),
+      network,
+      maxOutputBytes,
+      killGraceMs,
+      beforeReport: () => network?.close(),
+    });
+  } finally {
+    await network?.close();
+  }
+}
+
+async function runLaunched(
+  ctx: BuiltinContext,
+  cwd: string,
+  timeoutMs: number,
+  {
+    launch,
+    network,
+    maxOutputBytes,
+    killGraceMs,
+    beforeReport,
+  }: {
+    launch: Launch;
+    network: SandboxNetwork | undefined;
+    maxOutputBytes: number;
+    killGraceMs: number;
+    beforeReport: () => Promise<void> | undefined;
+  },
+): Promise<RunCommandResult> {
   const started = performance.now();
   const child = spawn(launch.file, launch.args, {
     cwd,
     env: launch.env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+    // fd 3: the channel the sandbox's bootstrap hands docket its proxy listener on.
+    stdio: ["ignore", "pipe", "pipe", network?.proxy ? "ipc" : "ignore"],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
+  network?.attach(child);
   child.on("close", launch.cleanup);
   const half = Math.floor(maxOutputBytes / 2);
   const stdout = createOutputCapture(half);
@@ -124,6 +178,8 @@ export async function runCommand(
   });
 
   const ending = await superviseChild(child, { signal: ctx.signal, timeoutMs, killGraceMs });
+  // Connections still open are ended and recorded while the call is still running.
+  await beforeReport();
   if (ending.aborted) throw ctx.signal.reason;
   const out = stdout.finish();
   const err = stderr.finish();
@@ -160,6 +216,7 @@ function planLaunch(
   cwd: string,
   sandbox: SandboxSettings,
   envOptions: CommandEnvOptions,
+  networkProxy: LaunchProxy | undefined,
 ): Launch {
   const confinement = resolveConfinement(sandbox);
   const argv = [shell, "-c", command];
@@ -167,7 +224,7 @@ function planLaunch(
     throw new BuiltinRefusal("sandbox_unavailable", `Refused: ${confinement.reason}.`);
   }
   if (confinement.status === "sandboxed") {
-    const plan = planSandboxLaunch({ workspace: cwd, argv, settings: sandbox });
+    const plan = planSandboxLaunch({ workspace: cwd, argv, settings: sandbox, networkProxy });
     if (plan.status === "refused") throw new BuiltinRefusal("sandbox_refused", plan.reason);
     return plan;
   }

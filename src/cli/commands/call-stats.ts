@@ -55,7 +55,15 @@ export function percentile(sorted: readonly number[], q: number): number {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
 }
 
-function periodOf(at: number, period: StatsPeriod): string {
+/**
+ * The period an instant falls in: its day (`2026-12-03`), hour (`2026-12-03T11:00Z`) or `all`.
+ *
+ * @example
+ * ```ts
+ * periodOf(Date.parse("2026-12-03T11:42:00Z"), "hour"); // "2026-12-03T11:00Z"
+ * ```
+ */
+export function periodOf(at: number, period: StatsPeriod): string {
   if (period === "all") return "all";
   const iso = new Date(at).toISOString();
   return period === "day" ? iso.slice(0, 10) : `${iso.slice(0, 13)}:00Z`;

@@ -25,7 +25,14 @@ workspace: .
 # (an agent with a shell then has your powers over docket's own store). Check: docket doctor.
 sandbox:
   mode: auto
-  network: none         # none | loopback | all
+  network: none         # none | loopback | all | the host names below
+  # Or the outside by host name, through docket's proxy; each connection decided and audited,
+  # anything unlisted refused, private addresses refused whatever a name resolves to:
+  # network:
+  #   allow: [registry.npmjs.org, github.com, codeload.github.com]
+  #   ask: ["*.githubusercontent.com"]   # held until a person answers (or ask_timeout)
+  #   deny: [gist.github.com]
+  #   ask_timeout: 60s
   limits: { processes: 512, memory_mb: 8192 }
 
 # Sessions, transcripts, the audit trail and approvals. PostgreSQL when several processes share.

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { Store } from "../../store/store.js";
 import { callStats, type StatsPeriod, type ToolStats } from "./call-stats.js";
+import { type NetworkStats, networkStats } from "./network-stats.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseSince } from "./parse-since.js";
 import { textTable } from "./text-table.js";
@@ -81,9 +82,35 @@ function tableOf(rows: readonly ToolStats[]): string {
   );
 }
 
+function networkTableOf(rows: readonly NetworkStats[]): string {
+  const ms = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toString());
+  return textTable(
+    [
+      "PERIOD",
+      "SANDBOX NETWORK",
+      "CONNECTIONS",
+      "ALLOW/ASK/DENY",
+      "CLOSED/REFUSED/FAILED",
+      "BYTES OUT/IN",
+      "TIME p50/p95 ms",
+    ],
+    rows.map((r) => [
+      r.period,
+      `${r.host}:${r.port}`,
+      String(r.connections),
+      `${r.allowed}/${r.asked}/${r.denied}`,
+      `${r.closed}/${r.refused}/${r.failed}`,
+      `${r.bytesOut}/${r.bytesIn}`,
+      `${ms(r.durationMs.p50)}/${ms(r.durationMs.p95)}`,
+    ]),
+    { maxWidth: 40 },
+  );
+}
+
 /**
  * Add `docket stats`: per tool and period, from the store's audit events: calls, decisions,
- * outcomes, handler time and approval wait percentiles, result bytes and estimated tokens.
+ * outcomes, handler time and approval wait percentiles, result bytes and estimated tokens; then
+ * the sandbox's network connections per host (`type: "network"` lines in `--json`).
  * Read-only: it never creates, migrates or recovers a store.
  *
  * @example
@@ -103,19 +130,18 @@ export function registerStatsCommand(program: Command): void {
     .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per tool and period, one per line")
     .action(async (options: StatsOptions) => {
-      const rows = await withCommandStore(options, async (store) =>
-        callStats(
-          await readEvents(store, {
-            ...(options.session === undefined ? {} : { session: options.session }),
-            ...(options.since === undefined ? {} : { since: options.since }),
-          }),
-          options.by,
-        ),
-      );
+      const [rows, network] = await withCommandStore(options, async (store) => {
+        const records = await readEvents(store, {
+          ...(options.session === undefined ? {} : { session: options.session }),
+          ...(options.since === undefined ? {} : { since: options.since }),
+        });
+        return [callStats(records, options.by), networkStats(records, options.by)] as const;
+      });
       if (options.json) {
-        for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
+        for (const row of [...rows, ...network]) process.stdout.write(`${JSON.stringify(row)}\n`);
         return;
       }
       process.stdout.write(rows.length === 0 ? "No calls.\n" : tableOf(rows));
+      if (network.length > 0) process.stdout.write(`\n${networkTableOf(network)}`);
     });
 }

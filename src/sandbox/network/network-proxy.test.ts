@@ -1,0 +1,107 @@
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { type AddressInfo, connect, createServer, type Server } from "node:net";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NetworkConnection } from "./network-connection.js";
+import { createNetworkProxy, type NetworkProxy } from "./network-proxy.js";
+import { compileNetworkRules } from "./network-rules.js";
+
+// The proxy on real sockets: a listener it adopts, a real HTTP server behind it on 127.0.0.1.
+let target: HttpServer;
+let targetPort: number;
+let hits = 0;
+let listener: Server;
+let proxy: NetworkProxy;
+let proxyPort: number;
+const connections: NetworkConnection[] = [];
+
+beforeAll(async () => {
+  target = createHttpServer((_req, res) => {
+    hits += 1;
+    res.end("target");
+  });
+  await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+  targetPort = (target.address() as AddressInfo).port;
+  proxy = createNetworkProxy({
+    decide: compileNetworkRules([{ name: "project", allow: ["ok.example"] }]),
+    onConnection: (connection) => connections.push(connection),
+    destination: { hosts: { "ok.example": "127.0.0.1" } },
+  });
+  listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  proxyPort = (listener.address() as AddressInfo).port;
+  proxy.adopt(listener);
+});
+
+afterAll(async () => {
+  await proxy.close();
+  target.close();
+});
+
+/** Send raw bytes to the proxy, read until it closes (or 2 s pass). */
+function exchange(raw: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(proxyPort, "127.0.0.1");
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString("latin1");
+      if (answer.includes("200 Connection Established")) socket.end();
+    });
+    socket.on("error", () => resolve(answer));
+    socket.on("close", () => resolve(answer));
+    socket.setTimeout(2000, () => socket.destroy());
+    socket.write(raw, "latin1");
+  });
+}
+
+describe("createNetworkProxy", () => {
+  it("tunnels an allowed CONNECT and refuses the rest with a recorded reason", async () => {
+    expect(await exchange(`CONNECT ok.example:${targetPort} HTTP/1.1\r\n\r\n`)).toContain(
+      "200 Connection Established",
+    );
+    const denied = await exchange(`CONNECT ok.example.evil:${targetPort} HTTP/1.1\r\n\r\n`);
+    expect(denied).toContain("403 Forbidden");
+    expect(denied).toContain("no network rule allows it");
+    expect(await exchange(`CONNECT ok.example HTTP/1.1\r\n\r\n`)).toContain("400 Bad Request");
+    const plain = await exchange(
+      `GET http://ok.example:${targetPort}/x HTTP/1.1\r\nhost: ok.example\r\nconnection: close\r\n\r\n`,
+    );
+    expect(plain).toContain("target");
+    const relative = await exchange("GET /x HTTP/1.1\r\nhost: ok.example\r\n\r\n");
+    expect(relative).toContain("400");
+  });
+
+  it("never reaches the destination for a target the rules do not allow, whatever the bytes", async () => {
+    const before = hits;
+    const host = fc.oneof(
+      fc.constantFrom(
+        "ok.example.",
+        "OK.EXAMPLE",
+        "ok.example\u0000",
+        "127.0.0.1",
+        "[::1]",
+        "localhost",
+        "0x7f.1",
+      ),
+      fc.stringMatching(/^[\w.\-:[\]@%]{0,30}$/),
+    );
+    await fc.assert(
+      fc.asyncProperty(host, fc.constantFrom("CONNECT", "GET"), async (name, method) => {
+        const line =
+          method === "CONNECT"
+            ? `CONNECT ${name}:${targetPort} HTTP/1.1\r\n\r\n`
+            : `GET http://${name}:${targetPort}/ HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`;
+        const answer = await exchange(line);
+        const allowed = answer.includes("200 Connection Established") || answer.includes("target");
+        // Only the allowed name, in any spelling the URL rules normalise to it, gets through.
+        if (allowed) expect(name.toLowerCase().replace(/\.$/, "")).toBe("ok.example");
+      }),
+      { numRuns: 60 },
+    );
+    // And the trail agrees: every connection that went through was to the allowed name.
+    const through = connections.filter((c) => c.status === "closed");
+    expect(through.length).toBeGreaterThan(0);
+    for (const c of through) expect(c.host.toLowerCase().replace(/\.$/, "")).toBe("ok.example");
+    expect(hits).toBeGreaterThan(before);
+  });
+});

@@ -1,0 +1,187 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { request } from "node:http";
+import { connect, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import type { Admission } from "./admit-connection.js";
+import type { NetworkConnection } from "./network-connection.js";
+
+/** Decides one connection (see `admitConnection`). */
+export type Admit = (
+  kind: "connect" | "http",
+  host: string,
+  port: number,
+  signal: AbortSignal,
+) => Promise<Admission>;
+
+/** Takes a connection's record once it has ended or was refused (the proxy adds its duration). */
+export type Report = (record: Omit<NetworkConnection, "durationMs">) => void;
+
+function splitAuthority(authority: string): { host: string; port: number } | undefined {
+  const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
+  if (match === null) return undefined;
+  return { host: (match[1] ?? "").replace(/^\[|\]$/g, ""), port: Number(match[2]) };
+}
+
+/**
+ * Serve one CONNECT: admitted, the destination is dialled at its checked address and bytes are
+ * relayed both ways unread; refused, the client gets a 403 with the reason. Reported once, when
+ * it has ended, with the socket's own byte counters.
+ *
+ * @example
+ * ```ts
+ * server.on("connect", (req, client, head) => void tunnel(req, client, head, admit, open, report));
+ * ```
+ */
+export async function tunnel(
+  req: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  admit: Admit,
+  open: Set<Socket | Duplex>,
+  report: Report,
+): Promise<void> {
+  const target = splitAuthority(req.url ?? "");
+  client.on("error", () => client.destroy());
+  if (target === undefined) {
+    client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+    return;
+  }
+  // Held until the tunnel is piped: bytes sent before the answer must wait, not be dropped.
+  client.pause();
+  const gone = new AbortController();
+  client.once("close", () => gone.abort());
+  const admission = await admit("connect", target.host, target.port, gone.signal);
+  const zero = { bytesOut: 0, bytesIn: 0 };
+  if (!admission.open) {
+    client.end(refusal(target.host, target.port, admission.reason));
+    report({ ...admission.connection, ...zero, status: "refused", reason: admission.reason });
+    return;
+  }
+  const address = admission.connection.address ?? "";
+  const upstream = connect({ host: address, port: target.port });
+  open.add(upstream);
+  let connected = false;
+  let failure: string | undefined;
+  upstream.once("connect", () => {
+    connected = true;
+    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    if (head.length > 0) upstream.write(head);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  upstream.on("error", (error: NodeJS.ErrnoException) => {
+    failure ??= `${address}:${target.port}: ${error.code ?? error.message}`;
+    if (!connected) client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
+    else client.destroy();
+  });
+  client.once("close", () => upstream.destroy());
+  upstream.once("close", () => {
+    open.delete(upstream);
+    client.end();
+    const status = failure !== undefined && !connected ? "failed" : "closed";
+    // The socket's own counters: no per-chunk listener on a path that carries whole downloads.
+    report({
+      ...admission.connection,
+      bytesOut: upstream.bytesWritten,
+      bytesIn: upstream.bytesRead,
+      status,
+      ...(status === "failed" ? { reason: failure } : {}),
+    });
+  });
+}
+
+/**
+ * Serve one plain-HTTP request in absolute form (`GET http://host:port/path`): admitted, it is
+ * sent on to the checked address with the client's headers (less the proxy's own); refused, the
+ * client gets a 403 with the reason.
+ *
+ * @example
+ * ```ts
+ * createServer((req, res) => void forwardRequest(req, res, admit, report));
+ * ```
+ */
+export async function forwardRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  admit: Admit,
+  report: Report,
+) {
+  let url: URL | undefined;
+  try {
+    url = new URL(req.url ?? "");
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || url.protocol !== "http:") {
+    res
+      .writeHead(400, { "content-type": "text/plain" })
+      .end("docket's proxy takes http:// URLs and CONNECT only\n");
+    return;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const port = url.port === "" ? 80 : Number(url.port);
+  const gone = new AbortController();
+  res.once("close", () => gone.abort());
+  const admission = await admit("http", host, port, gone.signal);
+  if (!admission.open) {
+    res
+      .writeHead(403, { "content-type": "text/plain" })
+      .end(refusalText(host, port, admission.reason));
+    report({
+      ...admission.connection,
+      bytesOut: 0,
+      bytesIn: 0,
+      status: "refused",
+      reason: admission.reason,
+    });
+    return;
+  }
+  const headers = { ...req.headers };
+  delete headers["proxy-connection"];
+  delete headers["proxy-authorization"];
+  const counts = { bytesOut: 0, bytesIn: 0 };
+  const upstream = request({
+    host: admission.connection.address,
+    port,
+    method: req.method,
+    path: `${url.pathname}${url.search}`,
+    headers,
+    setHost: false,
+  });
+  req.on("data", (chunk: Buffer) => {
+    counts.bytesOut += chunk.length;
+  });
+  let failure: string | undefined;
+  upstream.on("response", (answer) => {
+    answer.on("data", (chunk: Buffer) => {
+      counts.bytesIn += chunk.length;
+    });
+    res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+    answer.pipe(res);
+  });
+  upstream.on("error", (error: NodeJS.ErrnoException) => {
+    failure ??= `${admission.connection.address}:${port}: ${error.code ?? error.message}`;
+    if (!res.headersSent) res.writeHead(502).end();
+    else res.destroy();
+  });
+  req.pipe(upstream);
+  res.once("close", () => {
+    upstream.destroy();
+    const status = failure !== undefined ? "failed" : "closed";
+    report({
+      ...admission.connection,
+      ...counts,
+      status,
+      ...(failure !== undefined ? { reason: failure } : {}),
+    });
+  });
+}
+
+function refusalText(host: string, port: number, reason: string): string {
+  return `docket refused the connection to ${host}:${port}: ${reason}\n`;
+}
+
+function refusal(host: string, port: number, reason: string): string {
+  const body = refusalText(host, port, reason);
+  return `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
