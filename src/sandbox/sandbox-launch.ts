@@ -1,11 +1,4 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
@@ -14,6 +7,7 @@ import { resolveHiddenPaths } from "./hidden-paths.js";
 import { type PlantWatch, watchPlanted } from "./move-aside-planted.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { pinAncestors } from "./pin-ancestors.js";
+import { realOrSelf } from "./quiet-fs.js";
 import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
 import {
   SANDBOX_DEFAULTS,
@@ -21,6 +15,7 @@ import {
   SANDBOX_SOCKET_DIRS,
   type SandboxSettings,
 } from "./sandbox-settings.js";
+import type { GitWatch } from "./sweep-git.js";
 import { writableLink } from "./writable-link.js";
 
 /** What to start, confined: a program and its arguments, in a directory of the workspace. */
@@ -59,6 +54,8 @@ export type LaunchPlan =
        * since docket itself makes its other files (the store, the pins) after such a start.
        */
       readonly watchConfig: PlantWatch[];
+      /** What the workspace's repositories were at launch: `sweepGit` it once the process ends. */
+      readonly gitWatch: GitWatch;
     }
   | { readonly status: "refused"; readonly reason: string };
 
@@ -185,7 +182,22 @@ export function planSandboxLaunch({
   const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
   const { file: emptyFile, dir: emptyDir } = emptySources();
-  const git = gitGuards(workspace);
+  const walkLimit = settings.walkLimit ?? SANDBOX_DEFAULTS.walkLimit;
+  const git = gitGuards({ workspace, roots: writableRoots, walkLimit, env: source });
+  if (git.status === "too_many") {
+    return {
+      status: "refused",
+      reason: `Refused: the sandbox could not find every git repository to guard: ${git.problem}. Raise sandbox.walk_limit.`,
+    };
+  }
+  const gitWatch: GitWatch = {
+    workspace,
+    roots: writableRoots,
+    walkLimit,
+    absent: git.absent,
+    links: git.links,
+    known: git.known,
+  };
   const missingInside = (entry: string) =>
     path.isAbsolute(entry) &&
     writableRoots.some((root) => entry === root || entry.startsWith(`${root}${path.sep}`)) &&
@@ -199,6 +211,8 @@ export function planSandboxLaunch({
   const pinned = [
     ...pinAncestors(code, writableRoots),
     ...pinAncestors(hidden.literal, writableRoots),
+    // A nested repository's folders: renamed away, its guarded git directory would go along.
+    ...pinAncestors([...git.pinned, ...git.readOnly], writableRoots),
     // The folders of what the sweep will look at: swapped for a link while the check and the
     // rename run, they would send the rename outside (ADR 0020).
     ...pinAncestors([...absent, ...watchConfig.map((entry) => entry.path)], writableRoots).filter(
@@ -240,6 +254,7 @@ export function planSandboxLaunch({
       cleanup: () => {},
       watch,
       watchConfig,
+      gitWatch,
     };
   }
   // Join the cgroup before bwrap starts anything, so no process of the call is ever outside it.
@@ -251,15 +266,8 @@ export function planSandboxLaunch({
     cleanup: cgroup.remove,
     watch,
     watchConfig,
+    gitWatch,
   };
-}
-
-function realOrSelf(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
 }
 
 // The real path of the deepest existing ancestor, with the missing rest appended.
