@@ -1,0 +1,18 @@
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { versionControlPath } from "./version-control-path.js";
+
+describe("versionControlPath", () => {
+  it("names .git anywhere, and what a repository's configuration makes git run or load", () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), "docket-vcs-path-")));
+    mkdirSync(join(ws, ".git"));
+    writeFileSync(join(ws, ".git", "config"), "[core]\n\thooksPath = .husky\n");
+    expect(versionControlPath(ws, join(ws, ".git", "hooks", "pre-push"))).toContain(".git");
+    expect(versionControlPath(ws, join(ws, "vendor", "x", ".git", "config"))).toContain(".git");
+    expect(versionControlPath(ws, join(ws, ".husky", "pre-commit"))).toContain(".husky");
+    expect(versionControlPath(ws, join(ws, "husky.txt"))).toBeUndefined();
+    expect(versionControlPath(ws, join(ws, "src", "git.ts"))).toBeUndefined();
+  });
+});
