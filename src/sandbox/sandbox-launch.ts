@@ -81,8 +81,25 @@ function emptySources(): { file: string; dir: string } {
 // the process limit -p, bash -u. Memory is RLIMIT_DATA (heap and private writable mappings), not
 // RLIMIT_AS: V8 and every WebAssembly instance reserve gigabytes of address space they never
 // touch, so an address-space cap of 8 GiB already broke tsx's wasm lexer.
-const LIMITS_SCRIPT =
+const LIMITS =
   'ulimit -d "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
+
+// A descriptor docket inherited from its parent without close-on-exec (a log, a socket, a
+// writable file) would pass through bwrap into the command: every one but stdin, stdout and
+// stderr is closed first. bash lists them all; dash's redirections reach only 3 to 9.
+const CLOSE_ALL_FDS =
+  'for fd in /proc/$$/fd/*; do fd=${fd##*/}; case $fd in 0|1|2) ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac; done; ';
+const CLOSE_LOW_FDS = 'for fd in 3 4 5 6 7 8 9; do eval "exec $fd>&-"; done; ';
+
+let limitsShell: string[] | undefined;
+
+// The shell that closes the descriptors and sets the limits, and its script.
+function limitsCommand(): string[] {
+  limitsShell ??= existsSync("/bin/bash")
+    ? ["/bin/bash", "-c", CLOSE_ALL_FDS + LIMITS]
+    : ["/bin/sh", "-c", CLOSE_LOW_FDS + LIMITS];
+  return limitsShell;
+}
 
 // The read-only paths that need a mount: those that exist inside a writable root.
 function readOnlyInside(entries: readonly string[], roots: readonly string[]): string[] {
@@ -232,10 +249,9 @@ export function planSandboxLaunch({
     readOnly: network === "all" ? resolverFiles() : [],
     pinned: [...new Set([...git.pinned, ...pinned])],
     keepReadOnly: [...git.readOnly, ...code],
+    tmpfsBytes: memoryKb * 1024,
     argv: [
-      "/bin/sh",
-      "-c",
-      LIMITS_SCRIPT,
+      ...limitsCommand(),
       "docket-limits",
       String(memoryKb),
       String(processes),
