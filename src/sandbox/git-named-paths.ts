@@ -21,7 +21,7 @@ export interface GitNamedPaths {
 // Keys whose value is a command git (or a program git starts) runs: every word of it that names
 // a file is a file that runs later, outside the sandbox.
 const PROGRAM_KEY =
-  /^(alias\..+|filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|merge\..+\.driver|core\.(fsmonitor|editor|pager|sshcommand|askpass|gitproxy)|sequence\.editor|gpg(\..+)?\.program|credential(\..+)?\.helper|pager\..+|interactive\.difffilter|(diff|merge)tool\..+\.(cmd|path)|uploadpack\.packobjectshook|receive\.procreceiverefs|core\.hookspath|core\.attributesfile)$/;
+  /^(alias\..+|filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|merge\..+\.driver|core\.(fsmonitor|editor|pager|sshcommand|askpass|gitproxy)|sequence\.editor|gpg(\..+)?\.program|credential(\..+)?\.helper|pager\..+|interactive\.difffilter|(diff|merge)tool\..+\.(cmd|path)|uploadpack\.packobjectshook|receive\.procreceiverefs|tar\..+\.command|hook\..+\.command|core\.hookspath|core\.attributesfile)$/;
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0)$/i;
 
 function expand(word: string, base: string, home: string): string {
