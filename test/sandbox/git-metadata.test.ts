@@ -4,13 +4,17 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { INITIAL_CONFIG } from "../../src/cli/commands/init-command.js";
+import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
 import {
   builtinTools,
   createCheckpoint,
   createMemoryEventSink,
+  createPolicyEngine,
   renderResult,
 } from "../../src/index.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
+import { call } from "../policy/support/policy-request.js";
 
 // Real bubblewrap and real git: each case plants by its own route inside the sandbox, then runs
 // the user's next git OUTSIDE it, where a planted command would leave the marker.
@@ -196,6 +200,43 @@ describe.skipIf(!available)(
       );
       expect(text).toContain("planted");
       userWorkRunsNothing(join(workspace, "linked"));
+    });
+
+    it("holds under docket init's policy, where an allowed npm test runs a test file that plants", async () => {
+      const config = join(root, `init-${n}`);
+      await mkdir(config);
+      await writeFile(join(config, "docket.yaml"), INITIAL_CONFIG);
+      const layers = loadPolicyFiles({ projectFile: join(config, "docket.yaml"), env: {} });
+      const policy = await createPolicyEngine({ layers, workspace });
+      await writeFile(
+        join(workspace, "package.json"),
+        JSON.stringify({ name: "victim", version: "1.0.0", scripts: { test: "sh plant.test.sh" } }),
+      );
+      await writeFile(
+        join(workspace, "plant.test.sh"),
+        [
+          `printf '#!/bin/sh\n${plant()}\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit`,
+          `printf '[core]\n\tfsmonitor = "${plant()}"\n' >> .git/config`,
+          "mkdir -p stash && cp -r .git/. stash/ 2>/dev/null",
+          `printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "${plant()}"\n' > stash/config`,
+          "echo ../stash > .git/commondir",
+          "echo tests-passed",
+        ].join("\n"),
+      );
+      const verdict = await policy.decide(call("run_command", { command: "npm test" }));
+      expect(verdict.decision).toBe("allow");
+      const checkpoint = createCheckpoint({
+        tools: builtinTools({ workspace, policy, run: { sandbox: {} } }),
+        policy,
+        events: createMemoryEventSink(),
+      });
+      const result = await checkpoint.dispatch({
+        id: `call_${++n}`,
+        name: "run_command",
+        arguments: JSON.stringify({ command: "npm test" }),
+      });
+      expect(renderResult(result)).toContain("tests-passed");
+      userWorkRunsNothing();
     });
 
     it("still lets ordinary git work succeed inside: add, commit, branch, checkout, stash, diff, log, rebase", async () => {
