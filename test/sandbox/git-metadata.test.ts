@@ -15,6 +15,7 @@ import {
 } from "../../src/index.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { call } from "../policy/support/policy-request.js";
+import { runInSandbox } from "../support/run-in-sandbox.js";
 
 // Real bubblewrap and real git: each case plants by its own route inside the sandbox, then runs
 // the user's next git OUTSIDE it, where a planted command would leave the marker.
@@ -42,19 +43,7 @@ function userGit(cwd: string, ...args: string[]): string {
   });
 }
 
-async function run(command: string): Promise<string> {
-  const checkpoint = createCheckpoint({
-    tools: builtinTools({ workspace, run: { sandbox: {} } }),
-    policy: () => ({ decision: "allow" as const, rule: "allow-all" }),
-    events: createMemoryEventSink(),
-  });
-  const result = await checkpoint.dispatch({
-    id: `call_${++n}`,
-    name: "run_command",
-    arguments: JSON.stringify({ command, timeout_ms: 20_000 }),
-  });
-  return renderResult(result);
-}
+const run = async (command: string) => (await runInSandbox(workspace, command)).text;
 
 // What a planted command does: leave the marker (git passes its own arguments after it).
 const plant = () => `touch ${marker}`;

@@ -5,14 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  builtinTools,
-  createCheckpoint,
-  createMemoryEventSink,
-  renderResult,
-} from "../../src/index.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import type { SandboxSettings } from "../../src/sandbox/sandbox-settings.js";
+import { runInSandbox } from "../support/run-in-sandbox.js";
 
 // Real bubblewrap: the sandbox starts with nothing but stdin, stdout and stderr, and what it
 // keeps in memory (files in /tmp, /dev/shm) counts against its memory limit.
@@ -21,7 +16,6 @@ const index = fileURLToPath(new URL("../../src/index.ts", import.meta.url));
 const tsx = import.meta.resolve("tsx");
 
 let workspace: string;
-let n = 0;
 
 beforeAll(async () => {
   workspace = await realpath(await mkdtemp(join(tmpdir(), "docket-clean-")));
@@ -31,19 +25,8 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-async function run(command: string, sandbox: SandboxSettings = {}, timeoutMs = 20_000) {
-  const checkpoint = createCheckpoint({
-    tools: builtinTools({ workspace, run: { sandbox } }),
-    policy: () => ({ decision: "allow" as const, rule: "allow-all" }),
-    events: createMemoryEventSink(),
-  });
-  const result = await checkpoint.dispatch({
-    id: `call_${++n}`,
-    name: "run_command",
-    arguments: JSON.stringify({ command, timeout_ms: timeoutMs }),
-  });
-  return { result, text: renderResult(result) };
-}
+const run = (command: string, sandbox: SandboxSettings = {}, timeoutMs = 20_000) =>
+  runInSandbox(workspace, command, { sandbox, timeoutMs });
 
 describe.skipIf(!available)("the sandbox starts clean", () => {
   it("keeps descriptors docket inherited from its parent out of the command", async () => {
