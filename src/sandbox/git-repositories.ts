@@ -109,7 +109,7 @@ function declaredSubmodules(worktree: string): string[] {
  * Every git directory a command in `workspace` can reach: each `.git` folder or file at any depth
  * (node_modules left out, except submodules `.gitmodules` declares there), what each `.git` file
  * names, their common directories, and the submodules and linked worktrees kept in those. A walk
- * past `walkLimit` entries answers `too_many`, and the caller refuses rather than guess.
+ * past `walkLimit` folders answers `too_many`, and the caller refuses rather than guess.
  *
  * @example
  * ```ts
@@ -127,11 +127,13 @@ export function findRepositories(
   while (queue.length > 0) {
     const scan = scanDir(queue.pop() as string, RULE);
     if (scan === undefined) continue;
-    budget -= scan.entries;
+    // Folders are what is looked through (a `.git` is found by its name in a listing), so only
+    // they count: a workspace of many files in few folders is not refused for its size.
+    budget -= scan.subdirs.length + 1;
     if (budget < 0) {
       return {
         status: "too_many",
-        problem: `more than ${walkLimit} files and folders to look through for git repositories (under ${workspace})`,
+        problem: `more than ${walkLimit} folders to look through for git repositories (under ${workspace})`,
       };
     }
     dotGits.push(...scan.matches);
