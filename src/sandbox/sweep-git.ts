@@ -19,7 +19,7 @@ export interface GitWatch {
 // What `git init`, `git clone` and `git worktree add` write into a configuration: a repository
 // made during the call whose configuration says only this keeps it.
 const PLAIN_KEYS = [
-  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)$/,
+  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|worktree|sparsecheckout|sparsecheckoutcone)$/,
   /^user\.(name|email)$/,
   /^init\.defaultbranch$/,
   /^remote\..+\.(url|fetch)$/,
