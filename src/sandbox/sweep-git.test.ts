@@ -30,6 +30,15 @@ function repository(): string {
   return ws;
 }
 
+// A repository as `git init` makes it, inside the workspace, after the launch.
+function madeByTheCall(ws: string): string {
+  const fresh = join(ws, "fresh", ".git");
+  mkdirSync(join(fresh, "hooks"), { recursive: true });
+  writeFileSync(join(fresh, "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(fresh, "hooks", "pre-commit.sample"), "");
+  return fresh;
+}
+
 describe("sweepGit", () => {
   it("renames aside a guarded path that was missing at launch, and reports it", () => {
     const ws = repository();
@@ -48,10 +57,7 @@ describe("sweepGit", () => {
   it("takes hooks and a configuration beyond git init's from a repository made during the call", () => {
     const ws = repository();
     const watch = launch(ws);
-    const fresh = join(ws, "fresh", ".git");
-    mkdirSync(join(fresh, "hooks"), { recursive: true });
-    writeFileSync(join(fresh, "HEAD"), "ref: refs/heads/main\n");
-    writeFileSync(join(fresh, "hooks", "pre-commit.sample"), "");
+    const fresh = madeByTheCall(ws);
     writeFileSync(join(fresh, "hooks", "post-checkout"), "#!/bin/sh\n");
     writeFileSync(join(fresh, "config"), "[core]\n\tbare = false\n\tfsmonitor = ./run.sh\n");
     const notes = sweepGit(watch).map((note) => note.text);
@@ -63,10 +69,7 @@ describe("sweepGit", () => {
   it("leaves a repository made during the call alone when it holds only what git init writes", () => {
     const ws = repository();
     const watch = launch(ws);
-    const fresh = join(ws, "fresh", ".git");
-    mkdirSync(join(fresh, "hooks"), { recursive: true });
-    writeFileSync(join(fresh, "HEAD"), "ref: refs/heads/main\n");
-    writeFileSync(join(fresh, "hooks", "pre-commit.sample"), "");
+    const fresh = madeByTheCall(ws);
     writeFileSync(
       join(fresh, "config"),
       '[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote "origin"]\n\turl = ../up\n',
