@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import { parseGitConfig } from "./git-config-file.js";
+import { indexGitlinks } from "./index-gitlinks.js";
 import { readTextOrUndefined as readText, realOrUndefined } from "./quiet-fs.js";
 import { scanDir } from "./scan-dir.js";
 
@@ -107,7 +108,7 @@ function declaredSubmodules(worktree: string): string[] {
 
 /**
  * Every git directory a command in `workspace` can reach: each `.git` folder or file at any depth
- * (node_modules left out, except submodules `.gitmodules` declares there), what each `.git` file
+ * (node_modules left out, except submodules `.gitmodules` declares or the index holds there), what each `.git` file
  * names, their common directories, and the submodules and linked worktrees kept in those. A walk
  * past `walkLimit` folders answers `too_many`, and the caller refuses rather than guess.
  *
@@ -164,6 +165,10 @@ export function findRepositories(
     }
     add({ dotGit, gitDir, worktree });
     const common = commonDirOf(gitDir);
+    // Submodules the index holds without a `.gitmodules` entry: git status still enters them.
+    const sha256 = /objectformat\s*=\s*sha256/i.test(readText(path.join(common, "config")) ?? "");
+    for (const link of indexGitlinks(gitDir, { sha256 }))
+      pending.push(path.resolve(worktree, link, ".git"));
     if (common !== gitDir) add({ dotGit: undefined, gitDir: common, worktree });
     const inner: string[] = [];
     innerGitDirs(common, inner);

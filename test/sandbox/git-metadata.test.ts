@@ -178,6 +178,21 @@ describe.skipIf(!available)(
       userWorkRunsNothing(join(workspace, "fresh"));
     });
 
+    it("takes a repository planted under node_modules and linked into the index without .gitmodules", async () => {
+      const text = await run(
+        [
+          "mkdir -p node_modules/pkg && git init -q node_modules/pkg",
+          "git -C node_modules/pkg -c user.name=t -c user.email=t@e commit -q --allow-empty -m x",
+          `git -C node_modules/pkg config core.fsmonitor "${plant()}"`,
+          "git update-index --add --cacheinfo 160000,$(git -C node_modules/pkg rev-parse HEAD),node_modules/pkg",
+          "echo planted",
+        ].join(" && "),
+      );
+      expect(text).toContain("planted");
+      expect(text).toContain("core.fsmonitor");
+      userWorkRunsNothing();
+    });
+
     it("takes a git directory a new .git file names", async () => {
       const text = await run(
         [
