@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
+import { inheritedFds } from "./inherited-fds.js";
 import { type PlantWatch, watchPlanted } from "./move-aside-planted.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { pinAncestors } from "./pin-ancestors.js";
@@ -88,17 +89,21 @@ const LIMITS =
 // writable file) would pass through bwrap into the command: every one but stdin, stdout and
 // stderr is closed first. bash lists them all; dash's redirections reach only 3 to 9.
 const CLOSE_ALL_FDS =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's parameter expansion, not a template.
   'for fd in /proc/$$/fd/*; do fd=${fd##*/}; case $fd in 0|1|2) ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac; done; ';
 const CLOSE_LOW_FDS = 'for fd in 3 4 5 6 7 8 9; do eval "exec $fd>&-"; done; ';
 
-let limitsShell: string[] | undefined;
+const hasBash = existsSync("/bin/bash");
 
-// The shell that closes the descriptors and sets the limits, and its script.
-function limitsCommand(): string[] {
-  limitsShell ??= existsSync("/bin/bash")
-    ? ["/bin/bash", "-c", CLOSE_ALL_FDS + LIMITS]
-    : ["/bin/sh", "-c", CLOSE_LOW_FDS + LIMITS];
-  return limitsShell;
+// The shell that sets the limits, closing first what docket inherited (`inheritedFds`). With
+// nothing inherited (the usual case) it is dash, as cheap as before; otherwise bash, which can
+// close any descriptor. dash alone reaches only 3 to 9: above that, no launch.
+function limitsCommand(): string[] | undefined {
+  const inherited = inheritedFds();
+  if (inherited !== undefined && inherited.length === 0) return ["/bin/sh", "-c", LIMITS];
+  if (hasBash) return ["/bin/bash", "-c", CLOSE_ALL_FDS + LIMITS];
+  if (inherited === undefined || inherited.some((fd) => fd > 9)) return undefined;
+  return ["/bin/sh", "-c", CLOSE_LOW_FDS + LIMITS];
 }
 
 // The read-only paths that need a mount: those that exist inside a writable root.
@@ -198,6 +203,14 @@ export function planSandboxLaunch({
   const network = settings.network ?? SANDBOX_DEFAULTS.network;
   const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
+  const limits = limitsCommand();
+  if (limits === undefined) {
+    return {
+      status: "refused",
+      reason:
+        "Refused: docket holds descriptors from its parent that the sandbox cannot close without bash (/bin/bash). Start docket without them, or install bash.",
+    };
+  }
   const { file: emptyFile, dir: emptyDir } = emptySources();
   const walkLimit = settings.walkLimit ?? SANDBOX_DEFAULTS.walkLimit;
   const git = gitGuards({ workspace, roots: writableRoots, walkLimit, env: source });
@@ -250,13 +263,7 @@ export function planSandboxLaunch({
     pinned: [...new Set([...git.pinned, ...pinned])],
     keepReadOnly: [...git.readOnly, ...code],
     tmpfsBytes: memoryKb * 1024,
-    argv: [
-      ...limitsCommand(),
-      "docket-limits",
-      String(memoryKb),
-      String(processes),
-      ...argv,
-    ],
+    argv: [...limits, "docket-limits", String(memoryKb), String(processes), ...argv],
   });
   const bwrap = settings.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath;
   const launcherEnv = { PATH: source.PATH ?? "/usr/bin:/bin" };

@@ -30,10 +30,11 @@ const run = (command: string, sandbox: SandboxSettings = {}, timeoutMs = 20_000)
 
 describe.skipIf(!available)("the sandbox starts clean", () => {
   it("keeps descriptors docket inherited from its parent out of the command", async () => {
-    // A parent (docket's host) hands docket writable files on fd 3 and fd 12, without
-    // close-on-exec, as a shell's `exec 3>file` or a supervisor would.
+    // A parent (docket's host) hands docket writable files on fd 3 and fd 40, without
+    // close-on-exec, as a shell's `exec 40>file` or a supervisor would. Node itself marks its
+    // low descriptors close-on-exec at start; fd 40 is one it leaves open for its children.
     const low = join(workspace, "parent-fd3.log");
-    const high = join(workspace, "parent-fd12.log");
+    const high = join(workspace, "parent-fd40.log");
     await writeFile(low, "");
     await writeFile(high, "");
     const script = join(workspace, "host.mts");
@@ -42,15 +43,15 @@ describe.skipIf(!available)("the sandbox starts clean", () => {
       [
         `import { builtinTools, createCheckpoint, createMemoryEventSink, renderResult } from ${JSON.stringify(index)};`,
         `const checkpoint = createCheckpoint({ tools: builtinTools({ workspace: ${JSON.stringify(workspace)}, run: { sandbox: {} } }), policy: () => ({ decision: "allow", rule: "all" }), events: createMemoryEventSink() });`,
-        `const command = "ls /proc/self/fd | tr '\\\\n' ' '; echo; (echo leaked >&3) 2>/dev/null && echo wrote-3; (echo leaked >&12) 2>/dev/null && echo wrote-12; echo done";`,
+        `const command = "ls /proc/self/fd | tr '\\\\n' ' '; echo; (echo leaked >&3) 2>/dev/null && echo wrote-3; (echo leaked >&40) 2>/dev/null && echo wrote-40; echo done";`,
         `const result = await checkpoint.dispatch({ id: "c1", name: "run_command", arguments: JSON.stringify({ command }) });`,
         "process.stdout.write(renderResult(result));",
       ].join("\n"),
     );
     const stdio: ("ignore" | "pipe" | number)[] = ["ignore", "pipe", "pipe"];
-    for (let fd = 3; fd <= 12; fd++) stdio.push("ignore");
+    for (let fd = 3; fd <= 40; fd++) stdio.push("ignore");
     stdio[3] = openSync(low, "a");
-    stdio[12] = openSync(high, "a");
+    stdio[40] = openSync(high, "a");
     const child = spawn(process.execPath, ["--import", tsx, script], { stdio });
     let out = "";
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -62,7 +63,7 @@ describe.skipIf(!available)("the sandbox starts clean", () => {
     await new Promise((resolve) => child.on("close", resolve));
     expect(out).toContain("done");
     expect(out).not.toContain("wrote-3");
-    expect(out).not.toContain("wrote-12");
+    expect(out).not.toContain("wrote-40");
     const fds = /^([\d ]+)$/m.exec(out)?.[1]?.trim().split(/\s+/) ?? [];
     // ls itself holds the listing open: 0, 1, 2 and that one.
     expect(fds.filter((fd) => Number(fd) > 2).length).toBeLessThanOrEqual(1);
