@@ -35,7 +35,7 @@ export { createTerminalApprover } from "./approval/terminal-approver.js";
 export type { TrailProblem, TrailProblemKind, TrailReport } from "./audit/trail-report.js";
 export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
 export type { EditFileOptions } from "./builtin/files/edit-file.handler.js";
-export type { FileGuard } from "./builtin/files/file-guard.js";
+export type { FileGuard, FilePolicy } from "./builtin/files/file-guard.js";
 export type { FileToolOptions } from "./builtin/files/file-tools.js";
 export type { ListFilesOptions } from "./builtin/files/list-files.handler.js";
 export type { ReadFileOptions } from "./builtin/files/read-file.handler.js";

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { runtimeOwnFiles } from "../protect/runtime-own-files.js";
 import type { Tool } from "../tool/tool.js";
+import { type FileGuard, type FilePolicy, fileGuard } from "./files/file-guard.js";
 import { type FileToolOptions, fileTools } from "./files/file-tools.js";
 import type { RunCommandOptions } from "./shell/run-command.handler.js";
 import { runCommandTool } from "./shell/run-command-tool.js";
@@ -15,6 +16,12 @@ export interface BuiltinToolsOptions extends FileToolOptions {
   readonly fetch?: FetchUrlOptions;
   /** Leave some out, by name. */
   readonly exclude?: readonly string[];
+  /**
+   * The policy the tools run under (a `createPolicyEngine` engine): its deny `path` rules keep
+   * files out of every file tool, listings and searches included, and its exact allow rules are
+   * the one way a file tool writes version-control metadata.
+   */
+  readonly policy?: FilePolicy;
 }
 
 /**
@@ -34,6 +41,7 @@ export function builtinTools({
   run,
   fetch,
   exclude = [],
+  policy,
   ...files
 }: BuiltinToolsOptions): Tool[] {
   const root = resolve(workspace);
@@ -42,7 +50,10 @@ export function builtinTools({
   // Found when a handler first asks, not here: a process that only decides (a policy check)
   // never runs one. But from the folder and environment of now: a host that changes directory
   // or HOME before its first call still has the files of where it made the tools kept out.
-  const guard = files.guard ?? defaultGuard(root, process.cwd(), { ...process.env });
+  const guard = combineGuards(
+    files.guard ?? defaultGuard(root, process.cwd(), { ...process.env }),
+    fileGuard({ policy }),
+  );
   return [
     ...fileTools(root, { ...files, guard }),
     runCommandTool(root, run),
@@ -50,12 +61,23 @@ export function builtinTools({
   ].filter((tool) => !exclude.includes(tool.name));
 }
 
+// Both guards hold: a caller's own guard never switches off what the policy's deny rules keep.
+function combineGuards(first: FileGuard, second: FileGuard): FileGuard {
+  const either =
+    (a?: (absolute: string) => string | undefined, b?: (absolute: string) => string | undefined) =>
+    (absolute: string) =>
+      a?.(absolute) ?? b?.(absolute);
+  return {
+    own: either(first.own, second.own),
+    secret: either(first.secret, second.secret),
+    allowsExactly: (tool, absolute) =>
+      first.allowsExactly?.(tool, absolute) === true ||
+      second.allowsExactly?.(tool, absolute) === true,
+  };
+}
+
 /** docket's usual own files, found from `cwd` and `env` when a handler first asks. */
-function defaultGuard(
-  workspace: string,
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): NonNullable<BuiltinToolsOptions["guard"]> {
+function defaultGuard(workspace: string, cwd: string, env: NodeJS.ProcessEnv): FileGuard {
   let own: ReturnType<typeof runtimeOwnFiles> | undefined;
   return {
     own: (absolute: string) => {

@@ -3,6 +3,7 @@ import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
 import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
+import { fileGuard } from "../builtin/files/file-guard.js";
 import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { telemetryConfig } from "../config/telemetry-section.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
@@ -120,10 +121,11 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     shellParser: request.shellParser ?? "when-needed",
   });
   // The file tools keep docket's own files and deny-protected files out, whatever the policy.
-  const guard = {
+  const guard = fileGuard({
     own: (absolute: string) => protection.ownFiles.find(absolute)?.what,
-    secret: (absolute: string) => policy.deniedPath(absolute)?.reason,
-  };
+    policy,
+  });
+  const hidden = (absolute: string) => guard.own?.(absolute) ?? guard.secret?.(absolute);
   // The shell's sandbox hides the same files the self-protection vote guards.
   const sandbox = protectedSandbox(
     {
@@ -161,6 +163,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       : (await import("../builtin/builtin-tools.js")).builtinTools({
           workspace,
           guard,
+          policy,
           run: {
             sandbox,
             // A person at the terminal answers the sandbox network's ask rules, one connection each.
@@ -228,7 +231,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
         preview: async (asked) =>
           (await import("../approval/call-preview.js")).previewCall(asked, {
             workspace,
-            hidden: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
+            hidden,
           }),
         alwaysAllow: createAlwaysAllow({
           projectFile: cli.projectFile,
@@ -262,7 +265,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     workspace,
     configHash: hashCanonical(cli.config?.sections ?? {}),
     sandbox,
-    guard: (absolute) => guard.own(absolute) ?? guard.secret(absolute),
+    guard: hidden,
     telemetry: telemetry?.options,
     async close() {
       await upstreams?.close();

@@ -16,6 +16,7 @@ import {
 } from "../sandbox/network/open-sandbox-network.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import { planSandboxLaunch } from "../sandbox/sandbox-launch.js";
+import { type GitWatch, sweepGit } from "../sandbox/sweep-git.js";
 import type { ServerSandbox } from "./mcp-config.js";
 import { withParentWatchdog } from "./parent-watchdog.js";
 import { signalProcessGroup, stopProcessGroup } from "./stop-process-group.js";
@@ -61,6 +62,8 @@ interface Launch {
   readonly watched?: boolean;
   /** docket's config files missing when the sandbox started: it cannot cover them. */
   readonly watchConfig?: readonly PlantWatch[];
+  /** The workspace's repositories at the sandbox's start, swept when the server ends. */
+  readonly gitWatch?: GitWatch;
 }
 
 /** Groups still running, killed on the way out if docket exits without closing them. */
@@ -101,6 +104,7 @@ export class ProcessTransport implements Transport {
   #stopping: Promise<void> | undefined;
   #watch: readonly PlantWatch[] = [];
   #network: SandboxNetwork | undefined;
+  #gitWatch: GitWatch | undefined;
 
   constructor(options: ProcessTransportOptions) {
     this.#options = options;
@@ -127,6 +131,7 @@ export class ProcessTransport implements Transport {
     }
     installExitHook();
     this.#watch = launch.watchConfig ?? [];
+    this.#gitWatch = launch.gitWatch;
     return new Promise((resolve, reject) => {
       const child = spawn(launch.file, launch.args, {
         env: launch.env,
@@ -266,7 +271,15 @@ export class ProcessTransport implements Transport {
   // (docket.yaml), which the sandbox could not cover: after each answer it gives, and when it
   // ends, they are moved aside, and the operator's log says so.
   #sweep(live = true): void {
-    for (const notice of moveAsidePlanted(this.#watch, { by: "the MCP server", live })) {
+    // The repositories only once it has ended: a running server could plant again right after.
+    const git =
+      live || this.#gitWatch === undefined
+        ? []
+        : sweepGit(this.#gitWatch, { by: "the MCP server" });
+    for (const notice of [
+      ...moveAsidePlanted(this.#watch, { by: "the MCP server", live }),
+      ...git,
+    ]) {
       try {
         this.#options.onNotice?.(notice);
       } catch {

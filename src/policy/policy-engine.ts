@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import * as path from "node:path";
+import picomatch from "picomatch";
 import { createAnalysisCache } from "./analysis-cache.js";
 import { withGrant } from "./call-grant.js";
 import { CallView } from "./call-view.js";
@@ -82,6 +83,12 @@ export interface DocketPolicyEngine extends PolicyEngine {
    * so that listings and searches can leave it out; undefined when none does.
    */
   deniedPath(absolute: string): { readonly rule: string; readonly reason: string } | undefined;
+  /**
+   * Whether an allow rule names exactly this file for this tool: a `path` without any glob that
+   * resolves to it, and no `when`. What lets a file tool write version-control metadata, which it
+   * otherwise refuses whatever the policy allows (ADR 0031).
+   */
+  allowsExactly(tool: string, absolute: string): boolean;
 }
 
 /**
@@ -275,6 +282,20 @@ export async function createPolicyEngine(
         }
       }
       return undefined;
+    },
+    allowsExactly(tool, absolute) {
+      const target = resolvePolicyPath(absolute, pathContext);
+      return index
+        .all()
+        .some(
+          (rule) =>
+            rule.decision === "allow" &&
+            rule.when === undefined &&
+            rule.tools.some((glob) => glob.test(tool)) &&
+            (rule.paths ?? []).some(
+              (pattern) => !picomatch.scan(pattern.text).isGlob && pattern.test(target, "allow"),
+            ),
+        );
     },
   };
 }

@@ -51,4 +51,19 @@ describe("bwrapArguments", () => {
     expect(pairs(args, "--setenv")).toEqual([["PATH", "/bin"]]);
     expect(args.slice(-4)).toEqual(["--", "bash", "-c", "ls"]);
   });
+
+  it("sizes the private file systems in memory within the memory limit, and makes /dev read-only", () => {
+    const total = 64 * 1024 * 1024;
+    const args = bwrapArguments({ ...plan, tmpfsBytes: total });
+    const sizes = new Map<string, number>();
+    args.forEach((arg, i) => {
+      if (arg === "--size") sizes.set(args[i + 3] ?? "", Number(args[i + 1]));
+    });
+    expect([...sizes.keys()].sort()).toEqual(["/dev/shm", "/run", "/tmp", "/var/tmp"]);
+    expect([...sizes.values()].reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(total);
+    expect(sizes.get("/tmp")).toBe(total / 2);
+    // /dev/shm is mounted over bwrap's /dev, which is then read-only.
+    expect(args.indexOf("/dev/shm")).toBeLessThan(args.indexOf("--remount-ro"));
+    expect(args[args.indexOf("--remount-ro") + 1]).toBe("/dev");
+  });
 });

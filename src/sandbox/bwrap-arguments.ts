@@ -19,7 +19,26 @@ export interface BwrapPlan {
   readonly pinned?: readonly string[];
   /** Paths inside the writable ones kept read-only (a repository's hooks and config). */
   readonly keepReadOnly?: readonly string[];
+  /**
+   * What the private file systems in memory may hold together, in bytes: /tmp gets half, /dev/shm
+   * a quarter, /var/tmp and /run an eighth each, so files there count against the memory limit.
+   */
+  readonly tmpfsBytes?: number;
   readonly argv: readonly string[];
+}
+
+// Shares of `tmpfsBytes`: the four add up to the whole.
+const TMPFS_SHARE: Readonly<Record<string, number>> = {
+  "/tmp": 1 / 2,
+  "/dev/shm": 1 / 4,
+  "/var/tmp": 1 / 8,
+  "/run": 1 / 8,
+};
+
+function sized(dir: string, total: number | undefined): string[] {
+  if (total === undefined) return ["--tmpfs", dir];
+  const bytes = Math.max(1024 * 1024, Math.floor(total * (TMPFS_SHARE[dir] ?? 0)));
+  return ["--size", String(bytes), "--tmpfs", dir];
 }
 
 // Fresh, empty file systems over these: no other process's sockets (docker, dbus, postgres,
@@ -67,7 +86,10 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
     "--proc",
     "/proc",
   ];
-  for (const dir of PRIVATE_DIRS) args.push("--tmpfs", dir);
+  // bwrap's /dev is a tmpfs as large as the host allows: /dev/shm gets a sized one of its own,
+  // and /dev itself is made read-only (its devices still work), so neither can fill the host.
+  args.push(...sized("/dev/shm", plan.tmpfsBytes), "--remount-ro", "/dev");
+  for (const dir of PRIVATE_DIRS) args.push(...sized(dir, plan.tmpfsBytes));
   for (const file of plan.readOnly ?? []) args.push("--ro-bind-try", file, file);
   const writable = [plan.workspace, ...plan.writable];
   for (const dir of writable) args.push("--bind", dir, dir);

@@ -1,7 +1,8 @@
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import picomatch from "picomatch";
+import { realOrUndefined } from "./quiet-fs.js";
 import { scanDir } from "./scan-dir.js";
 
 /** What to cover inside one sandbox: real paths, split by kind. */
@@ -130,15 +131,6 @@ export function resolveHiddenPaths({
     }
   }
   return { status: "ok", files: [...files], dirs: [...dirs], literal: [...literal] };
-}
-
-function realOrUndefined(candidate: string): string | undefined {
-  try {
-    return realpathSync(candidate);
-  } catch {
-    // A missing path has nothing to hide yet; a dangling symlink points at nothing.
-    return undefined;
-  }
 }
 
 function expandHome(entry: string, home: string): string {

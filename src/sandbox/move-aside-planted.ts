@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, realpathSync, renameSync } from "node:fs";
+import { lstatSync, renameSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { realOrUndefined } from "./quiet-fs.js";
 
 /** One of docket's own files missing when a sandbox started, and where its folder really was. */
 export interface PlantWatch {
@@ -16,14 +17,6 @@ export interface PlantNote {
   readonly text: string;
 }
 
-function realOrUndefined(file: string): string | undefined {
-  try {
-    return realpathSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Note, at a sandbox's launch, docket's own files that are missing there: bwrap covers only what
  * exists, so the sandboxed program could create them.
@@ -37,9 +30,17 @@ export function watchPlanted(paths: readonly string[]): PlantWatch[] {
   return paths.map((path) => ({ path, folder: realOrUndefined(dirname(path)) }));
 }
 
-// `NAME.from-sandbox-TIME`, or with a random part when that name is taken or the rename to it
-// fails: a program that made it first (a folder, say) cannot keep the file in place.
-function renameAside(file: string): string {
+/**
+ * Rename a file planted by a sandboxed program to `NAME.from-sandbox-TIME`, or with a random part
+ * when that name is taken or the rename to it fails: a program that made it first (a folder, say)
+ * cannot keep the file in place. Answers the new path; throws when the rename fails.
+ *
+ * @example
+ * ```ts
+ * renameAside("/ws/.git/commondir"); // "/ws/.git/commondir.from-sandbox-1764763200000"
+ * ```
+ */
+export function renameAside(file: string): string {
   const plain = `${file}.from-sandbox-${Date.now()}`;
   if (lstatSync(plain, { throwIfNoEntry: false }) === undefined) {
     try {

@@ -7,6 +7,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import * as path from "node:path";
+import { readTextOrUndefined as readText } from "./quiet-fs.js";
 
 /** A cgroup made for one call: its processes can never number more than `pids.max`. */
 export interface CallCgroup {
@@ -92,14 +93,6 @@ function findBase(): string | undefined {
     }
   }
   return undefined;
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
 }
 
 /**

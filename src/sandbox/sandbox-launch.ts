@@ -1,20 +1,15 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
+import { inheritedFds } from "./inherited-fds.js";
 import { type PlantWatch, watchPlanted } from "./move-aside-planted.js";
 import { type LaunchProxy, proxiedLaunch } from "./network/proxied-launch.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { pinAncestors } from "./pin-ancestors.js";
+import { realOrSelf } from "./quiet-fs.js";
 import { forbiddenSandboxEnv } from "./sandbox-env-guard.js";
 import {
   SANDBOX_DEFAULTS,
@@ -22,6 +17,7 @@ import {
   SANDBOX_SOCKET_DIRS,
   type SandboxSettings,
 } from "./sandbox-settings.js";
+import type { GitWatch } from "./sweep-git.js";
 import { writableLink } from "./writable-link.js";
 
 /** What to start, confined: a program and its arguments, in a directory of the workspace. */
@@ -62,6 +58,8 @@ export type LaunchPlan =
        * since docket itself makes its other files (the store, the pins) after such a start.
        */
       readonly watchConfig: PlantWatch[];
+      /** What the workspace's repositories were at launch: `sweepGit` it once the process ends. */
+      readonly gitWatch: GitWatch;
     }
   | { readonly status: "refused"; readonly reason: string };
 
@@ -87,8 +85,30 @@ function emptySources(): { file: string; dir: string } {
 // the process limit -p, bash -u. Memory is RLIMIT_DATA (heap and private writable mappings), not
 // RLIMIT_AS: V8 and every WebAssembly instance reserve gigabytes of address space they never
 // touch, so an address-space cap of 8 GiB already broke tsx's wasm lexer.
-const LIMITS_SCRIPT =
+const LIMITS =
   'ulimit -d "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
+
+// A descriptor docket inherited from its parent without close-on-exec (a log, a socket, a
+// writable file) would pass through bwrap into the command: every one but stdin, stdout and
+// stderr is closed first. bash lists them all; dash's redirections reach only 3 to 9.
+// The proxy's bootstrap (ADR 0037) takes its IPC channel on fd 3: a proxied launch keeps it.
+const closeAllFds = (keep3: boolean) =>
+  `for fd in /proc/$$/fd/*; do fd=\${fd##*/}; case $fd in 0|1|2${keep3 ? "|3" : ""}) ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac; done; `;
+const closeLowFds = (keep3: boolean) =>
+  `for fd in ${keep3 ? "" : "3 "}4 5 6 7 8 9; do eval "exec $fd>&-"; done; `;
+
+const hasBash = existsSync("/bin/bash");
+
+// The shell that sets the limits, closing first what docket inherited (`inheritedFds`). With
+// nothing inherited (the usual case) it is dash, as cheap as before; otherwise bash, which can
+// close any descriptor. dash alone reaches only 3 to 9: above that, no launch.
+function limitsCommand({ keep3 = false }: { keep3?: boolean } = {}): string[] | undefined {
+  const inherited = inheritedFds();
+  if (inherited !== undefined && inherited.length === 0) return ["/bin/sh", "-c", LIMITS];
+  if (hasBash) return ["/bin/bash", "-c", closeAllFds(keep3) + LIMITS];
+  if (inherited === undefined || inherited.some((fd) => fd > 9)) return undefined;
+  return ["/bin/sh", "-c", closeLowFds(keep3) + LIMITS];
+}
 
 // The read-only paths that need a mount: those that exist inside a writable root.
 function readOnlyInside(entries: readonly string[], roots: readonly string[]): string[] {
@@ -192,8 +212,31 @@ export function planSandboxLaunch({
   const network = proxied.network;
   const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
+  const limits = limitsCommand({ keep3: proxied.argv !== argv });
+  if (limits === undefined) {
+    return {
+      status: "refused",
+      reason:
+        "Refused: docket holds descriptors from its parent that the sandbox cannot close without bash (/bin/bash). Start docket without them, or install bash.",
+    };
+  }
   const { file: emptyFile, dir: emptyDir } = emptySources();
-  const git = gitGuards(workspace);
+  const walkLimit = settings.walkLimit ?? SANDBOX_DEFAULTS.walkLimit;
+  const git = gitGuards({ workspace, roots: writableRoots, walkLimit, env: source });
+  if (git.status === "too_many") {
+    return {
+      status: "refused",
+      reason: `Refused: the sandbox could not find every git repository to guard: ${git.problem}. Raise sandbox.walk_limit.`,
+    };
+  }
+  const gitWatch: GitWatch = {
+    workspace,
+    roots: writableRoots,
+    walkLimit,
+    absent: git.absent,
+    links: git.links,
+    known: git.known,
+  };
   const missingInside = (entry: string) =>
     path.isAbsolute(entry) &&
     writableRoots.some((root) => entry === root || entry.startsWith(`${root}${path.sep}`)) &&
@@ -207,6 +250,8 @@ export function planSandboxLaunch({
   const pinned = [
     ...pinAncestors(code, writableRoots),
     ...pinAncestors(hidden.literal, writableRoots),
+    // A nested repository's folders: renamed away, its guarded git directory would go along.
+    ...pinAncestors([...git.pinned, ...git.readOnly], writableRoots),
     // The folders of what the sweep will look at: swapped for a link while the check and the
     // rename run, they would send the rename outside (ADR 0020).
     ...pinAncestors([...absent, ...watchConfig.map((entry) => entry.path)], writableRoots).filter(
@@ -226,15 +271,8 @@ export function planSandboxLaunch({
     readOnly: network === "all" ? resolverFiles() : [],
     pinned: [...new Set([...git.pinned, ...pinned])],
     keepReadOnly: [...git.readOnly, ...code],
-    argv: [
-      "/bin/sh",
-      "-c",
-      LIMITS_SCRIPT,
-      "docket-limits",
-      String(memoryKb),
-      String(processes),
-      ...proxied.argv,
-    ],
+    tmpfsBytes: memoryKb * 1024,
+    argv: [...limits, "docket-limits", String(memoryKb), String(processes), ...proxied.argv],
   });
   const bwrap = settings.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath;
   const launcherEnv = { PATH: source.PATH ?? "/usr/bin:/bin" };
@@ -248,6 +286,7 @@ export function planSandboxLaunch({
       cleanup: () => {},
       watch,
       watchConfig,
+      gitWatch,
     };
   }
   // Join the cgroup before bwrap starts anything, so no process of the call is ever outside it.
@@ -259,15 +298,8 @@ export function planSandboxLaunch({
     cleanup: cgroup.remove,
     watch,
     watchConfig,
+    gitWatch,
   };
-}
-
-function realOrSelf(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
 }
 
 // The real path of the deepest existing ancestor, with the missing rest appended.

@@ -1,16 +1,9 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import * as path from "node:path";
+import { realOrSelf } from "./quiet-fs.js";
 
 function within(child: string, parent: string): boolean {
   return child === parent || child.startsWith(`${parent}${path.sep}`);
-}
-
-function realOrSelf(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
 }
 
 /**

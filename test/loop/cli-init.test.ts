@@ -73,6 +73,7 @@ describe("docket init", () => {
       ["safe-shell", "allow"],
       ["no-secrets", "deny"],
       ["no-docket-state", "deny"],
+      ["ask-workspace-hooks", "ask"],
       ["ask-web", "ask"],
     ]);
     const words = { deny: /^denied: /, allow: /^allowed /, ask: /^asks a person first: / };

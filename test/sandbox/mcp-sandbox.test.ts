@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -153,6 +154,50 @@ describe("mcp.servers.NAME.sandbox", () => {
       );
       expect(readFileSync(store, "utf8")).toBe("the store\n");
       await rm(bare, { recursive: true, force: true });
+    },
+  );
+
+  // The same guard at the gateway's and `mcp:` entry point: a sandboxed server cannot arm the
+  // workspace's git either; what it plants where a guarded path was missing goes when it ends.
+  it.skipIf(!available || repoInPrivateFolder)(
+    "keeps a sandboxed server from arming the workspace's git, and sweeps what it planted",
+    async () => {
+      const repo = await realpath(await mkdtemp(join(tmpdir(), "docket-mcp-git-")));
+      execFileSync("git", ["init", "-q", repo]);
+      const { log, lines } = memoryLog();
+      const upstreams = await connectMcpServers(
+        { servers: { boxed: dynamicServer({ sandbox: true, cwd: repo }) } },
+        { log, sandbox: { settings: {}, workspace: repo } },
+      );
+      try {
+        const checkpoint = allowingCheckpoint(upstreams);
+        const config = await checkpoint.dispatch({
+          id: "g1",
+          name: "boxed__plant",
+          arguments: JSON.stringify({
+            parts: [".git/", "config"],
+            text: "[core]\n\tfsmonitor = x\n",
+          }),
+        });
+        expect(config.status).not.toBe("ok");
+        const common = await checkpoint.dispatch({
+          id: "g2",
+          name: "boxed__plant",
+          arguments: JSON.stringify({ parts: [".git/", "commondir"], text: "../elsewhere\n" }),
+        });
+        expect(common.status).toBe("ok");
+      } finally {
+        await upstreams.close();
+      }
+      expect(readFileSync(join(repo, ".git", "config"), "utf8")).not.toContain("fsmonitor");
+      expect(existsSync(join(repo, ".git", "commondir"))).toBe(false);
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: "warn",
+          message: expect.stringMatching(/^docket: the MCP server left \.git\/commondir/),
+        }),
+      );
+      await rm(repo, { recursive: true, force: true });
     },
   );
 

@@ -11,11 +11,11 @@ import {
   builtinTools,
   createCheckpoint,
   createMemoryEventSink,
-  renderResult,
   type ToolResult,
 } from "../../src/index.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import type { SandboxSettings } from "../../src/sandbox/sandbox-settings.js";
+import { runInSandbox } from "../support/run-in-sandbox.js";
 
 // Real bubblewrap, real namespaces: these prove the sandbox, so they never fake it.
 const available = probeSandbox().status === "available";
@@ -49,7 +49,6 @@ afterAll(async () => {
 });
 
 const allowAll = () => ({ decision: "allow" as const, rule: "allow-all" });
-let n = 0;
 
 async function run(
   command: string,
@@ -61,18 +60,7 @@ async function run(
     hidePatterns: ["**/.env"],
     ...sandbox,
   };
-  const checkpoint = createCheckpoint({
-    tools: builtinTools({ workspace, run: { sandbox: settings } }),
-    policy: allowAll,
-    events: createMemoryEventSink(),
-  });
-  const result = await checkpoint.dispatch({
-    id: `call_${++n}`,
-    name: "run_command",
-    arguments: JSON.stringify({ command, timeout_ms: timeoutMs }),
-  });
-  // A failing command keeps its output under the failure's words: renderResult shows both.
-  return { result, text: renderResult(result) };
+  return runInSandbox(workspace, command, { sandbox: settings, timeoutMs });
 }
 
 describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {

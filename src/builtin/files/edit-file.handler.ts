@@ -7,6 +7,7 @@ import { looksBinary, SNIFF_BYTES } from "./binary-content.js";
 import { unifiedDiffOfEdit } from "./edit-diff.js";
 import type { EditFileArgs } from "./edit-file.input.js";
 import { refuseOwnFile } from "./file-guard.js";
+import { refuseMetadataWrite } from "./version-control-path.js";
 
 /** Settings for `edit_file`. */
 export interface EditFileOptions {
@@ -60,6 +61,7 @@ export async function editFile(
     forWrite: true,
   });
   refuseOwnFile(ctx, target);
+  refuseMetadataWrite(ctx, target, "edit_file");
   const before = await readText(target, maxFileBytes);
   let oldString = args.old_string;
   let newString = args.new_string;

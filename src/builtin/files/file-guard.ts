@@ -12,6 +12,47 @@ export interface FileGuard {
   readonly own?: (absolute: string) => string | undefined;
   /** Why a deny rule keeps this file from reading tools (e.g. `secrets stay secret`). */
   readonly secret?: (absolute: string) => string | undefined;
+  /**
+   * Whether a policy rule allows this tool on exactly this path (no glob): the one way past the
+   * version-control guard (a policy engine's `allowsExactly`).
+   */
+  readonly allowsExactly?: (tool: string, absolute: string) => boolean;
+}
+
+/** What a file tool may read: a policy engine, or anything that answers like one. */
+export interface FilePolicy {
+  deniedPath(absolute: string): { readonly reason: string } | undefined;
+  allowsExactly?(tool: string, absolute: string): boolean;
+}
+
+/**
+ * The one guard every built-in file tool consults, whoever built the tools: docket's own files
+ * from `own`, and from `policy` the deny rules that keep a file from reading tools (so a
+ * listing or a search leaves `.env` out) and the exact allow rules that let a write reach
+ * version-control metadata.
+ *
+ * @example
+ * ```ts
+ * const guard = fileGuard({ own: (file) => ownFiles.find(file)?.what, policy: engine });
+ * ```
+ */
+export function fileGuard({
+  own,
+  policy,
+}: {
+  own?: ((absolute: string) => string | undefined) | undefined;
+  policy?: FilePolicy | undefined;
+}): FileGuard {
+  return {
+    ...(own === undefined ? {} : { own }),
+    ...(policy === undefined
+      ? {}
+      : {
+          secret: (absolute: string) => policy.deniedPath(absolute)?.reason,
+          allowsExactly: (tool: string, absolute: string) =>
+            policy.allowsExactly?.(tool, absolute) === true,
+        }),
+  };
 }
 
 /**
@@ -32,6 +73,27 @@ export function refuseOwnFile(
   throw new BuiltinRefusal(
     "docket_file",
     `Refused '${target.input}': it is ${what}. docket protects its own files; no tool may read or write them, whatever the policy allows.`,
+  );
+}
+
+/**
+ * Refuse to read a file a deny rule keeps from reading tools: the policy decides the call's own
+ * path argument, and this holds for the file the path really is, whoever wired the tools.
+ *
+ * @example
+ * ```ts
+ * refuseDeniedRead(ctx, target); // throws BuiltinRefusal("denied_path") for app/.env under `**\/.env`
+ * ```
+ */
+export function refuseDeniedRead(
+  ctx: BuiltinContext,
+  target: { readonly input: string; readonly absolute: string },
+): void {
+  const why = ctx.guard?.secret?.(target.absolute);
+  if (why === undefined) return;
+  throw new BuiltinRefusal(
+    "denied_path",
+    `Refused '${target.input}': a deny rule of the policy protects it (${why}).`,
   );
 }
 

@@ -3,7 +3,7 @@ import { BuiltinRefusal } from "../builtin-refusal.js";
 import { resolveInWorkspace } from "../workspace/resolve-in-workspace.js";
 import { openVerifiedFile } from "../workspace/verified-handle.js";
 import { handleLooksBinary } from "./binary-content.js";
-import { refuseOwnFile } from "./file-guard.js";
+import { refuseDeniedRead, refuseOwnFile } from "./file-guard.js";
 import { countLinesFrom, decodeLine, scanLines } from "./line-scanner.js";
 import type { ReadFileArgs } from "./read-file.input.js";
 
@@ -70,6 +70,7 @@ export async function readFile(
   ctx.signal.throwIfAborted();
   const target = await resolveInWorkspace(ctx.workspace, args.path, { mustExist: true });
   refuseOwnFile(ctx, target);
+  refuseDeniedRead(ctx, target);
   const handle = await openVerifiedFile(target);
   try {
     const fileBytes = Number((await handle.stat()).size);

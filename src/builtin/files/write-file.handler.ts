@@ -3,6 +3,7 @@ import { BuiltinRefusal } from "../builtin-refusal.js";
 import { writeFileAtomic } from "../workspace/atomic-write.effect.js";
 import { resolveInWorkspace } from "../workspace/resolve-in-workspace.js";
 import { refuseOwnFile } from "./file-guard.js";
+import { refuseMetadataWrite } from "./version-control-path.js";
 import type { WriteFileArgs } from "./write-file.input.js";
 
 /** Settings for `write_file`. */
@@ -50,6 +51,7 @@ export async function writeFile(
   }
   const target = await resolveInWorkspace(ctx.workspace, args.path, { forWrite: true });
   refuseOwnFile(ctx, target);
+  refuseMetadataWrite(ctx, target, "write_file");
   if (target.kind === "other") {
     throw new BuiltinRefusal(
       "not_a_file",

@@ -14,6 +14,7 @@ import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
 import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
 import { SANDBOX_ENV_ALLOW, type SandboxSettings } from "../../sandbox/sandbox-settings.js";
+import { type GitWatch, sweepGit } from "../../sandbox/sweep-git.js";
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
 import { buildCommandEnv, type CommandEnvOptions } from "./command-env.js";
@@ -197,7 +198,10 @@ async function runLaunched(
     text: "",
   };
   result.text = render(result, timeoutMs, out, err);
-  const notes = moveAsidePlanted(launch.watch ?? []);
+  const notes = [
+    ...moveAsidePlanted(launch.watch ?? []),
+    ...(launch.gitWatch === undefined ? [] : sweepGit(launch.gitWatch)),
+  ];
   if (notes.length > 0) result.text += `\n${notes.map((note) => note.text).join("\n")}`;
   return result;
 }
@@ -206,6 +210,7 @@ interface Launch {
   file: string;
   args: string[];
   watch?: PlantWatch[];
+  gitWatch?: GitWatch;
   env: Record<string, string>;
   cleanup: () => void;
 }

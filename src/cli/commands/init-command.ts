@@ -97,6 +97,15 @@ policy:
       tool: "*"
       path: ["/proc/**", ".docket/**", "docket.yaml"]
       reason: "denied: the agent may not read other processes or docket's own state"
+    # Files your own tools run later, outside the sandbox and outside docket, with your rights:
+    # hooks kept in the workspace (husky, lefthook, pre-commit), direnv's .envrc, editor tasks and
+    # settings that run on open, dev containers. Every writing tool asks first, the shell too.
+    # (docket refuses writes into .git, and to a hooks path or include git's config names, anyway.)
+    - id: ask-workspace-hooks
+      decision: ask
+      tool: [write_file, edit_file, run_command]
+      path: ["**/.husky/**", "**/.githooks/**", "**/.git-hooks/**", "**/.envrc", "**/.env.d/**", "**/.vscode/**", "**/.idea/**", "**/.zed/**", "**/.devcontainer/**", "**/.pre-commit-config.yaml", "**/lefthook.yml", "**/.lefthook.yml", "**/.nvim.lua", "**/.exrc", "**/.gitconfig", "**/mise.toml", "**/.mise.toml"]
+      reason: "asks a person first: this file runs later outside the sandbox and outside docket (git hooks, .envrc, editor tasks)"
     - id: ask-web
       decision: ask
       tool: fetch_url
