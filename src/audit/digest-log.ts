@@ -10,6 +10,7 @@ import {
 import { dirname } from "node:path";
 import { DocketError } from "../errors/docket-error.js";
 import { type AuditCheckpoint, parseCheckpoint } from "../store/audit-checkpoint.js";
+import { loadPg } from "../store/postgres/load-pg.js";
 
 /** What a digest log holds: readable checkpoints, and the lines that were not. */
 export interface DigestContents {
@@ -135,8 +136,8 @@ export function parseDigestLines(lines: readonly string[], storeId?: string): Di
 }
 
 async function openPostgresDigestLog(url: string): Promise<DigestLog> {
-  const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const { Pool } = await loadPg();
+  const pool = new Pool({ connectionString: url, max: 2 });
   const location = url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
   try {
     await pool.query(`CREATE TABLE IF NOT EXISTS docket_audit_digests (
