@@ -80,7 +80,23 @@ const requireInCheck = {
   },
 };
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
-const installed = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+// Small pure-JavaScript packages that a cold `docket run` loads before its first answer: inlined,
+// because Node resolving, reading and compiling each of their files costs a one-turn run about
+// 90 ms of CPU (docs/adr/0027-packaging.md). Everything else stays in node_modules.
+const inlined = new Set([
+  "zod",
+  "yaml",
+  "commander",
+  "@ai-sdk/provider",
+  "@ai-sdk/provider-utils",
+  "@standard-schema/spec",
+  "@marcbachmann/cel-js",
+  "picomatch",
+  "@opentelemetry/api",
+]);
+const installed = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
+  (name) => !inlined.has(name),
+);
 const shared = {
   bundle: true,
   splitting: true,
@@ -106,7 +122,7 @@ await build({
   // Every package docket depends on, or may load as an optional peer; not "docket" itself, which
   // the shipped example imports and which must be the bundle's own modules (one copy).
   external: [...installed],
-  plugins: [policyCheckApart],
+  plugins: [englishZodOnly, celOnFirstUse, policyCheckApart],
 });
 // The check's code is one CommonJS file, which policy-check-loader.ts (bin/policy-check-main.js,
 // the module main.js imports) compiles with vm.Script and V8's code cache in docket's own cache
