@@ -110,6 +110,10 @@ const shared = {
     js: "import { createRequire as __docketCreateRequire } from 'node:module'; const require = __docketCreateRequire(import.meta.url);",
   },
   logLevel: "warning",
+  // Whitespace and syntax only: the tarball stays small (docs/adr/0027-packaging.md), and the
+  // names in a crash log's stack stay docket's own.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // Not tsconfig.json, whose `paths` send "docket" to src/ for development: the shipped example
   // imports "docket", which must be the very modules the bundle already holds from dist/.
   tsconfig: "tsconfig.build.json",
