@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -98,7 +99,20 @@ async function exclusively<T>(lock: string, work: () => Promise<T>): Promise<T> 
 
 const npmQuiet = ["--no-audit", "--no-fund", "--prefer-offline"];
 
+/** Installs of other contents left from runs more than six hours ago: about 100 MB each. */
+function removeStaleInstalls(): void {
+  const stale = Date.now() - 6 * 3600_000;
+  for (const name of readdirSync(tmpdir())) {
+    if (!/^docket-pack(ed)?-/.test(name)) continue;
+    const dir = join(tmpdir(), name);
+    if ((statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) < stale) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
 async function install(base: string, tarball: string): Promise<void> {
+  removeStaleInstalls();
   const lean = join(base, "lean");
   const full = join(base, "full");
   rmSync(base, { recursive: true, force: true });
