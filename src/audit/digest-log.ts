@@ -10,7 +10,6 @@ import {
 import { dirname } from "node:path";
 import { DocketError } from "../errors/docket-error.js";
 import { type AuditCheckpoint, parseCheckpoint } from "../store/audit-checkpoint.js";
-import { loadPg } from "../store/postgres/load-pg.js";
 
 /** What a digest log holds: readable checkpoints, and the lines that were not. */
 export interface DigestContents {
@@ -136,6 +135,7 @@ export function parseDigestLines(lines: readonly string[], storeId?: string): Di
 }
 
 async function openPostgresDigestLog(url: string): Promise<DigestLog> {
+  const { loadPg } = await import("../store/postgres/load-pg.js");
   const { Pool } = await loadPg();
   const pool = new Pool({ connectionString: url, max: 2 });
   const location = url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
