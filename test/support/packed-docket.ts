@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { inject } from "vitest";
 
 const exec = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -103,7 +104,7 @@ const npmQuiet = ["--no-audit", "--no-fund", "--prefer-offline"];
 function removeStaleInstalls(): void {
   const stale = Date.now() - 6 * 3600_000;
   for (const name of readdirSync(tmpdir())) {
-    if (!/^docket-pack(ed)?-/.test(name)) continue;
+    if (!/^docket-pack(ed)?-/.test(name)) continue; // the run files too
     const dir = join(tmpdir(), name);
     if ((statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) < stale) {
       rmSync(dir, { recursive: true, force: true });
@@ -135,14 +136,19 @@ async function install(base: string, tarball: string): Promise<void> {
 
 let installed: Promise<string> | undefined;
 
-/** Pack docket and install it (once per content and Node ABI); resolves to the folder. */
+/** Pack docket and install it (once per test run, content and Node ABI); resolves to the folder. */
 function installedBase(): Promise<string> {
   installed ??= (async () => {
     const lock = join(tmpdir(), "docket-packed.lock");
+    // The first worker of this run packs; the others read which install it settled on.
+    const runFile = join(tmpdir(), `docket-packed-run-${inject("packRunId") ?? process.pid}`);
     return exclusively(lock, async () => {
+      const known = existsSync(runFile) ? readFileSync(runFile, "utf8") : "";
+      if (known !== "" && existsSync(join(known, "ready"))) return known;
       const { tarball, base } = await pack();
       if (!existsSync(join(base, "ready"))) await install(base, tarball);
       else rmSync(join(tarball, ".."), { recursive: true, force: true });
+      writeFileSync(runFile, base);
       return base;
     });
   })();
