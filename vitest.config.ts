@@ -24,6 +24,7 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "test/fixtures/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ["test/support/pack-run-id.ts"],
     env: { XDG_CONFIG_HOME: configHome, TSX_TSCONFIG_PATH: tsconfig },
   },
 });

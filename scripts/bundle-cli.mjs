@@ -1,12 +1,14 @@
 // Bundles the built CLI (dist/src/cli/main.js, as tsc wrote it) into dist/src/cli/bin/: one
 // module per command's code path instead of hundreds of files, so a cold `docket` process
 // resolves, reads and compiles far fewer (docs/adr/0016-cold-start.md has the figures). Every
-// dynamic import() stays a separate chunk, loaded only when reached. Packages that locate files
-// beside themselves (tree-sitter's .wasm) or are native (better-sqlite3) or optional (pg) stay
-// external and load from node_modules as before. The bundle stays under dist/src/cli/, which
+// dynamic import() stays a separate chunk, loaded only when reached. The CLI's bundle holds
+// docket's own code only: every package stays external and loads from node_modules, where npm
+// installed it for the library anyway (docs/adr/0027-packaging.md). The policy check's bundle
+// is the one exception, for its code cache (below). The bundle stays under dist/src/cli/, which
 // self-protection names as docket's CLI. Then main.js becomes a launcher of the bundle.
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { build } from "esbuild";
 
 const cli = "dist/src/cli";
@@ -59,6 +61,42 @@ const noHandlers = {
     }));
   },
 };
+// import-package.ts loads packages with import(name); the policy check's bundle is CommonJS run
+// through vm.Script (no dynamic import there), and the packages it reaches (web-tree-sitter,
+// better-sqlite3) have CommonJS builds, so there it is require(name).
+const requireInCheck = {
+  name: "require-in-check",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]dist[\\/]src[\\/]shared[\\/]import-package\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      const replaced = text.replace(
+        "return import(name);",
+        "return Promise.resolve().then(() => require(name));",
+      );
+      if (replaced === text)
+        throw new Error(`${args.path}: no \`return import(name);\` to replace`);
+      return { contents: replaced, loader: "js", resolveDir: dirname(args.path) };
+    });
+  },
+};
+const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+// Small pure-JavaScript packages that a cold `docket run` loads before its first answer: inlined,
+// because Node resolving, reading and compiling each of their files costs a one-turn run about
+// 90 ms of CPU (docs/adr/0027-packaging.md). Everything else stays in node_modules.
+const inlined = new Set([
+  "zod",
+  "yaml",
+  "commander",
+  "@ai-sdk/provider",
+  "@ai-sdk/provider-utils",
+  "@standard-schema/spec",
+  "@marcbachmann/cel-js",
+  "picomatch",
+  "@opentelemetry/api",
+]);
+const installed = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
+  (name) => !inlined.has(name),
+);
 const shared = {
   bundle: true,
   splitting: true,
@@ -72,6 +110,10 @@ const shared = {
     js: "import { createRequire as __docketCreateRequire } from 'node:module'; const require = __docketCreateRequire(import.meta.url);",
   },
   logLevel: "warning",
+  // Whitespace and syntax only: the tarball stays small (docs/adr/0027-packaging.md), and the
+  // names in a crash log's stack stay docket's own.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // Not tsconfig.json, whose `paths` send "docket" to src/ for development: the shipped example
   // imports "docket", which must be the very modules the bundle already holds from dist/.
   tsconfig: "tsconfig.build.json",
@@ -81,6 +123,9 @@ await build({
   ...shared,
   entryPoints: { main: `${cli}/main.js` },
   chunkNames: "chunks/[name]-[hash]",
+  // Every package docket depends on, or may load as an optional peer; not "docket" itself, which
+  // the shipped example imports and which must be the bundle's own modules (one copy).
+  external: [...installed],
   plugins: [englishZodOnly, celOnFirstUse, policyCheckApart],
 });
 // The check's code is one CommonJS file, which policy-check-loader.ts (bin/policy-check-main.js,
@@ -100,7 +145,7 @@ await build({
   banner: {
     js: 'var __docketImportMetaUrl = require("node:url").pathToFileURL(__filename).href;',
   },
-  plugins: [englishZodOnly, celOnFirstUse, noHandlers],
+  plugins: [englishZodOnly, celOnFirstUse, noHandlers, requireInCheck],
 });
 // ASCII only, so the loader reads it as Latin-1 into a one-byte string (about 1.5 ms less than
 // decoding UTF-8 into a two-byte one). esbuild's ascii charset escapes strings, templates and
@@ -119,6 +164,14 @@ await build({
   splitting: false,
   entryPoints: { "policy-check-main": `${cli}/policy-check-loader.js` },
 });
+// The bash grammar docket loads (1.3 MB), shipped as `docket/tree-sitter-bash.wasm` instead of
+// depending on tree-sitter-bash (about 20 MB of native sources and prebuilt binaries), with its
+// licence beside it.
+const grammarPackage = dirname(
+  createRequire(import.meta.url).resolve("tree-sitter-bash/package.json"),
+);
+copyFileSync(join(grammarPackage, "tree-sitter-bash.wasm"), "dist/tree-sitter-bash.wasm");
+copyFileSync(join(grammarPackage, "LICENSE"), "dist/tree-sitter-bash.LICENSE");
 // The launcher. The bundle's main sets V8's --liftoff-only itself, just before tree-sitter's
 // first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).
 // No compile cache for the rest of the CLI (ADR 0019 says why Node's was withdrawn; ADR 0022

@@ -1,18 +1,22 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type PackedProject, packedDocket } from "./support/packed-docket.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
-const built = existsSync(new URL("../dist/src/index.js", import.meta.url));
 
-// `npm ci` runs `prepare`, which builds dist/: these check the package as users get it.
-describe.skipIf(!built)("the built package", () => {
-  it("imports as `docket` by self-reference, without loading a database driver", async () => {
+// `npm pack` of this checkout installed into a fresh project (test/support/packed-docket.ts):
+// the package as users get it.
+describe("the installed package", () => {
+  let project: PackedProject;
+  beforeAll(async () => {
+    project = await packedDocket("lean");
+  }, 900_000);
+
+  it("imports as `docket` from the project, without loading a database driver", async () => {
     const { stdout } = await run(
       process.execPath,
       [
@@ -20,30 +24,15 @@ describe.skipIf(!built)("the built package", () => {
         "-e",
         "const m = await import('docket'); const { createRequire } = await import('node:module'); const r = createRequire(import.meta.url); console.log(typeof m.createCheckpoint, typeof m.defineTool, Object.keys(r.cache).some((k) => /better-sqlite3|[\\\\/]pg[\\\\/]/.test(k)));",
       ],
-      { cwd: root },
+      { cwd: project.dir },
     );
     expect(stdout.trim()).toBe("function function false");
   });
 
-  it("plays the shipped demo with its tools resolved through `docket`, one copy of docket", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "docket-package-demo-"));
-    try {
-      const { stdout } = await run(process.execPath, [`${root}dist/src/cli/main.js`, "demo"], {
-        cwd,
-        env: { ...process.env, NO_COLOR: "1" },
-      });
-      // A second copy would know none of the example's tools: every refund call "unknown_tool"
-      // (the demo's one invented name, lookup_order, is refused so on purpose).
-      expect(stdout).not.toMatch(/(get_order|issue_refund|escalate_to_human) +\S.*unknown_tool/);
-      expect(stdout).toMatch(/call_partial_refund\s+issue_refund\s+ask\s+refund-ceiling/);
-      expect(stdout).toMatch(/call_full_refund\s+issue_refund\s+deny\s+refund-limit/);
-    } finally {
-      rmSync(cwd, { recursive: true, force: true });
-    }
-  });
-
-  it("runs as the docket bin", async () => {
-    const { stdout } = await run("npx", ["--no-install", "docket", "--version"], { cwd: root });
+  it("runs as the docket bin through npx", async () => {
+    const { stdout } = await run("npx", ["--no-install", "docket", "--version"], {
+      cwd: project.dir,
+    });
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });

@@ -135,8 +135,9 @@ export function parseDigestLines(lines: readonly string[], storeId?: string): Di
 }
 
 async function openPostgresDigestLog(url: string): Promise<DigestLog> {
-  const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const { loadPg } = await import("../store/postgres/load-pg.js");
+  const { Pool } = await loadPg();
+  const pool = new Pool({ connectionString: url, max: 2 });
   const location = url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
   try {
     await pool.query(`CREATE TABLE IF NOT EXISTS docket_audit_digests (

@@ -1,4 +1,5 @@
 import { metrics, trace } from "@opentelemetry/api";
+import { importOptional } from "../shared/import-package.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 
 /** Where and how the CLI exports spans and metrics. */
@@ -22,8 +23,9 @@ export interface StartedTelemetry {
 }
 
 /**
- * Start the OpenTelemetry SDK with OTLP/HTTP (JSON) exporters for traces and metrics. The SDK is
- * imported here, lazily, so a CLI without telemetry configured never loads it.
+ * Start the OpenTelemetry SDK with OTLP/HTTP (JSON) exporters for traces and metrics. The SDK
+ * and exporters are optional peers, imported here when telemetry is configured; a missing one
+ * stops with a `package_missing` error that names it.
  *
  * @example
  * ```ts
@@ -40,12 +42,28 @@ export async function startTelemetry({
   metricIntervalMs = 60_000,
   register = false,
 }: TelemetrySettings): Promise<StartedTelemetry> {
+  // Optional peers, imported by name (importOptional): never inlined into the CLI's bundle,
+  // whose interop once lost the CommonJS packages' exports, and never required by docket alone.
+  const neededFor = "Exporting telemetry (telemetry.otlp_endpoint, OTEL_EXPORTER_OTLP_ENDPOINT)";
   const [traceSdk, metricsSdk, resources, traceExporter, metricExporter] = await Promise.all([
-    import("@opentelemetry/sdk-trace-base"),
-    import("@opentelemetry/sdk-metrics"),
-    import("@opentelemetry/resources"),
-    import("@opentelemetry/exporter-trace-otlp-http"),
-    import("@opentelemetry/exporter-metrics-otlp-http"),
+    importOptional<typeof import("@opentelemetry/sdk-trace-base")>(
+      "@opentelemetry/sdk-trace-base",
+      { neededFor },
+    ),
+    importOptional<typeof import("@opentelemetry/sdk-metrics")>("@opentelemetry/sdk-metrics", {
+      neededFor,
+    }),
+    importOptional<typeof import("@opentelemetry/resources")>("@opentelemetry/resources", {
+      neededFor,
+    }),
+    importOptional<typeof import("@opentelemetry/exporter-trace-otlp-http")>(
+      "@opentelemetry/exporter-trace-otlp-http",
+      { neededFor },
+    ),
+    importOptional<typeof import("@opentelemetry/exporter-metrics-otlp-http")>(
+      "@opentelemetry/exporter-metrics-otlp-http",
+      { neededFor },
+    ),
   ]);
   const base = endpoint.replace(/\/+$/, "");
   const resource = resources.resourceFromAttributes({ "service.name": serviceName });

@@ -35,6 +35,7 @@ export type DocketErrorCode =
   | "model_invalid"
   | "model_key_missing"
   | "no_lock_file"
+  | "package_missing"
   | "policy_invalid"
   | "script_exhausted"
   | "script_invalid"

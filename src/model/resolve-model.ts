@@ -1,5 +1,6 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { DocketError } from "../errors/docket-error.js";
+import { importOptional } from "../shared/import-package.js";
 
 /** Where a model string points, and how to reach it. */
 export interface ModelSettings {
@@ -110,8 +111,9 @@ function requireKey(value: string | undefined, variable: string, provider: strin
 }
 
 /**
- * Turn a model string into an AI SDK language model. Provider packages are imported only when
- * their model is asked for, so the library's root import stays light.
+ * Turn a model string into an AI SDK language model. Provider packages are optional peers,
+ * imported only when their model is asked for; one that is not installed is a `package_missing`
+ * error naming it.
  *
  * @example
  * ```ts
@@ -127,7 +129,10 @@ export async function resolveModel(
   const { provider, id } = split(model);
   switch (provider) {
     case "anthropic": {
-      const { createAnthropic } = await import("@ai-sdk/anthropic");
+      const { createAnthropic } = await importOptional<typeof import("@ai-sdk/anthropic")>(
+        "@ai-sdk/anthropic",
+        { neededFor: "An anthropic: model" },
+      );
       const apiKey = requireKey(
         settings.apiKey ?? env.ANTHROPIC_API_KEY,
         "ANTHROPIC_API_KEY",
@@ -139,7 +144,10 @@ export async function resolveModel(
       })(id);
     }
     case "openai": {
-      const { createOpenAI } = await import("@ai-sdk/openai");
+      const { createOpenAI } = await importOptional<typeof import("@ai-sdk/openai")>(
+        "@ai-sdk/openai",
+        { neededFor: "An openai: model" },
+      );
       const apiKey = requireKey(settings.apiKey ?? env.OPENAI_API_KEY, "OPENAI_API_KEY", "OpenAI");
       const baseURL = settings.baseUrl ?? env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
       const { plainErrorResults } = await import("./plain-error-results.js");
@@ -175,7 +183,9 @@ export async function resolveModel(
         );
       }
       const apiKey = settings.apiKey ?? (fromEnv ? env.OPENAI_API_KEY : undefined);
-      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+      const { createOpenAICompatible } = await importOptional<
+        typeof import("@ai-sdk/openai-compatible")
+      >("@ai-sdk/openai-compatible", { neededFor: `A ${provider}: model` });
       // includeUsage: local servers report tokens only when asked, and token limits need them.
       return createOpenAICompatible({
         name: provider,

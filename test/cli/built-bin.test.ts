@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packedDocket } from "../support/packed-docket.js";
 import { writeScriptedProject } from "./support/scripted-project.js";
 
 // The bin as `npm run build` makes it: tsc's output bundled into dist/src/cli/bin/ by
@@ -13,15 +14,18 @@ import { writeScriptedProject } from "./support/scripted-project.js";
 // check that the bundle still finds what it loads from beside itself (the shell parser's .wasm,
 // the SQLite driver, docket's package.json) and that self-protection knows it as docket's CLI.
 const exec = promisify(execFile);
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const main = join(root, "dist/src/cli/main.js");
-const bundle = join(root, "dist/src/cli/bin/main.js");
+// It is the copy `npm pack` ships, installed into a fresh project (test/support/packed-docket.ts).
+let main: string;
+let bundle: string;
 
 let dir: string;
 beforeAll(async () => {
+  const installed = join((await packedDocket("lean")).dir, "node_modules/docket");
+  main = join(installed, "dist/src/cli/main.js");
+  bundle = join(installed, "dist/src/cli/bin/main.js");
   dir = await mkdtemp(join(tmpdir(), "docket-built-bin-"));
   await writeScriptedProject(dir, ["node *"]);
-});
+}, 900_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const docket = (args: readonly string[], input?: string, preload: readonly string[] = []) => {
@@ -74,7 +78,7 @@ function reported(stderr: string, name: string): string[] {
         .filter(Boolean);
 }
 
-describe.skipIf(!existsSync(bundle))("the built, bundled bin", () => {
+describe("the built, bundled bin", () => {
   it("loads for a policy check of plain words no node:v8 and no perf_hooks", async () => {
     const { stdout, stderr } = await docket(
       ["policy", "check", "run_command", '{"command":"ls"}'],

@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import { DocketError } from "../../errors/docket-error.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
 import {
@@ -8,6 +8,7 @@ import {
   SCHEMA_VERSION_TABLE,
 } from "../migrations/migration.js";
 import type { StoreTarget } from "../store-url.js";
+import { loadPg } from "./load-pg.js";
 import { transaction } from "./postgres-transaction.js";
 
 type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
@@ -29,7 +30,8 @@ export async function openPostgresPool(
   target: PostgresTarget,
   { readOnly, location }: { readOnly: boolean; location: string },
 ): Promise<pg.Pool> {
-  const pool = new pg.Pool({
+  const { Pool } = await loadPg();
+  const pool = new Pool({
     connectionString: target.connectionString,
     application_name: "docket",
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),

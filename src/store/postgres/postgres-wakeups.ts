@@ -1,5 +1,6 @@
-import pg from "pg";
+import type pg from "pg";
 import { type ApprovalWatch, waitFor } from "../approval-watch.js";
+import { loadPg } from "./load-pg.js";
 
 /** The channel a decided approval is announced on; the payload is its id. */
 export const APPROVAL_CHANNEL = "docket_approval_decided";
@@ -80,7 +81,8 @@ export class PostgresWakeups {
   private listening(): Promise<pg.Client> {
     if (this.closed) return Promise.reject(new Error("closed"));
     this.client ??= (async () => {
-      const client = new pg.Client({
+      const { Client } = await loadPg();
+      const client = new Client({
         connectionString: this.connectionString,
         application_name: "docket-wakeups",
       });

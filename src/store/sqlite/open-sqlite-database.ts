@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import Database, { type Database as SqliteDatabase } from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
+import type { Database as SqliteDatabase } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
+import { requirePackage } from "../../shared/import-package.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
 import {
   checkSchemaVersion,
@@ -41,6 +43,8 @@ export function openSqliteDatabase(
   }
   let db: SqliteDatabase;
   try {
+    // By name, so that a bundler leaves the native driver to node_modules (import-package.ts).
+    const Database = requirePackage<typeof BetterSqlite3>("better-sqlite3");
     db = new Database(target.path, { readonly: readOnly, timeout: target.busyTimeoutMs });
   } catch (error) {
     throw new DocketError(

@@ -1,0 +1,171 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeScriptedProject } from "../cli/support/scripted-project.js";
+import { everythingBin } from "../mcp/support/mcp-fixtures.js";
+import { startOtlpReceiver } from "../support/otlp-receiver.js";
+import { type PackedProject, packedDocket, runPacked } from "../support/packed-docket.js";
+
+// The CLI a user runs: `npm pack` of this checkout installed into a fresh project, run as
+// node_modules/.bin/docket (what `npx docket` runs there). The rest of the suite runs the
+// sources; these catch what only the shipped artefact gets wrong (its bundle, its files).
+let lean: PackedProject;
+let full: PackedProject;
+let work: string;
+beforeAll(async () => {
+  [lean, full] = [await packedDocket("lean"), await packedDocket("full")];
+  work = await mkdtemp(join(lean.dir, "work-"));
+  await writeScriptedProject(work);
+}, 900_000);
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe("the installed docket CLI", () => {
+  it("plays the demo with docket alone installed, its tools one copy of docket", async () => {
+    const { code, stdout, stderr } = await runPacked(lean, ["demo"], { cwd: work });
+    expect(stderr).not.toMatch(/two copies|Cannot find|unexpected error/);
+    expect(code).toBe(0);
+    // A second copy would know none of the example's tools: every refund call "unknown_tool"
+    // (the demo's one invented name, lookup_order, is refused so on purpose).
+    expect(stdout).not.toMatch(/(get_order|issue_refund|escalate_to_human) +\S.*unknown_tool/);
+    expect(stdout).toMatch(/call_partial_refund\s+issue_refund\s+ask\s+refund-ceiling/);
+    expect(stdout).toMatch(/call_full_refund\s+issue_refund\s+deny\s+refund-limit/);
+    expect(stdout).toMatch(/ok: \d+ events in 1 chain verified/);
+  });
+
+  it("analyses a shell script with the grammar file it ships", async () => {
+    const args = ["policy", "check", "run_command", '{"command":"ls && rm -rf /"}', "--json"];
+    const { code, stdout } = await runPacked(lean, args, { cwd: work });
+    const verdict = JSON.parse(stdout) as { decision: string };
+    // `ls` alone is allowed by safe-shell; the rm after && makes the whole script asked.
+    expect(verdict.decision).not.toBe("allow");
+    expect(code).not.toBe(0);
+    const ls = await runPacked(
+      lean,
+      ["policy", "check", "run_command", '{"command":"ls -la | ls"}', "--json"],
+      { cwd: work },
+    );
+    expect(JSON.parse(ls.stdout)).toMatchObject({ decision: "allow" });
+  });
+
+  it("exports spans and metrics when OTEL_EXPORTER_OTLP_ENDPOINT is set (the peers installed)", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const { code, stderr } = await runPacked(full, ["run", "say hello"], {
+        cwd: work,
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, DOCKET_STORE: `sqlite:${work}/t.db` },
+      });
+      expect(stderr).not.toMatch(/is not a function|unexpected error/);
+      expect(code).toBe(0);
+      expect(receiver.spans.map((span) => span.name)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^invoke_agent/)]),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("answers a Claude Code hook: allow on stdout, deny with exit 2", async () => {
+    const payload = (command: string) =>
+      JSON.stringify({
+        session_id: "packed-1",
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command },
+        tool_use_id: `p-${command.length}`,
+        cwd: work,
+      });
+    const allowed = await runPacked(lean, ["hook", "claude-code"], {
+      cwd: work,
+      input: payload("ls"),
+    });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/"permissionDecision":\s*"allow"/);
+    const unreadable = await runPacked(lean, ["hook", "claude-code"], {
+      cwd: work,
+      input: "\u0000 not json",
+    });
+    expect(unreadable.code).toBe(2);
+  });
+
+  it("fronts an MCP server as the gateway, every call through the checkpoint", async () => {
+    const dir = await mkdtemp(join(lean.dir, "gateway-"));
+    await writeFile(
+      join(dir, "docket.yaml"),
+      [
+        "mcp:",
+        "  servers:",
+        `    everything: { command: ${JSON.stringify(everythingBin)}, args: [stdio] }`,
+        "policy:",
+        "  rules:",
+        "    - { id: echo-ok, decision: allow, tool: everything__echo }",
+        "    - { id: no-env, decision: deny, tool: everything__get-env, reason: the environment stays private }",
+        "",
+      ].join("\n"),
+    );
+    const client = new Client({ name: "packed-gateway", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: lean.bin,
+        args: ["gateway"],
+        cwd: dir,
+        env: { ...(process.env as Record<string, string>), HOME: dir, DOCKET_CONFIG: "" },
+        stderr: "ignore",
+      }),
+    );
+    try {
+      const echo = (await client.callTool({
+        name: "everything__echo",
+        arguments: { message: "packed" },
+      })) as CallToolResult;
+      expect(echo.content).toEqual([{ type: "text", text: "Echo: packed" }]);
+      const denied = (await client.callTool({ name: "everything__get-env" })) as CallToolResult;
+      expect(denied.isError).toBe(true);
+      expect(JSON.stringify(denied.content)).toContain("the environment stays private");
+    } finally {
+      await client.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("serves the approvals API and the web console", async () => {
+    const dir = await mkdtemp(join(lean.dir, "serve-"));
+    await writeFile(
+      join(dir, "docket.yaml"),
+      'approvers:\n  bob: { roles: [lead], token_env: BOB_TOKEN }\napprovals: { mode: suspend, default_approvers: ["role:lead"] }\n',
+    );
+    // The demo leaves a store (.docket/docket.db) with a refund waiting for a lead.
+    expect((await runPacked(lean, ["demo"], { cwd: dir })).code).toBe(0);
+    const child = spawn(lean.bin, ["serve", "--port", "0"], {
+      cwd: dir,
+      env: { ...process.env, HOME: dir, DOCKET_CONFIG: "", BOB_TOKEN: "b".repeat(40) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let output = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        const seen = (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /web console at (\S+)/.exec(output)?.[1];
+          if (found) resolve(found);
+        };
+        child.stdout.on("data", seen);
+        child.stderr.on("data", seen);
+        child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${output}`)));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/<html/i);
+      const assets = [...(await (await fetch(url)).text()).matchAll(/src="([^"]+\.js)"/g)];
+      for (const [, asset] of assets) {
+        expect((await fetch(new URL(asset ?? "", url))).status, asset).toBe(200);
+      }
+    } finally {
+      child.kill("SIGTERM");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
