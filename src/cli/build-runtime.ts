@@ -225,6 +225,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
         }),
       }),
       ...(env.DOCKET_TOKEN ? { interactiveToken: env.DOCKET_TOKEN } : {}),
+      tellInteractive: (text) => process.stderr.write(text),
     });
   } else if (directory.entries.size > 0) {
     approvals = createDurableApprover({
