@@ -14,6 +14,7 @@ import type { Store } from "../store/store.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import { createAlwaysAllow } from "./always-allow-rule.js";
+import { resumeCommand } from "./commands/resume-hint.js";
 import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 import { packageRoot } from "./package-root.js";
@@ -236,7 +237,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       defaultApprovers,
       onPending: (approval) =>
         process.stderr.write(
-          `docket: waiting for approval ${approval.id} (${approval.tool}): docket approvals show ${approval.id}\n`,
+          `docket: waiting for approval ${approval.id} (${approval.tool}): ${resumeCommand(["approvals", "show", approval.id], { config: request.config, store: request.store })}\n`,
         ),
     });
   }

@@ -63,7 +63,7 @@ describe("docket run --continue and --session", { timeout: 120_000 }, () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.code, result.stdout).toBe(130);
     const id =
-      /resume it: docket resume (ses_[\w-]+) --config team\.yaml {2}\(or with a new prompt: docket run --session \1 --config team\.yaml "…"\)/.exec(
+      /resume it: docket resume (ses_[\w-]+) --model scripted:\S+ --config team\.yaml {2}\(or with a new prompt: docket run --session \1 --model scripted:\S+ --config team\.yaml "…"\)/.exec(
         result.stdout,
       )?.[1];
     expect(id, result.stdout).toBeDefined();
