@@ -163,9 +163,10 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
     const first = await chatOnce(model, ctx, [
       { type: "what is here?\r", until: "There is a docket.yaml." },
     ]);
-    const sessionId = /session (ses_[\w-]+) saved: docket chat --session \1 --model scripted:\S+\n/.exec(
-      first.stdout,
-    )?.[1];
+    const sessionId =
+      /session (ses_[\w-]+) saved: docket chat --session \1 --model scripted:\S+\n/.exec(
+        first.stdout,
+      )?.[1];
     expect(sessionId, first.stdout).toBeDefined();
 
     for (const how of [["--session", String(sessionId)], ["--continue"]]) {

@@ -45,9 +45,12 @@ describe("the commands docket prints, run as printed", { timeout: 180_000 }, () 
     );
     await tty.waitFor("run_command");
     await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = Date.now();
     tty.type("\x03");
     const interrupted = await tty.done();
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(interrupted.code, interrupted.stdout).toBe(130);
+    expect(interrupted.stdout).not.toMatch(/\n\s+at |Error:/);
     const resume = printed(interrupted.stdout, /resume it: (docket resume [^\n]+?) {2}\(/);
     expect(resume).toContain(`scripted:${script}`);
     const resumed = await runDocket(resume, { cwd: dir, env });
