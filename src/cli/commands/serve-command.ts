@@ -6,7 +6,9 @@ import { readPublicKey, resolveAuditPaths } from "../../audit/audit-key.js";
 import { type DigestLog, openDigestLog } from "../../audit/digest-log.js";
 import { verifyStoreTrail } from "../../audit/verify-store-trail.js";
 import { createWebConsole } from "../../console/create-web-console.js";
+import { isDocketError } from "../../errors/docket-error.js";
 import { openStore } from "../../store/open-store.js";
+import type { Store } from "../../store/store.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 
@@ -16,6 +18,24 @@ function parsePort(value: string): number {
     throw new InvalidArgumentError(`"${value}" is not a port (0-65535).`);
   }
   return port;
+}
+
+/**
+ * The store the approvers decide in. An approver may open the console before the project's
+ * first run: the store is then made empty (as that run would make it), and the operator told,
+ * so that a mistyped `--store` is seen rather than silently served.
+ */
+async function openServedStore(url: string): Promise<Store> {
+  try {
+    return await openStore(url, { recover: false, mustExist: true });
+  } catch (error) {
+    if (!isDocketError(error) || error.code !== "store_not_found") throw error;
+    const store = await openStore(url, { recover: false });
+    process.stderr.write(
+      `docket serve: no runs yet, so no store at ${store.location}: made an empty one; requests appear as runs ask.\n`,
+    );
+    return store;
+  }
 }
 
 /**
@@ -44,7 +64,7 @@ export function registerServeCommand(program: Command): void {
           "No approver has a token (approvers.NAME.token_env or token_sha256): nobody could authenticate over HTTP.",
         );
       }
-      const store = await openStore(cli.storeUrl, { recover: false, mustExist: true });
+      const store = await openServedStore(cli.storeUrl);
       // The console's verify badge is `docket audit verify`'s: with the public key and digest log
       // when docket has them.
       const paths = resolveAuditPaths(cli.runtime.audit);
