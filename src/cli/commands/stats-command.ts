@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { Store } from "../../store/store.js";
 import { callStats, type StatsPeriod, type ToolStats } from "./call-stats.js";
+import { checkSessionFilter } from "./list-filters.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseSince } from "./parse-since.js";
 import { textTable } from "./text-table.js";
@@ -103,15 +104,14 @@ export function registerStatsCommand(program: Command): void {
     .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per tool and period, one per line")
     .action(async (options: StatsOptions) => {
-      const rows = await withCommandStore(options, async (store) =>
-        callStats(
-          await readEvents(store, {
-            ...(options.session === undefined ? {} : { session: options.session }),
-            ...(options.since === undefined ? {} : { since: options.since }),
-          }),
-          options.by,
-        ),
-      );
+      const rows = await withCommandStore(options, async (store) => {
+        const events = await readEvents(store, {
+          ...(options.session === undefined ? {} : { session: options.session }),
+          ...(options.since === undefined ? {} : { since: options.since }),
+        });
+        await checkSessionFilter(store, options.session, events.length);
+        return callStats(events, options.by);
+      });
       if (options.json) {
         for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
         return;
