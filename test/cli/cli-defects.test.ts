@@ -1,9 +1,10 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
+import { turn, writeScriptFile } from "../loop/support/model-script.js";
 import { runDocket } from "../support/run-docket.js";
 import { cliProject } from "./support/cli-project.js";
+import { suspendedWrite } from "./support/suspended-write.js";
 
 // Issue 39's small defects, each through the real CLI: what the operator typed wrong is named,
 // nothing is created before the run can start, and a filter that matches nothing by mistake
@@ -69,24 +70,10 @@ describe("the docket command's small defects", { timeout: 120_000 }, () => {
   });
 
   it("approvals approve without --as is the one approver's; with several it names them", async () => {
-    const project = await cliProject(
-      "principal: agent\napprovers:\n  bob: { roles: [lead], token_env: BOB_TOKEN }\napprovals: { mode: suspend, default_approvers: ['role:lead'] }\n",
-    );
-    const { dir } = project;
-    const env = { ...project.env, BOB_TOKEN: "b-token" };
-    const script = await writeScriptFile(dir, [
-      turn("Writing.", call("c_write", "write_file", { path: "n.txt", content: "x" })),
-      turn("Done."),
-    ]);
-    const run = await runDocket(["run", "write", "--model", `scripted:${script}`], {
-      cwd: dir,
-      env,
-    });
-    expect(run.code, run.stderr).toBe(0);
-    const id = /waiting for approval (\S+) /.exec(run.stderr)?.[1] ?? "";
+    const { dir, env, id, token } = await suspendedWrite("bob");
     const approved = await runDocket(["approvals", "approve", id], {
       cwd: dir,
-      env: { ...env, DOCKET_TOKEN: "b-token" },
+      env: { ...env, DOCKET_TOKEN: token },
     });
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toBe(`${id} approved by bob\n`);

@@ -6,6 +6,7 @@ import { driveDocketTty } from "../support/drive-docket-tty.js";
 import { runDocket } from "../support/run-docket.js";
 import { runDocketTty } from "../support/run-docket-tty.js";
 import { cliProject, userMessages } from "./support/cli-project.js";
+import { suspendedWrite } from "./support/suspended-write.js";
 
 // Issue 39: every command docket prints is run here, in the situation that printed it, with the
 // model given as `--model` (the README's path: `docket init` leaves `model:` commented out).
@@ -92,20 +93,8 @@ describe("the commands docket prints, run as printed", { timeout: 180_000 }, () 
   });
 
   it("a suspended run: `docket approvals show`, `approvals approve … --as NAME`, then `docket resume`", async () => {
-    const project = await cliProject(
-      "principal: agent\napprovers:\n  alice: { roles: [lead], token_env: ALICE_TOKEN }\napprovals: { mode: suspend, default_approvers: ['role:lead'] }\n",
-    );
-    const { dir } = project;
-    const env = { ...project.env, ALICE_TOKEN: "a-token" };
-    const script = await writeScriptFile(dir, [
-      turn("Writing.", call("c_write", "write_file", { path: "note.txt", content: "hello\n" })),
-      turn("Written."),
-    ]);
-    const run = await runDocket(["run", "write a note", "--model", `scripted:${script}`], {
-      cwd: dir,
-      env,
-    });
-    expect(run.code, run.stderr).toBe(0);
+    const { dir, env, stderr } = await suspendedWrite("alice");
+    const run = { stderr };
     const show = await runDocket(
       printed(run.stderr, /docket: waiting for approval \S+ \(write_file\): (docket [^\n]+)\n/),
       { cwd: dir, env },
@@ -118,7 +107,7 @@ describe("the commands docket prints, run as printed", { timeout: 180_000 }, () 
     );
     const approved = await runDocketTty(approve, {
       cwd: dir,
-      env: { ...env, DOCKET_TOKEN: "a-token" },
+      env: { ...env, DOCKET_TOKEN: "alice-token" },
     });
     expect(approved.code, approved.stderr).toBe(0);
 
