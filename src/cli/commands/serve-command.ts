@@ -147,6 +147,7 @@ export function registerServeCommand(program: Command): void {
       const feed = createInboxFeed(store);
       const web = createWebConsole({
         feed,
+        where: { project: cli.projectFile, workspace: cli.workspace },
         store,
         directory: cli.directory,
         host: options.host,
