@@ -33,6 +33,17 @@ describe("describeFileChange", () => {
     expect(describeFileChange("edit_file", args)?.patch).toMatch(/^-b\n(.*\n)?\+B$/m);
   });
 
+  it("never makes up line numbers for a snippet: its hunk says they are not known", () => {
+    const args = { path: "s.ts", old_string: "x\ny\n", new_string: "x\nY\n" };
+    const whole = describeFileChange("edit_file", args, "1\n2\n3\n4\n5\n6\nx\ny\n");
+    expect(whole?.patch).toContain("@@ -5,4 +5,4 @@\n 5\n 6\n x\n-y\n+Y\n");
+    const snippet = describeFileChange("edit_file", args)?.patch ?? "";
+    expect(snippet).not.toMatch(/@@ -\d/);
+    expect(snippet).toContain(
+      "@@ the replaced text only: its line numbers in the file are not known @@\n x\n-y\n+Y\n",
+    );
+  });
+
   it("describes nothing for other tools or arguments of the wrong shape", () => {
     expect(describeFileChange("run_command", { path: "a", content: "b" })).toBeUndefined();
     expect(describeFileChange("write_file", { path: 3, content: "b" })).toBeUndefined();

@@ -79,13 +79,13 @@ export function describeFileChange(
         patch: patchOf(path, known, after),
       };
     }
-    return {
-      type: "file_change",
-      tool,
-      path,
-      basis: "snippet",
-      patch: patchOf(path, oldString, newString),
-    };
+    // Where the snippet sits in the file is not known here: a hunk header would make up its
+    // line numbers (`@@ -1,1 +1,1 @@`), so it says that instead.
+    const patch = patchOf(path, oldString, newString).replace(
+      /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/gm,
+      "@@ the replaced text only: its line numbers in the file are not known @@",
+    );
+    return { type: "file_change", tool, path, basis: "snippet", patch };
   }
   return undefined;
 }

@@ -1,9 +1,11 @@
 import type { Approval } from "../store/approval-record.js";
 import { type ApprovalWatch, pollingWatch } from "../store/approval-watch.js";
 import type { Store } from "../store/store.js";
+import { answerFor } from "./answer-for-approval.js";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.js";
 import type { ApproverDirectory } from "./approver-directory.js";
-import { approvalIdFor, decideApproval } from "./decide-approval.js";
+import { askWhileWatching } from "./ask-while-watching.js";
+import { approvalIdFor } from "./decide-approval.js";
 
 /** How a durable approver behaves. */
 export interface DurableApproverOptions {
@@ -19,6 +21,11 @@ export interface DurableApproverOptions {
   readonly interactive?: Approver;
   /** The interactive approver's bearer token (DOCKET_TOKEN), for an approver configured with one. */
   readonly interactiveToken?: string;
+  /**
+   * Where the interactive channel's person is told that someone else decided first (their
+   * question closes at once) or that their late answer was not used. Default: nowhere.
+   */
+  readonly tellInteractive?: (text: string) => void;
   /**
    * How often a waiting run looks for a decision made elsewhere (CLI, HTTP, another machine).
    * Default 500 ms. On PostgreSQL a decision wakes the run at once (LISTEN/NOTIFY); the poll is
@@ -80,6 +87,7 @@ export function createDurableApprover({
   defaultApprovers = [],
   interactive,
   interactiveToken,
+  tellInteractive,
   pollMs = 500,
   onPending,
   now = Date.now,
@@ -113,7 +121,7 @@ export function createDurableApprover({
       onPending?.(approval);
     }
     // Interest before the read below: a decision made in between still wakes the wait.
-    const watch = mode === "wait" && !interactive ? await store.watchApproval(id) : undefined;
+    const watch = mode === "wait" || interactive ? await store.watchApproval(id) : undefined;
     try {
       if (watch) approval = (await store.getApproval(id)) ?? approval;
       return await settle(approval, watch);
@@ -136,29 +144,19 @@ export function createDurableApprover({
           approval = (await store.getApproval(id)) ?? approval;
         }
         if (approval.status !== "pending") return answerFor(approval, request);
-        if (interactive) {
-          const answer = await interactive(request);
-          if (answer.decision === "pending") return answer;
-          const outcome = await decideApproval(
+        if (interactive)
+          return askWhileWatching({
             store,
             directory,
-            {
-              approvalId: id,
-              decision: answer.decision,
-              reason: answer.reason ?? (answer.decision === "deny" ? "denied" : undefined),
-              ...(answer.decision === "approve" && answer.scope ? { scope: answer.scope } : {}),
-              claim: { name: answer.by, ...(interactiveToken ? { token: interactiveToken } : {}) },
-            },
+            approval,
+            request,
+            interactive,
+            interactiveToken,
+            watch,
+            pollMs,
             now,
-          );
-          if (outcome.status === "decided" || outcome.status === "conflict")
-            return answerFor(outcome.approval, request);
-          return {
-            decision: "deny",
-            by: "docket",
-            reason: `the answer of ${answer.by} was not accepted: ${outcome.message.replace(/\.$/, "")}`,
-          };
-        }
+            tell: tellInteractive,
+          });
         if (mode === "suspend") {
           return {
             decision: "pending",
@@ -182,47 +180,6 @@ export function createDurableApprover({
   };
   grantKeepers.add(approver);
   return approver;
-}
-
-/**
- * The answer a decided request gives. A person's decision went through `decideApproval`, which
- * wrote its `approved` or `approval_denied` event when it was made, so the answer says it is
- * `recorded` and the checkpoint does not write the same event a second time. What the approver
- * concludes on its own (changed arguments, expiry) is not recorded yet.
- */
-function answerFor(approval: Approval, request: ApprovalRequest): ApprovalAnswer {
-  switch (approval.status) {
-    case "approved":
-      if (approval.argsHash !== request.argumentsHash) {
-        return {
-          decision: "deny",
-          by: approval.decidedBy ?? "docket",
-          reason: "the arguments changed after they were approved",
-        };
-      }
-      return {
-        decision: "approve",
-        by: approval.decidedBy ?? "unknown",
-        scope: approval.scope,
-        ...(approval.decisionReason ? { reason: approval.decisionReason } : {}),
-        recorded: true,
-      };
-    case "denied":
-      return {
-        decision: "deny",
-        by: approval.decidedBy ?? "unknown",
-        reason: approval.decisionReason ?? "denied",
-        recorded: true,
-      };
-    case "expired":
-      return {
-        decision: "deny",
-        by: "expiry",
-        reason: `nobody decided request ${approval.id} before it expired`,
-      };
-    case "pending":
-      return { decision: "pending", approvalId: approval.id };
-  }
 }
 
 /**

@@ -128,6 +128,8 @@ export function createTerminalApprover({
     };
     const onAbort = () => rl.close();
     request.signal.addEventListener("abort", onAbort, { once: true });
+    // Decided elsewhere while the preview was being made: no question at all.
+    if (request.signal.aborted) onAbort();
     const silence: ApprovalAnswer = {
       decision: "deny",
       by: as,

@@ -16,6 +16,7 @@ import type { Store } from "../store/store.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import { createAlwaysAllow } from "./always-allow-rule.js";
+import { resumeCommand } from "./commands/resume-hint.js";
 import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 import { packageRoot } from "./package-root.js";
@@ -28,8 +29,13 @@ export interface RuntimeRequest {
   readonly store?: string | undefined;
   /** Whether a person at this terminal can answer approvals (not for a stdio gateway). */
   readonly terminal: boolean;
-  /** The terminal operator's approver name (`--as`). */
+  /** The terminal operator's approver name (`--as`): a configured approver, checked at start. */
   readonly as?: string | undefined;
+  /**
+   * Checks of the command's own, run once docket.yaml is loaded and before anything is created
+   * (`.docket/`, the store, the audit key): a missing model or API key stops docket there.
+   */
+  readonly preflight?: (cli: CliConfig) => Promise<void> | void;
   /** Decide every ask without asking (the demo's --approve / --deny). */
   readonly autoDecide?: "approve" | "deny" | undefined;
   /** Extra tools (the demo's support desk), and whether to include the built-in tools. */
@@ -70,6 +76,17 @@ export interface Runtime {
 }
 
 /** The operator at this terminal: `--as`, else the only token-less approver, else the OS user. */
+/** `--as NAME` must name a configured approver: a name nobody configured could decide nothing. */
+function checkOperator(directory: ApproverDirectory, as: string | undefined): void {
+  if (as === undefined || directory.entries.has(as)) return;
+  const names = [...directory.entries.keys()];
+  throw new Error(
+    names.length === 0
+      ? `--as ${as}: docket.yaml configures no approvers; leave --as out and you decide as local:${userInfo().username}.`
+      : `--as ${as}: not a configured approver (approvers: ${names.join(", ")}).`,
+  );
+}
+
 function terminalOperator(
   directory: ApproverDirectory,
   as: string | undefined,
@@ -99,6 +116,8 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const cli = loadCliConfig({ config: request.config, store: request.store }, { env });
   // The approvers (their token variables) are checked before anything is created.
   const configuredApprovers = cli.directory;
+  checkOperator(configuredApprovers, request.as);
+  await request.preflight?.(cli);
   const workspace = cli.workspace;
   const layers = loadPolicyFiles({
     projectFile: cli.projectFile ?? false,
@@ -242,6 +261,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
         }),
       }),
       ...(env.DOCKET_TOKEN ? { interactiveToken: env.DOCKET_TOKEN } : {}),
+      tellInteractive: (text) => process.stderr.write(text),
     });
   } else if (directory.entries.size > 0) {
     approvals = createDurableApprover({
@@ -252,7 +272,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       defaultApprovers,
       onPending: (approval) =>
         process.stderr.write(
-          `docket: waiting for approval ${approval.id} (${approval.tool}): docket approvals show ${approval.id}\n`,
+          `docket: waiting for approval ${approval.id} (${approval.tool}): ${resumeCommand(["approvals", "show", approval.id], { config: request.config, store: request.store })}\n`,
         ),
     });
   }

@@ -1,7 +1,9 @@
 import { createHarness, type Harness } from "../loop/create-harness.js";
+import type { AnyLanguageModel } from "../model/as-model-v4.js";
 import { checkReasoningLevel } from "../model/reasoning-level.js";
-import { checkModelString, providerOf } from "../model/resolve-model.js";
+import { checkModelString, providerOf, resolveModel } from "../model/resolve-model.js";
 import { buildRuntime, type Runtime } from "./build-runtime.js";
+import type { CliConfig } from "./load-cli-config.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
 /** What `run`, `resume` and `chat` share: where the model, config and store come from. */
@@ -33,23 +35,17 @@ export async function createCliHarness(
     options.reasoning === undefined
       ? undefined
       : checkReasoningLevel(options.reasoning, "--reasoning");
+  let model: AnyLanguageModel | undefined;
   const runtime = await buildRuntime({
     config: options.config,
     store: options.store,
     terminal: Boolean(process.stdin.isTTY && process.stderr.isTTY),
     as: options.as,
+    // The model (its script, its API key) is checked before .docket/ or the store is made.
+    preflight: async (cli) => {
+      model = await resolveCliModel(options.model, cli);
+    },
   });
-  const model = options.model ?? runtime.cli.runtime.model?.name;
-  if (!model) {
-    await runtime.close();
-    throw new Error(
-      "No model: pass --model (anthropic:MODEL, openai:MODEL, ollama:MODEL, scripted:FILE) or set model: in docket.yaml.",
-    );
-  }
-  // docket.yaml's base_url and key belong to the provider they were written for: --model
-  // anthropic:… never inherits an OpenAI-compatible server's address (nor sends its key there).
-  const endpoint = runtime.cli.runtime.model?.providers[providerOf(model)];
-  const apiKey = endpoint?.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
   const reasoning = flagReasoning ?? runtime.cli.runtime.model?.reasoning;
   const system = buildSystemPrompt({
     workspace: runtime.workspace,
@@ -63,7 +59,7 @@ export async function createCliHarness(
     );
   const harness = createHarness({
     system: system.text,
-    model,
+    model: model as AnyLanguageModel,
     tools: runtime.tools,
     policy: runtime.policy,
     store: runtime.store,
@@ -75,10 +71,27 @@ export async function createCliHarness(
     configHash: runtime.configHash,
     ...(reasoning ? { reasoning } : {}),
     ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
-    modelSettings: {
-      ...(endpoint?.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
-      ...(apiKey ? { apiKey } : {}),
-    },
   });
   return { harness, runtime };
+}
+
+/** The flag's model, else docket.yaml's, resolved with the endpoint docket.yaml gives its provider. */
+async function resolveCliModel(
+  flag: string | undefined,
+  cli: CliConfig,
+): Promise<AnyLanguageModel> {
+  const model = flag ?? cli.runtime.model?.name;
+  if (!model) {
+    throw new Error(
+      "No model: pass --model (anthropic:MODEL, openai:MODEL, ollama:MODEL, scripted:FILE) or set model: in docket.yaml.",
+    );
+  }
+  // docket.yaml's base_url and key belong to the provider they were written for: --model
+  // anthropic:… never inherits an OpenAI-compatible server's address (nor sends its key there).
+  const endpoint = cli.runtime.model?.providers[providerOf(model)];
+  const apiKey = endpoint?.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
+  return resolveModel(model, {
+    ...(endpoint?.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  });
 }

@@ -22,7 +22,8 @@ export async function createProgram(argv?: readonly string[]): Promise<Command> 
   const program = new commander.Command("docket")
     .description("The model asks; your program executes. Every tool call passes one checkpoint.")
     .version(packageRoot().version, "-v, --version")
-    .showHelpAfterError()
+    // A flag mistake gets its one line (and commander's "did you mean"), not the whole usage.
+    .showHelpAfterError("(add --help for the usage)")
     .exitOverride()
     .option("--no-color", "plain text: no colour on the terminal (as NO_COLOR=1 does)")
     .hook("preAction", (command) => {

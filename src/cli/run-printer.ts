@@ -3,6 +3,7 @@ import { showControlCharacters } from "../approval/format-arguments.js";
 import type { HarnessEvent, RunResult } from "../loop/harness-options.js";
 import { colourEnabled } from "../shared/colour-enabled.js";
 import { type TerminalStyle, terminalStyle } from "../shared/terminal-style.js";
+import { resumeCommand, type WhereFlags } from "./commands/resume-hint.js";
 import { createLiveOutput, type LiveOutput } from "./live-output.js";
 import { createTerminalSpinner, type TerminalSpinner } from "./terminal-spinner.js";
 
@@ -23,6 +24,8 @@ export interface RunPrinterOptions {
   colour?: boolean;
   /** The spinner and the live output of running commands. Default: standard error is a TTY. */
   live?: boolean;
+  /** The run's own flags, carried into the commands it prints (`docket resume …`). */
+  where?: WhereFlags;
 }
 
 /**
@@ -45,6 +48,7 @@ export function createRunPrinter({
   stderr = process.stderr,
   colour = colourEnabled(stderr),
   live = stderr.isTTY === true,
+  where = {},
 }: RunPrinterOptions): RunPrinter {
   const line = (value: unknown) => stdout.write(`${JSON.stringify(value)}\n`);
   if (json) {
@@ -68,7 +72,7 @@ export function createRunPrinter({
   }
   const style = terminalStyle(colour);
   const spinner = createTerminalSpinner({ stream: stderr, enabled: live, dim: style.dim });
-  return humanPrinter({ stdout, stderr, style, spinner, live });
+  return humanPrinter({ stdout, stderr, style, spinner, live, where });
 }
 
 function jsonEvent(event: HarnessEvent): unknown {
@@ -101,12 +105,14 @@ function humanPrinter({
   style,
   spinner,
   live,
+  where,
 }: {
   stdout: Writable;
   stderr: Writable;
   style: TerminalStyle;
   spinner: TerminalSpinner;
   live: boolean;
+  where: WhereFlags;
 }): RunPrinter {
   let midLine = false;
   const running = new Map<string, LiveOutput>();
@@ -189,9 +195,9 @@ function humanPrinter({
       if (result.status === "suspended" && result.approvals) {
         for (const a of result.approvals)
           stderr.write(
-            `  ${style.status("waiting")}: ${a.approvalId} (${a.tool}) — docket approvals approve ${a.approvalId} --as NAME\n`,
+            `  ${style.status("waiting")}: ${a.approvalId} (${a.tool}) — ${resumeCommand(["approvals", "approve", a.approvalId], { config: where.config, store: where.store })} --as NAME\n`,
           );
-        stderr.write(`  then: docket resume ${result.sessionId}\n`);
+        stderr.write(`  then: ${resumeCommand(["resume", result.sessionId], where)}\n`);
       }
       stderr.write(
         `session ${result.sessionId}: ${style.status(result.status)} (${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens)\n`,

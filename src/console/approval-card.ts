@@ -1,6 +1,7 @@
 import { describeFileChange, type FileChange } from "../approval/describe-file-change.js";
 import { formatArguments, showControlCharacters } from "../approval/format-arguments.js";
 import type { Approval } from "../store/approval-record.js";
+import type { CardContext } from "./card-context.js";
 import { type Viewer, when } from "./console-layout.js";
 import { type Html, html } from "./html.js";
 
@@ -61,6 +62,15 @@ function diffView(change: FileChange): Html {
 </section>`;
 }
 
+// The words that led to the call, so the approver judges it in its conversation.
+function conversationView({ lastUser, lastAssistant }: CardContext): Html | "" {
+  if (lastUser === undefined && lastAssistant === undefined) return "";
+  return html`<section class="conversation" aria-label="The conversation before this call">
+${lastUser === undefined ? "" : html`<p class="said user"><b>The user asked:</b> ${shown(lastUser)}</p>`}
+${lastAssistant === undefined ? "" : html`<p class="said assistant"><b>The agent said:</b> ${shown(lastAssistant)}</p>`}
+</section>`;
+}
+
 function decisionForms(approval: Approval, viewer: Viewer, right: DecisionRight): Html {
   if (right.status === "may_not") {
     return html`<p class="may-not"><b>You cannot decide this request:</b> ${right.why}</p>`;
@@ -101,7 +111,12 @@ ${
  * approvalCard(approval, viewer, { status: "may_decide", session: false }).toString();
  * ```
  */
-export function approvalCard(approval: Approval, viewer: Viewer, right: DecisionRight): Html {
+export function approvalCard(
+  approval: Approval,
+  viewer: Viewer,
+  right: DecisionRight,
+  context?: CardContext,
+): Html {
   const args = parsed(approval.canonicalArgs);
   const change = describeFileChange(approval.tool, args);
   const note = untrustedNote(approval);
@@ -109,6 +124,7 @@ export function approvalCard(approval: Approval, viewer: Viewer, right: Decision
   return html`<article class="card" id="${approval.id}" data-approval aria-labelledby="t-${approval.id}">
 <h2 id="t-${approval.id}"><span class="tag">pending</span> <code>${shown(approval.tool)}</code></h2>
 ${note ? html`<p class="untrusted" role="note"><b>⚠ Untrusted content came before this call:</b> ${shown(note)}. The model had just read text from outside; check the arguments with care.</p>` : ""}
+${context ? conversationView(context) : ""}
 <dl>
 <dt>Rule</dt><dd>${shown(approval.rule ?? "(none)")}</dd>
 ${approval.reason ? html`<dt>Reason</dt><dd>${shown(approval.reason)}</dd>` : ""}
@@ -116,6 +132,7 @@ ${approval.reason ? html`<dt>Reason</dt><dd>${shown(approval.reason)}</dd>` : ""
 <dt>May decide</dt><dd>${approval.approvers?.length ? approval.approvers.map(shown).join(" or ") : "any approver"}</dd>
 <dt>Call</dt><dd><code>${shown(approval.callId)}</code>${session ? html` in <a href="/console/sessions/${encodeURIComponent(session)}">${shown(session)}</a>` : ""}</dd>
 <dt>Requested</dt><dd>${when(approval.createdAt)}${approval.expiresAt ? html`, expires ${when(approval.expiresAt)}` : ""}</dd>
+${context?.project ? html`<dt>Project</dt><dd><code>${shown(context.project)}</code>${context.workspace ? html` (workspace <code>${shown(context.workspace)}</code>)` : ""}</dd>` : ""}
 <dt>Request</dt><dd><a href="/console/approvals/${encodeURIComponent(approval.id)}"><code>${approval.id}</code></a></dd>
 </dl>
 <h3>Arguments, exactly (canonical JSON)</h3>

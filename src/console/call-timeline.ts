@@ -1,3 +1,4 @@
+import { type CallDurations, callDurations, readableMs } from "../shared/call-durations.js";
 import type { AuditRecord } from "../store/audit-record.js";
 import { shown } from "./approval-card.js";
 import { when } from "./console-layout.js";
@@ -33,9 +34,15 @@ export function groupByCall(records: readonly AuditRecord[]): CallEvents[] {
   return [...calls.values()];
 }
 
+// The handler's own time, with a person's wait named apart: durationMs counts from the request.
+const spent = ({ totalMs, handlerMs, approvalWaitMs }: CallDurations) =>
+  handlerMs === undefined
+    ? ` after ${readableMs(totalMs ?? 0)}`
+    : ` in ${readableMs(handlerMs)}${approvalWaitMs === undefined ? "" : ` (after a person's wait of ${readableMs(approvalWaitMs)})`}`;
+
 const pre = (text: string) => html`<pre>${shown(text)}</pre>`;
 
-function describe(record: AuditRecord): Html {
+function describe(record: AuditRecord, durations: CallDurations): Html {
   const e = record.event;
   switch (e.type) {
     case "requested":
@@ -53,11 +60,11 @@ function describe(record: AuditRecord): Html {
     case "started":
       return html`<b>started</b>${e.writes ? " (a write: its intent is on record)" : ""}, deadline ${e.timeoutMs} ms`;
     case "finished":
-      return html`<b>finished: ${e.status}</b>${e.reason ? ` (${shown(e.reason)})` : ""} in ${e.durationMs.toFixed(1)} ms, ${e.outputBytes} bytes${e.source ? html`, from ${shown(e.source)}` : ""}${e.tainted ? html` <span class="tag">untrusted: tainted the ${e.tainted}</span>` : ""}: ${shown(e.message)} ${pre(e.output)}`;
+      return html`<b>finished: ${e.status}</b>${e.reason ? ` (${shown(e.reason)})` : ""} ${spent(durations)}, ${e.outputBytes} bytes${e.source ? html`, from ${shown(e.source)}` : ""}${e.tainted ? html` <span class="tag">untrusted: tainted the ${e.tainted}</span>` : ""}: ${shown(e.message)} ${pre(e.output)}`;
     case "refused":
-      return html`<b>refused: ${shown(e.reason)}</b> after ${e.durationMs.toFixed(1)} ms: ${shown(e.message)}`;
+      return html`<b>refused: ${shown(e.reason)}</b> after ${readableMs(e.durationMs)}: ${shown(e.message)}`;
     case "late_completion":
-      return html`<b>completed late</b> (${e.outcome}) after ${e.durationMs.toFixed(1)} ms`;
+      return html`<b>completed late</b> (${e.outcome}) after ${readableMs(e.durationMs)}`;
     case "interrupted":
       return html`<b>interrupted</b>: ${shown(e.message)}`;
     case "log":
@@ -74,12 +81,13 @@ function describe(record: AuditRecord): Html {
  * ```
  */
 export function callTimeline(call: CallEvents): Html {
+  const durations = callDurations(call.events.map((record) => record.event));
   return html`<section class="call" id="call-${shown(call.callId)}">
 <h3><code>${shown(call.tool)}</code> <small>call <code>${shown(call.callId)}</code></small></h3>
 <ol class="events">
 ${call.events.map(
   (record) =>
-    html`<li class="ev ev-${record.type}"><span class="seq">#${record.seq} ${when(record.at)}</span> ${describe(record)}</li>`,
+    html`<li class="ev ev-${record.type}"><span class="seq">#${record.seq} ${when(record.at)}</span> ${describe(record, durations)}</li>`,
 )}
 </ol>
 </section>`;

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { ApproverDirectory } from "../approval/approver-directory.js";
 import type { TrailReport } from "../audit/trail-report.js";
 import type { Store } from "../store/store.js";
+import type { CardWhere } from "./card-context.js";
 import { layout } from "./console-layout.js";
 import { html } from "./html.js";
 import type { InboxFeed } from "./inbox-feed.js";
@@ -18,6 +19,8 @@ export interface ConsoleContext {
   readonly feed: InboxFeed;
   readonly verifySession: (sessionId: string) => Promise<TrailReport>;
   readonly secureCookie: boolean;
+  /** The project and workspace the cards name. */
+  readonly where: CardWhere;
   /** Ends every open event stream (on close). */
   readonly streams: Set<() => void>;
 }

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { approvalCard } from "./approval-card.js";
+import { cardContext } from "./card-context.js";
 import type { ConsoleContext, ConsoleEnv } from "./console-context.js";
 import { decisionRight } from "./decision-right.js";
 
@@ -17,7 +18,7 @@ const MAX_HAVE = 200;
  * ```
  */
 export function registerConsoleEvents(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
-  const { directory, sessions, feed, streams } = context;
+  const { store, directory, sessions, feed, streams, where } = context;
   app.get("/console/events", (c) => {
     const session = c.get("session");
     const cookie = c.get("cookie");
@@ -52,12 +53,26 @@ export function registerConsoleEvents(app: Hono<ConsoleEnv>, context: ConsoleCon
           return;
         }
         if (change.type === "remove") return send("remove", { id: change.id, total: change.total });
-        const card = approvalCard(
-          change.approval,
-          session,
-          decisionRight(directory, session.name, change.approval),
-        );
-        send("add", { id: change.approval.id, html: card.toString(), total: change.total });
+        // Read in the write chain, so that cards keep the order the feed gave them.
+        writing = writing
+          .then(async () => {
+            const card = approvalCard(
+              change.approval,
+              session,
+              decisionRight(directory, session.name, change.approval),
+              await cardContext(store, change.approval, where),
+            );
+            if (!ended)
+              await stream.writeSSE({
+                event: "add",
+                data: JSON.stringify({
+                  id: change.approval.id,
+                  html: card.toString(),
+                  total: change.total,
+                }),
+              });
+          })
+          .catch(end);
       });
       const heartbeat = setInterval(() => {
         if (!sessions.find(cookie)) {

@@ -3,6 +3,7 @@ import { decideApproval } from "../approval/decide-approval.js";
 import { isDocketError } from "../errors/docket-error.js";
 import type { Approval, ApprovalPage } from "../store/approval-record.js";
 import { approvalCard, shown } from "./approval-card.js";
+import { cardContext } from "./card-context.js";
 import { type ConsoleContext, type ConsoleEnv, problemPage } from "./console-context.js";
 import { layout, type Viewer, when } from "./console-layout.js";
 import { decisionRight } from "./decision-right.js";
@@ -33,7 +34,7 @@ ${approval.sessionId ? html`<p><a href="/console/sessions/${encodeURIComponent(a
  * ```
  */
 export function registerConsolePages(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
-  const { store, directory, feed } = context;
+  const { store, directory, feed, where } = context;
   const viewerOf = (session: { name: string; csrf: string }): Viewer => ({
     name: session.name,
     csrf: session.csrf,
@@ -55,8 +56,15 @@ export function registerConsolePages(app: Hono<ConsoleEnv>, context: ConsoleCont
         return problemPage(c, 400, "That page of the inbox does not exist.");
       throw error;
     }
-    const cards = page.approvals.map((a) =>
-      approvalCard(a, viewer, decisionRight(directory, session.name, a)),
+    const cards = await Promise.all(
+      page.approvals.map(async (a) =>
+        approvalCard(
+          a,
+          viewer,
+          decisionRight(directory, session.name, a),
+          await cardContext(store, a, where),
+        ),
+      ),
     );
     const flash = session.flash;
     session.flash = undefined;
@@ -70,7 +78,12 @@ export function registerConsolePages(app: Hono<ConsoleEnv>, context: ConsoleCont
     const viewer = viewerOf(session);
     const body =
       approval.status === "pending"
-        ? approvalCard(approval, viewer, decisionRight(directory, session.name, approval))
+        ? approvalCard(
+            approval,
+            viewer,
+            decisionRight(directory, session.name, approval),
+            await cardContext(store, approval, where),
+          )
         : decidedView(approval);
     return c.html(layout({ title: `Request ${approval.id}`, viewer, body }).toString());
   });

@@ -8,6 +8,7 @@ import type { TrailReport } from "../audit/trail-report.js";
 import { verifyStoreTrail } from "../audit/verify-store-trail.js";
 import { hostAllowed } from "../shared/host-check.js";
 import type { Store } from "../store/store.js";
+import type { CardWhere } from "./card-context.js";
 import { CONSOLE_CSS, CONSOLE_JS } from "./console-assets.js";
 import {
   COOKIE,
@@ -39,6 +40,8 @@ export interface ConsoleOptions {
   readonly feed?: InboxFeed;
   /** Mark the cookie `Secure` (behind a TLS proxy). */
   readonly secureCookie?: boolean;
+  /** The project (docket.yaml) and workspace the requests come from, shown on every card. */
+  readonly where?: CardWhere;
 }
 
 /** A running console: its fetch handler and how to stop its live parts. */
@@ -73,6 +76,7 @@ export function createWebConsole({
   limiter = createSignInLimiter(),
   feed = createInboxFeed(store),
   secureCookie = false,
+  where = {},
 }: ConsoleOptions): WebConsole {
   const context: ConsoleContext = {
     store,
@@ -82,6 +86,7 @@ export function createWebConsole({
     feed,
     verifySession,
     secureCookie,
+    where,
     streams: new Set(),
   };
   const app = new Hono<ConsoleEnv>();

@@ -52,6 +52,24 @@ const scriptedTurn: z.ZodType<RawTurn> = z.lazy(() =>
 
 const modelScript = z.object({ turns: z.array(scriptedTurn).min(1) }).strict();
 
+const turnFields = ["text", "tool_calls", "usage", "error", "when", "else"];
+
+/** The fields the object at `path` may have, said as a person would look them up. */
+function fieldsAt(path: readonly PropertyKey[]): string {
+  const [parent, last] = [path.at(-2), path.at(-1)];
+  const [what, fields]: [string, readonly string[]] =
+    path.length === 0
+      ? ["a script", Object.keys(modelScript.shape)]
+      : last === "when"
+        ? ["when", Object.keys(turnCondition.shape)]
+        : last === "usage"
+          ? ["usage", ["input", "output"]]
+          : parent === "tool_calls"
+            ? ["a tool call", Object.keys(scriptedCall.shape)]
+            : ["a turn", turnFields];
+  return `${what} has ${fields.join(", ")}`;
+}
+
 /** One scripted tool call: its raw argument text is kept as written. */
 export interface ScriptedCall {
   readonly id: string;
@@ -105,14 +123,20 @@ export function parseModelScript(text: string, source: string): ModelScript {
   }
   const parsed = modelScript.safeParse(document.toJS());
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.path ?? [];
+    // A misspelt field is also a missing one: the unknown name says more than the absence.
+    const issues = parsed.error.issues;
+    const issue = issues.find((one) => one.code === "unrecognized_keys") ?? issues[0];
+    const unknown = issue?.code === "unrecognized_keys" ? issue.keys : [];
+    // An unknown field is reported at its own line, by name: the misspelling is the point.
+    const path = [...(issue?.path ?? []), ...unknown.slice(0, 1)];
     const node = document.getIn(path, true) as { range?: [number, number] } | undefined;
     const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
-    throw new DocketError(
-      "script_invalid",
-      `${source}:${line}: ${path.join(".") || "(root)"}: ${issue?.message ?? "invalid script"}`,
-    );
+    const where = (issue?.path ?? []).join(".") || "(root)";
+    const why =
+      unknown.length > 0
+        ? `unknown field ${unknown.map((key) => JSON.stringify(key)).join(", ")} (${fieldsAt(issue?.path ?? [])})`
+        : (issue?.message ?? "invalid script");
+    throw new DocketError("script_invalid", `${source}:${line}: ${where}: ${why}`);
   }
   return { source, turns: parsed.data.turns.map(toTurn) };
 }

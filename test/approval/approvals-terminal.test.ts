@@ -229,4 +229,60 @@ describe.skipIf(!hasTmux)(title, { timeout: 90_000 }, () => {
     expect(end).toContain("✓ write_file ok");
     expect(await readFile(join(run.dir, "notes/refund.txt"), "utf8")).toBe(WRITE_ARGS.content);
   });
+
+  // Issue 39: a decision from another channel ends the terminal's wait at once, and the terminal
+  // says who decided; nothing typed there afterwards changes it.
+  async function decideFromAnotherProcess(run: Terminal, decision: "approve" | "deny") {
+    const listed = await runDocket(
+      ["approvals", "list", "--all", "--json", "--store", run.storeUrl],
+      {
+        cwd: run.dir,
+      },
+    );
+    expect(listed.code, listed.stderr).toBe(0);
+    const [pending] = listed.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const decided = await runDocket(
+      ["approvals", decision, pending.id, "--as", "bob", "--reason", `bob says ${decision}`].concat(
+        ["--config", "docket.yaml", "--store", run.storeUrl],
+      ),
+      { cwd: run.dir, env: { DOCKET_TOKEN: BOB_TOKEN, BOB_TOKEN } },
+    );
+    return decided;
+  }
+
+  it("an approval from another process closes the prompt at once, and says who approved", async () => {
+    const run = await startRun();
+    await run.waitFor(PROMPT);
+    const decided = await decideFromAnotherProcess(run, "approve");
+    expect(decided.code, decided.stderr).toBe(0);
+    const started = Date.now();
+    const told = await run.waitFor("approved elsewhere by bob (bob says approve)", 5_000);
+    // The store is polled every 500 ms: well under the 30 s the prompt used to hold the call.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(told).toContain("the question here is closed");
+    const end = await run.waitFor("[docket exited");
+    expect(end).toContain("[docket exited 0]");
+    expect(end).toContain("✓ write_file ok");
+    expect(await readFile(join(run.dir, "notes/refund.txt"), "utf8")).toBe(WRITE_ARGS.content);
+  });
+
+  it("a denial from another process closes the prompt; a `d` typed late changes nothing", async () => {
+    const run = await startRun();
+    await run.waitFor(PROMPT);
+    const decided = await decideFromAnotherProcess(run, "deny");
+    expect(decided.code, decided.stderr).toBe(0);
+    await run.waitFor("denied elsewhere by bob (bob says deny): the question here is closed");
+    await run.keys("a", "Enter");
+    const end = await run.waitFor("[docket exited");
+    expect(end).toContain("[docket exited 0]");
+    expect(end).toContain("bob denied this call to write_file: bob says deny.");
+    expect(existsSync(join(run.dir, "notes/refund.txt"))).toBe(false);
+    // The channel that comes second (here the CLI again) is told who decided, and fails.
+    const late = await decideFromAnotherProcess(run, "approve");
+    expect(late.code).toBe(3);
+    expect(late.stderr).toMatch(/was already denied by bob/);
+  });
 });

@@ -163,9 +163,10 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
     const first = await chatOnce(model, ctx, [
       { type: "what is here?\r", until: "There is a docket.yaml." },
     ]);
-    const sessionId = /session (ses_[\w-]+) saved: docket chat --session \1\n/.exec(
-      first.stdout,
-    )?.[1];
+    const sessionId =
+      /session (ses_[\w-]+) saved: docket chat --session \1 --model scripted:\S+\n/.exec(
+        first.stdout,
+      )?.[1];
     expect(sessionId, first.stdout).toBeDefined();
 
     for (const how of [["--session", String(sessionId)], ["--continue"]]) {
@@ -214,7 +215,7 @@ describe("Ctrl-C prints the command that continues", { timeout: 120_000 }, () =>
     const result = await tty.done();
     expect(result.code, result.stdout).toBe(130);
     expect(result.stdout).toMatch(
-      /session (ses_[\w-]+) saved: docket chat --session \1 --config team\.yaml\n/,
+      /session (ses_[\w-]+) saved: docket chat --session \1 --model scripted:\S+ --config team\.yaml\n/,
     );
     expect(result.stdout).not.toMatch(/\n\s+at |Error/);
   });
@@ -246,7 +247,7 @@ describe("Ctrl-C prints the command that continues", { timeout: 120_000 }, () =>
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.code, result.stdout).toBe(130);
     expect(result.stdout.slice(at)).toMatch(
-      /session (ses_[\w-]+) saved: docket chat --session \1\n/,
+      /session (ses_[\w-]+) saved: docket chat --session \1 --model scripted:\S+\n/,
     );
     expect(result.stdout).not.toMatch(/\n\s+at |Error:/);
   });

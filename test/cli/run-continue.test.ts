@@ -2,8 +2,7 @@ import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { DOCKET_SYSTEM_PROMPT } from "../../src/cli/system-prompt.js";
-import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
-import { driveDocketTty } from "../support/drive-docket-tty.js";
+import { turn, writeScriptFile } from "../loop/support/model-script.js";
 import { startFakeOpenAI } from "../support/fake-providers/fake-openai.js";
 import { runDocket } from "../support/run-docket.js";
 import { cliProject, userMessages } from "./support/cli-project.js";
@@ -39,35 +38,6 @@ describe("docket run --continue and --session", { timeout: 120_000 }, () => {
     const saved = await transcripts(dir);
     expect(saved.get(a)).toEqual(["first", "again", "and again"]);
     expect(saved.get(b)).toEqual(["second"]);
-  });
-
-  it("Ctrl-C stops a run at once, exits 130 and prints the exact resume command, --config included", async () => {
-    const { dir, env } = await project();
-    writeFileSync(
-      join(dir, "team.yaml"),
-      "policy:\n  rules:\n    - id: sleeping\n      decision: allow\n      tool: run_command\n      command: ['sleep *']\n",
-    );
-    const script = await writeScriptFile(dir, [
-      turn("Waiting.", call("c_sleep", "run_command", { command: "sleep 60" })),
-      turn("Done waiting."),
-    ]);
-    const tty = driveDocketTty(
-      ["run", "wait a minute", "--model", `scripted:${script}`, "--config", "team.yaml"],
-      { cwd: dir, env },
-    );
-    await tty.waitFor("run_command");
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const started = Date.now();
-    tty.type("\x03");
-    const result = await tty.done();
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(result.code, result.stdout).toBe(130);
-    const id =
-      /resume it: docket resume (ses_[\w-]+) --config team\.yaml {2}\(or with a new prompt: docket run --session \1 --config team\.yaml "…"\)/.exec(
-        result.stdout,
-      )?.[1];
-    expect(id, result.stdout).toBeDefined();
-    expect(result.stdout).not.toMatch(/\n\s+at |Error:/);
   });
 });
 

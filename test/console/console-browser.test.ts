@@ -149,6 +149,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the web console in Chromium", () => {
       "role:lead",
       "SHA-256",
       "<img src=x onerror=",
+      // What the approver decides with (issue 39): the request in its conversation, and where.
+      "The user asked: Refund SU-88421.",
+      "Projectdocket.yaml (workspace",
     ]) {
       expect(text).toContain(shown);
     }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -6,13 +5,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
+import { startDocketServe } from "../support/start-docket-serve.js";
 
 // docs/console.md's configuration and command, run as a user would: `docket serve` in its own
 // process serves the API and the console on one port, and bob signs in with his token.
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const main = join(root, "src/cli/main.ts");
-const tsx = import.meta.resolve("tsx");
 const doc = readFileSync(join(root, "docs/console.md"), "utf8");
 const block = (lang: string) =>
   // The info string may carry test/docs-snippets.test.ts's markers after the language.
@@ -34,26 +32,16 @@ describe("docs/console.md", () => {
     const documented = block("sh");
     expect(documented).toContain("docket serve --port 7420");
     const token = "bobs-documented-token";
-    const child = spawn(
-      process.execPath,
-      ["--import", tsx, main, "serve", "--config", config, "--store", storeUrl, "--port", "0"],
+    const served = await startDocketServe(
+      ["--config", config, "--store", storeUrl, "--port", "0"],
       {
         cwd: dir,
-        env: { ...process.env, BOB_TOKEN: token, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config") },
-        stdio: ["ignore", "ignore", "pipe"],
+        env: { BOB_TOKEN: token, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config") },
       },
     );
-    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const { url } = served;
+    const stderr = served.stderr();
     try {
-      let stderr = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString("utf8");
-          const match = /web console at (http:\/\/127\.0\.0\.1:\d+)\/console\//.exec(stderr);
-          if (match?.[1]) resolve(match[1]);
-        });
-        void exited.then(() => reject(new Error(`docket serve ended: ${stderr}`)));
-      });
       // The line has the shape the docs show.
       const shown = /# (docket serve: .*)$/m.exec(documented)?.[1] ?? "";
       expect(stderr.trim().replace(/:\d+\//g, ":7420/")).toBe(shown);
@@ -74,8 +62,7 @@ describe("docs/console.md", () => {
       });
       expect(await api.json()).toMatchObject({ approvals: [], total: 0 });
     } finally {
-      child.kill("SIGTERM");
+      expect(await served.stop()).toBe(0);
     }
-    expect(await exited).toBe(0);
   }, 60_000);
 });

@@ -47,6 +47,7 @@ export async function startConsole(name: string): Promise<ConsoleFixture> {
     store,
     directory,
     feed: createInboxFeed(store, { intervalMs: 100 }),
+    where: { project: "docket.yaml", workspace: dir },
     // Tests sign in often from one address; the limit itself is tested against this one.
     limiter: createSignInLimiter({ max: 40 }),
   });

@@ -44,7 +44,11 @@ export function ownPostgres(port: number): OwnPostgres {
   const gid = execFileSync("id", ["-g", "postgres"]).toString().trim();
   chownSync(data, Number(ids), Number(gid));
   const asPostgres = (command: string) =>
-    execFileSync("su", ["postgres", "-c", command], { stdio: ["ignore", "ignore", "pipe"] });
+    // From the data folder it owns: the test's own folder may be a clone closed to other users.
+    execFileSync("su", ["postgres", "-c", command], {
+      cwd: data,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
   asPostgres(`${bin}/initdb -D ${data}/db -U postgres --auth=trust -E UTF8 --locale=C.UTF-8`);
   const start = () =>
     asPostgres(

@@ -1,11 +1,13 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
+import type { ApproverDirectory } from "../../approval/approver-directory.js";
 import { decideApproval } from "../../approval/decide-approval.js";
 import { formatArguments } from "../../approval/format-arguments.js";
 import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
 import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
+import { parseApprovalStatus } from "./list-filters.js";
 import { formatTime, textTable } from "./text-table.js";
 
 interface CommonOptions {
@@ -102,7 +104,12 @@ export function registerApprovalsCommand(program: Command): void {
       .command("list")
       .description("Pending requests (or --status STATUS, --all), newest first, a page at a time."),
   )
-    .option("--status <status>", "pending, approved, denied or expired", "pending")
+    .option(
+      "--status <status>",
+      "pending, approved, denied or expired",
+      parseApprovalStatus,
+      "pending" as ApprovalStatus,
+    )
     .option("--all", "every request")
     .option("--limit <n>", "requests per page, 1 to 1000", "100")
     .option("--cursor <cursor>", "the next page: the cursor the previous page printed")
@@ -117,7 +124,7 @@ export function registerApprovalsCommand(program: Command): void {
       const page = await withStore(options, async (_ctx, store) => {
         await store.expireApprovals();
         return store.pageApprovals({
-          ...(options.all ? {} : { status: options.status as ApprovalStatus }),
+          ...(options.all ? {} : { status: options.status }),
           limit,
           ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
         });
@@ -177,7 +184,7 @@ export function registerApprovalsCommand(program: Command): void {
         .description(`${decision === "approve" ? "Approve" : "Deny"} a request.`),
     )
       .argument("<id>", "the approval id")
-      .requiredOption("--as <name>", "who is deciding: a configured approver")
+      .option("--as <name>", "who is deciding: a configured approver (the only one, if one)")
       .option(
         "--reason <text>",
         decision === "deny" ? "why (required: it goes back to the model)" : "why",
@@ -190,12 +197,13 @@ export function registerApprovalsCommand(program: Command): void {
     command.action(
       async (
         id: string,
-        options: CommonOptions & { as: string; reason?: string; session?: boolean },
+        options: CommonOptions & { as?: string; reason?: string; session?: boolean },
       ) => {
         const outcome = await withStore(options, async (ctx, store) => {
+          const as = options.as ?? onlyApprover(ctx.directory);
           const token = await tokenFor(
-            options.as,
-            Boolean(ctx.directory.entries.get(options.as)?.tokenSha256),
+            as,
+            Boolean(ctx.directory.entries.get(as)?.tokenSha256),
             process.env,
           );
           return decideApproval(store, ctx.directory, {
@@ -203,7 +211,7 @@ export function registerApprovalsCommand(program: Command): void {
             decision,
             ...(options.reason ? { reason: options.reason } : {}),
             ...(options.session ? { scope: "session" as const } : {}),
-            claim: { name: options.as, ...(token ? { token } : {}) },
+            claim: { name: as, ...(token ? { token } : {}) },
             // Defence in depth: `--as NAME` alone is a person at a terminal, never a pipe.
             terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
           });
@@ -226,8 +234,19 @@ export function registerApprovalsCommand(program: Command): void {
   }
 }
 
+/** Who decides when `--as` is left out: the configured approver, when there is exactly one. */
+function onlyApprover(directory: ApproverDirectory): string {
+  const names = [...directory.entries.keys()];
+  if (names.length === 1 && names[0] !== undefined) return names[0];
+  throw new Error(
+    names.length === 0
+      ? "No approver is configured (approvers: in docket.yaml), so nobody can decide."
+      : `Give --as NAME: the approvers are ${names.join(", ")}.`,
+  );
+}
+
 type ListOptions = CommonOptions & {
-  status: string;
+  status: ApprovalStatus;
   all?: boolean;
   json?: boolean;
   limit: string;

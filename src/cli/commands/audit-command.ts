@@ -1,11 +1,13 @@
 import type { Command } from "commander";
 import { showControlCharacters } from "../../approval/format-arguments.js";
+import { type CallDurations, callDurations, readableMs } from "../../shared/call-durations.js";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
 import type { Store } from "../../store/store.js";
 import { approvalTimings, auditHeader, auditRow, storyOrder } from "./audit-rows.js";
 import { registerAuditTrailCommands } from "./audit-trail-commands.js";
 import { commandFailure } from "./command-failure.js";
+import { checkSessionFilter, parseCallStatus } from "./list-filters.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseCount, parseSince } from "./parse-since.js";
 import { formatTime, textTable } from "./text-table.js";
@@ -46,6 +48,7 @@ export function registerAuditCommand(program: Command): void {
     .option(
       "--status <status>",
       "ok, failed, refused, awaiting_approval, or a state (started, interrupted, ...)",
+      parseCallStatus,
     )
     .option("--since <time>", "only calls since then: 30m, 2h, 7d, an ISO date or epoch ms", (v) =>
       parseSince(v),
@@ -64,6 +67,7 @@ export function registerAuditCommand(program: Command): void {
           since: options.since,
           limit: options.limit,
         });
+        await checkSessionFilter(store, options.session, newest.length);
         return {
           calls: storyOrder(newest, options.reverse),
           timings: await timingsOf(store, newest),
@@ -142,6 +146,16 @@ async function timingsOf(store: Store, calls: readonly CallRecord[]) {
   return approvalTimings(events);
 }
 
+/** "5.0 s from the request: a person's wait 5.0 s, the handler 26 ms", or undefined. */
+function timeLine({ totalMs, handlerMs, approvalWaitMs }: CallDurations): string | undefined {
+  if (totalMs === undefined) return undefined;
+  const parts = [
+    ...(approvalWaitMs === undefined ? [] : [`a person's wait ${readableMs(approvalWaitMs)}`]),
+    ...(handlerMs === undefined ? [] : [`the handler ${readableMs(handlerMs)}`]),
+  ];
+  return `${readableMs(totalMs)} from the request${parts.length ? `: ${parts.join(", ")}` : ""}`;
+}
+
 function describeCall(call: CallRecord, events: readonly AuditRecord[]): string {
   const lines = [
     `call ${call.callId}  tool ${call.tool}  session ${call.sessionId || "(none)"}`,
@@ -149,13 +163,20 @@ function describeCall(call: CallRecord, events: readonly AuditRecord[]): string 
     `  writes ${call.writes ?? "unknown"}  principal ${call.principal ?? "-"}  decision ${call.decision ?? "-"}${call.rule ? ` (rule ${call.rule})` : ""}`,
   ];
   if (call.outcome) lines.push(`  outcome ${call.outcome.message}`);
+  const time = timeLine(callDurations(events.map((record) => record.event)));
+  if (time) lines.push(`  time ${time}`);
   lines.push("  events:");
   for (const record of events) {
     lines.push(`    #${record.seq}  ${formatTime(record.at)}  ${record.type}`);
     const { callId: _c, tool: _t, sessionId: _s, at: _a, type: _y, ...fields } = record.event;
     for (const [key, value] of Object.entries(fields)) {
       if (value === undefined) continue;
-      const text = typeof value === "string" ? value : JSON.stringify(value);
+      const text =
+        typeof value === "string"
+          ? value
+          : key === "durationMs" && typeof value === "number"
+            ? `${readableMs(value)} (from the request)`
+            : JSON.stringify(value);
       // A multi-line value (an explanation, command output) stays under its key.
       // Escape sequences from the model never reach the operator's terminal.
       lines.push(`        ${key}: ${showControlCharacters(text).replace(/\n/g, "\n          ")}`);

@@ -105,6 +105,11 @@ export function registerConfigCommand(program: Command): void {
       }
       const width = Math.max(...rows.map((row) => row.key.length));
       for (const row of rows) {
+        // Nothing there (no user file, no AGENTS.md): where it was looked for says it all.
+        if (row.value === null) {
+          process.stdout.write(`${row.key.padEnd(width)}  (${row.from})\n`);
+          continue;
+        }
         // A value of several lines (system_prompt) stays on its row, quoted.
         const text =
           typeof row.value === "string" && !row.value.includes("\n")

@@ -8,4 +8,17 @@ describe("resumeCommand", () => {
       resumeCommand(["resume", "ses_1"], { config: "my team.yaml", store: "sqlite:it's.db" }),
     ).toBe("docket resume ses_1 --config 'my team.yaml' --store 'sqlite:it'\\''s.db'");
   });
+
+  it("carries --model, --reasoning and --as: a session begun with --model resumes with it", () => {
+    expect(
+      resumeCommand(["resume", "ses_1"], {
+        model: "scripted:/tmp/my script.yaml",
+        reasoning: "low",
+        as: "alice",
+        store: "sqlite:a.db",
+      }),
+    ).toBe(
+      "docket resume ses_1 --model 'scripted:/tmp/my script.yaml' --reasoning low --as alice --store sqlite:a.db",
+    );
+  });
 });

@@ -6,26 +6,37 @@ function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
-/** The flags that say which docket.yaml and store a command used, as the operator gave them. */
+/**
+ * The flags that say which docket.yaml, store, model and approver a command used, as the
+ * operator gave them: a session started with `--model` (the README's path, since `docket init`
+ * leaves `model:` commented out) cannot continue without it.
+ */
 export interface WhereFlags {
   readonly config?: string | undefined;
   readonly store?: string | undefined;
+  readonly model?: string | undefined;
+  readonly reasoning?: string | undefined;
+  readonly as?: string | undefined;
 }
 
 /**
- * The exact command that continues a session, with the `--config` and `--store` the operator
- * gave (so it finds the same store), quoted for the shell.
+ * The exact command that continues a session, with the `--model`, `--reasoning`, `--as`,
+ * `--config` and `--store` the operator gave (so it finds the same store and model), quoted for
+ * the shell.
  *
  * @example
  * ```ts
- * resumeCommand(["chat", "--session", "ses_1"], { config: "team.yaml" });
- * // "docket chat --session ses_1 --config team.yaml"
+ * resumeCommand(["chat", "--session", "ses_1"], { model: "ollama:qwen3", config: "team.yaml" });
+ * // "docket chat --session ses_1 --model ollama:qwen3 --config team.yaml"
  * ```
  */
 export function resumeCommand(words: readonly string[], flags: WhereFlags = {}): string {
   const all = [
     "docket",
     ...words,
+    ...(flags.model === undefined ? [] : ["--model", flags.model]),
+    ...(flags.reasoning === undefined ? [] : ["--reasoning", flags.reasoning]),
+    ...(flags.as === undefined ? [] : ["--as", flags.as]),
     ...(flags.config === undefined ? [] : ["--config", flags.config]),
     ...(flags.store === undefined ? [] : ["--store", flags.store]),
   ];

@@ -82,7 +82,7 @@ export async function runFromConfig({
     process.exit(130);
   };
   process.on("SIGINT", onSigint);
-  const printer = createRunPrinter({ json: Boolean(options.json) });
+  const printer = createRunPrinter({ json: Boolean(options.json), where: options });
   const onEvent: typeof printer.onEvent = (event) => {
     if (event.type === "run_start") session = event.sessionId;
     printer.onEvent(event);

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { SESSION_STATUSES, type SessionStatus } from "../../store/session-record.js";
 import { commandFailure } from "./command-failure.js";
+import { parseSessionStatus } from "./list-filters.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseCount } from "./parse-since.js";
 import { conversationLines } from "./session-conversation.js";
@@ -22,33 +23,44 @@ export function registerSessionsCommand(program: Command): void {
   sessions
     .command("list")
     .description("List sessions, newest first: a table, or one JSON object per line with --json.")
-    .option("--status <status>", `only sessions in this status (${SESSION_STATUSES.join(", ")})`)
+    .option(
+      "--status <status>",
+      `only sessions in this status (${SESSION_STATUSES.join(", ")})`,
+      parseSessionStatus,
+    )
     .option("--limit <n>", "at most this many sessions", parseCount, 100)
     .option("--config <file>", CONFIG_FLAG_HELP)
     .option("--store <url>", STORE_FLAG_HELP)
     .option("--json", "one JSON object per line")
-    .action(async (options: { status?: string; limit: number; store?: string; json?: boolean }) => {
-      const list = await withCommandStore(options, (store) =>
-        store.listSessions({
-          status: options.status as SessionStatus | undefined,
-          limit: options.limit,
-        }),
-      );
-      if (options.json) {
-        for (const session of list) process.stdout.write(`${JSON.stringify(session)}\n`);
-        return;
-      }
-      if (list.length === 0) {
-        process.stdout.write("No sessions.\n");
-        return;
-      }
-      process.stdout.write(
-        textTable(
-          ["ID", "CREATED", "STATUS", "PRINCIPAL", "TITLE"],
-          list.map((s) => [s.id, formatTime(s.createdAt), s.status, s.principal, s.title ?? ""]),
-        ),
-      );
-    });
+    .action(
+      async (options: {
+        status?: SessionStatus;
+        limit: number;
+        store?: string;
+        json?: boolean;
+      }) => {
+        const list = await withCommandStore(options, (store) =>
+          store.listSessions({
+            status: options.status,
+            limit: options.limit,
+          }),
+        );
+        if (options.json) {
+          for (const session of list) process.stdout.write(`${JSON.stringify(session)}\n`);
+          return;
+        }
+        if (list.length === 0) {
+          process.stdout.write("No sessions.\n");
+          return;
+        }
+        process.stdout.write(
+          textTable(
+            ["ID", "CREATED", "STATUS", "PRINCIPAL", "TITLE"],
+            list.map((s) => [s.id, formatTime(s.createdAt), s.status, s.principal, s.title ?? ""]),
+          ),
+        );
+      },
+    );
 
   sessions
     .command("show")

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { Store } from "../../store/store.js";
 import { callStats, type StatsPeriod, type ToolStats } from "./call-stats.js";
+import { checkSessionFilter } from "./list-filters.js";
 import { type NetworkStats, networkStats } from "./network-stats.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseSince } from "./parse-since.js";
@@ -135,6 +136,7 @@ export function registerStatsCommand(program: Command): void {
           ...(options.session === undefined ? {} : { session: options.session }),
           ...(options.since === undefined ? {} : { since: options.since }),
         });
+        await checkSessionFilter(store, options.session, records.length);
         return [callStats(records, options.by), networkStats(records, options.by)] as const;
       });
       if (options.json) {
