@@ -130,15 +130,31 @@ export function crossCheckApprovals(
     );
     if (approval.status === "approved" || approval.status === "denied") {
       const type = approval.status === "approved" ? "approved" : "approval_denied";
-      const match = decided.find(
+      const byWho = decided.filter(
         (e) => e.event.type === type && "by" in e.event && e.event.by === approval.decidedBy,
       );
-      if (!match) {
+      if (byWho.length === 0) {
         problems.push({
           kind: "approvals",
           sessionId,
           seq: asked.seq,
           message: `${name} is ${approval.status} by ${approval.decidedBy ?? "nobody"} in the table, but the chain records no such decision (a run still suspended records it when it resumes)`,
+        });
+        continue;
+      }
+      // What the console and `approvals show` display beside the decision is covered too.
+      const same = byWho.find(
+        (e) =>
+          decisionReason(e.event) === (approval.decisionReason ?? "") &&
+          (e.event.type !== "approved" || e.event.scope === approval.scope),
+      );
+      if (!same) {
+        const recorded = byWho[0]?.event as StoreEvent;
+        problems.push({
+          kind: "approvals",
+          sessionId,
+          seq: byWho[0]?.seq ?? asked.seq,
+          message: `${name}: the table's decision reason ${JSON.stringify(approval.decisionReason ?? "")} and scope ${approval.scope} are not what the chain recorded (${JSON.stringify(decisionReason(recorded))}${recorded.type === "approved" ? `, ${recorded.scope}` : ""})`,
         });
       }
     } else if (decided.some((e) => e.event.type === "approved")) {
@@ -151,6 +167,10 @@ export function crossCheckApprovals(
     }
   }
   return problems.slice(0, 20);
+}
+
+function decisionReason(event: StoreEvent): string {
+  return ("reason" in event && typeof event.reason === "string" ? event.reason : "") ?? "";
 }
 
 function parse(row: ChainRow): StoreEvent | undefined {

@@ -3,8 +3,19 @@ import { type ChainRow, ChainVerifier, GENESIS_HASH } from "../store/audit-chain
 import { type AuditCheckpoint, messageLinkHash } from "../store/audit-checkpoint.js";
 import type { ChainHeadRecord } from "../store/audit-record.js";
 import type { MessageRow } from "../store/checkpoint-plan.js";
+import {
+  checkSignedSession,
+  recoveredSpans,
+  type SessionRowDigest,
+} from "./check-signed-session.js";
 import type { DigestContents } from "./digest-log.js";
-import type { TrailProblem, TrailReport } from "./trail-report.js";
+import {
+  type RecoveredSpan,
+  type TrailProblem,
+  type TrailReport,
+  trailVerdict,
+  UNPROVEN_KINDS,
+} from "./trail-report.js";
 
 /** What the verifier reads: a store, or an export file. */
 export interface TrailSource {
@@ -18,6 +29,10 @@ export interface TrailSource {
   chainRows(sessionId: string, afterSeq: number): Promise<readonly ChainRow[]>;
   /** One session's messages, or undefined where the source has none to show (an export). */
   messages(sessionId: string): Promise<readonly MessageRow[] | undefined>;
+  /** Sessions that have a row (a store; an export has none). */
+  readonly sessionRows?: readonly string[];
+  /** One session's row digest, or undefined when it has none; absent where rows are not kept. */
+  sessionRow?(sessionId: string): Promise<SessionRowDigest | undefined>;
 }
 
 /** How to verify: with the public key and the digest log when the auditor has them. */
@@ -46,11 +61,16 @@ export async function verifyTrail(
   { publicKey, digests, sessionId, onSession }: VerifyTrailOptions = {},
 ): Promise<TrailReport> {
   const problems: TrailProblem[] = [];
+  const unsigned: TrailProblem[] = [];
+  const recovered: RecoveredSpan[] = [];
   const notProven: string[] = [];
+  // What the last signature does not reach is not proven either way: reported apart.
+  const found = (problem: TrailProblem) =>
+    (UNPROVEN_KINDS.has(problem.kind) ? unsigned : problems).push(problem);
   const wanted = (id: string) => sessionId === undefined || id === sessionId;
   const digestCheckpoints = (digests?.checkpoints ?? []).filter((c) => wanted(c.sessionId));
   for (const bad of digests?.unreadable ?? []) {
-    problems.push({
+    found({
       kind: "digest_log",
       sessionId: "",
       seq: bad.line,
@@ -75,13 +95,13 @@ export async function verifyTrail(
     ...(source.sessionIds ?? []).filter(wanted),
     ...source.checkpoints.filter((c) => wanted(c.sessionId)).map((c) => c.sessionId),
     ...digestCheckpoints.map((c) => c.sessionId),
+    ...(source.sessionRows ?? []).filter(wanted),
   ]);
   let events = 0;
   let checked = 0;
   for (const id of [...sessions].sort()) {
     const stored = source.checkpoints.filter((c) => c.sessionId === id);
     const delivered = digestCheckpoints.filter((c) => c.sessionId === id);
-    const found = (problem: TrailProblem) => problems.push(problem);
     const trusted = publicKey ? signedCheckpoints(id, stored, delivered, publicKey, found) : [];
     checked += trusted.length;
     if (publicKey) checkCheckpointChain(id, trusted, found);
@@ -91,15 +111,23 @@ export async function verifyTrail(
     if (publicKey) checkAgainstSigned(id, rows, trusted, found);
     const messages = await source.messages(id);
     if (messages && publicKey) checkMessages(id, messages, trusted, found);
-    if (onSession) problems.push(...(await onSession(id, rows)));
+    if (publicKey && source.sessionRow) {
+      checkSignedSession(id, await source.sessionRow(id), trusted, rows.length, found);
+      recovered.push(...recoveredSpans(id, trusted));
+    }
+    if (onSession) for (const problem of await onSession(id, rows)) found(problem);
   }
+  const verdict = trailVerdict(problems, unsigned);
   return {
-    ok: problems.length === 0,
+    ok: verdict === "verified",
+    verdict,
     storeId: source.storeId,
     sessions: sessions.size,
     events,
     checkpoints: checked,
     problems,
+    unsigned,
+    recovered,
     notProven,
   };
 }
@@ -285,7 +313,7 @@ function checkAgainstSigned(
       kind: "unsigned_tail",
       sessionId,
       seq: latest.seq + 1,
-      message: `events ${latest.seq + 1} to ${last} are not covered by a signed checkpoint (written after the last one: a session still running, a crash before signing, or events added by someone else)`,
+      message: `events ${latest.seq + 1} to ${last} are not covered by a signed checkpoint: written after the last one by a session still running or a process that crashed before signing, or added by someone else (not proven either way)`,
     });
   }
 }
@@ -326,10 +354,10 @@ function checkMessages(
   const signed = Math.max(0, ...trusted.map((c) => c.messagesSeq));
   if (messages.length > signed) {
     found({
-      kind: "messages",
+      kind: "unsigned_messages",
       sessionId,
       seq: signed + 1,
-      message: `transcript messages ${signed + 1} to ${messages.length} are not covered by a signed checkpoint`,
+      message: `transcript messages ${signed + 1} to ${messages.length} are not covered by a signed checkpoint: a session still running, a crash before signing, or messages added by someone else (not proven either way)`,
     });
   }
 }

@@ -43,7 +43,7 @@ describe.skipIf(skipPostgres)("a digest log in a separate PostgreSQL database", 
     try {
       expect(await verifyStoreTrail(reader, { publicKey, digests: signer.digests })).toMatchObject({
         ok: true,
-        checkpoints: 3,
+        checkpoints: 5,
       });
       await rawSql(reader, [
         ...liftAllGuards(reader),

@@ -6,9 +6,9 @@ import { readPublicKey, resolveAuditPaths } from "../../audit/audit-key.js";
 import { type DigestLog, openDigestLog } from "../../audit/digest-log.js";
 import { verifyStoreTrail } from "../../audit/verify-store-trail.js";
 import { createWebConsole } from "../../console/create-web-console.js";
-import { openStore } from "../../store/open-store.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
+import { openSignedStore } from "./open-signed-store.js";
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -44,7 +44,12 @@ export function registerServeCommand(program: Command): void {
           "No approver has a token (approvers.NAME.token_env or token_sha256): nobody could authenticate over HTTP.",
         );
       }
-      const store = await openStore(cli.storeUrl, { recover: false, mustExist: true });
+      // Decisions made here are signed like a run's: at the usual cadence and when serve stops.
+      const signed = await openSignedStore(cli.storeUrl, cli.runtime.audit, {
+        recover: false,
+        mustExist: true,
+      });
+      const store = signed.store;
       // The console's verify badge is `docket audit verify`'s: with the public key and digest log
       // when docket has them.
       const paths = resolveAuditPaths(cli.runtime.audit);
@@ -71,7 +76,7 @@ export function registerServeCommand(program: Command): void {
       } catch (error) {
         web.close();
         await digests?.close();
-        await store.close();
+        await signed.close();
         throw error;
       }
       process.stderr.write(
@@ -84,6 +89,6 @@ export function registerServeCommand(program: Command): void {
       web.close();
       await api.close();
       await digests?.close();
-      await store.close();
+      await signed.close();
     });
 }

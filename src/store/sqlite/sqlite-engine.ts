@@ -25,7 +25,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
-import type { MessageRow } from "../checkpoint-plan.js";
+import type { MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -288,10 +288,15 @@ export class SqliteEngine implements StoreEngine {
     sessions: readonly string[],
     signer: CheckpointSigner,
     at: number,
+    options: SignOptions = {},
   ): AuditCheckpoint[] {
-    const written = this.checkpoints.write(sessions, signer, at);
+    const written = this.checkpoints.write(sessions, signer, at, options);
     this.checkpointer?.noteCommit();
     return written;
+  }
+
+  unsignedTails(): UnsignedTail[] {
+    return this.checkpoints.unsignedTails();
   }
 
   listCheckpoints(sessionId: string | undefined): AuditCheckpoint[] {
