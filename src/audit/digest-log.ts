@@ -137,6 +137,12 @@ export function parseDigestLines(lines: readonly string[], storeId?: string): Di
 async function openPostgresDigestLog(url: string): Promise<DigestLog> {
   const { default: pg } = await import("pg");
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // A restart of the digest database ends idle connections: pg emits 'error' on them, and an
+  // unheard 'error' ends the process. The next delivery reconnects, or fails the next write.
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
   const location = url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
   try {
     await pool.query(`CREATE TABLE IF NOT EXISTS docket_audit_digests (
