@@ -27,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   hook: () => benchHook(),
   cold: () => benchCold(),
   firstcalls: async () => (await import("./first-calls.js")).benchFirstCalls(),
+  verify: async () => (await import("./verify.js")).benchVerify(),
 };
 
 const wanted = process.argv.slice(2);

@@ -2,7 +2,7 @@ import type { KeyObject } from "node:crypto";
 import type { Approval } from "../store/approval-record.js";
 import { sessionRowHash } from "../store/session-row-hash.js";
 import type { Store } from "../store/store.js";
-import { crossCheckApprovals, crossCheckCalls } from "./cross-check-tables.js";
+import { TableCrossCheck } from "./cross-check-tables.js";
 import type { DigestLog } from "./digest-log.js";
 import { type TrailProblem, type TrailReport, trailVerdict } from "./trail-report.js";
 import { verifyTrail } from "./verify-trail.js";
@@ -105,10 +105,16 @@ async function verifyOnce(
       publicKey,
       digests: digests && storeId !== undefined ? await digests.read(storeId) : undefined,
       sessionId,
-      onSession: async (id, rows) => [
-        ...crossCheckCalls(id, rows, await store.listCalls({ sessionId: id, limit: ALL })),
-        ...crossCheckApprovals(id, rows, approvals.get(id) ?? []),
-      ],
+      onSession: (id) => {
+        const check = new TableCrossCheck(id);
+        return {
+          row: (row) => check.row(row),
+          finish: async () => [
+            ...check.calls(await store.listCalls({ sessionId: id, limit: ALL })),
+            ...check.approvals(approvals.get(id) ?? []),
+          ],
+        };
+      },
     },
   );
   // The whole-store chain check also sees events of a session that has no head at all.

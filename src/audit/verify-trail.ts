@@ -42,7 +42,16 @@ export interface VerifyTrailOptions {
   /** Only this session (the digest log's other sessions are then not looked at). */
   readonly sessionId?: string | undefined;
   /** Called with every event row of a session once its chain was read (table cross-checks). */
-  readonly onSession?: (sessionId: string, rows: readonly ChainRow[]) => Promise<TrailProblem[]>;
+  readonly onSession?: (sessionId: string) => SessionObserver;
+}
+
+/**
+ * Sees a session's event rows one at a time as verify reads them (none is kept), then reports
+ * what it found: verify's memory stays flat however long a session is.
+ */
+export interface SessionObserver {
+  row(row: ChainRow): void;
+  finish(): Promise<TrailProblem[]>;
 }
 
 /**
@@ -106,16 +115,21 @@ export async function verifyTrail(
     checked += trusted.length;
     if (publicKey) checkCheckpointChain(id, trusted, found);
     if (digests && publicKey) compareCopies(id, stored, delivered, found);
-    const rows = await readChain(source, id, heads.get(id), found);
-    events += rows.length;
-    if (publicKey) checkAgainstSigned(id, rows, trusted, found);
+    const observer = onSession?.(id);
+    const signedSeqs = new Set(trusted.map((c) => c.seq));
+    const chain = await readChain(source, id, heads.get(id), found, (row) => {
+      observer?.row(row);
+      return signedSeqs.has(row.seq);
+    });
+    events += chain.count;
+    if (publicKey) checkAgainstSigned(id, chain, trusted, found);
     const messages = await source.messages(id);
     if (messages && publicKey) checkMessages(id, messages, trusted, found);
     if (publicKey && source.sessionRow) {
-      checkSignedSession(id, await source.sessionRow(id), trusted, rows.length, found);
+      checkSignedSession(id, await source.sessionRow(id), trusted, chain.count, found);
       recovered.push(...recoveredSpans(id, trusted));
     }
-    if (onSession) for (const problem of await onSession(id, rows)) found(problem);
+    if (observer) for (const problem of await observer.finish()) found(problem);
   }
   const verdict = trailVerdict(problems, unsigned);
   return {
@@ -228,54 +242,69 @@ function compareCopies(
   }
 }
 
-/** Read a session's whole chain, checking each link; returns its rows. */
+/** What verify keeps of a session's chain: its length, its end, the hashes at signed seqs. */
+interface ChainSummary {
+  readonly count: number;
+  readonly last: number;
+  readonly signedHashes: ReadonlyMap<number, string>;
+}
+
+/**
+ * Read a session's whole chain page by page, checking each link; each row is shown to `each`
+ * and dropped, its hash kept only where `each` says a checkpoint signs its seq.
+ */
 async function readChain(
   source: TrailSource,
   sessionId: string,
   head: ChainHeadRecord | undefined,
   found: (problem: TrailProblem) => void,
-): Promise<ChainRow[]> {
+  each: (row: ChainRow) => boolean,
+): Promise<ChainSummary> {
   const verifier = new ChainVerifier((id) => (id === sessionId ? head : undefined));
-  const rows: ChainRow[] = [];
+  const signedHashes = new Map<number, string>();
+  let count = 0;
+  let last = 0;
   let broken = false;
   for (let after = 0; ; ) {
     const page = await source.chainRows(sessionId, after);
     for (const row of page) {
-      rows.push(row);
+      count += 1;
+      last = row.seq;
+      if (each(row)) signedHashes.set(row.seq, row.hash);
       if (!broken && verifier.row(row)) broken = true;
     }
-    const last = page.at(-1);
-    if (!last) break;
-    after = last.seq;
+    const end = page.at(-1);
+    if (!end) break;
+    after = end.seq;
   }
   const verdict = verifier.finish(head ? [sessionId] : []);
   if (!verdict.ok) {
     found({ kind: "chain", sessionId, seq: verdict.seq, message: verdict.problem });
   }
-  return rows;
+  return { count, last, signedHashes };
 }
 
 function checkAgainstSigned(
   sessionId: string,
-  rows: readonly ChainRow[],
+  chain: ChainSummary,
   trusted: readonly AuditCheckpoint[],
   found: (problem: TrailProblem) => void,
 ): void {
-  const bySeq = new Map(rows.map((row) => [row.seq, row.hash]));
-  const last = rows.at(-1)?.seq ?? 0;
+  const bySeq = chain.signedHashes;
+  const last = chain.last;
   if (trusted.length === 0) {
-    if (rows.length > 0) {
+    if (chain.count > 0) {
       found({
         kind: "forged_session",
         sessionId,
         seq: 1,
-        message: `no signed checkpoint covers any of this session's ${rows.length} events: it was not written by a docket holding this key (a forged session)`,
+        message: `no signed checkpoint covers any of this session's ${chain.count} events: it was not written by a docket holding this key (a forged session)`,
       });
     }
     return;
   }
   const latest = trusted.reduce((a, b) => (b.seq > a.seq ? b : a));
-  if (rows.length === 0 && latest.seq > 0) {
+  if (chain.count === 0 && latest.seq > 0) {
     found({
       kind: "deleted_session",
       sessionId,

@@ -214,12 +214,20 @@ export class SqliteCheckpoints {
   chainRows(sessionId: string, afterSeq: number, limit: number): ChainRow[] {
     const rows = this.sql(
       "SELECT * FROM audit_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-    ).all(sessionId, afterSeq, limit) as Row[];
+    ).iterate(sessionId, afterSeq, limit) as IterableIterator<Row>;
     // A row's seq is its last event's: `limit` rows hold at least `limit` events after afterSeq.
-    return rows
-      .flatMap((row) => unpackTrailRow(row))
-      .filter((link) => link.seq > afterSeq)
-      .slice(0, limit);
+    // Rows are unpacked only until the page is full (a read call's row holds four events).
+    const links: ChainRow[] = [];
+    for (const row of rows) {
+      for (const link of unpackTrailRow(row)) {
+        if (link.seq > afterSeq && links.length < limit) links.push(link);
+      }
+      if (links.length >= limit) {
+        rows.return?.();
+        break;
+      }
+    }
+    return links;
   }
 
   private hasTable(name: string): boolean {
