@@ -32,7 +32,16 @@ export { describeFileChange, type FileChange } from "./approval/describe-file-ch
 export { createDurableApprover, type DurableApproverOptions } from "./approval/durable-approver.js";
 export type { TerminalApproverOptions } from "./approval/terminal-approver.js";
 export { createTerminalApprover } from "./approval/terminal-approver.js";
-export type { TrailProblem, TrailProblemKind, TrailReport } from "./audit/trail-report.js";
+export type { AuditPaths } from "./audit/audit-key.js";
+export { type AuditSigner, createAuditSigner } from "./audit/create-audit-signer.js";
+export type { DigestContents, DigestLog } from "./audit/digest-log.js";
+export type {
+  RecoveredSpan,
+  TrailProblem,
+  TrailProblemKind,
+  TrailReport,
+  TrailVerdict,
+} from "./audit/trail-report.js";
 export { type BuiltinToolsOptions, builtinTools } from "./builtin/builtin-tools.js";
 export type { EditFileOptions } from "./builtin/files/edit-file.handler.js";
 export type { FileGuard, FilePolicy } from "./builtin/files/file-guard.js";

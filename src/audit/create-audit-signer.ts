@@ -13,12 +13,18 @@ export interface AuditSigner extends CheckpointSigner {
 
 /**
  * The signer docket runs with: the Ed25519 key (created on first use, mode 0600) and the digest
- * log. Give it to `openStore(url, { signer })`; close it after the store.
+ * log. Without options it finds them as the `docket` command does (`DOCKET_AUDIT_KEY`, else
+ * `$XDG_CONFIG_HOME/docket/audit-key.pem`, the digest log beside it), so a store a library
+ * writes passes `docket audit verify` like the CLI's. Give it to `openStore(url, { signer })`;
+ * close it after the store.
  *
  * @example
  * ```ts
- * const signer = await createAuditSigner({ keyFile: config.audit.keyFile, digests: config.audit.digests });
- * const store = await openStore(url, { signer });
+ * const signer = await createAuditSigner();
+ * const store = await openStore("sqlite:.docket/docket.db", { signer });
+ * // ... createHarness({ store, ... }) ...
+ * await store.close();
+ * await signer.close();
  * ```
  */
 export async function createAuditSigner({

@@ -26,14 +26,64 @@ export function crossCheckCalls(
   rows: readonly ChainRow[],
   calls: readonly CallRecord[],
 ): TrailProblem[] {
-  const derived = new Map<string, { row: CallRow | undefined; firstSeq: number }>();
-  for (const row of rows) {
+  const check = new TableCrossCheck(sessionId);
+  for (const row of rows) check.row(row);
+  return check.calls(calls);
+}
+
+/** What folding a session's chain says of each call, and where its events begin. */
+type DerivedCalls = Map<string, { row: CallRow | undefined; firstSeq: number }>;
+
+/**
+ * The tables' cross-check, fed one event row at a time (verify keeps no event text): the calls
+ * folded as they come, the approval events kept; then `calls` and `approvals` compare the
+ * tables' rows with them.
+ *
+ * @example
+ * ```ts
+ * const check = new TableCrossCheck("ses_1");
+ * for (const row of rows) check.row(row);
+ * const problems = [...check.calls(callRows), ...check.approvals(approvalRows)];
+ * ```
+ */
+export class TableCrossCheck {
+  private readonly derived: DerivedCalls = new Map();
+  private readonly approvalEvents: ChainRow[] = [];
+
+  constructor(private readonly sessionId: string) {}
+
+  row(row: ChainRow): void {
     const event = parse(row);
-    if (!event) continue;
-    const entry = derived.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
-    entry.row = applyCallEvent(entry.row, sessionId, event, "") ?? entry.row;
-    derived.set(row.callId, entry);
+    if (!event) return;
+    const entry = this.derived.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
+    entry.row = applyCallEvent(entry.row, this.sessionId, event, "") ?? entry.row;
+    // The fold keeps no arguments it does not compare.
+    if (entry.row?.decidedArgs !== undefined) entry.row = { ...entry.row, decidedArgs: undefined };
+    this.derived.set(row.callId, entry);
+    if (APPROVAL_EVENTS.has(event.type)) this.approvalEvents.push(row);
   }
+
+  calls(calls: readonly CallRecord[]): TrailProblem[] {
+    return compareCalls(this.sessionId, this.derived, calls);
+  }
+
+  approvals(approvals: readonly Approval[]): TrailProblem[] {
+    return crossCheckApprovals(this.sessionId, this.approvalEvents, approvals);
+  }
+}
+
+const APPROVAL_EVENTS = new Set([
+  "approval_requested",
+  "approved",
+  "approval_denied",
+  "awaiting_approval",
+]);
+
+function compareCalls(
+  sessionId: string,
+  derived: DerivedCalls,
+  calls: readonly CallRecord[],
+): TrailProblem[] {
   const problems: TrailProblem[] = [];
   const seen = new Set<string>();
   for (const call of calls) {
@@ -130,15 +180,31 @@ export function crossCheckApprovals(
     );
     if (approval.status === "approved" || approval.status === "denied") {
       const type = approval.status === "approved" ? "approved" : "approval_denied";
-      const match = decided.find(
+      const byWho = decided.filter(
         (e) => e.event.type === type && "by" in e.event && e.event.by === approval.decidedBy,
       );
-      if (!match) {
+      if (byWho.length === 0) {
         problems.push({
           kind: "approvals",
           sessionId,
           seq: asked.seq,
           message: `${name} is ${approval.status} by ${approval.decidedBy ?? "nobody"} in the table, but the chain records no such decision (a run still suspended records it when it resumes)`,
+        });
+        continue;
+      }
+      // What the console and `approvals show` display beside the decision is covered too.
+      const same = byWho.find(
+        (e) =>
+          decisionReason(e.event) === (approval.decisionReason ?? "") &&
+          (e.event.type !== "approved" || e.event.scope === approval.scope),
+      );
+      if (!same) {
+        const recorded = byWho[0]?.event as StoreEvent;
+        problems.push({
+          kind: "approvals",
+          sessionId,
+          seq: byWho[0]?.seq ?? asked.seq,
+          message: `${name}: the table's decision reason ${JSON.stringify(approval.decisionReason ?? "")} and scope ${approval.scope} are not what the chain recorded (${JSON.stringify(decisionReason(recorded))}${recorded.type === "approved" ? `, ${recorded.scope}` : ""})`,
         });
       }
     } else if (decided.some((e) => e.event.type === "approved")) {
@@ -151,6 +217,10 @@ export function crossCheckApprovals(
     }
   }
   return problems.slice(0, 20);
+}
+
+function decisionReason(event: StoreEvent): string {
+  return ("reason" in event && typeof event.reason === "string" ? event.reason : "") ?? "";
 }
 
 function parse(row: ChainRow): StoreEvent | undefined {

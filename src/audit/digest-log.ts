@@ -138,6 +138,12 @@ async function openPostgresDigestLog(url: string): Promise<DigestLog> {
   const { loadPg } = await import("../store/postgres/load-pg.js");
   const { Pool } = await loadPg();
   const pool = new Pool({ connectionString: url, max: 2 });
+  // A restart of the digest database ends idle connections: pg emits 'error' on them, and an
+  // unheard 'error' ends the process. The next delivery reconnects, or fails the next write.
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
   const location = url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
   try {
     await pool.query(`CREATE TABLE IF NOT EXISTS docket_audit_digests (

@@ -12,6 +12,15 @@ export type TrailProblemKind =
   | "forged_session"
   /** Events after the last signed checkpoint (a crash, a running session, or an insertion). */
   | "unsigned_tail"
+  /** Transcript messages after the last signed checkpoint (the same three causes). */
+  | "unsigned_messages"
+  /**
+   * A session row no checkpoint covers yet: created or updated just before a crash (or while
+   * verify ran), or inserted or edited since.
+   */
+  | "unsigned_session"
+  /** The sessions row differs from the one a checkpoint signed, or is gone. */
+  | "session"
   | "bad_signature"
   /** Checkpoints missing, out of order, or not linked to their predecessor. */
   | "checkpoint_chain"
@@ -23,6 +32,42 @@ export type TrailProblemKind =
   /** The digest log itself has lines that are not checkpoints. */
   | "digest_log";
 
+/**
+ * The kinds that say "not proven" rather than "tampered with": what the last signature does not
+ * reach. A crash before signing, a session still being written, and an insertion all look like
+ * this; verify says all three, and exits 3 rather than 1.
+ *
+ * @example
+ * ```ts
+ * UNPROVEN_KINDS.has("unsigned_tail"); // true
+ * ```
+ */
+export const UNPROVEN_KINDS: ReadonlySet<TrailProblemKind> = new Set([
+  "unsigned_tail",
+  "unsigned_messages",
+  "unsigned_session",
+]);
+
+/**
+ * Events a docket signed on recovery, after the process that wrote them died before signing:
+ * unsigned from the crash until `at`. Not a problem; said, because an insertion in that window
+ * would look the same.
+ */
+export interface RecoveredSpan {
+  readonly sessionId: string;
+  readonly fromSeq: number;
+  readonly toSeq: number;
+  /** When recovery signed them (ms since the epoch). */
+  readonly at: number;
+  readonly message: string;
+}
+
+/**
+ * What verify concluded: `verified` (everything it could check held and is signed), `unsigned`
+ * (no tampering found, but something is past the last signature), `tampered` (proven).
+ */
+export type TrailVerdict = "verified" | "unsigned" | "tampered";
+
 /** One problem: which session, from which seq, and what. */
 export interface TrailProblem {
   readonly kind: TrailProblemKind;
@@ -33,8 +78,9 @@ export interface TrailProblem {
 }
 
 /**
- * The verdict of `verifyTrail`: `ok` only when every check it could run held and nothing was
- * found; `notProven` says plainly what could not be checked (no key, no digest log).
+ * The report of `verifyTrail`: its verdict, the tampering it proved, what is past the last
+ * signature, what recovery signed; `notProven` says plainly what could not be checked (no key,
+ * no digest log).
  *
  * @example
  * ```ts
@@ -43,11 +89,34 @@ export interface TrailProblem {
  * ```
  */
 export interface TrailReport {
+  /** True only for the `verified` verdict. */
   readonly ok: boolean;
+  readonly verdict: TrailVerdict;
   readonly storeId: string | undefined;
   readonly sessions: number;
   readonly events: number;
   readonly checkpoints: number;
+  /** Proven tampering: an edit, a removal, a forgery. */
   readonly problems: readonly TrailProblem[];
+  /** What the last signature does not reach (`UNPROVEN_KINDS`): not proven either way. */
+  readonly unsigned: readonly TrailProblem[];
+  /** Spans signed by recovery after a crash. */
+  readonly recovered: readonly RecoveredSpan[];
   readonly notProven: readonly string[];
+}
+
+/**
+ * The verdict of a report's problems and unsigned findings.
+ *
+ * @example
+ * ```ts
+ * trailVerdict([], []); // "verified"
+ * ```
+ */
+export function trailVerdict(
+  problems: readonly TrailProblem[],
+  unsigned: readonly TrailProblem[],
+): TrailVerdict {
+  if (problems.length > 0) return "tampered";
+  return unsigned.length > 0 ? "unsigned" : "verified";
 }

@@ -1,77 +1,140 @@
 import type { KeyObject } from "node:crypto";
 import type { Approval } from "../store/approval-record.js";
+import { sessionRowHash } from "../store/session-row-hash.js";
 import type { Store } from "../store/store.js";
-import { crossCheckApprovals, crossCheckCalls } from "./cross-check-tables.js";
+import { TableCrossCheck } from "./cross-check-tables.js";
 import type { DigestLog } from "./digest-log.js";
-import type { TrailReport } from "./trail-report.js";
+import { type TrailProblem, type TrailReport, trailVerdict } from "./trail-report.js";
 import { verifyTrail } from "./verify-trail.js";
 
 const PAGE = 5000;
 const ALL = 1_000_000_000;
+/** How many times a session that moved while it was read is read again. */
+const LIVE_RETRIES = 3;
+
+/** What `verifyStoreTrail` checks with. */
+export interface VerifyStoreTrailOptions {
+  readonly publicKey?: KeyObject | undefined;
+  readonly digests?: DigestLog | undefined;
+  readonly sessionId?: string | undefined;
+}
 
 /**
  * Verify a store's whole trail (or one session's): the chains, the signed checkpoints against
- * the public key and the digest log, the transcript, and the `calls` and `approvals` rows
- * against the chain. Read-only.
+ * the public key and the digest log, the transcript, the sessions rows, and the `calls` and
+ * `approvals` rows against the chain. Read-only. A session written to while it was read (its
+ * head moved) is read again before anything found in it is reported: a live session's tables
+ * and chain are read at different moments, and that is not tampering.
  *
  * @example
  * ```ts
  * const report = await verifyStoreTrail(store, { publicKey, digests: log });
- * process.exitCode = report.ok ? 0 : 1;
+ * process.exitCode = report.verdict === "verified" ? 0 : report.verdict === "unsigned" ? 3 : 1;
  * ```
  */
 export async function verifyStoreTrail(
   store: Store,
-  {
-    publicKey,
-    digests,
-    sessionId,
-  }: {
-    publicKey?: KeyObject | undefined;
-    digests?: DigestLog | undefined;
-    sessionId?: string;
-  } = {},
+  options: VerifyStoreTrailOptions = {},
 ): Promise<TrailReport> {
+  let { report, heads } = await verifyOnce(store, options);
+  for (let attempt = 0; attempt < LIVE_RETRIES && !report.ok; attempt += 1) {
+    const moved = await movedSessions(store, report, heads);
+    if (moved.length === 0) break;
+    const runs = await Promise.all(
+      moved.map(async ({ id }) => verifyOnce(store, { ...options, sessionId: id })),
+    );
+    const again = runs.map((run) => run.report);
+    heads = new Map([...heads, ...runs.flatMap((run) => [...run.heads])]);
+    const ids = new Set(moved.map((m) => m.id));
+    const keep = (p: TrailProblem) => !ids.has(p.sessionId);
+    const problems = [...report.problems.filter(keep), ...again.flatMap((r) => r.problems)];
+    const unsigned = [...report.unsigned.filter(keep), ...again.flatMap((r) => r.unsigned)];
+    const verdict = trailVerdict(problems, unsigned);
+    report = { ...report, ok: verdict === "verified", verdict, problems, unsigned };
+  }
+  return report;
+}
+
+/** The sessions with findings whose chain head is not what the report read. */
+async function movedSessions(
+  store: Store,
+  report: TrailReport,
+  read: ReadonlyMap<string, number>,
+): Promise<{ id: string }[]> {
+  const ids = new Set([...report.problems, ...report.unsigned].map((p) => p.sessionId));
+  const moved: { id: string }[] = [];
+  for (const id of ids) {
+    const [head] = await store.listChainHeads(id);
+    if ((head?.seq ?? 0) !== (read.get(id) ?? 0)) moved.push({ id });
+  }
+  return moved;
+}
+
+async function verifyOnce(
+  store: Store,
+  { publicKey, digests, sessionId }: VerifyStoreTrailOptions,
+): Promise<{ report: TrailReport; heads: Map<string, number> }> {
   const storeId = await store.storeId();
   const approvals = new Map<string, Approval[]>();
   for (const approval of await store.listApprovals({ limit: ALL })) {
     const key = approval.sessionId ?? store.defaultSession;
+    if (sessionId !== undefined && key !== sessionId) continue;
     approvals.set(key, [...(approvals.get(key) ?? []), approval]);
   }
+  const heads = await store.listChainHeads(sessionId);
+  const sessionRows =
+    sessionId === undefined
+      ? (await store.listSessions({ limit: ALL })).map((s) => s.id)
+      : (await store.getSession(sessionId))
+        ? [sessionId]
+        : [];
   const report = await verifyTrail(
     {
       storeId,
-      heads: await store.listChainHeads(sessionId),
+      heads,
       checkpoints: await store.listCheckpoints(sessionId),
       chainRows: (id, afterSeq) => store.listChainRows(id, { afterSeq, limit: PAGE }),
       messages: (id) => store.listMessageRows(id),
+      sessionRows,
+      sessionRow: async (id) => {
+        const session = await store.getSession(id);
+        return session && { hash: sessionRowHash(session), updatedAt: session.updatedAt };
+      },
     },
     {
       publicKey,
       digests: digests && storeId !== undefined ? await digests.read(storeId) : undefined,
       sessionId,
-      onSession: async (id, rows) => [
-        ...crossCheckCalls(id, rows, await store.listCalls({ sessionId: id, limit: ALL })),
-        ...crossCheckApprovals(id, rows, approvals.get(id) ?? []),
-      ],
+      onSession: (id) => {
+        const check = new TableCrossCheck(id);
+        return {
+          row: (row) => check.row(row),
+          finish: async () => [
+            ...check.calls(await store.listCalls({ sessionId: id, limit: ALL })),
+            ...check.approvals(approvals.get(id) ?? []),
+          ],
+        };
+      },
     },
   );
   // The whole-store chain check also sees events of a session that has no head at all.
   const chains = await store.verifyChain(sessionId);
   const known = new Set(report.problems.map((p) => p.sessionId));
-  let result = report;
+  let result: TrailReport = report;
   if (!chains.ok && !known.has(chains.sessionId)) {
-    result = {
-      ...report,
-      ok: false,
-      problems: [
-        ...report.problems,
-        { kind: "chain", sessionId: chains.sessionId, seq: chains.seq, message: chains.problem },
-      ],
-    };
+    const problems = [
+      ...report.problems,
+      {
+        kind: "chain" as const,
+        sessionId: chains.sessionId,
+        seq: chains.seq,
+        message: chains.problem,
+      },
+    ];
+    result = { ...report, ok: false, verdict: "tampered", problems };
   }
   if (storeId === undefined) {
-    return {
+    result = {
       ...result,
       notProven: [
         ...result.notProven,
@@ -79,5 +142,6 @@ export async function verifyStoreTrail(
       ],
     };
   }
-  return result;
+  // Which head each session had when it was read: a session that moved since is read again.
+  return { report: result, heads: new Map(heads.map((h) => [h.sessionId, h.seq])) };
 }

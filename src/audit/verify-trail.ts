@@ -3,8 +3,19 @@ import { type ChainRow, ChainVerifier, GENESIS_HASH } from "../store/audit-chain
 import { type AuditCheckpoint, messageLinkHash } from "../store/audit-checkpoint.js";
 import type { ChainHeadRecord } from "../store/audit-record.js";
 import type { MessageRow } from "../store/checkpoint-plan.js";
+import {
+  checkSignedSession,
+  recoveredSpans,
+  type SessionRowDigest,
+} from "./check-signed-session.js";
 import type { DigestContents } from "./digest-log.js";
-import type { TrailProblem, TrailReport } from "./trail-report.js";
+import {
+  type RecoveredSpan,
+  type TrailProblem,
+  type TrailReport,
+  trailVerdict,
+  UNPROVEN_KINDS,
+} from "./trail-report.js";
 
 /** What the verifier reads: a store, or an export file. */
 export interface TrailSource {
@@ -18,6 +29,10 @@ export interface TrailSource {
   chainRows(sessionId: string, afterSeq: number): Promise<readonly ChainRow[]>;
   /** One session's messages, or undefined where the source has none to show (an export). */
   messages(sessionId: string): Promise<readonly MessageRow[] | undefined>;
+  /** Sessions that have a row (a store; an export has none). */
+  readonly sessionRows?: readonly string[];
+  /** One session's row digest, or undefined when it has none; absent where rows are not kept. */
+  sessionRow?(sessionId: string): Promise<SessionRowDigest | undefined>;
 }
 
 /** How to verify: with the public key and the digest log when the auditor has them. */
@@ -27,7 +42,16 @@ export interface VerifyTrailOptions {
   /** Only this session (the digest log's other sessions are then not looked at). */
   readonly sessionId?: string | undefined;
   /** Called with every event row of a session once its chain was read (table cross-checks). */
-  readonly onSession?: (sessionId: string, rows: readonly ChainRow[]) => Promise<TrailProblem[]>;
+  readonly onSession?: (sessionId: string) => SessionObserver;
+}
+
+/**
+ * Sees a session's event rows one at a time as verify reads them (none is kept), then reports
+ * what it found: verify's memory stays flat however long a session is.
+ */
+export interface SessionObserver {
+  row(row: ChainRow): void;
+  finish(): Promise<TrailProblem[]>;
 }
 
 /**
@@ -46,11 +70,16 @@ export async function verifyTrail(
   { publicKey, digests, sessionId, onSession }: VerifyTrailOptions = {},
 ): Promise<TrailReport> {
   const problems: TrailProblem[] = [];
+  const unsigned: TrailProblem[] = [];
+  const recovered: RecoveredSpan[] = [];
   const notProven: string[] = [];
+  // What the last signature does not reach is not proven either way: reported apart.
+  const found = (problem: TrailProblem) =>
+    (UNPROVEN_KINDS.has(problem.kind) ? unsigned : problems).push(problem);
   const wanted = (id: string) => sessionId === undefined || id === sessionId;
   const digestCheckpoints = (digests?.checkpoints ?? []).filter((c) => wanted(c.sessionId));
   for (const bad of digests?.unreadable ?? []) {
-    problems.push({
+    found({
       kind: "digest_log",
       sessionId: "",
       seq: bad.line,
@@ -75,31 +104,44 @@ export async function verifyTrail(
     ...(source.sessionIds ?? []).filter(wanted),
     ...source.checkpoints.filter((c) => wanted(c.sessionId)).map((c) => c.sessionId),
     ...digestCheckpoints.map((c) => c.sessionId),
+    ...(source.sessionRows ?? []).filter(wanted),
   ]);
   let events = 0;
   let checked = 0;
   for (const id of [...sessions].sort()) {
     const stored = source.checkpoints.filter((c) => c.sessionId === id);
     const delivered = digestCheckpoints.filter((c) => c.sessionId === id);
-    const found = (problem: TrailProblem) => problems.push(problem);
     const trusted = publicKey ? signedCheckpoints(id, stored, delivered, publicKey, found) : [];
     checked += trusted.length;
     if (publicKey) checkCheckpointChain(id, trusted, found);
     if (digests && publicKey) compareCopies(id, stored, delivered, found);
-    const rows = await readChain(source, id, heads.get(id), found);
-    events += rows.length;
-    if (publicKey) checkAgainstSigned(id, rows, trusted, found);
+    const observer = onSession?.(id);
+    const signedSeqs = new Set(trusted.map((c) => c.seq));
+    const chain = await readChain(source, id, heads.get(id), found, (row) => {
+      observer?.row(row);
+      return signedSeqs.has(row.seq);
+    });
+    events += chain.count;
+    if (publicKey) checkAgainstSigned(id, chain, trusted, found);
     const messages = await source.messages(id);
     if (messages && publicKey) checkMessages(id, messages, trusted, found);
-    if (onSession) problems.push(...(await onSession(id, rows)));
+    if (publicKey && source.sessionRow) {
+      checkSignedSession(id, await source.sessionRow(id), trusted, chain.count, found);
+      recovered.push(...recoveredSpans(id, trusted));
+    }
+    if (observer) for (const problem of await observer.finish()) found(problem);
   }
+  const verdict = trailVerdict(problems, unsigned);
   return {
-    ok: problems.length === 0,
+    ok: verdict === "verified",
+    verdict,
     storeId: source.storeId,
     sessions: sessions.size,
     events,
     checkpoints: checked,
     problems,
+    unsigned,
+    recovered,
     notProven,
   };
 }
@@ -200,54 +242,69 @@ function compareCopies(
   }
 }
 
-/** Read a session's whole chain, checking each link; returns its rows. */
+/** What verify keeps of a session's chain: its length, its end, the hashes at signed seqs. */
+interface ChainSummary {
+  readonly count: number;
+  readonly last: number;
+  readonly signedHashes: ReadonlyMap<number, string>;
+}
+
+/**
+ * Read a session's whole chain page by page, checking each link; each row is shown to `each`
+ * and dropped, its hash kept only where `each` says a checkpoint signs its seq.
+ */
 async function readChain(
   source: TrailSource,
   sessionId: string,
   head: ChainHeadRecord | undefined,
   found: (problem: TrailProblem) => void,
-): Promise<ChainRow[]> {
+  each: (row: ChainRow) => boolean,
+): Promise<ChainSummary> {
   const verifier = new ChainVerifier((id) => (id === sessionId ? head : undefined));
-  const rows: ChainRow[] = [];
+  const signedHashes = new Map<number, string>();
+  let count = 0;
+  let last = 0;
   let broken = false;
   for (let after = 0; ; ) {
     const page = await source.chainRows(sessionId, after);
     for (const row of page) {
-      rows.push(row);
+      count += 1;
+      last = row.seq;
+      if (each(row)) signedHashes.set(row.seq, row.hash);
       if (!broken && verifier.row(row)) broken = true;
     }
-    const last = page.at(-1);
-    if (!last) break;
-    after = last.seq;
+    const end = page.at(-1);
+    if (!end) break;
+    after = end.seq;
   }
   const verdict = verifier.finish(head ? [sessionId] : []);
   if (!verdict.ok) {
     found({ kind: "chain", sessionId, seq: verdict.seq, message: verdict.problem });
   }
-  return rows;
+  return { count, last, signedHashes };
 }
 
 function checkAgainstSigned(
   sessionId: string,
-  rows: readonly ChainRow[],
+  chain: ChainSummary,
   trusted: readonly AuditCheckpoint[],
   found: (problem: TrailProblem) => void,
 ): void {
-  const bySeq = new Map(rows.map((row) => [row.seq, row.hash]));
-  const last = rows.at(-1)?.seq ?? 0;
+  const bySeq = chain.signedHashes;
+  const last = chain.last;
   if (trusted.length === 0) {
-    if (rows.length > 0) {
+    if (chain.count > 0) {
       found({
         kind: "forged_session",
         sessionId,
         seq: 1,
-        message: `no signed checkpoint covers any of this session's ${rows.length} events: it was not written by a docket holding this key (a forged session)`,
+        message: `no signed checkpoint covers any of this session's ${chain.count} events: it was not written by a docket holding this key (a forged session)`,
       });
     }
     return;
   }
   const latest = trusted.reduce((a, b) => (b.seq > a.seq ? b : a));
-  if (rows.length === 0 && latest.seq > 0) {
+  if (chain.count === 0 && latest.seq > 0) {
     found({
       kind: "deleted_session",
       sessionId,
@@ -285,7 +342,7 @@ function checkAgainstSigned(
       kind: "unsigned_tail",
       sessionId,
       seq: latest.seq + 1,
-      message: `events ${latest.seq + 1} to ${last} are not covered by a signed checkpoint (written after the last one: a session still running, a crash before signing, or events added by someone else)`,
+      message: `events ${latest.seq + 1} to ${last} are not covered by a signed checkpoint: written after the last one by a session still running or a process that crashed before signing, or added by someone else (not proven either way)`,
     });
   }
 }
@@ -326,10 +383,10 @@ function checkMessages(
   const signed = Math.max(0, ...trusted.map((c) => c.messagesSeq));
   if (messages.length > signed) {
     found({
-      kind: "messages",
+      kind: "unsigned_messages",
       sessionId,
       seq: signed + 1,
-      message: `transcript messages ${signed + 1} to ${messages.length} are not covered by a signed checkpoint`,
+      message: `transcript messages ${signed + 1} to ${messages.length} are not covered by a signed checkpoint: a session still running, a crash before signing, or messages added by someone else (not proven either way)`,
     });
   }
 }

@@ -42,9 +42,10 @@ export function dispatchOne(
 /**
  * Wait for the results, then commit what the calls deferred (the events, claims and results of
  * reads, refusals) in one go: nothing is handed back before it is on record. A store that
- * fails here cannot undo what ran; the failure is reported, the results stand.
+ * fails here cannot undo what ran; the failure is reported, and a result that was not kept is
+ * withheld (`withheld`): a write's outcome was committed before it returned, so it stands.
  */
-async function settled<T>(
+async function settled<T extends ToolResult | readonly ToolResult[]>(
   state: CheckpointState,
   ctx: DispatchContext,
   results: Promise<T>,
@@ -55,9 +56,24 @@ async function settled<T>(
       await state.ledger.flush();
     } catch (error) {
       state.onEventError(error);
+      const keep = (result: ToolResult) =>
+        state.tools.get(result.name)?.writes === true ? result : withheld(result);
+      return (Array.isArray(value) ? value.map(keep) : keep(value as ToolResult)) as T;
     }
   }
   return value;
+}
+
+/** A result the store could not keep: never handed on as if it were on record. */
+function withheld(result: ToolResult): ToolResult {
+  return {
+    callId: result.callId,
+    name: result.name,
+    status: "refused",
+    reason: "audit_failed",
+    message: `The result of ${result.name} could not be recorded (the store failed), so it is withheld.`,
+    durationMs: result.durationMs,
+  };
 }
 
 /**

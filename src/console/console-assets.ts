@@ -34,7 +34,7 @@ textarea, input[type=password] { width: 100%; font: inherit; padding: .4rem; }
 button { font: inherit; padding: .45rem .9rem; margin: .25rem .25rem .25rem 0; cursor: pointer; min-height: 2.5rem; }
 .covers, .may-not, .note, small { color: var(--muted); }
 .badge { padding: .5rem .75rem; border: 2px solid; border-radius: 4px; margin: .75rem 0; }
-.badge.ok { color: var(--ok); } .badge.broken { color: var(--bad); }
+.badge.ok { color: var(--ok); } .badge.broken { color: var(--bad); } .badge.pending { color: inherit; }
 .problem { color: var(--bad); } .flash { border: 2px solid var(--focus); padding: .5rem; }
 .scroll { overflow-x: auto; } table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }

@@ -45,15 +45,25 @@ ${rows.map(
  * ```
  */
 export function verifyBadge(report: TrailReport): Html {
-  if (report.ok) {
-    return html`<div class="badge ok" role="status"><b>✔ Audit chain verified</b>: ${report.events} events, ${report.checkpoints} signed checkpoint(s).${
-      report.notProven.length > 0
-        ? html`<br><small>Not proven: ${report.notProven.join("; ")}.</small>`
-        : ""
-    }</div>`;
-  }
-  return html`<div class="badge broken" role="alert"><b>✘ Audit chain BROKEN</b>
+  const notProven =
+    report.notProven.length > 0
+      ? html`<br><small>Not proven: ${report.notProven.join("; ")}.</small>`
+      : "";
+  const recovered = report.recovered.map(
+    (span) => html`<br><small>Recovered: ${shown(span.message)}.</small>`,
+  );
+  switch (report.verdict) {
+    case "verified":
+      return html`<div class="badge ok" role="status"><b>✔ Audit chain verified</b>: ${report.events} events, ${report.checkpoints} signed checkpoint(s).${recovered}${notProven}</div>`;
+    case "unsigned":
+      // A running session is signed within moments; a crashed one on the next start. Neither is
+      // a break, so this is a status, not an alert.
+      return html`<div class="badge pending" role="status"><b>◔ Audit chain not yet signed to its end</b>: no tampering found in ${report.events} events; not proven yet:
+<ul>${report.unsigned.map((p) => html`<li>${p.kind} from ${p.seq}: ${shown(p.message)}</li>`)}</ul>${recovered}${notProven}</div>`;
+    case "tampered":
+      return html`<div class="badge broken" role="alert"><b>✘ Audit chain BROKEN</b>
 <ul>${report.problems.map((p) => html`<li>${p.kind} at ${p.seq}: ${shown(p.message)}</li>`)}</ul></div>`;
+  }
 }
 
 interface StoredCall {

@@ -43,6 +43,8 @@ export type DocketErrorCode =
   | "session_busy"
   | "session_pending"
   | "store_closed"
+  | "store_damaged"
+  | "store_file_gone"
   | "store_not_found"
   | "store_open_failed"
   | "store_outdated"

@@ -21,6 +21,16 @@ export interface AuditCheckpoint {
   readonly prev: string;
   /** The signing key's id (`keyIdOf`): which public key checks `signature`. */
   readonly keyId: string;
+  /**
+   * `sessionRowHash` of the session's row (principal, title, status, metadata...) when signed;
+   * absent in checkpoints written before rows were covered, and for events without a session.
+   */
+  readonly sessionHash?: string | undefined;
+  /**
+   * Set when a docket signed what a process that died before signing had written (recovery):
+   * those events were unsigned from the crash until then.
+   */
+  readonly recovered?: true | undefined;
   /** The signed text: canonical JSON of the fields above. */
   readonly body: string;
   /** SHA-256 of `body`, hex: what the next checkpoint names as `prev`. */
@@ -63,6 +73,7 @@ export interface CheckpointSigner {
 export function checkpointBody(fields: CheckpointFields): string {
   const { at, headHash, keyId, messagesHash, messagesSeq, n, prev, seq, sessionId, storeId } =
     fields;
+  // The newer fields only when present: a checkpoint without them keeps its bytes of before.
   return JSON.stringify({
     at,
     headHash,
@@ -71,7 +82,9 @@ export function checkpointBody(fields: CheckpointFields): string {
     messagesSeq,
     n,
     prev,
+    ...(fields.recovered === true ? { recovered: true } : {}),
     seq,
+    ...(fields.sessionHash === undefined ? {} : { sessionHash: fields.sessionHash }),
     sessionId,
     storeId,
     v: 1,
@@ -116,6 +129,8 @@ export function parseCheckpoint(body: string, signature: string): AuditCheckpoin
   if (!strings.every((key) => typeof value[key] === "string")) return undefined;
   if (!numbers.every((key) => Number.isSafeInteger(value[key]))) return undefined;
   if (typeof signature !== "string") return undefined;
+  if (value.sessionHash !== undefined && typeof value.sessionHash !== "string") return undefined;
+  if (value.recovered !== undefined && value.recovered !== true) return undefined;
   const fields = value as unknown as CheckpointFields;
   return {
     storeId: fields.storeId,
@@ -128,6 +143,8 @@ export function parseCheckpoint(body: string, signature: string): AuditCheckpoin
     at: fields.at,
     prev: fields.prev,
     keyId: fields.keyId,
+    ...(fields.sessionHash === undefined ? {} : { sessionHash: fields.sessionHash }),
+    ...(fields.recovered === true ? { recovered: true as const } : {}),
     body,
     hash: sha256Hex(body),
     signature,

@@ -58,3 +58,28 @@ export function isOwnerGone(owner: string | undefined): boolean {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
+
+/**
+ * True only when the owner's process is known to be running: same host, and this process with
+ * the owner's store open, or a pid that exists. A lease on SQLite (one machine) held by such an
+ * owner is never taken, whatever the clocks say: liveness, not time.
+ *
+ * @example
+ * ```ts
+ * isOwnerAlive(`${hostname()}/${process.pid}/x`); // false unless that store is open here
+ * ```
+ */
+export function isOwnerAlive(owner: string): boolean {
+  const match = /^(.*)\/(\d+)\/([^/]+)$/.exec(owner);
+  if (!match) return false;
+  const [, host, pidText] = match;
+  if (host !== hostname()) return false;
+  const pid = Number(pidText);
+  if (pid === process.pid) return live.has(owner);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -27,6 +27,15 @@ const finished: StoreEvent = {
   outputBytes: 2,
   output: "42",
 };
+const interrupted: StoreEvent = {
+  ...base,
+  type: "interrupted",
+  at: 5,
+  reason: "interrupted",
+  message: "gone",
+  startedAt: 2,
+  owner: "other",
+};
 const refused: StoreEvent = {
   ...base,
   type: "refused",
@@ -61,20 +70,19 @@ describe("applyCallEvent", () => {
   it("keeps the first final outcome and never interrupts a finished call", () => {
     const done = fold([requested, started, finished]);
     expect(fold([refused], done)).toBe(done);
-    const interrupted: StoreEvent = {
-      ...base,
-      type: "interrupted",
-      at: 5,
-      reason: "interrupted",
-      message: "gone",
-      startedAt: 2,
-      owner: "other",
-    };
     expect(fold([interrupted], done)).toBe(done);
     expect(fold([requested, started, interrupted])).toMatchObject({
       state: "interrupted",
       reason: "interrupted",
     });
+  });
+
+  it("closes a read cut short the same way from the chain alone as in the store (which saw its claim)", () => {
+    const read = { ...started, writes: false } as StoreEvent;
+    const fromChain = fold([requested, read, interrupted]);
+    expect(fromChain).toMatchObject({ state: "interrupted", status: "failed" });
+    // A read that never started is not closed by a stray interrupted event.
+    expect(fold([requested, interrupted])).toMatchObject({ state: "requested", status: undefined });
   });
 
   it("does not let a second dispatch's refusal close a running call", () => {

@@ -157,7 +157,7 @@ export function applyCallEvent(
     case "awaiting_approval":
       return finish(base, event) ?? row;
     case "interrupted": {
-      if (base.state !== "started" && !isReadInFlight(base)) return row;
+      if (base.state !== "started" && !isStartedRead(base)) return row;
       const outcome = outcomeOf(event);
       return {
         ...base,
@@ -264,6 +264,18 @@ function isOpen(row: CallRow): boolean {
  */
 export function isClaimable(row: CallRow): boolean {
   return (row.state === "requested" && row.claimedAt === undefined) || isAwaiting(row);
+}
+
+/**
+ * A read that started and has no outcome. In the store its claim made it `claimed`; folded from
+ * the chain alone (verify, which sees no claims) it is still `requested`: recovery's
+ * `interrupted` must close it either way, or the table and the chain tell two stories.
+ */
+function isStartedRead(row: CallRecord): boolean {
+  return (
+    isReadInFlight(row) ||
+    (row.state === "requested" && row.writes === false && row.startedAt !== undefined)
+  );
 }
 
 function isAwaiting(row: CallRow): boolean {

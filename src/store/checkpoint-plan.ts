@@ -7,7 +7,8 @@ import {
   NO_CHECKPOINT,
   parseCheckpoint,
 } from "./audit-checkpoint.js";
-import type { Row } from "./store-rows.js";
+import { sessionRowHash } from "./session-row-hash.js";
+import { type Row, toSession } from "./store-rows.js";
 
 /** A `messages` row with its content as stored (the hashed text). */
 export interface MessageRow {
@@ -16,6 +17,19 @@ export interface MessageRow {
   readonly content: string;
   readonly createdAt: number;
   readonly batch: number | undefined;
+}
+
+/** How an engine signs: `recovered` marks checkpoints of what a dead process left unsigned. */
+export interface SignOptions {
+  readonly recovered?: boolean;
+}
+
+/** A session's events after its last checkpoint, and the owners of the calls among them. */
+export interface UnsignedTail {
+  readonly sessionId: string;
+  readonly signedSeq: number;
+  /** Distinct owners of the tail's calls rows; null for events of no owned call. */
+  readonly owners: readonly (string | null)[];
 }
 
 /** What an engine read, inside its write transaction, for one session. */
@@ -28,11 +42,17 @@ export interface CheckpointInputs {
   readonly messages: readonly MessageRow[];
   readonly keyId: string;
   readonly at: number;
+  /** `sessionRowHash` of the session's row as it is now; undefined when it has none. */
+  readonly sessionHash?: string | undefined;
+  /** Signing what a dead process left unsigned (recovery). */
+  readonly recovered?: boolean | undefined;
 }
 
 /**
- * The next checkpoint of a session, or undefined when neither its chain nor its transcript moved
- * since the last one. Both engines call it inside the transaction that holds the session's
+ * The next checkpoint of a session, or undefined when neither its chain, its transcript nor its
+ * row moved since the last one. A session's first checkpoint is written even with no event yet
+ * (at its creation): a session cut before its first batch is then known, not taken for forged.
+ * Both engines call it inside the transaction that holds the session's
  * write lock, so the head it signs is the head.
  *
  * @example
@@ -45,7 +65,14 @@ export function planCheckpoint(inputs: CheckpointInputs): CheckpointFields | und
   const { last, head, messages } = inputs;
   const before = last ?? { ...NO_CHECKPOINT, headHash: NO_CHECKPOINT.hash };
   const seq = head?.seq ?? 0;
-  if (seq === before.seq && messages.length === 0) return undefined;
+  if (
+    last &&
+    seq === before.seq &&
+    messages.length === 0 &&
+    (inputs.sessionHash === undefined || inputs.sessionHash === last.sessionHash)
+  ) {
+    return undefined;
+  }
   let messagesHash = before.messagesHash;
   let messagesSeq = before.messagesSeq;
   for (const message of messages) {
@@ -69,7 +96,22 @@ export function planCheckpoint(inputs: CheckpointInputs): CheckpointFields | und
     at: inputs.at,
     prev: last?.hash ?? NO_CHECKPOINT.hash,
     keyId: inputs.keyId,
+    ...(inputs.sessionHash === undefined ? {} : { sessionHash: inputs.sessionHash }),
+    ...(inputs.recovered === true ? { recovered: true as const } : {}),
   };
+}
+
+/**
+ * `sessionRowHash` of a `sessions` row read inside a checkpoint's transaction, or undefined when
+ * the session has no row (events without a session).
+ *
+ * @example
+ * ```ts
+ * sessionHashOf(db.prepare("SELECT * FROM sessions WHERE id = ?").get(id));
+ * ```
+ */
+export function sessionHashOf(row: Row | undefined): string | undefined {
+  return row ? sessionRowHash(toSession(row)) : undefined;
 }
 
 /**

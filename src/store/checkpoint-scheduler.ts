@@ -26,6 +26,7 @@ export class CheckpointScheduler {
   private immediate = false;
   private batchEnded = false;
   private gapTimer: NodeJS.Timeout | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
   /** When the last checkpoint was written (performance.now()). */
   private lastAt = Number.NEGATIVE_INFINITY;
   private running: Promise<AuditCheckpoint[]> | undefined;
@@ -84,6 +85,20 @@ export class CheckpointScheduler {
       this.immediate = false;
       this.now().catch(() => undefined);
     });
+  }
+
+  /**
+   * What was written is committed (a dispatch ended): sign it within `minGapMs`, unless a batch
+   * end signs it first. A caller that never ends batches (the gateway, hooks, the approvals API)
+   * is then signed at this cadence, not only every `intervalMs`.
+   */
+  settled(): void {
+    if (this.dirty.size === 0 || this.settleTimer !== undefined) return;
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      this.now().catch(() => undefined);
+    }, this.minGapMs);
+    this.settleTimer.unref();
   }
 
   /** The sessions to sign in this commit, when a batch ended before it; else undefined. */
@@ -154,7 +169,9 @@ export class CheckpointScheduler {
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     if (this.gapTimer !== undefined) clearTimeout(this.gapTimer);
+    if (this.settleTimer !== undefined) clearTimeout(this.settleTimer);
     this.timer = undefined;
     this.gapTimer = undefined;
+    this.settleTimer = undefined;
   }
 }

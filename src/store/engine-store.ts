@@ -1,7 +1,6 @@
 import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
-import { isThenable } from "../shared/is-thenable.js";
 import { decodeApprovalCursor, encodeApprovalCursor, pageSize } from "./approval-cursor.js";
 import type {
   Approval,
@@ -35,7 +34,6 @@ import type {
 } from "./call-record.js";
 import { isClaimable, resultEcho } from "./call-state.js";
 import type { MessageRow } from "./checkpoint-plan.js";
-import { CheckpointScheduler } from "./checkpoint-scheduler.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
@@ -55,6 +53,7 @@ import {
   newSession,
 } from "./store-input.js";
 import { seenClaim } from "./store-rows.js";
+import { StoreSigning } from "./store-signing.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
 
 /**
@@ -77,11 +76,8 @@ export class EngineStore implements Store {
   private readonly lookahead: CallLookahead;
   /** Sessions known to exist (sessions are never deleted). */
   private readonly knownSessions = new Set<string>();
-  private readonly signer: CheckpointSigner | undefined;
-  private readonly checkpoints: CheckpointScheduler | undefined;
-  /** Checkpoints committed whose copy to the digest log failed: sent with the next ones. */
-  private undelivered: AuditCheckpoint[] = [];
-  private delivering: Promise<void> = Promise.resolve();
+  /** Signing, when the store has a signer (never read-only). */
+  private readonly signing: StoreSigning | undefined;
 
   constructor(
     private readonly db: StoreEngine,
@@ -98,44 +94,31 @@ export class EngineStore implements Store {
     this.defaultSession = options.defaultSession;
     this.now = options.clock;
     this.lookahead = new CallLookahead(db);
-    this.signer = db.readOnly ? undefined : signer;
-    const checkpoints = this.signer
-      ? new CheckpointScheduler((sessions) => this.sign(sessions), checkpointIntervalMs)
-      : undefined;
-    this.checkpoints = checkpoints;
-    const write = checkpoints
-      ? (items: readonly PendingWrite[], key: number) => {
-          // A checkpoint that failed fails the next write: the trail is never silently unsigned.
-          const error = checkpoints.takeError();
-          if (error !== undefined) throw error;
-          noteSessions(checkpoints, items);
-          const due = db.appendAndSign ? checkpoints.due() : undefined;
-          if (due && db.appendAndSign && this.signer) {
-            // The batch's checkpoint rides in its own commit: no transaction of its own.
-            const signed = db.appendAndSign(items, due, this.signer, this.now());
-            checkpoints.signed(due);
-            this.deliver(signed);
-            return;
-          }
-          const written = db.appendEvents(items, key);
-          if (isThenable(written)) return written.then(() => checkpoints.committed());
-          checkpoints.committed();
-          return written;
-        }
-      : (items: readonly PendingWrite[], key: number) => db.appendEvents(items, key);
-    this.queue = new EventQueue(write, {
-      buffer,
-      ...(db.committed
-        ? { committed: (key: number) => db.committed?.(key) ?? Promise.resolve(false) }
-        : {}),
-      // Queued items that settle a call's claim: its claim, its result, its closing event.
-      indexed: (item): item is PendingCallWrite =>
-        item.kind === "claim" ||
-        item.kind === "result" ||
-        (item.kind === "event" && isTerminal(item.event)),
-      // What was read ahead of such a call is stale once its row is being written.
-      onIndexed: (item) => this.lookahead.forget(item.sessionId, item.callId),
-    });
+    const signing =
+      signer && !db.readOnly
+        ? new StoreSigning(db, signer, {
+            flush: () => this.queue.flush(),
+            now: this.now,
+            intervalMs: checkpointIntervalMs,
+          })
+        : undefined;
+    this.signing = signing;
+    this.queue = new EventQueue(
+      signing ? signing.write() : (items, key) => db.appendEvents(items, key),
+      {
+        buffer,
+        ...(db.committed
+          ? { committed: (key: number) => db.committed?.(key) ?? Promise.resolve(false) }
+          : {}),
+        // Queued items that settle a call's claim: its claim, its result, its closing event.
+        indexed: (item): item is PendingCallWrite =>
+          item.kind === "claim" ||
+          item.kind === "result" ||
+          (item.kind === "event" && isTerminal(item.event)),
+        // What was read ahead of such a call is stale once its row is being written.
+        onIndexed: (item) => this.lookahead.forget(item.sessionId, item.callId),
+      },
+    );
   }
 
   async createSession(input: NewSession): Promise<Session> {
@@ -146,6 +129,9 @@ export class EngineStore implements Store {
         ? null
         : jsonText(session.metadata, "invalid_session", "The metadata");
     await this.db.insertSession(session, metadata);
+    // Signed from its first commit: a session cut before its first batch is not taken for a
+    // forged one.
+    await this.signing?.created(session.id);
     return session;
   }
 
@@ -172,6 +158,9 @@ export class EngineStore implements Store {
     await this.flush();
     const session = await this.db.updateSession(id, patch, metadata, this.now());
     if (!session) throw new DocketError("unknown_session", `There is no session ${id}.`);
+    // The row is signed too: its next checkpoint covers the change.
+    this.signing?.note(session.id);
+    this.signing?.batchEnded();
     return session;
   }
 
@@ -208,14 +197,11 @@ export class EngineStore implements Store {
     write: (items: readonly PendingWrite[]) => T | Promise<T>,
     sessionId?: string,
   ): Promise<T> {
-    const checkpoints = this.checkpoints;
-    if (sessionId !== undefined && checkpoints) {
+    const signing = this.signing;
+    if (sessionId !== undefined && signing) {
       const inner = write;
       write = (items) => {
-        const error = checkpoints.takeError();
-        if (error !== undefined) throw error;
-        noteSessions(checkpoints, items);
-        checkpoints.note(sessionId);
+        signing.beforeMessages(items, sessionId);
         return inner(items);
       };
     }
@@ -225,48 +211,8 @@ export class EngineStore implements Store {
       return await write([]);
     } finally {
       // The end of a batch: sign what it wrote.
-      checkpoints?.soon();
+      signing?.batchEnded();
     }
-  }
-
-  /** Commit what is queued, sign the sessions given, copy the checkpoints to the digest log. */
-  private async sign(sessions: readonly string[]): Promise<AuditCheckpoint[]> {
-    const signer = this.signer;
-    if (!signer) return [];
-    await this.queue.flush();
-    const written = await this.db.writeCheckpoints(sessions, signer, this.now());
-    await this.delivering;
-    const undelivered = [...this.undelivered, ...written];
-    this.undelivered = [];
-    if (undelivered.length === 0) return written;
-    try {
-      await signer.deliver(undelivered);
-    } catch (error) {
-      this.undelivered = undelivered;
-      throw error;
-    }
-    return written;
-  }
-
-  /**
-   * Copy checkpoints signed in a commit to the digest log, in order; a failure keeps them for
-   * the next delivery and fails the next write.
-   */
-  private deliver(checkpoints: readonly AuditCheckpoint[]): void {
-    const signer = this.signer;
-    if (!signer || checkpoints.length === 0) return;
-    const previous = this.delivering;
-    this.delivering = (async () => {
-      await previous;
-      const batch = [...this.undelivered, ...checkpoints];
-      this.undelivered = [];
-      try {
-        await signer.deliver(batch);
-      } catch (error) {
-        this.undelivered = batch;
-        this.checkpoints?.failed(error);
-      }
-    })();
   }
 
   async queueBatch(
@@ -296,8 +242,8 @@ export class EngineStore implements Store {
       false,
     );
     // The end of a batch: its checkpoint follows its commit.
-    this.checkpoints?.note(sessionId);
-    this.checkpoints?.soon();
+    this.signing?.note(sessionId);
+    this.signing?.batchEnded();
   }
 
   async loadTranscript(sessionId: string): Promise<TranscriptMessage[]> {
@@ -330,7 +276,10 @@ export class EngineStore implements Store {
     this.assertOpen();
     // Whatever comes after a flush (a reader, a direct write, the next batch) reads afresh.
     this.lookahead.clear();
-    return this.queue.flush();
+    await this.queue.flush();
+    // The end of a dispatch (the checkpoint flushes after each): what it wrote is signed within
+    // the least gap, not only at the next interval.
+    this.signing?.settled();
   }
 
   async listEvents(filter: EventFilter = {}): Promise<AuditRecord[]> {
@@ -356,7 +305,7 @@ export class EngineStore implements Store {
   async checkpoint(): Promise<AuditCheckpoint[]> {
     this.assertOpen();
     await this.flush();
-    return this.checkpoints ? this.checkpoints.now() : [];
+    return this.signing ? this.signing.now() : [];
   }
 
   async listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]> {
@@ -491,12 +440,16 @@ export class EngineStore implements Store {
   }: MarkInterruptedOptions = {}): Promise<CallRecord[]> {
     this.assertWritable();
     await this.flush();
-    return interruptOpenCalls(this.db, (events) => this.emitMany(events), {
+    const marked = await interruptOpenCalls(this.db, (events) => this.emitMany(events), {
       owner: this.owner,
       at: this.now(),
       sessionId,
       all,
     });
+    // What dead processes left unsigned is signed now, marked as recovered (at open: a resume
+    // signs its own session with its next batch).
+    if (sessionId === undefined) await this.signing?.recover();
+    return marked;
   }
 
   async listInterrupted(sessionId?: string): Promise<CallRecord[]> {
@@ -592,11 +545,8 @@ export class EngineStore implements Store {
     try {
       if (!this.db.readOnly) await this.queue.flush();
       // The last checkpoint: whatever this store wrote is signed before it lets go.
-      await this.checkpoints?.now();
-      await this.delivering;
-      if (this.undelivered.length > 0) await this.signer?.deliver(this.undelivered);
+      await this.signing?.close();
     } finally {
-      this.checkpoints?.stop();
       this.closed = true;
       releaseOwner(this.owner);
       await this.db.close();
@@ -619,13 +569,6 @@ export class EngineStore implements Store {
         `The store at ${this.location} was opened read-only.`,
       );
     }
-  }
-}
-
-/** Remember which sessions a write moves: a Set insert per event, no signing here. */
-function noteSessions(checkpoints: CheckpointScheduler, items: readonly PendingWrite[]): void {
-  for (const item of items) {
-    if (item.kind === "event" || item.kind === "messages") checkpoints.note(item.sessionId);
   }
 }
 

@@ -24,7 +24,7 @@ import type {
   DuplicateCall,
 } from "./call-record.js";
 import type { CallRow } from "./call-state.js";
-import type { MessageRow } from "./checkpoint-plan.js";
+import type { MessageRow, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
 import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.js";
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
@@ -99,7 +99,10 @@ export interface StoreEngine {
     sessions: readonly string[],
     signer: CheckpointSigner,
     at: number,
+    options?: SignOptions,
   ): Awaitable<AuditCheckpoint[]>;
+  /** Sessions whose chain runs past their last checkpoint (recovery after a crash). */
+  unsignedTails(): Awaitable<UnsignedTail[]>;
   listCheckpoints(sessionId: string | undefined): Awaitable<AuditCheckpoint[]>;
   listChainHeads(sessionId: string | undefined): Awaitable<ChainHeadRecord[]>;
   /** Events as stored (the event's JSON text, not parsed), for verifying and exporting. */

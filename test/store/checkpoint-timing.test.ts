@@ -23,6 +23,9 @@ describe("when a store signs", () => {
     };
     const store = await openStore(url(), { signer: counting });
     const session = await store.createSession({ principal: "agent", configHash: "" });
+    // A session is signed from its creation: a crash before its first batch leaves it known.
+    expect(signatures).toBe(1);
+    signatures = 0;
     for (let i = 0; i < 25; i += 1) {
       for (const event of callEvents({ sessionId: session.id, callId: `c${i}`, writes: false })) {
         await store.emit(event, { defer: true });
@@ -35,10 +38,14 @@ describe("when a store signs", () => {
     ]);
     await store.flush();
     expect(signatures).toBe(1);
-    const [checkpoint] = await store.listCheckpoints(session.id);
-    expect(checkpoint).toMatchObject({ n: 1, seq: 100, messagesSeq: 2 });
+    const [created, checkpoint] = await store.listCheckpoints(session.id);
+    expect(created).toMatchObject({ n: 1, seq: 0, messagesSeq: 0 });
+    expect(checkpoint).toMatchObject({ n: 2, seq: 100, messagesSeq: 2 });
     const delivered = (await signer.digests.read()).checkpoints;
-    expect(delivered.map((c: AuditCheckpoint) => c.hash)).toEqual([checkpoint?.hash]);
+    expect(delivered.map((c: AuditCheckpoint) => c.hash)).toEqual([
+      created?.hash,
+      checkpoint?.hash,
+    ]);
     // A batch that ends within 200 ms of the last checkpoint is signed at most 200 ms later.
     await store.emitMany(callEvents({ sessionId: session.id, callId: "late", writes: false }));
     await store.queueBatch(session.id, { role: "assistant", content: "b" }, []);
@@ -47,7 +54,7 @@ describe("when a store signs", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(signatures).toBe(2);
     expect((await store.listCheckpoints(session.id)).at(-1)).toMatchObject({
-      n: 2,
+      n: 3,
       seq: 104,
       messagesSeq: 3,
     });
@@ -73,6 +80,22 @@ describe("when a store signs", () => {
       [2, 8],
     ]);
     await reader.close();
+    await signer.close();
+  });
+
+  it("within the least gap after a dispatch that ends no batch (the gateway, hooks, the approvals API)", async () => {
+    const { signer } = await freshSigner();
+    const store = await openStore(url(), { signer });
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    for (const event of callEvents({ sessionId: session.id, callId: "c1", writes: false })) {
+      await store.emit(event, { defer: true });
+    }
+    // The checkpoint flushes the store at the end of every dispatch.
+    await store.flush();
+    expect((await store.listCheckpoints(session.id)).map((c) => c.seq)).toEqual([0]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await store.listCheckpoints(session.id)).map((c) => c.seq)).toEqual([0, 4]);
+    await store.close();
     await signer.close();
   });
 

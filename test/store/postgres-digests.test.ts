@@ -43,7 +43,7 @@ describe.skipIf(skipPostgres)("a digest log in a separate PostgreSQL database", 
     try {
       expect(await verifyStoreTrail(reader, { publicKey, digests: signer.digests })).toMatchObject({
         ok: true,
-        checkpoints: 3,
+        checkpoints: 5,
       });
       await rawSql(reader, [
         ...liftAllGuards(reader),
@@ -59,6 +59,29 @@ describe.skipIf(skipPostgres)("a digest log in a separate PostgreSQL database", 
     } finally {
       await reader.close();
       await signer.close();
+    }
+  });
+
+  it("survives the digest database ending its connections (a restart): no crash, the next delivery reconnects", async () => {
+    await admin(`CREATE DATABASE ${database}_r`);
+    const digests = String(postgresUrl).replace(/\/[^/?]*(\?.*)?$/, `/${database}_r`);
+    const dir = mkdtempSync(join(tmpdir(), "docket-pgdigest-restart-"));
+    const signer = await createAuditSigner({ keyFile: join(dir, "k.pem"), digests, env: {} });
+    const store = await openStore(`sqlite:${join(dir, "docket.db")}`, { signer });
+    try {
+      await store.createSession({ id: "ses_1", principal: "agent", configHash: "" });
+      // What a restart does to idle connections: the server ends them.
+      await admin(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}_r'`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await store.createSession({ id: "ses_2", principal: "agent", configHash: "" });
+      const delivered = (await signer.digests.read()).checkpoints.map((c) => c.sessionId);
+      expect(delivered).toEqual(["ses_1", "ses_2"]);
+    } finally {
+      await store.close();
+      await signer.close();
+      await admin(`DROP DATABASE IF EXISTS ${database}_r`);
     }
   });
 });

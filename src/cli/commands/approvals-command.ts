@@ -4,10 +4,11 @@ import type { ApproverDirectory } from "../../approval/approver-directory.js";
 import { decideApproval } from "../../approval/decide-approval.js";
 import { formatArguments } from "../../approval/format-arguments.js";
 import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
-import { openStore } from "../../store/open-store.js";
+import type { Store } from "../../store/store.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 import { parseApprovalStatus } from "./list-filters.js";
+import { openSignedStore } from "./open-signed-store.js";
 import { formatTime, textTable } from "./text-table.js";
 
 interface CommonOptions {
@@ -17,18 +18,19 @@ interface CommonOptions {
 
 async function withStore<T>(
   options: CommonOptions,
-  fn: (
-    ctx: ReturnType<typeof loadCliConfig>,
-    store: Awaited<ReturnType<typeof openStore>>,
-  ) => Promise<T>,
+  fn: (ctx: ReturnType<typeof loadCliConfig>, store: Store) => Promise<T>,
 ) {
   const ctx = loadCliConfig(options);
   // An approval lives in a store a run made: listing, showing or deciding never creates one.
-  const store = await openStore(ctx.storeUrl, { recover: false, mustExist: true });
+  // Signed like a run's store: a decision made here is not left as an unsigned tail.
+  const signed = await openSignedStore(ctx.storeUrl, ctx.runtime.audit, {
+    recover: false,
+    mustExist: true,
+  });
   try {
-    return await fn(ctx, store);
+    return await fn(ctx, signed.store);
   } finally {
-    await store.close();
+    await signed.close();
   }
 }
 

@@ -51,13 +51,26 @@ export function registerAuditTrailCommands(audit: Command): void {
     .action(async (options: VerifyOptions) => {
       const report = options.file ? await verifyExportFile(options) : await verifyStore(options);
       printReport(report, options.json === true);
-      if (!report.ok) {
-        const first = report.problems[0];
-        commandFailure(
-          1,
-          "docket.audit.verify",
-          `broken: session ${JSON.stringify(first?.sessionId ?? "")}, event ${first?.seq ?? 0}: ${first?.message ?? "see above"}${report.problems.length > 1 ? ` (and ${report.problems.length - 1} more problems above)` : ""}`,
-        );
+      switch (report.verdict) {
+        case "verified":
+          return;
+        case "unsigned": {
+          const first = report.unsigned[0];
+          commandFailure(
+            3,
+            "docket.audit.verify",
+            `not proven: session ${JSON.stringify(first?.sessionId ?? "")}, from event ${first?.seq ?? 0}: ${first?.message ?? "see above"}. No tampering was found; run verify again once docket has written to that session (or after a restart, which signs what a crashed process left).`,
+          );
+          break;
+        }
+        case "tampered": {
+          const first = report.problems[0];
+          commandFailure(
+            1,
+            "docket.audit.verify",
+            `broken: session ${JSON.stringify(first?.sessionId ?? "")}, event ${first?.seq ?? 0}: ${first?.message ?? "see above"}${report.problems.length > 1 ? ` (and ${report.problems.length - 1} more problems above)` : ""}`,
+          );
+        }
       }
     });
 
@@ -166,15 +179,24 @@ function printReport(report: TrailReport, json: boolean): void {
     return;
   }
   const lines: string[] = [];
-  if (report.ok) {
-    lines.push(
-      `ok: ${report.events} events in ${report.sessions} chain${report.sessions === 1 ? "" : "s"} verified${report.checkpoints > 0 ? `, with ${report.checkpoints} signed checkpoint${report.checkpoints === 1 ? "" : "s"}` : ""}.`,
-    );
+  const chains = `${report.events} events in ${report.sessions} chain${report.sessions === 1 ? "" : "s"}`;
+  const signed =
+    report.checkpoints > 0
+      ? `, with ${report.checkpoints} signed checkpoint${report.checkpoints === 1 ? "" : "s"}`
+      : "";
+  const counts = `${chains}${signed}`;
+  if (report.verdict === "verified") lines.push(`ok: ${chains} verified${signed}.`);
+  if (report.verdict === "unsigned") {
+    lines.push(`no tampering found in ${counts}; not everything is signed yet:`);
   }
-  for (const problem of report.problems) {
+  if (report.verdict === "tampered") lines.push(`TAMPERED: ${counts} checked:`);
+  for (const problem of [...report.problems, ...report.unsigned]) {
     lines.push(
       `${problem.kind}: session ${JSON.stringify(problem.sessionId)}, event ${problem.seq}: ${problem.message}`,
     );
+  }
+  for (const span of report.recovered) {
+    lines.push(`recovered: session ${JSON.stringify(span.sessionId)}: ${span.message}`);
   }
   for (const note of report.notProven) lines.push(`not proven: ${note}`);
   process.stdout.write(`${lines.join("\n")}\n`);

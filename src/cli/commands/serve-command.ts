@@ -15,10 +15,10 @@ import { createWebConsole } from "../../console/create-web-console.js";
 import { createInboxFeed, type InboxFeed } from "../../console/inbox-feed.js";
 import { isDocketError } from "../../errors/docket-error.js";
 import type { Approval } from "../../store/approval-record.js";
-import { openStore } from "../../store/open-store.js";
 import type { Store } from "../../store/store.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
+import { openSignedStore, type SignedStore } from "./open-signed-store.js";
 
 const NOTIFY_FORMATS: readonly NotifyFormat[] = ["webhook", "slack", "teams"];
 
@@ -81,16 +81,19 @@ async function announceNewRequests(
  * first run: the store is then made empty (as that run would make it), and the operator told,
  * so that a mistyped `--store` is seen rather than silently served.
  */
-async function openServedStore(url: string): Promise<Store> {
+async function openServedStore(
+  url: string,
+  audit: Parameters<typeof openSignedStore>[1],
+): Promise<SignedStore> {
   try {
-    return await openStore(url, { recover: false, mustExist: true });
+    return await openSignedStore(url, audit, { recover: false, mustExist: true });
   } catch (error) {
     if (!isDocketError(error) || error.code !== "store_not_found") throw error;
-    const store = await openStore(url, { recover: false });
+    const signed = await openSignedStore(url, audit, { recover: false });
     process.stderr.write(
-      `docket serve: no runs yet, so no store at ${store.location}: made an empty one; requests appear as runs ask.\n`,
+      `docket serve: no runs yet, so no store at ${signed.store.location}: made an empty one; requests appear as runs ask.\n`,
     );
-    return store;
+    return signed;
   }
 }
 
@@ -135,7 +138,9 @@ export function registerServeCommand(program: Command): void {
           secret: process.env.DOCKET_NOTIFY_SECRET,
         });
       if (notifyTargets.length > 0) makeNotifier("http://127.0.0.1");
-      const store = await openServedStore(cli.storeUrl);
+      // Decisions made here are signed like a run's: at the usual cadence and when serve stops.
+      const signed = await openServedStore(cli.storeUrl, cli.runtime.audit);
+      const store = signed.store;
       // The console's verify badge is `docket audit verify`'s: with the public key and digest log
       // when docket has them.
       const paths = resolveAuditPaths(cli.runtime.audit);
@@ -165,7 +170,7 @@ export function registerServeCommand(program: Command): void {
       } catch (error) {
         web.close();
         await digests?.close();
-        await store.close();
+        await signed.close();
         throw error;
       }
       process.stderr.write(
@@ -183,6 +188,6 @@ export function registerServeCommand(program: Command): void {
       web.close();
       await api.close();
       await digests?.close();
-      await store.close();
+      await signed.close();
     });
 }

@@ -11,7 +11,10 @@ import {
   checkpointFromRow,
   type MessageRow,
   planCheckpoint,
+  type SignOptions,
+  sessionHashOf,
   toMessageRow,
+  type UnsignedTail,
 } from "../checkpoint-plan.js";
 import { type Row, toChainRow } from "../store-rows.js";
 import { lockSessions, sqlState, transaction } from "./postgres-transaction.js";
@@ -46,6 +49,7 @@ export class PostgresCheckpoints {
     sessions: readonly string[],
     signer: CheckpointSigner,
     at: number,
+    { recovered = false }: SignOptions = {},
   ): Promise<AuditCheckpoint[]> {
     return transaction(this.pool, async (client) => {
       await lockSessions(client, sessions);
@@ -87,6 +91,12 @@ export class PostgresCheckpoints {
           messages: (messages.rows as Row[]).map(toMessageRow),
           keyId: signer.keyId,
           at,
+          sessionHash: sessionHashOf(
+            (await client.query("SELECT * FROM sessions WHERE id = $1", [sessionId])).rows[0] as
+              | Row
+              | undefined,
+          ),
+          recovered,
         });
         if (!fields) continue;
         const checkpoint = signCheckpoint(fields, signer);
@@ -140,6 +150,34 @@ export class PostgresCheckpoints {
       [sessionId, afterSeq, limit],
     );
     return (result.rows as Row[]).map(toChainRow);
+  }
+
+  /** Sessions whose chain runs past their last checkpoint, with the owners of that tail's calls. */
+  async unsignedTails(): Promise<UnsignedTail[]> {
+    const tails = await this.pool.query(
+      `SELECT h.session_id, h.seq,
+              COALESCE((SELECT c.seq FROM audit_checkpoints c WHERE c.session_id = h.session_id
+                        ORDER BY c.n DESC LIMIT 1), 0) AS signed
+         FROM chain_heads h`,
+    );
+    const found: UnsignedTail[] = [];
+    for (const row of tails.rows as Row[]) {
+      if (Number(row.seq) <= Number(row.signed)) continue;
+      const owners = await this.pool.query(
+        `SELECT DISTINCT c.owner FROM audit_events e
+           LEFT JOIN calls c ON c.session_id = e.session_id AND c.call_id = e.call_id
+          WHERE e.session_id = $1 AND e.seq > $2`,
+        [row.session_id, row.signed],
+      );
+      found.push({
+        sessionId: String(row.session_id),
+        signedSeq: Number(row.signed),
+        owners: (owners.rows as Row[]).map((o) =>
+          o.owner === null || o.owner === undefined ? null : String(o.owner),
+        ),
+      });
+    }
+    return found;
   }
 
   async messages(sessionId: string, afterSeq: number): Promise<MessageRow[]> {

@@ -26,7 +26,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
-import type { MessageRow } from "../checkpoint-plan.js";
+import type { MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -266,8 +266,13 @@ export class PostgresEngine implements StoreEngine {
     sessions: readonly string[],
     signer: CheckpointSigner,
     at: number,
+    options: SignOptions = {},
   ): Promise<AuditCheckpoint[]> {
-    return this.checkpoints.write(sessions, signer, at);
+    return this.checkpoints.write(sessions, signer, at, options);
+  }
+
+  unsignedTails(): Promise<UnsignedTail[]> {
+    return this.checkpoints.unsignedTails();
   }
 
   listCheckpoints(sessionId: string | undefined): Promise<AuditCheckpoint[]> {

@@ -32,6 +32,8 @@ declare module "better-sqlite3" {
     exec(source: string): this;
     pragma(source: string, options?: { simple?: boolean }): unknown;
     transaction<F extends (...args: never[]) => unknown>(fn: F): Transaction<F>;
+    /** The whole database as this connection sees it, as one buffer (a file image). */
+    serialize(options?: { attached?: string }): Buffer;
     close(): this;
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Database as SqliteDatabase } from "better-sqlite3";
@@ -39,7 +39,7 @@ export function openSqliteDatabase(
     if ((readOnly || mustExist) && !existsSync(target.path)) {
       throw new DocketError("store_not_found", maskSecrets(`There is no store at ${target.path}.`));
     }
-    if (!readOnly) mkdirSync(dirname(target.path), { recursive: true });
+    if (!readOnly && !existsSync(target.path)) createPrivately(target.path);
   }
   let db: SqliteDatabase;
   try {
@@ -77,8 +77,35 @@ export function openSqliteDatabase(
     return db;
   } catch (error) {
     db.close();
-    throw unwritable(error, target.path) ?? error;
+    throw unwritable(error, target.path) ?? damaged(error, target.path) ?? error;
   }
+}
+
+/**
+ * A new store is its owner's only: its folder 0700 (when docket makes it) and the file 0600,
+ * made before SQLite opens it, so that the -wal and -shm files SQLite makes take the same mode.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, "wx", 0o600));
+  } catch (error) {
+    // Another process made it first: it is opened as it is.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+/** A file that is not a database, or a damaged one, named with its path and what to do. */
+function damaged(error: unknown, path: string): DocketError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== "SQLITE_CORRUPT" && code !== "SQLITE_NOTADB") return undefined;
+  return new DocketError(
+    "store_damaged",
+    maskSecrets(
+      `The store at ${path} is damaged (${(error as Error).message}): docket will not write to it. Run \`docket audit verify --store sqlite:${path}\` to see what can still be read, and restore the store from a backup.`,
+    ),
+    { cause: error },
+  );
 }
 
 const UNWRITABLE = /^SQLITE_(READONLY|PERM|CANTOPEN|AUTH|IOERR)/;

@@ -12,7 +12,10 @@ import {
   checkpointFromRow,
   type MessageRow,
   planCheckpoint,
+  type SignOptions,
+  sessionHashOf,
   toMessageRow,
+  type UnsignedTail,
 } from "../checkpoint-plan.js";
 import type { Row } from "../store-rows.js";
 import { statementCache } from "./statement-cache.js";
@@ -49,12 +52,22 @@ export class SqliteCheckpoints {
   }
 
   /** Sign in a transaction of its own. */
-  write(sessions: readonly string[], signer: CheckpointSigner, at: number): AuditCheckpoint[] {
-    return this.db.transaction(() => this.writeIn(sessions, signer, at)).immediate();
+  write(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+    options: SignOptions = {},
+  ): AuditCheckpoint[] {
+    return this.db.transaction(() => this.writeIn(sessions, signer, at, options)).immediate();
   }
 
   /** Sign inside the caller's write transaction. */
-  writeIn(sessions: readonly string[], signer: CheckpointSigner, at: number): AuditCheckpoint[] {
+  writeIn(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+    { recovered = false }: SignOptions = {},
+  ): AuditCheckpoint[] {
     {
       const storeId = this.storeId();
       if (storeId === undefined) {
@@ -87,6 +100,10 @@ export class SqliteCheckpoints {
           messages: this.messages(sessionId, last?.messagesSeq ?? 0),
           keyId: signer.keyId,
           at,
+          sessionHash: sessionHashOf(
+            this.sql("SELECT * FROM sessions WHERE id = ?").get(sessionId) as Row | undefined,
+          ),
+          recovered,
         });
         if (!fields) continue;
         const checkpoint = signCheckpoint(fields, signer);
@@ -122,6 +139,40 @@ export class SqliteCheckpoints {
       );
     }
     return checkpoint;
+  }
+
+  /**
+   * Sessions whose chain runs past their last checkpoint, with the owners of the calls in that
+   * tail (null for an event of no owned call): what recovery may sign once those owners are gone.
+   */
+  unsignedTails(): UnsignedTail[] {
+    if (!this.hasTable("audit_checkpoints")) return [];
+    const tails = this.sql(
+      `SELECT h.session_id, h.seq,
+              COALESCE((SELECT c.seq FROM audit_checkpoints c WHERE c.session_id = h.session_id
+                        ORDER BY c.n DESC LIMIT 1), 0) AS signed
+         FROM chain_heads h`,
+    ).all() as Row[];
+    const keyed = this.hasTable("session_keys");
+    const owners = this.sql(
+      keyed
+        ? `SELECT DISTINCT c.owner FROM audit_events e
+             LEFT JOIN session_keys k ON k.id = e.session_id
+             LEFT JOIN calls c ON c.session_no = k.no AND c.call_id = e.call_id
+            WHERE e.session_id = ? AND e.seq > ?`
+        : `SELECT DISTINCT c.owner FROM audit_events e
+             LEFT JOIN calls c ON c.session_id = e.session_id AND c.call_id = e.call_id
+            WHERE e.session_id = ? AND e.seq > ?`,
+    );
+    return tails
+      .filter((row) => Number(row.seq) > Number(row.signed))
+      .map((row) => ({
+        sessionId: String(row.session_id),
+        signedSeq: Number(row.signed),
+        owners: (owners.all(row.session_id, row.signed) as Row[]).map((o) =>
+          o.owner === null || o.owner === undefined ? null : String(o.owner),
+        ),
+      }));
   }
 
   messages(sessionId: string, afterSeq: number): MessageRow[] {
@@ -163,12 +214,20 @@ export class SqliteCheckpoints {
   chainRows(sessionId: string, afterSeq: number, limit: number): ChainRow[] {
     const rows = this.sql(
       "SELECT * FROM audit_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-    ).all(sessionId, afterSeq, limit) as Row[];
+    ).iterate(sessionId, afterSeq, limit) as IterableIterator<Row>;
     // A row's seq is its last event's: `limit` rows hold at least `limit` events after afterSeq.
-    return rows
-      .flatMap((row) => unpackTrailRow(row))
-      .filter((link) => link.seq > afterSeq)
-      .slice(0, limit);
+    // Rows are unpacked only until the page is full (a read call's row holds four events).
+    const links: ChainRow[] = [];
+    for (const row of rows) {
+      for (const link of unpackTrailRow(row)) {
+        if (link.seq > afterSeq && links.length < limit) links.push(link);
+      }
+      if (links.length >= limit) {
+        rows.return?.();
+        break;
+      }
+    }
+    return links;
   }
 
   private hasTable(name: string): boolean {

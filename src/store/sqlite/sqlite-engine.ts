@@ -25,12 +25,11 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
-import type { MessageRow } from "../checkpoint-plan.js";
+import type { MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
-import { listLimit } from "../store-input.js";
-import { type Row, toMessage, toSession } from "../store-rows.js";
+import { type Row, toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
@@ -38,7 +37,9 @@ import { SqliteApprovals } from "./sqlite-approvals.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { SqliteCalls } from "./sqlite-calls.js";
 import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
+import { SqliteFileGuard } from "./sqlite-file-guard.js";
 import { SqliteLeases } from "./sqlite-leases.js";
+import { SqliteSessions } from "./sqlite-sessions.js";
 import { statementCache } from "./statement-cache.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 
@@ -71,6 +72,7 @@ export class SqliteEngine implements StoreEngine {
   private readonly approvals: SqliteApprovals;
   readonly leases: SqliteLeases;
   private readonly checkpoints: SqliteCheckpoints;
+  private readonly sessions: SqliteSessions;
   private readonly sql: (source: string) => Statement;
   private readonly appendQueued: Transaction<(items: readonly PendingWrite[]) => void>;
 
@@ -79,6 +81,7 @@ export class SqliteEngine implements StoreEngine {
     owner: string,
     now: () => number,
     private readonly checkpointer: WalCheckpointer | undefined,
+    private readonly file: SqliteFileGuard | undefined,
   ) {
     this.sql = statementCache(db);
     this.readOnly = db.readonly;
@@ -87,6 +90,7 @@ export class SqliteEngine implements StoreEngine {
     this.approvals = new SqliteApprovals(db, now);
     this.leases = new SqliteLeases(db, now);
     this.checkpoints = new SqliteCheckpoints(db);
+    this.sessions = new SqliteSessions(db);
     this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
   }
 
@@ -111,45 +115,27 @@ export class SqliteEngine implements StoreEngine {
       owner,
       now,
       file ? new WalCheckpointer(db, target.path) : undefined,
+      file ? new SqliteFileGuard(db, target.path) : undefined,
     );
   }
 
+  /** After every commit: the file is still the one opened (else throw), WAL bookkeeping. */
+  private afterCommit(): void {
+    this.file?.check();
+    this.checkpointer?.noteCommit();
+  }
+
   insertSession(session: Session, metadata: string | null): void {
-    try {
-      this.sql(
-        `INSERT INTO sessions (id, created_at, updated_at, principal, status, config_hash, title, metadata)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        session.id,
-        session.createdAt,
-        session.updatedAt,
-        session.principal,
-        session.status,
-        session.configHash,
-        session.title ?? null,
-        metadata,
-      );
-    } catch (error) {
-      if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
-        throw new DocketError("duplicate_session", `A session with id ${session.id} exists.`, {
-          cause: error,
-        });
-      }
-      throw error;
-    }
+    this.sessions.insert(session, metadata);
+    this.file?.check();
   }
 
   getSession(id: string): Session | undefined {
-    const row = this.sql("SELECT * FROM sessions WHERE id = ?").get(id) as Row | undefined;
-    return row ? toSession(row) : undefined;
+    return this.sessions.get(id);
   }
 
   listSessions(filter: SessionFilter): Session[] {
-    const status = filter.status ?? null;
-    const rows = this.sql(
-      "SELECT * FROM sessions WHERE (? IS NULL OR status = ?) ORDER BY created_at DESC, id LIMIT ?",
-    ).all(status, status, listLimit(filter.limit)) as Row[];
-    return rows.map(toSession);
+    return this.sessions.list(filter);
   }
 
   updateSession(
@@ -158,12 +144,9 @@ export class SqliteEngine implements StoreEngine {
     metadata: string | null,
     now: number,
   ): Session | undefined {
-    const row = this.sql(
-      `UPDATE sessions SET updated_at = ?, status = COALESCE(?, status), title = COALESCE(?, title),
-           metadata = COALESCE(?, metadata)
-         WHERE id = ? RETURNING *`,
-    ).get(now, patch.status ?? null, patch.title ?? null, metadata, id) as Row | undefined;
-    return row ? toSession(row) : undefined;
+    const session = this.sessions.update(id, patch, metadata, now);
+    this.file?.check();
+    return session;
   }
 
   saveMessages(
@@ -189,7 +172,7 @@ export class SqliteEngine implements StoreEngine {
       );
     });
     const saved = save.immediate();
-    this.checkpointer?.noteCommit();
+    this.afterCommit();
     return saved;
   }
 
@@ -253,7 +236,7 @@ export class SqliteEngine implements StoreEngine {
   appendEvents(items: readonly PendingWrite[]): void {
     if (items.length === 0) return;
     this.appendQueued.immediate(items);
-    this.checkpointer?.noteCommit();
+    this.afterCommit();
   }
 
   appendAndSign(
@@ -268,7 +251,7 @@ export class SqliteEngine implements StoreEngine {
         return this.checkpoints.writeIn(sessions, signer, at);
       })
       .immediate();
-    this.checkpointer?.noteCommit();
+    this.afterCommit();
     return written;
   }
 
@@ -288,10 +271,15 @@ export class SqliteEngine implements StoreEngine {
     sessions: readonly string[],
     signer: CheckpointSigner,
     at: number,
+    options: SignOptions = {},
   ): AuditCheckpoint[] {
-    const written = this.checkpoints.write(sessions, signer, at);
-    this.checkpointer?.noteCommit();
+    const written = this.checkpoints.write(sessions, signer, at, options);
+    this.afterCommit();
     return written;
+  }
+
+  unsignedTails(): UnsignedTail[] {
+    return this.checkpoints.unsignedTails();
   }
 
   listCheckpoints(sessionId: string | undefined): AuditCheckpoint[] {
@@ -311,7 +299,9 @@ export class SqliteEngine implements StoreEngine {
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
-    return this.calls.claim(sessionId, callId, options);
+    const claimed = this.calls.claim(sessionId, callId, options);
+    this.file?.check();
+    return claimed;
   }
 
   loadCall(sessionId: string, callId: string): CallRow | undefined {
@@ -352,7 +342,9 @@ export class SqliteEngine implements StoreEngine {
   }
 
   createApproval(input: NewApproval): Approval {
-    return this.approvals.create(input);
+    const approval = this.approvals.create(input);
+    this.file?.check();
+    return approval;
   }
 
   getApproval(id: string): Approval | undefined {
@@ -372,7 +364,9 @@ export class SqliteEngine implements StoreEngine {
   }
 
   decideApproval(id: string, decision: ApprovalDecision): DecideResult {
-    return this.approvals.decide(id, decision);
+    const result = this.approvals.decide(id, decision);
+    this.file?.check();
+    return result;
   }
 
   expireApprovals(now: number): Approval[] {

@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { isOwnerAlive } from "../call-owner.js";
 import { type LeaseResult, type LeaseTable, type SessionLease, toLease } from "../session-lease.js";
 import { statementCache } from "./statement-cache.js";
 
@@ -13,7 +14,8 @@ const ACQUIRE = `INSERT INTO session_leases (session_id, owner, since, expires_a
   RETURNING *`;
 
 /**
- * The `session_leases` table of a SQLite store, on the store's clock (one machine shares a file).
+ * The `session_leases` table of a SQLite store (one machine shares a file): a lease expires on
+ * the store's clock only when its holder's process is not known to be running.
  *
  * @example
  * ```ts
@@ -25,13 +27,23 @@ export class SqliteLeases implements LeaseTable {
   private readonly sql: (source: string) => Statement;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly now: () => number,
   ) {
     this.sql = statementCache(db);
   }
 
   acquire(sessionId: string, owner: string, ttlMs: number): LeaseResult {
+    return this.db.transaction(() => this.acquireIn(sessionId, owner, ttlMs)).immediate();
+  }
+
+  private acquireIn(sessionId: string, owner: string, ttlMs: number): LeaseResult {
+    // A holder whose process runs keeps its lease, however far another process's clock has
+    // run ahead: on one machine liveness is known, so time is not trusted for it.
+    const holder = this.get(sessionId);
+    if (holder && holder.owner !== owner && isOwnerAlive(holder.owner.split("#")[0] ?? "")) {
+      return { status: "held", lease: holder };
+    }
     const now = this.now();
     const row = this.sql(ACQUIRE).get(sessionId, owner, now, now + ttlMs) as
       | Record<string, unknown>
@@ -39,7 +51,7 @@ export class SqliteLeases implements LeaseTable {
     if (row) return { status: "acquired", lease: toLease(row) };
     const held = this.get(sessionId);
     // Released between the two statements: try once more, it is free now.
-    if (!held) return this.acquire(sessionId, owner, ttlMs);
+    if (!held) return this.acquireIn(sessionId, owner, ttlMs);
     return { status: "held", lease: held };
   }
 

@@ -54,7 +54,7 @@ const attacks: Attack[] = [
     kind: "truncated",
     sessionId: "ses_a",
     seq: 5,
-    message: /events 5 to 8 are missing: checkpoint 2 signed the chain up to event 8/,
+    message: /events 5 to 8 are missing: checkpoint 3 signed the chain up to event 8/,
   },
   {
     name: "every event of one call removed and the rest re-chained",
@@ -79,7 +79,7 @@ const attacks: Attack[] = [
     kind: "deleted_session",
     sessionId: "ses_b",
     seq: 1,
-    message: /the session was deleted: checkpoint 1 signed 3 events/,
+    message: /the session was deleted: checkpoint 2 signed 3 events/,
   },
   {
     name: "a forged session with a correct chain and head",
@@ -125,22 +125,41 @@ const attacks: Attack[] = [
       /approval apr_1 \(call "c3"\) is approved by mallory in the table, but the chain records no such decision/,
   },
   {
+    name: "the sessions row rewritten (principal, title, status, metadata)",
+    sql: async () => [
+      `UPDATE sessions SET principal = 'mallory', title = 'routine', status = 'completed', metadata = '{"ok":true}' WHERE id = 'ses_a'`,
+    ],
+    kind: "session",
+    sessionId: "ses_a",
+    seq: 0,
+    message:
+      /the session's row \(principal, title, status, metadata\) is not the one checkpoint 3 signed/,
+  },
+  {
+    name: "the sessions row deleted",
+    sql: async () => ["DELETE FROM sessions WHERE id = 'ses_b'"],
+    kind: "session",
+    sessionId: "ses_b",
+    seq: 0,
+    message: /the session's row is gone: checkpoint 2 signed it/,
+  },
+  {
     name: "a transcript message edited",
     sql: async () => [`UPDATE messages SET content = '"refund everything"' ${a(" AND seq = 1")}`],
     kind: "messages",
     sessionId: "ses_a",
     seq: 1,
-    message: /transcript messages 1 to 1 contradict checkpoint 1/,
+    message: /transcript messages 1 to 1 contradict checkpoint 2/,
   },
   {
     name: "a checkpoint whose signed text was edited",
     sql: async () => [
-      `UPDATE audit_checkpoints SET body = replace(body, '"seq":8', '"seq":7') ${a(" AND n = 2")}`,
+      `UPDATE audit_checkpoints SET body = replace(body, '"seq":8', '"seq":7') ${a(" AND n = 3")}`,
     ],
     kind: "bad_signature",
     sessionId: "ses_a",
     seq: 7,
-    message: /checkpoint 2 \(event 7\) is not signed by this key/,
+    message: /checkpoint 3 \(event 7\) is not signed by this key/,
   },
 ];
 
@@ -196,7 +215,7 @@ export function signedTrailContract(fresh: OpenFreshStore): void {
       try {
         const report = await verify();
         expect(report.problems).toEqual([]);
-        expect(report).toMatchObject({ ok: true, sessions: 2, events: 11, checkpoints: 3 });
+        expect(report).toMatchObject({ ok: true, sessions: 2, events: 11, checkpoints: 5 });
         expect(report.notProven).toEqual([]);
         const bare = await verifyStoreTrail(reader);
         expect(bare.ok).toBe(true);
@@ -228,6 +247,67 @@ export function signedTrailContract(fresh: OpenFreshStore): void {
       });
     }
 
+    it("does not let a rewritten sessions row pass by moving its time forward", async () => {
+      const { reader, signer, verify } = await signedStore();
+      try {
+        await rawSql(reader, [
+          ...liftAllGuards(reader),
+          `UPDATE sessions SET principal = 'mallory', updated_at = ${Date.now() + 86_400_000} WHERE id = 'ses_a'`,
+        ]);
+        const report = await verify();
+        expect(report.ok).toBe(false);
+        expect(report.verdict).toBe("unsigned");
+        expect(report.unsigned.find((p) => p.kind === "unsigned_session")).toMatchObject({
+          sessionId: "ses_a",
+        });
+      } finally {
+        await reader.close();
+        await signer.close();
+      }
+    });
+
+    it("covers an approval's decision reason and scope", async () => {
+      const plain = await fresh();
+      const location = plain.location;
+      const { signer, publicKey } = await freshSigner();
+      const store = await openStore(location, { signer });
+      await writeSignedTrail(store);
+      await store.decideApproval("apr_1", {
+        decision: "denied",
+        by: "alice",
+        reason: "not on a Friday",
+        at: 10,
+      });
+      await store.emit({
+        type: "approval_denied",
+        callId: "c3",
+        tool: "delete_file",
+        sessionId: "ses_b",
+        at: 10,
+        by: "alice",
+        reason: "not on a Friday",
+      });
+      await store.close();
+      const reader = await openStore(location, { readOnly: true });
+      try {
+        const before = await verifyStoreTrail(reader, { publicKey, digests: signer.digests });
+        expect(before.problems).toEqual([]);
+        expect(before.verdict).toBe("verified");
+        await rawSql(reader, [
+          ...liftAllGuards(reader),
+          "UPDATE approvals SET decision_reason = 'policy allows it' WHERE id = 'apr_1'",
+        ]);
+        const after = await verifyStoreTrail(reader, { publicKey, digests: signer.digests });
+        expect(after.verdict).toBe("tampered");
+        expect(after.problems.find((p) => p.kind === "approvals")?.message).toMatch(
+          /decision reason "policy allows it" and scope once are not what the chain recorded \("not on a Friday"\)/,
+        );
+      } finally {
+        await reader.close();
+        await signer.close();
+      }
+    });
+
     it("reports a digest log that lost a checkpoint, and one it never had", async () => {
       const { reader, signer, publicKey } = await signedStore();
       try {
@@ -254,7 +334,7 @@ export function signedTrailContract(fresh: OpenFreshStore): void {
         );
         const good = await verifyTrail(readExport(text, "x.jsonl").source, { publicKey });
         expect(good.problems).toEqual([]);
-        expect(good).toMatchObject({ ok: true, events: 8, checkpoints: 2 });
+        expect(good).toMatchObject({ ok: true, events: 8, checkpoints: 3 });
         const edited = text.replace("SU-88421", "SU-00000");
         const bad = await verifyTrail(readExport(edited, "x.jsonl").source, { publicKey });
         expect(bad.ok).toBe(false);

@@ -1,0 +1,99 @@
+import type { AuditCheckpoint } from "../store/audit-checkpoint.js";
+import type { RecoveredSpan, TrailProblem } from "./trail-report.js";
+
+/** A session's row as verify compares it: its hash (`sessionRowHash`) and when it last changed. */
+export interface SessionRowDigest {
+  readonly hash: string;
+  readonly updatedAt: number;
+}
+
+/**
+ * Hold a session's row against the checkpoints that signed it: a row that differs from the one
+ * the latest checkpoint signed was edited (tampered), unless it changed after that checkpoint
+ * (an update not yet signed: a crash, a session still running, or an edit that also moved its
+ * time: not proven either way). A row no checkpoint covers at all, with no events, is a session
+ * created just before a crash, or an inserted one: also not proven.
+ *
+ * @example
+ * ```ts
+ * checkSignedSession("ses_1", digest, trusted, 4, (problem) => problems.push(problem));
+ * ```
+ */
+export function checkSignedSession(
+  sessionId: string,
+  row: SessionRowDigest | undefined,
+  trusted: readonly AuditCheckpoint[],
+  events: number,
+  found: (problem: TrailProblem) => void,
+): void {
+  const signed = [...trusted].reverse().find((c) => c.sessionHash !== undefined);
+  if (!row) {
+    if (signed) {
+      found({
+        kind: "session",
+        sessionId,
+        seq: 0,
+        message: `the session's row is gone: checkpoint ${signed.n} signed it`,
+      });
+    }
+    return;
+  }
+  if (trusted.length === 0) {
+    if (events === 0) {
+      found({
+        kind: "unsigned_session",
+        sessionId,
+        seq: 0,
+        message:
+          "no signed checkpoint covers this session's row and it has no events: created just before a crash, or inserted by someone else",
+      });
+    }
+    return;
+  }
+  if (!signed || signed.sessionHash === row.hash) return;
+  const latest = trusted.at(-1) as AuditCheckpoint;
+  if (signed === latest && row.updatedAt > latest.at) {
+    found({
+      kind: "unsigned_session",
+      sessionId,
+      seq: 0,
+      message: `the session's row (principal, title, status, metadata) changed after checkpoint ${latest.n}: an update not yet signed (a crash just after it, or a session still running), or an edit`,
+    });
+    return;
+  }
+  found({
+    kind: "session",
+    sessionId,
+    seq: 0,
+    message: `the session's row (principal, title, status, metadata) is not the one checkpoint ${signed.n} signed: it was edited`,
+  });
+}
+
+/**
+ * The spans of a session that recovery signed after a crash, for the report.
+ *
+ * @example
+ * ```ts
+ * recoveredSpans("ses_1", trusted); // [{ fromSeq: 5, toSeq: 9, ... }]
+ * ```
+ */
+export function recoveredSpans(
+  sessionId: string,
+  trusted: readonly AuditCheckpoint[],
+): RecoveredSpan[] {
+  const spans: RecoveredSpan[] = [];
+  let before = 0;
+  for (const checkpoint of trusted) {
+    if (checkpoint.recovered && checkpoint.seq > before) {
+      spans.push({
+        sessionId,
+        fromSeq: before + 1,
+        toSeq: checkpoint.seq,
+        at: checkpoint.at,
+        message: `events ${before + 1} to ${checkpoint.seq} were signed by recovery at ${new Date(checkpoint.at).toISOString()}: the process that wrote them died before signing (a crash), or they were inserted before recovery; the signature cannot tell these apart`,
+      });
+    }
+    before = Math.max(before, checkpoint.seq);
+  }
+  return spans;
+}

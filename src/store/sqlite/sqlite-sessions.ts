@@ -1,0 +1,75 @@
+import type { Database, Statement } from "better-sqlite3";
+import { DocketError } from "../../errors/docket-error.js";
+import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
+import { listLimit } from "../store-input.js";
+import { type Row, toSession } from "../store-rows.js";
+import { statementCache } from "./statement-cache.js";
+
+/**
+ * The `sessions` table of a SQLite store.
+ *
+ * @example
+ * ```ts
+ * const sessions = new SqliteSessions(db);
+ * sessions.get("ses_1");
+ * ```
+ */
+export class SqliteSessions {
+  private readonly sql: (source: string) => Statement;
+
+  constructor(db: Database) {
+    this.sql = statementCache(db);
+  }
+
+  insert(session: Session, metadata: string | null): void {
+    try {
+      this.sql(
+        `INSERT INTO sessions (id, created_at, updated_at, principal, status, config_hash, title, metadata)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        session.id,
+        session.createdAt,
+        session.updatedAt,
+        session.principal,
+        session.status,
+        session.configHash,
+        session.title ?? null,
+        metadata,
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+        throw new DocketError("duplicate_session", `A session with id ${session.id} exists.`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  get(id: string): Session | undefined {
+    const row = this.sql("SELECT * FROM sessions WHERE id = ?").get(id) as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  list(filter: SessionFilter): Session[] {
+    const status = filter.status ?? null;
+    const rows = this.sql(
+      "SELECT * FROM sessions WHERE (? IS NULL OR status = ?) ORDER BY created_at DESC, id LIMIT ?",
+    ).all(status, status, listLimit(filter.limit)) as Row[];
+    return rows.map(toSession);
+  }
+
+  update(
+    id: string,
+    patch: SessionPatch,
+    metadata: string | null,
+    now: number,
+  ): Session | undefined {
+    const row = this.sql(
+      `UPDATE sessions SET updated_at = ?, status = COALESCE(?, status), title = COALESCE(?, title),
+           metadata = COALESCE(?, metadata)
+         WHERE id = ? RETURNING *`,
+    ).get(now, patch.status ?? null, patch.title ?? null, metadata, id) as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+}

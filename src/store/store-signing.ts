@@ -1,0 +1,182 @@
+import { isThenable } from "../shared/is-thenable.js";
+import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
+import { isOwnerGone } from "./call-owner.js";
+import type { SignOptions, UnsignedTail } from "./checkpoint-plan.js";
+import { CheckpointScheduler } from "./checkpoint-scheduler.js";
+import type { PendingWrite } from "./pending-write.js";
+import type { StoreEngine } from "./store-engine.js";
+
+type Write = (items: readonly PendingWrite[], key: number) => void | Promise<void>;
+
+/**
+ * A store's signing: which sessions moved, when they are signed (`CheckpointScheduler`), the
+ * copy of every checkpoint to the digest log, and recovery's signing of what a dead process
+ * left unsigned. A failure of any of it fails the next write: the trail is never silently left
+ * unsigned.
+ *
+ * @example
+ * ```ts
+ * const signing = new StoreSigning(engine, signer, { flush: () => queue.flush(), now: Date.now });
+ * const queue = new EventQueue(signing.write(), { buffer: true });
+ * ```
+ */
+export class StoreSigning {
+  private readonly scheduler: CheckpointScheduler;
+  /** Checkpoints committed whose copy to the digest log failed: sent with the next ones. */
+  private undelivered: AuditCheckpoint[] = [];
+  private delivering: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: StoreEngine,
+    private readonly signer: CheckpointSigner,
+    private readonly context: {
+      readonly flush: () => Promise<void>;
+      readonly now: () => number;
+      readonly intervalMs: number;
+    },
+  ) {
+    this.scheduler = new CheckpointScheduler((sessions) => this.sign(sessions), context.intervalMs);
+  }
+
+  /** The event queue's write: appends, and signs in the same commit when a batch ended. */
+  write(): Write {
+    const { db, scheduler, signer } = this;
+    return (items, key) => {
+      this.throwFailure();
+      this.noteItems(items);
+      const due = db.appendAndSign ? scheduler.due() : undefined;
+      if (due && db.appendAndSign) {
+        // The batch's checkpoint rides in its own commit: no transaction of its own.
+        const signed = db.appendAndSign(items, due, signer, this.context.now());
+        scheduler.signed(due);
+        this.deliver(signed);
+        return;
+      }
+      const written = db.appendEvents(items, key);
+      if (isThenable(written)) return written.then(() => scheduler.committed());
+      scheduler.committed();
+      return written;
+    };
+  }
+
+  /** Before a transcript write of `sessionId` with the queued items: fail on a past failure. */
+  beforeMessages(items: readonly PendingWrite[], sessionId: string): void {
+    this.throwFailure();
+    this.noteItems(items);
+    this.scheduler.note(sessionId);
+  }
+
+  /** This session moved outside the queue (created, its row updated). */
+  note(sessionId: string): void {
+    this.scheduler.note(sessionId);
+  }
+
+  /** A batch or a dispatch ended: sign what it wrote soon (at most `minGapMs` later). */
+  batchEnded(): void {
+    this.scheduler.soon();
+  }
+
+  /** What was written is committed (a dispatch ended): signed within the least gap. */
+  settled(): void {
+    this.scheduler.settled();
+  }
+
+  /**
+   * Sign a session just created, at once and outside the cadence (it does not delay the next
+   * batch's checkpoint): from its first commit it is known to this key.
+   */
+  async created(sessionId: string): Promise<void> {
+    await this.sign([sessionId]);
+  }
+
+  /** Sign every session that moved, now. */
+  now(): Promise<AuditCheckpoint[]> {
+    return this.scheduler.now();
+  }
+
+  /**
+   * Recovery: sign the tails that processes of this host left unsigned when they died (every
+   * owned call in the tail belongs to a process that is gone), marked `recovered` so that verify
+   * says what they are. A tail of a live or unknown writer is left to its writer.
+   */
+  async recover(): Promise<AuditCheckpoint[]> {
+    const tails = await this.db.unsignedTails();
+    const abandoned = tails.filter(isAbandoned).map((tail) => tail.sessionId);
+    if (abandoned.length === 0) return [];
+    return this.sign(abandoned, { recovered: true });
+  }
+
+  /** The last checkpoint, then the copies still owed to the digest log (the store closes). */
+  async close(): Promise<void> {
+    try {
+      await this.scheduler.now();
+      await this.delivering;
+      if (this.undelivered.length > 0) await this.signer.deliver(this.undelivered);
+    } finally {
+      this.scheduler.stop();
+    }
+  }
+
+  /** Commit what is queued, sign the sessions given, copy the checkpoints to the digest log. */
+  private async sign(
+    sessions: readonly string[],
+    options: SignOptions = {},
+  ): Promise<AuditCheckpoint[]> {
+    await this.context.flush();
+    const written = await this.db.writeCheckpoints(
+      sessions,
+      this.signer,
+      this.context.now(),
+      options,
+    );
+    await this.delivering;
+    const undelivered = [...this.undelivered, ...written];
+    this.undelivered = [];
+    if (undelivered.length === 0) return written;
+    try {
+      await this.signer.deliver(undelivered);
+    } catch (error) {
+      this.undelivered = undelivered;
+      throw error;
+    }
+    return written;
+  }
+
+  /**
+   * Copy checkpoints signed in a commit to the digest log, in order; a failure keeps them for
+   * the next delivery and fails the next write.
+   */
+  private deliver(checkpoints: readonly AuditCheckpoint[]): void {
+    if (checkpoints.length === 0) return;
+    const previous = this.delivering;
+    this.delivering = (async () => {
+      await previous;
+      const batch = [...this.undelivered, ...checkpoints];
+      this.undelivered = [];
+      try {
+        await this.signer.deliver(batch);
+      } catch (error) {
+        this.undelivered = batch;
+        this.scheduler.failed(error);
+      }
+    })();
+  }
+
+  private throwFailure(): void {
+    const error = this.scheduler.takeError();
+    if (error !== undefined) throw error;
+  }
+
+  /** Remember which sessions a write moves: a Set insert per event, no signing here. */
+  private noteItems(items: readonly PendingWrite[]): void {
+    for (const item of items) {
+      if (item.kind === "event" || item.kind === "messages") this.scheduler.note(item.sessionId);
+    }
+  }
+}
+
+/** Every owned call of the tail belongs to a process known to be gone, and there is one. */
+function isAbandoned(tail: UnsignedTail): boolean {
+  const owners = tail.owners.filter((owner): owner is string => owner !== null);
+  return owners.length > 0 && owners.every((owner) => isOwnerGone(owner.split("#")[0]));
+}

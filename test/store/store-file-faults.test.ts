@@ -1,0 +1,86 @@
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isDocketError } from "../../src/errors/docket-error.js";
+import { openStore } from "../../src/store/open-store.js";
+import { spawnWorker } from "./support/spawn-worker.js";
+
+const acks = (output: string) =>
+  output
+    .split("\n")
+    .map((line) => line.split(" "))
+    .filter(([word, id, status]) => word === "ACK" && id && status)
+    .map(([, id, status]) => ({ id: id as string, status: status as string }));
+
+describe("the SQLite file under a running process", () => {
+  it("deleted mid-load: the process refuses from the next commit, and nothing acknowledged is missing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docket-file-gone-"));
+    const path = join(dir, "store", "docket.db");
+    const worker = spawnWorker("signed-gateway-worker", [`sqlite:${path}`, dir]);
+    await worker.waitFor("READY");
+    // Under load: wait for acknowledged calls, then delete the file and its -wal and -shm.
+    for (let i = 0; i < 100 && acks(worker.output()).length < 40; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+    const exit = await worker.exited;
+    const output = worker.output();
+    expect(exit, output).not.toBe(0);
+    expect(output).toMatch(
+      /docket: The store file .*docket\.db was removed or moved while docket had it open/,
+    );
+    expect(output).not.toMatch(/\n\s+at /);
+    // What the process had was saved beside it; every call it acknowledged is in there.
+    const rescued = readdirSync(join(dir, "store")).filter((name) => name.includes(".rescued-"));
+    expect(rescued).toHaveLength(1);
+    const file = join(dir, "store", rescued[0] as string);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const store = await openStore(`sqlite:${file}`, { readOnly: true });
+    try {
+      const calls = new Map(
+        (await store.listCalls({ limit: 1_000_000 })).map((c) => [c.callId, c.status]),
+      );
+      const acknowledged = acks(output).filter((a) => a.status === "ok");
+      expect(acknowledged.length).toBeGreaterThan(0);
+      expect(acknowledged.filter((a) => calls.get(a.id) !== "ok")).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it("replaced: the next commit fails with store_file_gone, and so does every one after", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docket-file-replaced-"));
+    const path = join(dir, "docket.db");
+    const store = await openStore(`sqlite:${path}`);
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const other = join(dir, "other.db");
+    await (await openStore(`sqlite:${other}`)).close();
+    rmSync(path);
+    writeFileSync(path, "");
+    const error = await store.createSession({ principal: "agent", configHash: "" }).catch((e) => e);
+    expect(isDocketError(error, "store_file_gone")).toBe(true);
+    expect((error as Error).message).toMatch(/was replaced by another file/);
+    await expect(store.updateSession(session.id, { title: "t" })).rejects.toMatchObject({
+      code: "store_file_gone",
+    });
+    await store.close().catch(() => undefined);
+  });
+
+  it("a new store is its owner's only (0700 folder, 0600 file), and a damaged one is named with what to do", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docket-file-modes-"));
+    const path = join(dir, "fresh", "docket.db");
+    await (await openStore(`sqlite:${path}`)).close();
+    expect(statSync(join(dir, "fresh")).mode & 0o777).toBe(0o700);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+
+    const broken = join(dir, "broken.db");
+    writeFileSync(broken, "this is not a database, it only has the name of one".repeat(100));
+    const error = await openStore(`sqlite:${broken}`).catch((e) => e);
+    expect(isDocketError(error, "store_damaged")).toBe(true);
+    expect((error as Error).message).toContain(broken);
+    expect((error as Error).message).toMatch(
+      /docket audit verify --store sqlite:.*restore the store from a backup/,
+    );
+  });
+});
