@@ -2,6 +2,7 @@ import type { PolicyRequest, PolicyVerdict } from "../policy/policy.js";
 import { isThenable } from "../shared/is-thenable.js";
 import { type SealedTool, unsealHandler } from "../tool/handler-seal.js";
 import type { ValidationOutcome } from "../tool/input-schema.js";
+import { callTool } from "./call-tool.js";
 import { CallTrace, type EventBody } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
@@ -78,9 +79,9 @@ export async function dispatch(
   }
 
   // 3. Validate: the tool, then its arguments.
-  const tool = state.tools.get(name);
-  const sealed = tool && unsealHandler(tool);
-  if (!tool || !sealed) {
+  const listed = state.tools.get(name);
+  const sealed = listed && unsealHandler(listed);
+  if (!listed || !sealed) {
     const names = state.tools.names;
     const listed = names.slice(0, MAX_NAMES_LISTED).join(", ");
     const more =
@@ -105,6 +106,9 @@ export async function dispatch(
     );
   }
   const args = validation.value as Record<string, unknown>;
+  // Whether this call writes, decided once from its arguments: every later step reads `tool`.
+  let tool = callTool(listed, sealed, args);
+  if (isThenable(tool)) tool = await tool;
   // A write leaves a trail or does not happen: refused before any human is asked about it.
   if (tool.writes && !state.sink && !state.allowUnauditedWrites) {
     return trace.refuse(
