@@ -13,6 +13,7 @@ import {
 import { compileRule } from "./compile-rule.js";
 import type { CompiledRule } from "./compiled-rule.js";
 import { matchRule } from "./match-rule.js";
+import { notARead } from "./not-a-read.js";
 import type { PolicyEngine, PolicyRequest, PolicyVerdict } from "./policy.js";
 import { throwIssues } from "./policy-issue.js";
 import type { PolicyLayer, PolicyRuleSpec } from "./policy-rule.js";
@@ -166,7 +167,11 @@ export async function createPolicyEngine(
     const analysis = verdict.decision === "ask" ? view.analysis() : undefined;
     if (analysis === undefined) return verdict;
     const rules = shell.flatMap((candidate) => candidate.rule.shell?.rule ?? []);
-    return { ...verdict, shell: shellCoverage(analysis, rules) };
+    return {
+      ...verdict,
+      ...notARead(view.request.tool, analysis, verdict.reason),
+      shell: shellCoverage(analysis, rules),
+    };
   };
 
   const judgeShell = (

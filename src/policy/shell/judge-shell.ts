@@ -4,6 +4,7 @@
  * with one more rule: what the analysis could not resolve is never allowed.
  */
 import { type CommandPattern, matchesCommand } from "./command-pattern.js";
+import { seesThrough } from "./see-through-wrappers.js";
 import type { ShellAnalysis, SimpleCommand, Uncertainty } from "./shell-analysis.js";
 
 /** A rule with `command` patterns, as the policy engine hands it over. */
@@ -61,7 +62,9 @@ function withRule(base: ShellVerdict, rule: ShellRule | undefined): ShellVerdict
 
 /**
  * Judge an analysis against rules. Deny wins; then anything uncertain makes the verdict at least
- * `ask`; then `ask`; `allow` only when every command matched an allow rule; otherwise `none`.
+ * `ask`; then `ask`; `allow` only when every command matched an allow rule, a see-through
+ * wrapper (see-through-wrappers.ts) counting as matched when no rule named it, since the
+ * commands it runs were judged themselves; otherwise `none`.
  *
  * @example
  * ```ts
@@ -111,9 +114,12 @@ export function judgeShell(analysis: ShellAnalysis, rules: readonly ShellRule[])
       asked.rule,
     );
   }
-  if (verdicts.length === 0)
+  // A see-through wrapper no rule named (`bash -lc`, `timeout 60`, `xargs`) leaves the decision
+  // to the commands it runs; a rule that does name it has voted above like any other.
+  const judged = verdicts.filter((v) => v.decision !== "none" || !seesThrough(v.command));
+  if (judged.length === 0)
     return { decision: "none", explanation: "the script runs no command", uncertainties };
-  const unmatched = verdicts.find((v) => v.decision === "none");
+  const unmatched = judged.find((v) => v.decision === "none");
   if (unmatched !== undefined) {
     return {
       decision: "none",
@@ -122,20 +128,24 @@ export function judgeShell(analysis: ShellAnalysis, rules: readonly ShellRule[])
       uncertainties,
     };
   }
-  const [head] = verdicts as [CommandVerdict, ...CommandVerdict[]];
-  const all = verdicts.map(matched).join("; ");
+  const [head] = judged as [CommandVerdict, ...CommandVerdict[]];
+  const all = judged.map(matched).join("; ");
+  const through = verdicts.length > judged.length ? " (wrappers decided by what they run)" : "";
   return withRule(
     {
       decision: "allow",
       command: head.command.text,
-      explanation: `allowed: every command matches an allow rule: ${all}`,
+      explanation: `allowed: every command matches an allow rule${through}: ${all}`,
       uncertainties,
     },
     head.rule,
   );
 }
 
-/** Which commands of a script no allow rule covers, as the approval prompt names them. */
+/**
+ * Which commands of a script no allow rule covers, as the approval prompt names them (a
+ * see-through wrapper is not listed: the commands it runs are).
+ */
 export interface ShellCoverage {
   /** Commands no rule matched at all: an allow rule for them could let the script run. */
   readonly uncovered: readonly SimpleCommand[];
@@ -160,8 +170,9 @@ export function shellCoverage(analysis: ShellAnalysis, rules: readonly ShellRule
   const asked: SimpleCommand[] = [];
   for (const command of analysis.commands) {
     const verdict = judgeCommand(command, rules);
-    if (verdict.decision === "none") uncovered.push(command);
-    else if (verdict.decision !== "allow") asked.push(command);
+    if (verdict.decision === "none") {
+      if (!seesThrough(command)) uncovered.push(command);
+    } else if (verdict.decision !== "allow") asked.push(command);
   }
   return { uncovered, asked, uncertainties: analysis.uncertainties };
 }
