@@ -170,9 +170,15 @@ export async function createPolicyEngine(
     return {
       ...verdict,
       ...notARead(view.request.tool, analysis, verdict.reason),
-      shell: shellCoverage(analysis, rules),
+      shell: shellCoverage(analysis, rules, judging(view)),
     };
   };
+
+  // A command proven read-only needs no rule of its own beside allowed ones (`echo ok && npm
+  // test`) where reads are allowed by default, for a tool that tells reads apart (run_command).
+  const judging = (view: CallView) => ({
+    readsCovered: view.request.tool.writesPerCall === true && compiled.defaults.reads === "allow",
+  });
 
   const judgeShell = (
     view: CallView,
@@ -182,7 +188,7 @@ export async function createPolicyEngine(
     matched: readonly CompiledRule[],
     analyse: Analyse,
   ): PolicyVerdict => {
-    const vote = shellVote(shell, view.command()?.value, analyse);
+    const vote = shellVote(shell, view.command()?.value, analyse, judging(view));
     if (vote !== undefined) votes.push(vote);
     return verdictOf(view, votes, notes, matched, shell);
   };

@@ -58,7 +58,18 @@ function entryNotRead(
   return undefined;
 }
 
-function commandNotRead(command: SimpleCommand): string | undefined {
+/**
+ * Why one command of a script is not a read, or `undefined` when it is (a see-through wrapper
+ * counts as one: what it runs is judged on its own). The script's uncertainties are not looked
+ * at here: `readOnlyVerdict` does.
+ *
+ * @example
+ * ```ts
+ * commandNotRead(parser.analyse("rg -n foo").commands[0]!); // undefined
+ * commandNotRead(parser.analyse("npm ci").commands[0]!);    // "npm runs code or changes things …"
+ * ```
+ */
+export function commandNotRead(command: SimpleCommand): string | undefined {
   if (seesThrough(command)) return undefined;
   const name = baseName(command.program);
   const entry = Object.hasOwn(READ_ONLY_PROGRAMS, name) ? READ_ONLY_PROGRAMS[name] : undefined;
