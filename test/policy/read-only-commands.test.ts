@@ -123,6 +123,12 @@ describe.skipIf(!sandboxed)("each ask says why the command is not a read", () =>
     expect(verdicts.get("ls && mkdir out")?.reason).toMatch(
       /Not a read: "mkdir out": mkdir is not a program docket knows to be read-only/,
     );
+    const read = await decideAll(["git status --short"], { mode: "auto" });
+    expect(read.get("git status --short")).toMatchObject({
+      decision: "allow",
+      rule: "default:reads",
+      reason: expect.stringMatching(/only reads/),
+    });
     expect(verdicts.get("git branch feature")?.reason).toMatch(
       /git branch feature is not one of git's read-only forms/,
     );
