@@ -7,6 +7,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommandTool } from "../../src/builtin/shell/run-command-tool.js";
 import { confineVerdict } from "../../src/checkpoint/confine-verdict.js";
@@ -136,6 +137,60 @@ describe.skipIf(!sandboxed)("each ask says why the command is not a read", () =>
     expect(verdicts.get("ls && mkdir out")?.shell?.uncovered.map((c) => c.text)).toEqual([
       "mkdir out",
     ]);
+  });
+});
+
+describe.skipIf(!sandboxed)("wrappers under init's policy, writes decided per call", () => {
+  it("property: wrapping a command never turns a deny or an ask into an allow", async () => {
+    const wrappers: ReadonlyArray<(c: string) => string> = [
+      (c) => `bash -lc "${c}"`,
+      (c) => `timeout 60 ${c}`,
+      (c) => `env LC_ALL=C ${c}`,
+      (c) => `nice ${c}`,
+      (c) => `time ${c}`,
+      (c) => `echo . | xargs ${c}`,
+    ];
+    const inner = [
+      "npm install",
+      "rm -rf build",
+      "git push",
+      "ls > out.txt",
+      "sed -i s/a/b/ f",
+      "rg --pre ./x foo",
+      "mkdir out",
+      "node -e 1",
+      "npm run build --userconfig=./x",
+      "git status",
+      "npm test",
+      "cat README.md",
+    ];
+    const before = await decideAll(inner, { mode: "auto" });
+    const scripts = fc
+      .sample(
+        fc.tuple(
+          fc.constantFrom(...inner),
+          fc.array(fc.constantFrom(...wrappers), { minLength: 1, maxLength: 3 }),
+        ),
+        { numRuns: 120, seed: 44 },
+      )
+      .map(([command, chain]) => [
+        command,
+        chain.reduce<string>(
+          // Double quotes do not nest: a second shell string wraps with timeout instead.
+          (text, wrap) => (text.includes('"') ? `timeout 9 ${text}` : wrap(text)),
+          command,
+        ),
+      ]);
+    const after = await decideAll(
+      scripts.map(([, script]) => script as string),
+      { mode: "auto" },
+    );
+    for (const [command, script] of scripts) {
+      const was = before.get(command as string)?.decision;
+      const now = after.get(script as string)?.decision;
+      if (was !== "allow") expect(now, `${command} → ${script}`).not.toBe("allow");
+      if (was === "deny") expect(now, `${command} → ${script}`).toBe("deny");
+    }
   });
 });
 
