@@ -1,16 +1,19 @@
 import { lazyImport } from "../../shared/lazy-import.js";
 import type { RunCommandArgs } from "./run-command.input.js";
 
-// The analyser loads with the first command, as the policy engine's does: a process that never
-// runs one never loads tree-sitter.
-const readOnlyProof = lazyImport(async () => {
-  const [{ loadShellParser }, { readOnlyVerdict }] = await Promise.all([
-    import("../../policy/shell/shell-parser.js"),
+// Loaded with the first command, as the policy engine loads its own: a plain-words script
+// (`ls -la src`) is read without tree-sitter, which loads only for a script that needs it, so a
+// cold `docket policy check` of a plain command stays as quick as before.
+const proofParts = lazyImport(async () => {
+  const [{ plainAnalysis }, { readOnlyVerdict }] = await Promise.all([
+    import("../../policy/shell/plain-analysis.js"),
     import("../../policy/shell/read-only-script.js"),
   ]);
-  const parser = await loadShellParser();
-  return (script: string) => readOnlyVerdict(parser.analyse(script));
+  return { plainAnalysis, readOnlyVerdict };
 });
+const fullParser = lazyImport(async () =>
+  (await import("../../policy/shell/shell-parser.js")).loadShellParser(),
+);
 
 /**
  * Whether a `run_command` call writes: `false` only when the shell analysis proves its script
@@ -26,6 +29,7 @@ const readOnlyProof = lazyImport(async () => {
  * ```
  */
 export async function runCommandWrites(args: RunCommandArgs): Promise<boolean> {
-  const prove = await readOnlyProof();
-  return prove(args.command).status !== "read";
+  const { plainAnalysis, readOnlyVerdict } = await proofParts();
+  const analysis = plainAnalysis(args.command) ?? (await fullParser()).analyse(args.command);
+  return readOnlyVerdict(analysis).status !== "read";
 }
