@@ -7,6 +7,8 @@
  * How a flag is written in the table: `-x` matches in any cluster of short options (`-sSo`);
  * `--name` matches `--name` and `--name=…`; `-name` (one dash, several letters, find-style)
  * matches that word or `-name=…`. `harmless` values (`/dev/null`, `-`) make a write flag fine.
+ * For a program in the table, an unquoted word whose start comes from a glob or an expansion
+ * (`rg foo *`, `rg $OPTS`) before `--` is a finding too: it may expand into one of the flags.
  *
  * | command | flags | why |
  * | --- | --- | --- |
@@ -61,7 +63,7 @@ import {
   inspectVim,
 } from "./risky-inspectors.js";
 import type { UncertaintyReason } from "./shell-analysis.js";
-import type { ShellWord } from "./shell-word.js";
+import { isUncertainWord, type ShellWord } from "./shell-word.js";
 
 /** One row of the risky-flag table. */
 export interface RiskyFlag {
@@ -328,5 +330,24 @@ export function inspectRisky(name: string, words: readonly ShellWord[]): Inspect
   if (rules === undefined && custom === undefined) return null;
   const result = custom === undefined ? emptyInspection() : custom(words);
   if (rules !== undefined) result.findings.push(...tableFindings(rules, words, name));
+  const open = openOption(words);
+  if (open !== undefined && rules !== undefined)
+    result.findings.push({
+      reason: "dangerous_flag",
+      detail: `${name}: ${open} is only known at run time and may expand into one of its risky options`,
+    });
   return result;
+}
+
+/**
+ * An unquoted word whose start comes from an expansion or a glob (`*`, `$OPTS`), before any
+ * `--`: a file named `--pre=./x` or a variable holding an option turns into one at run time.
+ */
+function openOption(words: readonly ShellWord[]): string | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] as ShellWord;
+    if (word.value === "--") return undefined;
+    if (isUncertainWord(word) && /^[$*?[`]/.test(word.value)) return word.value;
+  }
+  return undefined;
 }

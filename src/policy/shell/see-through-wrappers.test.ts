@@ -63,6 +63,23 @@ describe("allow rules see through wrappers", () => {
     expect(judge("echo src | xargs rm -rf").decision).toBe("deny");
   });
 
+  it("under a permissive prefix rule, options that run a program are still asked, however spelled", () => {
+    for (const script of [
+      "rg --hostname-bin ./x foo",
+      "rg --hostname-bin=./x foo",
+      "rg --pre ./x foo",
+      "rg -z foo",
+      "timeout 5 rg --pre=./x foo",
+      // A file named `--pre=./x` matched by `*`, or an option in a variable.
+      "rg foo *",
+      "OPTS=--pre=./x; rg $OPTS foo",
+    ]) {
+      expect(judge(script).decision, script).toBe("ask");
+    }
+    // After `--` every word is an operand.
+    expect(judge("rg -- foo *").decision).toBe("allow");
+  });
+
   it("still lets a rule on the wrapper itself vote", () => {
     expect(judge("bash -x -c 'ls'")).toMatchObject({ decision: "ask", rule: "ask-bash-x" });
   });
