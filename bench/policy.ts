@@ -2,6 +2,8 @@ import { toolFromMeta } from "../src/policy/builtin-tool-meta.js";
 import type { PolicyRequest } from "../src/policy/policy.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import type { PolicyLayer, PolicyRuleSpec } from "../src/policy/policy-rule.js";
+import { readOnlyVerdict } from "../src/policy/shell/read-only-script.js";
+import { loadShellParser } from "../src/policy/shell/shell-parser.js";
 import { summarise, us } from "./stats.js";
 
 const TOOLS = 1_000;
@@ -134,6 +136,19 @@ export async function benchPolicy(): Promise<void> {
   await measure(coldExpansions, 50, 5);
   const expansionTimes = summarise(await measure(coldExpansions, 200, 5));
   const expansionVerdict = await uncached.decide(expansionRequest);
+  // run_command as the checkpoint sees it: the script analysed once more to decide whether the
+  // call writes (the tool's own analysis, uncached), then the decision on the per-call tool.
+  const parser = await loadShellParser();
+  const perCall = () => {
+    const writes = readOnlyVerdict(parser.analyse(SCRIPT)).status !== "read";
+    return uncached.decide({
+      ...shellRequest,
+      tool: { ...shellTool, writes, writesPerCall: true },
+    });
+  };
+  await measure(perCall, 50, 5);
+  const perCallTimes = summarise(await measure(perCall, 200, 5));
+  const perCallVerdict = await perCall();
   const cached = () => engine.decide(shellRequest);
   await measure(cached, 100, 50);
   const cachedTimes = summarise(await measure(cached, 200, 50));
@@ -150,6 +165,9 @@ export async function benchPolicy(): Promise<void> {
   );
   console.log(
     `  shell, ${SCRIPT_EXPANSIONS.length} chars, \${…} and $((…)), analysed  median ${us(expansionTimes.medianUs)}  p99 ${us(expansionTimes.p99Us)}  (target <= 300 µs; ${expansionVerdict.decision})`,
+  );
+  console.log(
+    `  run_command, ${SCRIPT.length} chars, writes decided per call + decision, analysed  median ${us(perCallTimes.medianUs)}  p99 ${us(perCallTimes.p99Us)}  (target <= 300 µs; ${perCallVerdict.decision} by ${perCallVerdict.rule})`,
   );
   console.log(
     `  shell, ${SCRIPT.length} chars, cache hit   median ${us(cachedTimes.medianUs)}  p99 ${us(cachedTimes.p99Us)}`,

@@ -24,7 +24,8 @@ export type BuiltinToolName = keyof typeof builtinPolicyArgs;
 
 /**
  * Whether each built-in tool changes anything (writes) or only reads; writes default to `ask`
- * in the policy engine when no rule matches.
+ * in the policy engine when no rule matches. `run_command` decides per call (a script proven
+ * read-only is a read); `true` here is its worst case, what is known before the arguments are.
  *
  * @example
  * ```ts

@@ -2,6 +2,7 @@ import type { PolicyRequest, PolicyVerdict } from "../policy/policy.js";
 import { isThenable } from "../shared/is-thenable.js";
 import { type SealedTool, unsealHandler } from "../tool/handler-seal.js";
 import type { ValidationOutcome } from "../tool/input-schema.js";
+import { callTool } from "./call-tool.js";
 import { CallTrace, type EventBody } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
@@ -68,9 +69,9 @@ export async function dispatch(
       `This call could not be read: ${malformed}. Send each call with a string id, a string tool name and its arguments as JSON text.`,
     );
   }
-  const tool = state.tools.get(name);
-  const sealed = tool && unsealHandler(tool);
-  if (!tool || !sealed) {
+  const listed = state.tools.get(name);
+  const sealed = listed && unsealHandler(listed);
+  if (!listed || !sealed) {
     const names = state.tools.names;
     const listed = names.slice(0, MAX_NAMES_LISTED).join(", ");
     const more =
@@ -107,6 +108,9 @@ export async function dispatch(
     );
   }
   const args = validation.value as Record<string, unknown>;
+  // Whether this call writes, decided once from its arguments: every later step reads `tool`.
+  let tool = callTool(listed, sealed, args);
+  if (isThenable(tool)) tool = await tool;
   // A write leaves a trail or does not happen: refused before any human is asked about it.
   if (tool.writes && !state.sink && !state.allowUnauditedWrites) {
     return trace.refuse(

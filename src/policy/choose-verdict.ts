@@ -16,7 +16,7 @@ import type { PolicyVote } from "./policy-vote.js";
  * ```
  */
 export function chooseVerdict(
-  tool: { readonly name: string; readonly writes: boolean },
+  tool: { readonly name: string; readonly writes: boolean; readonly writesPerCall?: true },
   votes: readonly PolicyVote[],
   defaults: EffectiveDefaults,
   notes: readonly string[],
@@ -72,7 +72,7 @@ function generatedReason(toolName: string, vote: PolicyVote): string {
 }
 
 function defaultVerdict(
-  tool: { readonly name: string; readonly writes: boolean },
+  tool: { readonly name: string; readonly writes: boolean; readonly writesPerCall?: true },
   defaults: EffectiveDefaults,
   notes: readonly string[],
 ): PolicyVerdict {
@@ -82,7 +82,9 @@ function defaultVerdict(
   const reason =
     tool.writes && decision === "ask"
       ? `${tool.name} can change things, and no rule allows it, so a human must approve it.`
-      : `no rule matched this ${tool.name} call; the default for ${kind} is ${decision}.`;
+      : tool.writesPerCall === true && !tool.writes
+        ? `this ${tool.name} call only reads (the tool decided so from its arguments), and no rule matched; the default for reads is ${decision}.`
+        : `no rule matched this ${tool.name} call; the default for ${kind} is ${decision}.`;
   const lines = [
     `${decision} by default:${kind} (layer default): ${reason}`,
     `no rule matched; defaults.${kind} is ${decision} (${from === "built-in" ? "built-in default" : `set by layer ${from}`})`,

@@ -14,6 +14,7 @@ import {
 import { compileRule } from "./compile-rule.js";
 import type { CompiledRule } from "./compiled-rule.js";
 import { matchRule } from "./match-rule.js";
+import { notARead } from "./not-a-read.js";
 import type { PolicyEngine, PolicyRequest, PolicyVerdict } from "./policy.js";
 import { throwIssues } from "./policy-issue.js";
 import type { PolicyLayer, PolicyRuleSpec } from "./policy-rule.js";
@@ -173,8 +174,18 @@ export async function createPolicyEngine(
     const analysis = verdict.decision === "ask" ? view.analysis() : undefined;
     if (analysis === undefined) return verdict;
     const rules = shell.flatMap((candidate) => candidate.rule.shell?.rule ?? []);
-    return { ...verdict, shell: shellCoverage(analysis, rules) };
+    return {
+      ...verdict,
+      ...notARead(view.request.tool, analysis, verdict.reason),
+      shell: shellCoverage(analysis, rules, judging(view)),
+    };
   };
+
+  // A command proven read-only needs no rule of its own beside allowed ones (`echo ok && npm
+  // test`) where reads are allowed by default, for a tool that tells reads apart (run_command).
+  const judging = (view: CallView) => ({
+    readsCovered: view.request.tool.writesPerCall === true && compiled.defaults.reads === "allow",
+  });
 
   const judgeShell = (
     view: CallView,
@@ -184,7 +195,7 @@ export async function createPolicyEngine(
     matched: readonly CompiledRule[],
     analyse: Analyse,
   ): PolicyVerdict => {
-    const vote = shellVote(shell, view.command()?.value, analyse);
+    const vote = shellVote(shell, view.command()?.value, analyse, judging(view));
     if (vote !== undefined) votes.push(vote);
     return verdictOf(view, votes, notes, matched, shell);
   };

@@ -1,7 +1,7 @@
 import type { CompiledRule } from "./compiled-rule.js";
 import type { PolicyVote } from "./policy-vote.js";
 import { voteOf } from "./policy-vote.js";
-import { judgeShell, type ShellRule } from "./shell/judge-shell.js";
+import { type JudgeOptions, judgeShell, type ShellRule } from "./shell/judge-shell.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 
 /** A `command` rule whose other matchers matched the call. */
@@ -29,6 +29,7 @@ export function shellVote(
   candidates: readonly ShellCandidate[],
   command: unknown,
   analyse: (script: string) => ShellAnalysis,
+  options: JudgeOptions = {},
 ): PolicyVote | undefined {
   const analysis = analyseValue(command, analyse);
   const rules: ShellRule[] = [];
@@ -38,7 +39,7 @@ export function shellVote(
     rules.push(candidate.rule.shell.rule);
     byId.set(candidate.rule.id, candidate);
   }
-  const verdict = judgeShell(analysis, rules);
+  const verdict = judgeShell(analysis, rules, options);
   if (verdict.decision === "none") return undefined;
   const extra = {
     ...(verdict.command === undefined ? {} : { command: verdict.command }),

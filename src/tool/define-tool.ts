@@ -36,8 +36,15 @@ export interface ToolDefinition<I extends StandardSchemaV1 | JsonSchema, O> {
    * validated value, typed from the schema.
    */
   readonly input: I;
-  /** Required on purpose: nobody gets a write tool by forgetting to say so. */
-  readonly writes: boolean;
+  /**
+   * Required on purpose: nobody gets a write tool by forgetting to say so. A function decides
+   * per call from the validated arguments (a `GET` reads, a `POST` writes; `run_command` reads
+   * when its script is proven read-only): the checkpoint calls it once, after validation, and
+   * every later step (policy defaults, intents, taint, approval) reads its answer; a throw or
+   * rejection counts as a write. Where arguments are unknown (the menu, the gateway's
+   * annotations), such a tool is shown as one that writes.
+   */
+  readonly writes: boolean | ((args: InferToolArgs<I>) => boolean | Promise<boolean>);
   /** The handler's deadline in ms (default: the checkpoint's `limits.defaultTimeoutMs`). */
   readonly timeoutMs?: number | undefined;
   /**
@@ -90,8 +97,11 @@ function checkDefinition(definition: ToolDefinition<StandardSchemaV1 | JsonSchem
   if (typeof description !== "string" || description.trim() === "") {
     invalid(name, "a description is required: it is how the model knows when to use the tool.");
   }
-  if (typeof writes !== "boolean") {
-    invalid(name, "`writes` must be true or false: say whether running it can change anything.");
+  if (typeof writes !== "boolean" && typeof writes !== "function") {
+    invalid(
+      name,
+      "`writes` must be true, false or a function of the arguments: say whether running it can change anything.",
+    );
   }
   if (definition.openWorld !== undefined && typeof definition.openWorld !== "boolean") {
     invalid(name, "`openWorld` must be true or false.");
@@ -170,7 +180,9 @@ function buildTool<I extends StandardSchemaV1 | JsonSchema, O>(
     get inputSchema() {
       return input.jsonSchema;
     },
-    writes: loose.writes,
+    // A per-call answer is unknown until the arguments are: the worst case stands for it.
+    writes: loose.writes !== false,
+    ...(typeof loose.writes === "function" ? { writesPerCall: true as const } : {}),
     timeoutMs: loose.timeoutMs,
     policyArgs: Object.freeze({ ...(loose.policyArgs ?? {}) }),
     dedupes: dedupe !== undefined,
@@ -184,6 +196,10 @@ function buildTool<I extends StandardSchemaV1 | JsonSchema, O>(
     failure: loose.failure,
     dedupe: dedupe as { key: (args: unknown) => string; windowMs?: number } | undefined,
     needsApproval: loose.needsApproval as ((args: unknown) => boolean) | undefined,
+    writesFor:
+      typeof loose.writes === "function"
+        ? (loose.writes as (args: unknown) => boolean | Promise<boolean>)
+        : undefined,
   });
   rememberToolInput(tool, loose.input);
   return tool;

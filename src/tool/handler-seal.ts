@@ -15,6 +15,11 @@ export interface SealedTool {
   readonly dedupe:
     | { readonly key: (args: unknown) => string; readonly windowMs?: number }
     | undefined;
+  /**
+   * Whether this call writes, from its validated arguments: set for tools whose `writes` is a
+   * function. The checkpoint resolves it once per call; a throw or rejection counts as a write.
+   */
+  readonly writesFor?: ((args: unknown) => boolean | Promise<boolean>) | undefined;
   /** The typed ceiling: true asks a human for a call the policy would allow. */
   readonly needsApproval?: ((args: unknown) => boolean) | undefined;
 }

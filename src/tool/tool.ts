@@ -68,8 +68,15 @@ export interface Tool {
   readonly description: string;
   /** The JSON Schema published to model providers. */
   readonly inputSchema: JsonSchema;
-  /** Whether running it may change the world. Policy defaults and intents depend on it. */
+  /**
+   * Whether running it may change the world. Policy defaults and intents depend on it. For a
+   * tool that decides per call (`writesPerCall`), this is the worst case (`true`): what the menu,
+   * `docket policy check` without arguments and the gateway's annotations show. The checkpoint
+   * resolves the call's own answer once, after validation, and every later step reads that.
+   */
   readonly writes: boolean;
+  /** Set when `writes` is decided per call from the validated arguments (see `defineTool`). */
+  readonly writesPerCall?: true;
   /** The handler's deadline in milliseconds; `undefined` means the checkpoint's default. */
   readonly timeoutMs: number | undefined;
   readonly policyArgs: PolicyArgs;

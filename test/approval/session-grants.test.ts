@@ -194,7 +194,7 @@ describe("a session grant never crosses an argument predicate", () => {
     expect(grant?.status === "offered" && grant.covers).toContain(`path "${workspace}/a.txt"`);
   });
 
-  it("never offers one for run_command: `ls` approved for the session does not cover `ls; rm -rf x`", async () => {
+  it("never offers one for run_command: `touch a` approved for the session does not cover `touch a; rm -rf x`", async () => {
     const { approver, asked } = grantOnce();
     const workspace = await tempDir("docket-grants-");
     const { call } = await checkpointWith(
@@ -202,11 +202,12 @@ describe("a session grant never crosses an argument predicate", () => {
       workspace,
     );
     // A function approver's session scope is refused, loudly, and the call does not run.
-    const first = await call("run_command", { command: "ls" });
+    // (A write: `ls` alone is a proven read, allowed by the reads default without asking.)
+    const first = await call("run_command", { command: "touch a" });
     expect(first).toMatchObject({ status: "refused", reason: "approval_error" });
     expect(first.message).toContain("offers no session grant");
     expect(first.message).toContain("runs shell commands");
-    expect(await call("run_command", { command: "ls; rm -rf x" })).toMatchObject({
+    expect(await call("run_command", { command: "touch a; rm -rf x" })).toMatchObject({
       status: "refused",
       reason: "approval_denied",
     });
@@ -349,7 +350,7 @@ describe("durable session grants", () => {
       workspace,
     );
     const session = await store.createSession({ principal: "agent", configHash: "t" });
-    const pending = await call("run_command", { command: "ls" }, session.id);
+    const pending = await call("run_command", { command: "touch a" }, session.id);
     const approvalId = (pending as { approvalId: string }).approvalId;
     expect((await store.getApproval(approvalId))?.grantText).toContain("not offered");
 

@@ -135,7 +135,8 @@ describe("the approval prompt at a terminal", () => {
   }, 120_000);
 
   it("names the uncovered sub-command, and 'always allow' writes a rule the next run obeys", async () => {
-    const command = "echo hi && uname -s";
+    // (`touch`, a write: a proven read such as `uname -s` runs unasked under the reads default.)
+    const command = "echo hi && touch marker";
     const { cwd, args } = await project([
       turn("Checking.", call("c1", "run_command", { command })),
       turn("Done."),
@@ -146,22 +147,24 @@ describe("the approval prompt at a terminal", () => {
       input: "r\n",
     });
     expect(first.code, first.stdout).toBe(0);
-    expect(first.stdout).toContain('no rule covers: "uname -s"');
+    expect(first.stdout).toContain('no rule covers: "touch marker"');
     expect(first.stdout).toContain(
-      'allowing from now on: run_command commands matching "uname -s *"',
+      'allowing from now on: run_command commands matching "touch marker *"',
     );
     expect(first.stdout).toContain("always allow with a [r]ule");
-    expect(first.stdout).toContain("added rule always-run-command-uname-s to docket.yaml");
+    expect(first.stdout).toContain("added rule always-run-command-touch-marker to docket.yaml");
     expect(first.stdout).toContain("✓ run_command ok");
     const yaml = await readFile(join(cwd, "docket.yaml"), "utf8");
     expect(yaml.startsWith(POLICY)).toBe(true);
-    expect(yaml).toContain("id: always-run-command-uname-s");
-    expect(yaml).toContain("command: uname -s *");
+    expect(yaml).toContain("id: always-run-command-touch-marker");
+    expect(yaml).toContain("command: touch marker *");
     expect(yaml).toContain("reason: always allowed by");
     // docs/approvals.md shows this very rule, as written.
     const doc = await readFile(new URL("../../docs/approvals.md", import.meta.url), "utf8");
     // The docs show it dedented (Biome formats the snippet), the file has it under policy.rules.
-    const shown = doc.match(/```yaml[^\n]*\n(- id: always-run-command-uname-s\n[\s\S]*?)```/)?.[1];
+    const shown = doc.match(
+      /```yaml[^\n]*\n(- id: always-run-command-touch-marker\n[\s\S]*?)```/,
+    )?.[1];
     const day = /by \S+ at the approval prompt on \d{4}-\d\d-\d\d/;
     expect(shown).toBeDefined();
     const written = yaml.slice(POLICY.length).replace(/^ {4}/gm, "");
@@ -173,7 +176,10 @@ describe("the approval prompt at a terminal", () => {
     expect(next.stdout).toContain('"name":"run_command","status":"ok"');
     // A deny rule still wins over the new rule.
     const denied = await project(
-      [turn("x", call("c1", "run_command", { command: "uname -s && rm -rf x" })), turn("Done.")],
+      [
+        turn("x", call("c1", "run_command", { command: "touch marker && rm -rf x" })),
+        turn("Done."),
+      ],
       yaml,
     );
     const stillDenied = await runDocketIn(denied.cwd, ["run", "Go.", ...denied.args, "--json"]);
@@ -181,7 +187,7 @@ describe("the approval prompt at a terminal", () => {
   }, 120_000);
 
   it("never offers 'always allow' for a shell, sudo or env", async () => {
-    const commands = ["bash -c 'uname -s'", "sudo uname -s", "env uname -s", "xargs uname"];
+    const commands = ["bash -c 'touch m'", "sudo touch m", "env touch m", "xargs touch"];
     const { cwd, args } = await project([
       turn("Trying.", ...commands.map((command, i) => call(`c${i}`, "run_command", { command }))),
       turn("Done."),

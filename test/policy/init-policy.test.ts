@@ -1,50 +1,31 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INITIAL_CONFIG } from "../../src/cli/commands/init-command.js";
-import { docketProtection } from "../../src/cli/docket-protection.js";
-import { loadConfig } from "../../src/config/load-config.js";
-import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
 import type { PolicyVerdict } from "../../src/policy/policy.js";
-import { createPolicyEngine, type DocketPolicyEngine } from "../../src/policy/policy-engine.js";
+import type { DocketPolicyEngine } from "../../src/policy/policy-engine.js";
+import { type InitEngine, initEngine } from "./support/init-engine.js";
 import { call } from "./support/policy-request.js";
 
 // The policy `docket init` writes, as the attack of issue 13 tried it: every route to a secret
 // or to docket's own state, through the file tools and through the shell.
 
+let setup: InitEngine;
 let ws: string;
-let home: string;
 let engine: DocketPolicyEngine;
 
 beforeAll(async () => {
-  ws = await realpath(await mkdtemp(join(tmpdir(), "docket-init-policy-")));
-  home = await realpath(await mkdtemp(join(tmpdir(), "docket-init-home-")));
-  await writeFile(join(ws, "docket.yaml"), INITIAL_CONFIG);
-  await mkdir(join(ws, "app"));
-  await writeFile(join(ws, "app", ".env.local"), "SECRET=1\n");
-  const layers = loadPolicyFiles({ projectFile: join(ws, "docket.yaml"), env: { HOME: home } });
-  const config = loadConfig(join(ws, "docket.yaml"));
-  engine = await createPolicyEngine({
-    layers,
-    workspace: ws,
-    home,
-    protection: docketProtection({
-      storeUrl: "sqlite:.docket/docket.db",
-      configFile: config.file,
-      layers,
-      sections: config.sections,
-      workspace: ws,
-      cwd: ws,
-      env: { HOME: home },
-    }),
-  });
+  setup = await initEngine(
+    () => INITIAL_CONFIG,
+    async (dir) => {
+      await mkdir(join(dir, "app"));
+      await writeFile(join(dir, "app", ".env.local"), "SECRET=1\n");
+    },
+  );
+  ({ ws, engine } = setup);
 });
 
-afterAll(async () => {
-  await rm(ws, { recursive: true, force: true });
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => setup.dispose());
 
 const decide = async (name: string, args: Record<string, unknown>) =>
   (await engine.decide(call(name, args))) as PolicyVerdict;

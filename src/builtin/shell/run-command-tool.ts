@@ -6,6 +6,7 @@ import { builtinPolicyArgs } from "../policy-args.js";
 import type { RunCommandOptions } from "./run-command.handler.js";
 import { runCommandDescription, runCommandInput, runCommandName } from "./run-command.input.js";
 import { runCommandFailure } from "./run-command-failure.js";
+import { runCommandWrites } from "./run-command-writes.js";
 
 // Loaded on the first command: the process supervision and sandbox launch code stay out of a
 // process that never runs one.
@@ -33,7 +34,9 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     name: runCommandName,
     description: runCommandDescription,
     input: runCommandInput,
-    writes: true,
+    // Decided per call: a script the analysis proves read-only is a read (the reads default
+    // applies), anything else a write; the menu shows the worst case.
+    writes: runCommandWrites,
     policyArgs: builtinPolicyArgs.run_command,
     timeoutMs: maxTimeoutMs + graceMs + KILL_MARGIN_MS,
     // Probed once here (and cached): the decide step needs it before any handler runs.

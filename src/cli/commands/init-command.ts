@@ -3,9 +3,19 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { loadAuditKey, resolveAuditPaths } from "../../audit/audit-key.js";
 import { DOCKET_IGNORE_LINE, withDocketIgnored } from "./docket-ignore.js";
+import { detectProjectChecks } from "./project-checks.js";
 
-/** The commented docket.yaml `docket init` writes: safe defaults, every section explained. */
-export const INITIAL_CONFIG = `# docket.yaml: how docket runs your agent. Reference: docs/policy.md, docs/approvals.md.
+/**
+ * The commented docket.yaml `docket init` writes: safe defaults, every section explained, and
+ * an allow rule for the project's own checks (`detectProjectChecks`) when any were found.
+ *
+ * @example
+ * ```ts
+ * initialConfig({ checks: ["npm test *", "npx tsc --noEmit *"] }).includes("id: project-checks"); // true
+ * ```
+ */
+export function initialConfig(options: { readonly checks?: readonly string[] } = {}): string {
+  return `# docket.yaml: how docket runs your agent. Reference: docs/policy.md, docs/approvals.md.
 
 # The model. anthropic:MODEL, openai:MODEL, ollama:MODEL, openai-compatible:MODEL
 # (with base_url), or scripted:FILE for offline runs. Keys come from ANTHROPIC_API_KEY /
@@ -80,9 +90,9 @@ policy:
     - id: safe-shell
       decision: allow
       tool: run_command
-      command: ["ls *", "cat *", "grep *", "git status", "git diff *", "git log *", "npm test", "npm run *"]
-      reason: "allowed without asking: listing, reading, git status, diff and log, tests"
-    # Every tool, the shell included: \`cat .env\`, \`grep KEY .env\`, \`< .env\` are denied too,
+      command: ["ls *", "cat *", "grep *", "git status", "git diff *", "git log *"]
+      reason: "allowed without asking: listing, reading, git status, diff and log"
+${projectChecksRule(options.checks ?? [])}    # Every tool, the shell included: \`cat .env\`, \`grep KEY .env\`, \`< .env\` are denied too,
     # and list_files / search_files leave these files out. An .npmrc holds registry tokens, and
     # its node-options would run code in the next \`npx docket\` started from that folder.
     - id: no-secrets
@@ -122,6 +132,38 @@ policy:
 #   servers:
 #     files: { command: npx, args: ["-y", "@modelcontextprotocol/server-filesystem", "."] }
 `;
+}
+
+/** The file `docket init` writes in a folder with no project it recognises. */
+export const INITIAL_CONFIG = initialConfig();
+
+// Reads need no rule: run_command counts a script the analysis proves read-only as a read, and
+// reads are allowed by default. Checks run project code, so they are allowed by name, and only
+// because the sandbox contains them (docs/policy.md, "What docket init allows").
+function projectChecksRule(checks: readonly string[]): string {
+  const intro = `    # A command the analysis proves read-only (ls, rg, sed -n, git status/show/blame, jq …)
+    # is a read, allowed by defaults.reads above; docs/policy.md lists what counts.
+    # The project's own tests, build, type-check and lint, found by docket init: allowed because
+    # run_command runs them in the sandbox, where they cannot reach docket's files or leave
+    # hooks behind. Where no sandbox is available (mode auto) they are asked like every command.`;
+  if (checks.length === 0) {
+    return `${intro}
+    # None was found here; name yours, e.g.:
+    # - id: project-checks
+    #   decision: allow
+    #   tool: run_command
+    #   command: ["npm test *", "npm run build *", "npx tsc --noEmit *"]
+    #   reason: "allowed without asking: the project's own checks, run in the sandbox"
+`;
+  }
+  return `${intro}
+    - id: project-checks
+      decision: allow
+      tool: run_command
+      command: ${JSON.stringify(checks).replaceAll('","', '", "')}
+      reason: "allowed without asking: the project's own checks, run in the sandbox"
+`;
+}
 
 /** The three commands `docket init` suggests next: check the sandbox, try the policy, run an agent. */
 export const NEXT_COMMANDS = [
@@ -150,7 +192,8 @@ export function registerInitCommand(program: Command): void {
       if (existsSync(options.file) && !options.force) {
         throw new Error(`${options.file} exists already; pass --force to overwrite it.`);
       }
-      writeFileSync(options.file, INITIAL_CONFIG);
+      const checks = detectProjectChecks(dirname(options.file));
+      writeFileSync(options.file, initialConfig({ checks }));
       const ignore = join(dirname(options.file), ".gitignore");
       const before = existsSync(ignore) ? readFileSync(ignore, "utf8") : undefined;
       const after = withDocketIgnored(before);
@@ -169,6 +212,9 @@ export function registerInitCommand(program: Command): void {
         [
           `Wrote ${options.file}; ${ignored} (the store and audit trail stay local).`,
           `Audit signing key ${key.created ? "created" : "found"}: ${paths.keyFile} (public key ${paths.publicKeyFile}, id ${key.keyId}).`,
+          checks.length === 0
+            ? "No test or build command found to allow; add yours to rule project-checks."
+            : `Allowed in the sandbox (rule project-checks): ${checks.join(", ")}.`,
           "Next, try:",
           ...NEXT_COMMANDS.map(([command, why]) => `  ${command.padEnd(width)}  # ${why}`),
           "",

@@ -11,6 +11,7 @@ import {
 } from "./analysis-sink.js";
 import { inspectInterpreter } from "./interpreters.js";
 import { inspectRisky } from "./risky-commands.js";
+import type { SimpleCommand } from "./shell-analysis.js";
 import { inspectBuiltin } from "./shell-builtins.js";
 import { isUncertainWord, type ShellWord, syntheticWord, wordsText } from "./shell-word.js";
 import { unwrapCommand } from "./unwrap-command.js";
@@ -116,6 +117,16 @@ function inspections(name: string, item: Pending): Inspection[] {
   return found.filter((inspection): inspection is Inspection => inspection !== null);
 }
 
+/** Indexes of the arguments whose first character comes from an expansion or a glob. */
+function openStartWords(words: readonly ShellWord[]): number[] {
+  const open: number[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] as ShellWord;
+    if (isUncertainWord(word) && /^[$*?[`{]/.test(word.value)) open.push(i);
+  }
+  return open;
+}
+
 /**
  * Record a simple command and everything it runs through wrappers and shells.
  *
@@ -140,13 +151,16 @@ export function emitCommand(
     const program = item.words[0];
     if (program === undefined) continue;
     const text = wordsText(source, item.words);
-    sink.addCommand({
+    const command: SimpleCommand = {
       argv: item.words.map((w) => w.value),
       program: program.value,
       text,
       depth: item.context.depth,
       via: [...item.context.via],
-    });
+    };
+    const openStart = openStartWords(item.words);
+    if (openStart.length > 0) command.openStart = openStart;
+    sink.addCommand(command);
     if (isUncertainWord(program)) {
       sink.note("dynamic_command", text, describeDynamic(program));
       const via = throughWrapper(item.context, program.value);
@@ -157,6 +171,7 @@ export function emitCommand(
     }
     const name = commandKey(program.value);
     for (const inspection of inspections(name, item)) {
+      if (inspection.commands.length > 0 || inspection.scripts.length > 0) command.wraps = true;
       for (const finding of inspection.findings) sink.note(finding.reason, text, finding.detail);
       for (const name of inspection.assigns ?? []) sink.markUnknown(name);
       for (const word of inspection.arithmetic ?? []) sink.arithmetic(word.value, text);

@@ -69,6 +69,7 @@ const NAMES = new Set([
   "WGETRC",
   "TERMINFO",
   "MAGIC",
+  "RIPGREP_CONFIG_PATH",
   // Interpreters that load code from the environment.
   "NODE_OPTIONS",
   "NODE_PATH",
@@ -92,7 +93,18 @@ const NAMES = new Set([
 ]);
 
 /** Prefixes: whole families that load code or configuration. */
-const PREFIXES = ["LD_", "DYLD_", "GIT_", "BASH_FUNC_", "PYTHON", "JAVA_", "_JAVA_", "JDK_"];
+const PREFIXES = [
+  "LD_",
+  "DYLD_",
+  "GIT_",
+  "BASH_FUNC_",
+  "PYTHON",
+  "JAVA_",
+  "_JAVA_",
+  "JDK_",
+  // Every YARN_* variable sets a yarn setting, plugins and the rc file's name among them.
+  "YARN_",
+];
 
 /** Suffixes: variables naming a program to start or options for one. */
 const SUFFIXES = [

@@ -38,6 +38,10 @@ const SUBCOMMAND_FLAGS: ReadonlyArray<{ prefix: string; detail: string; write?: 
   { prefix: "--output", detail: "writes a file", write: true },
   { prefix: "--access-hook", detail: "runs a program for each request" },
   { prefix: "--httpd", detail: "runs a web server program" },
+  // What the configuration names already runs by default in `git diff`; asked for by name, as
+  // Codex also refuses to vouch for them, they are not read through an allow rule.
+  { prefix: "--ext-diff", detail: "runs the external diff program the configuration names" },
+  { prefix: "--textconv", detail: "runs the conversion programs the configuration names" },
 ];
 
 /** `git config` options taking a value; the first operand after them is the key. */

@@ -4,6 +4,8 @@
  * with one more rule: what the analysis could not resolve is never allowed.
  */
 import { type CommandPattern, matchesCommand } from "./command-pattern.js";
+import { commandNotRead } from "./read-only-script.js";
+import { seesThrough } from "./see-through-wrappers.js";
 import type { ShellAnalysis, SimpleCommand, Uncertainty } from "./shell-analysis.js";
 
 /** A rule with `command` patterns, as the policy engine hands it over. */
@@ -11,6 +13,16 @@ export interface ShellRule {
   id: string;
   decision: "allow" | "ask" | "deny";
   patterns: CommandPattern[];
+}
+
+/** How commands no rule names count. */
+export interface JudgeOptions {
+  /**
+   * Count a command proven read-only (read-only-programs.ts) as covered, so that `echo ok &&
+   * npm test` is allowed where `npm test` is: set by the engine only where reads are allowed by
+   * default and the tool decides per call whether it writes (`run_command`).
+   */
+  readonly readsCovered?: boolean;
 }
 
 /** The verdict on a whole script, with what decided it. */
@@ -45,6 +57,12 @@ function judgeCommand(command: SimpleCommand, rules: readonly ShellRule[]): Comm
   return verdict;
 }
 
+/** A command no rule named that needs none: a see-through wrapper, or a read where reads count. */
+function coveredUnnamed(command: SimpleCommand, options: JudgeOptions): boolean {
+  if (seesThrough(command)) return true;
+  return options.readsCovered === true && commandNotRead(command) === undefined;
+}
+
 function describe(command: SimpleCommand): string {
   const via = command.via.length > 0 ? ` (via ${command.via.join(", ")})` : "";
   return `${JSON.stringify(command.text)}${via}`;
@@ -61,7 +79,9 @@ function withRule(base: ShellVerdict, rule: ShellRule | undefined): ShellVerdict
 
 /**
  * Judge an analysis against rules. Deny wins; then anything uncertain makes the verdict at least
- * `ask`; then `ask`; `allow` only when every command matched an allow rule; otherwise `none`.
+ * `ask`; then `ask`; `allow` only when every command matched an allow rule, a see-through
+ * wrapper (see-through-wrappers.ts) counting as matched when no rule named it, since the
+ * commands it runs were judged themselves; otherwise `none`.
  *
  * @example
  * ```ts
@@ -74,7 +94,11 @@ function withRule(base: ShellVerdict, rule: ShellRule | undefined): ShellVerdict
  * judgeShell(shell.analyse("ls -la"), rules).decision;        // "allow"
  * ```
  */
-export function judgeShell(analysis: ShellAnalysis, rules: readonly ShellRule[]): ShellVerdict {
+export function judgeShell(
+  analysis: ShellAnalysis,
+  rules: readonly ShellRule[],
+  options: JudgeOptions = {},
+): ShellVerdict {
   const { commands, uncertainties } = analysis;
   const verdicts = commands.map((command) => judgeCommand(command, rules));
   const denied = verdicts.find((v) => v.decision === "deny");
@@ -111,9 +135,14 @@ export function judgeShell(analysis: ShellAnalysis, rules: readonly ShellRule[])
       asked.rule,
     );
   }
-  if (verdicts.length === 0)
+  // A see-through wrapper no rule named (`bash -lc`, `timeout 60`, `xargs`) leaves the decision
+  // to the commands it runs; a rule that does name it has voted above like any other.
+  const judged = verdicts.filter(
+    (v) => v.decision !== "none" || !coveredUnnamed(v.command, options),
+  );
+  if (judged.length === 0)
     return { decision: "none", explanation: "the script runs no command", uncertainties };
-  const unmatched = verdicts.find((v) => v.decision === "none");
+  const unmatched = judged.find((v) => v.decision === "none");
   if (unmatched !== undefined) {
     return {
       decision: "none",
@@ -122,20 +151,27 @@ export function judgeShell(analysis: ShellAnalysis, rules: readonly ShellRule[])
       uncertainties,
     };
   }
-  const [head] = verdicts as [CommandVerdict, ...CommandVerdict[]];
-  const all = verdicts.map(matched).join("; ");
+  const [head] = judged as [CommandVerdict, ...CommandVerdict[]];
+  const all = judged.map(matched).join("; ");
+  const through =
+    verdicts.length > judged.length
+      ? " (wrappers decided by what they run, reads by the reads default)"
+      : "";
   return withRule(
     {
       decision: "allow",
       command: head.command.text,
-      explanation: `allowed: every command matches an allow rule: ${all}`,
+      explanation: `allowed: every command matches an allow rule${through}: ${all}`,
       uncertainties,
     },
     head.rule,
   );
 }
 
-/** Which commands of a script no allow rule covers, as the approval prompt names them. */
+/**
+ * Which commands of a script no allow rule covers, as the approval prompt names them (a
+ * see-through wrapper is not listed: the commands it runs are).
+ */
 export interface ShellCoverage {
   /** Commands no rule matched at all: an allow rule for them could let the script run. */
   readonly uncovered: readonly SimpleCommand[];
@@ -155,13 +191,18 @@ export interface ShellCoverage {
  * shellCoverage(shell.analyse("git status && npm test"), rules).uncovered[0]?.text; // "npm test"
  * ```
  */
-export function shellCoverage(analysis: ShellAnalysis, rules: readonly ShellRule[]): ShellCoverage {
+export function shellCoverage(
+  analysis: ShellAnalysis,
+  rules: readonly ShellRule[],
+  options: JudgeOptions = {},
+): ShellCoverage {
   const uncovered: SimpleCommand[] = [];
   const asked: SimpleCommand[] = [];
   for (const command of analysis.commands) {
     const verdict = judgeCommand(command, rules);
-    if (verdict.decision === "none") uncovered.push(command);
-    else if (verdict.decision !== "allow") asked.push(command);
+    if (verdict.decision === "none") {
+      if (!coveredUnnamed(command, options)) uncovered.push(command);
+    } else if (verdict.decision !== "allow") asked.push(command);
   }
   return { uncovered, asked, uncertainties: analysis.uncertainties };
 }

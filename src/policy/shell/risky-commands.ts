@@ -7,11 +7,17 @@
  * How a flag is written in the table: `-x` matches in any cluster of short options (`-sSo`);
  * `--name` matches `--name` and `--name=…`; `-name` (one dash, several letters, find-style)
  * matches that word or `-name=…`. `harmless` values (`/dev/null`, `-`) make a write flag fine.
+ * For a program in the table, an unquoted word whose start comes from a glob or an expansion
+ * (`rg foo *`, `rg $OPTS`) before `--` is a finding too: it may expand into one of the flags.
  *
  * | command | flags | why |
  * | --- | --- | --- |
  * | find | -delete; -fprint -fprint0 -fprintf -fls | deletes; writes (`-exec` & co.: see wrappers.ts) |
- * | rg | --pre | runs a preprocessor on every file |
+ * | rg | --pre --hostname-bin; -z --search-zip | runs a program (a preprocessor, the host-name program, decompressors) |
+ * | fd fdfind | -x --exec -X --exec-batch | runs a program for each match |
+ * | tree | -o | writes a file |
+ * | file | -C --compile | writes a compiled magic file |
+ * | time | -o --output | writes a file |
  * | tar | --checkpoint-action --to-command -I --use-compress-program -F --info-script --new-volume-script --rsh-command --rmt-command | runs a program |
  * | sort | -o --output; --compress-program | writes; runs a program |
  * | zip | -TT --unzip-command | runs a program |
@@ -28,7 +34,10 @@
  * | make | --eval -E | runs make code |
  * | go | -exec -toolexec | runs a program |
  * | cargo | --config | can set runners and wrappers |
- * | npm pnpm yarn | --script-shell --node-options | changes the shell or node flags scripts run with |
+ * | npm npx pnpm yarn | --script-shell --shell --node-options --editor --browser --viewer --git --onload-script --init-module; --userconfig --globalconfig --prefix --use-yarnrc --rc-filename, `--config.KEY` | names a program to run; loads a configuration file (which can name one) |
+ * | eslint | --rulesdir --resolve-plugins-relative-to --plugin | loads rule or plugin code from a path |
+ * | prettier | --plugin | loads plugin code |
+ * | wget | --config | reads a wgetrc, which can run commands |
  * | prettier eslint biome gofmt ruff yq perl | --write -w --fix --apply(-unsafe) -i --inplace | rewrites files |
  * | nc ncat netcat | -e -c --exec --sh-exec --lua-exec | runs a program on a socket |
  * | socat | `EXEC:` / `SYSTEM:` addresses | runs a program |
@@ -54,7 +63,7 @@ import {
   inspectVim,
 } from "./risky-inspectors.js";
 import type { UncertaintyReason } from "./shell-analysis.js";
-import type { ShellWord } from "./shell-word.js";
+import { isUncertainWord, type ShellWord } from "./shell-word.js";
 
 /** One row of the risky-flag table. */
 export interface RiskyFlag {
@@ -89,7 +98,15 @@ export const RISKY_FLAGS: Readonly<Record<string, readonly RiskyFlag[]>> = {
     runs("deletes files", "-delete"),
     writes("writes a file", "-fprint", "-fprint0", "-fprintf", "-fls"),
   ],
-  rg: [runs("runs a preprocessor program on every file", "--pre")],
+  rg: [
+    runs("runs a preprocessor program on every file", "--pre"),
+    runs("runs the named program to learn the host name", "--hostname-bin"),
+    runs("runs decompression programs", "-z", "--search-zip"),
+  ],
+  fd: [runs("runs a program for each match", "-x", "--exec", "-X", "--exec-batch")],
+  tree: [writes("writes a file", "-o")],
+  file: [writes("writes a compiled magic file", "-C", "--compile")],
+  time: [writes("writes a file", "-o", "--output")],
   tar: [
     runs(
       "runs a program",
@@ -129,7 +146,7 @@ export const RISKY_FLAGS: Readonly<Record<string, readonly RiskyFlag[]>> = {
     ),
     runs("reads options from a file", "-K", "--config"),
   ],
-  wget: [runs("runs wgetrc commands or a program", "-e", "--execute", "--use-askpass")],
+  wget: [runs("runs wgetrc commands or a program", "-e", "--execute", "--use-askpass", "--config")],
   rsync: [runs("runs a program as the remote shell", "-e", "--rsh", "--rsync-path")],
   scp: [runs("runs a program or reads an ssh configuration", "-S", "-F")],
   sftp: [runs("runs a program or reads an ssh configuration", "-S", "-F")],
@@ -154,9 +171,33 @@ export const RISKY_FLAGS: Readonly<Record<string, readonly RiskyFlag[]>> = {
   make: [code("runs make code", "--eval", "-E")],
   go: [runs("runs a program", "-exec", "--exec", "-toolexec", "--toolexec")],
   cargo: [runs("sets configuration, including runners and wrappers", "--config")],
-  npm: [runs("changes the shell or flags scripts run with", "--script-shell", "--node-options")],
-  prettier: [rewrites("--write", "-w")],
-  eslint: [rewrites("--fix")],
+  npm: [
+    runs(
+      "names a program npm runs",
+      "--script-shell",
+      "--shell",
+      "--node-options",
+      "--editor",
+      "--browser",
+      "--viewer",
+      "--git",
+      "--onload-script",
+      "--init-module",
+    ),
+    runs(
+      "loads a configuration file, which can name programs to run",
+      "--userconfig",
+      "--globalconfig",
+      "--prefix",
+      "--use-yarnrc",
+      "--rc-filename",
+    ),
+  ],
+  prettier: [rewrites("--write", "-w"), runs("loads plugin code", "--plugin")],
+  eslint: [
+    rewrites("--fix"),
+    runs("loads rule or plugin code", "--rulesdir", "--resolve-plugins-relative-to", "--plugin"),
+  ],
   biome: [rewrites("--write", "--fix", "--apply", "--apply-unsafe")],
   gofmt: [rewrites("-w")],
   ruff: [rewrites("--fix")],
@@ -178,6 +219,8 @@ const ALIASES: Readonly<Record<string, string>> = {
   netcat: "nc",
   pnpm: "npm",
   yarn: "npm",
+  npx: "npm",
+  fdfind: "fd",
   gawk: "awk",
   mawk: "awk",
   nawk: "awk",
@@ -189,6 +232,14 @@ const TMUX_RUNS =
 /** Custom readers for commands whose risk lives in a program text or an operand. */
 const CUSTOM: Readonly<Record<string, (words: readonly ShellWord[]) => Inspection>> = {
   git: inspectGit,
+  // `--config.KEY=VALUE` (pnpm) sets any setting, the shell scripts run with among them.
+  npm: (words) =>
+    flagWords(
+      words,
+      /^--config\./,
+      "dangerous_flag",
+      "--config.KEY sets a setting, which can name a program",
+    ),
   sed: inspectSed,
   awk: inspectAwk,
   tee: inspectTee,
@@ -279,5 +330,24 @@ export function inspectRisky(name: string, words: readonly ShellWord[]): Inspect
   if (rules === undefined && custom === undefined) return null;
   const result = custom === undefined ? emptyInspection() : custom(words);
   if (rules !== undefined) result.findings.push(...tableFindings(rules, words, name));
+  const open = openOption(words);
+  if (open !== undefined && rules !== undefined)
+    result.findings.push({
+      reason: "dangerous_flag",
+      detail: `${name}: ${open} is only known at run time and may expand into one of its risky options`,
+    });
   return result;
+}
+
+/**
+ * An unquoted word whose start comes from an expansion or a glob (`*`, `$OPTS`), before any
+ * `--`: a file named `--pre=./x` or a variable holding an option turns into one at run time.
+ */
+function openOption(words: readonly ShellWord[]): string | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] as ShellWord;
+    if (word.value === "--") return undefined;
+    if (isUncertainWord(word) && /^[$*?[`]/.test(word.value)) return word.value;
+  }
+  return undefined;
 }

@@ -16,6 +16,17 @@ export interface SimpleCommand {
   depth: number;
   /** What it runs through, outermost first, e.g. `["sudo", "bash -c"]` or `["$(…)"]`. */
   via: string[];
+  /**
+   * Set when the analysis found what this command runs (a wrapper's command, a shell's `-c`
+   * string, `find -exec`): those are listed as commands of their own, `via` this one.
+   */
+  wraps?: true;
+  /**
+   * Indexes into `argv` of words whose first characters are only known at run time (`$x`,
+   * `*.ts`, `$(…)`): each may turn into an option (a file named `-i`), so no option check on
+   * this command can be sure of them.
+   */
+  openStart?: number[];
 }
 
 /**
