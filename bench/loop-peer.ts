@@ -144,6 +144,9 @@ export async function benchLoopPeer({
       console.log(
         `  ${String(turns).padStart(5)} ${col(d.wallUs, 11)} ${col(s.wallUs, 10)} ${wallRatio.toFixed(2).padStart(6)} | ${col(d.cpuUs, 11)} ${col(s.cpuUs, 11)} ${cpuRatio.toFixed(2).padStart(6)} | ${syncs.padEnd(13)} | ${d.firstWallUs.toFixed(0)} / ${s.firstWallUs.toFixed(0)} (${d.firstCpuUs.toFixed(0)} / ${s.firstCpuUs.toFixed(0)})`,
       );
+      console.log(
+        `          per process, wall: docket ${d.processWallUs.map((v) => v.toFixed(0)).join(", ")}; peer ${s.processWallUs.map((v) => v.toFixed(0)).join(", ")}; in the fake model: ${d.modelUs.toFixed(1)} / ${s.modelUs.toFixed(1)}`,
+      );
       const target = pairing.docket === "docket" ? TARGET_RATIO[turns] : 1;
       if (target !== undefined)
         verdicts.push(
