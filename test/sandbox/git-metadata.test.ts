@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { INITIAL_CONFIG } from "../../src/cli/commands/init-command.js";
+import { initialConfig } from "../../src/cli/commands/init-command.js";
+import { detectProjectChecks } from "../../src/cli/commands/project-checks.js";
 import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
 import {
   builtinTools,
@@ -207,15 +208,19 @@ describe.skipIf(!available)(
     });
 
     it("holds under docket init's policy, where an allowed npm test runs a test file that plants", async () => {
-      const config = join(root, `init-${n}`);
-      await mkdir(config);
-      await writeFile(join(config, "docket.yaml"), INITIAL_CONFIG);
-      const layers = loadPolicyFiles({ projectFile: join(config, "docket.yaml"), env: {} });
-      const policy = await createPolicyEngine({ layers, workspace });
       await writeFile(
         join(workspace, "package.json"),
         JSON.stringify({ name: "victim", version: "1.0.0", scripts: { test: "sh plant.test.sh" } }),
       );
+      // What `docket init` writes for this project: its npm test allowed, since it runs contained.
+      const config = join(root, `init-${n}`);
+      await mkdir(config);
+      await writeFile(
+        join(config, "docket.yaml"),
+        initialConfig({ checks: detectProjectChecks(workspace) }),
+      );
+      const layers = loadPolicyFiles({ projectFile: join(config, "docket.yaml"), env: {} });
+      const policy = await createPolicyEngine({ layers, workspace });
       await writeFile(
         join(workspace, "plant.test.sh"),
         [
