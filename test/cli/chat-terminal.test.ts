@@ -236,7 +236,9 @@ describe("Ctrl-C prints the command that continues", { timeout: 120_000 }, () =>
     });
     let at = await tty.waitFor("you> ");
     tty.type("wait a minute\r");
-    at = await tty.waitFor("run_command", { from: at });
+    // The spinner's "running" line: the command has started, so Ctrl-C lands on a running turn
+    // however slow the machine (waiting for the call's line alone raced a busy CI).
+    at = await tty.waitFor("running run_command", { from: at });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
     tty.type("\x03");

@@ -44,7 +44,7 @@ describe("the commands docket prints, run as printed", { timeout: 180_000 }, () 
       ["run", "wait a minute", "--model", `scripted:${script}`, "--config", "team.yaml"],
       { cwd: dir, env },
     );
-    await tty.waitFor("run_command");
+    await tty.waitFor("running run_command");
     await new Promise((resolve) => setTimeout(resolve, 500));
     const started = Date.now();
     tty.type("\x03");
