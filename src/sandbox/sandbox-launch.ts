@@ -268,7 +268,7 @@ export function planSandboxLaunch({
     emptyDir,
     network,
     env,
-    readOnly: network === "all" ? resolverFiles() : [],
+    readOnly: [...(network === "all" ? resolverFiles() : []), ...proxied.readOnly],
     pinned: [...new Set([...git.pinned, ...pinned])],
     keepReadOnly: [...git.readOnly, ...code],
     tmpfsBytes: memoryKb * 1024,

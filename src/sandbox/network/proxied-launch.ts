@@ -19,6 +19,12 @@ export type ProxiedLaunch =
       readonly network: SandboxNetwork;
       readonly env: Readonly<Record<string, string>>;
       readonly argv: readonly string[];
+      /**
+       * Files bound read-only at their own path: the bootstrap's Node.js binary, which may sit
+       * where the sandbox shows nothing of the host (a Node unpacked under /tmp, whose /tmp is
+       * the sandbox's own).
+       */
+      readonly readOnly: readonly string[];
     }
   | { readonly status: "refused"; readonly reason: string };
 
@@ -39,7 +45,7 @@ export function proxiedLaunch(
   proxy: LaunchProxy | undefined,
   argv: readonly string[],
 ): ProxiedLaunch {
-  if (!isNetworkFilter(network)) return { status: "ready", network, env: {}, argv };
+  if (!isNetworkFilter(network)) return { status: "ready", network, env: {}, argv, readOnly: [] };
   if (proxy === undefined) {
     return {
       status: "refused",
@@ -47,10 +53,12 @@ export function proxiedLaunch(
         "Refused: sandbox.network lists hosts, but no network proxy was started for this launch.",
     };
   }
+  const node = proxy.node ?? process.execPath;
   return {
     status: "ready",
     network: "none",
     env: proxyEnv(),
-    argv: listenerArgv(proxy.node ?? process.execPath, argv),
+    argv: listenerArgv(node, argv),
+    readOnly: [node],
   };
 }
