@@ -46,7 +46,7 @@ async function shell(line: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
 describe("README: use it in your project", () => {
   it("init, doctor, then docket from a subdirectory uses the project's docket.yaml", async () => {
     const dir = await tempDir("docket-readme-");
-    const install = blocks("README.md", "sh").find((block) => block.includes("npm i -E"));
+    const install = blocks("README.md", "sh").find((block) => block.includes("npm i docket"));
     const lines = (install ?? "").split("\n").filter((line) => line.startsWith("npx docket"));
     expect(lines.map((line) => line.split("#")[0]?.trim())).toEqual([
       "npx docket init",

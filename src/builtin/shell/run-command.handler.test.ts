@@ -151,7 +151,10 @@ describe("runCommand", () => {
     expect(result.stdout.startsWith("y\ny\n")).toBe(true);
     expect(result.stdout.endsWith("y\n\nEND\n")).toBe(true);
     expect(result.stdout).toMatch(/\[… \d+ bytes omitted …\]/);
-    expect((peak - before) / 1024 / 1024).toBeLessThan(64);
+    // 200 MB passed through; what stays is the capped head and tail plus the streams' buffers
+    // and the collector's slack (about 40 MB on Node 20, 66 MB seen on Node 24): far below
+    // the output, which a copy of would need.
+    expect((peak - before) / 1024 / 1024).toBeLessThan(100);
   });
 
   it("withholds secret-looking variables unless allowed, and applies set", async () => {
