@@ -101,6 +101,7 @@ export { wrapUntrusted } from "./checkpoint/wrap-untrusted.js";
 export type { CONFIG_SECTIONS } from "./config/load-config.js";
 export { type DocketConfig, loadConfig } from "./config/load-config.js";
 export { loadPolicyFiles, type PolicyFileOptions } from "./config/load-policy-files.js";
+export type { CardWhere } from "./console/card-context.js";
 export type { ConsoleEnv } from "./console/console-context.js";
 export {
   type ConsoleOptions,
@@ -189,6 +190,12 @@ export { docketCodeDirs } from "./protect/docket-code-dir.js";
 export type { OwnFileSpec } from "./protect/docket-own-files.js";
 export { type DocketOwnFiles, docketOwnFiles, type OwnFile } from "./protect/docket-own-files.js";
 export { type RuntimeFiles, runtimeOwnFiles } from "./protect/runtime-own-files.js";
+export type {
+  NetworkApprover,
+  NetworkAskRequest,
+} from "./sandbox/network/network-connection.js";
+export type { SandboxNetworkFilter } from "./sandbox/network/network-filter.js";
+export type { NetworkRuleLayer, NetworkRules } from "./sandbox/network/network-rules.js";
 export { probeSandbox, type SandboxProbe } from "./sandbox/probe-sandbox.js";
 export { type SandboxReport, sandboxReport } from "./sandbox/sandbox-report.js";
 export type { SandboxMode, SandboxNetwork, SandboxSettings } from "./sandbox/sandbox-settings.js";
