@@ -81,12 +81,17 @@ export async function foreignUserWorker(entry: string): Promise<ForeignUserWorke
       cpSync(join(from, file), to, { recursive: true });
     }
   }
+  // The Node that runs the tests may itself sit where that user cannot reach (CI unpacks its
+  // Nodes inside the clone): then the worker gets a copy of it, in its own open folder.
+  const node = closedAncestor(process.execPath) ? join(dir, "node") : process.execPath;
+  if (node !== process.execPath) cpSync(process.execPath, node);
   openToAll(dir);
+  if (node !== process.execPath) chmodSync(node, 0o755);
   const closed = closedAncestor(dir);
   return {
     unreachable: closed && `${closed} is closed to other users, so no worker there can run as one`,
     runAs: ({ uid, gid }, args) => {
-      const run = spawnSync(process.execPath, [script, ...args], {
+      const run = spawnSync(node, [script, ...args], {
         uid,
         gid,
         // The test's own folder may be closed to that user; the worker's is not.
