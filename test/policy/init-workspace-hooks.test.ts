@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INITIAL_CONFIG } from "../../src/cli/commands/init-command.js";
+import { initialConfig } from "../../src/cli/commands/init-command.js";
 import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
 import type { PolicyVerdict } from "../../src/policy/policy.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../src/policy/policy-engine.js";
@@ -18,7 +18,8 @@ let engine: DocketPolicyEngine;
 beforeAll(async () => {
   ws = await realpath(await mkdtemp(join(tmpdir(), "docket-init-hooks-")));
   home = await realpath(await mkdtemp(join(tmpdir(), "docket-init-hooks-home-")));
-  await writeFile(join(ws, "docket.yaml"), INITIAL_CONFIG);
+  // What docket init writes for a project whose package.json has a test script.
+  await writeFile(join(ws, "docket.yaml"), initialConfig({ checks: ["npm test *"] }));
   const layers = loadPolicyFiles({ projectFile: join(ws, "docket.yaml"), env: { HOME: home } });
   engine = await createPolicyEngine({ layers, workspace: ws, home });
 });
