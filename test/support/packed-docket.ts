@@ -8,10 +8,11 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { inject } from "vitest";
@@ -64,11 +65,21 @@ function devVersion(name: string): string {
 async function pack(): Promise<{ tarball: string; base: string }> {
   const out = join(tmpdir(), `docket-pack-${process.pid}-${Date.now()}`);
   mkdirSync(out, { recursive: true });
-  // `npm pack` runs `prepare` (the build): the tarball holds what this checkout builds now.
+  // `npm pack` runs `prepare` (the build): the tarball holds what this checkout builds now. It
+  // builds in a copy, so the checkout's own dist/, which other test files read while this one
+  // packs, is never half rebuilt under them.
+  const copy = join(out, "checkout");
+  const leftOut = new Set(["node_modules", ".git", "dist", ".docket", ".bench-build", ".tools"]);
+  cpSync(root, copy, {
+    recursive: true,
+    filter: (source) => !leftOut.has(basename(source)),
+  });
+  symlinkSync(join(root, "node_modules"), join(copy, "node_modules"), "dir");
   const { stdout } = await exec("npm", ["pack", "--json", "--pack-destination", out], {
-    cwd: root,
+    cwd: copy,
     maxBuffer: 64 * 1024 * 1024,
   });
+  rmSync(copy, { recursive: true, force: true });
   const [packed] = JSON.parse(stdout) as { filename: string }[];
   if (!packed) throw new Error("npm pack reported no tarball");
   const tarball = join(out, packed.filename);
