@@ -12,7 +12,9 @@ describe("docket demo at a terminal", () => {
     );
     expect(code, stdout).toBe(0);
     expect(stdout).toContain("[a]pprove once");
-    expect(stdout).toMatch(/ {2}· call_partial_refund: asked role:lead for approval\n {2}· call_partial_refund: approved by lead\n/);
+    expect(stdout).toMatch(
+      / {2}· call_partial_refund: asked role:lead for approval\n {2}· call_partial_refund: approved by lead\n/,
+    );
     expect(stdout).toContain("I have refunded 200 USD for the damage");
     expect(stdout).not.toContain("No refund has been issued");
   });
