@@ -1,13 +1,15 @@
 import { realpath } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
 import type { NetworkStats } from "../../src/cli/commands/network-stats.js";
 import { builtinTools, createCheckpoint } from "../../src/index.js";
 import { readNetworkConnection } from "../../src/sandbox/network/read-network-connection.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
+import { openStore } from "../../src/store/open-store.js";
 import { tempDir } from "../loop/support/temp-dir.js";
-import { tempStore } from "../loop/support/temp-store.js";
 import { runDocket } from "../support/run-docket.js";
 
 // The sandbox's connections in the durable, hash-chained trail of a real SQLite store, read back
@@ -22,7 +24,12 @@ describe.skipIf(!available)("sandbox network connections in the trail", () => {
     const port = (server.address() as AddressInfo).port;
     try {
       const workspace = await realpath(await tempDir());
-      const { store, url } = await tempStore();
+      // Signed as the CLI signs (the key docket finds, the digest log): `docket audit verify`
+      // below then vouches for the session whether or not this run's config home has a key yet.
+      const dir = await tempDir();
+      const url = `sqlite:${join(dir, "docket.db")}`;
+      const signer = await createAuditSigner();
+      const store = await openStore(url, { signer });
       const session = await store.createSession({ principal: "agent", configHash: "" });
       const checkpoint = createCheckpoint({
         tools: builtinTools({
@@ -64,6 +71,7 @@ describe.skipIf(!available)("sandbox network connections in the trail", () => {
       const types = events.map((record) => record.type);
       expect(types.lastIndexOf("log")).toBeLessThan(types.indexOf("finished"));
       await store.close();
+      await signer.close();
 
       const verify = await runDocket(["audit", "verify", "--store", url]);
       expect(verify.code, verify.stderr).toBe(0);
