@@ -68,7 +68,9 @@ const NEVER_FOR_A_POLICY_CHECK = [
 describe("a cold docket process", () => {
   it("loads for `policy check` no provider, MCP SDK, web server, database driver or tool handler", async () => {
     const loaded = await packagesLoadedBy(["policy", "check", "run_command", '{"command":"ls"}']);
-    expect(loaded).toContain("zod");
+    // The report works (a policy check always compiles globs); zod is not asserted: whether the
+    // config's schema loads depends on the YAML parse cache an earlier command may have written.
+    expect(loaded).toContain("picomatch");
     expect(NEVER_FOR_A_POLICY_CHECK.filter((name) => loaded.has(name))).toEqual([]);
   });
 
