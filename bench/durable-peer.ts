@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openNodeSqlite } from "../src/store/sqlite/node-sqlite-database.js";
 import type { LoopSystem, NoopHandler } from "./loop-systems.js";
 import { CALLS_PER_TURN, CLOSING_TEXT, WORKLOAD_PROMPT } from "./loop-workload.js";
 
@@ -26,7 +26,7 @@ export async function durableAiSdkSystem({
 }): Promise<LoopSystem> {
   const { generateText, stepCountIs, tool } = await import("ai");
   const { z } = await import("zod");
-  const db = new Database(join(dir, "peer.db"));
+  const db = openNodeSqlite(join(dir, "peer.db"));
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.exec(

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import pg from "pg";
 import { openStore } from "../src/store/open-store.js";
+import { openNodeSqlite } from "../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../src/store/store.js";
 import type { StoreEvent } from "../src/store/store-event.js";
 import { parseStoreUrl } from "../src/store/store-url.js";
@@ -83,7 +83,7 @@ async function oneByOne(store: Store, calls: number): Promise<string> {
 
 /** Plain better-sqlite3 inserts of the same rows, no hashing, no calls table: the machine's floor. */
 function rawSqlite(path: string, calls: number): string {
-  const db = new Database(path);
+  const db = openNodeSqlite(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.exec("CREATE TABLE raw (session_id TEXT, seq INTEGER, event TEXT, UNIQUE (session_id, seq))");
@@ -110,7 +110,7 @@ async function fill(store: Store, total: number, run: number): Promise<void> {
     `'list_' || ((${n} / ${run}) % 1000), (${n} / (${run} * 1000)) * ${run} + ${n} % ${run} + 1, 'call_' || (${n} / 4), 'decided', 'refund_order', 1700000000000 + ${n}, '${event}', 'bench', 'bench'`;
   const target = parseStoreUrl(store.location);
   if (target.engine === "sqlite") {
-    const db = new Database(target.path);
+    const db = openNodeSqlite(target.path);
     db.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${total - 1})
       INSERT INTO audit_events (session_id, seq, call_id, type, tool, at, event, prev_hash, hash)
       SELECT ${select("i")} FROM n`);

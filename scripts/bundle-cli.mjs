@@ -104,7 +104,7 @@ const shared = {
   platform: "node",
   target: "node20",
   outdir: `${cli}/bin`,
-  external: ["better-sqlite3", "pg", "@electric-sql/pglite", "web-tree-sitter", "tree-sitter-bash"],
+  external: ["pg", "@electric-sql/pglite", "web-tree-sitter", "tree-sitter-bash"],
   // CommonJS packages inside an ES module bundle still call require().
   banner: {
     js: "import { createRequire as __docketCreateRequire } from 'node:module'; const require = __docketCreateRequire(import.meta.url);",

@@ -22,7 +22,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "sandbox/network/sandbox-listener.ts":
     "accepts the sandbox's connections on the listening socket its bootstrap handed docket; the proxy decides each one",
   "shared/import-package.ts":
-    "loads docket's own dependencies and optional peers by a name held in a variable, so a bundler leaves them in node_modules; every caller passes a fixed package name (better-sqlite3, pg, web-tree-sitter, the model providers, the OpenTelemetry SDK)",
+    "loads docket's own dependencies and optional peers by a name held in a variable, so a bundler leaves them in node_modules; every caller passes a fixed package name (pg, web-tree-sitter, the model providers, the OpenTelemetry SDK)",
   "store/sqlite/sqlite-file-guard.ts":
     "saves the contents of docket's own store beside it (0600, never overwriting) when its file was removed or replaced under a running process; no tool reaches it",
   "mcp/tool-pins.ts":
@@ -69,7 +69,9 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "store/sqlite/open-sqlite-database.ts":
     "the store: opens the SQLite file and creates its directory",
   "store/sqlite/wal-checkpointer.ts":
-    "runs SQLite WAL checkpoints in a worker thread whose code is a fixed string in this file; createRequire resolves better-sqlite3 for it",
+    "runs SQLite WAL checkpoints in a worker thread whose code is a fixed string in this file, on its own node:sqlite connection to docket's store",
+  "store/sqlite/node-sqlite-database.ts":
+    "the store's connection: createRequire loads Node's own node:sqlite (a fixed built-in name) for docket's SQLite file, and VACUUM INTO writes its image to a temporary file when Node has no serialize (the file guard's rescue)",
   "hook/serve-hooks.ts":
     "docket hook serve's own Unix socket (0600, in docket's state folder), whose every request goes through the checkpoint's decide-only pass",
   "hook/hook-client.ts":

@@ -22,7 +22,7 @@ describe("the installed package", () => {
       [
         "--input-type=module",
         "-e",
-        "const m = await import('docket'); const { createRequire } = await import('node:module'); const r = createRequire(import.meta.url); console.log(typeof m.createCheckpoint, typeof m.defineTool, Object.keys(r.cache).some((k) => /better-sqlite3|[\\\\/]pg[\\\\/]/.test(k)));",
+        "const m = await import('docket'); const { createRequire } = await import('node:module'); const r = createRequire(import.meta.url); console.log(typeof m.createCheckpoint, typeof m.defineTool, Object.keys(r.cache).some((k) => /[\\\\/]pg[\\\\/]/.test(k)) || process.moduleLoadList.includes('NativeModule sqlite'));",
       ],
       { cwd: project.dir },
     );

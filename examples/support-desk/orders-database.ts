@@ -1,6 +1,17 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+
+// Node's own SQLite (Node 22.13+): the demo's orders need no package. Typed here by what is used.
+interface Statement {
+  run(...values: (string | number)[]): unknown;
+  get(...values: (string | number)[]): unknown;
+}
+const { DatabaseSync } = createRequire(import.meta.url)("node:sqlite") as {
+  DatabaseSync: new (
+    path: string,
+  ) => { exec(sql: string): void; prepare(sql: string): Statement; close(): void };
+};
 
 /** An order as the support desk sees it. */
 export interface Order {
@@ -82,8 +93,8 @@ const SEED: readonly Order[] = [
  */
 export function openOrdersDatabase(path: string): OrdersDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma("journal_mode = WAL");
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL");
   db.exec(`CREATE TABLE IF NOT EXISTS orders (
     id TEXT PRIMARY KEY, customer TEXT NOT NULL, item TEXT NOT NULL,
     total_usd REAL NOT NULL, status TEXT NOT NULL, refunded_usd REAL NOT NULL DEFAULT 0)`);
@@ -99,7 +110,9 @@ export function openOrdersDatabase(path: string): OrdersDatabase {
   return {
     find,
     refund(orderId, amountUsd) {
-      return db.transaction(() => {
+      // One transaction: the check and the update see the same row.
+      db.exec("BEGIN IMMEDIATE");
+      try {
         const order = find(orderId);
         if (!order) throw new Error(`there is no order ${orderId}`);
         if (order.refundedUsd + amountUsd > order.totalUsd) {
@@ -108,8 +121,12 @@ export function openOrdersDatabase(path: string): OrdersDatabase {
           );
         }
         addRefund.run(amountUsd, orderId);
+        db.exec("COMMIT");
         return find(orderId) as Order;
-      })();
+      } catch (error) {
+        db.exec("ROLLBACK");
+        throw error;
+      }
     },
     close: () => db.close(),
   };

@@ -22,6 +22,10 @@ if (check !== undefined) {
   // tree-sitter's first compile, so a check that parses no shell syntax does not load node:v8;
   // every other command at once, before Node's own WebAssembly (fetch's HTTP parser) could be
   // compiled (docs/adr/0021-cold-start-floor.md).
+  // The CLI owns its process: Node 22's warning that node:sqlite is experimental (the store
+  // runs on it, and so does the demo's orders database) is not the operator's business.
+  const { quietSqliteWarning } = await import("../shared/quiet-sqlite-warning.js");
+  quietSqliteWarning();
   if (argv[0] === "policy") {
     const { beforeWasmCompile } = await import("../shared/before-wasm-compile.js");
     beforeWasmCompile(keepWasmInLiftoff);

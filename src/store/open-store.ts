@@ -76,11 +76,8 @@ export async function openStore(
   let engine: StoreEngine;
   try {
     if (target.engine === "sqlite") {
-      const { SqliteEngine } = await loadDriver(
-        "better-sqlite3",
-        "sqlite:",
-        () => import("./sqlite/sqlite-engine.js"),
-      );
+      // Node's own node:sqlite: nothing to install (ADR 0053).
+      const { SqliteEngine } = await import("./sqlite/sqlite-engine.js");
       engine = SqliteEngine.open(target, { readOnly, mustExist }, owner, clock);
     } else {
       const { PostgresEngine } = await loadDriver(

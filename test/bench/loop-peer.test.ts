@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { durableAiSdkSystem } from "../../bench/durable-peer.js";
 import { benchLoop } from "../../bench/loop.js";
 import { aiSdkSystem, docketSystem } from "../../bench/loop-systems.js";
 import type { WorkerReport } from "../../bench/loop-worker.js";
 import { CALLS_PER_TURN, workloadModel, workloadScript } from "../../bench/loop-workload.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 
 const run = promisify(execFile);
 const tsx = import.meta.resolve("tsx");
@@ -118,7 +118,7 @@ describe("bench/loop's peer comparison", () => {
     const peer = await durableAiSdkSystem({
       dir,
       handler: ({ n }) => {
-        const reader = new Database(file, { readonly: true });
+        const reader = openNodeSqlite(file, { readOnly: true });
         rowsSeenByHandler.push(
           (reader.prepare("SELECT count(*) AS c FROM trail").get() as { c: number }).c,
         );
@@ -132,7 +132,7 @@ describe("bench/loop's peer comparison", () => {
     expect(rowsSeenByHandler).toEqual(
       Array.from({ length: 2 * CALLS_PER_TURN }, (_, k) => 2 * k + 1),
     );
-    const db = new Database(file, { readonly: true });
+    const db = openNodeSqlite(file, { readOnly: true });
     const rows = db.prepare("SELECT kind FROM trail ORDER BY seq").all() as { kind: string }[];
     db.close();
     expect(rows.map((r) => r.kind)).toEqual(

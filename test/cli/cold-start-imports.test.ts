@@ -53,7 +53,7 @@ const NEVER_FOR_A_POLICY_CHECK = [
   "@modelcontextprotocol/sdk",
   "hono",
   "@hono/node-server",
-  "better-sqlite3",
+  "node:sqlite",
   "pg",
   "@opentelemetry/sdk-trace-base",
   "@opentelemetry/sdk-metrics",
@@ -119,8 +119,8 @@ describe("a cold docket process", () => {
 
   it("loads for a scripted `run` no provider, MCP SDK, web server or handler it does not call", async () => {
     const loaded = await packagesLoadedBy(["run", "Hi."]);
-    expect(loaded).toContain("better-sqlite3");
-    const never = NEVER_FOR_A_POLICY_CHECK.filter((name) => name !== "better-sqlite3");
+    expect(loaded).toContain("node:sqlite");
+    const never = NEVER_FOR_A_POLICY_CHECK.filter((name) => name !== "node:sqlite");
     expect(never.filter((name) => loaded.has(name))).toEqual([]);
   });
 

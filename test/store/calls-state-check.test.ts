@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations/migration.js";
 import { openStore } from "../../src/store/open-store.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { twoSessions } from "./support/two-sessions.js";
@@ -39,10 +39,10 @@ async function seen(store: Store) {
 
 function withDb<T>(
   path: string,
-  work: (db: InstanceType<typeof Database>) => T,
+  work: (db: ReturnType<typeof openNodeSqlite>) => T,
   readonly = true,
 ): T {
-  const db = new Database(path, { readonly });
+  const db = openNodeSqlite(path, { readOnly: readonly });
   try {
     return work(db);
   } finally {

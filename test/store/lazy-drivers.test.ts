@@ -23,7 +23,7 @@ describe("the database drivers", () => {
       const name = relative(src, file);
       const text = readFileSync(file, "utf8");
       for (const [, target = ""] of text.matchAll(staticImport)) {
-        const driver = target === "better-sqlite3" || target === "pg";
+        const driver = target === "node:sqlite" || target === "pg";
         const engine = /\/(sqlite|postgres)\//.test(target);
         if (driver && !/^store\/(sqlite|postgres)\//.test(name))
           offenders.push(`${name} -> ${target}`);
@@ -33,8 +33,9 @@ describe("the database drivers", () => {
     }
     expect(offenders).toEqual([]);
     const open = readFileSync(join(src, "store", "open-store.ts"), "utf8");
-    // Dynamic imports, through loadDriver (which names a driver that is not installed).
-    expect(open).toContain('() => import("./sqlite/sqlite-engine.js")');
+    // Dynamic imports: PostgreSQL's through loadDriver (which names the package when it is not
+    // installed), SQLite's directly (node:sqlite is Node's own).
+    expect(open).toContain('import("./sqlite/sqlite-engine.js")');
     expect(open).toContain('() => import("./postgres/postgres-engine.js")');
   });
 });

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations/migration.js";
 import { openStore } from "../../src/store/open-store.js";
 import { SESSIONS_WITH_CALLS } from "../../src/store/sqlite/call-keys.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import { callEvents } from "./support/call-events.js";
 import { toOlderCallsLayout } from "./support/older-calls-layout.js";
 
@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), "docket-lean-calls-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const indexes = (path: string): string[] => {
-  const db = new Database(path, { readonly: true });
+  const db = openNodeSqlite(path, { readOnly: true });
   try {
     return db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls'")
@@ -101,7 +101,7 @@ describe("SQLite calls rows from version 9 (ADR 0018)", () => {
   });
 
   it("looks a call id up through the primary key, never by reading every calls row", () => {
-    const db = new Database(":memory:");
+    const db = openNodeSqlite(":memory:");
     try {
       db.exec(`CREATE TABLE calls (session_id TEXT NOT NULL, call_id TEXT NOT NULL, tool TEXT,
         PRIMARY KEY (session_id, call_id))`);

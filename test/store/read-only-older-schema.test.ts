@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { openStore } from "../../src/store/open-store.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { toOlderCallsLayout } from "./support/older-calls-layout.js";
 
@@ -44,7 +44,7 @@ describe("a read-only open of an older SQLite store", () => {
     } finally {
       await reader.close();
     }
-    const version = new Database(path, { readonly: true })
+    const version = openNodeSqlite(path, { readOnly: true })
       .prepare("SELECT version FROM schema_version WHERE id = 1")
       .pluck()
       .get();

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations/migration.js";
 import { openStore } from "../../src/store/open-store.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { callEvents } from "./support/call-events.js";
@@ -29,7 +29,7 @@ const echo = defineTool({
 });
 
 const table = (path: string, sql: string): unknown[] => {
-  const db = new Database(path, { readonly: true });
+  const db = openNodeSqlite(path, { readOnly: true });
   try {
     return db.prepare(sql).all();
   } finally {
@@ -195,7 +195,7 @@ describe("SQLite calls keyed by a number per session (schema 10, ADR 0018)", () 
   });
 
   it("plans every lookup by session through the primary key, never a scan of calls", () => {
-    const db = new Database(join(dir, "new.db"), { readonly: true });
+    const db = openNodeSqlite(join(dir, "new.db"), { readOnly: true });
     try {
       const session = "(SELECT no FROM session_keys WHERE id = 'x')";
       for (const sql of [

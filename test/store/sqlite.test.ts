@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { isDocketError } from "../../src/errors/docket-error.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations/migration.js";
 import { openStore } from "../../src/store/open-store.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import { describeStoreContract } from "./store-contract.js";
 import { callEvents } from "./support/call-events.js";
 
@@ -28,7 +28,7 @@ describe("the SQLite file", () => {
     const store = await openStore(`sqlite:${path}?synchronous=FULL`);
     await store.emitMany(callEvents({ sessionId: "s", callId: "c" }));
     await store.close();
-    const db = new Database(path, { readonly: true });
+    const db = openNodeSqlite(path, { readOnly: true });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
   });
@@ -38,7 +38,7 @@ describe("the SQLite file", () => {
     const store = await openStore(`sqlite:${path}`);
     await store.emitMany(callEvents({ sessionId: "s", callId: "c" }));
     await store.close();
-    const db = new Database(path);
+    const db = openNodeSqlite(path);
     db.prepare("UPDATE schema_version SET version = ?").run(LATEST_SCHEMA_VERSION + 1);
     db.close();
     const before = fileHash(path);

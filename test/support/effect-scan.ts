@@ -35,7 +35,7 @@ const FS = new Set(["fs", "fs/promises"]);
 // Packages whose value imports reach a database, a model provider or a process.
 const ACTING_PACKAGES = [
   /^pg$/,
-  /^better-sqlite3$/,
+  /^node:sqlite$/,
   /^@modelcontextprotocol\/sdk\/client\/(stdio|streamableHttp|sse)(\.js)?$/,
   /^@ai-sdk\/(anthropic|openai|openai-compatible)$/,
   /^@anthropic-ai\/sdk$/,

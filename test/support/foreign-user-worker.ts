@@ -15,14 +15,11 @@ export interface ForeignUserWorker {
   remove(): void;
 }
 
-// Native or optional packages cannot be bundled: they are copied beside the bundle, only the
-// files they load at run time (the addon, its loader), so the worker needs nothing from the
-// checkout, which its owner may keep unreadable to others (a clone in a 0700 folder, /root).
-const nativePackages: Record<string, readonly string[]> = {
-  "better-sqlite3": ["package.json", "lib", "build/Release/better_sqlite3.node"],
-  bindings: ["package.json", "bindings.js"],
-  "file-uri-to-path": ["package.json", "index.js"],
-};
+// Native or optional packages cannot be bundled: they would be copied beside the bundle, only
+// the files they load at run time, so the worker needs nothing from the checkout, which its owner
+// may keep unreadable to others (a clone in a 0700 folder, /root). The store's SQLite is Node's
+// own (node:sqlite), so there is none today.
+const nativePackages: Record<string, readonly string[]> = {};
 
 const require = createRequire(import.meta.url);
 

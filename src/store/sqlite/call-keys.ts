@@ -1,4 +1,4 @@
-import type { Database, Statement } from "better-sqlite3";
+import type { Database, Statement } from "./sqlite-driver.js";
 
 /**
  * The sessions that have calls, one index seek each (a skip scan of the primary key written out:

@@ -1,10 +1,10 @@
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { MultiRowInsert } from "./multi-row-insert.js";
+import { openNodeSqlite } from "./node-sqlite-database.js";
 
 describe("MultiRowInsert", () => {
   const table = () => {
-    const db = new Database(":memory:");
+    const db = openNodeSqlite(":memory:");
     db.exec("CREATE TABLE t (n INTEGER PRIMARY KEY, label TEXT)");
     return db;
   };

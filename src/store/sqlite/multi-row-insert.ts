@@ -1,4 +1,4 @@
-import type { Database, Statement } from "better-sqlite3";
+import type { Database, Statement } from "./sqlite-driver.js";
 
 /** Rows per statement at most: 64 rows of 21 columns stay far below SQLite's 32,766 parameters. */
 const MAX_ROWS = 64;

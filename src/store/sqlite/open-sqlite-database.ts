@@ -1,9 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import type BetterSqlite3 from "better-sqlite3";
-import type { Database as SqliteDatabase } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
-import { requirePackage } from "../../shared/import-package.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
 import {
   checkSchemaVersion,
@@ -12,6 +9,8 @@ import {
   SCHEMA_VERSION_TABLE,
 } from "../migrations/migration.js";
 import type { StoreTarget } from "../store-url.js";
+import { openNodeSqlite } from "./node-sqlite-database.js";
+import type { Database as SqliteDatabase } from "./sqlite-driver.js";
 
 type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
 
@@ -43,9 +42,7 @@ export function openSqliteDatabase(
   }
   let db: SqliteDatabase;
   try {
-    // By name, so that a bundler leaves the native driver to node_modules (import-package.ts).
-    const Database = requirePackage<typeof BetterSqlite3>("better-sqlite3");
-    db = new Database(target.path, { readonly: readOnly, timeout: target.busyTimeoutMs });
+    db = openNodeSqlite(target.path, { readOnly, timeoutMs: target.busyTimeoutMs });
   } catch (error) {
     throw new DocketError(
       "store_open_failed",

@@ -1,4 +1,3 @@
-import type { Database, Statement } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
 import type { ApprovalPosition } from "../approval-cursor.js";
 import type {
@@ -10,6 +9,7 @@ import type {
 } from "../approval-record.js";
 import { approvalFilterSql, listLimit, newApproval } from "../store-input.js";
 import { type Row, toApproval } from "../store-rows.js";
+import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 
 /**

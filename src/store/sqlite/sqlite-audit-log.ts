@@ -1,4 +1,3 @@
-import type { Database, Statement } from "better-sqlite3";
 import {
   type ChainHead,
   type ChainRow,
@@ -13,6 +12,7 @@ import { eventFilterSql, listLimit } from "../store-input.js";
 import type { Row } from "../store-rows.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
 import type { CallEntry, SqliteCalls } from "./sqlite-calls.js";
+import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 import { TrailRows } from "./trail-rows.js";
 import { auditRecordOf, unpackTrailRow } from "./unpack-trail-row.js";

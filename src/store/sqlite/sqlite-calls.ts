@@ -1,4 +1,3 @@
-import type { Database, Statement } from "better-sqlite3";
 import type { ToolResult } from "../../checkpoint/tool-result.js";
 import type {
   CallFilter,
@@ -21,6 +20,7 @@ import {
 } from "../store-rows.js";
 import { type CallKeys, callKeys } from "./call-keys.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
+import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 
 /** `session_no` first (version 10), then the columns both engines share. */

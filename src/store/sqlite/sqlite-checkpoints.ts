@@ -1,4 +1,3 @@
-import type { Database } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
 import type { ChainRow } from "../audit-chain.js";
 import {
@@ -18,6 +17,7 @@ import {
   type UnsignedTail,
 } from "../checkpoint-plan.js";
 import type { Row } from "../store-rows.js";
+import type { Database } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 import { unpackTrailRow } from "./unpack-trail-row.js";
 

@@ -1,4 +1,3 @@
-import type { Database, Statement, Transaction } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
 import type { ApprovalPosition } from "../approval-cursor.js";
 import type {
@@ -37,6 +36,7 @@ import { SqliteApprovals } from "./sqlite-approvals.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { SqliteCalls } from "./sqlite-calls.js";
 import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
+import type { Database, Statement, Transaction } from "./sqlite-driver.js";
 import { SqliteFileGuard } from "./sqlite-file-guard.js";
 import { SqliteLeases } from "./sqlite-leases.js";
 import { SqliteSessions } from "./sqlite-sessions.js";

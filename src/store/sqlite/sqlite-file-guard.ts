@@ -1,9 +1,9 @@
 import { statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { Database } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
+import type { Database } from "./sqlite-driver.js";
 
 /**
  * Notices that a SQLite store's file was removed, replaced or moved under a running process.

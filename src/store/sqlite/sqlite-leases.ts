@@ -1,6 +1,6 @@
-import type { Database, Statement } from "better-sqlite3";
 import { isOwnerAlive } from "../call-owner.js";
 import { type LeaseResult, type LeaseTable, type SessionLease, toLease } from "../session-lease.js";
+import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 
 // One statement decides: insert, or take over an expired lease, or extend our own; otherwise

@@ -1,8 +1,8 @@
-import type { Database, Statement } from "better-sqlite3";
 import { DocketError } from "../../errors/docket-error.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import { listLimit } from "../store-input.js";
 import { type Row, toSession } from "../store-rows.js";
+import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 
 /**

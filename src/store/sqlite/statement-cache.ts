@@ -1,4 +1,4 @@
-import type { Database, Statement } from "better-sqlite3";
+import type { Database, Statement } from "./sqlite-driver.js";
 
 /**
  * Prepare each SQL text once per connection. Filter builders produce a handful of distinct

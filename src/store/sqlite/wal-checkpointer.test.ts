@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { openNodeSqlite } from "./node-sqlite-database.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 
 const root = mkdtempSync(join(tmpdir(), "docket-wal-"));
@@ -10,7 +10,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function openFile(name: string) {
   const path = join(root, name);
-  const db = new Database(path);
+  const db = openNodeSqlite(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.exec("CREATE TABLE t (x TEXT)");
@@ -45,7 +45,7 @@ describe("WalCheckpointer", () => {
     db.close();
     // The last connection closed: SQLite checkpointed and removed the WAL.
     expect(existsSync(`${path}-wal`)).toBe(false);
-    const reopened = new Database(path, { readonly: true });
+    const reopened = openNodeSqlite(path, { readOnly: true });
     expect(reopened.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: 64 });
     reopened.close();
   });
@@ -70,7 +70,7 @@ describe("WalCheckpointer", () => {
     const checkpointer = new WalCheckpointer(db, path);
     // Another connection in a read transaction (a console, a `docket sessions` in another
     // terminal): the WAL cannot start over while it holds its snapshot, so it grows.
-    const reader = new Database(path, { readonly: true });
+    const reader = openNodeSqlite(path, { readOnly: true });
     reader.exec("BEGIN");
     reader.prepare("SELECT count(*) FROM t").get();
     for (let i = 0; i < 1600 && !checkpointer.running; i += 1) {

@@ -1,15 +1,21 @@
 import { statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { Database } from "better-sqlite3";
+import type { Database } from "./sqlite-driver.js";
 
 /** The worker: its own connection to the file, a PASSIVE checkpoint on a timer. CommonJS. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { timeout: 0 });
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) =>
+  String(warning && warning.message || warning).startsWith("SQLite is an experimental feature")
+    ? undefined
+    : emitWarning.call(process, warning, ...rest);
+const { DatabaseSync } = require("node:sqlite");
+process.emitWarning = emitWarning;
+const db = new DatabaseSync(workerData.path);
+db.exec("PRAGMA busy_timeout = 0");
 const checkpoint = () => {
-  try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {}
+  try { db.exec("PRAGMA wal_checkpoint(PASSIVE)"); } catch {}
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on("message", (message) => {
@@ -84,10 +90,9 @@ export class WalCheckpointer {
 
   private start(): void {
     try {
-      const driver = createRequire(import.meta.url).resolve("better-sqlite3");
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { driver, path: this.path, intervalMs: this.intervalMs },
+        workerData: { path: this.path, intervalMs: this.intervalMs },
       });
       worker.unref();
       worker.on("error", () => this.fallBack());

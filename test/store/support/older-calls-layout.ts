@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { openNodeSqlite } from "../../../src/store/sqlite/node-sqlite-database.js";
 
 /**
  * Turn a SQLite store file back into what a docket of schema 7 to 9 left: `calls` keyed by
@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
  * ```
  */
 export function toOlderCallsLayout(path: string, version: number): void {
-  const db = new Database(path);
+  const db = openNodeSqlite(path);
   try {
     db.transaction(() => {
       db.exec(`

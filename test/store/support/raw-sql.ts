@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
 import pg from "pg";
+import { openNodeSqlite } from "../../../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../../../src/store/store.js";
 import { parseStoreUrl } from "../../../src/store/store-url.js";
 
@@ -16,7 +16,7 @@ import { parseStoreUrl } from "../../../src/store/store-url.js";
 export async function rawSql(store: Store, statements: readonly string[]): Promise<unknown[][]> {
   const target = parseStoreUrl(store.location);
   if (target.engine === "sqlite") {
-    const db = new Database(target.path);
+    const db = openNodeSqlite(target.path);
     try {
       return statements.map((sql) => {
         const statement = db.prepare(sql);
