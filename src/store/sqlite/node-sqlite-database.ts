@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DocketError } from "../../errors/docket-error.js";
 import { quietSqliteWarning } from "../../shared/quiet-sqlite-warning.js";
 import type { Database, RunResult, Statement, Transaction } from "./sqlite-driver.js";
-import { sqliteCodeName } from "./sqlite-result-codes.js";
+import { sqliteCodeFromMessage, sqliteCodeName } from "./sqlite-result-codes.js";
 
 // What docket uses of `node:sqlite` (Node 22.13+), declared here: the project's @types/node
 // line predates the module.
@@ -53,16 +53,21 @@ function nodeSqlite(): NodeSqlite {
 
 /**
  * A driver error with SQLite's code as its `code` (`SQLITE_BUSY`, `SQLITE_CONSTRAINT_UNIQUE`):
- * `node:sqlite` reports the number (`errcode`) under the generic `ERR_SQLITE_ERROR`.
+ * `node:sqlite` reports the number (`errcode`) under the generic `ERR_SQLITE_ERROR` (Deno's only
+ * the message, which is read instead).
  */
 function named(error: unknown): unknown {
-  const found = error as { code?: unknown; errcode?: unknown } | null;
-  if (found && typeof found.errcode === "number") {
-    try {
-      found.code = sqliteCodeName(found.errcode);
-    } catch {
-      // A frozen error keeps its code.
-    }
+  const found = error as { code?: unknown; errcode?: unknown; message?: unknown } | null;
+  if (!found || typeof found !== "object") return error;
+  const code =
+    typeof found.errcode === "number"
+      ? sqliteCodeName(found.errcode)
+      : sqliteCodeFromMessage(String(found.message ?? ""));
+  if (code === undefined) return error;
+  try {
+    found.code = code;
+  } catch {
+    // A frozen error keeps its code.
   }
   return error;
 }

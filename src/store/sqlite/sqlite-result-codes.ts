@@ -68,6 +68,7 @@ const EXTENDED: Record<string, readonly string[]> = {
     "ROLLBACK_ATOMIC",
     "DATA",
     "CORRUPTFS",
+    "IN_PAGE",
   ],
   LOCKED: ["SHAREDCACHE", "VTAB"],
   BUSY: ["RECOVERY", "SNAPSHOT", "TIMEOUT"],
@@ -111,4 +112,31 @@ export function sqliteCodeName(code: number): string {
   if (extension === 0) return `SQLITE_${primary}`;
   const name = EXTENDED[primary]?.[extension - 1];
   return name === undefined ? `SQLITE_${primary}` : `SQLITE_${primary}_${name}`;
+}
+
+/** SQLite's own texts for its codes (sqlite3_errstr), for a runtime that reports no number. */
+const BY_TEXT: readonly (readonly [RegExp, string])[] = [
+  [/^(UNIQUE|PRIMARY KEY) constraint failed/, "SQLITE_CONSTRAINT_UNIQUE"],
+  [/^(NOT NULL|CHECK|FOREIGN KEY) constraint failed/, "SQLITE_CONSTRAINT"],
+  [/^database is locked/, "SQLITE_BUSY"],
+  [/^database table is locked/, "SQLITE_LOCKED"],
+  [/^attempt to write a readonly database/, "SQLITE_READONLY"],
+  [/^unable to open database file/, "SQLITE_CANTOPEN"],
+  [/^file is not a database/, "SQLITE_NOTADB"],
+  [/^database disk image is malformed/, "SQLITE_CORRUPT"],
+  [/^disk I\/O error/, "SQLITE_IOERR"],
+  [/^database or disk is full/, "SQLITE_FULL"],
+];
+
+/**
+ * The code name for an error message, where the runtime's `node:sqlite` gives no number (Deno's):
+ * the primary code, or the constraint's kind. `undefined` when the text is not one of SQLite's.
+ *
+ * @example
+ * ```ts
+ * sqliteCodeFromMessage("UNIQUE constraint failed: sessions.id"); // "SQLITE_CONSTRAINT_UNIQUE"
+ * ```
+ */
+export function sqliteCodeFromMessage(message: string): string | undefined {
+  return BY_TEXT.find(([pattern]) => pattern.test(message))?.[1];
 }

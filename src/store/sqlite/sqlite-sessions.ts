@@ -37,7 +37,9 @@ export class SqliteSessions {
         metadata,
       );
     } catch (error) {
-      if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+      // The id exists (PRIMARYKEY where the runtime reports SQLite's number, UNIQUE by its text).
+      const code = (error as { code?: string }).code;
+      if (code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE") {
         throw new DocketError("duplicate_session", `A session with id ${session.id} exists.`, {
           cause: error,
         });
