@@ -91,13 +91,32 @@ async function pack(): Promise<{ tarball: string; base: string }> {
   return { tarball, base: join(tmpdir(), `docket-packed-${hash}`) };
 }
 
+/** The lock's holder is a process that is gone (killed mid-pack): its lock counts for nothing. */
+function heldByTheGone(lock: string): boolean {
+  const pid = Number(readFileSync(join(lock, "pid"), { encoding: "utf8", flag: "r" }).trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /** Wait for `lock` (a directory, made atomically) to be ours, then run `work` and release it. */
 async function exclusively<T>(lock: string, work: () => Promise<T>): Promise<T> {
   for (let waited = 0; ; waited += 250) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), String(process.pid));
       break;
     } catch {
+      // A test run killed while it packed leaves its lock: taken over once its process is gone.
+      try {
+        if (heldByTheGone(lock)) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // Not written yet, or just released: wait as for a live holder.
+      }
       if (waited > 15 * 60_000) throw new Error(`${lock} held for 15 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
