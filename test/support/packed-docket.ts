@@ -88,7 +88,7 @@ async function pack(): Promise<{ tarball: string; base: string }> {
     .update(process.versions.modules)
     .digest("hex")
     .slice(0, 16);
-  return { tarball, base: join(tmpdir(), `docket-packed-${hash}`) };
+  return { tarball, base: join(tmpdir(), `docket-packed-${USER}-${hash}`) };
 }
 
 /** The lock's holder is a process that is gone (killed mid-pack): its lock counts for nothing. */
@@ -102,6 +102,10 @@ function heldByTheGone(lock: string): boolean {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
+
+// Each user's own packs, installs and lock: another user's are neither writable nor theirs to
+// take over (a run as a normal user beside one as root, on one machine).
+const USER = `u${process.getuid?.() ?? 0}`;
 
 /** Wait for `lock` (a directory, made atomically) to be ours, then run `work` and release it. */
 async function exclusively<T>(lock: string, work: () => Promise<T>): Promise<T> {
@@ -136,7 +140,9 @@ function removeStaleInstalls(): void {
   for (const name of readdirSync(tmpdir())) {
     if (!/^docket-pack(ed)?-/.test(name)) continue; // the run files too
     const dir = join(tmpdir(), name);
-    if ((statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) < stale) {
+    const stat = statSync(dir, { throwIfNoEntry: false });
+    // Another user's are theirs to clean.
+    if (stat && stat.uid === process.getuid?.() && stat.mtimeMs < stale) {
       rmSync(dir, { recursive: true, force: true });
     }
   }
@@ -169,7 +175,7 @@ let installed: Promise<string> | undefined;
 /** Pack docket and install it (once per test run, content and Node ABI); resolves to the folder. */
 function installedBase(): Promise<string> {
   installed ??= (async () => {
-    const lock = join(tmpdir(), "docket-packed.lock");
+    const lock = join(tmpdir(), `docket-packed-${USER}.lock`);
     // The first worker of this run packs; the others read which install it settled on.
     const runFile = join(tmpdir(), `docket-packed-run-${inject("packRunId") ?? process.pid}`);
     return exclusively(lock, async () => {
