@@ -6,6 +6,7 @@ import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { inheritedFds } from "./inherited-fds.js";
 import { type PlantWatch, watchPlanted } from "./move-aside-planted.js";
+import { effectiveNetwork } from "./network/effective-network.js";
 import { type LaunchProxy, proxiedLaunch } from "./network/proxied-launch.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { pinAncestors } from "./pin-ancestors.js";
@@ -219,7 +220,7 @@ export function planSandboxLaunch({
   Object.assign(env, settings.setEnv ?? {}, setEnv);
 
   // A filtered network (ADR 0037): the proxy's variables, the command behind its bootstrap.
-  const proxied = proxiedLaunch(settings.network ?? SANDBOX_DEFAULTS.network, networkProxy, argv);
+  const proxied = proxiedLaunch(effectiveNetwork(settings), networkProxy, argv);
   if (proxied.status === "refused") return proxied;
   Object.assign(env, proxied.env);
   const network = proxied.network;
