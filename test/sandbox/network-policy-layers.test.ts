@@ -6,8 +6,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runtimeSandbox } from "../../src/cli/runtime-sandbox.js";
 import { loadPolicyFiles } from "../../src/config/load-policy-files.js";
+import { readNetworkConnection } from "../../src/sandbox/network/read-network-connection.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import type { SandboxSettings } from "../../src/sandbox/sandbox-settings.js";
+import { openStore } from "../../src/store/open-store.js";
+import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
+import { runDocketIn } from "../loop/support/run-child.js";
+import { tempDir } from "../loop/support/temp-dir.js";
 import { runSandboxed } from "./support/run-sandboxed.js";
 
 // The network votes of real managed and user policy files (ADR 0052), loaded as docket loads
@@ -111,5 +116,48 @@ describe.skipIf(!available)("network rules in every policy layer", () => {
     );
     expect(text).toContain("no-network");
     expect(connections).toEqual([]);
+  });
+
+  it("holds through docket run: the managed file's deny, the project's allow, both in the trail", async () => {
+    const cwd = await realpath(await tempDir());
+    const managed = join(dir, "managed-run.yaml");
+    await writeFile(managed, `policy:\n  network:\n    deny: ["${HOST}"]\n`);
+    await writeFile(
+      join(cwd, "docket.yaml"),
+      [
+        "policy:",
+        "  rules:",
+        "    - { decision: allow, tool: run_command, reason: the sandbox confines it }",
+        "sandbox:",
+        "  network:",
+        '    allow: ["*.docket-test.example"]',
+        `    hosts: { ${HOST}: 127.0.0.1, ${OTHER}: 127.0.0.1 }`,
+        "",
+      ].join("\n"),
+    );
+    const command = `curl -sS http://${HOST}:${port}/ || true; echo; curl -sS http://${OTHER}:${port}/`;
+    const script = await writeScriptFile(cwd, [
+      turn("Fetching.", call("c_net", "run_command", { command })),
+      turn("Done."),
+    ]);
+    const run = await runDocketIn(cwd, ["run", "Fetch.", "--model", `scripted:${script}`], {
+      env: { DOCKET_MANAGED_POLICY: managed },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const store = await openStore(`sqlite:${join(cwd, ".docket", "docket.db")}`, {
+      mustExist: true,
+    });
+    try {
+      const connections = (await store.listEvents({ callId: "c_net" })).flatMap((record) => {
+        const connection = readNetworkConnection(record.event as { type: string });
+        return connection ? [[connection.host, connection.rule, connection.status]] : [];
+      });
+      expect(connections).toEqual([
+        [HOST, `managed:deny:${HOST}`, "refused"],
+        [OTHER, "project:allow:*.docket-test.example", "closed"],
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 });
