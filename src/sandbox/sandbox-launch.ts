@@ -119,7 +119,17 @@ function limitsShell(keep3: boolean): ((cgroup: boolean) => string[]) | undefine
   const inherited = inheritedFds();
   if (inherited !== undefined && inherited.length === 0)
     return (cgroup) => ["/bin/sh", "-c", script(cgroup)];
-  if (hasBash) return (cgroup) => ["/bin/bash", "-c", closeAllFds(keep3) + script(cgroup)];
+  // --norc --noprofile: with a socket as stdin (an MCP server's) bash takes itself for an rsh
+  // session and sources ~/.bashrc; with a cgroup this shell runs outside the sandbox, with
+  // docket's powers, and must run nothing but this script.
+  if (hasBash)
+    return (cgroup) => [
+      "/bin/bash",
+      "--norc",
+      "--noprofile",
+      "-c",
+      closeAllFds(keep3) + script(cgroup),
+    ];
   if (inherited === undefined || inherited.some((fd) => fd > 9)) return undefined;
   return (cgroup) => ["/bin/sh", "-c", closeLowFds(keep3) + script(cgroup)];
 }
