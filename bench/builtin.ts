@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -112,6 +112,7 @@ async function benchSandboxCost(workspace: string): Promise<void> {
   console.log(
     `  run_command 'true': median ${inBox.toFixed(1)} ms sandboxed, ${outside.toFixed(1)} ms with mode off: +${(inBox - outside).toFixed(1)} ms per call (target <= 15 ms)`,
   );
+  await benchBwrapFloor();
 
   // The deny-glob walk grows with the workspace: 5,000 files in 50 folders.
   for (let d = 0; d < 50; d += 1) {
@@ -141,4 +142,31 @@ async function benchSandboxCost(workspace: string): Promise<void> {
     `  run_command 'true' sandboxed in a 5,000-file workspace (the **/.env and .git walks): median ${withTree.toFixed(1)} ms, +${(withTree - outside).toFixed(1)} ms over mode off`,
   );
   await rm(join(workspace, "tree"), { recursive: true, force: true });
+}
+
+/**
+ * The floor under the sandbox's cost (ADR 0051): bubblewrap itself, with the namespaces docket
+ * asks for and no mount beyond the read-only root, against the same program started directly,
+ * interleaved. What docket adds on top of this is its own work.
+ */
+async function benchBwrapFloor(): Promise<void> {
+  const bare = ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "/bin/true"];
+  const times = { bwrap: [] as number[], direct: [] as number[] };
+  for (let i = 0; i < 45; i += 1) {
+    for (const [name, file, args] of [
+      ["bwrap", "bwrap", bare],
+      ["direct", "/bin/true", []],
+    ] as const) {
+      const t = performance.now();
+      await new Promise((resolve, reject) =>
+        execFile(file, args, (error) => (error ? reject(error) : resolve(undefined))),
+      );
+      if (i >= 5) times[name].push(performance.now() - t);
+    }
+  }
+  const bwrap = summarise(times.bwrap).medianUs / 1000;
+  const direct = summarise(times.direct).medianUs / 1000;
+  console.log(
+    `  floor: bare 'bwrap --unshare-all ... /bin/true' median ${bwrap.toFixed(1)} ms, '/bin/true' ${direct.toFixed(1)} ms: +${(bwrap - direct).toFixed(1)} ms that no sandbox built on bwrap avoids`,
+  );
 }

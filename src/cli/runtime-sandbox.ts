@@ -49,7 +49,18 @@ export function runtimeSandbox({
       hidePatterns.push(...(Array.isArray(rule.path) ? rule.path : [rule.path]));
     }
   }
-  return { ...sandbox, hide: [...new Set(hide)], hidePatterns: [...new Set(hidePatterns)] };
+  // Each policy file's `network:` votes on the sandbox's connections (ADR 0052).
+  const networkLayers = layers.flatMap((layer) =>
+    layer.network === undefined ? [] : [{ name: layer.name, ...layer.network }],
+  );
+  return {
+    ...sandbox,
+    hide: [...new Set(hide)],
+    hidePatterns: [...new Set(hidePatterns)],
+    ...(networkLayers.length > 0
+      ? { networkLayers: [...networkLayers, ...(sandbox.networkLayers ?? [])] }
+      : {}),
+  };
 }
 
 /**

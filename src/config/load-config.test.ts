@@ -115,7 +115,7 @@ describe("loadConfig", () => {
       message: expect.stringMatching(/^docket\.yaml:14: colour: unknown top-level key/),
     });
     expect(loadError("docket.yaml", "policy:\n  rule: []\n").message).toMatch(
-      /^docket\.yaml:2: rule: unknown key \(policy has defaults and rules\)/,
+      /^docket\.yaml:2: rule: unknown key \(policy has defaults, rules and network\)/,
     );
     expect(loadError("docket.yaml", "policy:\n").message).toMatch(
       /^docket\.yaml:1: policy: expected a mapping/,

@@ -95,7 +95,7 @@ export function loadPolicyFile(
     if (key !== "policy") {
       throw new DocketError(
         "policy_invalid",
-        `${file}:${line(key)}: ${key}: unknown top-level key (a policy file has only policy:, holding defaults and rules)`,
+        `${file}:${line(key)}: ${key}: unknown top-level key (a policy file has only policy:, holding defaults, rules and network)`,
       );
     }
   }

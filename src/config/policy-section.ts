@@ -2,8 +2,9 @@ import { homedir } from "node:os";
 import { compileLayers } from "../policy/compile-layers.js";
 import { throwIssues } from "../policy/policy-issue.js";
 import type { LayerSource, PolicyLayer } from "../policy/policy-rule.js";
+import { policyNetworkIssues } from "./policy-network-issues.js";
 
-const SECTION_KEYS = ["defaults", "rules"];
+const SECTION_KEYS = ["defaults", "rules", "network"];
 
 /**
  * Turn the value of a `policy:` section into a layer and check it completely (shape, decisions,
@@ -23,7 +24,7 @@ export function policyLayerFrom(
   const where = { layer: options.name, source: options.source };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throwIssues(
-      [{ path: [], message: "policy: expected a mapping with defaults and/or rules" }],
+      [{ path: [], message: "policy: expected a mapping with defaults, rules and/or network" }],
       where,
     );
   }
@@ -33,10 +34,14 @@ export function policyLayerFrom(
     throwIssues(
       unknown.map((key) => ({
         path: [key],
-        message: "unknown key (policy has defaults and rules)",
+        message: "unknown key (policy has defaults, rules and network)",
       })),
       where,
     );
+  }
+  if (section.network !== undefined) {
+    const issues = policyNetworkIssues(section.network);
+    if (issues.length > 0) throwIssues(issues, where);
   }
   const layer: PolicyLayer = Object.freeze({
     name: options.name,
@@ -46,6 +51,9 @@ export function policyLayerFrom(
     ...(section.rules === undefined
       ? {}
       : { rules: deepFreeze(section.rules) as PolicyLayer["rules"] }),
+    ...(section.network === undefined
+      ? {}
+      : { network: deepFreeze(section.network) as PolicyLayer["network"] }),
     source: options.source,
   });
   // Compiled now to report problems at load. Frozen, so the engine that takes this layer next

@@ -1,6 +1,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { PlantNote } from "../sandbox/move-aside-planted.js";
+import type { CallsInFlight } from "./calls-in-flight.js";
 import type { McpServerConfig } from "./mcp-config.js";
 import { ProcessTransport } from "./process-transport.js";
 
@@ -24,6 +25,7 @@ export function createUpstreamTransport(
   server: McpServerConfig,
   onStderr: (line: string) => void,
   onNotice?: (notice: PlantNote) => void,
+  calls?: CallsInFlight,
 ): UpstreamTransport {
   if (server.transport === "stdio") {
     const process = new ProcessTransport({
@@ -33,9 +35,11 @@ export function createUpstreamTransport(
       cwd: server.cwd,
       sandbox: server.sandbox,
       onStderr,
-      // Not tied to one call (a server serves many): the operator's log, at its stderr level.
-      onNetworkConnection: (connection) =>
-        onStderr(`docket network: ${JSON.stringify(connection)}`),
+      // In the trail of the calls being served; with none in flight, the operator's log.
+      onNetworkConnection: (connection) => {
+        if (calls?.record(connection) !== true)
+          onStderr(`docket network: ${JSON.stringify(connection)}`);
+      },
       ...(onNotice ? { onNotice } : {}),
     });
     return { transport: process, process };

@@ -4,6 +4,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { abortable, delay } from "./abortable.js";
+import { type CallLog, type CallsInFlight, createCallsInFlight } from "./calls-in-flight.js";
 import { createUpstreamTransport, type UpstreamTransport } from "./create-upstream-transport.js";
 import { explainCallError } from "./explain-call-error.js";
 import { DOCKET_IMPLEMENTATION } from "./implementation-info.js";
@@ -78,10 +79,20 @@ export class UpstreamConnection {
   #restarts = 0;
   #closed = false;
   readonly #stderrTail: string[] = [];
+  readonly #calls: CallsInFlight;
 
   constructor(server: McpServerConfig, hooks: UpstreamHooks) {
     this.#server = server;
     this.#hooks = hooks;
+    this.#calls = createCallsInFlight(server.name);
+  }
+
+  /**
+   * A tool call is being served: until the returned function is called, each connection the
+   * server's sandbox opens through docket's proxy is also a line of this call's trail.
+   */
+  trackCall(log: CallLog): () => void {
+    return this.#calls.enter(log);
   }
 
   get status(): UpstreamStatus {
@@ -203,6 +214,7 @@ export class UpstreamConnection {
       (line) => this.#noteStderr(line),
       // docket's own words about the server (a planted config moved aside): for the operator.
       (notice) => this.#log(notice.moved ? "warn" : "error", notice.text),
+      this.#calls,
     );
     const client = new Client(DOCKET_IMPLEMENTATION, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {

@@ -17,11 +17,13 @@ const PROGRESS_LOG_EVERY_MS = 5_000;
  * ```
  */
 export function upstreamToolHandler(
-  connection: Pick<UpstreamConnection, "use">,
+  connection: Pick<UpstreamConnection, "use"> & Partial<Pick<UpstreamConnection, "trackCall">>,
   toolName: string,
 ): (args: Record<string, unknown>, ctx: ToolContext) => Promise<CallToolResult> {
   return async (args, ctx) => {
     let loggedAt = 0;
+    // The server's connections while it serves this call go to this call's trail.
+    const leave = connection.trackCall?.((message, data) => ctx.log(message, data));
     const result = await callUpstreamTool(connection, toolName, args, {
       signal: ctx.signal,
       onProgress: ({ progress, total, message }) => {
@@ -29,7 +31,7 @@ export function upstreamToolHandler(
         loggedAt = Date.now();
         ctx.log(`progress ${progress}${total ? `/${total}` : ""}${message ? `: ${message}` : ""}`);
       },
-    });
+    }).finally(() => leave?.());
     if (result.isError === true) throw new Error(errorText(result));
     return result;
   };

@@ -20,7 +20,8 @@ export interface CompiledPolicy {
   readonly defaults: EffectiveDefaults;
 }
 
-const LAYER_KEYS = ["name", "defaults", "rules", "source"];
+// `network` is the sandbox proxy's vote (ADR 0052), read by the launch, not by this compile.
+const LAYER_KEYS = ["name", "defaults", "rules", "network", "source"];
 const DEFAULT_KEYS = ["reads", "writes"];
 /** A layer that compiled cleanly, kept for the next compile that includes it (taken once). */
 interface KeptLayer {
@@ -106,7 +107,10 @@ export function compileLayers(
       issues.push({ path: [], message: `layer ${layer.name} is given twice` });
     for (const key of Object.keys(layer)) {
       if (!LAYER_KEYS.includes(key))
-        issues.push({ path: [key], message: "unknown key (a layer has defaults and rules)" });
+        issues.push({
+          path: [key],
+          message: "unknown key (a layer has defaults, rules and network)",
+        });
     }
     const rank = layerRank(layer.name, others);
     const earlier = kept.get(layer);

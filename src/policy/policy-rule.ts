@@ -75,5 +75,14 @@ export interface PolicyLayer {
   readonly name: LayerName;
   readonly defaults?: PolicyDefaults;
   readonly rules?: readonly PolicyRuleSpec[];
+  /**
+   * Host patterns for the sandbox's network (ADR 0052): this layer's vote on every connection a
+   * sandboxed command or MCP server opens through docket's proxy, strictest wins across layers.
+   */
+  readonly network?: {
+    readonly allow?: readonly string[];
+    readonly ask?: readonly string[];
+    readonly deny?: readonly string[];
+  };
   readonly source?: LayerSource;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -9,6 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { planSandboxLaunch } from "./sandbox-launch.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
@@ -151,5 +153,50 @@ describe("planSandboxLaunch: docket's own paths in a writable root", () => {
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+});
+
+describe("planSandboxLaunch: the shell that sets the limits", () => {
+  it("closes an inherited descriptor with a bash that reads no startup file, and the limits hold", () => {
+    // Run where docket holds a descriptor from its parent (fd 40), so the bash that can close
+    // any descriptor is chosen; its stdin a socket, as an MCP server's is, which would make a
+    // plain bash source ~/.bashrc (outside the sandbox, where the cgroup's shell runs).
+    const module = fileURLToPath(new URL("./sandbox-launch.ts", import.meta.url));
+    const script = `
+      import { spawnSync } from "node:child_process";
+      import { planSandboxLaunch } from ${JSON.stringify(module)};
+      const plan = planSandboxLaunch({ workspace: ${JSON.stringify(home)},
+        argv: ["bash", "-c", "echo data=$(ulimit -d); ls /proc/self/fd | tr '\\\\n' ' '"],
+        settings: { limits: { memoryMb: 256 } } });
+      const run = spawnSync(plan.file, plan.args, { env: plan.env, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+      plan.cleanup();
+      console.log(JSON.stringify({ file: plan.file, args: plan.args.slice(0, 3), out: run.stdout, err: run.stderr }));
+    `;
+    const run = spawnSync(
+      "bash",
+      [
+        "-c",
+        'exec 40>/dev/null; exec "$@"',
+        "x",
+        process.execPath,
+        "--import",
+        import.meta.resolve("tsx"),
+        "--input-type=module",
+        "-e",
+        script,
+      ],
+      { encoding: "utf8" },
+    );
+    const result = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as {
+      file: string;
+      args: string[];
+      out: string;
+      err: string;
+    };
+    expect(result.file).toBe("/bin/bash");
+    expect(result.args.slice(0, 2)).toEqual(["--norc", "--noprofile"]);
+    expect(result.err).toBe("");
+    expect(result.out).toContain(`data=${256 * 1024}`);
+    expect(result.out.split("data=")[1]?.split(/\s+/).slice(1)).not.toContain("40");
   });
 });

@@ -6,6 +6,7 @@ import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
 import { inheritedFds } from "./inherited-fds.js";
 import { type PlantWatch, watchPlanted } from "./move-aside-planted.js";
+import { effectiveNetwork } from "./network/effective-network.js";
 import { type LaunchProxy, proxiedLaunch } from "./network/proxied-launch.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { pinAncestors } from "./pin-ancestors.js";
@@ -80,13 +81,14 @@ function emptySources(): { file: string; dir: string } {
   return empties;
 }
 
-// The process and memory ceilings are set inside the user namespace, where RLIMIT_NPROC counts
-// only the sandbox's processes (outside it would count every process of the user). dash calls
-// the process limit -p, bash -u. Memory is RLIMIT_DATA (heap and private writable mappings), not
-// RLIMIT_AS: V8 and every WebAssembly instance reserve gigabytes of address space they never
-// touch, so an address-space cap of 8 GiB already broke tsx's wasm lexer.
-const LIMITS =
-  'ulimit -d "$1" || exit 125; ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; shift 2; exec "$@"';
+// The process and memory ceilings. Memory is RLIMIT_DATA (heap and private writable mappings),
+// not RLIMIT_AS: V8 and every WebAssembly instance reserve gigabytes of address space they never
+// touch, so an address-space cap of 8 GiB already broke tsx's wasm lexer. The process count is
+// the call's pids cgroup where one can be made; otherwise RLIMIT_NPROC, set inside the user
+// namespace, where it counts only the sandbox's processes (outside it would count every process
+// of the user). dash calls the process limit -p, bash -u.
+const DATA_LIMIT = 'ulimit -d "$1" || exit 125; ';
+const PROCESS_LIMIT = 'ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; ';
 
 // A descriptor docket inherited from its parent without close-on-exec (a log, a socket, a
 // writable file) would pass through bwrap into the command: every one but stdin, stdout and
@@ -99,15 +101,37 @@ const closeLowFds = (keep3: boolean) =>
 
 const hasBash = existsSync("/bin/bash");
 
-// The shell that sets the limits, closing first what docket inherited (`inheritedFds`). With
-// nothing inherited (the usual case) it is dash, as cheap as before; otherwise bash, which can
-// close any descriptor. dash alone reaches only 3 to 9: above that, no launch.
-function limitsCommand({ keep3 = false }: { keep3?: boolean } = {}): string[] | undefined {
+/**
+ * The shell that sets the limits, closing first what docket inherited (`inheritedFds`), then
+ * `exec`s the rest of its arguments: `sh -c SCRIPT PROCS_FILE MEMORY_KB PROCESSES ARGV…`. With
+ * nothing inherited (the usual case) it is dash, the cheapest; otherwise bash, which can close any
+ * descriptor. dash alone reaches only 3 to 9: above that, undefined (no launch). With a pids
+ * cgroup the same shell first joins it and runs outside, before bwrap (ADR 0051): the memory
+ * ceiling passes through bwrap to every process of the call, pids.max bounds their number, and
+ * the sandbox starts the command itself, one program fewer per call. Without one it runs first
+ * inside the sandbox, where RLIMIT_NPROC counts only the sandbox's processes.
+ */
+function limitsShell(keep3: boolean): ((cgroup: boolean) => string[]) | undefined {
+  const script = (cgroup: boolean) =>
+    cgroup
+      ? `echo $$ > "$0" || exit 125; ${DATA_LIMIT}shift 2; exec "$@"`
+      : `${DATA_LIMIT}${PROCESS_LIMIT}shift 2; exec "$@"`;
   const inherited = inheritedFds();
-  if (inherited !== undefined && inherited.length === 0) return ["/bin/sh", "-c", LIMITS];
-  if (hasBash) return ["/bin/bash", "-c", closeAllFds(keep3) + LIMITS];
+  if (inherited !== undefined && inherited.length === 0)
+    return (cgroup) => ["/bin/sh", "-c", script(cgroup)];
+  // --norc --noprofile: with a socket as stdin (an MCP server's) bash takes itself for an rsh
+  // session and sources ~/.bashrc; with a cgroup this shell runs outside the sandbox, with
+  // docket's powers, and must run nothing but this script.
+  if (hasBash)
+    return (cgroup) => [
+      "/bin/bash",
+      "--norc",
+      "--noprofile",
+      "-c",
+      closeAllFds(keep3) + script(cgroup),
+    ];
   if (inherited === undefined || inherited.some((fd) => fd > 9)) return undefined;
-  return ["/bin/sh", "-c", closeLowFds(keep3) + LIMITS];
+  return (cgroup) => ["/bin/sh", "-c", closeLowFds(keep3) + script(cgroup)];
 }
 
 // The read-only paths that need a mount: those that exist inside a writable root.
@@ -206,13 +230,13 @@ export function planSandboxLaunch({
   Object.assign(env, settings.setEnv ?? {}, setEnv);
 
   // A filtered network (ADR 0037): the proxy's variables, the command behind its bootstrap.
-  const proxied = proxiedLaunch(settings.network ?? SANDBOX_DEFAULTS.network, networkProxy, argv);
+  const proxied = proxiedLaunch(effectiveNetwork(settings), networkProxy, argv);
   if (proxied.status === "refused") return proxied;
   Object.assign(env, proxied.env);
   const network = proxied.network;
   const processes = settings.limits?.processes ?? SANDBOX_DEFAULTS.processes;
   const memoryKb = (settings.limits?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb) * 1024;
-  const limits = limitsCommand({ keep3: proxied.argv !== argv });
+  const limits = limitsShell(proxied.argv !== argv);
   if (limits === undefined) {
     return {
       status: "refused",
@@ -258,6 +282,14 @@ export function planSandboxLaunch({
       (dir) => existsSync(dir),
     ),
   ];
+  // Made last: nothing after it refuses, so a made cgroup always reaches the caller's cleanup.
+  const cgroup = createCallCgroup(processes);
+  const limitArgs = (first: string) => [
+    first,
+    String(memoryKb),
+    String(processes),
+    ...proxied.argv,
+  ];
   const args = bwrapArguments({
     workspace,
     cwd,
@@ -272,11 +304,10 @@ export function planSandboxLaunch({
     pinned: [...new Set([...git.pinned, ...pinned])],
     keepReadOnly: [...git.readOnly, ...code],
     tmpfsBytes: memoryKb * 1024,
-    argv: [...limits, "docket-limits", String(memoryKb), String(processes), ...proxied.argv],
+    argv: cgroup === undefined ? [...limits(false), ...limitArgs("docket-limits")] : proxied.argv,
   });
   const bwrap = settings.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath;
   const launcherEnv = { PATH: source.PATH ?? "/usr/bin:/bin" };
-  const cgroup = createCallCgroup(processes);
   if (cgroup === undefined) {
     return {
       status: "ready",
@@ -290,10 +321,11 @@ export function planSandboxLaunch({
     };
   }
   // Join the cgroup before bwrap starts anything, so no process of the call is ever outside it.
+  const [shell = "/bin/sh", ...shellArgs] = limits(true);
   return {
     status: "ready",
-    file: "/bin/sh",
-    args: ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
+    file: shell,
+    args: [...shellArgs, ...limitArgs(cgroup.procsFile).slice(0, 3), bwrap, ...args],
     env: launcherEnv,
     cleanup: cgroup.remove,
     watch,

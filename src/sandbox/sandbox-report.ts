@@ -1,3 +1,4 @@
+import { effectiveNetwork } from "./network/effective-network.js";
 import { isNetworkFilter } from "./network/network-filter.js";
 import { pidsCgroupBase } from "./pids-cgroup.js";
 import { probeSandbox, type SandboxProbe } from "./probe-sandbox.js";
@@ -44,11 +45,10 @@ export function sandboxReport(settings: SandboxSettings = {}): SandboxReport {
     refused: `no sandbox here (${probe.status === "unavailable" ? probe.reason : ""}): with mode required, run_command is refused.`,
     off: "the sandbox is off: run_command runs with your powers, including over docket's own store and config.",
   } as const;
+  const network = effectiveNetwork(settings);
   return {
     mode,
-    network: isNetworkFilter(settings.network)
-      ? "filtered"
-      : (settings.network ?? SANDBOX_DEFAULTS.network),
+    network: isNetworkFilter(network) ? "filtered" : network,
     probe,
     confinement: confinement.status,
     processLimit,

@@ -1,4 +1,5 @@
 import type { SandboxNetworkFilter } from "./network/network-filter.js";
+import type { NetworkRuleLayer } from "./network/network-rules.js";
 
 /** How the shell is confined: `auto` (sandbox where available), `required`, or `off`. */
 export type SandboxMode = "auto" | "required" | "off";
@@ -15,6 +16,11 @@ export interface SandboxSettings {
   readonly mode?: SandboxMode;
   /** `none`, `loopback`, `all`, or a filter: the outside by host name, through docket's proxy. */
   readonly network?: SandboxNetwork | SandboxNetworkFilter;
+  /**
+   * The network votes of the policy's layers (managed, user, project: a `network:` in each policy
+   * file), which every filtered network of this sandbox counts besides its own (ADR 0052).
+   */
+  readonly networkLayers?: readonly NetworkRuleLayer[];
   /** Names of variables passed through from docket's environment besides the allow-list. */
   readonly env?: readonly string[];
   /** Variables set to fixed values inside the sandbox. */

@@ -4,15 +4,25 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
+import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
+import { createLiveCheckpoint } from "../../src/mcp/live-checkpoint.js";
 import { resolveMcpConfig } from "../../src/mcp/mcp-config.js";
 import { ProcessTransport } from "../../src/mcp/process-transport.js";
 import type { NetworkConnection } from "../../src/sandbox/network/network-connection.js";
+import { readNetworkConnection } from "../../src/sandbox/network/read-network-connection.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
-import { waitFor } from "../mcp/support/mcp-fixtures.js";
+import { openStore } from "../../src/store/open-store.js";
+import { dynamicServer, memoryLog, waitFor } from "../mcp/support/mcp-fixtures.js";
+import { runDocket } from "../support/run-docket.js";
 
 // A sandboxed MCP server's network by host name: the same proxy as run_command, for as long as
 // the server runs. Real bubblewrap, a real server on 127.0.0.1, real curl.
 const available = probeSandbox().status === "available";
+// A server whose program lives under /tmp cannot start sandboxed (its /tmp is the sandbox's own).
+const repoInPrivateFolder = /^\/(tmp|run|var\/tmp)\//.test(
+  new URL("../../", import.meta.url).pathname,
+);
 const HOST = "api.docket-test.example";
 let workspace: string;
 let server: Server;
@@ -92,6 +102,68 @@ describe("mcp.servers.NAME.sandbox.network with host lists", () => {
       } finally {
         await transport.close();
       }
+    },
+  );
+
+  it.skipIf(!available || repoInPrivateFolder)(
+    "records the server's connections in the signed trail of the call it was serving",
+    async () => {
+      const dir = await realpath(await mkdtemp(join(tmpdir(), "docket-mcp-net-trail-")));
+      const url = `sqlite:${join(dir, "docket.db")}`;
+      const signer = await createAuditSigner();
+      const store = await openStore(url, { signer });
+      const session = await store.createSession({ principal: "agent", configHash: "" });
+      const { log, lines } = memoryLog();
+      const upstreams = await connectMcpServers(
+        {
+          servers: {
+            api: dynamicServer({
+              cwd: workspace,
+              sandbox: { network: { allow: [HOST], hosts: { [HOST]: "127.0.0.1" } } },
+            }),
+          },
+        },
+        { log, sandbox: { settings: {}, workspace } },
+      );
+      try {
+        const checkpoint = createLiveCheckpoint({
+          tools: () => upstreams.tools(),
+          policy: () => ({ decision: "allow" as const }),
+          store,
+          taint: { writes: "allow" },
+        });
+        const calls = [
+          ["fetch-allowed", `http://${HOST}:${port}/`, "200 served-to-mcp"],
+          ["fetch-unlisted", "http://unlisted.example.org/", "403 docket refused"],
+        ] as const;
+        for (const [id, target, answer] of calls) {
+          const result = await checkpoint.dispatch(
+            { id, name: "api__get", arguments: JSON.stringify({ url: target }) },
+            { sessionId: session.id },
+          );
+          expect(result.status === "ok" && JSON.stringify(result.output)).toContain(answer);
+        }
+        const recorded = async (callId: string) =>
+          (await store.listEvents({ sessionId: session.id, callId })).flatMap((record) => {
+            const connection = readNetworkConnection(record.event as { type: string });
+            return connection ? [connection] : [];
+          });
+        expect(await recorded("fetch-allowed")).toMatchObject([
+          { host: HOST, decision: "allow", status: "closed", server: "api" },
+        ]);
+        expect(await recorded("fetch-unlisted")).toMatchObject([
+          { host: "unlisted.example.org", rule: "no_rule", status: "refused", server: "api" },
+        ]);
+        // In the trail, not only the operator's log.
+        expect(lines.map((line) => line.message).join("\n")).not.toContain("docket network:");
+      } finally {
+        await upstreams.close();
+        await store.close();
+        await signer.close();
+      }
+      const verify = await runDocket(["audit", "verify", "--store", url]);
+      expect(verify.code, verify.stderr).toBe(0);
+      await rm(dir, { recursive: true, force: true });
     },
   );
 });

@@ -6,18 +6,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  builtinTools,
-  createCheckpoint,
-  createMemoryEventSink,
-  renderResult,
-} from "../../src/index.js";
-import type {
-  NetworkAskRequest,
-  NetworkConnection,
-} from "../../src/sandbox/network/network-connection.js";
+import type { NetworkAskRequest } from "../../src/sandbox/network/network-connection.js";
 import type { SandboxNetworkFilter } from "../../src/sandbox/network/network-filter.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
+import { runSandboxed } from "./support/run-sandboxed.js";
 
 // Real bubblewrap, a real proxy on a Unix socket, real curl, npm and servers on 127.0.0.1: the
 // sandbox's only way out is proven, not assumed.
@@ -72,43 +64,19 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-const allowAll = () => ({ decision: "allow" as const, rule: "allow-all" });
-let n = 0;
-
 async function run(
   command: string,
   network: Omit<SandboxNetworkFilter, "hosts">,
   approve?: (request: NetworkAskRequest) => Promise<boolean>,
 ) {
-  const events = createMemoryEventSink();
-  const checkpoint = createCheckpoint({
-    tools: builtinTools({
-      workspace,
-      run: {
-        sandbox: {
-          network: {
-            ...network,
-            hosts: { [HOST]: "127.0.0.1", "other.docket-test.example": "127.0.0.1" },
-          },
-          setEnv: { npm_config_cache: join(workspace, ".npm-cache") },
-        },
-        ...(approve ? { networkApprover: approve } : {}),
-      },
-    }),
-    policy: allowAll,
-    events,
-  });
-  const id = `net_${++n}`;
-  const result = await checkpoint.dispatch({
-    id,
-    name: "run_command",
-    arguments: JSON.stringify({ command, timeout_ms: 60_000 }),
-  });
-  const connections = events
-    .forCall(id)
-    .filter((event) => event.type === "log" && event.message === "network connection")
-    .map((event) => (event as { data: NetworkConnection }).data);
-  return { result, text: renderResult(result), connections };
+  const sandbox = {
+    network: {
+      ...network,
+      hosts: { [HOST]: "127.0.0.1", "other.docket-test.example": "127.0.0.1" },
+    },
+    setEnv: { npm_config_cache: join(workspace, ".npm-cache") },
+  };
+  return runSandboxed(workspace, command, sandbox, approve);
 }
 
 const project = (rules: { allow?: string[]; ask?: string[]; deny?: string[] }) => ({

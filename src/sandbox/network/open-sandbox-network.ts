@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import type { SandboxSettings } from "../sandbox-settings.js";
+import { effectiveNetwork } from "./effective-network.js";
 import type { NetworkApprover, NetworkConnection } from "./network-connection.js";
 import { isNetworkFilter } from "./network-filter.js";
 import { createNetworkProxy } from "./network-proxy.js";
@@ -40,7 +41,8 @@ export function openSandboxNetwork(
   settings: SandboxSettings,
   hooks: SandboxNetworkHooks,
 ): SandboxNetwork {
-  const filter = settings.network;
+  // The policy's layers vote too (ADR 0052): an `all` they restrict is a filter here.
+  const filter = effectiveNetwork(settings);
   if (!isNetworkFilter(filter)) {
     return { proxy: undefined, attach: () => {}, close: async () => {} };
   }

@@ -9,6 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
@@ -56,6 +57,11 @@ const tools: Tool[] = [
       },
       ["parts", "text"],
     ),
+  },
+  {
+    name: "get",
+    description: "Fetches a plain http:// URL through HTTP_PROXY, answering the body.",
+    inputSchema: object({ url: { type: "string" } }, ["url"]),
   },
   {
     name: "bad_schema",
@@ -111,6 +117,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       else write();
       return text("planted");
     }
+    case "get":
+      return text(await viaProxy(String(args.url)));
     default:
       if (tools.some((tool) => tool.name === request.params.name)) {
         return text(`I am ${request.params.name}`);
@@ -118,5 +126,30 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       return { isError: true, content: [{ type: "text", text: "no such tool" }] };
   }
 });
+
+// A plain-HTTP request in absolute form to the proxy the environment names (as curl would).
+function viaProxy(url: string): Promise<string> {
+  const proxy = new URL(process.env.HTTP_PROXY ?? "http://127.0.0.1:1");
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: proxy.hostname,
+        port: Number(proxy.port),
+        path: url,
+        headers: { host: new URL(url).host },
+        agent: false,
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on("end", () => resolve(`${res.statusCode} ${body}`));
+      },
+    );
+    req.on("error", (error) => resolve(`error ${error.message}`));
+    req.end();
+  });
+}
 
 await server.connect(new StdioServerTransport());
