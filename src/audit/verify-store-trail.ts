@@ -93,6 +93,7 @@ async function verifyOnce(
       storeId,
       heads,
       checkpoints: await store.listCheckpoints(sessionId),
+      owed: new Set(await store.listOwedCheckpoints(sessionId)),
       chainRows: (id, afterSeq) => store.listChainRows(id, { afterSeq, limit: PAGE }),
       messages: (id) => store.listMessageRows(id),
       sessionRows,

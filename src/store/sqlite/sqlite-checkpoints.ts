@@ -18,6 +18,7 @@ import {
   type UnsignedTail,
 } from "../checkpoint-plan.js";
 import type { Row } from "../store-rows.js";
+import type { SqliteOwedDeliveries } from "./sqlite-owed-deliveries.js";
 import { statementCache } from "./statement-cache.js";
 import { unpackTrailRow } from "./unpack-trail-row.js";
 
@@ -28,7 +29,7 @@ import { unpackTrailRow } from "./unpack-trail-row.js";
  *
  * @example
  * ```ts
- * const checkpoints = new SqliteCheckpoints(db);
+ * const checkpoints = new SqliteCheckpoints(db, owner, new SqliteOwedDeliveries(db));
  * checkpoints.write(["ses_1"], signer, Date.now());
  * ```
  */
@@ -38,7 +39,12 @@ export class SqliteCheckpoints {
   /** The last checkpoint this connection wrote per session (a rollback only makes it unused). */
   private readonly written = new Map<string, AuditCheckpoint>();
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    /** This process's store owner, recorded on each checkpoint it signs. */
+    private readonly owner: string,
+    private readonly owed: SqliteOwedDeliveries,
+  ) {
     this.sql = statementCache(db);
   }
 
@@ -108,7 +114,7 @@ export class SqliteCheckpoints {
         if (!fields) continue;
         const checkpoint = signCheckpoint(fields, signer);
         this.sql(
-          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         ).run(
           sessionId,
           checkpoint.n,
@@ -118,10 +124,14 @@ export class SqliteCheckpoints {
           checkpoint.body,
           checkpoint.hash,
           checkpoint.signature,
+          this.owner,
         );
         written.push(checkpoint);
         this.written.set(sessionId, checkpoint);
       }
+      // In the same commit: until this process closes with every copy delivered, a crash leaves
+      // a row saying which checkpoints may be missing from the digest log (ADR 0049).
+      if (written.length > 0) this.owed.note(this.owner, at);
       return written;
     }
   }
