@@ -319,6 +319,11 @@ export class EngineStore implements Store {
     return this.db.deliveries.owedHashes(stored(sessionId));
   }
 
+  async listChainSessions(sessionId?: string): Promise<string[]> {
+    await this.flush();
+    return this.db.listChainSessions(stored(sessionId));
+  }
+
   async listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]> {
     await this.flush();
     return this.db.listChainHeads(stored(sessionId));

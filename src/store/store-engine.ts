@@ -107,6 +107,8 @@ export interface StoreEngine {
   /** Sessions whose chain runs past their last checkpoint (recovery after a crash). */
   unsignedTails(): Awaitable<UnsignedTail[]>;
   listCheckpoints(sessionId: string | undefined): Awaitable<AuditCheckpoint[]>;
+  /** Sessions that have events, head or not (one key lookup per session). */
+  listChainSessions(sessionId: string | undefined): Awaitable<string[]>;
   listChainHeads(sessionId: string | undefined): Awaitable<ChainHeadRecord[]>;
   /** Events as stored (the event's JSON text, not parsed), for verifying and exporting. */
   listChainRows(sessionId: string, afterSeq: number, limit: number): Awaitable<ChainRow[]>;

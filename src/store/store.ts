@@ -136,6 +136,8 @@ export interface Store extends EventSink {
    * made good (ADR 0049).
    */
   listOwedCheckpoints(sessionId?: string): Promise<string[]>;
+  /** The sessions that have events, whether or not they have a chain head. */
+  listChainSessions(sessionId?: string): Promise<string[]>;
   listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]>;
   /** One session's events as stored (event JSON as text), after `afterSeq`, at most `limit`. */
   listChainRows(

@@ -144,6 +144,20 @@ export class PostgresCheckpoints {
     }
   }
 
+  /** The sessions that have events, found by skipping through the key (one lookup per session). */
+  async chainSessions(sessionId: string | undefined): Promise<string[]> {
+    const result = await this.pool.query(
+      `WITH RECURSIVE s(id) AS (
+         SELECT (SELECT min(session_id) FROM audit_events WHERE ($1::text IS NULL OR session_id = $1))
+         UNION ALL
+         SELECT (SELECT min(session_id) FROM audit_events WHERE session_id > s.id AND $1::text IS NULL)
+           FROM s WHERE s.id IS NOT NULL
+       ) SELECT id FROM s WHERE id IS NOT NULL`,
+      [sessionId ?? null],
+    );
+    return (result.rows as Row[]).map((row) => String(row.id));
+  }
+
   async heads(sessionId: string | undefined): Promise<ChainHeadRecord[]> {
     const result = await this.pool.query(
       "SELECT session_id, seq, hash FROM chain_heads WHERE ($1::text IS NULL OR session_id = $1) ORDER BY session_id",

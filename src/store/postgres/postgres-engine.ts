@@ -282,6 +282,10 @@ export class PostgresEngine implements StoreEngine {
     return this.checkpoints.list(sessionId);
   }
 
+  listChainSessions(sessionId: string | undefined): Promise<string[]> {
+    return this.checkpoints.chainSessions(sessionId);
+  }
+
   listChainHeads(sessionId: string | undefined): Promise<ChainHeadRecord[]> {
     return this.checkpoints.heads(sessionId);
   }

@@ -206,6 +206,28 @@ export class SqliteCheckpoints {
     return rows.map(checkpointFromRow);
   }
 
+  /**
+   * The sessions that have events (whether or not they have a head), found by skipping through
+   * the (session_id, seq) key, one lookup per session, never a pass over the events.
+   */
+  chainSessions(sessionId: string | undefined): string[] {
+    if (sessionId !== undefined) {
+      const found = this.sql("SELECT 1 FROM audit_events WHERE session_id = ? LIMIT 1").get(
+        sessionId,
+      );
+      return found === undefined ? [] : [sessionId];
+    }
+    return (
+      this.sql(`WITH RECURSIVE s(id) AS (
+  SELECT (SELECT min(session_id) FROM audit_events)
+  UNION ALL
+  SELECT (SELECT min(session_id) FROM audit_events WHERE session_id > s.id) FROM s WHERE s.id IS NOT NULL
+) SELECT id FROM s WHERE id IS NOT NULL`)
+        .pluck()
+        .all() as unknown[]
+    ).map(String);
+  }
+
   heads(sessionId: string | undefined): ChainHeadRecord[] {
     const rows = (
       sessionId === undefined

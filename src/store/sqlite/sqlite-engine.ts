@@ -289,6 +289,10 @@ export class SqliteEngine implements StoreEngine {
     return this.checkpoints.list(sessionId);
   }
 
+  listChainSessions(sessionId: string | undefined): string[] {
+    return this.checkpoints.chainSessions(sessionId);
+  }
+
   listChainHeads(sessionId: string | undefined): ChainHeadRecord[] {
     return this.checkpoints.heads(sessionId);
   }
