@@ -52,6 +52,8 @@ export async function createAuditSigner({
     digests: log,
     sign: (body) => crypto.sign(null, Buffer.from(body), key.privateKey).toString("base64"),
     deliver: (checkpoints) => log.deliver(checkpoints),
+    delivered: async (storeId) =>
+      new Set((await log.read(storeId)).checkpoints.map((checkpoint) => checkpoint.hash)),
     close: () => log.close(),
   };
 }

@@ -26,6 +26,8 @@ export type TrailProblemKind =
   | "checkpoint_chain"
   /** A checkpoint in the store and not in the digest log, or the other way round. */
   | "digest_mismatch"
+  /** A checkpoint whose copy its signer may still owe the digest log (ADR 0049). */
+  | "undelivered"
   | "messages"
   | "calls"
   | "approvals"
@@ -46,6 +48,7 @@ export const UNPROVEN_KINDS: ReadonlySet<TrailProblemKind> = new Set([
   "unsigned_tail",
   "unsigned_messages",
   "unsigned_session",
+  "undelivered",
 ]);
 
 /**

@@ -8,6 +8,7 @@ import {
   recoveredSpans,
   type SessionRowDigest,
 } from "./check-signed-session.js";
+import { compareDigestCopies } from "./compare-digest-copies.js";
 import type { DigestContents } from "./digest-log.js";
 import {
   type RecoveredSpan,
@@ -25,6 +26,8 @@ export interface TrailSource {
   readonly sessionIds?: readonly string[];
   /** The checkpoints kept with the events (the store's table, the export's lines). */
   readonly checkpoints: readonly AuditCheckpoint[];
+  /** Hashes of checkpoints whose digest-log copy may still be owed (a store; ADR 0049). */
+  readonly owed?: ReadonlySet<string>;
   /** Pages of one session's events, in seq order. */
   chainRows(sessionId: string, afterSeq: number): Promise<readonly ChainRow[]>;
   /** One session's messages, or undefined where the source has none to show (an export). */
@@ -106,6 +109,7 @@ export async function verifyTrail(
     ...digestCheckpoints.map((c) => c.sessionId),
     ...(source.sessionRows ?? []).filter(wanted),
   ]);
+  const owed = source.owed ?? new Set<string>();
   let events = 0;
   let checked = 0;
   for (const id of [...sessions].sort()) {
@@ -114,7 +118,7 @@ export async function verifyTrail(
     const trusted = publicKey ? signedCheckpoints(id, stored, delivered, publicKey, found) : [];
     checked += trusted.length;
     if (publicKey) checkCheckpointChain(id, trusted, found);
-    if (digests && publicKey) compareCopies(id, stored, delivered, found);
+    if (digests && publicKey) compareDigestCopies(id, stored, delivered, owed, found);
     const observer = onSession?.(id);
     const signedSeqs = new Set(trusted.map((c) => c.seq));
     const chain = await readChain(source, id, heads.get(id), found, (row) => {
@@ -211,34 +215,6 @@ function checkCheckpointChain(
     }
     prev = checkpoint.hash;
     seq = checkpoint.seq;
-  }
-}
-
-function compareCopies(
-  sessionId: string,
-  stored: readonly AuditCheckpoint[],
-  delivered: readonly AuditCheckpoint[],
-  found: (problem: TrailProblem) => void,
-): void {
-  const inLog = new Set(delivered.map((c) => c.hash));
-  const inStore = new Set(stored.map((c) => c.hash));
-  const onlyStore = stored.find((c) => c.hash !== "" && !inLog.has(c.hash));
-  const onlyLog = delivered.find((c) => !inStore.has(c.hash));
-  if (onlyLog) {
-    found({
-      kind: "digest_mismatch",
-      sessionId,
-      seq: onlyLog.seq,
-      message: `checkpoint ${onlyLog.n} (event ${onlyLog.seq}) is in the digest log but not in the store: the store's checkpoints were deleted`,
-    });
-  }
-  if (onlyStore) {
-    found({
-      kind: "digest_mismatch",
-      sessionId,
-      seq: onlyStore.seq,
-      message: `checkpoint ${onlyStore.n} (event ${onlyStore.seq}) is in the store but not in the digest log (its delivery failed, or this is another digest log)`,
-    });
   }
 }
 

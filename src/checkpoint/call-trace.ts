@@ -159,13 +159,20 @@ export class CallTrace {
     return options === undefined ? sink.emit(event) : sink.emit(event, options);
   }
 
-  /** Emit, and report (rather than throw) a sink failure: for steps after a handler ran. */
-  emitAfterRun(body: EventBody, options?: EmitOptions): void | Promise<void> {
+  /**
+   * Emit, and report (rather than throw) a sink failure: for steps after a handler ran. The
+   * caller that must know whether the step was kept passes its own `onError`.
+   */
+  emitAfterRun(
+    body: EventBody,
+    options?: EmitOptions,
+    onError: (error: unknown) => void = this.state.onEventError,
+  ): void | Promise<void> {
     try {
       const pending = this.emit(body, options);
-      if (pending) return pending.catch(this.state.onEventError);
+      if (pending) return pending.catch(onError);
     } catch (error) {
-      this.state.onEventError(error);
+      onError(error);
     }
   }
 

@@ -153,9 +153,18 @@ export async function executeTool(
     outputBytes: kept || result.status === "ok" ? Buffer.byteLength(text) : 0,
     output,
   };
+  // A result leaves docket only once its outcome is on record (issue 33.4). A write's outcome is
+  // committed here; when that fails (a store gone, an outage) the write ran but is not kept, so
+  // its result must not leave as it is: it is reported as the trail will show it, interrupted.
+  let unrecorded = false;
+  const lost = (error: unknown) => {
+    unrecorded = true;
+    state.onEventError(error);
+  };
   const recorded = trace.emitAfterRun(
     tool.openWorld ? { ...finished, ...provenance(tool, args, source, state) } : finished,
     defer,
+    lost,
   );
   if (recorded) await recorded;
   if (state.ledger) {
@@ -168,10 +177,23 @@ export async function executeTool(
         defer,
       );
     } catch (error) {
-      state.onEventError(error);
+      lost(error);
     }
   }
-  return result;
+  return unrecorded ? notKept(result) : result;
+}
+
+/** The result of a call that ran but whose outcome the store could not keep: withheld. */
+function notKept(result: ToolResult): ToolResult {
+  return {
+    callId: result.callId,
+    name: result.name,
+    status: "failed",
+    reason: "interrupted",
+    message: `${result.name} ran, but its outcome could not be recorded (the store failed): its result is withheld, and the call is not run again.`,
+    durationMs: result.durationMs,
+    ...(result.rule === undefined ? {} : { rule: result.rule }),
+  };
 }
 
 /** What the trail records of an open-world result: where it came from, and the taint it caused. */

@@ -57,6 +57,12 @@ export interface CheckpointSigner {
   sign(body: string): string;
   /** Copy checkpoints to the digest log, after the store committed them. */
   deliver(checkpoints: readonly AuditCheckpoint[]): void | Promise<void>;
+  /**
+   * The hashes of this store's checkpoints the digest log holds. Read only by recovery after a
+   * crash (never on a normal open), to send only what a dead process still owed; without it,
+   * recovery sends all that process signed again (a copy delivered twice is harmless).
+   */
+  delivered?(storeId: string): Promise<ReadonlySet<string>>;
   close?(): void | Promise<void>;
 }
 

@@ -100,6 +100,7 @@ export class EngineStore implements Store {
             flush: () => this.queue.flush(),
             now: this.now,
             intervalMs: checkpointIntervalMs,
+            owner,
           })
         : undefined;
     this.signing = signing;
@@ -311,6 +312,16 @@ export class EngineStore implements Store {
   async listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]> {
     await this.flush();
     return this.db.listCheckpoints(stored(sessionId));
+  }
+
+  async listOwedCheckpoints(sessionId?: string): Promise<string[]> {
+    await this.flush();
+    return this.db.deliveries.owedHashes(stored(sessionId));
+  }
+
+  async listChainSessions(sessionId?: string): Promise<string[]> {
+    await this.flush();
+    return this.db.listChainSessions(stored(sessionId));
   }
 
   async listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]> {

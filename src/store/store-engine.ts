@@ -29,6 +29,7 @@ import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.j
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
 
+import type { OwedDeliveries } from "./owed-deliveries.js";
 import type { LeaseTable } from "./session-lease.js";
 import type { Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { TranscriptMessage } from "./transcript-message.js";
@@ -47,6 +48,8 @@ export interface StoreEngine {
   readonly atomicWithMessages: boolean;
   /** Who runs which session (ADR 0011). */
   readonly leases: LeaseTable;
+  /** Which signing processes may owe digest-log copies (ADR 0049). */
+  readonly deliveries: OwedDeliveries;
 
   insertSession(session: Session, metadata: string | null): Awaitable<void>;
   getSession(id: string): Awaitable<Session | undefined>;
@@ -104,6 +107,8 @@ export interface StoreEngine {
   /** Sessions whose chain runs past their last checkpoint (recovery after a crash). */
   unsignedTails(): Awaitable<UnsignedTail[]>;
   listCheckpoints(sessionId: string | undefined): Awaitable<AuditCheckpoint[]>;
+  /** Sessions that have events, head or not (one key lookup per session). */
+  listChainSessions(sessionId: string | undefined): Awaitable<string[]>;
   listChainHeads(sessionId: string | undefined): Awaitable<ChainHeadRecord[]>;
   /** Events as stored (the event's JSON text, not parsed), for verifying and exporting. */
   listChainRows(sessionId: string, afterSeq: number, limit: number): Awaitable<ChainRow[]>;

@@ -25,6 +25,8 @@ export class StoreSigning {
   /** Checkpoints committed whose copy to the digest log failed: sent with the next ones. */
   private undelivered: AuditCheckpoint[] = [];
   private delivering: Promise<void> = Promise.resolve();
+  /** This process signed a checkpoint: its owed-deliveries row exists until a clean close. */
+  private signedAny = false;
 
   constructor(
     private readonly db: StoreEngine,
@@ -33,6 +35,8 @@ export class StoreSigning {
       readonly flush: () => Promise<void>;
       readonly now: () => number;
       readonly intervalMs: number;
+      /** The store's owner: the one its checkpoints record (ADR 0049). */
+      readonly owner: string;
     },
   ) {
     this.scheduler = new CheckpointScheduler((sessions) => this.sign(sessions), context.intervalMs);
@@ -48,6 +52,7 @@ export class StoreSigning {
       if (due && db.appendAndSign) {
         // The batch's checkpoint rides in its own commit: no transaction of its own.
         const signed = db.appendAndSign(items, due, signer, this.context.now());
+        if (signed.length > 0) this.signedAny = true;
         scheduler.signed(due);
         this.deliver(signed);
         return;
@@ -95,11 +100,13 @@ export class StoreSigning {
   }
 
   /**
-   * Recovery: sign the tails that processes of this host left unsigned when they died (every
-   * owned call in the tail belongs to a process that is gone), marked `recovered` so that verify
-   * says what they are. A tail of a live or unknown writer is left to its writer.
+   * Recovery: first deliver the copies that processes of this host owed the digest log when
+   * they died (a kill between a checkpoint's commit and its delivery), then sign the tails they
+   * left unsigned (every owned call in the tail belongs to a process that is gone), marked
+   * `recovered` so that verify says what they are. A live or unknown writer is left alone.
    */
   async recover(): Promise<AuditCheckpoint[]> {
+    await this.redeliver();
     const tails = await this.db.unsignedTails();
     const abandoned = tails.filter(isAbandoned).map((tail) => tail.sessionId);
     if (abandoned.length === 0) return [];
@@ -112,6 +119,9 @@ export class StoreSigning {
       await this.scheduler.now();
       await this.delivering;
       if (this.undelivered.length > 0) await this.signer.deliver(this.undelivered);
+      this.undelivered = [];
+      // Every copy is delivered: nothing is owed if this process is gone from now on.
+      if (this.signedAny) await this.db.deliveries.settle(this.context.owner);
     } finally {
       this.scheduler.stop();
     }
@@ -129,6 +139,7 @@ export class StoreSigning {
       this.context.now(),
       options,
     );
+    if (written.length > 0) this.signedAny = true;
     await this.delivering;
     const undelivered = [...this.undelivered, ...written];
     this.undelivered = [];
@@ -160,6 +171,29 @@ export class StoreSigning {
         this.scheduler.failed(error);
       }
     })();
+  }
+
+  /**
+   * Deliver what dead signers owed: the checkpoints each signed that the digest log lacks, in
+   * order; then their rows go. The whole log is read only here, and only when a row of a dead
+   * process exists.
+   */
+  private async redeliver(): Promise<void> {
+    const { deliveries } = this.db;
+    const dead = (await deliveries.owners()).filter(
+      (owner) => owner !== this.context.owner && isOwnerGone(owner),
+    );
+    if (dead.length === 0) return;
+    const storeId = await this.db.storeId();
+    const have =
+      storeId !== undefined && this.signer.delivered
+        ? await this.signer.delivered(storeId)
+        : new Set<string>();
+    for (const owner of dead) {
+      const owed = (await deliveries.signedBy(owner)).filter((c) => !have.has(c.hash));
+      if (owed.length > 0) await this.signer.deliver(owed);
+      await deliveries.settle(owner);
+    }
   }
 
   private throwFailure(): void {

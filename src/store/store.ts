@@ -130,6 +130,14 @@ export interface Store extends EventSink {
   checkpoint(): Promise<AuditCheckpoint[]>;
   /** Signed checkpoints in the store, by session then n. */
   listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]>;
+  /**
+   * Hashes of the checkpoints whose copy to the digest log may still be owed: signed by a
+   * process running now, or by one that died before delivering and that recovery has not yet
+   * made good (ADR 0049).
+   */
+  listOwedCheckpoints(sessionId?: string): Promise<string[]>;
+  /** The sessions that have events, whether or not they have a chain head. */
+  listChainSessions(sessionId?: string): Promise<string[]>;
   listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]>;
   /** One session's events as stored (event JSON as text), after `afterSeq`, at most `limit`. */
   listChainRows(

@@ -2,8 +2,10 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { isDocketError } from "../../src/errors/docket-error.js";
 import { openStore } from "../../src/store/open-store.js";
+import { defineTool } from "../../src/tool/define-tool.js";
 import { spawnWorker } from "./support/spawn-worker.js";
 
 const acks = (output: string) =>
@@ -14,10 +16,9 @@ const acks = (output: string) =>
     .map(([, id, status]) => ({ id: id as string, status: status as string }));
 
 describe("the SQLite file under a running process", () => {
-  // Skipped: under a loaded machine (the whole suite beside it) about one run in three finds one
-  // call acknowledged ok whose calls row is not "ok" in the rescued copy; alone it passed 3 of 3.
-  // An open defect of issue 33 point 4 (see the closing note of 2026-12-03), not a passing claim.
-  it.skip("deleted mid-load: the process refuses from the next commit, and nothing acknowledged is missing", async () => {
+  // Under load, a write whose outcome commit was the one that found the file gone used to be
+  // answered ok (its outcome's failure was only logged): now it is reported interrupted.
+  it("deleted mid-load: the process refuses from the next commit, and nothing acknowledged is missing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "docket-file-gone-"));
     const path = join(dir, "store", "docket.db");
     const worker = spawnWorker("signed-gateway-worker", [`sqlite:${path}`, dir]);
@@ -51,6 +52,38 @@ describe("the SQLite file under a running process", () => {
       await store.close();
     }
   }, 60_000);
+
+  it("a write whose outcome cannot be kept is not answered ok (the store's file removed while it ran)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docket-file-gone-write-"));
+    const path = join(dir, "docket.db");
+    const store = await openStore(`sqlite:${path}`);
+    const note = defineTool({
+      name: "write_note",
+      description: "Write something.",
+      input: { type: "object", properties: {} },
+      writes: true,
+      // The intent is committed before this runs; the outcome's commit finds the file gone.
+      handler: () => {
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+        return "written";
+      },
+    });
+    const checkpoint = createCheckpoint({
+      tools: [note],
+      store,
+      policy: () => ({ decision: "allow", rule: "test" }),
+      onEventError: () => undefined,
+    });
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const result = await checkpoint.dispatch(
+      { id: "call_1", name: "write_note", arguments: "{}" },
+      { sessionId: session.id },
+    );
+    expect(result).toMatchObject({ status: "failed", reason: "interrupted" });
+    expect(result.message).toMatch(/could not be recorded/);
+    expect(JSON.stringify(result)).not.toContain("written");
+    await store.close().catch(() => undefined);
+  });
 
   it("replaced: the next commit fails with store_file_gone, and so does every one after", async () => {
     const dir = mkdtempSync(join(tmpdir(), "docket-file-replaced-"));

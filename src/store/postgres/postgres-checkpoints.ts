@@ -17,6 +17,7 @@ import {
   type UnsignedTail,
 } from "../checkpoint-plan.js";
 import { type Row, toChainRow } from "../store-rows.js";
+import type { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
 import { lockSessions, sqlState, transaction } from "./postgres-transaction.js";
 
 /**
@@ -26,12 +27,17 @@ import { lockSessions, sqlState, transaction } from "./postgres-transaction.js";
  *
  * @example
  * ```ts
- * const checkpoints = new PostgresCheckpoints(pool);
+ * const checkpoints = new PostgresCheckpoints(pool, owner, new PostgresOwedDeliveries(pool));
  * await checkpoints.write(["ses_1"], signer, Date.now());
  * ```
  */
 export class PostgresCheckpoints {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    /** This process's store owner, recorded on each checkpoint it signs. */
+    private readonly owner: string,
+    private readonly owed: PostgresOwedDeliveries,
+  ) {}
 
   async storeId(): Promise<string | undefined> {
     try {
@@ -45,13 +51,13 @@ export class PostgresCheckpoints {
     }
   }
 
-  write(
+  async write(
     sessions: readonly string[],
     signer: CheckpointSigner,
     at: number,
     { recovered = false }: SignOptions = {},
   ): Promise<AuditCheckpoint[]> {
-    return transaction(this.pool, async (client) => {
+    const written = await transaction(this.pool, async (client) => {
       await lockSessions(client, sessions);
       const meta = await client.query("SELECT store_id FROM store_meta WHERE id = 1");
       const storeId = (meta.rows[0] as Row | undefined)?.store_id;
@@ -101,7 +107,7 @@ export class PostgresCheckpoints {
         if (!fields) continue;
         const checkpoint = signCheckpoint(fields, signer);
         await client.query(
-          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
           [
             sessionId,
             checkpoint.n,
@@ -111,12 +117,18 @@ export class PostgresCheckpoints {
             checkpoint.body,
             checkpoint.hash,
             checkpoint.signature,
+            this.owner,
           ],
         );
         written.push(checkpoint);
       }
+      // In the same commit: until this process closes with every copy delivered, a crash leaves
+      // a row saying which checkpoints may be missing from the digest log (ADR 0049).
+      if (written.length > 0) await this.owed.note(client, this.owner, at);
       return written;
     });
+    if (written.length > 0) this.owed.committed();
+    return written;
   }
 
   async list(sessionId: string | undefined): Promise<AuditCheckpoint[]> {
@@ -130,6 +142,20 @@ export class PostgresCheckpoints {
       if (sqlState(error) === "42P01") return [];
       throw error;
     }
+  }
+
+  /** The sessions that have events, found by skipping through the key (one lookup per session). */
+  async chainSessions(sessionId: string | undefined): Promise<string[]> {
+    const result = await this.pool.query(
+      `WITH RECURSIVE s(id) AS (
+         SELECT (SELECT min(session_id) FROM audit_events WHERE ($1::text IS NULL OR session_id = $1))
+         UNION ALL
+         SELECT (SELECT min(session_id) FROM audit_events WHERE session_id > s.id AND $1::text IS NULL)
+           FROM s WHERE s.id IS NOT NULL
+       ) SELECT id FROM s WHERE id IS NOT NULL`,
+      [sessionId ?? null],
+    );
+    return (result.rows as Row[]).map((row) => String(row.id));
   }
 
   async heads(sessionId: string | undefined): Promise<ChainHeadRecord[]> {

@@ -40,6 +40,7 @@ import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
 import { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { PostgresLeases } from "./postgres-leases.js";
+import { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
 import { sqlState, transaction } from "./postgres-transaction.js";
 import { APPROVAL_CHANNEL, PostgresWakeups } from "./postgres-wakeups.js";
 
@@ -65,6 +66,7 @@ export class PostgresEngine implements StoreEngine {
   readonly leases: PostgresLeases;
   private readonly wakeups: PostgresWakeups;
   private readonly checkpoints: PostgresCheckpoints;
+  readonly deliveries: PostgresOwedDeliveries;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -78,7 +80,8 @@ export class PostgresEngine implements StoreEngine {
     this.audit = new PostgresAuditLog(pool, owner);
     this.approvals = new PostgresApprovals(pool, now);
     this.leases = new PostgresLeases(pool);
-    this.checkpoints = new PostgresCheckpoints(pool);
+    this.deliveries = new PostgresOwedDeliveries(pool);
+    this.checkpoints = new PostgresCheckpoints(pool, owner, this.deliveries);
   }
 
   /**
@@ -277,6 +280,10 @@ export class PostgresEngine implements StoreEngine {
 
   listCheckpoints(sessionId: string | undefined): Promise<AuditCheckpoint[]> {
     return this.checkpoints.list(sessionId);
+  }
+
+  listChainSessions(sessionId: string | undefined): Promise<string[]> {
+    return this.checkpoints.chainSessions(sessionId);
   }
 
   listChainHeads(sessionId: string | undefined): Promise<ChainHeadRecord[]> {

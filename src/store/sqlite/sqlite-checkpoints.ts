@@ -18,6 +18,7 @@ import {
 } from "../checkpoint-plan.js";
 import type { Row } from "../store-rows.js";
 import type { Database } from "./sqlite-driver.js";
+import type { SqliteOwedDeliveries } from "./sqlite-owed-deliveries.js";
 import { statementCache } from "./statement-cache.js";
 import { unpackTrailRow } from "./unpack-trail-row.js";
 
@@ -28,7 +29,7 @@ import { unpackTrailRow } from "./unpack-trail-row.js";
  *
  * @example
  * ```ts
- * const checkpoints = new SqliteCheckpoints(db);
+ * const checkpoints = new SqliteCheckpoints(db, owner, new SqliteOwedDeliveries(db));
  * checkpoints.write(["ses_1"], signer, Date.now());
  * ```
  */
@@ -38,7 +39,12 @@ export class SqliteCheckpoints {
   /** The last checkpoint this connection wrote per session (a rollback only makes it unused). */
   private readonly written = new Map<string, AuditCheckpoint>();
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    /** This process's store owner, recorded on each checkpoint it signs. */
+    private readonly owner: string,
+    private readonly owed: SqliteOwedDeliveries,
+  ) {
     this.sql = statementCache(db);
   }
 
@@ -108,7 +114,7 @@ export class SqliteCheckpoints {
         if (!fields) continue;
         const checkpoint = signCheckpoint(fields, signer);
         this.sql(
-          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         ).run(
           sessionId,
           checkpoint.n,
@@ -118,10 +124,14 @@ export class SqliteCheckpoints {
           checkpoint.body,
           checkpoint.hash,
           checkpoint.signature,
+          this.owner,
         );
         written.push(checkpoint);
         this.written.set(sessionId, checkpoint);
       }
+      // In the same commit: until this process closes with every copy delivered, a crash leaves
+      // a row saying which checkpoints may be missing from the digest log (ADR 0049).
+      if (written.length > 0) this.owed.note(this.owner, at);
       return written;
     }
   }
@@ -194,6 +204,28 @@ export class SqliteCheckpoints {
           ).all(sessionId)
     ) as Row[];
     return rows.map(checkpointFromRow);
+  }
+
+  /**
+   * The sessions that have events (whether or not they have a head), found by skipping through
+   * the (session_id, seq) key, one lookup per session, never a pass over the events.
+   */
+  chainSessions(sessionId: string | undefined): string[] {
+    if (sessionId !== undefined) {
+      const found = this.sql("SELECT 1 FROM audit_events WHERE session_id = ? LIMIT 1").get(
+        sessionId,
+      );
+      return found === undefined ? [] : [sessionId];
+    }
+    return (
+      this.sql(`WITH RECURSIVE s(id) AS (
+  SELECT (SELECT min(session_id) FROM audit_events)
+  UNION ALL
+  SELECT (SELECT min(session_id) FROM audit_events WHERE session_id > s.id) FROM s WHERE s.id IS NOT NULL
+) SELECT id FROM s WHERE id IS NOT NULL`)
+        .pluck()
+        .all() as unknown[]
+    ).map(String);
   }
 
   heads(sessionId: string | undefined): ChainHeadRecord[] {

@@ -39,6 +39,7 @@ import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
 import type { Database, Statement, Transaction } from "./sqlite-driver.js";
 import { SqliteFileGuard } from "./sqlite-file-guard.js";
 import { SqliteLeases } from "./sqlite-leases.js";
+import { SqliteOwedDeliveries } from "./sqlite-owed-deliveries.js";
 import { SqliteSessions } from "./sqlite-sessions.js";
 import { statementCache } from "./statement-cache.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
@@ -72,6 +73,7 @@ export class SqliteEngine implements StoreEngine {
   private readonly approvals: SqliteApprovals;
   readonly leases: SqliteLeases;
   private readonly checkpoints: SqliteCheckpoints;
+  readonly deliveries: SqliteOwedDeliveries;
   private readonly sessions: SqliteSessions;
   private readonly sql: (source: string) => Statement;
   private readonly appendQueued: Transaction<(items: readonly PendingWrite[]) => void>;
@@ -89,7 +91,8 @@ export class SqliteEngine implements StoreEngine {
     this.audit = new SqliteAuditLog(db, this.calls, owner);
     this.approvals = new SqliteApprovals(db, now);
     this.leases = new SqliteLeases(db, now);
-    this.checkpoints = new SqliteCheckpoints(db);
+    this.deliveries = new SqliteOwedDeliveries(db);
+    this.checkpoints = new SqliteCheckpoints(db, owner, this.deliveries);
     this.sessions = new SqliteSessions(db);
     this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
   }
@@ -284,6 +287,10 @@ export class SqliteEngine implements StoreEngine {
 
   listCheckpoints(sessionId: string | undefined): AuditCheckpoint[] {
     return this.checkpoints.list(sessionId);
+  }
+
+  listChainSessions(sessionId: string | undefined): string[] {
+    return this.checkpoints.chainSessions(sessionId);
   }
 
   listChainHeads(sessionId: string | undefined): ChainHeadRecord[] {

@@ -23,6 +23,22 @@ interface Attack {
 
 const a = (where = "") => `WHERE session_id = 'ses_a'${where}`;
 
+/** A correctly chained call inserted behind the store's back, with or without its head. */
+function forgedChain(sessionId: string, withHead: boolean): string[] {
+  const events = callEvents({ sessionId, callId: "f1" });
+  let prev = "0".repeat(64);
+  const statements = events.map((event, i) => {
+    const json = JSON.stringify(event);
+    const hash = linkHash(i + 1, sessionId, prev, json);
+    const sql = `INSERT INTO audit_events (session_id, seq, call_id, type, tool, at, event, prev_hash, hash)
+      VALUES (${lit(sessionId)}, ${i + 1}, 'f1', ${lit(event.type)}, 'refund_order', ${event.at}, ${lit(json)}, ${lit(prev)}, ${lit(hash)})`;
+    prev = hash;
+    return sql;
+  });
+  const head = `INSERT INTO chain_heads (session_id, seq, hash) VALUES (${lit(sessionId)}, 4, ${lit(prev)})`;
+  return withHead ? [...statements, head] : statements;
+}
+
 const attacks: Attack[] = [
   {
     name: "an event edited (allow rule renamed) and every later hash recomputed",
@@ -83,26 +99,20 @@ const attacks: Attack[] = [
   },
   {
     name: "a forged session with a correct chain and head",
-    sql: async () => {
-      const events = callEvents({ sessionId: "ses_f", callId: "f1" });
-      let prev = "0".repeat(64);
-      const statements = events.map((event, i) => {
-        const json = JSON.stringify(event);
-        const hash = linkHash(i + 1, "ses_f", prev, json);
-        const sql = `INSERT INTO audit_events (session_id, seq, call_id, type, tool, at, event, prev_hash, hash)
-          VALUES ('ses_f', ${i + 1}, 'f1', ${lit(event.type)}, 'refund_order', ${event.at}, ${lit(json)}, ${lit(prev)}, ${lit(hash)})`;
-        prev = hash;
-        return sql;
-      });
-      return [
-        ...statements,
-        `INSERT INTO chain_heads (session_id, seq, hash) VALUES ('ses_f', 4, ${lit(prev)})`,
-      ];
-    },
+    sql: async () => forgedChain("ses_f", true),
     kind: "forged_session",
     sessionId: "ses_f",
     seq: 1,
     message: /no signed checkpoint covers any of this session's 4 events/,
+  },
+  {
+    // Read in verify's one pass over the sessions (no second whole-store chain pass).
+    name: "a session's events inserted with no chain head",
+    sql: async () => forgedChain("ses_h", false),
+    kind: "chain",
+    sessionId: "ses_h",
+    seq: 4,
+    message: /the chain has no head record/,
   },
   {
     name: "a calls row whose outcome contradicts the chain",

@@ -3,13 +3,28 @@ import { openNodeSqlite } from "../../../src/store/sqlite/node-sqlite-database.j
 /**
  * Turn a SQLite store file back into what a docket of schema 7 to 9 left: `calls` keyed by
  * `(session_id, call_id)` with no `session_no`, no `session_keys`, the index on call_id alone for
- * versions before 9, and the version given. The rows (and their rowid order) are kept.
+ * versions before 9, no owed-deliveries bookkeeping (schema 12), and the version given. The rows (and their rowid order) are kept.
  *
  * @example
  * ```ts
  * toOlderCallsLayout(path, 9);
  * ```
  */
+/**
+ * SQL that takes a SQLite store back from schema 12 (owed digest deliveries, ADR 0049) to 11:
+ * for tests that fake an older file.
+ *
+ * @example
+ * ```ts
+ * db.exec(BEFORE_OWED_DELIVERIES);
+ * ```
+ */
+export const BEFORE_OWED_DELIVERIES = `
+DROP TABLE audit_deliveries_owed;
+DROP INDEX audit_checkpoints_owner;
+ALTER TABLE audit_checkpoints DROP COLUMN owner;
+`;
+
 export function toOlderCallsLayout(path: string, version: number): void {
   const db = openNodeSqlite(path);
   try {
@@ -45,6 +60,7 @@ ALTER TABLE calls_old RENAME TO calls;
 CREATE INDEX calls_by_dedupe ON calls (session_id, tool, dedupe_key) WHERE dedupe_key IS NOT NULL;
 CREATE INDEX calls_open ON calls (state) WHERE state IN ('claimed', 'started');
 DROP TABLE session_keys;
+${BEFORE_OWED_DELIVERIES}
 `);
       if (version < 9) db.exec("CREATE INDEX calls_by_call ON calls (call_id)");
       db.prepare("UPDATE schema_version SET version = ? WHERE id = 1").run(version);
