@@ -46,7 +46,7 @@ export function builtinLists(manifest: BuiltinManifest = BUILTIN_MANIFEST): Buil
  *
  * @example
  * ```ts
- * worstCaseWrites({ writes: "per-call", policyArgs: {}, openWorld: false, confined: true, readsContents: false }); // true
+ * worstCaseWrites({ writes: "per-call" }); // true
  * ```
  */
 export function worstCaseWrites(entry: Pick<BuiltinEntry, "writes">): boolean {

@@ -40,7 +40,15 @@ function hashFiles(files: readonly string[]): PolicyFileHash[] {
  *
  * @example
  * ```ts
- * const stop = watchPolicyFiles({ files, holder, store, load, log: console.error });
+ * import { openStore } from "docket";
+ * import { createPolicyHolder } from "../policy/policy-holder.js";
+ * import { loadCliConfig } from "./load-cli-config.js";
+ * import { loadRuntimePolicy } from "./runtime-policy.js";
+ * const load = () => loadRuntimePolicy(loadCliConfig({}), { env: process.env });
+ * const first = await load();
+ * const holder = createPolicyHolder(first.engine);
+ * const store = await openStore(":memory:");
+ * const stop = watchPolicyFiles({ files: first.files, holder, store, load, log: console.error });
  * stop();
  * ```
  */

@@ -30,6 +30,7 @@ export interface RuntimePolicyOptions {
  *
  * @example
  * ```ts
+ * import { loadCliConfig } from "./load-cli-config.js";
  * const { engine, files } = await loadRuntimePolicy(loadCliConfig({}), { env: process.env });
  * ```
  */

@@ -16,6 +16,7 @@ export interface ToolMeta {
  *
  * @example
  * ```ts
+ * import { BUILTIN_MANIFEST } from "../builtin/builtin-manifest.js";
  * toolMetaOf(BUILTIN_MANIFEST).fetch_url; // { writes: false, policyArgs: { url: "url" }, openWorld: true }
  * ```
  */
@@ -54,6 +55,8 @@ export const BUILTIN_TOOL_META: Readonly<Record<string, ToolMeta>> = toolMetaOf(
  *
  * @example
  * ```ts
+ * import { createPolicyEngine } from "docket";
+ * const engine = await createPolicyEngine({ layers: [{ name: "project", rules: [] }] });
  * const tool = toolFromMeta("read_file", BUILTIN_TOOL_META.read_file!);
  * engine.decide({ tool, args: { path: ".env" }, rawArguments: "{}", callId: "c1", principal: "cli", sessionId: undefined });
  * ```

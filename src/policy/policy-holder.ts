@@ -33,9 +33,10 @@ export interface PolicyHolder {
  *
  * @example
  * ```ts
- * const holder = createPolicyHolder(await createPolicyEngine({ layers }));
- * const checkpoint = createCheckpoint({ tools, policy: holder.engine });
- * holder.replace(await createPolicyEngine({ layers: reloaded }));
+ * import { createCheckpoint, createPolicyEngine } from "docket";
+ * const holder = createPolicyHolder(await createPolicyEngine({ layers: [{ name: "project", rules: [] }] }));
+ * const checkpoint = createCheckpoint({ tools: [], policy: holder.engine });
+ * holder.replace(await createPolicyEngine({ layers: [{ name: "project", rules: [{ decision: "deny", tool: "*" }] }] }));
  * ```
  */
 export function createPolicyHolder(initial: DocketPolicyEngine): PolicyHolder {

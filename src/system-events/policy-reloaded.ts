@@ -37,6 +37,8 @@ const isFileHash = (value: SystemEventData): boolean =>
  *
  * @example
  * ```ts
+ * import { openStore } from "docket";
+ * const store = await openStore(":memory:");
  * await store.emit(policyReloaded.event({ status: "reloaded", files: [{ path: "/p/docket.yaml", sha256: "ab…" }] }));
  * ```
  */

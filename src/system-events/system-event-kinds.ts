@@ -23,6 +23,7 @@ export type AnySystemEventKind = SystemEventKind<any>;
  *
  * @example
  * ```ts
+ * import { policyReloaded } from "./policy-reloaded.js";
  * describeSystemEvent(policyReloaded.event({ status: "reloaded", files: [] })); // "policy reloaded from no files"
  * ```
  */

@@ -15,6 +15,8 @@ export type SystemEventData =
  *
  * @example
  * ```ts
+ * import { openStore } from "docket";
+ * const store = await openStore(":memory:");
  * const event: SystemEvent = { type: "system", kind: "policy_reloaded", callId: "", tool: "", sessionId: undefined, at: Date.now(), data: { files: [] } };
  * await store.emit(event);
  * ```

@@ -26,7 +26,8 @@ type SystemRecord = AuditRecord & { readonly event: SystemEvent };
  *
  * @example
  * ```ts
- * const reloads = await listSystemEvents(store, { kind: "policy_reloaded" });
+ * import { openStore } from "docket";
+ * const reloads = await listSystemEvents(await openStore(":memory:"), { kind: "policy_reloaded" });
  * ```
  */
 export async function listSystemEvents(
@@ -57,6 +58,8 @@ export async function listSystemEvents(
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerAuditEventsCommand(program.command("audit"));
  * await program.parseAsync(["audit", "events", "--type", "policy_reloaded"], { from: "user" });
  * ```
