@@ -53,7 +53,6 @@ export type { WriteFileOptions } from "./builtin/files/write-file.handler.js";
 export type { CommandEnvOptions } from "./builtin/shell/command-env.js";
 export type { RunCommandOptions } from "./builtin/shell/run-command.handler.js";
 export type { FetchUrlOptions } from "./builtin/web/fetch-url.handler.js";
-export type { Resolver, TargetPolicy } from "./builtin/web/vet-target.effect.js";
 export type { CallLedger, RecordedOutcome } from "./checkpoint/call-ledger.js";
 export type {
   CheckpointEvent,
@@ -112,6 +111,7 @@ export type { InboxChange, InboxFeed } from "./console/inbox-feed.js";
 export type { LimitAnswer, SignInLimiter } from "./console/sign-in-limiter.js";
 export type { SignInSession, SignInSessions } from "./console/sign-in-sessions.js";
 export { DocketError, type DocketErrorCode, isDocketError } from "./errors/docket-error.js";
+export type { Resolver, TargetPolicy } from "./http-target/http-target.effect.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
 export type {
   HarnessEvent,

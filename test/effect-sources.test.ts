@@ -107,7 +107,7 @@ describe("the source scan", () => {
     const files = new Set((await scanTree("src")).map((f) => f.file));
     for (const file of [
       "builtin/web/pinned-request.effect.ts",
-      "builtin/web/vet-target.effect.ts",
+      "http-target/http-target.effect.ts",
       "builtin/workspace/atomic-write.effect.ts",
       "builtin/shell/process-group.effect.ts",
       "builtin/shell/run-command.handler.ts",

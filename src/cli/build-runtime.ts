@@ -4,9 +4,9 @@ import { type ApproverDirectory, createApproverDirectory } from "../approval/app
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
 import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
 import { fileGuard } from "../builtin/files/file-guard.js";
-import { loadPolicyFiles } from "../config/load-policy-files.js";
 import { telemetryConfig } from "../config/telemetry-section.js";
-import { createPolicyEngine, type DocketPolicyEngine } from "../policy/policy-engine.js";
+import type { DocketPolicyEngine } from "../policy/policy-engine.js";
+import { createPolicyHolder } from "../policy/policy-holder.js";
 import { installedInWorkspace } from "../protect/docket-code-dir.js";
 import type { RuntimeFiles } from "../protect/runtime-own-files.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
@@ -17,9 +17,10 @@ import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import { createAlwaysAllow } from "./always-allow-rule.js";
 import { resumeCommand } from "./commands/resume-hint.js";
-import { docketProtection } from "./docket-protection.js";
 import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 import { packageRoot } from "./package-root.js";
+import { watchPolicyFiles } from "./policy-reloader.js";
+import { loadRuntimePolicy } from "./runtime-policy.js";
 import { protectedSandbox, sandboxNotice } from "./runtime-sandbox.js";
 import { type StartedTelemetry, startTelemetry } from "./start-telemetry.js";
 
@@ -61,6 +62,12 @@ export interface Runtime {
   readonly cli: CliConfig;
   readonly store: Store;
   readonly policy: DocketPolicyEngine;
+  /**
+   * Reload the policy when docket.yaml or a policy file changes, for as long as the runtime is
+   * open (a long-running gateway or hook daemon): a file that does not load keeps the old policy
+   * and says why; each reload is a signed `policy_reloaded` system event.
+   */
+  watchPolicy(): void;
   readonly tools: readonly Tool[];
   /** Undefined when nobody can answer: asks are then refused in words, never run. */
   readonly approvals: Approver | undefined;
@@ -119,26 +126,15 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   checkOperator(configuredApprovers, request.as);
   await request.preflight?.(cli);
   const workspace = cli.workspace;
-  const layers = loadPolicyFiles({
-    projectFile: cli.projectFile ?? false,
-    projectConfig: cli.config,
-    env,
-  });
-  const protection = docketProtection({
-    storeUrl: cli.storeUrl,
-    ...(cli.projectFile === undefined ? {} : { configFile: cli.projectFile }),
-    layers,
-    sections: cli.config?.sections ?? {},
-    workspace,
+  const loaded = await loadRuntimePolicy(cli, {
     env,
     ...(request.alsoOwn ? { alsoOwn: request.alsoOwn } : {}),
-  });
-  const policy = await createPolicyEngine({
-    layers,
-    workspace,
-    protection,
     shellParser: request.shellParser ?? "when-needed",
   });
+  const { layers, protection } = loaded;
+  // Read at call time by everything that judges calls, so a reload reaches them all.
+  const holder = createPolicyHolder(loaded.engine);
+  const policy = holder.engine;
   // The file tools keep docket's own files and deny-protected files out, whatever the policy.
   const guard = fileGuard({
     own: (absolute: string) => protection.ownFiles.find(absolute)?.what,
@@ -276,10 +272,29 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
         ),
     });
   }
+  let stopWatching: (() => void) | undefined;
   return {
     cli,
     store,
     policy,
+    watchPolicy() {
+      stopWatching ??= watchPolicyFiles({
+        files: loaded.files,
+        holder,
+        store,
+        // Read again as at start: the config, then every policy file it names.
+        load: () =>
+          loadRuntimePolicy(
+            loadCliConfig({ config: request.config, store: request.store }, { env }),
+            {
+              env,
+              ...(request.alsoOwn ? { alsoOwn: request.alsoOwn } : {}),
+              shellParser: request.shellParser ?? "when-needed",
+            },
+          ),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+    },
     tools,
     approvals,
     workspace,
@@ -288,6 +303,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     guard: hidden,
     telemetry: telemetry?.options,
     async close() {
+      stopWatching?.();
       await upstreams?.close();
       try {
         await store.close();

@@ -20,6 +20,8 @@ export async function buildGatewayCheckpoint({ config }: GatewayCommandOptions) 
     connectMcp: false,
     approvalMode: "wait",
   });
+  // A gateway outlives edits: a changed docket.yaml takes effect at the next call.
+  runtime.watchPolicy();
   const maxSessions = runtime.cli.runtime.gateway.maxSessions;
   const backend = await createGatewayBackend({
     tools: runtime.tools,

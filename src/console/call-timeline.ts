@@ -69,6 +69,9 @@ function describe(record: AuditRecord, durations: CallDurations): Html {
       return html`<b>interrupted</b>: ${shown(e.message)}`;
     case "log":
       return networkNote(e);
+    case "system":
+      // A system event belongs to no call; `docket audit events` describes it.
+      return html`<b>system: ${shown(e.kind)}</b>`;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { BUILTIN_LISTS } from "../builtin/builtin-lists.js";
 import type { Tool } from "../tool/tool.js";
 import { defineUpstreamTool } from "./define-upstream-tool.js";
 import type { ListedTools } from "./list-all-tools.js";
@@ -9,15 +10,7 @@ import type { UpstreamConnection } from "./upstream-connection.js";
 import { type DescriptionFinding, stripDescription, vetDescription } from "./vet-description.js";
 
 /** Names an outside description has no business mentioning: docket's own tools. */
-const LOCAL_TOOLS = [
-  "read_file",
-  "write_file",
-  "edit_file",
-  "search_files",
-  "list_files",
-  "run_command",
-  "fetch_url",
-];
+const LOCAL_TOOLS = BUILTIN_LISTS.names;
 
 /** How one listed tool stands: offered, or held and why; with what vetting found. */
 export interface ToolStanding {

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import * as path from "node:path";
 import picomatch from "picomatch";
+import { BUILTIN_LISTS } from "../builtin/builtin-lists.js";
 import { createAnalysisCache } from "./analysis-cache.js";
 import { withGrant } from "./call-grant.js";
 import { CallView } from "./call-view.js";
@@ -287,7 +288,10 @@ export async function createPolicyEngine(
         if (rule.decision !== "deny" || rule.paths === undefined || rule.sessionId !== undefined) {
           continue;
         }
-        if (!rule.tools.some((tool) => READING_TOOLS.some((name) => tool.test(name)))) continue;
+        if (
+          !rule.tools.some((tool) => BUILTIN_LISTS.readingContents.some((name) => tool.test(name)))
+        )
+          continue;
         if (rule.paths.some((pattern) => pattern.test(target, "restrict"))) {
           return { rule: rule.id, reason: rule.reason ?? `rule ${rule.id} denies reading it` };
         }
@@ -310,8 +314,6 @@ export async function createPolicyEngine(
     },
   };
 }
-
-const READING_TOOLS = ["read_file", "search_files"];
 
 /** What an analysis that cannot be made says: uncertain, so no allow rule allows. */
 function unanalysed(script: string): ShellAnalysis {

@@ -1,4 +1,5 @@
 import type { CheckpointEvent } from "../checkpoint/checkpoint-event.js";
+import type { SystemEvent } from "../system-events/system-event.js";
 
 /**
  * Appended by the store, never by the checkpoint: a write call that started (its intent is on
@@ -21,7 +22,8 @@ export interface InterruptedEvent {
 }
 
 /**
- * Every event the audit trail keeps: the checkpoint's steps plus the store's own `interrupted`.
+ * Every event the audit trail keeps: the checkpoint's call events, the store's own
+ * `interrupted`, and system events (no call: a policy reload, …).
  *
  * @example
  * ```ts
@@ -29,7 +31,7 @@ export interface InterruptedEvent {
  * await store.emit(event);
  * ```
  */
-export type StoreEvent = CheckpointEvent | InterruptedEvent;
+export type StoreEvent = CheckpointEvent | InterruptedEvent | SystemEvent;
 
 /** The `type` of each stored event. */
 export type StoreEventType = StoreEvent["type"];
@@ -54,6 +56,7 @@ const KNOWN: ReadonlySet<string> = new Set([
   "late_completion",
   "log",
   "interrupted",
+  "system",
 ]);
 
 /**

@@ -182,6 +182,9 @@ describe("the built, bundled bin", () => {
     const { stdout, stderr } = await docket(["run", "Hi."]);
     expect(stdout).toBe("Hello.\n");
     expect(stderr).toMatch(/session ses_\S+: completed/);
+    // The system events of that trail (none yet), through the bundle's own audit command.
+    const events = await docket(["audit", "events", "--type", "policy_reloaded"]);
+    expect(events.stdout).toBe("No policy_reloaded events.\n");
   });
 
   it("answers a Claude Code hook", async () => {

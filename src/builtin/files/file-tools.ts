@@ -1,7 +1,7 @@
 import { lazyImport } from "../../shared/lazy-import.js";
 import { defineBuiltinTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
-import { builtinPolicyArgs } from "../policy-args.js";
+import { BUILTIN_MANIFEST } from "../builtin-manifest.js";
 import type { EditFileOptions } from "./edit-file.handler.js";
 import { editFileDescription, editFileInput, editFileName } from "./edit-file.input.js";
 import type { FileGuard } from "./file-guard.js";
@@ -51,8 +51,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       name: readFileName,
       description: readFileDescription,
       input: readFileInput,
-      writes: false,
-      policyArgs: builtinPolicyArgs.read_file,
+      writes: BUILTIN_MANIFEST.read_file.writes,
+      policyArgs: BUILTIN_MANIFEST.read_file.policyArgs,
       handler: async (args, ctx) =>
         (await readFileHandler()).readFile(
           args,
@@ -65,8 +65,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       name: listFilesName,
       description: listFilesDescription,
       input: listFilesInput,
-      writes: false,
-      policyArgs: builtinPolicyArgs.list_files,
+      writes: BUILTIN_MANIFEST.list_files.writes,
+      policyArgs: BUILTIN_MANIFEST.list_files.policyArgs,
       handler: async (args, ctx) =>
         (await listFilesHandler()).listFiles(
           args,
@@ -79,8 +79,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       name: searchFilesName,
       description: searchFilesDescription,
       input: searchFilesInput,
-      writes: false,
-      policyArgs: builtinPolicyArgs.search_files,
+      writes: BUILTIN_MANIFEST.search_files.writes,
+      policyArgs: BUILTIN_MANIFEST.search_files.policyArgs,
       // The search has its own time budget; the deadline is a backstop.
       timeoutMs: 60_000,
       handler: async (args, ctx) =>
@@ -95,8 +95,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       name: writeFileName,
       description: writeFileDescription,
       input: writeFileInput,
-      writes: true,
-      policyArgs: builtinPolicyArgs.write_file,
+      writes: BUILTIN_MANIFEST.write_file.writes,
+      policyArgs: BUILTIN_MANIFEST.write_file.policyArgs,
       handler: async (args, ctx) =>
         (await writeFileHandler()).writeFile(
           args,
@@ -109,8 +109,8 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       name: editFileName,
       description: editFileDescription,
       input: editFileInput,
-      writes: true,
-      policyArgs: builtinPolicyArgs.edit_file,
+      writes: BUILTIN_MANIFEST.edit_file.writes,
+      policyArgs: BUILTIN_MANIFEST.edit_file.policyArgs,
       handler: async (args, ctx) =>
         (await editFileHandler()).editFile(
           args,

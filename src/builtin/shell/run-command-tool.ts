@@ -2,7 +2,7 @@ import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { lazyImport } from "../../shared/lazy-import.js";
 import { defineBuiltinTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
-import { builtinPolicyArgs } from "../policy-args.js";
+import { BUILTIN_MANIFEST } from "../builtin-manifest.js";
 import type { RunCommandOptions } from "./run-command.handler.js";
 import { runCommandDescription, runCommandInput, runCommandName } from "./run-command.input.js";
 import { runCommandFailure } from "./run-command-failure.js";
@@ -37,7 +37,7 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     // Decided per call: a script the analysis proves read-only is a read (the reads default
     // applies), anything else a write; the menu shows the worst case.
     writes: runCommandWrites,
-    policyArgs: builtinPolicyArgs.run_command,
+    policyArgs: BUILTIN_MANIFEST.run_command.policyArgs,
     timeoutMs: maxTimeoutMs + graceMs + KILL_MARGIN_MS,
     // Probed once here (and cached): the decide step needs it before any handler runs.
     confinement: resolveConfinement(options.sandbox),

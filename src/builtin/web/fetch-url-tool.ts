@@ -1,7 +1,7 @@
 import { lazyImport } from "../../shared/lazy-import.js";
 import { defineBuiltinTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
-import { builtinPolicyArgs } from "../policy-args.js";
+import { BUILTIN_MANIFEST } from "../builtin-manifest.js";
 import type { FetchUrlOptions } from "./fetch-url.handler.js";
 import { fetchUrlDescription, fetchUrlInput, fetchUrlName } from "./fetch-url.input.js";
 
@@ -21,10 +21,10 @@ export function fetchUrlTool(workspace: string, options: FetchUrlOptions = {}): 
     name: fetchUrlName,
     description: fetchUrlDescription,
     input: fetchUrlInput,
-    writes: false,
+    writes: BUILTIN_MANIFEST.fetch_url.writes,
     // A page is other people's text: it is labelled as data and taints the run.
-    openWorld: true,
-    policyArgs: builtinPolicyArgs.fetch_url,
+    openWorld: BUILTIN_MANIFEST.fetch_url.openWorld,
+    policyArgs: BUILTIN_MANIFEST.fetch_url.policyArgs,
     timeoutMs: (options.timeoutMs ?? 30_000) + 5_000,
     handler: async (args, ctx) =>
       (await fetchUrlHandler()).fetchUrl(args, { workspace, signal: ctx.signal }, options),

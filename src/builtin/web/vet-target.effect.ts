@@ -1,44 +1,20 @@
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import {
+  parseHttpTarget,
+  type TargetPolicy,
+  type TargetRefusal,
+  type VettedTarget,
+  vetHttpTarget,
+} from "../../http-target/http-target.effect.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
-import { classifyAddress } from "./address-policy.js";
 
-/** Resolves a host name to every address it has (like `dns.lookup` with `all: true`). */
-export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+export type { Resolver, TargetPolicy, VettedTarget } from "../../http-target/http-target.effect.js";
 
-/** Which destinations a fetch may reach. Production default: public addresses only. */
-export interface TargetPolicy {
-  /** Name resolution; injectable so tests can map names to chosen addresses. */
-  resolve?: Resolver;
-  /** Turn the address check off entirely (http/https and the name checks still apply). */
-  allowPrivateAddresses?: boolean;
-  /** Exceptions: return true to allow an address the default policy would block. */
-  isAllowedAddress?: (address: string) => boolean;
-}
-
-/** A destination that passed the checks: connect to `address`, never re-resolve the name. */
-export interface VettedTarget {
-  url: URL;
-  /** Host name without brackets or trailing dot. */
-  hostname: string;
-  address: string;
-  family: 4 | 6;
-}
-
-/** Names that reach the machine itself or a cloud metadata service whatever DNS says. */
-const BLOCKED_NAMES = new Set([
-  "localhost",
-  "metadata",
-  "metadata.google.internal",
-  "metadata.goog",
-  "instance-data",
-  "instance-data.ec2.internal",
-]);
+// fetch_url's side of the neutral HTTP-target guard: a refusal becomes the BuiltinRefusal the
+// checkpoint turns into words for the model.
+const WORDING = { verb: "fetch" } as const;
 
 /**
- * Parse a URL the model gave: http and https only, no embedded credentials. Numeric host
- * tricks (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) are normalised to dotted form by the
- * WHATWG parser here, before anything is classified.
+ * Parse a URL for `fetch_url` (see `parseHttpTarget`); a refused one throws a `BuiltinRefusal`.
  *
  * @example
  * ```ts
@@ -46,31 +22,13 @@ const BLOCKED_NAMES = new Set([
  * ```
  */
 export function parseFetchUrl(input: string): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new BuiltinRefusal("invalid_url", `Refused '${input}': it is not a valid absolute URL.`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new BuiltinRefusal(
-      "unsupported_scheme",
-      `Refused '${input}': only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, "")}.`,
-    );
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw new BuiltinRefusal(
-      "credentials_in_url",
-      `Refused '${url.host}': URLs with a user name or password in them are not fetched.`,
-    );
-  }
-  return url;
+  const parsed = parseHttpTarget(input, WORDING);
+  if (parsed.status === "refused") throw asRefusal(parsed);
+  return parsed.url;
 }
 
 /**
- * Decide where a URL may connect: the host (an IP literal, or every address its name resolves
- * to) must be public under the policy. Called for the first request and for every redirect;
- * the returned address is the only one the connection may use.
+ * Where a `fetch_url` request may connect (see `vetHttpTarget`); a refused one throws.
  *
  * @example
  * ```ts
@@ -79,65 +37,14 @@ export function parseFetchUrl(input: string): URL {
  * ```
  */
 export async function vetTarget(url: URL, policy: TargetPolicy = {}): Promise<VettedTarget> {
-  const hostname = url.hostname
-    .replace(/^\[|\]$/g, "")
-    .replace(/\.+$/, "")
-    .toLowerCase();
-  const literal = isIP(hostname);
-  if (literal !== 0) {
-    checkAddress(url, hostname, policy);
-    return { url, hostname, address: hostname, family: literal === 6 ? 6 : 4 };
-  }
-  if (
-    !policy.allowPrivateAddresses &&
-    (BLOCKED_NAMES.has(hostname) || hostname.endsWith(".localhost"))
-  ) {
-    throw new BuiltinRefusal(
-      "blocked_address",
-      `Refused to fetch ${url.href}: '${hostname}' names this machine or a cloud metadata service.`,
-    );
-  }
-  const addresses = await resolveAll(url, hostname, policy.resolve ?? defaultResolve);
-  for (const { address } of addresses) checkAddress(url, address, policy);
-  const first = addresses[0];
-  if (first === undefined) {
-    throw new BuiltinRefusal("dns_failed", `Could not resolve '${hostname}': no addresses.`);
-  }
-  return { url, hostname, address: first.address, family: first.family === 6 ? 6 : 4 };
+  const verdict = await vetHttpTarget(url, policy, WORDING);
+  if (verdict.status === "refused") throw asRefusal(verdict);
+  return verdict.target;
 }
 
-function checkAddress(url: URL, address: string, policy: TargetPolicy): void {
-  if (policy.allowPrivateAddresses || policy.isAllowedAddress?.(address)) return;
-  const verdict = classifyAddress(address);
-  if (verdict.blocked) {
-    const via =
-      url.hostname.replace(/^\[|\]$/g, "") === address
-        ? ""
-        : ` ('${url.hostname}' resolves to ${address})`;
-    throw new BuiltinRefusal(
-      "blocked_address",
-      `Refused to fetch ${url.href}: ${address} is ${verdict.reason}${via}. Only public internet addresses can be fetched.`,
-    );
-  }
-}
-
-async function resolveAll(
-  url: URL,
-  hostname: string,
-  resolve: Resolver,
-): Promise<Array<{ address: string; family: number }>> {
-  try {
-    return await resolve(hostname);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new BuiltinRefusal(
-      "dns_failed",
-      `Could not resolve '${hostname}' for ${url.href} (${code}).`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
-
-const defaultResolve: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+const asRefusal = (refusal: TargetRefusal) =>
+  new BuiltinRefusal(
+    refusal.code,
+    refusal.message,
+    refusal.cause === undefined ? {} : { cause: refusal.cause },
+  );

@@ -4,6 +4,7 @@ import { type CallDurations, callDurations, readableMs } from "../../shared/call
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
 import type { Store } from "../../store/store.js";
+import { registerAuditEventsCommand } from "./audit-events-command.js";
 import { approvalTimings, auditHeader, auditRow, storyOrder } from "./audit-rows.js";
 import { registerAuditTrailCommands } from "./audit-trail-commands.js";
 import { commandFailure } from "./command-failure.js";
@@ -24,7 +25,7 @@ interface ListOptions {
 }
 
 /**
- * Add `docket audit list | show | verify | export | key`: the audit trail of every call, read from the store.
+ * Add `docket audit list | show | events | verify | export | key`: the audit trail of every call, read from the store.
  *
  * @example
  * ```ts
@@ -129,6 +130,7 @@ export function registerAuditCommand(program: Command): void {
       },
     );
 
+  registerAuditEventsCommand(audit);
   registerAuditTrailCommands(audit);
 }
 

@@ -1,5 +1,6 @@
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { showControlCharacters } from "../../approval/format-arguments.js";
 import { loadAuditKey, readPublicKey, resolveAuditPaths } from "../../audit/audit-key.js";
 import { type DigestLog, openDigestLog } from "../../audit/digest-log.js";
 import { exportTrail, readExport } from "../../audit/export-trail.js";
@@ -7,6 +8,7 @@ import type { TrailReport } from "../../audit/trail-report.js";
 import { verifyStoreTrail } from "../../audit/verify-store-trail.js";
 import { verifyTrail } from "../../audit/verify-trail.js";
 import { loadCliConfig } from "../load-cli-config.js";
+import { listSystemEvents } from "./audit-events-command.js";
 import { commandFailure } from "./command-failure.js";
 import { STORE_FLAG_HELP, withCommandStore } from "./open-command-store.js";
 import { parseSince } from "./parse-since.js";
@@ -49,8 +51,10 @@ export function registerAuditTrailCommands(audit: Command): void {
     .option("--file <export>", "verify an export (docket audit export) instead of a store")
     .option("--json", "the report as one JSON object")
     .action(async (options: VerifyOptions) => {
-      const report = options.file ? await verifyExportFile(options) : await verifyStore(options);
-      printReport(report, options.json === true);
+      const { report, systemEvents } = options.file
+        ? { report: await verifyExportFile(options), systemEvents: undefined }
+        : await verifyStore(options);
+      printReport(report, systemEvents, options.json === true);
       switch (report.verdict) {
         case "verified":
           return;
@@ -134,7 +138,9 @@ export function registerAuditTrailCommands(audit: Command): void {
     });
 }
 
-async function verifyStore(options: VerifyOptions): Promise<TrailReport> {
+async function verifyStore(
+  options: VerifyOptions,
+): Promise<{ report: TrailReport; systemEvents: SystemEventCounts }> {
   const paths = auditPaths(options);
   const keyFile = options.publicKey ?? paths.publicKeyFile;
   const publicKey =
@@ -144,13 +150,20 @@ async function verifyStore(options: VerifyOptions): Promise<TrailReport> {
   let digests: DigestLog | undefined;
   if (publicKey) digests = await openDigestLog(digestsAt);
   try {
-    return await withCommandStore(options, (store) =>
-      verifyStoreTrail(store, {
+    return await withCommandStore(options, async (store) => ({
+      report: await verifyStoreTrail(store, {
         publicKey,
         digests,
         ...(options.session !== undefined ? { sessionId: options.session } : {}),
       }),
-    );
+      // Said beside the verdict: events that belong to no call are in the chains verified.
+      systemEvents: countSystemEvents(
+        await listSystemEvents(store, {
+          ...(options.session !== undefined ? { sessionId: options.session } : {}),
+          limit: Number.MAX_SAFE_INTEGER,
+        }),
+      ),
+    }));
   } finally {
     await digests?.close();
   }
@@ -173,9 +186,24 @@ async function verifyExportFile(options: VerifyOptions): Promise<TrailReport> {
   }
 }
 
-function printReport(report: TrailReport, json: boolean): void {
+/** How many system events of each kind the verified chains hold. */
+type SystemEventCounts = Readonly<Record<string, number>>;
+
+function countSystemEvents(records: readonly { event: { kind: string } }[]): SystemEventCounts {
+  const counts: Record<string, number> = {};
+  for (const { event } of records) counts[event.kind] = (counts[event.kind] ?? 0) + 1;
+  return counts;
+}
+
+function printReport(
+  report: TrailReport,
+  systemEvents: SystemEventCounts | undefined,
+  json: boolean,
+): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(report)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(systemEvents === undefined ? report : { ...report, systemEvents })}\n`,
+    );
     return;
   }
   const lines: string[] = [];
@@ -199,5 +227,10 @@ function printReport(report: TrailReport, json: boolean): void {
     lines.push(`recovered: session ${JSON.stringify(span.sessionId)}: ${span.message}`);
   }
   for (const note of report.notProven) lines.push(`not proven: ${note}`);
+  const kinds = Object.entries(systemEvents ?? {});
+  if (kinds.length > 0) {
+    const listed = kinds.map(([kind, count]) => `${count} ${showControlCharacters(kind)}`);
+    lines.push(`system events (no call; docket audit events): ${listed.join(", ")}`);
+  }
   process.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -81,6 +81,8 @@ async function serve(flags: { config?: string; store?: string; socket?: string }
     approvalMode: "wait",
     alsoOwn: hostSettingsFiles(),
   });
+  // A daemon outlives edits: a changed docket.yaml takes effect without a restart.
+  runtime.watchPolicy();
   const server = await serveHooks(runtime, socket);
   process.stderr.write(`docket: answering hook calls on ${socket} (stop with Ctrl-C)\n`);
   await new Promise<void>((resolve) => {

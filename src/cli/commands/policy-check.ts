@@ -1,3 +1,4 @@
+import { BUILTIN_LISTS } from "../../builtin/builtin-lists.js";
 import { confineVerdict } from "../../checkpoint/confine-verdict.js";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
 import type { ToolMeta } from "../../policy/builtin-tool-meta.js";
@@ -81,7 +82,7 @@ export async function setup(options: PolicyCliOptions, toolName?: string): Promi
     const cli = loadCliConfig({ config: options.config });
     const sandbox = cli.runtime.sandbox;
     const probing =
-      toolName === "run_command" && sandbox.mode !== "off"
+      BUILTIN_LISTS.confined.includes(toolName ?? "") && sandbox.mode !== "off"
         ? probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath, { version: false })
         : undefined;
     const layers = loadPolicyFiles({
@@ -201,7 +202,7 @@ function confinedVerdict(
   verdict: PolicyVerdict,
   sandbox: SandboxSettings,
 ): PolicyVerdict {
-  if (toolName !== "run_command" || verdict.decision === "deny") return verdict;
+  if (!BUILTIN_LISTS.confined.includes(toolName) || verdict.decision === "deny") return verdict;
   const confinement = resolveConfinement(sandbox);
   const confined = confineVerdict({ confinement } as Tool, verdict);
   if (confined.decision === verdict.decision) return verdict;

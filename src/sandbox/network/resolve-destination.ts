@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { classifyAddress } from "../../builtin/web/address-policy.js";
+import { classifyAddress } from "../../http-target/classify-address.js";
 
 /** Resolves a host name to its addresses (like `dns.lookup` with `all: true`). */
 export type HostResolver = (host: string) => Promise<ReadonlyArray<{ address: string }>>;

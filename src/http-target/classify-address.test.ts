@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyAddress, embeddedIPv4 } from "./address-policy.js";
+import { classifyAddress, embeddedIPv4 } from "./classify-address.js";
 
 describe("classifyAddress", () => {
   it.each([
