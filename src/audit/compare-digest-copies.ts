@@ -12,7 +12,12 @@ import type { TrailProblem } from "./trail-report.js";
  *
  * @example
  * ```ts
- * compareDigestCopies("ses_1", stored, delivered, owed, (problem) => problems.push(problem));
+ * import type { AuditCheckpoint } from "../store/audit-checkpoint.js";
+ * import type { TrailProblem } from "./trail-report.js";
+ * declare const stored: AuditCheckpoint[];
+ * declare const delivered: AuditCheckpoint[];
+ * const problems: TrailProblem[] = [];
+ * compareDigestCopies("ses_1", stored, delivered, new Set(), (problem) => problems.push(problem));
  * ```
  */
 export function compareDigestCopies(

@@ -23,10 +23,13 @@ export interface CallsInFlight {
  *
  * @example
  * ```ts
+ * import type { NetworkConnection } from "../sandbox/network/network-connection.js";
+ * declare const log: CallLog;
+ * declare const connection: NetworkConnection;
  * const calls = createCallsInFlight("web");
- * const leave = calls.enter(ctx.log);
- * try { await client.callTool(…); } finally { leave(); }
+ * const leave = calls.enter(log); // as a call to the server starts
  * calls.record(connection); // a `network connection` log line of that call, server: "web"
+ * leave(); // as it ends
  * ```
  */
 export function createCallsInFlight(server: string): CallsInFlight {

@@ -11,8 +11,12 @@ type Awaitable<T> = T | Promise<T>;
  *
  * @example
  * ```ts
- * for (const owner of await engine.deliveries.owners()) {
- *   if (isOwnerGone(owner)) await log.deliver(await engine.deliveries.signedBy(owner));
+ * import type { AuditCheckpoint } from "./audit-checkpoint.js";
+ * declare const deliveries: OwedDeliveries;
+ * declare const isGone: (owner: string) => boolean;
+ * declare const deliver: (checkpoints: AuditCheckpoint[]) => Promise<void>;
+ * for (const owner of await deliveries.owners()) {
+ *   if (isGone(owner)) await deliver(await deliveries.signedBy(owner));
  * }
  * ```
  */

@@ -12,8 +12,10 @@ import { sqlState } from "./postgres-transaction.js";
  *
  * @example
  * ```ts
+ * import type { Pool } from "pg";
+ * declare const pool: Pool;
  * const owed = new PostgresOwedDeliveries(pool);
- * await owed.settle(owner);
+ * await owed.settle("host:1234#1");
  * ```
  */
 export class PostgresOwedDeliveries implements OwedDeliveries {

@@ -5,6 +5,7 @@
  *
  * @example
  * ```ts
+ * import { openNodeSqlite } from "./node-sqlite-database.js";
  * const db: Database = openNodeSqlite("/tmp/store.db", { readOnly: false, timeoutMs: 5_000 });
  * const n = db.prepare("SELECT count(*) FROM events").pluck().get();
  * ```

@@ -12,8 +12,9 @@ import { statementCache } from "./statement-cache.js";
  *
  * @example
  * ```ts
- * const owed = new SqliteOwedDeliveries(db);
- * owed.note(owner, Date.now()); // inside the checkpoint's transaction
+ * import { openNodeSqlite } from "./node-sqlite-database.js";
+ * const owed = new SqliteOwedDeliveries(openNodeSqlite(".docket/docket.db"));
+ * owed.note("host:1234#1", Date.now()); // inside the checkpoint's transaction
  * ```
  */
 export class SqliteOwedDeliveries implements OwedDeliveries {
