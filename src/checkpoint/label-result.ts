@@ -26,7 +26,8 @@ export interface LabelledResult {
 export function labelResult(
   state: CheckpointState,
   input: {
-    readonly tool: Tool;
+    /** Undefined for a host's tool docket does not know: its result is still scanned. */
+    readonly tool: Tool | undefined;
     readonly args: Readonly<Record<string, unknown>>;
     readonly ctx: { readonly sessionId?: string; readonly runId?: string };
     readonly callId: string;
@@ -37,13 +38,15 @@ export function labelResult(
   const { tool, args, ctx, callId } = input;
   let { result, text } = input;
   const { flow, taint } = state;
-  let privateSource = result.output === undefined ? undefined : flow.sensitiveOf(tool, args);
+  const name = result.name;
+  let privateSource =
+    result.output === undefined || tool === undefined ? undefined : flow.sensitiveOf(tool, args);
   let secrets: readonly string[] | undefined;
   if (flow.secrets !== "off" && text !== "") {
     const scan = scanSecrets(text);
     if (scan.status === "found") {
       secrets = scan.kinds;
-      privateSource ??= `secret in ${tool.name} result (${scan.kinds.join(", ")})`;
+      privateSource ??= `secret in ${name} result (${scan.kinds.join(", ")})`;
       if (flow.secrets === "refuse") {
         text = "";
         const { output: _withheld, ...rest } = result;
@@ -51,7 +54,7 @@ export function labelResult(
           ...rest,
           status: "failed",
           reason: "error",
-          message: `${tool.name} ran, but its result holds a credential (${scan.kinds.join(", ")}), so docket withheld it.`,
+          message: `${name} ran, but its result holds a credential (${scan.kinds.join(", ")}), so docket withheld it.`,
         } as FailedResult;
       } else {
         text = scan.masked;
@@ -60,7 +63,7 @@ export function labelResult(
     }
   }
   if (privateSource === undefined) return { result, text, fields: {} };
-  taint.addPrivate(taint.keyOf(ctx), { tool: tool.name, source: privateSource, callId });
+  taint.addPrivate(taint.keyOf(ctx), { tool: name, source: privateSource, callId });
   return {
     result,
     text,
