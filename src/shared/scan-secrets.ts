@@ -16,8 +16,9 @@ export type SecretScan =
 
 const CLEAN: SecretScan = Object.freeze({ status: "clean" });
 
-/** A run of token characters long enough to be a key; `/` ends it, so paths are not candidates. */
-const LONG_TOKEN = /[A-Za-z0-9+_=-]{32,}/g;
+/** Any of the words `isSecretEnvName` looks for: without one, no named value can be a secret. */
+const SECRET_WORD = /pass|secret|credential|key|token|pat|pwd|cookie|signature|auth/i;
+const MIN_TOKEN = 32;
 const MIN_ENTROPY_BITS = 4.2;
 const MIN_NAMED_VALUE = 8;
 
@@ -42,10 +43,13 @@ export function scanSecrets(text: string): SecretScan {
     count += 1;
     if (!kinds.includes(kind)) kinds.push(kind);
   };
-  let masked = text.replace(URL_PASSWORD, (_whole, head: string) => {
-    found("url password");
-    return `${head}***@`;
-  });
+  // Each pass is skipped when a cheap test shows it cannot match: most results hold no secret.
+  let masked = text.includes("://")
+    ? text.replace(URL_PASSWORD, (_whole, head: string) => {
+        found("url password");
+        return `${head}***@`;
+      })
+    : text;
   for (const { kind, pattern, replacement } of CREDENTIAL_SHAPES) {
     pattern.lastIndex = 0;
     if (!pattern.test(masked)) continue;
@@ -54,21 +58,57 @@ export function scanSecrets(text: string): SecretScan {
       return replacement.replace(/\$(\d)/g, (_, n: string) => String(match[Number(n)] ?? ""));
     });
   }
-  masked = masked.replace(NAMED_VALUE, (whole, quote: string, name: string, sep, value) => {
-    const bare = String(value).replace(/^["']|["']$/g, "");
-    if (!isSecretEnvName(name) || bare.length < MIN_NAMED_VALUE || bare.includes("***")) {
-      return whole;
+  if (SECRET_WORD.test(masked)) {
+    masked = masked.replace(NAMED_VALUE, (whole, quote: string, name: string, sep, value) => {
+      const bare = String(value).replace(/^["']|["']$/g, "");
+      if (!isSecretEnvName(name) || bare.length < MIN_NAMED_VALUE || bare.includes("***")) {
+        return whole;
+      }
+      found("password");
+      const q = /^["']/.test(value) ? (value[0] as string) : "";
+      return `${quote}${name}${quote}${sep}${q}***${q}`;
+    });
+  }
+  const random = randomTokens(masked);
+  if (random.length > 0) {
+    let out = "";
+    let from = 0;
+    for (const [start, end] of random) {
+      found("high-entropy token");
+      out += `${masked.slice(from, start)}***`;
+      from = end;
     }
-    found("password");
-    const q = /^["']/.test(value) ? (value[0] as string) : "";
-    return `${quote}${name}${quote}${sep}${q}***${q}`;
-  });
-  masked = masked.replace(LONG_TOKEN, (token) => {
-    if (!looksRandom(token)) return token;
-    found("high-entropy token");
-    return "***";
-  });
+    masked = out + masked.slice(from);
+  }
   return count === 0 ? CLEAN : { status: "found", kinds, count, masked };
+}
+
+/**
+ * Where the runs of token characters (letters, digits, `+_=-`) of 32 or more that look random
+ * are. `/` ends a run, so paths are not candidates. A loop over char codes: a regex for this
+ * retries at every position inside every long word.
+ */
+function randomTokens(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i += 1) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const token =
+      (c >= 48 && c <= 57) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 97 && c <= 122) ||
+      c === 43 ||
+      c === 95 ||
+      c === 61 ||
+      c === 45;
+    if (token) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start >= MIN_TOKEN && looksRandom(text.slice(start, i))) spans.push([start, i]);
+      start = -1;
+    }
+  }
+  return spans;
 }
 
 /** Mixed case and digits, and close to the entropy of random characters. */
