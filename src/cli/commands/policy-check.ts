@@ -1,4 +1,5 @@
 import { confineVerdict } from "../../checkpoint/confine-verdict.js";
+import type { FlowOptions } from "../../checkpoint/flow-options.js";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
 import type { ToolMeta } from "../../policy/builtin-tool-meta.js";
 import type { PolicyVerdict } from "../../policy/policy.js";
@@ -63,6 +64,8 @@ export interface Setup {
   readonly sandbox: SandboxSettings;
   /** The sandbox's probe, started early so that it runs while the policy loads. */
   readonly probing: Promise<unknown> | undefined;
+  /** docket.yaml's `flow:` section, as a run here would apply it. */
+  readonly flow: FlowOptions;
 }
 
 /**
@@ -103,7 +106,8 @@ export async function setup(options: PolicyCliOptions, toolName?: string): Promi
       // One call per process: a plain-words command is judged without loading tree-sitter.
       shellParser: "when-needed",
     });
-    return { engine, tools: dryRunTools(workspace, declared), sandbox, probing };
+    const flow = { ...cli.runtime.flow, workspace };
+    return { engine, tools: dryRunTools(workspace, declared), sandbox, probing, flow };
   } catch (error) {
     return fail(2, (error as Error).message);
   }
