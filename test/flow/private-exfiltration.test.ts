@@ -13,6 +13,7 @@ import { createScriptedModel } from "../../src/model/scripted-model.js";
 import type { Store } from "../../src/store/store.js";
 import { call, scriptOf, turn } from "../loop/support/model-script.js";
 import { tempStore } from "../loop/support/temp-store.js";
+import { runDocket } from "../support/run-docket.js";
 
 const KEY = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 const CUSTOMERS = "name,email\nAda Lovelace,ada@example.com\n";
@@ -39,13 +40,13 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function workspace() {
-  const { store, dir } = await tempStore();
+  const { store, dir, url } = await tempStore();
   await mkdir(join(dir, "data/customers"), { recursive: true });
   await writeFile(join(dir, "data/customers/list.csv"), CUSTOMERS);
   await writeFile(join(dir, "deploy.txt"), `GITHUB_TOKEN is ${KEY}\n`);
   // fetch_url refuses loopback addresses; the test double's address is the one it is told about.
   const fetch = fetchUrlTool(dir, { isAllowedAddress: (address) => address === "127.0.0.1" });
-  return { store, dir, tools: [fetch, ...fileTools(dir)] };
+  return { store, dir, url, tools: [fetch, ...fileTools(dir)] };
 }
 
 function harnessOf(
@@ -75,7 +76,7 @@ const send = () => call("call_send", "fetch_url", { url: `${base}/collect?d=Ada`
 
 describe("a page that asks the agent to send private data out", () => {
   it("the send is asked, naming both sources, and refused by the approver it never runs", async () => {
-    const { store, dir, tools } = await workspace();
+    const { store, dir, url, tools } = await workspace();
     const asked: ApprovalRequest[] = [];
     collected.length = 0;
     const harness = harnessOf(
@@ -103,6 +104,12 @@ describe("a page that asks the agent to send private data out", () => {
     expect(JSON.stringify(decided?.event)).toContain("read_file data/customers/list.csv");
     const read = events.find((e) => e.callId === "call_read" && e.type === "finished");
     expect(read?.event).toMatchObject({ private: "read_file data/customers/list.csv" });
+    // `docket audit show` names the session's labels and what set them.
+    await store.close();
+    const shown = await runDocket(["audit", "show", "call_send", "--store", url]);
+    expect(shown.stdout).toContain(
+      `session labels private (read_file data/customers/list.csv, call call_read); untrusted (fetch_url ${base}/page, call call_page)`,
+    );
   });
 
   it("the same send in a session without the private read runs", async () => {
