@@ -153,7 +153,7 @@ export async function runCheck(
   argsText: string,
   options: PolicyCliOptions,
 ): Promise<void> {
-  const { engine, tools, sandbox, probing } = await setup(options, toolName);
+  const { engine, tools, sandbox, probing, flow } = await setup(options, toolName);
   toolOrFail(tools, toolName);
   // The text goes through the checkpoint as a model would send it: read, validated, decided.
   const outcome = await dryRun({
@@ -162,6 +162,7 @@ export async function runCheck(
     name: toolName,
     raw: argsText,
     principal: options.principal,
+    flow,
   });
   if (outcome.status === "refused") {
     if (options.json) {
