@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createCheckpoint, createMemoryEventSink, defineTool } from "../src/index.js";
+import { benchSecretScan } from "./secret-scan.js";
 import { summarise, us } from "./stats.js";
 
 /**
@@ -105,4 +106,5 @@ export async function benchCheckpoint({ calls = 100_000, warmup = 20_000 } = {})
   console.log(
     `  added per call (median) ${us(cp.medianUs - base.medianUs)}; checkpoint / by hand = ${ratio.toFixed(2)}x (target <= 2x)`,
   );
+  benchSecretScan();
 }

@@ -68,6 +68,7 @@ export type {
   ToolOutputChunk,
 } from "./checkpoint/checkpoint-options.js";
 export { type Checkpoint, createCheckpoint } from "./checkpoint/create-checkpoint.js";
+export type { FlowOptions, OutwardDecision, SecretHandling } from "./checkpoint/flow-options.js";
 export type { ClearedCall, HostOutcome, Preflight } from "./checkpoint/host-call.js";
 export { createMemoryEventSink, type MemoryEventSink } from "./checkpoint/memory-event-sink.js";
 export { capText, renderResult } from "./checkpoint/render-result.js";
@@ -200,6 +201,7 @@ export { probeSandbox, type SandboxProbe } from "./sandbox/probe-sandbox.js";
 export { type SandboxReport, sandboxReport } from "./sandbox/sandbox-report.js";
 export type { SandboxMode, SandboxNetwork, SandboxSettings } from "./sandbox/sandbox-settings.js";
 export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
+export { type SecretScan, scanSecrets } from "./shared/scan-secrets.js";
 export type { TerminalStyle } from "./shared/terminal-style.js";
 export type {
   Approval,

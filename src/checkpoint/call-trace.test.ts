@@ -44,6 +44,8 @@ const openWorldFinished: Exactly<BodyOf<"finished">> = {
   openWorld: true,
   source: "fetch_url https://example.com/",
   tainted: "session",
+  private: "secret in fetch_url result (github token)",
+  secrets: ["github token"],
 };
 
 describe("eventOf", () => {

@@ -26,7 +26,7 @@ export function identifyCall(call: unknown): { callId: string; name: string } {
   return { callId, name };
 }
 
-function openWorldFinished(
+function labelledFinished(
   { callId, name: tool, sessionId }: CallTrace,
   body: Extract<EventBody, { type: "finished" }>,
   at: number,
@@ -41,7 +41,9 @@ function openWorldFinished(
     openWorld: body.openWorld,
     output: body.output,
     outputBytes: body.outputBytes,
+    private: body.private,
     reason: body.reason,
+    secrets: body.secrets,
     sessionId,
     source: body.source,
     status: body.status,
@@ -102,7 +104,9 @@ export function eventOf(trace: CallTrace, body: EventBody, at: number): Checkpoi
         writes: body.writes,
       };
     case "finished":
-      if (body.openWorld !== undefined) return openWorldFinished(trace, body, at);
+      if (body.openWorld !== undefined || body.private !== undefined) {
+        return labelledFinished(trace, body, at);
+      }
       return {
         at,
         callId,
@@ -179,6 +183,11 @@ export class CallTrace {
   /** Telemetry: the call is decided under taint from these tools' results. */
   noteTaint(tools: readonly string[]): void {
     this.span?.tainted(tools);
+  }
+
+  /** Telemetry: the session's labels when the call was decided, and whether it can send out. */
+  noteLabels(labels: readonly string[], sends: boolean): void {
+    this.span?.labelled(labels, sends);
   }
 
   elapsed(): number {

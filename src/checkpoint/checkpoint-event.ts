@@ -73,6 +73,10 @@ export type CheckpointEvent =
       readonly source?: string;
       /** Set when this result tainted its run or session (the scope), so the trail shows the cause. */
       readonly tainted?: "run" | "session";
+      /** Set when this result labelled its session `private`: the sensitive read or the secret, in words. */
+      readonly private?: string;
+      /** The kinds of credential the scanner masked in `output` (or withheld), e.g. `github token`. */
+      readonly secrets?: readonly string[];
     })
   | (EventBase & {
       readonly type: "late_completion";

@@ -7,6 +7,7 @@ import type { Tool } from "../tool/tool.js";
 import type { ToolLintHandler } from "../tool/tool-lint-warnings.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
+import type { FlowOptions } from "./flow-options.js";
 import type { TaintOptions } from "./taint-ledger.js";
 
 /** Caps the checkpoint enforces. Every field has a default. */
@@ -65,6 +66,13 @@ export interface CheckpointOptions {
    * `{ scope: "session", writes: "ask" }` (see docs/untrusted-content.md).
    */
   readonly taint?: TaintOptions | undefined;
+  /**
+   * Information flow: which reads are private (`sensitive`), which tools send data out (`sends`),
+   * what a session holding private data and untrusted content may send (`outward`, default ask)
+   * and what the secret scanner does with results (`secrets`, default off). See
+   * docs/information-flow.md.
+   */
+  readonly flow?: FlowOptions | undefined;
   /**
    * Where the tools' lint findings go (`docket tools --lint`'s, see docs/observability.md),
    * reported once per tool and process at this checkpoint's first call, in development only (not

@@ -5,6 +5,7 @@ import type { ToolSet } from "../tool/tool-set.js";
 import type { CallLedger } from "./call-ledger.js";
 import type { EventSink } from "./checkpoint-event.js";
 import type { ResolvedLimits, ToolOutputChunk } from "./checkpoint-options.js";
+import type { FlowRules } from "./flow-options.js";
 import type { LateHandlers } from "./late-handlers.js";
 import type { TaintLedger } from "./taint-ledger.js";
 
@@ -24,6 +25,8 @@ export interface CheckpointState {
   readonly onOutput: ((output: ToolOutputChunk) => void) | undefined;
   /** Which runs or sessions have read open-world results, and what that does to writes. */
   readonly taint: TaintLedger;
+  /** What is private, which tools send data out, and what the secret scanner does. */
+  readonly flow: FlowRules;
   /** Handlers stopped at their deadline or by a cancel that still run (`drain`). */
   readonly late: LateHandlers;
   /** Spans and metrics of each call (`execute_tool`). */

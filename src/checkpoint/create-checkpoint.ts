@@ -17,6 +17,7 @@ import type { CheckpointState } from "./checkpoint-state.js";
 import { withConfinement } from "./confine-verdict.js";
 import { dispatch } from "./dispatch.js";
 import { dispatchBatch, dispatchOne } from "./dispatch-batch.js";
+import { compileFlow } from "./flow-options.js";
 import { type HostOutcome, type Preflight, preflightCall, recordHostOutcome } from "./host-call.js";
 import { LateHandlers } from "./late-handlers.js";
 import { TaintLedger } from "./taint-ledger.js";
@@ -110,6 +111,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     onEventError: options.onEventError ?? createOutageLog(),
     onOutput: options.onOutput,
     taint: new TaintLedger(options.taint),
+    flow: compileFlow(options.flow),
     late: new LateHandlers(),
     telemetry: resolveTelemetry(options.telemetry),
   };

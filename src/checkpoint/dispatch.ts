@@ -7,6 +7,7 @@ import { CallTrace, type EventBody } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { type ExecuteInput, executeTool } from "./execute-tool.js";
+import { flowVerdict, labelNames } from "./flow-verdict.js";
 import type { HandlerWatch } from "./handler-watch.js";
 import { readArguments } from "./read-arguments.js";
 import { describeValue, readCall } from "./read-call.js";
@@ -119,8 +120,12 @@ export async function dispatch(
     );
   }
 
-  // 4. Decide, knowing whether text from outside came before this call.
+  // 4. Decide, knowing whether text from outside and private data came before this call, and
+  // whether it can send data out: the flow, not only the call.
   const taint = state.taint.ofCall(ctx);
+  const labels = { untrusted: taint, private: state.taint.privateOfCall(ctx) };
+  const sends = state.flow.sendsOf(tool);
+  const labelled = labels.private.tainted || taint.tainted;
   let verdict = decide(state, {
     tool,
     args,
@@ -129,6 +134,8 @@ export async function dispatch(
     principal,
     sessionId: ctx.sessionId,
     taint,
+    labels: labelled ? labelNames(labels) : [],
+    sends,
   });
   if (isThenable(verdict)) verdict = await verdict;
   if (verdict === undefined) {
@@ -141,6 +148,17 @@ export async function dispatch(
     verdict = taintVerdict(tool, verdict, taint, state.taint.writes);
     trace.noteTaint(taint.sources.map((source) => source.tool));
   }
+  if (sends) {
+    verdict = flowVerdict({
+      tool,
+      verdict,
+      labels,
+      sends,
+      rawArguments: raw as string,
+      flow: state.flow,
+    });
+  }
+  if (labelled || sends) trace.noteLabels(labelled ? labelNames(labels) : [], sends);
   trace.rule = verdict.rule;
   try {
     const pending = trace.emit({

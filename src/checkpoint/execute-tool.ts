@@ -6,6 +6,7 @@ import type { CheckpointState } from "./checkpoint-state.js";
 import { guardRepeat } from "./guard-repeat.js";
 import { HandlerContext } from "./handler-context.js";
 import type { HandlerWatch } from "./handler-watch.js";
+import { labelResult } from "./label-result.js";
 import { capText, outputText } from "./render-result.js";
 import { runHandler } from "./run-handler.js";
 import { sanitiseError } from "./sanitise-error.js";
@@ -132,6 +133,17 @@ export async function executeTool(
       );
       break;
   }
+  // Credentials masked and labels set before anything of the result is recorded or returned.
+  const labelled = labelResult(state, {
+    tool,
+    args,
+    ctx: dispatchCtx,
+    callId: trace.callId,
+    result,
+    text,
+  });
+  result = labelled.result;
+  text = labelled.text;
   const kept = result.output !== undefined;
   const output = kept ? capText(text, state.limits.maxResultBytes) : "";
   // A write's outcome is committed now; a read's with the rest of its batch (dispatch flushes).
@@ -162,7 +174,11 @@ export async function executeTool(
     state.onEventError(error);
   };
   const recorded = trace.emitAfterRun(
-    tool.openWorld ? { ...finished, ...provenance(tool, args, source, state) } : finished,
+    tool.openWorld
+      ? { ...finished, ...provenance(tool, args, source, state), ...labelled.fields }
+      : labelled.fields.private === undefined
+        ? finished
+        : { ...finished, ...labelled.fields },
     defer,
     lost,
   );

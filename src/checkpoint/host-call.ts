@@ -4,6 +4,7 @@ import type { CheckpointState } from "./checkpoint-state.js";
 import type { RunStep } from "./dispatch.js";
 import { dispatchOne, type RunCounter } from "./dispatch-batch.js";
 import { guardRepeat } from "./guard-repeat.js";
+import { labelResult } from "./label-result.js";
 import { capText, outputText } from "./render-result.js";
 import type {
   AwaitingApprovalResult,
@@ -125,6 +126,8 @@ export interface HostOutcome {
    * the result open-world and tainting, so that the session's later calls find it.
    */
   readonly source?: string;
+  /** The call's argument text as the host sent it: a read of a sensitive path labels the session. */
+  readonly arguments?: string;
 }
 
 /**
@@ -175,12 +178,26 @@ export async function recordHostOutcome(
   if (fresh || outcome.approvedBy !== undefined) {
     await trace.emitAfterRun({ type: "started", writes, timeoutMs: 0 });
   }
-  const text = outputText(outcome.output) ?? "[an output that cannot be serialised]";
   const message =
     outcome.message ??
     (outcome.status === "ok"
       ? `${outcome.name} ran in the host and succeeded.`
       : `${outcome.name} ran in the host and failed.`);
+  const base = { callId: outcome.callId, name: outcome.name, message, durationMs: 0 };
+  // The host already showed the model its result: what docket can still do is label the session
+  // and keep the secret out of its own trail.
+  const labelled = labelResult(state, {
+    tool,
+    args: argsOf(outcome.arguments),
+    ctx: { sessionId: outcome.sessionId },
+    callId: outcome.callId,
+    result:
+      outcome.status === "ok"
+        ? { ...base, status: "ok", output: outcome.output }
+        : { ...base, status: "failed", reason: "error", output: outcome.output },
+    text: outputText(outcome.output) ?? "[an output that cannot be serialised]",
+  });
+  const text = labelled.text;
   // An open-world result taints the session even when the host calls it failed: its text
   // reached the model all the same.
   const provenance = tool?.openWorld
@@ -195,15 +212,11 @@ export async function recordHostOutcome(
     outputBytes: Buffer.byteLength(text),
     output: capText(text, state.limits.maxResultBytes),
     ...provenance,
+    ...labelled.fields,
   });
   if (state.ledger) {
-    const base = { callId: outcome.callId, name: outcome.name, message, durationMs: 0 };
-    const result: OkResult | FailedResult =
-      outcome.status === "ok"
-        ? { ...base, status: "ok", output: outcome.output }
-        : { ...base, status: "failed", reason: "error", output: outcome.output };
     try {
-      await state.ledger.recordCallResult(outcome.sessionId, outcome.callId, result);
+      await state.ledger.recordCallResult(outcome.sessionId, outcome.callId, labelled.result);
       await state.ledger.flush();
     } catch (error) {
       state.onEventError(error);
@@ -231,5 +244,18 @@ async function recordHostRefusal(state: CheckpointState, outcome: HostOutcome): 
     await ledger?.flush();
   } catch (error) {
     state.onEventError(error);
+  }
+}
+
+// The host's own text, read only to find a sensitive path: what does not parse names none.
+function argsOf(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
   }
 }

@@ -19,8 +19,12 @@ export interface TaintOptions {
   readonly earlier?: { readonly sessionId: string; readonly sources: readonly TaintSource[] };
 }
 
-/** An open-world result that tainted a run: which tool, from where, at which call. */
+/**
+ * A result that labelled a run: which tool, from where, at which call. Without `label` it is an
+ * open-world result (`untrusted`); `private` marks a sensitive read or a result holding a secret.
+ */
 export interface TaintSource {
+  readonly label?: "untrusted" | "private";
   readonly tool: string;
   /** Where the text came from in words: `fetch_url https://…`, or the tool's name. */
   readonly source: string;
@@ -58,8 +62,19 @@ const MAX_SOURCE_CHARS = 200;
 export function describeSource(tool: Tool, args: Readonly<Record<string, unknown>>): string {
   const key = tool.policyArgs.url;
   const url = key === undefined ? undefined : args[key];
-  const text = typeof url === "string" ? `${tool.name} ${url}` : tool.name;
-  // Control characters would let a URL rewrite the approver's terminal line.
+  return cleanSource(typeof url === "string" ? `${tool.name} ${url}` : tool.name);
+}
+
+/**
+ * A source's words made safe to show: control and format characters replaced (they would let a
+ * URL or path rewrite the approver's terminal line), capped at 200 characters.
+ *
+ * @example
+ * ```ts
+ * cleanSource("read_file a\u001b[2Jb.txt"); // "read_file a?[2Jb.txt"
+ * ```
+ */
+export function cleanSource(text: string): string {
   const clean = text.replace(/[\p{Cc}\p{Cf}]/gu, "?");
   return clean.length > MAX_SOURCE_CHARS ? `${clean.slice(0, MAX_SOURCE_CHARS)}…` : clean;
 }
@@ -94,6 +109,8 @@ export class TaintLedger {
   readonly scope: TaintScope;
   readonly writes: TaintedWrites;
   readonly #taints = new Map<string, RunTaint>();
+  // The `private` label, kept apart so that taint (`untrusted`) keeps its meaning everywhere.
+  readonly #private = new Map<string, RunTaint>();
 
   constructor({ scope = "session", writes = "ask", earlier }: TaintOptions = {}) {
     if (scope !== "run" && scope !== "session") {
@@ -106,7 +123,10 @@ export class TaintLedger {
     this.writes = writes;
     if (earlier !== undefined && scope === "session") {
       const key = this.keyOf({ sessionId: earlier.sessionId });
-      for (const source of earlier.sources) this.add(key, source);
+      for (const source of earlier.sources) {
+        if (source.label === "private") this.addPrivate(key, source);
+        else this.add(key, source);
+      }
     }
   }
 
@@ -126,23 +146,41 @@ export class TaintLedger {
     return this.#taints.size === 0 ? UNTAINTED : this.of(this.keyOf(ctx));
   }
 
+  /** The `private` sources of a call's run or session (sensitive reads, detected secrets). */
+  privateOfCall(ctx: { readonly sessionId?: string; readonly runId?: string }): RunTaint {
+    return this.#private.size === 0 ? UNTAINTED : (this.#private.get(this.keyOf(ctx)) ?? UNTAINTED);
+  }
+
   add(key: string, source: TaintSource): RunTaint {
-    const before = this.#taints.get(key) ?? UNTAINTED;
-    const sources =
-      before.sources.length < KEPT_SOURCES
-        ? [...before.sources, source]
-        : [...before.sources.slice(0, KEPT_SOURCES - 1), source];
-    const next = Object.freeze({
-      tainted: true,
-      sources: Object.freeze(sources),
-      count: before.count + 1,
-    });
-    this.#taints.set(key, next);
-    return next;
+    return keep(this.#taints, key, source);
+  }
+
+  /** Label a run or session `private`: it has read a sensitive path or tool, or a secret. */
+  addPrivate(key: string, source: TaintSource): RunTaint {
+    return keep(this.#private, key, { ...source, label: "private" });
   }
 
   /** Forget a run's taint (scope `run` only: a session's outlives its runs). */
   endRun(runId: string): void {
-    if (this.scope === "run") this.#taints.delete(`run:${runId}`);
+    if (this.scope === "run") {
+      this.#taints.delete(`run:${runId}`);
+      this.#private.delete(`run:${runId}`);
+    }
   }
+}
+
+// The first few sources and the latest are kept: an approver needs the cause and the last one.
+function keep(map: Map<string, RunTaint>, key: string, source: TaintSource): RunTaint {
+  const before = map.get(key) ?? UNTAINTED;
+  const sources =
+    before.sources.length < KEPT_SOURCES
+      ? [...before.sources, source]
+      : [...before.sources.slice(0, KEPT_SOURCES - 1), source];
+  const next = Object.freeze({
+    tainted: true,
+    sources: Object.freeze(sources),
+    count: before.count + 1,
+  });
+  map.set(key, next);
+  return next;
 }

@@ -4,6 +4,7 @@ import { type ApproverDirectory, createApproverDirectory } from "../approval/app
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
 import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
 import { fileGuard } from "../builtin/files/file-guard.js";
+import type { FlowOptions } from "../checkpoint/flow-options.js";
 import { telemetryConfig } from "../config/telemetry-section.js";
 import type { DocketPolicyEngine } from "../policy/policy-engine.js";
 import { createPolicyHolder } from "../policy/policy-holder.js";
@@ -79,6 +80,8 @@ export interface Runtime {
   readonly guard: (absolute: string) => string | undefined;
   /** The OpenTelemetry SDK's providers when `telemetry:` or OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   readonly telemetry: TelemetryOptions | undefined;
+  /** docket.yaml's `flow:` section, its paths relative to the workspace (every entry point's checkpoint). */
+  readonly flow: FlowOptions;
   close(): Promise<void>;
 }
 
@@ -302,6 +305,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     sandbox,
     guard: hidden,
     telemetry: telemetry?.options,
+    flow: { ...cli.runtime.flow, workspace },
     async close() {
       stopWatching?.();
       await upstreams?.close();

@@ -66,6 +66,7 @@ export async function createCliHarness(
     ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
     limits: runtime.cli.runtime.limits,
     taint: runtime.cli.runtime.taint,
+    flow: runtime.flow,
     workspace: runtime.workspace,
     principal: runtime.cli.runtime.principal,
     configHash: runtime.configHash,

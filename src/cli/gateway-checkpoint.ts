@@ -32,6 +32,7 @@ export async function buildGatewayCheckpoint({ config }: GatewayCommandOptions) 
       : { pins: lockFileBeside(runtime.cli.config.file) }),
     policy: runtime.policy,
     taint: runtime.cli.runtime.taint,
+    flow: runtime.flow,
     store: runtime.store,
     principal: runtime.cli.runtime.principal,
     ...(runtime.approvals ? { approvals: runtime.approvals } : {}),

@@ -22,6 +22,7 @@ export const CONFIG_SECTIONS = [
   "gateway",
   "audit",
   "taint",
+  "flow",
   "system_prompt",
   "telemetry",
   "hooks",

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
+import type { FlowOptions } from "../checkpoint/flow-options.js";
 import { DocketError } from "../errors/docket-error.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
 import { REASONING_LEVELS, type ReasoningLevel } from "../model/reasoning-level.js";
 import { formatIssuePath } from "../policy/policy-issue.js";
 import { forbiddenSandboxEnv } from "../sandbox/sandbox-env-guard.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
+import { flowSectionSchema, toFlowOptions } from "./flow-section.js";
 import type { DocketConfig } from "./load-config.js";
 import { parseDuration } from "./parse-duration.js";
 import { sandboxSectionSchema, toSandboxSettings } from "./sandbox-section.js";
@@ -78,6 +80,7 @@ const sectionSchemas = {
     scope: z.enum(["run", "session"]).optional(),
     writes: z.enum(["ask", "allow"]).optional(),
   }),
+  flow: flowSectionSchema,
   gateway: z.strictObject({
     max_sessions: z.number().int().min(1).max(10_000).optional(),
   }),
@@ -133,6 +136,8 @@ export interface RuntimeConfig {
   readonly sandbox: SandboxSettings;
   /** The `taint:` section: what untrusted content does to later writes (docs/untrusted-content.md). */
   readonly taint: { readonly scope?: "run" | "session"; readonly writes?: "ask" | "allow" };
+  /** The `flow:` section: private data, outward channels, the secret scanner (docs/information-flow.md). */
+  readonly flow: FlowOptions;
   /** The `gateway:` section: how many HTTP client sessions it keeps (docs/gateway.md). */
   readonly gateway: { readonly maxSessions?: number };
   /** `system_prompt:`, replacing docket's own (the project's AGENTS.md is still appended). */
@@ -222,6 +227,10 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
   const approvals = check(config, "approvals", sectionSchemas.approvals) ?? {};
   const audit = check(config, "audit", sectionSchemas.audit) ?? {};
   const gateway = check(config, "gateway", sectionSchemas.gateway) ?? {};
+  const sandbox = toSandboxSettings(
+    checkSandboxEnv(config, model, approversOf(config)),
+    config?.file,
+  );
   return {
     principal: check(config, "principal", sectionSchemas.principal) ?? "agent",
     workspace: check(config, "workspace", sectionSchemas.workspace),
@@ -251,8 +260,9 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
       expiresMs: approvals.expires ?? 15 * 60_000,
       defaultApprovers: approvals.default_approvers ?? [],
     },
-    sandbox: toSandboxSettings(checkSandboxEnv(config, model, approversOf(config)), config?.file),
+    sandbox,
     taint: check(config, "taint", sectionSchemas.taint) ?? {},
+    flow: toFlowOptions(check(config, "flow", sectionSchemas.flow) ?? {}, sandbox),
     gateway: gateway.max_sessions === undefined ? {} : { maxSessions: gateway.max_sessions },
     systemPrompt: check(config, "system_prompt", sectionSchemas.system_prompt),
     telemetry: check(config, "telemetry", sectionSchemas.telemetry) ?? {},

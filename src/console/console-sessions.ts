@@ -1,4 +1,6 @@
 import type { Hono } from "hono";
+import { describeLabels } from "../checkpoint/describe-labels.js";
+import { storedLabelSources } from "../checkpoint/stored-label-sources.js";
 import { groupByCall } from "./call-timeline.js";
 import { type ConsoleContext, type ConsoleEnv, problemPage } from "./console-context.js";
 import { layout } from "./console-layout.js";
@@ -32,10 +34,11 @@ export function registerSessionPages(app: Hono<ConsoleEnv>, context: ConsoleCont
     const id = c.req.param("id");
     const session = await store.getSession(id);
     if (!session) return problemPage(c, 404, "There is no such session.");
-    const [messages, records, report] = await Promise.all([
+    const [messages, records, report, labels] = await Promise.all([
       store.loadTranscript(id),
       store.listEvents({ sessionId: id, limit: EVENTS_SHOWN }),
       verifySession(id),
+      storedLabelSources(store, id),
     ]);
     const body = sessionPage({
       session,
@@ -43,6 +46,7 @@ export function registerSessionPages(app: Hono<ConsoleEnv>, context: ConsoleCont
       calls: groupByCall(records),
       report,
       eventsCapped: records.length >= EVENTS_SHOWN,
+      labels: describeLabels(labels),
     });
     return c.html(layout({ title: `Session ${id}`, viewer, body }).toString());
   });

@@ -115,12 +115,15 @@ export function sessionPage({
   calls,
   report,
   eventsCapped,
+  labels,
 }: {
   session: Session;
   messages: readonly TranscriptMessage[];
   calls: readonly CallEvents[];
   report: TrailReport;
   eventsCapped: boolean;
+  /** The session's labels and what set them (`describeLabels`), when known. */
+  labels?: string;
 }): Html {
   return html`<h1>Session <code>${shown(session.id)}</code></h1>
 <dl class="facts">
@@ -129,6 +132,7 @@ export function sessionPage({
 <dt>Principal</dt><dd>${shown(session.principal)}</dd>
 <dt>Started</dt><dd>${when(session.createdAt)}</dd>
 <dt>Updated</dt><dd>${when(session.updatedAt)}</dd>
+${labels === undefined ? "" : html`<dt>Labels</dt><dd class="labels">${shown(labels)}</dd>`}
 </dl>
 ${verifyBadge(report)}
 <h2>Conversation</h2>

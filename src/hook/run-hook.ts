@@ -130,6 +130,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
         ...runtime.cli.runtime.taint,
         earlier: { sessionId: event.sessionId, sources: earlier },
       },
+      flow: runtime.flow,
       ...(approvals ? { approvals } : {}),
     });
     if (event.kind === "after") {
@@ -140,6 +141,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
         sessionId: event.sessionId,
         status: event.failed ? "failed" : "ok",
         output: event.response,
+        arguments: event.inputText,
         source: sourceOf(mapping, event),
         ...(found.asked ? { approvedBy: `${host}:prompt` } : {}),
       });

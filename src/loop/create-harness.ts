@@ -3,6 +3,7 @@ import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provi
 import type { EventSink } from "../checkpoint/checkpoint-event.js";
 import type { ToolOutputChunk } from "../checkpoint/checkpoint-options.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+import { storedLabelSources } from "../checkpoint/stored-label-sources.js";
 import { DocketError } from "../errors/docket-error.js";
 import { asModelV4 } from "../model/as-model-v4.js";
 import { resolveModel } from "../model/resolve-model.js";
@@ -172,7 +173,13 @@ export function createHarness(options: HarnessOptions): Harness {
       );
     }
     // A session's untrusted results outlive the run (and process) that fetched them.
-    const earlier = fresh ? [] : earlierTaint(await transcript.load());
+    // Its private results too: those the trail marks (a sensitive read, a masked secret).
+    const earlier = fresh
+      ? []
+      : [
+          ...earlierTaint(await transcript.load()),
+          ...(await storedLabelSources(store, id)).filter((source) => source.label === "private"),
+        ];
     const emit = run.onEvent ?? (() => {});
     const checkpoint = createCheckpoint({
       tools,
@@ -182,6 +189,7 @@ export function createHarness(options: HarnessOptions): Harness {
         ...options.taint,
         ...(earlier.length > 0 ? { earlier: { sessionId: id, sources: earlier } } : {}),
       },
+      ...(options.flow ? { flow: options.flow } : {}),
       limits: {
         maxCallsPerBatch: limits.maxToolCallsPerBatch,
         maxCallsPerRun: limits.maxToolCallsPerRun,

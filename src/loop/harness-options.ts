@@ -1,5 +1,6 @@
 import type { Approver } from "../approval/approval.js";
 import type { EventSink } from "../checkpoint/checkpoint-event.js";
+import type { FlowOptions } from "../checkpoint/flow-options.js";
 import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { AnyLanguageModel } from "../model/as-model-v4.js";
@@ -54,6 +55,8 @@ export interface HarnessOptions {
   readonly approvals?: Approver | undefined;
   /** What untrusted content does to writes (default: the session is tainted, writes are asked). */
   readonly taint?: Omit<TaintOptions, "earlier"> | undefined;
+  /** Information flow: sensitive reads, outward channels, the secret scanner (docs/information-flow.md). */
+  readonly flow?: FlowOptions | undefined;
   readonly limits?: HarnessLimits | undefined;
   /** Defaults for every run's session lease (`RunOptions.lease` overrides them). */
   readonly lease?: LeaseOptions | undefined;

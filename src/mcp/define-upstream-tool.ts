@@ -84,6 +84,8 @@ export function defineUpstreamTool(
   server: McpServerConfig,
   tool: McpTool,
   connection: Pick<UpstreamConnection, "use">,
+  // Set when its description asks for private data: then whatever it is, it carries data out.
+  options: { readonly sends?: boolean } = {},
 ): UpstreamToolOutcome {
   const name = `${server.name}__${tool.name}`;
   if (!NAME_PATTERN.test(name)) {
@@ -108,6 +110,7 @@ export function defineUpstreamTool(
       input: tool.inputSchema as JsonSchema,
       writes: upstreamWrites(server, tool),
       openWorld: upstreamOpenWorld(server, tool),
+      ...(options.sends === true ? { sends: true } : {}),
       // Progress extends the SDK's idle deadline; this one only caps the whole call.
       timeoutMs: Math.min(server.maxTotalTimeoutMs + DEADLINE_GRACE_MS, 2_147_483_647),
       policyArgs,

@@ -141,7 +141,9 @@ export class ServerMenu {
   ): { standing: ToolStanding; tool: Tool | undefined } {
     const server = this.#server.name;
     const previous = this.#entries.get(tool.name);
-    const findings = vetDescription(tool.description ?? "", others);
+    const findings = vetDescription(tool.description ?? "", others, parameterTexts(tool));
+    // A tool that asks for a file's or a secret's content is an outward channel, whatever else.
+    const sends = findings.some((finding) => finding.kind === "asks_private_data");
     const pin = this.#pins?.status(server, tool);
     const held =
       pin?.status === "changed" || (pin?.status === "new" && this.#server.newTools === "hold")
@@ -184,7 +186,7 @@ export class ServerMenu {
       findings.length > 0 && mode === "strip"
         ? { ...tool, description: stripDescription(tool.description ?? "", server, tool.name) }
         : tool;
-    const outcome = defineUpstreamTool(this.#server, shown, this.#connection);
+    const outcome = defineUpstreamTool(this.#server, shown, this.#connection, { sends });
     if (outcome.status === "skipped") {
       warn(`tool "${tool.name}" is unavailable: ${outcome.reason}`);
       return {
@@ -214,4 +216,14 @@ export class ServerMenu {
       }
     }
   }
+}
+
+/** The descriptions of a listed tool's parameters (top-level properties), capped in number. */
+function parameterTexts(tool: McpTool): string[] {
+  const properties = (tool.inputSchema as { properties?: unknown }).properties;
+  if (typeof properties !== "object" || properties === null) return [];
+  return Object.values(properties)
+    .slice(0, 100)
+    .map((schema) => (schema as { description?: unknown } | null)?.description)
+    .filter((text): text is string => typeof text === "string");
 }

@@ -3,7 +3,12 @@ export type DescriptionPolicy = "warn" | "strip" | "refuse";
 
 /** One reason a description looks like it talks to the model rather than describing a tool. */
 export interface DescriptionFinding {
-  readonly kind: "addresses_model" | "mentions_tools" | "hidden_characters" | "too_long";
+  readonly kind:
+    | "addresses_model"
+    | "mentions_tools"
+    | "hidden_characters"
+    | "too_long"
+    | "asks_private_data";
   readonly message: string;
 }
 
@@ -13,6 +18,13 @@ export const LONG_DESCRIPTION = 1_000;
 // Phrases aimed at the model: orders, role talk, secrecy, tags that mimic system prompts.
 const ADDRESSING =
   /\b(?:ignore (?:all |any |the )?(?:previous|prior|above|earlier|other)|disregard|you (?:must|should|have to|are required|will)|do not (?:tell|mention|inform|reveal)|don'?t (?:tell|mention)|(?:the )?(?:assistant|ai model|language model|llm)\b|system prompt|before (?:using|calling) (?:any|this|other)|always (?:call|use|run)|instead of (?:calling|using))|<\/?(?:important|system|instructions?|admin)\b/i;
+
+// Text that tells the model to put a file's or a secret's content into an argument: the tool
+// poisoning pattern ("read ~/.ssh/id_rsa and pass its content as `notes`"). A verb of taking or
+// passing, then within the sentence something private: a home-relative or credential file, a
+// secret's name, or the content of a file or configuration.
+const ASKS_PRIVATE =
+  /\b(?:read|cat|open|include|pass|put|send|provide|paste|insert|attach|add|copy|upload|embed)\b[^.\n]{0,80}?(?:~\/|\.ssh\b|id_rsa|id_ed25519|\.env\b|\.pem\b|\.npmrc|\.netrc|mcp\.json|\/etc\/(?:passwd|shadow)|credentials?\b|secrets?\b|api[ _-]?keys?\b|access[ _-]?tokens?\b|passwords?\b|private[ _-]?keys?\b|(?:contents?|text) of (?:the |a |any |each |every )?(?:file|config|conversation|chat))/i;
 
 // Invisible or direction-changing characters: text a person reviewing the listing cannot see.
 const HIDDEN = /[\p{Cc}\p{Cf}\u{E0000}-\u{E007F}]/u;
@@ -32,6 +44,8 @@ const ALLOWED_CONTROLS = /[\n\t\r]/g;
 export function vetDescription(
   description: string,
   otherTools: readonly string[],
+  // The descriptions of its parameters: a poisoned tool hides the ask there as often.
+  parameterTexts: readonly string[] = [],
 ): DescriptionFinding[] {
   const findings: DescriptionFinding[] = [];
   const addressed = ADDRESSING.exec(description);
@@ -39,6 +53,15 @@ export function vetDescription(
     findings.push({
       kind: "addresses_model",
       message: `it speaks to the model: ${JSON.stringify(addressed[0])}`,
+    });
+  }
+  const asked = [description, ...parameterTexts]
+    .map((text) => ASKS_PRIVATE.exec(text))
+    .find((match) => match !== null);
+  if (asked) {
+    findings.push({
+      kind: "asks_private_data",
+      message: `it asks for private data in an argument: ${JSON.stringify(asked[0].slice(0, 120))}`,
     });
   }
   const mentioned = otherTools.filter(

@@ -103,9 +103,10 @@ export class CallView {
     this.#condition ??= {
       args: this.request.args,
       principal: this.request.principal,
-      session: { id: this.request.sessionId ?? "" },
+      session: { id: this.request.sessionId ?? "", labels: this.request.labels ?? [] },
       tool: { name: this.request.tool.name, writes: this.request.tool.writes },
       run: runOf(this.request.taint),
+      call: { sends: this.request.sends === true },
     };
     return this.#condition;
   }

@@ -13,15 +13,18 @@ export interface PolicyCase {
   readonly session: string | undefined;
   /** A label for the output. */
   readonly name: string | undefined;
+  /** The labels the session holds before the call (`private`, `untrusted`): the case states a flow. */
+  readonly labels: readonly ("private" | "untrusted")[];
   /** The line of the case in its file. */
   readonly line: number;
 }
 
-const CASE_KEYS = ["tool", "args", "expect", "principal", "session", "name"];
+const CASE_KEYS = ["tool", "args", "expect", "principal", "session", "name", "labels"];
 
 /**
- * Read a cases file: `cases: [{ tool, args, expect?, principal?, session?, name? }]` where
- * `expect` is a decision or a list of acceptable ones. A tool not in `knownTools` is an error,
+ * Read a cases file: `cases: [{ tool, args, expect?, principal?, session?, name?, labels? }]`
+ * where `expect` is a decision or a list of acceptable ones and `labels` the session's labels
+ * before the call (`[private, untrusted]` states a flow). A tool not in `knownTools` is an error,
  * never skipped. Problems throw `DocketError("cases_invalid")` with `FILE:LINE: problem`.
  *
  * @example
@@ -73,6 +76,7 @@ export function loadPolicyCases(file: string, knownTools: ReadonlySet<string>): 
       principal: optionalString(entry.principal, (message) => fail(`${at}.principal`, message)),
       session: optionalString(entry.session, (message) => fail(`${at}.session`, message)),
       name: optionalString(entry.name, (message) => fail(`${at}.name`, message)),
+      labels: readLabels(entry.labels, (message) => fail(`${at}.labels`, message)),
       line: lineOf(source.lines, at),
     };
   });
@@ -83,6 +87,14 @@ function readExpect(value: unknown, fail: (message: string) => never): Decision[
   const list = Array.isArray(value) ? value : [value];
   if (list.length === 0 || !list.every(isDecision))
     return fail("expected allow, ask or deny, or a list of them");
+  return list;
+}
+
+function readLabels(value: unknown, fail: (message: string) => never): ("private" | "untrusted")[] {
+  if (value === undefined) return [];
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every((label) => label === "private" || label === "untrusted"))
+    return fail("expected private, untrusted, or a list of them");
   return list;
 }
 

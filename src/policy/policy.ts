@@ -24,6 +24,13 @@ export interface PolicyRequest {
     readonly tainted: boolean;
     readonly sources: readonly { readonly tool: string }[];
   };
+  /**
+   * The labels the session holds when the call is decided (CEL `session.labels`): `private`
+   * after a sensitive read or a detected secret, `untrusted` after an open-world result.
+   */
+  readonly labels?: readonly ("private" | "untrusted")[];
+  /** Whether the call can carry data out of the session (CEL `call.sends`). */
+  readonly sends?: boolean;
 }
 
 /** A policy's answer, with the explanation that goes to the model and the audit trail. */

@@ -7,12 +7,17 @@ export interface ConditionContext {
   readonly args: Readonly<Record<string, unknown>>;
   /** The requesting principal. */
   readonly principal: string;
-  /** `{ id }`: the session id, `""` when there is none. */
-  readonly session: { readonly id: string };
+  /**
+   * `{ id, labels }`: the session id (`""` when there is none) and the labels it holds
+   * (`"private"`, `"untrusted"`; see docs/information-flow.md).
+   */
+  readonly session: { readonly id: string; readonly labels?: readonly string[] };
   /** `{ name, writes }` of the tool called. */
   readonly tool: { readonly name: string; readonly writes: boolean };
   /** `{ tainted, tainted_by }`: whether an open-world result came before, and from which tools. */
   readonly run: { readonly tainted: boolean; readonly tainted_by: readonly string[] };
+  /** `{ sends }`: whether the call can carry data out of the session (an outward channel). */
+  readonly call?: { readonly sends: boolean };
 }
 
 /** How evaluating a condition came out. */
@@ -40,7 +45,8 @@ function celEnvironment(): Environment {
     .registerVariable("principal", "string")
     .registerVariable("session", "map")
     .registerVariable("tool", "map")
-    .registerVariable("run", "map");
+    .registerVariable("run", "map")
+    .registerVariable("call", "map");
   return environment;
 }
 

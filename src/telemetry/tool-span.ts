@@ -48,6 +48,12 @@ export class ToolSpan {
     this.span.setAttribute(DOCKET.taintedBy, [...new Set(tools)].slice(0, 16).map(cap));
   }
 
+  /** The session's labels when the call was decided, and whether the call can send data out. */
+  labelled(labels: readonly string[], sends: boolean): void {
+    if (this.ended || !this.span.isRecording()) return;
+    this.span.setAttributes({ [DOCKET.labels]: [...labels], [DOCKET.sends]: sends });
+  }
+
   /** Take note of one event of the call. Never throws. */
   note(body: EventBody): void {
     if (this.ended) return;
@@ -99,6 +105,8 @@ export class ToolSpan {
           const attributes: Attributes = { [DOCKET.outputBytes]: body.outputBytes };
           if (body.source !== undefined) attributes[DOCKET.source] = body.source;
           if (body.tainted !== undefined) attributes[DOCKET.tainted] = body.tainted;
+          if (body.private !== undefined) attributes[DOCKET.labelledPrivate] = cap(body.private);
+          if (body.secrets !== undefined) attributes[DOCKET.secrets] = [...body.secrets];
           if (this.telemetry.recordContent)
             attributes[GEN_AI.toolCallResult] = capContent(body.output);
           span.setAttributes(attributes);

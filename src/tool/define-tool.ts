@@ -68,6 +68,14 @@ export interface ToolDefinition<I extends StandardSchemaV1 | JsonSchema, O> {
    */
   readonly openWorld?: boolean | undefined;
   /**
+   * Whether a call can carry data out of the session (an e-mail, an HTTP request, a message):
+   * an outward channel. While a session holds both private data and untrusted content, such a
+   * call is asked (or denied), and its arguments may not carry a credential (see
+   * docs/information-flow.md). Default: classified from the tool (a URL the model chooses, an
+   * unsandboxed command, an open-world tool that writes).
+   */
+  readonly sends?: boolean | undefined;
+  /**
    * What the tool does. Only the checkpoint calls it, after the call was read, validated, decided
    * and (if asked) approved; it gets the validated arguments and a context with the call's id, a
    * cancellation signal (honour it) and an idempotency key. A throw becomes a `failed` result.
@@ -105,6 +113,9 @@ function checkDefinition(definition: ToolDefinition<StandardSchemaV1 | JsonSchem
   }
   if (definition.openWorld !== undefined && typeof definition.openWorld !== "boolean") {
     invalid(name, "`openWorld` must be true or false.");
+  }
+  if (definition.sends !== undefined && typeof definition.sends !== "boolean") {
+    invalid(name, "`sends` must be true or false.");
   }
   if (typeof handler !== "function") invalid(name, "a handler function is required.");
   if (definition.needsApproval !== undefined && typeof definition.needsApproval !== "function")
@@ -187,6 +198,7 @@ function buildTool<I extends StandardSchemaV1 | JsonSchema, O>(
     policyArgs: Object.freeze({ ...(loose.policyArgs ?? {}) }),
     dedupes: dedupe !== undefined,
     openWorld: loose.openWorld === true,
+    ...(typeof loose.sends === "boolean" ? { sends: loose.sends } : {}),
     ...(loose.confinement ? { confinement: Object.freeze({ ...loose.confinement }) } : {}),
   });
   sealHandler(tool, {

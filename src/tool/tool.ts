@@ -89,4 +89,9 @@ export interface Tool {
    * reaches the model labelled as data and taints the run (see docs/untrusted-content.md).
    */
   readonly openWorld: boolean;
+  /**
+   * Whether a call can carry data out of the session (an outward channel), as the tool declared
+   * it; absent, the checkpoint classifies it (see `classifySends`).
+   */
+  readonly sends?: boolean;
 }

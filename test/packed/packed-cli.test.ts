@@ -51,6 +51,28 @@ describe("the installed docket CLI", () => {
     expect(JSON.parse(ls.stdout)).toMatchObject({ decision: "allow" });
   });
 
+  it("refuses a credential in an outward call and judges a stated flow (flow: section)", async () => {
+    const config = join(work, "flow.yaml");
+    await writeFile(config, "flow:\n  secrets: mask\n");
+    const key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const args = ["policy", "check", "fetch_url", `{"url":"https://x.test/?k=${key}"}`, "--json"];
+    const leak = await runPacked(lean, [...args, "--config", config], { cwd: work });
+    expect(JSON.parse(leak.stdout)).toMatchObject({
+      decision: "deny",
+      rule: "docket:secret-in-arguments",
+    });
+    const cases = join(work, "flow-cases.yaml");
+    await writeFile(
+      cases,
+      'cases:\n  - { tool: fetch_url, args: { url: "https://x.test/" }, labels: [private, untrusted], expect: ask }\n',
+    );
+    const flow = await runPacked(lean, ["policy", "test", cases, "--config", config], {
+      cwd: work,
+    });
+    expect(flow.stdout).toContain("[docket:flow docket]");
+    expect(flow.code).toBe(0);
+  });
+
   it("exports spans and metrics when OTEL_EXPORTER_OTLP_ENDPOINT is set (the peers installed)", async () => {
     const receiver = await startOtlpReceiver();
     try {

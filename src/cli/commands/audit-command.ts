@@ -1,5 +1,8 @@
 import type { Command } from "commander";
 import { showControlCharacters } from "../../approval/format-arguments.js";
+import { describeLabels } from "../../checkpoint/describe-labels.js";
+import { storedLabelSources } from "../../checkpoint/stored-label-sources.js";
+import type { TaintSource } from "../../checkpoint/taint-ledger.js";
 import { type CallDurations, callDurations, readableMs } from "../../shared/call-durations.js";
 import type { AuditRecord } from "../../store/audit-record.js";
 import type { CallRecord } from "../../store/call-record.js";
@@ -104,14 +107,15 @@ export function registerAuditCommand(program: Command): void {
       async (callId: string, options: { session?: string; store?: string; json?: boolean }) => {
         const found = await withCommandStore(options, async (store) => {
           const calls = await store.listCalls({ callId, sessionId: options.session });
-          const out: { call: CallRecord; events: AuditRecord[] }[] = [];
+          const out: { call: CallRecord; events: AuditRecord[]; labels: TaintSource[] }[] = [];
           for (const call of calls) {
             const events = await store.listEvents({
               sessionId: call.sessionId,
               callId,
               limit: 100_000,
             });
-            out.push({ call, events });
+            // The session's labels and what set them: the flow this call belonged to.
+            out.push({ call, events, labels: await storedLabelSources(store, call.sessionId) });
           }
           return out;
         });
@@ -124,7 +128,9 @@ export function registerAuditCommand(program: Command): void {
         }
         for (const entry of found) {
           process.stdout.write(
-            options.json ? `${JSON.stringify(entry)}\n` : describeCall(entry.call, entry.events),
+            options.json
+              ? `${JSON.stringify(entry)}\n`
+              : describeCall(entry.call, entry.events, entry.labels),
           );
         }
       },
@@ -158,13 +164,18 @@ function timeLine({ totalMs, handlerMs, approvalWaitMs }: CallDurations): string
   return `${readableMs(totalMs)} from the request${parts.length ? `: ${parts.join(", ")}` : ""}`;
 }
 
-function describeCall(call: CallRecord, events: readonly AuditRecord[]): string {
+function describeCall(
+  call: CallRecord,
+  events: readonly AuditRecord[],
+  labels: readonly TaintSource[],
+): string {
   const lines = [
     `call ${call.callId}  tool ${call.tool}  session ${call.sessionId || "(none)"}`,
     `  state ${call.state}${call.status ? `  status ${call.status}` : ""}${call.reason ? `  reason ${call.reason}` : ""}`,
     `  writes ${call.writes ?? "unknown"}  principal ${call.principal ?? "-"}  decision ${call.decision ?? "-"}${call.rule ? ` (rule ${call.rule})` : ""}`,
   ];
   if (call.outcome) lines.push(`  outcome ${call.outcome.message}`);
+  lines.push(`  session labels ${showControlCharacters(describeLabels(labels))}`);
   const time = timeLine(callDurations(events.map((record) => record.event)));
   if (time) lines.push(`  time ${time}`);
   lines.push("  events:");

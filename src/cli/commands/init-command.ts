@@ -73,6 +73,16 @@ taint:
   scope: session        # session (its transcript keeps the text) | run
   writes: ask           # ask: writes after untrusted content need a person | allow: rules decide
 
+# Information flow. Results holding a credential are masked before the model sees them, and the
+# session is labelled private (so are reads of the sensitive paths and tools below). A session
+# holding private data and untrusted content may not send data out (fetch_url, an unsandboxed
+# command, outside MCP tools, tools declared sends: true) without a person. See
+# docs/information-flow.md.
+flow:
+  secrets: mask         # mask | refuse (withhold the result) | off
+  outward: ask          # ask | deny
+  sensitive: ["**/.env", "**/*.pem", "~/.ssh/**"]
+
 policy:
   # When no rule matches. A write is never allowed by default.
   defaults: { reads: allow, writes: ask }

@@ -1,5 +1,6 @@
 import { BUILTIN_LISTS } from "../../builtin/builtin-lists.js";
 import { confineVerdict } from "../../checkpoint/confine-verdict.js";
+import type { FlowOptions } from "../../checkpoint/flow-options.js";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
 import type { ToolMeta } from "../../policy/builtin-tool-meta.js";
 import type { PolicyVerdict } from "../../policy/policy.js";
@@ -64,6 +65,8 @@ export interface Setup {
   readonly sandbox: SandboxSettings;
   /** The sandbox's probe, started early so that it runs while the policy loads. */
   readonly probing: Promise<unknown> | undefined;
+  /** docket.yaml's `flow:` section, as a run here would apply it. */
+  readonly flow: FlowOptions;
 }
 
 /**
@@ -104,7 +107,8 @@ export async function setup(options: PolicyCliOptions, toolName?: string): Promi
       // One call per process: a plain-words command is judged without loading tree-sitter.
       shellParser: "when-needed",
     });
-    return { engine, tools: dryRunTools(workspace, declared), sandbox, probing };
+    const flow = { ...cli.runtime.flow, workspace };
+    return { engine, tools: dryRunTools(workspace, declared), sandbox, probing, flow };
   } catch (error) {
     return fail(2, (error as Error).message);
   }
@@ -150,7 +154,7 @@ export async function runCheck(
   argsText: string,
   options: PolicyCliOptions,
 ): Promise<void> {
-  const { engine, tools, sandbox, probing } = await setup(options, toolName);
+  const { engine, tools, sandbox, probing, flow } = await setup(options, toolName);
   toolOrFail(tools, toolName);
   // The text goes through the checkpoint as a model would send it: read, validated, decided.
   const outcome = await dryRun({
@@ -159,6 +163,7 @@ export async function runCheck(
     name: toolName,
     raw: argsText,
     principal: options.principal,
+    flow,
   });
   if (outcome.status === "refused") {
     if (options.json) {

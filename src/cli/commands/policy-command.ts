@@ -17,7 +17,7 @@ function caseLine(item: PolicyCase, verdict: PolicyVerdict, pass: boolean | unde
 }
 
 async function runTest(casesFile: string, options: PolicyCliOptions): Promise<void> {
-  const { engine, tools } = await setup(options);
+  const { engine, tools, flow } = await setup(options);
   let cases: PolicyCase[];
   try {
     cases = loadPolicyCases(casesFile, new Set(tools.map((tool) => tool.name)));
@@ -34,6 +34,8 @@ async function runTest(casesFile: string, options: PolicyCliOptions): Promise<vo
       raw: JSON.stringify(item.args),
       principal: item.principal ?? options.principal,
       sessionId: item.session,
+      labels: item.labels,
+      flow,
     });
     // A refused call does not run, as a denied one does not: `expect: deny` covers both.
     const verdict: PolicyVerdict =

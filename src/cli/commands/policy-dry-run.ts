@@ -1,8 +1,11 @@
 import { builtinTools } from "../../builtin/builtin-tools.js";
 import { createCheckpoint } from "../../checkpoint/create-checkpoint.js";
+import { compileFlow, type FlowOptions } from "../../checkpoint/flow-options.js";
+import { flowVerdict, type LabelName } from "../../checkpoint/flow-verdict.js";
 import { createMemoryEventSink } from "../../checkpoint/memory-event-sink.js";
+import { type RunTaint, UNTAINTED } from "../../checkpoint/taint-ledger.js";
 import type { ToolMeta } from "../../policy/builtin-tool-meta.js";
-import type { PolicyVerdict } from "../../policy/policy.js";
+import type { PolicyRequest, PolicyVerdict } from "../../policy/policy.js";
 import type { DocketPolicyEngine } from "../../policy/policy-engine.js";
 import { defineTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
@@ -65,6 +68,8 @@ export async function dryRun({
   raw,
   principal,
   sessionId,
+  labels = [],
+  flow,
 }: {
   engine: DocketPolicyEngine;
   tools: readonly Tool[];
@@ -72,23 +77,56 @@ export async function dryRun({
   raw: string;
   principal: string;
   sessionId?: string | undefined;
+  /** The labels the session holds before the call (a cases file's `labels:`): a flow to judge. */
+  labels?: readonly LabelName[];
+  /** docket.yaml's `flow:` section: which tools send data out, what a flow decides. */
+  flow?: FlowOptions | undefined;
 }): Promise<DryRunOutcome> {
   let verdict: PolicyVerdict | undefined;
+  let seen: PolicyRequest | undefined;
+  // Labels belong to a session: a case that states them without one gets its own.
+  const session = sessionId ?? (labels.length > 0 ? "policy-cli" : undefined);
+  const stated = labels.map((label) => ({
+    label,
+    tool: "(a case)",
+    source: `the case's ${label} label`,
+    callId: "policy-cli-label",
+  }));
   const checkpoint = createCheckpoint({
     tools,
     // A memory trail, so a write is judged by the policy rather than refused as unaudited.
     events: createMemoryEventSink(),
     principal,
+    ...(flow === undefined ? {} : { flow }),
+    ...(session === undefined
+      ? {}
+      : { taint: { earlier: { sessionId: session, sources: stated } } }),
     policy: async (request) => {
+      seen = request;
       verdict = await engine.decide(request);
       return { decision: "deny", rule: "policy-check", reason: "a policy check runs nothing" };
     },
   });
   const result = await checkpoint.dispatch(
     { id: "policy-cli", name, arguments: raw },
-    { principal, ...(sessionId === undefined ? {} : { sessionId }) },
+    { principal, ...(session === undefined ? {} : { sessionId: session }) },
   );
-  if (verdict !== undefined) return { status: "decided", verdict };
+  if (verdict !== undefined && seen !== undefined) {
+    // The checkpoint's own flow rule, over the verdict the policy gave: what a run would decide.
+    const label = (name: LabelName): RunTaint =>
+      labels.includes(name)
+        ? { tainted: true, sources: stated.filter((s) => s.label === name), count: 1 }
+        : UNTAINTED;
+    const final = flowVerdict({
+      tool: seen.tool,
+      verdict,
+      labels: { untrusted: label("untrusted"), private: label("private") },
+      sends: seen.sends === true,
+      rawArguments: raw,
+      flow: compileFlow(flow),
+    });
+    return { status: "decided", verdict: final };
+  }
   const reason = result.status === "refused" ? result.reason : result.status;
   return { status: "refused", reason, message: result.message };
 }
