@@ -121,7 +121,7 @@ export function approvalCard(
   const change = describeFileChange(approval.tool, args);
   const note = untrustedNote(approval);
   const session = approval.sessionId;
-  return html`<article class="card" id="${approval.id}" data-approval aria-labelledby="t-${approval.id}">
+  return html`<article class="card" id="${approval.id}" data-approval data-tool="${approval.tool}" tabindex="-1" aria-labelledby="t-${approval.id}">
 <h2 id="t-${approval.id}"><span class="tag">pending</span> <code>${shown(approval.tool)}</code></h2>
 ${note ? html`<p class="untrusted" role="note"><b>⚠ Untrusted content came before this call:</b> ${shown(note)}. The model had just read text from outside; check the arguments with care.</p>` : ""}
 ${context ? conversationView(context) : ""}

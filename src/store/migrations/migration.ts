@@ -9,6 +9,7 @@ import { packedReadCalls } from "./008-packed-read-calls.js";
 import { leanCallsRows } from "./009-lean-calls-rows.js";
 import { sessionKeyedCalls } from "./010-session-keyed-calls.js";
 import { callsStateCheck } from "./011-calls-state-check.js";
+import { approvalsByTime } from "./013-approvals-by-time.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   leanCallsRows,
   sessionKeyedCalls,
   callsStateCheck,
+  approvalsByTime,
 ];
 
 /**
