@@ -4,6 +4,7 @@ import type { Approval } from "../store/approval-record.js";
 import type { CardContext } from "./card-context.js";
 import { type Viewer, when } from "./console-layout.js";
 import { type Html, html } from "./html.js";
+import { riskRows } from "./risk-note.js";
 
 /** What the signed-in approver may do with a request, decided by the same rules as every channel. */
 export type DecisionRight =
@@ -128,6 +129,7 @@ ${context ? conversationView(context) : ""}
 <dl>
 <dt>Rule</dt><dd>${shown(approval.rule ?? "(none)")}</dd>
 ${approval.reason ? html`<dt>Reason</dt><dd>${shown(approval.reason)}</dd>` : ""}
+${riskRows(approval, args, note)}
 <dt>Asked by</dt><dd>${shown(approval.requestedBy)}</dd>
 <dt>May decide</dt><dd>${approval.approvers?.length ? approval.approvers.map(shown).join(" or ") : "any approver"}</dd>
 <dt>Call</dt><dd><code>${shown(approval.callId)}</code>${session ? html` in <a href="/console/sessions/${encodeURIComponent(session)}">${shown(session)}</a>` : ""}</dd>
