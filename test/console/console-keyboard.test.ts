@@ -47,6 +47,8 @@ async function askedIn(sessionId: string, callId: string, tool: string, args: ob
     canonicalArgs: JSON.stringify(args),
     argsHash: (callId.length % 10).toString().repeat(64),
     requestedBy: "agent",
+    // The refund first, the note a second later: the inbox lists the newest first.
+    createdAt: Date.now() - (tool === "issue_refund" ? 1000 : 0),
     rule: tool === "issue_refund" ? "refunds-over-100" : "default:writes",
     reason:
       tool === "issue_refund"
