@@ -82,7 +82,7 @@ export async function measureDecided(base: string, cookie: string): Promise<bool
     ["approver", "approver=erin"],
     ["time (one day)", `from=${day}&to=${day}`],
     ["search", "q=SU-5432"],
-    ["all filters + search", `tool=issue_refund&decision=approved&approver=bob&from=${day}&q=SU-`],
+    ["all filters + search", `tool=issue_refund&decision=approved&approver=dave&from=${day}&q=SU-`],
     ["page 2 of a filter", ""],
   ];
   console.log(`  decided view (${DECIDED.toLocaleString("en-US")} decided requests):`);
