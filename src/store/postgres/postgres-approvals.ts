@@ -74,7 +74,7 @@ export class PostgresApprovals {
   }
 
   async list(filter: ApprovalFilter): Promise<Approval[]> {
-    const { where, params } = approvalFilterSql(filter);
+    const { where, params } = approvalFilterSql(filter, "postgres");
     const result = await this.pool.query(
       numbered(`SELECT * FROM approvals ${where} ORDER BY created_at, id LIMIT ?`),
       [...params, listLimit(filter.limit)],
@@ -88,7 +88,7 @@ export class PostgresApprovals {
     after: ApprovalPosition | undefined,
     limit: number,
   ): Promise<{ rows: Approval[]; total: number }> {
-    const { where, params } = approvalFilterSql(filter);
+    const { where, params } = approvalFilterSql(filter, "postgres");
     const before = after ? "(created_at < ? OR (created_at = ? AND id < ?))" : "";
     const clause = before ? (where ? `${where} AND ${before}` : `WHERE ${before}`) : where;
     const result = await this.pool.query(
