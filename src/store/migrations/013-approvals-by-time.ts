@@ -6,6 +6,8 @@ import type { Migration } from "./migration.js";
  * console's decided view pages 100,000 decided requests: without this index each page sorted
  * every decided row before it could return 50 of them; with it, a page walks the index from
  * the newest and stops once it is full, and a time filter is a range of it (ADR 0045).
+ * `IF NOT EXISTS`: a file rebuilt to an older version by hand (as the migration tests do) keeps
+ * its indexes, and this step then finds its index there.
  *
  * @example
  * ```ts
@@ -15,6 +17,6 @@ import type { Migration } from "./migration.js";
 export const approvalsByTime: Migration = {
   version: 13,
   name: "approvals by time",
-  sqlite: `CREATE INDEX approvals_by_created ON approvals (created_at, id);`,
-  postgres: `CREATE INDEX approvals_by_created ON approvals (created_at, id);`,
+  sqlite: `CREATE INDEX IF NOT EXISTS approvals_by_created ON approvals (created_at, id);`,
+  postgres: `CREATE INDEX IF NOT EXISTS approvals_by_created ON approvals (created_at, id);`,
 };
