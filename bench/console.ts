@@ -8,6 +8,7 @@ import { createApproverDirectory, hashToken } from "../src/approval/approver-dir
 import { createWebConsole } from "../src/console/create-web-console.js";
 import { openStore } from "../src/store/open-store.js";
 import type { StoreEvent } from "../src/store/store-event.js";
+import { DECIDED, fillDecided, measureDecided } from "./console-decided.js";
 import { summarise } from "./stats.js";
 
 const CALLS = 100_000;
@@ -77,9 +78,10 @@ function firstEvent(url: string, cookie: string): Promise<number> {
 }
 
 /**
- * The console's pages and event stream with 1,000 pending requests and 100,000 audited calls
- * in a SQLite store: time to first byte of the inbox (target under 100 ms), the sessions list,
- * a session page, and the event stream's first event.
+ * The console's pages and event stream with 1,000 pending requests, 100,000 decided ones and
+ * 100,000 audited calls in a SQLite store: time to first byte of the inbox (target under
+ * 100 ms), the decided view with each filter (target under 200 ms), the sessions list, a
+ * session page, and the event stream's first event.
  *
  * @example
  * ```ts
@@ -122,7 +124,10 @@ export async function benchConsole(): Promise<void> {
         createdAt: at + i,
       });
     }
-    const web = createWebConsole({ store, directory });
+    const filling = performance.now();
+    await fillDecided(store, sessions, at);
+    const filled = ((performance.now() - filling) / 1000).toFixed(1);
+    const web = createWebConsole({ store, directory, where: { project: "docket.yaml" } });
     const api = await serveApprovals({
       store,
       directory,
@@ -142,7 +147,7 @@ export async function benchConsole(): Promise<void> {
         [`session page (${CALLS / SESSIONS} calls)`, `/console/sessions/${sessions[0]}`],
       ];
       console.log(
-        `console: ${CALLS.toLocaleString("en-US")} audited calls, ${PENDING.toLocaleString("en-US")} pending requests, SQLite`,
+        `console: ${CALLS.toLocaleString("en-US")} audited calls, ${PENDING.toLocaleString("en-US")} pending and ${DECIDED.toLocaleString("en-US")} decided requests (filled through the store in ${filled} s), SQLite`,
       );
       for (const [name, path] of pages) {
         await firstByte(`${api.url}${path}`, cookie);
@@ -159,6 +164,7 @@ export async function benchConsole(): Promise<void> {
           `  ${name}: time to first byte median ${(t.medianUs / 1000).toFixed(1)} ms, p99 ${(t.p99Us / 1000).toFixed(1)} ms${target}`,
         );
       }
+      await measureDecided(api.url, cookie);
       const events: number[] = [];
       for (let i = 0; i < 10; i += 1)
         events.push(await firstEvent(`${api.url}/console/events?have=`, cookie));

@@ -4,6 +4,7 @@ import type { Approval } from "../store/approval-record.js";
 import type { CardContext } from "./card-context.js";
 import { type Viewer, when } from "./console-layout.js";
 import { type Html, html } from "./html.js";
+import { riskRows } from "./risk-note.js";
 
 /** What the signed-in approver may do with a request, decided by the same rules as every channel. */
 export type DecisionRight =
@@ -121,13 +122,14 @@ export function approvalCard(
   const change = describeFileChange(approval.tool, args);
   const note = untrustedNote(approval);
   const session = approval.sessionId;
-  return html`<article class="card" id="${approval.id}" data-approval aria-labelledby="t-${approval.id}">
+  return html`<article class="card" id="${approval.id}" data-approval data-tool="${approval.tool}" tabindex="-1" aria-labelledby="t-${approval.id}">
 <h2 id="t-${approval.id}"><span class="tag">pending</span> <code>${shown(approval.tool)}</code></h2>
 ${note ? html`<p class="untrusted" role="note"><b>⚠ Untrusted content came before this call:</b> ${shown(note)}. The model had just read text from outside; check the arguments with care.</p>` : ""}
 ${context ? conversationView(context) : ""}
 <dl>
 <dt>Rule</dt><dd>${shown(approval.rule ?? "(none)")}</dd>
 ${approval.reason ? html`<dt>Reason</dt><dd>${shown(approval.reason)}</dd>` : ""}
+${riskRows(approval, args, note)}
 <dt>Asked by</dt><dd>${shown(approval.requestedBy)}</dd>
 <dt>May decide</dt><dd>${approval.approvers?.length ? approval.approvers.map(shown).join(" or ") : "any approver"}</dd>
 <dt>Call</dt><dd><code>${shown(approval.callId)}</code>${session ? html` in <a href="/console/sessions/${encodeURIComponent(session)}">${shown(session)}</a>` : ""}</dd>

@@ -25,7 +25,8 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; ma
 dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; }
 @media (max-width: 32rem) { dl { grid-template-columns: 1fr; } dd { margin-bottom: .35rem; } }
 .tag { display: inline-block; border: 1px solid currentColor; border-radius: 3px; padding: 0 .35rem; font-size: .85rem; }
-.untrusted { border: 2px solid var(--warn); padding: .5rem; }
+.untrusted { border: 2px solid var(--warn); padding: .5rem; } .tainted { color: var(--warn); font-weight: 600; }
+.labels { list-style: none; padding: 0; margin: 0; }
 .diff .add { color: var(--ok); } .diff .del { color: var(--bad); } .diff .hunk { color: var(--muted); }
 .decide { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: .75rem; }
 .decide form { flex: 1 1 16rem; }
@@ -41,6 +42,15 @@ th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--
 .events { padding-left: 1.25rem; } .ev { margin: .35rem 0; } .seq { color: var(--muted); font-size: .85rem; }
 .conversation { list-style: none; padding: 0; } .msg { border-left: 3px solid var(--line); padding: .25rem .75rem; margin: .5rem 0; }
 .call { border-top: 1px solid var(--line); margin-top: 1rem; }
+[data-approval]:focus, [data-item]:focus { outline: 3px solid var(--focus); outline-offset: 2px; box-shadow: 0 0 0 6px rgba(26,95,180,.2); }
+.confirm { border: 2px solid var(--focus); padding: .5rem; margin: .5rem 0; }
+.keys { color: var(--muted); font-size: .85rem; margin: 0; padding: .25rem 1rem; }
+.rows { list-style: none; padding: 0; } .row { border: 1px solid var(--line); border-left: 6px solid var(--line); padding: .35rem .75rem; margin: 0 0 .5rem; border-radius: 4px; }
+.row.status-approved { border-left-color: var(--ok); } .row.status-denied { border-left-color: var(--bad); }
+.row .line { margin: .1rem 0; } .row pre { max-height: 6rem; }
+.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: 0 1rem; align-items: end; }
+.filters p { margin: .25rem 0; } .filters label { display: block; font-weight: 600; font-size: .9rem; }
+.filters input, .filters select { width: 100%; font: inherit; padding: .3rem; } .filters .search { grid-column: 1 / -1; }
 .arrived { animation: arrive 1.5s; } @keyframes arrive { from { background: rgba(26,95,180,.25); } }
 @media (prefers-reduced-motion: reduce) { .arrived { animation: none; } }
 `;

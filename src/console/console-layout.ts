@@ -42,11 +42,12 @@ export function layout({
 <strong class="brand">docket</strong>
 ${
   viewer
-    ? html`<nav aria-label="Console"><a href="/console/">Approvals</a> <a href="/console/sessions">Sessions</a></nav>
+    ? html`<nav aria-label="Console"><a href="/console/">Approvals</a> <a href="/console/decided">Decided</a> <a href="/console/sessions">Sessions</a></nav>
 <form method="post" action="/console/sign-out" class="sign-out"><input type="hidden" name="_csrf" value="${viewer.csrf}"><span>Signed in as <b>${viewer.name}</b></span> <button type="submit">Sign out</button></form>`
     : ""
 }
 </header>
+${viewer ? html`<p class="keys" id="keys-help">Keys: <kbd>j</kbd>/<kbd>k</kbd> or arrows move, <kbd>a</kbd> approve, <kbd>d</kbd> deny (each asks first), <kbd>/</kbd> search. <span id="keys-status" role="status" aria-live="polite"></span></p>` : ""}
 <main id="main">
 ${flash ? html`<p class="flash" role="status">${flash}</p>` : ""}
 ${body}

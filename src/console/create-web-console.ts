@@ -17,7 +17,9 @@ import {
   CSP,
   problemPage,
 } from "./console-context.js";
+import { registerDecidedView } from "./console-decided.js";
 import { registerConsoleEvents } from "./console-events.js";
+import { CONSOLE_KEYS_JS } from "./console-keys.js";
 import { registerConsolePages } from "./console-pages.js";
 import { registerSessionPages } from "./console-sessions.js";
 import { registerSignIn } from "./console-sign-in.js";
@@ -114,7 +116,7 @@ export function createWebConsole({
     }),
   );
   app.get("/console/assets/console.js", (c) =>
-    c.body(CONSOLE_JS, 200, {
+    c.body(`${CONSOLE_JS}${CONSOLE_KEYS_JS}`, 200, {
       "content-type": "text/javascript; charset=utf-8",
       "cache-control": "max-age=300",
     }),
@@ -133,6 +135,7 @@ export function createWebConsole({
     await next();
   });
   registerConsolePages(app, context);
+  registerDecidedView(app, context);
   registerConsoleEvents(app, context);
   registerSessionPages(app, context);
   app.notFound((c) => problemPage(c, 404, "There is no such page."));

@@ -1,3 +1,5 @@
+import type { ApprovalQuery } from "./approval-query.js";
+
 /** Where an approval request stands. */
 export type ApprovalStatus = "pending" | "approved" | "denied" | "expired";
 
@@ -82,7 +84,7 @@ export type DecideResult =
   | { readonly status: "not_found" };
 
 /** Filters and the page of `pageApprovals`: newest first, `limit` (default 100) at a time. */
-export interface ApprovalPageFilter {
+export interface ApprovalPageFilter extends ApprovalQuery {
   readonly status?: ApprovalStatus;
   readonly sessionId?: string;
   readonly limit?: number;
@@ -99,7 +101,7 @@ export interface ApprovalPage {
 }
 
 /** Filters for `listApprovals`; oldest first. */
-export interface ApprovalFilter {
+export interface ApprovalFilter extends ApprovalQuery {
   readonly status?: ApprovalStatus;
   readonly sessionId?: string;
   readonly limit?: number;

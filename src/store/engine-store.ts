@@ -2,6 +2,7 @@ import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
 import { decodeApprovalCursor, encodeApprovalCursor, pageSize } from "./approval-cursor.js";
+import { countParams } from "./approval-query.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -521,7 +522,8 @@ export class EngineStore implements Store {
     this.assertOpen();
     const limit = pageSize(filter.limit);
     const after = filter.cursor === undefined ? undefined : decodeApprovalCursor(filter.cursor);
-    const where = { status: filter.status, sessionId: filter.sessionId };
+    countParams(filter.countUpTo); // refuses a count limit that is not one, on every page
+    const { limit: _limit, cursor: _cursor, ...where } = filter;
     const { rows, total } = await this.db.pageApprovals(where, after, limit);
     const approvals = rows.slice(0, limit);
     const last = approvals.at(-1);

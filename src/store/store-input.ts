@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DocketError, type DocketErrorCode } from "../errors/docket-error.js";
+import { approvalQuerySql, type SearchEngine } from "./approval-query.js";
 import type { Approval, ApprovalDecision, ApprovalFilter, NewApproval } from "./approval-record.js";
 import type { EventFilter } from "./audit-record.js";
 import type { CallFilter, CallState } from "./call-record.js";
@@ -205,7 +206,10 @@ export function callFilterSql(
  * approvalFilterSql({ status: "pending" }); // { where: "WHERE status = ?", params: ["pending"] }
  * ```
  */
-export function approvalFilterSql(filter: ApprovalFilter): { where: string; params: unknown[] } {
+export function approvalFilterSql(
+  filter: ApprovalFilter,
+  engine: SearchEngine = "sqlite",
+): { where: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (filter.status !== undefined) {
@@ -216,6 +220,9 @@ export function approvalFilterSql(filter: ApprovalFilter): { where: string; para
     clauses.push("session_id = ?");
     params.push(filter.sessionId);
   }
+  const narrower = approvalQuerySql(filter, engine);
+  clauses.push(...narrower.clauses);
+  params.push(...narrower.params);
   return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };
 }
 

@@ -185,6 +185,23 @@ describe("the installed docket CLI", () => {
       for (const [, asset] of assets) {
         expect((await fetch(new URL(asset ?? "", url))).status, asset).toBe(200);
       }
+      // Signed in, the decided view answers, and a filter it cannot read is a 400 with reasons.
+      const origin = new URL(url).origin;
+      const signIn = await fetch(`${origin}/console/sign-in`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body: `token=${"b".repeat(40)}`,
+      });
+      const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      const decided = await fetch(`${origin}/console/decided?tool=issue_refund&q=SU`, {
+        headers: { cookie },
+      });
+      expect(decided.status).toBe(200);
+      expect(await decided.text()).toContain("Decided requests");
+      const bad = await fetch(`${origin}/console/decided?decision=nope`, { headers: { cookie } });
+      expect(bad.status).toBe(400);
+      expect(await bad.text()).toContain("is one of approved, denied, expired");
     } finally {
       child.kill("SIGTERM");
       await rm(dir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { leanCallsRows } from "./009-lean-calls-rows.js";
 import { sessionKeyedCalls } from "./010-session-keyed-calls.js";
 import { callsStateCheck } from "./011-calls-state-check.js";
 import { owedDeliveries } from "./012-owed-deliveries.js";
+import { approvalsByTime } from "./013-approvals-by-time.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionKeyedCalls,
   callsStateCheck,
   owedDeliveries,
+  approvalsByTime,
 ];
 
 /**

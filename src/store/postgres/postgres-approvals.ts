@@ -1,6 +1,7 @@
 import type { Pool } from "pg";
 import { DocketError } from "../../errors/docket-error.js";
 import type { ApprovalPosition } from "../approval-cursor.js";
+import { countParams, countSql } from "../approval-query.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -73,7 +74,7 @@ export class PostgresApprovals {
   }
 
   async list(filter: ApprovalFilter): Promise<Approval[]> {
-    const { where, params } = approvalFilterSql(filter);
+    const { where, params } = approvalFilterSql(filter, "postgres");
     const result = await this.pool.query(
       numbered(`SELECT * FROM approvals ${where} ORDER BY created_at, id LIMIT ?`),
       [...params, listLimit(filter.limit)],
@@ -87,18 +88,21 @@ export class PostgresApprovals {
     after: ApprovalPosition | undefined,
     limit: number,
   ): Promise<{ rows: Approval[]; total: number }> {
-    const { where, params } = approvalFilterSql(filter);
-    const total = await this.pool.query(
-      numbered(`SELECT count(*) AS n FROM approvals ${where}`),
-      params,
-    );
+    const { where, params } = approvalFilterSql(filter, "postgres");
     const before = after ? "(created_at < ? OR (created_at = ? AND id < ?))" : "";
     const clause = before ? (where ? `${where} AND ${before}` : `WHERE ${before}`) : where;
     const result = await this.pool.query(
       numbered(`SELECT * FROM approvals ${clause} ORDER BY created_at DESC, id DESC LIMIT ?`),
       [...params, ...(after ? [after.createdAt, after.createdAt, after.id] : []), limit + 1],
     );
-    return { rows: (result.rows as Row[]).map(toApproval), total: Number(total.rows[0]?.n ?? 0) };
+    const rows = (result.rows as Row[]).map(toApproval);
+    // A first page that holds every match is its own count: a rare match costs one scan, not two.
+    if (!after && rows.length <= limit) return { rows, total: rows.length };
+    const total = await this.pool.query(numbered(countSql(where, filter.countUpTo)), [
+      ...params,
+      ...countParams(filter.countUpTo),
+    ]);
+    return { rows, total: Number(total.rows[0]?.n ?? 0) };
   }
 
   async decide(id: string, decision: ApprovalDecision): Promise<DecideResult> {

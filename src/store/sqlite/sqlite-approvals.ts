@@ -1,5 +1,6 @@
 import { DocketError } from "../../errors/docket-error.js";
 import type { ApprovalPosition } from "../approval-cursor.js";
+import { countParams, countSql } from "../approval-query.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -93,9 +94,6 @@ export class SqliteApprovals {
     total: number;
   } {
     const { where, params } = approvalFilterSql(filter);
-    const total = this.sql(`SELECT count(*) AS n FROM approvals ${where}`).get(...params) as {
-      n: number;
-    };
     const before = after ? "(created_at < ? OR (created_at = ? AND id < ?))" : "";
     const clause = before ? (where ? `${where} AND ${before}` : `WHERE ${before}`) : where;
     const rows = this.sql(
@@ -105,6 +103,12 @@ export class SqliteApprovals {
       ...(after ? [after.createdAt, after.createdAt, after.id] : []),
       limit + 1,
     ) as Row[];
+    // A first page that holds every match is its own count: a rare match costs one scan, not two.
+    if (!after && rows.length <= limit) return { rows: rows.map(toApproval), total: rows.length };
+    const total = this.sql(countSql(where, filter.countUpTo)).get(
+      ...params,
+      ...countParams(filter.countUpTo),
+    ) as { n: number };
     return { rows: rows.map(toApproval), total: Number(total.n) };
   }
 
