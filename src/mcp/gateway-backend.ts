@@ -23,7 +23,9 @@ export interface GatewayBackend {
   close(): Promise<void>;
   /**
    * Record a session when a client connects (the CLI creates it in the store, so `docket
-   * sessions list` shows gateway sessions beside runs). A failure refuses the connection.
+   * sessions list` shows gateway sessions beside runs). Over HTTP the session is the principal's
+   * conversation, opened again by each of its MCP sessions: an existing one is kept. A failure
+   * refuses the connection.
    */
-  openSession?(sessionId: string, transport: "stdio" | "http"): Promise<void>;
+  openSession?(sessionId: string, transport: "stdio" | "http", principal?: string): Promise<void>;
 }
