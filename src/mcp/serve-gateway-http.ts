@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { answerDeepMessage } from "../gateway/answer-deep-message.js";
 import { authenticateRequest, type GatewayAuth } from "../gateway/authenticate-request.js";
 import { cancelOnDisconnect } from "../gateway/cancel-on-disconnect.js";
 import { originAllowed } from "../gateway/check-origin.js";
@@ -22,7 +23,7 @@ import {
 } from "../gateway/verify-access-token.js";
 import { FailedAttemptLimiter } from "../shared/failed-attempt-limiter.js";
 import type { GatewayBackend } from "./gateway-backend.js";
-import { createGatewayServer } from "./gateway-server.js";
+import { callToolAnswer, createGatewayServer } from "./gateway-server.js";
 import { readCappedBody } from "./read-capped-body.js";
 
 /** The gateway as an OAuth 2.1 resource server: `AccessTokenOptions` with the audience optional. */
@@ -77,6 +78,8 @@ interface Session {
   readonly server: Server;
   readonly transport: StreamableHTTPServerTransport;
   readonly principal: GatewayPrincipal;
+  /** The store session its calls belong to: the principal's conversation. */
+  readonly conversation: string;
   close(): void;
 }
 
@@ -184,6 +187,7 @@ export async function serveGatewayHttp(
       server,
       transport,
       principal: who,
+      conversation,
       close: () => {
         openIds.delete(id);
         void server.close().catch(() => {});
@@ -259,6 +263,16 @@ export async function serveGatewayHttp(
       id = await open(outcome.principal);
     }
     const session = sessions.get(id) as Session;
+    const deep = await answerDeepMessage(body, {
+      checkpoint: backend.checkpoint,
+      sessionId: session.conversation,
+      principal: session.principal.id,
+      answer: callToolAnswer,
+    });
+    if (deep !== undefined) {
+      res.writeHead(200, { "content-type": "application/json", "mcp-session-id": id });
+      return res.end(JSON.stringify(deep));
+    }
     cancelOnDisconnect(session.transport, res, body);
     if (req.method === "POST") res.once("close", sessions.begin(id));
     await session.transport.handleRequest(req, res, body);
