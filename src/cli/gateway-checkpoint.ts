@@ -40,6 +40,7 @@ export async function buildGatewayCheckpoint({ config }: GatewayCommandOptions) 
   return {
     ...backend,
     ...(maxSessions === undefined ? {} : { maxSessions }),
+    settings: runtime.cli.runtime.gateway,
     openSession: async (id: string, transport: "stdio" | "http", who = principal) => {
       if (await runtime.store.getSession(id)) return;
       await runtime.store.createSession({

@@ -1,4 +1,5 @@
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
+import type { GatewaySettings } from "../gateway/gateway-settings.js";
 import type { Tool } from "../tool/tool.js";
 
 /**
@@ -19,6 +20,8 @@ export interface GatewayBackend {
   onToolsChanged?(listener: () => void): () => void;
   /** `gateway.max_sessions` from docket.yaml: HTTP client sessions kept at once. */
   readonly maxSessions?: number;
+  /** docket.yaml's `gateway:` section (OAuth, origins, idle timeout, taint scope). */
+  readonly settings?: GatewaySettings;
   /** Stop upstream servers, close the store. */
   close(): Promise<void>;
   /**

@@ -8,54 +8,36 @@ import { answerDeepMessage } from "../gateway/answer-deep-message.js";
 import { authenticateRequest, type GatewayAuth } from "../gateway/authenticate-request.js";
 import { cancelOnDisconnect } from "../gateway/cancel-on-disconnect.js";
 import { originAllowed } from "../gateway/check-origin.js";
-import { conversationId, type GatewayTaintScope } from "../gateway/conversation-id.js";
+import { conversationId } from "../gateway/conversation-id.js";
 import type { AuthOutcome } from "../gateway/gateway-auth-outcome.js";
 import type { GatewayPrincipal } from "../gateway/gateway-principal.js";
 import { GatewaySessions } from "../gateway/gateway-sessions.js";
+import type { GatewaySettings } from "../gateway/gateway-settings.js";
 import {
   metadataUrl,
   protectedResourceMetadata,
   wwwAuthenticate,
 } from "../gateway/protected-resource-metadata.js";
+import { createAccessTokenVerifier } from "../gateway/verify-access-token.js";
 import {
-  type AccessTokenOptions,
-  createAccessTokenVerifier,
-} from "../gateway/verify-access-token.js";
-import { FailedAttemptLimiter } from "../shared/failed-attempt-limiter.js";
+  type FailedAttemptLimiter,
+  processAttemptLimiter,
+} from "../shared/failed-attempt-limiter.js";
+import { MIN_TOKEN_CHARS } from "../shared/token-strength.js";
 import type { GatewayBackend } from "./gateway-backend.js";
 import { callToolAnswer, createGatewayServer } from "./gateway-server.js";
 import { readCappedBody } from "./read-capped-body.js";
 
-/** The gateway as an OAuth 2.1 resource server: `AccessTokenOptions` with the audience optional. */
-export interface GatewayOAuthOptions extends Omit<AccessTokenOptions, "audience"> {
-  /** Default: the resource URL (the gateway's own `/mcp` URL, or `resource`). */
-  readonly audience?: string;
-  /** Published in the metadata. Default `[issuer]`. */
-  readonly authorizationServers?: readonly string[];
-}
-
 /** Options for `serveGatewayHttp`. Give `token` (one principal for every client) or `oauth`. */
-export interface HttpGatewayOptions {
+export interface HttpGatewayOptions extends GatewaySettings {
   /** Static mode: clients send `Authorization: Bearer <token>` (at least 22 characters). */
   readonly token?: string;
-  /** OAuth mode: bearer JWTs, each token's subject its principal. */
-  readonly oauth?: GatewayOAuthOptions;
   /** 0 picks a free port. */
   readonly port?: number;
   /** Static mode's principal. Default: the checkpoint's own. */
   readonly principal?: string;
   /** Largest request body accepted. Default 1 MiB (the checkpoint's argument cap). */
   readonly maxBodyBytes?: number;
-  /** Sessions kept at once; past it a new client gets 503 with Retry-After. Default 256. */
-  readonly maxSessions?: number;
-  /** A session with no request in flight this long is closed. Default 10 min; 0: never. */
-  readonly idleTimeoutMs?: number;
-  /** Browser origins let in (exact). A request without `Origin` is allowed. Default none. */
-  readonly allowedOrigins?: readonly string[];
-  /** What a client's taint is kept under. Default `principal`. */
-  readonly taintScope?: GatewayTaintScope;
-  /** The public URL, when clients reach the gateway through a proxy. Default the bound URL. */
-  readonly resource?: string;
   /** Shared with the approvals API when both run in one process. */
   readonly limiter?: FailedAttemptLimiter;
   readonly path?: string;
@@ -84,8 +66,6 @@ interface Session {
 }
 
 const HOST = "127.0.0.1";
-/** Static tokens: at least 128 bits in base64url. */
-export const MIN_TOKEN_CHARS = 22;
 
 function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
@@ -143,7 +123,7 @@ export async function serveGatewayHttp(
     idleTimeoutMs = 10 * 60_000,
     allowedOrigins = [],
     taintScope = "principal",
-    limiter = new FailedAttemptLimiter(),
+    limiter = processAttemptLimiter(),
     path = "/mcp",
     heartbeatMs,
   } = options;

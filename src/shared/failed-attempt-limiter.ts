@@ -100,3 +100,19 @@ function keysOf({ address, token }: Attempt): string[] {
   if (token !== undefined && token !== "") keys.push(`token:${token.slice(0, PREFIX_CHARS)}`);
   return keys;
 }
+
+let processLimiter: FailedAttemptLimiter | undefined;
+
+/**
+ * The limiter every token check of this process shares (the gateway, the approvals API), so that
+ * failures on one surface count on the other.
+ *
+ * @example
+ * ```ts
+ * const limiter = processAttemptLimiter();
+ * ```
+ */
+export function processAttemptLimiter(): FailedAttemptLimiter {
+  processLimiter ??= new FailedAttemptLimiter();
+  return processLimiter;
+}
