@@ -7,6 +7,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createApproverDirectory } from "../../src/approval/approver-directory.js";
+import { createDurableApprover } from "../../src/approval/durable-approver.js";
 import {
   createGatewayBackend,
   type McpGatewayBackend,
@@ -85,9 +87,21 @@ beforeAll(async () => {
     writes: true,
     handler: ({ text }) => `wrote ${text}`,
   });
+  const publishNote = defineTool({
+    name: "publish_note",
+    description: "Publishes the note.",
+    input: z.object({}),
+    writes: true,
+    handler: () => "published",
+  });
   backend = await createGatewayBackend({
-    tools: [readNote, writeNote],
+    tools: [readNote, writeNote, publishNote],
     store,
+    approvals: createDurableApprover({
+      store,
+      directory: createApproverDirectory({ lead: { roles: ["lead"] } }),
+      mode: "suspend",
+    }),
     policy: {
       rules: [
         {
@@ -211,6 +225,18 @@ describe("the HTTP gateway as an OAuth resource server", () => {
     expect(
       decided.some((record) => JSON.stringify(record.event).includes("others-read-only")),
     ).toBe(true);
+  }, 30_000);
+
+  it("shows approvers which principal asked", async () => {
+    const asReader = clients[1] ?? (await connectAs(reader));
+    const asked = (await asReader.callTool({
+      name: "publish_note",
+      arguments: {},
+    })) as CallToolResult;
+    expect(asked._meta?.["docket/call"]).toMatchObject({ status: "awaiting_approval" });
+    const [approval] = await store.listApprovals({ sessionId: "gateway:reader" });
+    expect(approval?.requestedBy).toBe("reader");
+    expect(approval?.tool).toBe("publish_note");
   }, 30_000);
 
   it("refuses a browser Origin it was not told to trust, and lets a listed one through", async () => {
