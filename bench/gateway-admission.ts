@@ -17,6 +17,8 @@ export interface CrowdOutcome {
   readonly refusedAtConnect: number;
   /** Clients cut after connecting (a call failed): must be 0. */
   readonly cut: number;
+  /** The first few reasons clients were cut, for the report. */
+  readonly reasons: readonly string[];
   readonly calls: number;
   readonly seconds: number;
 }
@@ -40,6 +42,7 @@ export async function runCrowd(
   let refusedAtConnect = 0;
   let cut = 0;
   let answered = 0;
+  const reasons = new Set<string>();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async (_, n) => {
@@ -52,18 +55,23 @@ export async function runCrowd(
         );
       } catch (error) {
         if (/cap of \d+ sessions/.test(String((error as Error).message))) refusedAtConnect += 1;
-        else cut += 1;
+        else {
+          cut += 1;
+          reasons.add(`connect: ${(error as Error).message}`.slice(0, 200));
+        }
         return;
       }
       try {
         for (let i = 0; i < calls; i += 1) {
           const result = await client.callTool({ name: "echo", arguments: { text: `${n}-${i}` } });
-          if (result.isError) throw new Error("call failed");
+          if (result.isError)
+            throw new Error(`call failed: ${JSON.stringify(result.content).slice(0, 150)}`);
           answered += 1;
         }
         completed += 1;
-      } catch {
+      } catch (error) {
         cut += 1;
+        reasons.add(String((error as Error).message).slice(0, 200));
       } finally {
         await client.close().catch(() => {});
       }
@@ -73,6 +81,7 @@ export async function runCrowd(
     completed,
     refusedAtConnect,
     cut,
+    reasons: [...reasons].slice(0, 5),
     calls: answered,
     seconds: (performance.now() - started) / 1000,
   };
@@ -107,13 +116,16 @@ export async function echoGateway(maxSessions: number) {
 }
 
 async function main(): Promise<void> {
-  const calls = 50;
-  for (const [clients, cap] of [
-    [64, 32],
-    [128, 32],
-    [256, 32],
-    [256, 256],
-  ] as const) {
+  const calls = Number(process.env.DOCKET_BENCH_CALLS ?? 50);
+  const runs = process.env.DOCKET_BENCH_ONLY_RAISED
+    ? ([[256, 256]] as const)
+    : ([
+        [64, 32],
+        [128, 32],
+        [256, 32],
+        [256, 256],
+      ] as const);
+  for (const [clients, cap] of runs) {
     const gateway = await echoGateway(cap);
     const outcome = await runCrowd(gateway.url, gateway.token, clients, calls);
     const audited = gateway.events.events.filter((event) => event.type === "requested").length;
@@ -121,6 +133,7 @@ async function main(): Promise<void> {
     console.log(
       `${clients} clients, cap ${cap}: ${outcome.completed} completed, ${outcome.refusedAtConnect} refused at connect, ${outcome.cut} cut; ${outcome.calls} calls (${audited} audited) in ${outcome.seconds.toFixed(1)} s = ${(outcome.calls / outcome.seconds).toFixed(0)} calls/s; load ${loadavg()[0]?.toFixed(1)}`,
     );
+    for (const reason of outcome.reasons) console.log(`  cut: ${reason}`);
   }
 }
 

@@ -264,6 +264,10 @@ export async function serveGatewayHttp(
       else res.end();
     });
   });
+  // Longer than clients keep idle sockets, so the server does not close one a client is reusing
+  // (under load that race cut calls with "other side closed").
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(port, HOST, () => resolve());
