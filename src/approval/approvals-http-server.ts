@@ -7,6 +7,10 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DocketError, isDocketError } from "../errors/docket-error.js";
+import {
+  type FailedAttemptLimiter,
+  processAttemptLimiter,
+} from "../shared/failed-attempt-limiter.js";
 import { hostAllowed } from "../shared/host-check.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import type { ApprovalPageFilter, ApprovalStatus } from "../store/approval-record.js";
@@ -73,7 +77,8 @@ const STATUS_CODES = {
  * time: `?status=pending|approved|denied|expired|all&limit=1..1000&cursor=NEXT`, answered with
  * `{ approvals, total, more, next? }`), `GET /approvals/:id` and
  * `POST /approvals/:id/decision` (`{ "decision": "approve" | "deny", "reason"?, "scope"? }`).
- * Every request needs an approver's bearer token (401 without, 403 for someone not allowed to
+ * Every request needs an approver's bearer token (401 without, 429 after too many wrong ones from
+ * one address or with one token prefix, 403 for someone not allowed to
  * decide, 404 for an unknown id, 409 when already decided or expired); bodies are capped at 16 KiB.
  * A request whose Host is not a loopback name or the bound address is refused (421).
  * `fallback` answers every path outside /approvals (the web console); without it they are 404.
@@ -90,12 +95,15 @@ export async function serveApprovals({
   port = 0,
   host = "127.0.0.1",
   fallback,
+  limiter = processAttemptLimiter(),
 }: {
   store: Store;
   directory: ApproverDirectory;
   port?: number;
   host?: string;
   fallback?: RequestListener;
+  /** Failed token checks, shared with the gateway's (per address and token prefix). */
+  limiter?: FailedAttemptLimiter;
 }): Promise<ApprovalsHttpServer> {
   const server = createServer(async (req, res) => {
     try {
@@ -120,7 +128,18 @@ export async function serveApprovals({
         });
       }
       const token = bearer(req);
+      const attempt = { address: req.socket.remoteAddress, token };
+      const admission = limiter.admit(attempt);
+      if (admission.status === "throttled") {
+        res.setHeader("retry-after", String(admission.retryAfterSeconds));
+        return send(res, 429, {
+          error: "throttled",
+          message:
+            "Too many failed attempts from this address or with this token; try again later.",
+        });
+      }
       const who = token ? authenticate(directory, { token }) : undefined;
+      if (token !== undefined && who?.status !== "authenticated") limiter.fail(attempt);
       if (who?.status !== "authenticated") {
         res.setHeader("www-authenticate", 'Bearer realm="docket"');
         return send(res, 401, {

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { DocketError } from "../errors/docket-error.js";
+import { MIN_TOKEN_CHARS } from "../shared/token-strength.js";
 
 /** One configured approver: their roles and, for remote use, how their token is checked. */
 export interface ApproverEntry {
@@ -65,6 +66,12 @@ export function createApproverDirectory(
         throw new DocketError(
           "config_invalid",
           `approvers.${name}.token_env names ${entry.token_env}, which is not set: without it ${name} could not be authenticated.`,
+        );
+      }
+      if (token.length < MIN_TOKEN_CHARS) {
+        throw new DocketError(
+          "config_invalid",
+          `approvers.${name}.token_env names ${entry.token_env}, which holds ${token.length} characters: a token needs at least ${MIN_TOKEN_CHARS} (about 128 bits). Make one with: docket token`,
         );
       }
       tokenSha256 = hashToken(token);

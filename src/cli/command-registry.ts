@@ -72,6 +72,10 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/hook-command.js")).registerHookCommand,
   },
   {
+    names: ["token"],
+    load: async () => (await import("./commands/token-command.js")).registerTokenCommand,
+  },
+  {
     names: ["gateway"],
     load: async () => {
       const [{ registerGatewayCommand }, { buildGatewayCheckpoint }] = await Promise.all([

@@ -43,10 +43,12 @@ export async function buildGatewayCheckpoint({ config }: GatewayCommandOptions) 
   return {
     ...backend,
     ...(maxSessions === undefined ? {} : { maxSessions }),
-    openSession: async (id: string, transport: "stdio" | "http") => {
+    settings: runtime.cli.runtime.gateway,
+    openSession: async (id: string, transport: "stdio" | "http", who = principal) => {
+      if (await runtime.store.getSession(id)) return;
       await runtime.store.createSession({
         id,
-        principal,
+        principal: who,
         configHash: runtime.configHash,
         title: `docket gateway (${transport})`,
         metadata: { gateway: transport },

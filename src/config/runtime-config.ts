@@ -2,12 +2,14 @@ import { z } from "zod";
 import type { ApproverConfig } from "../approval/approver-directory.js";
 import type { FlowOptions } from "../checkpoint/flow-options.js";
 import { DocketError } from "../errors/docket-error.js";
+import type { GatewaySettings } from "../gateway/gateway-settings.js";
 import { type McpConfig, mcpConfigSchema } from "../mcp/mcp-config.js";
 import { REASONING_LEVELS, type ReasoningLevel } from "../model/reasoning-level.js";
 import { formatIssuePath } from "../policy/policy-issue.js";
 import { forbiddenSandboxEnv } from "../sandbox/sandbox-env-guard.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { flowSectionSchema, toFlowOptions } from "./flow-section.js";
+import { gatewaySectionSchema, toGatewaySettings } from "./gateway-section.js";
 import type { DocketConfig } from "./load-config.js";
 import { parseDuration } from "./parse-duration.js";
 import { sandboxSectionSchema, toSandboxSettings } from "./sandbox-section.js";
@@ -81,9 +83,7 @@ const sectionSchemas = {
     writes: z.enum(["ask", "allow"]).optional(),
   }),
   flow: flowSectionSchema,
-  gateway: z.strictObject({
-    max_sessions: z.number().int().min(1).max(10_000).optional(),
-  }),
+  gateway: gatewaySectionSchema,
   system_prompt: z.string({ error: "expected text (a string; use | for several lines)" }),
   telemetry: telemetrySectionSchema,
 };
@@ -138,8 +138,8 @@ export interface RuntimeConfig {
   readonly taint: { readonly scope?: "run" | "session"; readonly writes?: "ask" | "allow" };
   /** The `flow:` section: private data, outward channels, the secret scanner (docs/information-flow.md). */
   readonly flow: FlowOptions;
-  /** The `gateway:` section: how many HTTP client sessions it keeps (docs/gateway.md). */
-  readonly gateway: { readonly maxSessions?: number };
+  /** The `gateway:` section: sessions, origins, taint scope, OAuth (docs/gateway.md). */
+  readonly gateway: GatewaySettings;
   /** `system_prompt:`, replacing docket's own (the project's AGENTS.md is still appended). */
   readonly systemPrompt: string | undefined;
   /** The `telemetry:` section as written (see `telemetryConfig` for the environment's part). */
@@ -263,7 +263,7 @@ export function readRuntimeConfig(config: DocketConfig | undefined): RuntimeConf
     sandbox,
     taint: check(config, "taint", sectionSchemas.taint) ?? {},
     flow: toFlowOptions(check(config, "flow", sectionSchemas.flow) ?? {}, sandbox),
-    gateway: gateway.max_sessions === undefined ? {} : { maxSessions: gateway.max_sessions },
+    gateway: toGatewaySettings(gateway),
     systemPrompt: check(config, "system_prompt", sectionSchemas.system_prompt),
     telemetry: check(config, "telemetry", sectionSchemas.telemetry) ?? {},
   };

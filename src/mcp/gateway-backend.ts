@@ -1,4 +1,5 @@
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
+import type { GatewaySettings } from "../gateway/gateway-settings.js";
 import type { Tool } from "../tool/tool.js";
 
 /**
@@ -19,11 +20,15 @@ export interface GatewayBackend {
   onToolsChanged?(listener: () => void): () => void;
   /** `gateway.max_sessions` from docket.yaml: HTTP client sessions kept at once. */
   readonly maxSessions?: number;
+  /** docket.yaml's `gateway:` section (OAuth, origins, idle timeout, taint scope). */
+  readonly settings?: GatewaySettings;
   /** Stop upstream servers, close the store. */
   close(): Promise<void>;
   /**
    * Record a session when a client connects (the CLI creates it in the store, so `docket
-   * sessions list` shows gateway sessions beside runs). A failure refuses the connection.
+   * sessions list` shows gateway sessions beside runs). Over HTTP the session is the principal's
+   * conversation, opened again by each of its MCP sessions: an existing one is kept. A failure
+   * refuses the connection.
    */
-  openSession?(sessionId: string, transport: "stdio" | "http"): Promise<void>;
+  openSession?(sessionId: string, transport: "stdio" | "http", principal?: string): Promise<void>;
 }

@@ -42,7 +42,15 @@ function menuEntry(tool: Tool): McpTool {
   };
 }
 
-function answer(result: ToolResult): CallToolResult {
+/**
+ * The MCP answer to a `tools/call` from the checkpoint's result.
+ *
+ * @example
+ * ```ts
+ * const answer = callToolAnswer(await checkpoint.dispatch(call, ctx));
+ * ```
+ */
+export function callToolAnswer(result: ToolResult): CallToolResult {
   const meta = {
     "docket/call": {
       id: result.callId,
@@ -120,7 +128,7 @@ export function createGatewayServer({
           ...(traceContext === undefined ? {} : { traceContext }),
         },
       );
-      return answer(result);
+      return callToolAnswer(result);
     } finally {
       clearInterval(heartbeat);
     }

@@ -4,26 +4,42 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { hasBearerToken } from "./bearer-token.js";
+import { answerDeepMessage } from "../gateway/answer-deep-message.js";
+import { authenticateRequest, type GatewayAuth } from "../gateway/authenticate-request.js";
+import { cancelOnDisconnect } from "../gateway/cancel-on-disconnect.js";
+import { originAllowed } from "../gateway/check-origin.js";
+import { conversationId } from "../gateway/conversation-id.js";
+import type { AuthOutcome } from "../gateway/gateway-auth-outcome.js";
+import type { GatewayPrincipal } from "../gateway/gateway-principal.js";
+import { GatewaySessions } from "../gateway/gateway-sessions.js";
+import type { GatewaySettings } from "../gateway/gateway-settings.js";
+import {
+  metadataUrl,
+  protectedResourceMetadata,
+  wwwAuthenticate,
+} from "../gateway/protected-resource-metadata.js";
+import { createAccessTokenVerifier } from "../gateway/verify-access-token.js";
+import {
+  type FailedAttemptLimiter,
+  processAttemptLimiter,
+} from "../shared/failed-attempt-limiter.js";
+import { MIN_TOKEN_CHARS } from "../shared/token-strength.js";
 import type { GatewayBackend } from "./gateway-backend.js";
-import { createGatewayServer } from "./gateway-server.js";
+import { callToolAnswer, createGatewayServer } from "./gateway-server.js";
 import { readCappedBody } from "./read-capped-body.js";
 
-/** Options for `serveGatewayHttp`. */
-export interface HttpGatewayOptions {
-  /** Clients must send `Authorization: Bearer <token>`. Required: there is no open mode. */
-  readonly token: string;
+/** Options for `serveGatewayHttp`. Give `token` (one principal for every client) or `oauth`. */
+export interface HttpGatewayOptions extends GatewaySettings {
+  /** Static mode: clients send `Authorization: Bearer <token>` (at least 22 characters). */
+  readonly token?: string;
   /** 0 picks a free port. */
   readonly port?: number;
+  /** Static mode's principal. Default: the checkpoint's own. */
   readonly principal?: string;
   /** Largest request body accepted. Default 1 MiB (the checkpoint's argument cap). */
   readonly maxBodyBytes?: number;
-  /**
-   * Sessions kept at once (`gateway.max_sessions`, `--max-sessions`). Default 32. A new client
-   * past it closes the least recently used idle session (no call in flight); when every session
-   * has a call in flight, the new client is refused at initialize (503), and no call is cut.
-   */
-  readonly maxSessions?: number;
+  /** Shared with the approvals API when both run in one process. */
+  readonly limiter?: FailedAttemptLimiter;
   readonly path?: string;
   /** See `GatewayServerOptions.heartbeatMs`. */
   readonly heartbeatMs?: number;
@@ -34,6 +50,8 @@ export interface HttpGateway {
   /** `http://127.0.0.1:PORT/mcp` */
   readonly url: string;
   readonly port: number;
+  /** Sessions open now. */
+  readonly sessions: () => number;
   /** Close every session and stop listening. */
   close(): Promise<void>;
 }
@@ -41,8 +59,10 @@ export interface HttpGateway {
 interface Session {
   readonly server: Server;
   readonly transport: StreamableHTTPServerTransport;
-  /** POST requests being answered (a GET event stream does not make a session busy). */
-  busy: number;
+  readonly principal: GatewayPrincipal;
+  /** The store session its calls belong to: the principal's conversation. */
+  readonly conversation: string;
+  close(): void;
 }
 
 const HOST = "127.0.0.1";
@@ -52,45 +72,36 @@ function reply(res: ServerResponse, status: number, message: string, headers = {
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
-/** The ids of the JSON-RPC requests in a POST body (one message or a batch). */
-function requestIds(body: unknown): (string | number)[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((message) => {
-    const { id, method } = (message ?? {}) as { id?: unknown; method?: unknown };
-    return typeof method === "string" && (typeof id === "string" || typeof id === "number")
-      ? [id]
-      : [];
-  });
-}
-
-/**
- * A client that drops the connection before its answer arrives has given up on the call, even
- * without sending `notifications/cancelled`: cancel it the same way, so that a call still
- * waiting for approval never runs (fail closed). Ids that already finished are ignored.
- */
-function cancelOnDisconnect(
-  transport: StreamableHTTPServerTransport,
+function refuse(
   res: ServerResponse,
-  body: unknown,
-): void {
-  const ids = requestIds(body);
-  if (ids.length === 0) return;
-  res.once("close", () => {
-    if (res.writableFinished) return;
-    for (const requestId of ids) {
-      transport.onmessage?.({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId, reason: "the client disconnected" },
+  outcome: Exclude<AuthOutcome, { status: "ok" }>,
+  metadata?: string,
+) {
+  switch (outcome.status) {
+    case "throttled":
+      return reply(res, 429, "Too many failed attempts; try again later", {
+        "retry-after": String(outcome.retryAfterSeconds),
       });
-    }
-  });
+    case "unauthorized":
+      return reply(res, 401, `Unauthorized: ${outcome.description}`, {
+        "www-authenticate": wwwAuthenticate(outcome, metadata),
+      });
+    case "forbidden":
+      return reply(res, 403, `Forbidden: ${outcome.description}`, {
+        "www-authenticate": wwwAuthenticate(outcome, metadata),
+      });
+    default:
+      return outcome satisfies never;
+  }
 }
 
 /**
- * Serve the gateway over Streamable HTTP on 127.0.0.1 only, behind a bearer token (compared in
- * constant time; 401 without it), with a cap on request bodies and one MCP session (one gateway
- * server) per client session.
+ * Serve the gateway over Streamable HTTP on 127.0.0.1 only. Clients authenticate with a static
+ * bearer token or, as an OAuth 2.1 resource server, with JWTs (RFC 9728 metadata, a `401` that
+ * points to it); every failed check counts in a limiter shared by address and token prefix.
+ * `Origin` and `Host` are checked, bodies capped, and sessions admitted up to a cap (503 past
+ * it; a busy session is never closed, an idle one after the idle timeout). Each MCP session's
+ * calls belong to its principal's conversation, so taint survives a reconnect.
  *
  * @example
  * ```ts
@@ -100,76 +111,99 @@ function cancelOnDisconnect(
  */
 export async function serveGatewayHttp(
   backend: GatewayBackend,
-  {
+  options: HttpGatewayOptions,
+): Promise<HttpGateway> {
+  const {
     token,
+    oauth,
     port = 0,
     principal,
     maxBodyBytes = 1024 * 1024,
-    maxSessions = 32,
+    maxSessions = 256,
+    idleTimeoutMs = 10 * 60_000,
+    allowedOrigins = [],
+    taintScope = "principal",
+    limiter = processAttemptLimiter(),
     path = "/mcp",
     heartbeatMs,
-  }: HttpGatewayOptions,
-): Promise<HttpGateway> {
-  if (token.length < 16)
-    throw new Error("the gateway's bearer token must have at least 16 characters");
-  // Map order is use order: a session is moved to the end each time it is used.
-  const sessions = new Map<string, Session>();
+  } = options;
+  if ((token === undefined) === (oauth === undefined))
+    throw new Error("the HTTP gateway needs exactly one of a bearer token or OAuth settings");
+  if (token !== undefined && token.length < MIN_TOKEN_CHARS)
+    throw new Error(`the gateway's bearer token must have at least ${MIN_TOKEN_CHARS} characters`);
+  const sessions = new GatewaySessions<Session>({ maxSessions, idleTimeoutMs });
+  // One store session per conversation, opened once even when its clients connect at once.
+  const opened = new Map<string, Promise<void>>();
   const unsubscribe = backend.onToolsChanged?.(() => {
-    for (const { server } of sessions.values()) void server.sendToolListChanged().catch(() => {});
+    for (const id of openIds)
+      void sessions
+        .get(id)
+        ?.server.sendToolListChanged()
+        .catch(() => {});
   });
+  const openIds = new Set<string>();
 
-  const drop = (id: string) => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    void session.server.close().catch(() => {});
-  };
-  /** Ids closed to make room, so that their client is told why (not a bare 404). */
-  const evicted = new Set<string>();
-
-  /** Make room for one more: the least recently used idle session goes; false when none is idle. */
-  const makeRoom = (): boolean => {
-    while (sessions.size >= maxSessions) {
-      const idle = [...sessions].find(([, session]) => session.busy === 0)?.[0];
-      if (idle === undefined) return false;
-      drop(idle);
-      evicted.add(idle);
-      // Bounded: only the latest evictions are remembered.
-      if (evicted.size > maxSessions * 4) evicted.delete(evicted.values().next().value as string);
-    }
-    return true;
-  };
-
-  const open = async (): Promise<Session> => {
+  const open = async (who: GatewayPrincipal): Promise<string> => {
     const id = randomUUID();
-    await backend.openSession?.(id, "http");
+    const conversation = conversationId(who, taintScope);
+    let opening = opened.get(conversation);
+    if (opening === undefined) {
+      opening = Promise.resolve(backend.openSession?.(conversation, "http", who.id));
+      opened.set(conversation, opening);
+      opening.catch(() => opened.delete(conversation));
+    }
+    await opening;
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     const server = createGatewayServer({
       checkpoint: backend.checkpoint,
       tools: () => backend.tools(),
-      sessionId: id,
-      ...(principal === undefined ? {} : { principal }),
+      sessionId: conversation,
+      principal: who.id,
       ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
     });
-    transport.onclose = () => drop(id);
+    transport.onclose = () => sessions.remove(id);
     await server.connect(transport);
-    const session: Session = { server, transport, busy: 0 };
-    sessions.set(id, session);
-    return session;
+    sessions.add(id, {
+      server,
+      transport,
+      principal: who,
+      conversation,
+      close: () => {
+        openIds.delete(id);
+        void server.close().catch(() => {});
+      },
+    });
+    openIds.add(id);
+    return id;
   };
 
-  // Browsers reach 127.0.0.1 through DNS rebinding only under another Host name: refuse those.
+  let auth: GatewayAuth = {
+    type: "token",
+    token: token ?? "",
+    ...(principal ? { principal } : {}),
+  };
+  let metadata: string | undefined;
+  let prm: Record<string, unknown> | undefined;
   let allowedHosts = new Set<string>();
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // Browsers reach 127.0.0.1 through DNS rebinding only under another Host name: refuse those.
     if (!allowedHosts.has(req.headers.host ?? "")) return reply(res, 403, "Forbidden host");
-    if (!hasBearerToken(req.headers.authorization, token)) {
-      return reply(res, 401, "Unauthorized: send Authorization: Bearer <token>", {
-        "www-authenticate": 'Bearer realm="docket-gateway"',
-      });
+    if (!originAllowed(req.headers.origin, allowedOrigins)) {
+      return reply(
+        res,
+        403,
+        "Forbidden origin: add it to gateway.allowed_origins to let a page in",
+      );
     }
-    if (new URL(req.url ?? "/", "http://localhost").pathname !== path) {
-      return reply(res, 404, "Not found");
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (prm !== undefined && metadata !== undefined && pathname === new URL(metadata).pathname) {
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
+      return res.end(JSON.stringify(prm));
     }
+    const outcome = await authenticateRequest(req, auth, limiter, principal);
+    if (outcome.status !== "ok") return refuse(res, outcome, metadata);
+    if (pathname !== path) return reply(res, 404, "Not found");
     let body: unknown;
     if (req.method === "POST") {
       const read = await readCappedBody(req, maxBodyBytes);
@@ -182,41 +216,45 @@ export async function serveGatewayHttp(
       }
     }
     const header = req.headers["mcp-session-id"];
-    const id = Array.isArray(header) ? header[0] : header;
-    let session = id === undefined ? undefined : sessions.get(id);
-    if (id !== undefined && !session) {
+    let id = Array.isArray(header) ? header[0] : header;
+    const known = id === undefined ? undefined : sessions.get(id);
+    // A session belongs to the principal that opened it: another's token does not reach it.
+    if (id !== undefined && known?.principal.id !== outcome.principal.id) {
       return reply(
         res,
         404,
-        evicted.has(id)
-          ? `Session not found: it was closed while idle to make room (the gateway keeps ${maxSessions} sessions); send initialize again`
+        sessions.missing(id) === "closed_idle"
+          ? `Session not found: it was closed after ${Math.round(idleTimeoutMs / 1000)} s idle; send initialize again`
           : "Session not found",
       );
     }
-    if (session && id !== undefined) {
-      sessions.delete(id);
-      sessions.set(id, session);
-    } else if (req.method === "POST" && isInitializeRequest(body)) {
-      if (!makeRoom()) {
+    if (id === undefined) {
+      if (req.method !== "POST" || !isInitializeRequest(body)) {
+        return reply(res, 400, "Bad request: no session (send initialize first)");
+      }
+      if (!sessions.hasRoom()) {
         return reply(
           res,
           503,
-          `The gateway is at its cap of ${maxSessions} sessions and every one has a call in flight; try again shortly, or raise gateway.max_sessions (--max-sessions)`,
-          { "retry-after": "1" },
+          `The gateway is at its cap of ${maxSessions} sessions; try again shortly, or raise gateway.max_sessions (--max-sessions)`,
+          { "retry-after": "2" },
         );
       }
-      session = await open();
-    } else {
-      return reply(res, 400, "Bad request: no session (send initialize first)");
+      id = await open(outcome.principal);
+    }
+    const session = sessions.get(id) as Session;
+    const deep = await answerDeepMessage(body, {
+      checkpoint: backend.checkpoint,
+      sessionId: session.conversation,
+      principal: session.principal.id,
+      answer: callToolAnswer,
+    });
+    if (deep !== undefined) {
+      res.writeHead(200, { "content-type": "application/json", "mcp-session-id": id });
+      return res.end(JSON.stringify(deep));
     }
     cancelOnDisconnect(session.transport, res, body);
-    if (req.method === "POST") {
-      const active = session;
-      active.busy += 1;
-      res.once("close", () => {
-        active.busy -= 1;
-      });
-    }
+    if (req.method === "POST") res.once("close", sessions.begin(id));
     await session.transport.handleRequest(req, res, body);
   };
 
@@ -226,21 +264,41 @@ export async function serveGatewayHttp(
       else res.end();
     });
   });
+  // Longer than clients keep idle sockets, so the server does not close one a client is reusing
+  // (under load that race cut calls with "other side closed").
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(port, HOST, () => resolve());
   });
   const bound = (http.address() as AddressInfo).port;
   allowedHosts = new Set([`127.0.0.1:${bound}`, `localhost:${bound}`]);
-
-  return {
-    url: `http://${HOST}:${bound}${path}`,
-    port: bound,
-    close: async () => {
-      unsubscribe?.();
-      for (const id of [...sessions.keys()]) drop(id);
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
+  const url = `http://${HOST}:${bound}${path}`;
+  const close = async () => {
+    unsubscribe?.();
+    sessions.closeAll();
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
   };
+  if (oauth !== undefined) {
+    const resource = options.resource ?? url;
+    try {
+      const verify = await createAccessTokenVerifier({
+        ...oauth,
+        audience: oauth.audience ?? resource,
+      });
+      auth = { type: "oauth", verify };
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    metadata = metadataUrl(resource);
+    prm = protectedResourceMetadata({
+      resource,
+      authorizationServers: oauth.authorizationServers ?? [oauth.issuer],
+      ...(oauth.requiredScopes ? { scopes: oauth.requiredScopes } : {}),
+    });
+  }
+  return { url, port: bound, sessions: () => sessions.size, close };
 }

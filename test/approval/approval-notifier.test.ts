@@ -171,7 +171,7 @@ describe("the approval notifier", () => {
       ["serve", "--port", "0", "--notify", "webhook=http://127.0.0.1:9/x"],
       {
         cwd: dir,
-        env: { ...env, BOB_TOKEN: "b", DOCKET_NOTIFY_SECRET: "" },
+        env: { ...env, BOB_TOKEN: "b".repeat(24), DOCKET_NOTIFY_SECRET: "" },
       },
     );
     expect(started.code).toBe(1);

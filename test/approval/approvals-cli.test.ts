@@ -17,7 +17,7 @@ import { runDocketTty } from "../support/run-docket-tty.js";
 // `docket approvals` as an approver uses it: a real child process, in a folder with a docket.yaml,
 // deciding requests that a run (here: a checkpoint in this process) left pending in the store.
 
-const BOB_TOKEN = "bob-secret-token";
+const BOB_TOKEN = "bob-secret-token-of-22-chars-or-more";
 const DOCKET_YAML = `approvers:
   alice: { roles: [lead] }
   bob: { roles: [lead], token_env: BOB_TOKEN }

@@ -21,7 +21,7 @@ const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const tsx = import.meta.resolve("tsx");
 
-const BOB_TOKEN = "bob-secret-token";
+const BOB_TOKEN = "bob-secret-token-of-22-chars-or-more";
 const DOCKET_YAML = `approvers:
   alice: { roles: [lead] }
   bob: { roles: [lead], token_env: BOB_TOKEN }

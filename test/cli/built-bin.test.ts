@@ -187,6 +187,14 @@ describe("the built, bundled bin", () => {
     expect(events.stdout).toBe("No policy_reloaded events.\n");
   });
 
+  it("makes bearer tokens long enough for the gateway and approvers, with their SHA-256", async () => {
+    const { stdout } = await docket(["token", "--sha256"]);
+    const [token, hash] = stdout.trimEnd().split("\n");
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(hash).toMatch(/^sha256 [0-9a-f]{64}$/);
+    expect((await docket(["token"])).stdout).not.toBe(`${token}\n`);
+  });
+
   it("answers a Claude Code hook", async () => {
     const payload = JSON.stringify({
       session_id: "s",

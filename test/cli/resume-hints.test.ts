@@ -107,7 +107,7 @@ describe("the commands docket prints, run as printed", { timeout: 180_000 }, () 
     );
     const approved = await runDocketTty(approve, {
       cwd: dir,
-      env: { ...env, DOCKET_TOKEN: "alice-token" },
+      env: { ...env, DOCKET_TOKEN: "alice-token-for-the-suspended-write" },
     });
     expect(approved.code, approved.stderr).toBe(0);
 

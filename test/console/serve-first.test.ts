@@ -9,7 +9,7 @@ import { startDocketServe } from "../support/start-docket-serve.js";
 // Issue 39: an approver who opens the console before the project's first run is not turned
 // away ("There is no store at …"); the run that comes later asks in that same store.
 
-const TOKEN = "bob-serve-first";
+const TOKEN = "bob-serve-first-token-22-chars";
 
 async function serve(dir: string, env: NodeJS.ProcessEnv) {
   const served = await startDocketServe(["--port", "0"], { cwd: dir, env });

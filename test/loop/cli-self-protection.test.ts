@@ -47,7 +47,7 @@ describe("an agent cannot decide its own calls or reach docket's files (CLI, ini
       turn("Done."),
     ]);
     const run = await runDocketIn(cwd, ["run", "Go.", "--model", `scripted:${script}`, "--json"], {
-      env: { BOB_TOKEN: "bob-secret-token" },
+      env: { BOB_TOKEN: "bob-secret-token-of-22-chars-or-more" },
     });
     expect(run.code, run.stderr).toBe(0);
     const lines = jsonLines(run.stdout);

@@ -147,12 +147,12 @@ describe("a page asking for a refund (untrusted content)", () => {
       store,
       directory: createApproverDirectory(
         { bob: { roles: ["lead"], token_env: "T" } },
-        { T: "tok" },
+        { T: "tok-long-enough-for-docket-1" },
       ),
     });
     try {
       const response = await fetch(`${api.url}/approvals/${approval?.id}`, {
-        headers: { authorization: "Bearer tok" },
+        headers: { authorization: "Bearer tok-long-enough-for-docket-1" },
       });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { reason: string }).reason).toContain(

@@ -72,4 +72,27 @@ describe("docket gateway --http", () => {
     const pid = generated.child.pid as number;
     await waitFor(() => !isAlive(pid), 2_000, "the gateway to exit");
   });
+
+  it("refuses a DOCKET_GATEWAY_TOKEN shorter than 22 characters before it listens", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", tsxLoader, gatewayMainPath, "gateway", "--http", "0"],
+      {
+        env: { ...process.env, DOCKET_GATEWAY_TOKEN: "short-token-1234" },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    // The harness reports the command's error as exit 1 (docket's own bin exits 2).
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /DOCKET_GATEWAY_TOKEN has 16 characters; a bearer token needs at least 22/,
+    );
+    expect(stderr).toMatch(/docket token/);
+    expect(stderr).not.toMatch(/listening on|\n\s+at /);
+  });
 });

@@ -15,6 +15,7 @@ import {
 } from "../../src/mcp/create-gateway-backend.js";
 import { createLiveCheckpoint } from "../../src/mcp/live-checkpoint.js";
 import { type HttpGateway, serveGatewayHttp } from "../../src/mcp/serve-gateway-http.js";
+import { RAW_INITIALIZE } from "../gateway/support/raw-initialize.js";
 import { dynamicServer, memoryLog, waitFor } from "./support/mcp-fixtures.js";
 
 const token = generateToken();
@@ -54,16 +55,7 @@ function post(headers: Record<string, string>, body: string): Promise<number> {
   });
 }
 
-const initialize = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-});
+const initialize = RAW_INITIALIZE;
 const textOf = (result: CallToolResult) =>
   result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 
@@ -112,7 +104,7 @@ describe("docket gateway over Streamable HTTP", () => {
     expect(await post(auth, "{not json")).toBe(400);
   });
 
-  it("serves the menu and sends calls through the checkpoint with the session id", async () => {
+  it("serves the menu and sends calls through the checkpoint in the principal's conversation", async () => {
     const client = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("dyn__hello");
@@ -122,7 +114,8 @@ describe("docket gateway over Streamable HTTP", () => {
     })) as CallToolResult;
     expect(textOf(result)).toBe("hello http");
     const requested = events.events.find((e) => e.type === "requested" && e.tool === "dyn__hello");
-    expect(requested?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    // The principal's conversation, not the transport session: a reconnect keeps its taint.
+    expect(requested?.sessionId).toBe("gateway:agent");
     expect(requested?.callId).toMatch(/^mcp-[0-9a-f-]{36}$/);
   });
 

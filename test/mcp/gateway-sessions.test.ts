@@ -11,6 +11,7 @@ import {
 } from "../../src/mcp/create-gateway-backend.js";
 import { type HttpGateway, serveGatewayHttp } from "../../src/mcp/serve-gateway-http.js";
 import { defineTool } from "../../src/tool/define-tool.js";
+import { RAW_INITIALIZE, rawHeaders } from "../gateway/support/raw-initialize.js";
 
 // The HTTP gateway at its session cap (2 here), with real clients over 127.0.0.1.
 const token = generateToken();
@@ -57,8 +58,18 @@ beforeAll(async () => {
     writes: false,
     handler: () => "quick",
   });
+  const waitMs = defineTool({
+    name: "wait_ms",
+    description: "Waits, then answers.",
+    input: z.object({ ms: z.number() }),
+    writes: false,
+    handler: async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return "waited";
+    },
+  });
   backend = await createGatewayBackend({
-    tools: [slow, quick],
+    tools: [slow, quick, waitMs],
     events: createMemoryEventSink(),
     policy: () => ({ decision: "allow" }),
   });
@@ -73,7 +84,7 @@ afterAll(async () => {
 });
 
 describe("the HTTP gateway at its session cap", () => {
-  it("evicts idle sessions first, answers in-flight calls, and refuses a client over the cap at connect", async () => {
+  it("refuses a client over the cap at connect with 503 and Retry-After, and never cuts a busy session", async () => {
     const a = await connect();
     const aCall = a.callTool({ name: "slow_write", arguments: { n: 1 } }, undefined, {
       timeout: 30_000,
@@ -84,29 +95,73 @@ describe("the HTTP gateway at its session cap", () => {
     );
     while (started < 1) await new Promise((resolve) => setTimeout(resolve, 10));
 
-    // A third client: B (idle) makes room, not A (its write in flight).
-    const c = await connect();
-    const cCall = c.callTool({ name: "slow_write", arguments: { n: 2 } }, undefined, {
-      timeout: 30_000,
+    // At the cap: a third client is refused when it connects, with the reason; nobody is evicted.
+    const refused = await fetch(gateway.url, {
+      method: "POST",
+      headers: rawHeaders(token),
+      body: RAW_INITIALIZE,
     });
-    while (started < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await refused.text()).toMatch(/at its cap of 2 sessions/);
+    await expect(connect()).rejects.toThrow(/cap of 2 sessions/);
 
-    // Both sessions busy: a fourth client is refused when it connects, with the reason.
-    await expect(connect()).rejects.toThrow(/cap of 2 sessions and every one has a call in flight/);
-
-    // B was closed while idle: it is told why, and no call of it was cut.
-    await expect(b.callTool({ name: "quick", arguments: {} })).rejects.toThrow(
-      /closed while idle to make room/,
+    // B, idle but within its idle timeout, still works: admission, not eviction.
+    expect(textOf((await b.callTool({ name: "quick", arguments: {} })) as CallToolResult)).toBe(
+      "quick",
     );
-
     release();
     expect(textOf((await aCall) as CallToolResult)).toBe("wrote 1");
-    expect(textOf((await cCall) as CallToolResult)).toBe("wrote 2");
+    expect(gateway.sessions()).toBe(2);
 
-    // Now idle, A and C make room for a newcomer again.
+    // B closes: room for a newcomer.
+    await (b.transport as StreamableHTTPClientTransport).terminateSession();
+    await b.close();
     const d = await connect();
     expect(textOf((await d.callTool({ name: "quick", arguments: {} })) as CallToolResult)).toBe(
       "quick",
     );
   }, 60_000);
+
+  it("closes a session idle past the idle timeout, never one with a call in flight", async () => {
+    const idleGateway = await serveGatewayHttp(backend, {
+      token,
+      maxSessions: 4,
+      idleTimeoutMs: 300,
+    });
+    try {
+      const connectTo = async () => {
+        const client = new Client({ name: "idle-test", version: "1.0.0" });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(idleGateway.url), {
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
+          }),
+        );
+        clients.push(client);
+        return client;
+      };
+      const idle = await connectTo();
+      const busy = await connectTo();
+      let done = false;
+      const long = defineToolCallAfter(busy, 1_200).then((text) => {
+        done = true;
+        return text;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(idleGateway.sessions()).toBe(1);
+      await expect(idle.callTool({ name: "quick", arguments: {} })).rejects.toThrow(/idle/);
+      expect(done).toBe(false);
+      expect(await long).toBe("waited");
+    } finally {
+      await idleGateway.close();
+    }
+  }, 30_000);
 });
+
+/** A call of `wait_ms` that holds its session busy for `ms`. */
+async function defineToolCallAfter(client: Client, ms: number): Promise<string> {
+  const result = (await client.callTool({ name: "wait_ms", arguments: { ms } }, undefined, {
+    timeout: 30_000,
+  })) as CallToolResult;
+  return textOf(result);
+}

@@ -4,6 +4,7 @@ import type { GatewayBackend } from "../../mcp/gateway-backend.js";
 import { serveGatewayHttp } from "../../mcp/serve-gateway-http.js";
 import { serveGatewayStdio } from "../../mcp/serve-gateway-stdio.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
+import { MIN_TOKEN_CHARS } from "../../shared/token-strength.js";
 import { CONFIG_FLAG_HELP } from "./command-flags.js";
 
 /** What `docket gateway` was asked for, as passed to `buildCheckpoint`. */
@@ -73,7 +74,7 @@ export function registerGatewayCommand(program: Command, deps: GatewayCommandDep
     .option("--http <port>", "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio", parsePort)
     .option(
       "--max-sessions <n>",
-      "HTTP client sessions kept at once (default: gateway.max_sessions, else 32)",
+      "HTTP client sessions kept at once (default: gateway.max_sessions, else 256)",
       parseMaxSessions,
     )
     .action(async (options: { config?: string; http?: number; maxSessions?: number }) => {
@@ -92,16 +93,30 @@ export function registerGatewayCommand(program: Command, deps: GatewayCommandDep
       const signalled = untilSignalled();
       try {
         if (options.http !== undefined) {
-          const given = env.DOCKET_GATEWAY_TOKEN;
-          const token = given && given.length > 0 ? given : generateToken();
-          const maxSessions = options.maxSessions ?? backend.maxSessions;
+          const settings = backend.settings ?? {};
+          const given = env.DOCKET_GATEWAY_TOKEN || undefined;
+          if (
+            settings.oauth === undefined &&
+            given !== undefined &&
+            given.length < MIN_TOKEN_CHARS
+          ) {
+            const message = `DOCKET_GATEWAY_TOKEN has ${given.length} characters; a bearer token needs at least ${MIN_TOKEN_CHARS} (about 128 bits). Make one with: docket token`;
+            stderr.write(`docket gateway: ${message}\n`);
+            throw new CommanderError(2, "docket.gateway", message);
+          }
+          const token = settings.oauth ? undefined : given || generateToken();
+          const maxSessions = options.maxSessions ?? backend.maxSessions ?? settings.maxSessions;
           const gateway = await serveGatewayHttp(backend, {
-            token,
+            ...settings,
+            ...(token === undefined ? {} : { token }),
             port: options.http,
             ...(maxSessions === undefined ? {} : { maxSessions }),
           });
           stderr.write(`docket gateway: listening on ${gateway.url}\n`);
-          if (token !== given) stderr.write(`docket gateway: bearer token ${token}\n`);
+          if (token !== undefined && token !== given)
+            stderr.write(`docket gateway: bearer token ${token}\n`);
+          if (settings.oauth !== undefined)
+            stderr.write(`docket gateway: accepting tokens from ${settings.oauth.issuer}\n`);
           await signalled.promise;
           await gateway.close();
         } else {

@@ -23,7 +23,10 @@ export async function suspendedWrite(
     `principal: agent\napprovers:\n  ${name}: { roles: [lead], token_env: ${tokenEnv} }\napprovals: { mode: suspend, default_approvers: ['role:lead'] }\n`,
   );
   const { dir } = project;
-  const env: NodeJS.ProcessEnv = { ...project.env, [tokenEnv]: `${name}-token` };
+  const env: NodeJS.ProcessEnv = {
+    ...project.env,
+    [tokenEnv]: `${name}-token-for-the-suspended-write`,
+  };
   const script = await writeScriptFile(dir, [
     turn("Writing.", call("c_write", "write_file", { path: "note.txt", content: "hello\n" })),
     turn("Written."),
@@ -35,5 +38,12 @@ export async function suspendedWrite(
   });
   if (run.code !== 0) throw new Error(`docket run failed: ${run.stderr}`);
   const id = /waiting for approval (\S+) /.exec(run.stderr)?.[1] ?? "";
-  return { dir, env, token: `${name}-token`, script, stderr: run.stderr, id };
+  return {
+    dir,
+    env,
+    token: `${name}-token-for-the-suspended-write`,
+    script,
+    stderr: run.stderr,
+    id,
+  };
 }
