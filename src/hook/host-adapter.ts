@@ -52,6 +52,17 @@ export interface HostAsking {
   readonly headless?: () => boolean | undefined;
 }
 
+/**
+ * How the host's shell commands are contained: `rewrite`, the hook's answer replaces the command
+ * with docket's own sandboxed launch of it (`docket hook exec`, the profile `run_command` has);
+ * `host-sandbox`, only the host's own sandbox can, and `how` says how it is set; `none`, nothing
+ * contains them, and `why` says so. Each is stated per host in docs/hooks.md.
+ */
+export type HostContainment =
+  | { readonly type: "rewrite" }
+  | { readonly type: "host-sandbox"; readonly how: string }
+  | { readonly type: "none"; readonly why: string };
+
 /** The payload keys a host sends its hook the session and the tool call's ids in. */
 export interface HostIdKeys {
   readonly session: string;
@@ -93,4 +104,6 @@ export interface HostAdapter<Name extends string = string> {
    * process (a shell, a REPL, a pager) is denied unless a rule allows that tool.
    */
   readonly keystrokesTool: string | undefined;
+  /** Whether its shell commands run in docket's sandbox, its own, or none. */
+  readonly containment: HostContainment;
 }

@@ -1,20 +1,13 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
+import { runContained } from "../../hook/contained-exec.js";
 import { hookSocketPath } from "../../hook/hook-socket.js";
 import { HOST_NAMES, isHostName } from "../../hook/host-registry.js";
-import { hostSettingsFiles } from "../../hook/host-settings-files.js";
 import { applyRegistration, planRegistration } from "../../hook/install-hook.js";
+import { openHookRuntime } from "../../hook/open-hook-runtime.js";
+import { selfCommand } from "../../hook/self-command.js";
 import { serveHooks } from "../../hook/serve-hooks.js";
-import { buildRuntime } from "../build-runtime.js";
 import { commandFailure } from "./command-failure.js";
-
-/** How this docket was started, so the host runs the same one (`node …/main.js hook HOST`). */
-function selfCommand(host: string): string {
-  const quote = (word: string) =>
-    /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-  const words = [process.execPath, ...process.execArgv, process.argv[1] ?? "docket"];
-  return `${words.map(quote).join(" ")} hook ${host}`;
-}
 
 async function confirmed(question: string): Promise<boolean> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return false;
@@ -43,7 +36,7 @@ async function register(action: "install" | "uninstall", host: string, flags: Re
   }
   const change = await planRegistration(action, {
     host,
-    command: flags.command ?? `${selfCommand(host)}${flags.daemon ? " --daemon" : ""}`,
+    command: flags.command ?? `${selfCommand(["hook", host])}${flags.daemon ? " --daemon" : ""}`,
     project: flags.project ?? process.cwd(),
   });
   if (change.diff.length === 0 && change.after !== undefined) {
@@ -70,17 +63,25 @@ async function register(action: "install" | "uninstall", host: string, flags: Re
   );
 }
 
+/**
+ * `docket hook exec -- COMMAND`: what a host runs when the hook contained its command. The
+ * sandbox is the runtime's own (the one `run_command` gets, the hosts' registrations among the
+ * hidden files), built from the config and store the hook named.
+ */
+async function exec(command: string, flags: { config?: string; store?: string }) {
+  const runtime = await openHookRuntime(flags);
+  const { sandbox, workspace } = runtime;
+  await runtime.close();
+  const exit = await runContained({ command, sandbox, workspace });
+  if (exit.status === "refused") {
+    commandFailure(126, "docket.hook.exec", `docket: the command did not run: ${exit.reason}`);
+  }
+  process.exitCode = exit.exitCode;
+}
+
 async function serve(flags: { config?: string; store?: string; socket?: string }) {
   const socket = hookSocketPath(process.cwd(), flags.socket);
-  const runtime = await buildRuntime({
-    config: flags.config,
-    store: flags.store,
-    terminal: false,
-    builtins: false,
-    connectMcp: false,
-    approvalMode: "wait",
-    alsoOwn: hostSettingsFiles(),
-  });
+  const runtime = await openHookRuntime(flags);
   const server = await serveHooks(runtime, socket);
   process.stderr.write(`docket: answering hook calls on ${socket} (stop with Ctrl-C)\n`);
   await new Promise<void>((resolve) => {
@@ -123,6 +124,15 @@ export function registerHookCommand(program: Command): void {
         ),
       );
   }
+  hook
+    .command("exec")
+    .description(
+      "Run a host's shell command in docket's sandbox (what a hook that contains commands writes).",
+    )
+    .argument("<command>", "the shell command line, one argument")
+    .option("--config <file>", "docket.yaml to use")
+    .option("--store <url>", "the store to use")
+    .action(exec);
   hook
     .command("serve")
     .description(

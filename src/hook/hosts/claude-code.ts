@@ -127,4 +127,6 @@ export const claudeCodeHost: HostAdapter<"claude-code"> = {
   },
   asking: { defaultMode: "host", hostPrompt: true },
   keystrokesTool: undefined,
+  // `updatedInput` with allow or ask: the host runs docket's sandboxed launch of the command.
+  containment: { type: "rewrite" },
 };

@@ -113,4 +113,8 @@ export const codexHost: HostAdapter<"codex"> = {
   },
   asking: { defaultMode: "wait", hostPrompt: false },
   keystrokesTool: "write_stdin",
+  containment: {
+    type: "host-sandbox",
+    how: 'Codex\'s own sandbox: `sandbox_mode = "workspace-write"` in ~/.codex/config.toml, or `codex -s workspace-write`',
+  },
 };

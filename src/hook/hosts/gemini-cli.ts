@@ -91,4 +91,8 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
   },
   asking: { defaultMode: "host", hostPrompt: true, headless: () => geminiHeadless() },
   keystrokesTool: undefined,
+  containment: {
+    type: "none",
+    why: "gemini-cli runs its shell commands itself, with the environment it was started with",
+  },
 };
