@@ -117,4 +117,5 @@ export const codexHost: HostAdapter<"codex"> = {
     type: "host-sandbox",
     how: 'Codex\'s own sandbox: `sandbox_mode = "workspace-write"` in ~/.codex/config.toml, or `codex -s workspace-write`',
   },
+  probe: undefined,
 };

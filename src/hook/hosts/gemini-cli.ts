@@ -95,4 +95,5 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
     type: "none",
     why: "gemini-cli runs its shell commands itself, with the environment it was started with",
   },
+  probe: undefined,
 };

@@ -121,4 +121,5 @@ export const opencodeHost: HostAdapter<"opencode"> = {
     type: "none",
     why: "opencode runs its shell commands itself, with the environment it was started with",
   },
+  probe: undefined,
 };
