@@ -3,9 +3,10 @@ import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import type { CallRecord } from "../store/call-record.js";
+import type { Store } from "../store/store.js";
 import { type HostName, hostAdapter } from "./host-registry.js";
 import { openHookRuntime } from "./open-hook-runtime.js";
-import { type ProbeResult, startProbeServer } from "./probe/probe-server.js";
+import { type ProbeCall, type ProbeResult, startProbeServer } from "./probe/probe-server.js";
 
 /** What `docket hook test HOST` runs. */
 export interface HookTestOptions {
@@ -71,6 +72,7 @@ export async function runHookTest({
   const denied = { id: `toolu_docket_test_deny_${nonce}`, command: deny ?? `touch ${marker}` };
   const allowed = { id: `toolu_docket_test_allow_${nonce}`, command: allow };
   const server = await startProbeServer(await probe.protocol(), [denied, allowed]);
+  const since = Date.now() - 1000;
   let run: HostRun;
   try {
     run = await runHost(binary ?? probe.binary, probe.args(PROMPT), {
@@ -86,8 +88,8 @@ export async function runHookTest({
   }
   const runtime = await openHookRuntime({ config, store, env });
   try {
-    const deniedCall = (await runtime.store.listCalls({ callId: denied.id }))[0];
-    const allowedCall = (await runtime.store.listCalls({ callId: allowed.id }))[0];
+    const deniedCall = await findProbeCall(runtime.store, denied, since);
+    const allowedCall = await findProbeCall(runtime.store, allowed, since);
     const markerMade = deny === undefined && existsSync(marker);
     if (markerMade) rmSync(marker, { force: true });
     const sessions = [
@@ -122,6 +124,32 @@ export async function runHookTest({
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * The call docket recorded for a probe call: by its id where the host passes the model's call id
+ * on (Claude Code), else by its command among the shell calls requested since the test began
+ * (gemini-cli, whose calls docket names by a hash of their input).
+ */
+async function findProbeCall(
+  store: Store,
+  call: ProbeCall,
+  since: number,
+): Promise<CallRecord | undefined> {
+  const direct = (await store.listCalls({ callId: call.id }))[0];
+  if (direct) return direct;
+  const requested = await store.listEvents({ type: "requested", tool: "run_command", since });
+  const match = requested.find((record) => {
+    const raw = (record.event as { rawArguments?: unknown }).rawArguments;
+    if (typeof raw !== "string") return false;
+    try {
+      return Object.values(JSON.parse(raw) as object).includes(call.command);
+    } catch {
+      return false;
+    }
+  });
+  if (match === undefined) return undefined;
+  return (await store.listCalls({ sessionId: match.sessionId, callId: match.callId }))[0];
 }
 
 const check = (label: string, ok: boolean, detail: string): HookTestCheck => ({

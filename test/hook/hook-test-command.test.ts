@@ -21,17 +21,26 @@ const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const tsx = import.meta.resolve("tsx");
 
 let w: HostWorkspace;
+let g: HostWorkspace;
 beforeAll(async () => {
   w = await hostWorkspace("hook-test", { dirs: ["ws/.claude"] });
+  g = await hostWorkspace("hook-test-gemini", { dirs: ["home/.gemini"] });
 });
 afterAll(async () => {
   await w?.remove();
+  await g?.remove();
 });
 
-const hookTest = (args: readonly string[]) =>
-  run(process.execPath, ["--import", tsx, main, "hook", "test", "claude-code", ...args], {
-    cwd: w.ws,
-    env: { ...process.env, HOME: w.home, DOCKET_CONFIG: "", DOCKET_STORE: "" },
+const hookTest = (args: readonly string[], host = "claude-code", at: HostWorkspace = w) =>
+  run(process.execPath, ["--import", tsx, main, "hook", "test", host, ...args], {
+    cwd: at.ws,
+    env: {
+      ...process.env,
+      HOME: at.home,
+      DOCKET_CONFIG: "",
+      DOCKET_STORE: "",
+      GEMINI_CLI_TRUST_WORKSPACE: "true",
+    },
     timeout: 200_000,
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
@@ -64,5 +73,27 @@ describe("docket hook test claude-code", () => {
     expect(
       (await readdir(join(w.ws, ".docket"))).filter((f) => f.startsWith("hook-test-")),
     ).toEqual([]);
+  }, 220_000);
+});
+
+describe("docket hook test gemini-cli", () => {
+  it("passes with the real gemini-cli: the deny held, the allow ran, both are on the trail", async () => {
+    await writeFile(
+      join(g.home, ".gemini", "settings.json"),
+      withRegistration(
+        "gemini-cli",
+        JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+        docketHookCommand("gemini-cli", g.config),
+        60,
+        "settings.json",
+      ),
+    );
+    const args = ["--binary", hostBinary("gemini"), "--allow", "mkdir gemini-dir"];
+    const { code, stdout } = await hookTest(args, "gemini-cli", g);
+    expect(stdout).toMatch(/^ok {3}gemini-cli asked docket$/m);
+    expect(stdout).toMatch(/^ok {3}the denied call did not run: touch /m);
+    expect(stdout).toMatch(/^ok {3}the allowed call ran: mkdir gemini-dir\n.*ok by mkdir-ok/m);
+    expect(code).toBe(0);
+    expect(existsSync(join(g.ws, "gemini-dir"))).toBe(true);
   }, 220_000);
 });
