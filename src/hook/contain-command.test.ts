@@ -78,16 +78,18 @@ describe("containVerdict", () => {
 });
 
 describe("hostConfinement", () => {
-  it("judges a rewriting host's shell tools by the sandbox, and nothing else", () => {
+  it("judges a rewriting host's shell tools by the sandbox, and nothing else", async () => {
     const sandbox = { sandbox: { mode: "off" as const } };
-    expect(hostConfinement(hostAdapter("claude-code"), bash, sandbox)).toEqual({ status: "off" });
+    expect(await hostConfinement(hostAdapter("claude-code"), bash, sandbox)).toEqual({
+      status: "off",
+    });
     expect(
-      hostConfinement(
+      await hostConfinement(
         hostAdapter("claude-code"),
         { tool: "read_file", writes: false, policyArgs: {} },
         sandbox,
       ),
     ).toBeUndefined();
-    expect(hostConfinement(hostAdapter("opencode"), bash, sandbox)).toBeUndefined();
+    expect(await hostConfinement(hostAdapter("opencode"), bash, sandbox)).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
 import type { Runtime } from "../cli/build-runtime.js";
+import { probeSandboxSoon } from "../sandbox/probe-sandbox.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
+import { SANDBOX_DEFAULTS } from "../sandbox/sandbox-settings.js";
 import type { ToolConfinement } from "../tool/tool.js";
 import type { HookVerdict } from "./hook-answer.js";
 import type { HostAdapter } from "./host-adapter.js";
@@ -11,22 +13,29 @@ import { shellWord } from "./shell-word.js";
  * The confinement a host's shell tool is judged with: on a host whose commands docket rewrites
  * into its sandbox, the sandbox's state here, so that (as for `run_command`) a rule alone never
  * allows a command that would run unconfined, and `sandbox.mode: required` without a sandbox
- * denies. Other tools, and hosts docket cannot contain, have none.
+ * denies. Other tools, and hosts docket cannot contain, have none. The bubblewrap probe runs in
+ * the background (a hook call starts it before its store reads, and awaits it after).
  *
  * @example
  * ```ts
- * hostConfinement(claudeCodeHost, claudeCodeHost.tools.Bash, runtime); // { status: "sandboxed" }
+ * const confining = hostConfinement(claudeCodeHost, claudeCodeHost.tools.Bash, runtime);
+ * // … read the session's taint …
+ * await confining; // { status: "sandboxed" }
  * ```
  */
-export function hostConfinement(
+export async function hostConfinement(
   adapter: HostAdapter,
   mapping: HostToolMapping,
   runtime: Pick<Runtime, "sandbox">,
-): ToolConfinement | undefined {
+): Promise<ToolConfinement | undefined> {
   if (adapter.containment.type !== "rewrite" || mapping.policyArgs.command === undefined) {
     return undefined;
   }
-  return resolveConfinement(runtime.sandbox);
+  const { sandbox } = runtime;
+  if ((sandbox.mode ?? SANDBOX_DEFAULTS.mode) !== "off") {
+    await probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath, { version: false });
+  }
+  return resolveConfinement(sandbox);
 }
 
 /** Where the contained command finds docket's config and store, as the hook found them. */

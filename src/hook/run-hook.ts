@@ -112,13 +112,16 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
       return adapter.reply(eventName, await durableAnswer(runtime.store, event, mapping));
     }
     options.onDeadline?.(settings.timeoutMs + (settings.ask === "wait" ? settings.waitMs : 0));
+    // Probed meanwhile: the store's reads below hide the sandbox probe's processes.
+    const confining =
+      event.kind === "before" ? hostConfinement(adapter, mapping, runtime) : undefined;
     await ensureHookSession(runtime.store, event, runtime.configHash);
     const headless = options.hostHeadless ?? adapter.asking.headless ?? (() => undefined);
     const approvals = hookApprover(runtime, settings, host, headless);
     const roots = [process.cwd(), runtime.workspace, homedir()];
     const earlier =
       event.kind === "before" ? await sessionTaint(runtime.store, event.sessionId) : [];
-    const confinement = hostConfinement(adapter, mapping, runtime);
+    const confinement = await confining;
     const checkpoint = createCheckpoint({
       tools: [hostTool(mapping, confinement)],
       policy: guardHookCall(
