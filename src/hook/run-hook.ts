@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { resolve } from "node:path";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import type { Preflight } from "../checkpoint/host-call.js";
 import type { Runtime } from "../cli/build-runtime.js";
@@ -155,7 +156,9 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
       { id: event.callId, name: mapping.tool, arguments: event.inputText },
       { sessionId: event.sessionId, principal: host },
     );
-    const target = { configFile: runtime.cli.projectFile, storeUrl: runtime.cli.storeUrl };
+    // Absolute: the host's shell may have changed folder since (`cd sub && …` in an earlier call).
+    const configFile = runtime.cli.projectFile && resolve(runtime.cli.projectFile);
+    const target = { configFile, storeUrl: runtime.cli.storeUrl };
     return adapter.reply(
       eventName,
       containVerdict(verdictOf(result), {

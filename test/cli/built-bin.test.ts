@@ -200,14 +200,16 @@ describe("the built, bundled bin", () => {
   });
 
   it("contains the command a Claude Code hook allows: the host runs it through the bundle's hook exec", async () => {
+    await writeFile(
+      join(dir, "peek.js"),
+      'console.log("[" + (process.env.DOCKET_TOKEN ?? "") + "]"); process.exit(7);\n',
+    );
     const payload = JSON.stringify({
       session_id: "s-contained",
       cwd: dir,
       hook_event_name: "PreToolUse",
       tool_name: "Bash",
-      tool_input: {
-        command: `node -e 'console.log("[" + (process.env.DOCKET_TOKEN ?? "") + "]"); process.exit(7)'`,
-      },
+      tool_input: { command: "node peek.js" },
       tool_use_id: "toolu_contained",
     });
     const { stdout } = await docket(["hook", "claude-code"], payload);
