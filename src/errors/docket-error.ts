@@ -51,6 +51,7 @@ export type DocketErrorCode =
   | "store_read_only"
   | "store_too_new"
   | "store_unwritable"
+  | "token_file_invalid"
   | "unknown_server"
   | "unknown_session"
   | "workspace_missing";

@@ -19,6 +19,21 @@ describe("gitTreeRewrite", () => {
       "bash -c 'git checkout main'",
       "ls; g'i't checkout main",
       "true && git checkout -b x -- .",
+      "git pull",
+      "git pull --rebase origin main",
+      "git merge feature",
+      "git rebase main",
+      "git cherry-pick abc123",
+      "git revert HEAD",
+      "git am < series.patch",
+      "git apply fix.patch",
+      "git read-tree -u -m HEAD",
+      "git checkout-index -a -f",
+      "git bisect start",
+      "git sparse-checkout set src",
+      "git submodule update --init",
+      "git -c core.hooksPath=x pull",
+      "bash -c 'git fetch && git merge FETCH_HEAD'",
     ]) {
       expect(gitTreeRewrite(command), command).toMatch(/^git /);
     }
@@ -32,6 +47,12 @@ describe("gitTreeRewrite", () => {
       "git stash list",
       "git add . && git commit -m checkout",
       "echo digit checkout",
+      "git fetch origin",
+      "git apply --check fix.patch",
+      "git bisect log",
+      "git sparse-checkout list",
+      "git log --merges",
+      "git read-tree HEAD",
     ]) {
       expect(gitTreeRewrite(command), command).toBeUndefined();
     }
@@ -43,6 +64,9 @@ describe("gitTreeRewrite", () => {
       "git stash",
       "git reset --hard",
       "git clean -f",
+      "git pull",
+      "git merge x",
+      "git rebase x",
     );
     const other = fc.constantFrom("ls", "npm test", "git status", "echo hi", "mkdir x");
     const join = fc.constantFrom("; ", " && ", " || ", " | ", "\n");
@@ -54,7 +78,9 @@ describe("gitTreeRewrite", () => {
         join,
         (before, it, after, sep) => {
           const command = [...before, it, ...after].join(sep);
-          expect(gitTreeRewrite(command)).toMatch(/^git (checkout|stash|reset|clean)$/);
+          expect(gitTreeRewrite(command)).toMatch(
+            /^git (checkout|stash|reset|clean|pull|merge|rebase)$/,
+          );
         },
       ),
     );

@@ -3,8 +3,10 @@ import { shellSegments } from "./shell-segments.js";
 /**
  * Git subcommands that rewrite files of the work tree without naming them: each could put back
  * a host's settings without docket's registration (a branch, a stash or the index that lacks
- * it), or remove an untracked one. Creating a branch (`checkout -b`, `switch -c`) rewrites
- * nothing and is left alone; `stash list` and `stash show` read.
+ * it), bring a changed one (a commit pulled, merged, rebased onto, picked or reverted, a patch
+ * applied), or remove one (an untracked file cleaned, a sparse checkout narrowed). Creating a
+ * branch (`checkout -b`, `switch -c`) rewrites nothing and is left alone; `stash list` and
+ * `stash show` read, as do `apply --stat`/`--check` and `bisect log`.
  */
 const REWRITES: Readonly<Record<string, (args: readonly string[]) => boolean>> = {
   checkout: (args) =>
@@ -14,6 +16,20 @@ const REWRITES: Readonly<Record<string, (args: readonly string[]) => boolean>> =
   reset: (args) => args.some((arg) => arg === "--hard" || arg === "--merge" || arg === "--keep"),
   stash: (args) => !["list", "show"].includes(args[0] ?? ""),
   clean: () => true,
+  pull: () => true,
+  merge: () => true,
+  rebase: () => true,
+  "cherry-pick": () => true,
+  revert: () => true,
+  am: () => true,
+  apply: (args) => !args.some((arg) => /^--(stat|numstat|summary|check)$/.test(arg)),
+  "read-tree": (args) => args.some((arg) => arg === "-u" || arg === "--reset"),
+  "checkout-index": () => true,
+  bisect: (args) => !["log", "visualize", "view", "help"].includes(args[0] ?? ""),
+  "sparse-checkout": (args) => args[0] !== "list",
+  "filter-branch": () => true,
+  "filter-repo": () => true,
+  submodule: (args) => args.includes("update") || args.includes("deinit"),
 };
 
 // Git's own options before the subcommand, and those of them that take the next word.

@@ -42,7 +42,7 @@ function hostSettingsVote(
     const rewrite = typeof text === "string" ? gitTreeRewrite(text) : undefined;
     if (rewrite) {
       return deny(
-        `${rewrite} rewrites files of the work tree, and could put back the host's settings without docket's hook`,
+        `${rewrite} rewrites files of the work tree, and could bring or put back the host's settings without docket's hook`,
       );
     }
   }

@@ -7,10 +7,19 @@ export interface HookReply {
 
 /** docket's answer to a host's question, before it is put in the host's words. */
 export type HookVerdict =
-  | { readonly type: "allow"; readonly reason: string }
+  | {
+      readonly type: "allow";
+      readonly reason: string;
+      /** The input the host runs instead: its command contained (`HostContainment`). */
+      readonly updatedInput?: Readonly<Record<string, unknown>>;
+    }
   | { readonly type: "deny"; readonly reason: string }
   /** Hand the call to the host's own permission prompt (only where the host honours ask). */
-  | { readonly type: "ask"; readonly reason: string }
+  | {
+      readonly type: "ask";
+      readonly reason: string;
+      readonly updatedInput?: Readonly<Record<string, unknown>>;
+    }
   /** Say nothing: an after event recorded, or a permission request docket has no answer for. */
   | { readonly type: "none" };
 

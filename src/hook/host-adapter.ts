@@ -1,6 +1,7 @@
 // Types only, plus nothing heavy: the hook guard loads the registry before anything else.
 import type { HookReply, HookVerdict } from "./hook-answer.js";
 import type { HostToolTable } from "./host-tool-mapping.js";
+import type { ProbeProtocol } from "./probe/probe-server.js";
 
 /**
  * What a hook does with a call the policy answers `ask`: `host` hands it to the host's own
@@ -52,6 +53,29 @@ export interface HostAsking {
   readonly headless?: () => boolean | undefined;
 }
 
+/**
+ * How the host's shell commands are contained: `rewrite`, the hook's answer replaces the command
+ * with docket's own sandboxed launch of it (`docket hook exec`, the profile `run_command` has);
+ * `host-sandbox`, only the host's own sandbox can, and `how` says how it is set; `none`, nothing
+ * contains them, and `why` says so. Each is stated per host in docs/hooks.md.
+ */
+export type HostContainment =
+  | { readonly type: "rewrite" }
+  | { readonly type: "host-sandbox"; readonly how: string }
+  | { readonly type: "none"; readonly why: string };
+
+/** How `docket hook test` starts the installed host headless against docket's probe model. */
+export interface HostProbe {
+  /** The host's command, looked up on PATH (`--binary` names another). */
+  readonly binary: string;
+  /** Its model protocol, loaded when a probe runs (the adapter stays light for the hook). */
+  protocol(): Promise<ProbeProtocol>;
+  /** The arguments of a headless run of one prompt. */
+  args(prompt: string): string[];
+  /** The user's own environment, pointed at the probe model at `url` with a key it accepts. */
+  env(url: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+}
+
 /** The payload keys a host sends its hook the session and the tool call's ids in. */
 export interface HostIdKeys {
   readonly session: string;
@@ -93,4 +117,8 @@ export interface HostAdapter<Name extends string = string> {
    * process (a shell, a REPL, a pager) is denied unless a rule allows that tool.
    */
   readonly keystrokesTool: string | undefined;
+  /** Whether its shell commands run in docket's sandbox, its own, or none. */
+  readonly containment: HostContainment;
+  /** How `docket hook test` runs it; undefined where that is not built yet. */
+  readonly probe: HostProbe | undefined;
 }

@@ -1,10 +1,12 @@
 import { homedir } from "node:os";
+import { resolve } from "node:path";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import type { Preflight } from "../checkpoint/host-call.js";
-import { buildRuntime, type Runtime } from "../cli/build-runtime.js";
+import type { Runtime } from "../cli/build-runtime.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { defineTool } from "../tool/define-tool.js";
-import type { Tool } from "../tool/tool.js";
+import type { Tool, ToolConfinement } from "../tool/tool.js";
+import { containVerdict, hostConfinement } from "./contain-command.js";
 import { guardHostSettings } from "./guard-host-settings.js";
 import { failClosed, type HookReply, type HookVerdict } from "./hook-answer.js";
 import { hookApprover } from "./hook-approver.js";
@@ -14,9 +16,9 @@ import { type HookEvent, readHookEvent } from "./hook-event.js";
 import { durableAnswer, ensureHookSession, findHookCall } from "./hook-session-records.js";
 import { hostInputSchema } from "./host-input-schema.js";
 import { type HostName, hostAdapter } from "./host-registry.js";
-import { hostSettingsFiles } from "./host-settings-files.js";
 import type { HostToolMapping } from "./host-tool-mapping.js";
 import { mapHostTool, unmappedToolReason } from "./map-host-tool.js";
+import { openHookRuntime } from "./open-hook-runtime.js";
 import { sessionTaint } from "./session-taint.js";
 import { settleAskedCalls } from "./settle-asked-calls.js";
 import type { SettleEvent } from "./settle-event.js";
@@ -45,7 +47,7 @@ export interface RunHookOptions {
  * that holds the mapped keys to their types (a command or URL must be text), any other key the
  * host sends being its own. Its handler is never reached: the host runs the tool.
  */
-function hostTool(mapping: HostToolMapping): Tool {
+function hostTool(mapping: HostToolMapping, confinement: ToolConfinement | undefined): Tool {
   return defineTool({
     name: mapping.tool,
     description: `${mapping.tool} as run by the host`,
@@ -53,6 +55,7 @@ function hostTool(mapping: HostToolMapping): Tool {
     writes: mapping.writes,
     policyArgs: mapping.policyArgs,
     ...(mapping.openWorld ? { openWorld: true } : {}),
+    ...(confinement ? { confinement } : {}),
     handler: () => {
       throw new Error("the host runs this tool; docket only decides");
     },
@@ -94,7 +97,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
   if (reading.status === "ignored") return adapter.reply("", { type: "none" });
   if (reading.status === "settle") return settle(options, reading.event);
   const eventName = (JSON.parse(options.text) as { hook_event_name: string }).hook_event_name;
-  const runtime = options.runtime ?? (await openRuntime(options));
+  const runtime = options.runtime ?? (await openHookRuntime(options));
   try {
     const settings = hookSettings(runtime.cli.config, host);
     const event = reading.event;
@@ -110,14 +113,18 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
       return adapter.reply(eventName, await durableAnswer(runtime.store, event, mapping));
     }
     options.onDeadline?.(settings.timeoutMs + (settings.ask === "wait" ? settings.waitMs : 0));
+    // Probed meanwhile: the store's reads below hide the sandbox probe's processes.
+    const confining =
+      event.kind === "before" ? hostConfinement(adapter, mapping, runtime) : undefined;
     await ensureHookSession(runtime.store, event, runtime.configHash);
     const headless = options.hostHeadless ?? adapter.asking.headless ?? (() => undefined);
     const approvals = hookApprover(runtime, settings, host, headless);
     const roots = [process.cwd(), runtime.workspace, homedir()];
     const earlier =
       event.kind === "before" ? await sessionTaint(runtime.store, event.sessionId) : [];
+    const confinement = await confining;
     const checkpoint = createCheckpoint({
-      tools: [hostTool(mapping)],
+      tools: [hostTool(mapping, confinement)],
       policy: guardHookCall(
         guardHostSettings(runtime.policy, roots),
         mapping,
@@ -151,7 +158,18 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
       { id: event.callId, name: mapping.tool, arguments: event.inputText },
       { sessionId: event.sessionId, principal: host },
     );
-    return adapter.reply(eventName, verdictOf(result));
+    // Absolute: the host's shell may have changed folder since (`cd sub && …` in an earlier call).
+    const configFile = runtime.cli.projectFile && resolve(runtime.cli.projectFile);
+    const target = { configFile, storeUrl: runtime.cli.storeUrl };
+    return adapter.reply(
+      eventName,
+      containVerdict(verdictOf(result), {
+        mapping,
+        inputText: event.inputText,
+        confinement,
+        target,
+      }),
+    );
   } finally {
     if (!options.runtime) await runtime.close();
   }
@@ -185,19 +203,6 @@ async function unmapped(runtime: Runtime, event: HookEvent, eventName: string): 
   return adapter.reply(eventName, { type: "deny", reason });
 }
 
-function openRuntime(options: RunHookOptions): Promise<Runtime> {
-  return buildRuntime({
-    config: options.config,
-    store: options.store,
-    terminal: false,
-    builtins: false,
-    connectMcp: false,
-    approvalMode: "wait",
-    alsoOwn: hostSettingsFiles(),
-    ...(options.env ? { env: options.env } : {}),
-  });
-}
-
 /**
  * A settle event's answer: silence, with a line on standard error when it could not record (a
  * config or a store that does not open included): it must never block the user's prompt.
@@ -206,7 +211,7 @@ async function settle(options: RunHookOptions, event: SettleEvent): Promise<Hook
   const quiet = hostAdapter(event.host).reply(event.eventName, { type: "none" });
   let runtime: Runtime | undefined;
   try {
-    runtime = options.runtime ?? (await openRuntime(options));
+    runtime = options.runtime ?? (await openHookRuntime(options));
     await settleAskedCalls(runtime.store, event);
     return quiet;
   } catch (error) {

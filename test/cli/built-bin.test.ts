@@ -210,6 +210,37 @@ describe("the built, bundled bin", () => {
     expect(stdout).toContain('"permissionDecision":"allow"');
   });
 
+  it("contains the command a Claude Code hook allows: the host runs it through the bundle's hook exec", async () => {
+    await writeFile(
+      join(dir, "peek.js"),
+      'console.log("[" + (process.env.DOCKET_TOKEN ?? "") + "]"); process.exit(7);\n',
+    );
+    const payload = JSON.stringify({
+      session_id: "s-contained",
+      cwd: dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "node peek.js" },
+      tool_use_id: "toolu_contained",
+    });
+    const { stdout } = await docket(["hook", "claude-code"], payload);
+    const answer = JSON.parse(stdout) as {
+      hookSpecificOutput: { permissionDecision: string; updatedInput: { command: string } };
+    };
+    expect(answer.hookSpecificOutput.permissionDecision).toBe("allow");
+    const { command } = answer.hookSpecificOutput.updatedInput;
+    expect(command).toContain(" hook exec ");
+    // What the host does with the answer: its shell runs the rewritten line, token in its env.
+    const ran = await exec("bash", ["-c", command], {
+      cwd: dir,
+      env: { ...process.env, HOME: dir, DOCKET_TOKEN: "approver-token-in-the-host" },
+    }).then(
+      ({ stdout: out }) => ({ code: 0, out }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, out: error.stdout }),
+    );
+    expect(ran).toEqual({ code: 7, out: "[]\n" });
+  });
+
   it("keeps the policy check's code cache in docket's own folder (0600 in 0700) and uses it", async () => {
     const home = await mkdtemp(join(tmpdir(), "docket-code-cache-"));
     try {

@@ -291,13 +291,22 @@ describe("docket's registration is protected like its own files", () => {
         "git checkout -- .",
         "git stash",
         "git switch main",
+        "git pull",
+        "git merge origin/main",
+        "git rebase main",
       ]) {
         const verdict = await bash(command);
         expect(verdict.permissionDecision, command).toBe("deny");
         expect(verdict.permissionDecisionReason, command).toMatch(/self-protection/);
       }
       // What touches none of it is the policy's to decide (here: allowed).
-      for (const command of ["ls -la", "git status", "git checkout -b feature", "mkdir build"]) {
+      for (const command of [
+        "ls -la",
+        "git status",
+        "git checkout -b feature",
+        "git fetch origin",
+        "mkdir build",
+      ]) {
         expect((await bash(command)).permissionDecision, command).toBe("allow");
       }
       for (const [tool, input] of [

@@ -87,7 +87,21 @@ describe("docket hook install and uninstall", () => {
     const { path, installed } = await roundTrip("codex", ".codex/config.toml", theirs);
     expect(installed).toContain("[[hooks.PreToolUse.hooks]]");
     expect(installed).toContain(`command = "${command}"`);
+    expect(installed).toContain(theirs.trimEnd());
+    // Codex's own sandbox, which docket cannot replace with its own: set where the user set none.
+    expect(installed.startsWith("# >>> docket sandbox")).toBe(true);
+    expect(installed).toMatch(/^sandbox_mode = "workspace-write"$/m);
+    expect(installed).toMatch(/^\[shell_environment_policy\]\ninherit = "core"$/m);
+    expect(await readFile(path, "utf8")).toBe(theirs);
+  });
+
+  it("Codex CLI: a sandbox the user set is left as it is", async () => {
+    const theirs =
+      'sandbox_mode = "read-only"\nmodel = "gpt-5"\n\n[shell_environment_policy]\ninherit = "all"\n';
+    const { path, installed } = await roundTrip("codex", ".codex/config.toml", theirs);
     expect(installed.startsWith(theirs.trimEnd())).toBe(true);
+    expect(installed.match(/sandbox_mode/g)).toHaveLength(1);
+    expect(installed.match(/\[shell_environment_policy\]/g)).toHaveLength(1);
     expect(await readFile(path, "utf8")).toBe(theirs);
   });
 

@@ -6,6 +6,7 @@ import { formatArguments } from "../../approval/format-arguments.js";
 import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
 import type { Store } from "../../store/store.js";
 import { loadCliConfig } from "../load-cli-config.js";
+import { readTokenFile } from "../token-file.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 import { parseApprovalStatus } from "./list-filters.js";
 import { openSignedStore } from "./open-signed-store.js";
@@ -74,6 +75,7 @@ async function tokenFor(
   env: NodeJS.ProcessEnv,
 ): Promise<string | undefined> {
   if (env.DOCKET_TOKEN) return env.DOCKET_TOKEN;
+  if (env.DOCKET_TOKEN_FILE) return readTokenFile(env.DOCKET_TOKEN_FILE);
   if (!hasToken || !process.stdin.isTTY) return undefined;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {

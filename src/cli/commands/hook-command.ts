@@ -1,20 +1,14 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
+import { runContained } from "../../hook/contained-exec.js";
 import { hookSocketPath } from "../../hook/hook-socket.js";
+import { runHookTest } from "../../hook/hook-test.js";
 import { HOST_NAMES, isHostName } from "../../hook/host-registry.js";
-import { hostSettingsFiles } from "../../hook/host-settings-files.js";
 import { applyRegistration, planRegistration } from "../../hook/install-hook.js";
+import { openHookRuntime } from "../../hook/open-hook-runtime.js";
+import { selfCommand } from "../../hook/self-command.js";
 import { serveHooks } from "../../hook/serve-hooks.js";
-import { buildRuntime } from "../build-runtime.js";
 import { commandFailure } from "./command-failure.js";
-
-/** How this docket was started, so the host runs the same one (`node …/main.js hook HOST`). */
-function selfCommand(host: string): string {
-  const quote = (word: string) =>
-    /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-  const words = [process.execPath, ...process.execArgv, process.argv[1] ?? "docket"];
-  return `${words.map(quote).join(" ")} hook ${host}`;
-}
 
 async function confirmed(question: string): Promise<boolean> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return false;
@@ -43,7 +37,7 @@ async function register(action: "install" | "uninstall", host: string, flags: Re
   }
   const change = await planRegistration(action, {
     host,
-    command: flags.command ?? `${selfCommand(host)}${flags.daemon ? " --daemon" : ""}`,
+    command: flags.command ?? `${selfCommand(["hook", host])}${flags.daemon ? " --daemon" : ""}`,
     project: flags.project ?? process.cwd(),
   });
   if (change.diff.length === 0 && change.after !== undefined) {
@@ -70,17 +64,72 @@ async function register(action: "install" | "uninstall", host: string, flags: Re
   );
 }
 
-async function serve(flags: { config?: string; store?: string; socket?: string }) {
-  const socket = hookSocketPath(process.cwd(), flags.socket);
-  const runtime = await buildRuntime({
+/**
+ * `docket hook exec -- COMMAND`: what a host runs when the hook contained its command. The
+ * sandbox is the runtime's own (the one `run_command` gets, the hosts' registrations among the
+ * hidden files), built from the config and store the hook named.
+ */
+async function exec(command: string, flags: { config?: string; store?: string }) {
+  const runtime = await openHookRuntime(flags);
+  const { sandbox, workspace } = runtime;
+  await runtime.close();
+  const exit = await runContained({ command, sandbox, workspace });
+  if (exit.status === "refused") {
+    commandFailure(126, "docket.hook.exec", `docket: the command did not run: ${exit.reason}`);
+  }
+  process.exitCode = exit.exitCode;
+}
+
+interface TestFlags {
+  readonly config?: string;
+  readonly store?: string;
+  readonly project?: string;
+  readonly binary?: string;
+  readonly deny?: string;
+  readonly allow?: string;
+  readonly timeout?: string;
+}
+
+/** `docket hook test HOST`: the report, one line a check; exit 0 only when every check held. */
+async function test(host: string, flags: TestFlags) {
+  if (!isHostName(host)) {
+    commandFailure(
+      2,
+      "docket.hook.host",
+      `docket hooks into ${HOST_NAMES.join(", ")}, not ${JSON.stringify(host)}.`,
+    );
+  }
+  const timeoutMs = flags.timeout === undefined ? undefined : Number(flags.timeout) * 1000;
+  if (timeoutMs !== undefined && !(timeoutMs > 0)) {
+    commandFailure(2, "docket.hook.test", "--timeout takes a number of seconds above 0.");
+  }
+  const report = await runHookTest({
+    host,
     config: flags.config,
     store: flags.store,
-    terminal: false,
-    builtins: false,
-    connectMcp: false,
-    approvalMode: "wait",
-    alsoOwn: hostSettingsFiles(),
+    binary: flags.binary,
+    deny: flags.deny,
+    allow: flags.allow,
+    ...(flags.project ? { project: flags.project } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
   });
+  if (report.status === "not_run") {
+    commandFailure(2, "docket.hook.test", `docket: the hook test did not run: ${report.reason}.`);
+  }
+  for (const { ok, label, detail } of report.checks) {
+    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${label}\n     ${detail}\n`);
+  }
+  if (report.status === "failed") {
+    commandFailure(1, "docket.hook.test", `docket: ${host} is not governed as it should be here.`);
+  }
+  process.stdout.write(
+    `docket governs ${host} here: the deny held, the allow ran, both are on the trail.\n`,
+  );
+}
+
+async function serve(flags: { config?: string; store?: string; socket?: string }) {
+  const socket = hookSocketPath(process.cwd(), flags.socket);
+  const runtime = await openHookRuntime(flags);
   // A daemon outlives edits: a changed docket.yaml takes effect without a restart.
   runtime.watchPolicy();
   const server = await serveHooks(runtime, socket);
@@ -125,6 +174,28 @@ export function registerHookCommand(program: Command): void {
         ),
       );
   }
+  hook
+    .command("exec")
+    .description(
+      "Run a host's shell command in docket's sandbox (what a hook that contains commands writes).",
+    )
+    .argument("<command>", "the shell command line, one argument")
+    .option("--config <file>", "docket.yaml to use")
+    .option("--store <url>", "the store to use")
+    .action(exec);
+  hook
+    .command("test <host>")
+    .description(
+      "Prove docket governs the installed host here: run it headless against a local probe model that asks for a denied and an allowed command.",
+    )
+    .option("--config <file>", "docket.yaml to use")
+    .option("--store <url>", "the store to use")
+    .option("--project <dir>", "the project the host runs in (default: the current one)")
+    .option("--binary <path>", "the host's command (default: its usual name on PATH)")
+    .option("--deny <command>", "a command your policy denies (default: a write into .docket/)")
+    .option("--allow <command>", "a command your policy allows (default: ls -a)")
+    .option("--timeout <seconds>", "how long the host may take (default 180)")
+    .action(test);
   hook
     .command("serve")
     .description(

@@ -127,4 +127,27 @@ export const claudeCodeHost: HostAdapter<"claude-code"> = {
   },
   asking: { defaultMode: "host", hostPrompt: true },
   keystrokesTool: undefined,
+  // `updatedInput` with allow or ask: the host runs docket's sandboxed launch of the command.
+  containment: { type: "rewrite" },
+  probe: {
+    binary: "claude",
+    protocol: async () => (await import("../probe/anthropic-probe.js")).anthropicProbe,
+    args: (prompt) => ["-p", prompt, "--output-format", "json"],
+    env: (url, base) => {
+      // The probe's key and address win over a login, a gateway or another provider.
+      const {
+        ANTHROPIC_AUTH_TOKEN: _token,
+        CLAUDE_CODE_USE_BEDROCK: _bedrock,
+        CLAUDE_CODE_USE_VERTEX: _vertex,
+        ...rest
+      } = base;
+      return {
+        ...rest,
+        ANTHROPIC_BASE_URL: url,
+        ANTHROPIC_API_KEY: "sk-ant-docket-hook-test",
+        DISABLE_AUTOUPDATER: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      };
+    },
+  },
 };

@@ -6,26 +6,49 @@ import { permissionRequestReply, preToolUseReply, quietReply } from "./pre-tool-
 
 const BEGIN = "# >>> docket hook (docket hook uninstall codex removes this block)";
 const END = "# <<< docket hook";
+// Top-level keys must come before the first table, so the sandbox has a block of its own at the top.
+const SANDBOX_BEGIN = "# >>> docket sandbox (docket hook uninstall codex removes this block)";
+const SANDBOX_END = "# <<< docket sandbox";
 const EVENTS = {
   PreToolUse: "before",
   PostToolUse: "after",
   PermissionRequest: "permission",
 } as const;
 
-function withoutBlock(text: string): string {
-  const start = text.indexOf(BEGIN);
+function withoutMarked(text: string, begin: string, end: string): string {
+  const start = text.indexOf(begin);
   if (start < 0) return text;
-  const end = text.indexOf(END, start);
-  if (end < 0) {
+  const stop = text.indexOf(end, start);
+  if (stop < 0) {
     throw new DocketError(
       "hook_settings_unreadable",
-      "the docket block in the Codex config has no end marker; remove it by hand",
+      "a docket block in the Codex config has no end marker; remove it by hand",
     );
   }
   const before = text.slice(0, start).replace(/\n*$/, "");
-  const after = text.slice(end + END.length).replace(/^\n*/, "");
+  const after = text.slice(stop + end.length).replace(/^\n*/, "");
   const joined = [before, after].filter((part) => part !== "").join("\n\n");
   return joined === "" ? "" : `${joined}\n`;
+}
+
+function withoutBlock(text: string): string {
+  return withoutMarked(withoutMarked(text, SANDBOX_BEGIN, SANDBOX_END), BEGIN, END);
+}
+
+/**
+ * Codex's own sandbox, where the user's config sets none: commands write only the workspace
+ * (`sandbox_mode`), and see only the core environment (`shell_environment_policy.inherit`), so
+ * an approver's token exported where Codex starts is not theirs to print. docket cannot put
+ * Codex's commands in its own sandbox (ADR 0043); a setting the user made is left as it is.
+ */
+function sandboxLines(text: string): { top: string[]; table: string[] } {
+  const top = /^\s*sandbox_mode\s*=/m.test(text) ? [] : ['sandbox_mode = "workspace-write"'];
+  const table = /^\s*(\[\s*shell_environment_policy\s*\]|shell_environment_policy\s*[.=])/m.test(
+    text,
+  )
+    ? []
+    : ["[shell_environment_policy]", 'inherit = "core"'];
+  return { top, table };
 }
 
 function withBlock(text: string, command: string, timeoutSeconds: number): string {
@@ -36,9 +59,12 @@ function withBlock(text: string, command: string, timeoutSeconds: number): strin
     `command = ${JSON.stringify(command)}`,
     `timeout = ${timeoutSeconds}`,
   ];
-  const block = [BEGIN, ...entry("PreToolUse"), ...entry("PostToolUse"), END].join("\n");
   const rest = withoutBlock(text).replace(/\n*$/, "");
-  return `${rest === "" ? "" : `${rest}\n\n`}${block}\n`;
+  const sandbox = sandboxLines(rest);
+  const block = [BEGIN, ...sandbox.table, ...entry("PreToolUse"), ...entry("PostToolUse"), END];
+  const head =
+    sandbox.top.length > 0 ? [[SANDBOX_BEGIN, ...sandbox.top, SANDBOX_END].join("\n")] : [];
+  return `${[...head, rest, block.join("\n")].filter((part) => part !== "").join("\n\n")}\n`;
 }
 
 /**
@@ -113,4 +139,9 @@ export const codexHost: HostAdapter<"codex"> = {
   },
   asking: { defaultMode: "wait", hostPrompt: false },
   keystrokesTool: "write_stdin",
+  containment: {
+    type: "host-sandbox",
+    how: 'Codex\'s own sandbox: `sandbox_mode = "workspace-write"` in ~/.codex/config.toml, or `codex -s workspace-write`',
+  },
+  probe: undefined,
 };

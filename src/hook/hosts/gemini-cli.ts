@@ -91,4 +91,23 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
   },
   asking: { defaultMode: "host", hostPrompt: true, headless: () => geminiHeadless() },
   keystrokesTool: undefined,
+  containment: {
+    type: "none",
+    why: "gemini-cli runs its shell commands itself, with the environment it was started with",
+  },
+  probe: {
+    binary: "gemini",
+    protocol: async () => (await import("../probe/gemini-probe.js")).geminiProbe,
+    // YOLO: gemini-cli approves every call itself, so docket is the only gate being tested.
+    args: (prompt) => ["-p", prompt, "--approval-mode", "yolo", "-o", "json"],
+    env: (url, base) => {
+      const { GOOGLE_API_KEY: _google, GOOGLE_GENAI_USE_VERTEXAI: _vertex, ...rest } = base;
+      return {
+        ...rest,
+        GEMINI_API_KEY: "docket-hook-test",
+        GEMINI_DEFAULT_AUTH_TYPE: "gemini-api-key",
+        GOOGLE_GEMINI_BASE_URL: url,
+      };
+    },
+  },
 };

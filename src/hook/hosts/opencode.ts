@@ -117,4 +117,9 @@ export const opencodeHost: HostAdapter<"opencode"> = {
   },
   asking: { defaultMode: "wait", hostPrompt: false },
   keystrokesTool: undefined,
+  containment: {
+    type: "none",
+    why: "opencode runs its shell commands itself, with the environment it was started with",
+  },
+  probe: undefined,
 };

@@ -50,6 +50,9 @@ export function preToolUseReply(verdict: Exclude<HookVerdict, { type: "none" }>)
         hookEventName: "PreToolUse",
         permissionDecision: verdict.type,
         permissionDecisionReason: verdict.reason,
+        ...(verdict.type !== "deny" && verdict.updatedInput
+          ? { updatedInput: verdict.updatedInput }
+          : {}),
       },
     }),
   );

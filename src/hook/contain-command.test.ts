@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { containedCommand, containVerdict, hostConfinement } from "./contain-command.js";
+import { hostAdapter } from "./host-registry.js";
+import { shellTool } from "./host-tool-mapping.js";
+
+const target = { configFile: "/ws/docket.yaml", storeUrl: "sqlite:/ws/.docket/docket.db" };
+const bash = shellTool();
+const sandboxed = { status: "sandboxed" } as const;
+const input = JSON.stringify({ command: "rm -rf 'build dir'", description: "clean" });
+
+describe("containVerdict", () => {
+  it("rewrites an allowed or asked command into docket's sandboxed launch, keeping the other keys", () => {
+    for (const type of ["allow", "ask"] as const) {
+      const verdict = containVerdict(
+        { type, reason: "ok" },
+        { mapping: bash, inputText: input, confinement: sandboxed, target },
+      );
+      expect(verdict.type).toBe(type);
+      const updated = "updatedInput" in verdict ? verdict.updatedInput : undefined;
+      expect(updated?.description).toBe("clean");
+      expect(updated?.command).toMatch(
+        / hook exec --config \/ws\/docket\.yaml --store sqlite:\/ws\/\.docket\/docket\.db -- 'rm -rf '\\''build dir'\\'''$/,
+      );
+    }
+  });
+
+  it("hands the shell the original command as one argument", () => {
+    const line = containedCommand('echo "$HOME" | tr a b; exit 3', target);
+    const words = execFileSync("bash", ["-c", `printf '%s\\0' ${line.split(" hook exec ")[1]}`], {
+      encoding: "utf8",
+    }).split("\0");
+    expect(words.slice(-2, -1)).toEqual(['echo "$HOME" | tr a b; exit 3']);
+  });
+
+  it("leaves a deny, an unconfined or off sandbox, a tool without a command and a non-text command alone", () => {
+    const deny = { type: "deny", reason: "no" } as const;
+    expect(
+      containVerdict(deny, { mapping: bash, inputText: input, confinement: sandboxed, target }),
+    ).toEqual(deny);
+    const allow = { type: "allow", reason: "ok" } as const;
+    for (const confinement of [
+      { status: "unconfined", reason: "no bwrap" },
+      { status: "off" },
+      undefined,
+    ] as const) {
+      expect(
+        containVerdict(allow, { mapping: bash, inputText: input, confinement, target }),
+      ).toEqual(allow);
+    }
+    const read = { tool: "read_file", writes: false, policyArgs: { path: "file_path" } };
+    expect(
+      containVerdict(allow, {
+        mapping: read,
+        inputText: '{"file_path":"a"}',
+        confinement: sandboxed,
+        target,
+      }),
+    ).toEqual(allow);
+    expect(
+      containVerdict(allow, {
+        mapping: bash,
+        inputText: '{"command":["ls"]}',
+        confinement: sandboxed,
+        target,
+      }),
+    ).toEqual(allow);
+  });
+
+  it("never puts a database URL, which may hold a password, on the command line", () => {
+    const line = containedCommand("ls", {
+      configFile: undefined,
+      storeUrl: "postgres://u:pw@db/x",
+    });
+    expect(line).not.toContain("pw");
+    expect(line).toMatch(/ hook exec -- ls$/);
+  });
+});
+
+describe("hostConfinement", () => {
+  it("judges a rewriting host's shell tools by the sandbox, and nothing else", async () => {
+    const sandbox = { sandbox: { mode: "off" as const } };
+    expect(await hostConfinement(hostAdapter("claude-code"), bash, sandbox)).toEqual({
+      status: "off",
+    });
+    expect(
+      await hostConfinement(
+        hostAdapter("claude-code"),
+        { tool: "read_file", writes: false, policyArgs: {} },
+        sandbox,
+      ),
+    ).toBeUndefined();
+    expect(await hostConfinement(hostAdapter("opencode"), bash, sandbox)).toBeUndefined();
+  });
+});

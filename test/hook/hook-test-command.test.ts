@@ -1,0 +1,99 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withRegistration } from "../../src/hook/hook-registration.js";
+import {
+  docketHookCommand,
+  type HostWorkspace,
+  hostBinary,
+  hostWorkspace,
+} from "../support/host-e2e.js";
+
+// `docket hook test claude-code` run from the sources against the real Claude Code 2.1.332: it
+// starts the host headless against docket's own probe model and reports what happened. Passed
+// only when the denied call did not run, the allowed one did, and both are on the trail.
+const run = promisify(execFile);
+const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+const tsx = import.meta.resolve("tsx");
+
+let w: HostWorkspace;
+let g: HostWorkspace;
+beforeAll(async () => {
+  w = await hostWorkspace("hook-test", { dirs: ["ws/.claude"] });
+  g = await hostWorkspace("hook-test-gemini", { dirs: ["home/.gemini"] });
+});
+afterAll(async () => {
+  await w?.remove();
+  await g?.remove();
+});
+
+const hookTest = (args: readonly string[], host = "claude-code", at: HostWorkspace = w) =>
+  run(process.execPath, ["--import", tsx, main, "hook", "test", host, ...args], {
+    cwd: at.ws,
+    env: {
+      ...process.env,
+      HOME: at.home,
+      DOCKET_CONFIG: "",
+      DOCKET_STORE: "",
+      GEMINI_CLI_TRUST_WORKSPACE: "true",
+    },
+    timeout: 200_000,
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+
+const binary = ["--binary", hostBinary("claude"), "--allow", "mkdir probe-made-this"];
+
+describe("docket hook test claude-code", () => {
+  it("fails, saying so, while docket is not registered in the host", async () => {
+    const { code, stdout } = await hookTest(binary);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/FAIL Claude Code asked docket\n.*docket hook install claude-code/);
+  }, 220_000);
+
+  it("passes once registered: the deny held, the allow ran, both are on the trail", async () => {
+    await writeFile(
+      join(w.ws, ".claude", "settings.json"),
+      withRegistration("claude-code", "", docketHookCommand("claude-code"), 60, "settings.json"),
+    );
+    const { code, stdout } = await hookTest([...binary.slice(0, 2), "--allow", "mkdir second-dir"]);
+    expect(stdout).toMatch(/^ok {3}Claude Code asked docket$/m);
+    expect(stdout).toMatch(
+      /^ok {3}the denied call did not run: touch .*\n.*refused by docket:self/m,
+    );
+    expect(stdout).toMatch(/^ok {3}the allowed call ran: mkdir second-dir\n.*ok by mkdir-ok/m);
+    expect(stdout).toMatch(/^ok {3}both calls are in the audit trail, the chain verified$/m);
+    expect(code).toBe(0);
+    expect(existsSync(join(w.ws, "second-dir"))).toBe(true);
+    expect(
+      (await readdir(join(w.ws, ".docket"))).filter((f) => f.startsWith("hook-test-")),
+    ).toEqual([]);
+  }, 220_000);
+});
+
+describe("docket hook test gemini-cli", () => {
+  it("passes with the real gemini-cli: the deny held, the allow ran, both are on the trail", async () => {
+    await writeFile(
+      join(g.home, ".gemini", "settings.json"),
+      withRegistration(
+        "gemini-cli",
+        JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+        docketHookCommand("gemini-cli", g.config),
+        60,
+        "settings.json",
+      ),
+    );
+    const args = ["--binary", hostBinary("gemini"), "--allow", "mkdir gemini-dir"];
+    const { code, stdout } = await hookTest(args, "gemini-cli", g);
+    expect(stdout).toMatch(/^ok {3}gemini-cli asked docket$/m);
+    expect(stdout).toMatch(/^ok {3}the denied call did not run: touch /m);
+    expect(stdout).toMatch(/^ok {3}the allowed call ran: mkdir gemini-dir\n.*ok by mkdir-ok/m);
+    expect(code).toBe(0);
+    expect(existsSync(join(g.ws, "gemini-dir"))).toBe(true);
+  }, 220_000);
+});
