@@ -6,6 +6,9 @@ import type { TaintSource } from "./taint-ledger.js";
  *
  * @example
  * ```ts
+ * import type { Store } from "../store/store.js";
+ * import { storedLabelSources } from "./stored-label-sources.js";
+ * declare const store: Store;
  * describeLabels(await storedLabelSources(store, "s1"));
  * // "private (read_file data/customers/a.csv, call c1); untrusted (fetch_url https://x, call c2; 2 results)"
  * ```

@@ -48,6 +48,8 @@ export interface FlowRules {
  *
  * @example
  * ```ts
+ * import type { Tool } from "../tool/tool.js";
+ * declare const sendEmailTool: Tool;
  * const flow = compileFlow({ sensitive: ["data/customers/**", "db_query"], sends: { send_email: true } });
  * flow.sendsOf(sendEmailTool); // true
  * ```
@@ -108,6 +110,8 @@ export function compileFlow({
  *
  * @example
  * ```ts
+ * import type { Tool } from "../tool/tool.js";
+ * declare const fetchUrlTool: Tool;
  * classifySends(fetchUrlTool); // true: the model picks the URL, and a URL carries data
  * ```
  */

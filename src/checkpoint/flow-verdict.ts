@@ -22,6 +22,8 @@ export const SECRET_RULE = "docket:secret-in-arguments";
  *
  * @example
  * ```ts
+ * import { type RunTaint, UNTAINTED } from "./taint-ledger.js";
+ * declare const taint: RunTaint;
  * labelNames({ untrusted: taint, private: UNTAINTED }); // ["untrusted"]
  * ```
  */
@@ -41,6 +43,13 @@ export function labelNames(labels: SessionLabels): LabelName[] {
  *
  * @example
  * ```ts
+ * import type { PolicyVerdict } from "../policy/policy.js";
+ * import type { Tool } from "../tool/tool.js";
+ * import type { FlowRules } from "./flow-options.js";
+ * declare const tool: Tool;
+ * declare const verdict: PolicyVerdict;
+ * declare const labels: SessionLabels;
+ * declare const flow: FlowRules;
  * flowVerdict({ tool, verdict, labels, sends: true, rawArguments: '{"url":"https://x"}', flow });
  * // { decision: "ask", rule: "docket:flow", reason: "private data (read_file …, call c1) and …" }
  * ```
@@ -94,6 +103,7 @@ export function flowVerdict({
  *
  * @example
  * ```ts
+ * declare const labels: SessionLabels;
  * describeFlow(labels);
  * // "private data (read_file data/customers/a.csv, call c1) and untrusted content (fetch_url https://x, call c2) are in this session"
  * ```

@@ -20,7 +20,22 @@ export interface LabelledResult {
  *
  * @example
  * ```ts
- * const { result, text, fields } = labelResult(state, { tool, args, ctx, callId, result, text });
+ * import type { Tool } from "../tool/tool.js";
+ * import type { CheckpointState } from "./checkpoint-state.js";
+ * import type { OkResult } from "./tool-result.js";
+ * declare const state: CheckpointState;
+ * declare const readFile: Tool;
+ * declare const ok: OkResult;
+ * const args = { path: "data/customers/a.csv" };
+ * const { result, text, fields } = labelResult(state, {
+ *   tool: readFile,
+ *   args,
+ *   ctx: { sessionId: "s1" },
+ *   callId: "c1",
+ *   result: ok,
+ *   text: "name,email",
+ * });
+ * fields.private; // "read_file data/customers/a.csv"
  * ```
  */
 export function labelResult(

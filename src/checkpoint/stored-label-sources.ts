@@ -13,6 +13,8 @@ const MAX_PAGES = 50;
  *
  * @example
  * ```ts
+ * import type { AuditRecord } from "../store/audit-record.js";
+ * declare const record: AuditRecord;
  * labelSourcesOf(record); // [{ label: "private", tool: "read_file", source: "read_file data/customers/a.csv", callId: "c1" }]
  * ```
  */
@@ -42,8 +44,14 @@ export function labelSourcesOf(record: AuditRecord): TaintSource[] {
  *
  * @example
  * ```ts
+ * import type { Store } from "../store/store.js";
+ * import type { Tool } from "../tool/tool.js";
+ * import { createCheckpoint } from "./create-checkpoint.js";
+ * declare const store: Store;
+ * declare const tools: Tool[];
  * const earlier = await storedLabelSources(store, "cc-session-1");
- * createCheckpoint({ …, taint: { earlier: { sessionId: "cc-session-1", sources: earlier } } });
+ * const taint = { earlier: { sessionId: "cc-session-1", sources: earlier } };
+ * createCheckpoint({ tools, store, taint });
  * ```
  */
 export async function storedLabelSources(

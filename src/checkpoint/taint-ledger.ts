@@ -84,6 +84,7 @@ export function cleanSource(text: string): string {
  *
  * @example
  * ```ts
+ * declare const taint: RunTaint;
  * describeTaint(taint); // "after fetch_url https://example.com/page (call call_4)"
  * ```
  */

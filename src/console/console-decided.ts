@@ -18,6 +18,10 @@ const COUNT_UP_TO = 1000;
  *
  * @example
  * ```ts
+ * import type { Hono } from "hono";
+ * import type { ConsoleContext, ConsoleEnv } from "./console-context.js";
+ * declare const app: Hono<ConsoleEnv>;
+ * declare const context: ConsoleContext;
  * registerDecidedView(app, context);
  * ```
  */

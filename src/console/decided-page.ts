@@ -51,6 +51,10 @@ function queryOf(filter: DecidedFilter, cursor?: string): string {
  *
  * @example
  * ```ts
+ * import type { ApprovalPage } from "../store/approval-record.js";
+ * import type { DecidedFilter } from "./decided-filter.js";
+ * declare const page: ApprovalPage;
+ * declare const filter: DecidedFilter;
  * decidedPage(page, filter, { projects: ["docket.yaml"], countUpTo: 1000 }).toString();
  * ```
  */

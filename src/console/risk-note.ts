@@ -19,7 +19,10 @@ const MAX_SHOWN = 300;
  *
  * @example
  * ```ts
- * labelsOf({ ...approval, labels: [{ label: "private", source: "read_file .env" }] });
+ * import type { Approval } from "../store/approval-record.js";
+ * declare const approval: Approval;
+ * const recorded = { ...approval, labels: [{ label: "private", source: "read_file .env" }] };
+ * labelsOf(recorded); // [{ label: "private", source: "read_file .env" }]
  * ```
  */
 export function labelsOf(approval: Approval): SessionLabel[] {
@@ -59,7 +62,11 @@ export function touches(args: unknown): string[] {
  *
  * @example
  * ```ts
- * html`<dl>${riskRows(approval, args, note)}</dl>`;
+ * import type { Approval } from "../store/approval-record.js";
+ * import { html } from "./html.js";
+ * declare const approval: Approval;
+ * const args: unknown = JSON.parse(approval.canonicalArgs);
+ * html`<dl>${riskRows(approval, args, "after fetch_url https://x (call c2)")}</dl>`;
  * ```
  */
 export function riskRows(approval: Approval, args: unknown, untrusted: string | undefined): Html {

@@ -8,6 +8,8 @@ import type { ApprovalStatus } from "./approval-record.js";
  *
  * @example
  * ```ts
+ * import type { Store } from "./store.js";
+ * declare const store: Store;
  * await store.pageApprovals({ statuses: ["approved", "denied"], tool: "issue_refund", search: "SU-88" });
  * ```
  */
