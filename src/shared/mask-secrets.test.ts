@@ -73,6 +73,13 @@ describe("maskSecrets", () => {
     );
   });
 
+  it("keeps a URL's host when its user looks like a name=value (a shrunk counterexample)", () => {
+    expect(maskSecrets("failed: http://key=:a@a.aa")).toBe("failed: http://key=:***@a.aa");
+    expect(maskSecrets("failed: http://token=:hunter2@h.io/x")).toBe(
+      "failed: http://token=:***@h.io/x",
+    );
+  });
+
   it("masks the password of every web URL fast-check generates with userinfo", () => {
     fc.assert(
       fc.property(

@@ -8,7 +8,8 @@ function maskNamedValue(
   sep: string,
   value: string,
 ): string {
-  const bare = value.replace(/^["']|["']$/g, "");
+  // `http://key=:***@host`: a URL's userinfo, its password already masked, after a name-like user.
+  const bare = value.replace(/^["']|["']$/g, "").replace(/^:(?=\*\*\*@)/, "");
   if (!isSecretEnvName(name)) {
     // `fatal: DB_PASSWORD=x`: the value of an ordinary name may hold a secret-named one.
     const inner = value.replace(NAMED_VALUE, maskNamedValue);
