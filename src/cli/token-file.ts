@@ -10,6 +10,7 @@ import { DocketError } from "../errors/docket-error.js";
  *
  * @example
  * ```ts
+ * import { homedir } from "node:os";
  * const token = readTokenFile(`${homedir()}/.config/docket/token`); // "s3cret…"
  * ```
  */

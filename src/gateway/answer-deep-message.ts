@@ -25,8 +25,14 @@ export interface DeepMessageContext {
  *
  * @example
  * ```ts
- * const reply = await answerDeepMessage(body, { checkpoint, sessionId, principal, answer: callToolAnswer });
- * if (reply !== undefined) return res.end(JSON.stringify(reply));
+ * import type { ServerResponse } from "node:http";
+ * import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
+ * import { callToolAnswer } from "../mcp/gateway-server.js";
+ * declare const body: unknown;
+ * declare const checkpoint: Checkpoint;
+ * declare const res: ServerResponse;
+ * const reply = await answerDeepMessage(body, { checkpoint, sessionId: "s1", principal: "alice", answer: callToolAnswer });
+ * if (reply !== undefined) res.end(JSON.stringify(reply));
  * ```
  */
 export async function answerDeepMessage(

@@ -11,6 +11,7 @@ import type { AccessTokenVerifier } from "./verify-access-token.js";
  *
  * @example
  * ```ts
+ * import { generateToken } from "../mcp/bearer-token.js";
  * const auth: GatewayAuth = { type: "token", token: generateToken(), principal: "editor" };
  * ```
  */
@@ -26,8 +27,16 @@ const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
  *
  * @example
  * ```ts
+ * import type { IncomingMessage, ServerResponse } from "node:http";
+ * import type { FailedAttemptLimiter } from "../shared/failed-attempt-limiter.js";
+ * import type { AuthOutcome } from "./gateway-auth-outcome.js";
+ * declare const req: IncomingMessage;
+ * declare const res: ServerResponse;
+ * declare const auth: GatewayAuth;
+ * declare const limiter: FailedAttemptLimiter;
+ * declare function refuse(res: ServerResponse, outcome: Exclude<AuthOutcome, { status: "ok" }>): void;
  * const outcome = await authenticateRequest(req, auth, limiter);
- * if (outcome.status !== "ok") return refuse(res, outcome);
+ * if (outcome.status !== "ok") refuse(res, outcome); // 401, 403 or 429
  * ```
  */
 export async function authenticateRequest(

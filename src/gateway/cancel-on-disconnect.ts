@@ -19,8 +19,14 @@ function requestIds(body: unknown): (string | number)[] {
  *
  * @example
  * ```ts
- * cancelOnDisconnect(session.transport, res, body);
- * await session.transport.handleRequest(req, res, body);
+ * import type { IncomingMessage, ServerResponse } from "node:http";
+ * import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+ * declare const transport: StreamableHTTPServerTransport;
+ * declare const req: IncomingMessage;
+ * declare const res: ServerResponse;
+ * declare const body: unknown;
+ * cancelOnDisconnect(transport, res, body);
+ * await transport.handleRequest(req, res, body);
  * ```
  */
 export function cancelOnDisconnect(

@@ -30,9 +30,9 @@ export type MissingSession = "unknown" | "closed_idle";
  *
  * @example
  * ```ts
- * const table = new GatewaySessions<Session>({ maxSessions: 64, idleTimeoutMs: 600_000 });
- * if (!table.hasRoom()) return reply(res, 503, "at the cap", { "retry-after": "5" });
- * table.add(id, session);
+ * declare const session: ClosableSession;
+ * const table = new GatewaySessions<ClosableSession>({ maxSessions: 64, idleTimeoutMs: 600_000 });
+ * if (table.hasRoom()) table.add("a1b2", session); // else answer 503 with Retry-After
  * ```
  */
 export class GatewaySessions<S extends ClosableSession> {

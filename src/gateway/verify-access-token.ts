@@ -102,6 +102,7 @@ function whyInvalid(error: unknown): string {
  * @example
  * ```ts
  * const verify = await createAccessTokenVerifier({ issuer: "https://id.example.com", audience: "http://127.0.0.1:8931/mcp" });
+ * declare const token: string;
  * const outcome = await verify(token); // { status: "ok", principal: { id: "alice", … } }
  * ```
  */

@@ -18,7 +18,11 @@ import { shellWord } from "./shell-word.js";
  *
  * @example
  * ```ts
- * const confining = hostConfinement(claudeCodeHost, claudeCodeHost.tools.Bash, runtime);
+ * import type { Runtime } from "../cli/build-runtime.js";
+ * import { shellTool } from "./host-tool-mapping.js";
+ * import { claudeCodeHost } from "./hosts/claude-code.js";
+ * declare const runtime: Runtime;
+ * const confining = hostConfinement(claudeCodeHost, shellTool(), runtime); // its Bash tool
  * // … read the session's taint …
  * await confining; // { status: "sandboxed" }
  * ```
@@ -53,7 +57,11 @@ export interface ContainTarget {
  *
  * @example
  * ```ts
- * containVerdict({ type: "allow", reason: "ok" }, { adapter, mapping, inputText, confinement, target });
+ * import type { ToolConfinement } from "../tool/tool.js";
+ * import { shellTool } from "./host-tool-mapping.js";
+ * declare const confinement: ToolConfinement; // { status: "sandboxed" }
+ * const target: ContainTarget = { configFile: undefined, storeUrl: "postgres://db/docket" };
+ * containVerdict({ type: "allow", reason: "ok" }, { mapping: shellTool(), inputText: '{"command":"ls"}', confinement, target });
  * // { type: "allow", reason: "ok", updatedInput: { command: "/usr/bin/node …/main.js hook exec -- 'ls'" } }
  * ```
  */

@@ -45,7 +45,9 @@ const KILL_GRACE_MS = 2000;
  *
  * @example
  * ```ts
- * const exit = await runContained({ command: "npm test", sandbox: runtime.sandbox, workspace });
+ * import type { Runtime } from "../cli/build-runtime.js";
+ * declare const runtime: Runtime;
+ * const exit = await runContained({ command: "npm test", sandbox: runtime.sandbox, workspace: "/ws" });
  * process.exitCode = exit.status === "ran" ? exit.exitCode : 126;
  * ```
  */

@@ -80,6 +80,9 @@ export function callToolAnswer(result: ToolResult): CallToolResult {
  *
  * @example
  * ```ts
+ * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+ * import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
+ * declare const checkpoint: Checkpoint;
  * const server = createGatewayServer({ checkpoint, tools: () => checkpoint.tools });
  * await server.connect(new StdioServerTransport());
  * ```

@@ -37,10 +37,14 @@ const PREFIX_CHARS = 6;
  *
  * @example
  * ```ts
+ * import type { IncomingMessage } from "node:http";
+ * declare const req: IncomingMessage;
+ * declare const token: string;
+ * declare function isValid(token: string): boolean;
  * const limiter = new FailedAttemptLimiter({ maxFailures: 5 });
  * const attempt = { address: req.socket.remoteAddress, token };
- * if (limiter.admit(attempt).status === "throttled") return reply(429);
- * if (!valid) limiter.fail(attempt);
+ * if (limiter.admit(attempt).status === "throttled") console.log("429: too many failures");
+ * else if (!isValid(token)) limiter.fail(attempt);
  * ```
  */
 export class FailedAttemptLimiter {

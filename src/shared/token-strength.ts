@@ -4,6 +4,7 @@
  *
  * @example
  * ```ts
+ * declare const token: string;
  * if (token.length < MIN_TOKEN_CHARS) throw new Error("too short");
  * ```
  */

@@ -10,6 +10,8 @@ import { generateToken } from "../../mcp/bearer-token.js";
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerTokenCommand(program);
  * // $ export DOCKET_GATEWAY_TOKEN=$(docket token)
  * ```

@@ -36,7 +36,9 @@ function textOf(content: unknown): string {
  *
  * @example
  * ```ts
- * const server = await startProbeServer(anthropicProbe, calls);
+ * import { startProbeServer } from "./probe-server.js";
+ * const server = await startProbeServer(anthropicProbe, [{ id: "toolu_1", command: "ls" }]);
+ * // ANTHROPIC_BASE_URL=server.url claude -p …
  * ```
  */
 export const anthropicProbe: ProbeProtocol = ({ path, body }, res, { calls, seen }) => {

@@ -25,7 +25,9 @@ const SHELL = "run_shell_command";
  *
  * @example
  * ```ts
- * const server = await startProbeServer(geminiProbe, calls);
+ * import { startProbeServer } from "./probe-server.js";
+ * const server = await startProbeServer(geminiProbe, [{ id: "call_1", command: "ls" }]);
+ * // GOOGLE_GEMINI_BASE_URL=server.url gemini -p …
  * ```
  */
 export const geminiProbe: ProbeProtocol = ({ path, body }, res, { calls, seen }) => {

@@ -42,6 +42,7 @@ export interface ProbeServer {
  *
  * @example
  * ```ts
+ * import { anthropicProbe } from "./anthropic-probe.js";
  * const server = await startProbeServer(anthropicProbe, [{ id: "toolu_1", command: "ls" }]);
  * // ANTHROPIC_BASE_URL=server.url claude -p …
  * await server.close();
@@ -98,6 +99,7 @@ export async function startProbeServer(
  *
  * @example
  * ```ts
+ * const seen: ProbeResult[] = [];
  * noteResult(seen, { callId: "toolu_1", isError: false, text: "a\nb" });
  * ```
  */
@@ -110,6 +112,8 @@ export function noteResult(seen: ProbeResult[], result: ProbeResult): void {
  *
  * @example
  * ```ts
+ * import type { ServerResponse } from "node:http";
+ * declare const res: ServerResponse;
  * writeEvent(res, { type: "ping" }, "ping");
  * ```
  */
@@ -122,6 +126,8 @@ export function writeEvent(res: ServerResponse, data: unknown, event?: string): 
  *
  * @example
  * ```ts
+ * import type { ServerResponse } from "node:http";
+ * declare const res: ServerResponse;
  * sendJson(res, 200, { input_tokens: 10 });
  * ```
  */
