@@ -21,6 +21,16 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "the proxy resolves a requested host name itself, so a private or link-local address is refused whatever the name says",
   "sandbox/network/sandbox-listener.ts":
     "accepts the sandbox's connections on the listening socket its bootstrap handed docket; the proxy decides each one",
+  "gateway/answer-deep-message.ts":
+    "answers a gateway tools/call whose arguments are nested too deep with a refusal result, recorded; it calls no tool",
+  "gateway/verify-access-token.ts":
+    "fetches the configured authorization server's metadata and JWKS to check bearer tokens (OAuth resource server, ADR 0039); no tool reaches it",
+  "hook/contained-exec.ts":
+    "`docket hook exec`: runs the command a hooked host was already answered for by docket's checkpoint (its PreToolUse answer rewrote the command to this), inside the sandbox run_command uses; it decides nothing and runs nothing the checkpoint did not answer (ADR 0043)",
+  "hook/hook-test.ts":
+    "`docket hook test HOST`, run by the operator: starts the installed host headless against docket's own probe model in a temporary project, which it removes afterwards",
+  "hook/probe/probe-server.ts":
+    "the local fake model (127.0.0.1) that `docket hook test` points the host at; no tool reaches it",
   "shared/import-package.ts":
     "loads docket's own dependencies and optional peers by a name held in a variable, so a bundler leaves them in node_modules; every caller passes a fixed package name (pg, web-tree-sitter, the model providers, the OpenTelemetry SDK)",
   "store/sqlite/sqlite-file-guard.ts":
