@@ -112,6 +112,9 @@ export type { InboxChange, InboxFeed } from "./console/inbox-feed.js";
 export type { LimitAnswer, SignInLimiter } from "./console/sign-in-limiter.js";
 export type { SignInSession, SignInSessions } from "./console/sign-in-sessions.js";
 export { DocketError, type DocketErrorCode, isDocketError } from "./errors/docket-error.js";
+export type { GatewayTaintScope } from "./gateway/conversation-id.js";
+export type { GatewayOAuthOptions, GatewaySettings } from "./gateway/gateway-settings.js";
+export type { AccessTokenOptions } from "./gateway/verify-access-token.js";
 export type { Resolver, TargetPolicy } from "./http-target/http-target.effect.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
 export type {
@@ -201,8 +204,15 @@ export { probeSandbox, type SandboxProbe } from "./sandbox/probe-sandbox.js";
 export { type SandboxReport, sandboxReport } from "./sandbox/sandbox-report.js";
 export type { SandboxMode, SandboxNetwork, SandboxSettings } from "./sandbox/sandbox-settings.js";
 export { canonicalJson, hashCanonical } from "./shared/canonical-json.js";
+export type {
+  Attempt,
+  AttemptAdmission,
+  FailedAttemptLimiter,
+  FailedAttemptLimits,
+} from "./shared/failed-attempt-limiter.js";
 export { type SecretScan, scanSecrets } from "./shared/scan-secrets.js";
 export type { TerminalStyle } from "./shared/terminal-style.js";
+export type { ApprovalQuery } from "./store/approval-query.js";
 export type {
   Approval,
   ApprovalDecision,
@@ -247,6 +257,7 @@ export type {
 export type { SaveBatchOptions, Store } from "./store/store.js";
 export type { InterruptedEvent, StoreEvent, StoreEventType } from "./store/store-event.js";
 export type { MessageRole, NewMessage, TranscriptMessage } from "./store/transcript-message.js";
+export type { SystemEvent, SystemEventData } from "./system-events/system-event.js";
 export { DOCKET, GEN_AI, METRIC, SEMCONV_VERSION } from "./telemetry/semconv.js";
 export type { Instruments } from "./telemetry/telemetry.js";
 export { resolveTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/telemetry.js";
