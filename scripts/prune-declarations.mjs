@@ -44,6 +44,7 @@ for (const file of declarations(root)) {
   rmSync(file);
   removed += 1;
 }
-console.log(
-  `prune-declarations: kept ${reached.size}, removed ${removed} unreachable from index.d.ts`,
+// On stderr: `npm pack --json` prints its report on stdout.
+process.stderr.write(
+  `prune-declarations: kept ${reached.size}, removed ${removed} unreachable from index.d.ts\n`,
 );

@@ -23,7 +23,7 @@ export function importPackage<T>(name: string): Promise<T> {
  *
  * @example
  * ```ts
- * const Database = requirePackage<typeof import("better-sqlite3")>("better-sqlite3");
+ * const { Pool } = requirePackage<typeof import("pg")>("pg");
  * ```
  */
 export function requirePackage<T>(name: string): T {

@@ -5,7 +5,7 @@ const MAX_ROWS = 64;
 
 /**
  * An INSERT of any number of rows, run as few multi-row statements (`VALUES (…), (…), …`),
- * each prepared once. Per statement, better-sqlite3 costs about what SQLite's own work for a
+ * each prepared once. Per statement, the driver costs about what SQLite's own work for a
  * small row does, so a batch's rows in one statement cost less than a
  * statement each: up to 64 rows are one statement of exactly that many rows, more are 64 at a
  * time. Rows are pushed into statement-sized arrays as they come (`nextRow`), so a long batch
@@ -52,7 +52,7 @@ export class MultiRowInsert {
     const full = this.full.splice(0);
     const rest = this.current;
     this.current = [];
-    // Values as arguments, not as one array: better-sqlite3 reads an array element by element
+    // Values as arguments, not as one array: the driver reads an array element by element
     // through V8's API, about 35% more per statement for a batch's calls rows (ADR 0018).
     for (const values of full) this.statement(MAX_ROWS).run(...values);
     const rows = rest.length / this.columns;

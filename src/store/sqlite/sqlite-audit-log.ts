@@ -55,7 +55,7 @@ export class SqliteAuditLog {
   /**
    * Append queued items inside the caller's write transaction. The calls they touch are read in
    * one query per session, and the events and call rows are written as multi-row statements:
-   * per statement, better-sqlite3 costs about as much as SQLite's own work for a row.
+   * per statement, the driver costs about as much as SQLite's own work for a row.
    */
   write(items: readonly PendingCallWrite[]): void {
     if (items.length === 0) return;

@@ -84,7 +84,7 @@ export class SqliteCheckpoints {
       }
       const written: AuditCheckpoint[] = [];
       for (const sessionId of sessions) {
-        // One statement for the head and the last checkpoint: per statement, better-sqlite3
+        // One statement for the head and the last checkpoint: per statement, the driver
         // costs about as much as SQLite's own work here.
         const row = this.sql(
           `SELECT h.seq AS head_seq, h.hash AS head_hash, c.n, c.body, c.signature

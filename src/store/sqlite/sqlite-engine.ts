@@ -47,8 +47,8 @@ import { WalCheckpointer } from "./wal-checkpointer.js";
 type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
 
 /**
- * The embedded engine: one better-sqlite3 connection to a WAL file, prepared statements, and
- * better-sqlite3's transactions (`BEGIN IMMEDIATE` for every write, so several processes can
+ * The embedded engine: one node:sqlite connection to a WAL file, prepared statements, and
+ * transactions (`BEGIN IMMEDIATE` for every write, so several processes can
  * share the file under the busy timeout without a lost update or a forked chain).
  *
  * Durability: `synchronous=NORMAL` (the default) in WAL mode syncs the log only at checkpoints.

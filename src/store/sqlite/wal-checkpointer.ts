@@ -35,7 +35,7 @@ const BACKSTOP_PAGES = 20_000;
 /**
  * Moves WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside the
  * commit that crosses 1,000 pages: it copies the WAL into the database file and fsyncs both,
- * on the thread that committed, which with better-sqlite3 is Node's only one. Once a store's
+ * on the thread that committed, which with a synchronous driver is Node's only one. Once a store's
  * WAL file has grown past 4 MiB, a worker thread with its own connection runs PASSIVE
  * checkpoints (which never block writers) every `intervalMs`, and the main connection's
  * automatic checkpoint is kept only as a backstop. With 4 KiB pages that size is past the 1,000
