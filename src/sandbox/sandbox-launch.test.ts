@@ -196,7 +196,7 @@ describe("planSandboxLaunch: the shell that sets the limits", () => {
     // With a pids cgroup (as root) the shell runs first, outside the sandbox; without one (a
     // normal user) bwrap runs first and the same shell inside it: bash, reading no startup file.
     const argv = [result.file, ...result.args];
-    const bash = argv.indexOf("/bin/bash");
+    const bash = argv.findIndex((word, i) => word === "/bin/bash" && argv[i + 1] === "--norc");
     expect(bash, argv.join(" ")).toBeGreaterThanOrEqual(0);
     expect(argv.slice(bash + 1, bash + 3)).toEqual(["--norc", "--noprofile"]);
     expect(result.err).toBe("");
