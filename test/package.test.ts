@@ -1,9 +1,13 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type PackedProject, packedDocket } from "./support/packed-docket.js";
+import { repeatedFunctions } from "./support/repeated-functions.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -35,7 +39,94 @@ describe("the installed package", () => {
     });
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
+
+  it("ships each piece of code once: the library and the CLI share their modules", () => {
+    const repeated = repeatedFunctions(join(project.dir, "node_modules/docket/dist"));
+    // The policy check's CommonJS bundle is the one file that repeats code, on purpose: V8's code
+    // cache covers a single script (docs/adr/0022-code-cache.md, 0057).
+    const check = "src/cli/bin/policy-check.cjs";
+    const elsewhere = repeated.filter((copy) => !copy.files.includes(check));
+    expect(elsewhere.map((copy) => `${copy.name}: ${copy.files.join(", ")}`)).toEqual([]);
+    for (const copy of repeated) expect(copy.files.length, copy.name).toBe(2);
+  });
+
+  it("holds no placeholder in its manifest (a name, address or owner still to fill in)", () => {
+    const installed = readFileSync(join(project.dir, "node_modules/docket/package.json"), "utf8");
+    for (const [where, text] of [
+      ["installed", installed],
+      ["checkout", readFileSync(`${root}package.json`, "utf8")],
+    ] as const) {
+      expect(placeholders(JSON.parse(text)), where).toEqual([]);
+    }
+  });
 });
+
+describe("the README's set-up commands, as a fresh checkout runs them", () => {
+  const readme = readFileSync(`${root}README.md`, "utf8");
+  const block = /## Set up\s+```sh[^\n]*\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  const commands = block
+    .split("\n")
+    .flatMap((line) => (line.split("#")[0] ?? "").split("&&"))
+    .map((command) => command.trim())
+    .filter((command) => command !== "");
+  const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as {
+    scripts: Record<string, string>;
+  };
+
+  it("name only scripts the checkout has, and no bin a checkout lacks", () => {
+    expect(commands).toEqual(expect.arrayContaining(["npm ci", "npm test"]));
+    for (const command of commands) {
+      const [tool, verb, name] = command.split(/\s+/);
+      // npm installs no bin for the package itself: `npx docket` in the checkout would look
+      // the name up on the registry instead of running this build.
+      expect(tool, command).not.toBe("npx");
+      if (verb === "run") expect(Object.keys(manifest.scripts), command).toContain(name);
+      else expect(["ci", "test"], command).toContain(verb);
+    }
+  });
+
+  it.skipIf(!existsSync(`${root}dist/src/cli/main.js`))(
+    "play the demo through the built CLI, as `npm run docket demo` does",
+    async () => {
+      const demo = commands.find((command) => /^npm run docket demo\b/.test(command));
+      expect(demo).toBeDefined();
+      const scratch = await mkdtemp(join(tmpdir(), "docket-readme-demo-"));
+      try {
+        const { stdout } = await run(
+          "npm",
+          ["run", "-s", "docket", "demo", "--", "--store", `sqlite:${join(scratch, "d.db")}`],
+          {
+            cwd: root,
+            env: { ...process.env, HOME: scratch, DOCKET_CONFIG: "", DOCKET_STORE: "" },
+          },
+        );
+        expect(stdout).toMatch(/call_full_refund\s+issue_refund\s+deny\s+refund-limit/);
+        expect(stdout).toMatch(/ok: \d+ events in 1 chain verified/);
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+});
+
+// What a template leaves for its user to fill in: OWNER, <name>, your-org, TODO, example.com.
+const PLACEHOLDER =
+  /\bOWNER\b|<[a-z][\w -]*>|\byour[-_ ]?(name|org|user|repo)|\bTODO\b|\bFIXME\b|\bexample\.(com|org)\b|\bX{3,}\b/i;
+
+/** Every string in a manifest (keys and values, at any depth) that reads as a placeholder. */
+function placeholders(value: unknown, path = "package.json"): string[] {
+  if (typeof value === "string") return PLACEHOLDER.test(value) ? [`${path}: ${value}`] : [];
+  if (Array.isArray(value))
+    return value.flatMap((item, at) => placeholders(item, `${path}[${at}]`));
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, inner]) => [
+      ...(PLACEHOLDER.test(key) ? [`${path}: key ${key}`] : []),
+      ...placeholders(inner, `${path}.${key}`),
+    ]);
+  }
+  return [];
+}
 
 describe("the package as npm would pack it", () => {
   it("ships a LICENSE, no source maps pointing at unshipped files, and ESM-only exports", async () => {

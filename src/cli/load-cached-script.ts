@@ -106,7 +106,7 @@ export function loadCachedScript<T>(
   const key = dir === undefined ? undefined : scriptCacheKey(bytes);
   const read =
     dir === undefined || key === undefined ? undefined : readCodeCacheEntry(dir, name, key);
-  // An ASCII bundle (scripts/bundle-cli.mjs makes it so) becomes a one-byte string at once.
+  // An ASCII bundle (scripts/bundle.mjs makes it so) becomes a one-byte string at once.
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const script = new Script(HEAD + source + TAIL, {
     filename: file,

@@ -5,7 +5,7 @@ import { loadCachedScript } from "./load-cached-script.js";
 type PolicyCheckBundle = typeof import("./policy-check-main.js");
 
 /**
- * The built CLI's `runPolicyCheck` (scripts/bundle-cli.mjs makes this module
+ * The built CLI's `runPolicyCheck` (scripts/bundle.mjs makes this module
  * dist/src/cli/bin/policy-check-main.js, which main.js imports): it runs policy-check-main.ts
  * from its CommonJS bundle beside it, bin/policy-check.cjs, through V8's code cache
  * (load-cached-script.ts), and writes the cache after the answer when there was no usable

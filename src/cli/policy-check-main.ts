@@ -17,7 +17,7 @@ export interface PolicyCheckHooks {
 /**
  * `docket policy check TOOL ARGS [--json]` as main.ts runs it when readPolicyCheckArgv reads the
  * arguments: without commander, and in the built CLI from a bundle of its own (a few module
- * files instead of fifty: scripts/bundle-cli.mjs, docs/adr/0021-cold-start-floor.md). The same
+ * files instead of fifty: scripts/bundle.mjs, docs/adr/0021-cold-start-floor.md). The same
  * output and exit code as the command commander runs; returns the exit code.
  *
  * @example

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packedDocket } from "../support/packed-docket.js";
 import { writeScriptedProject } from "./support/scripted-project.js";
 
-// The bin as `npm run build` makes it: tsc's output bundled into dist/src/cli/bin/ by
-// scripts/bundle-cli.mjs, main.js its launcher. The rest of the suite runs the sources; these
+// The bin as `npm run build` makes it: docket's sources bundled by scripts/bundle.mjs into
+// dist/src/cli/bin/ and the chunks it shares with the library, main.js its launcher. The rest of the suite runs the sources; these
 // check that the bundle still finds what it loads from beside itself (the shell parser's .wasm,
 // the SQLite driver, docket's package.json) and that self-protection knows it as docket's CLI.
 const exec = promisify(execFile);

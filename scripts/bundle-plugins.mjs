@@ -1,0 +1,78 @@
+// The esbuild plugins of scripts/bundle.mjs: how docket's bundles differ from its sources.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+
+// The example's `import ... from "docket"` (the demo loads it) is the library entry itself, so
+// the demo's tools and the CLI share one copy of docket, as in an app that imports the package.
+export const docketItself = {
+  name: "docket-itself",
+  setup(build) {
+    build.onResolve({ filter: /^docket$/ }, () => ({ path: resolve("src/index.ts") }));
+  },
+};
+
+// zod's classic build re-exports all its locales (about half its code) as `z.locales`; docket's
+// CLI speaks English only and never reads the others, so the bundle keeps `en` alone.
+export const englishZodOnly = {
+  name: "english-zod-only",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      loader: "js",
+    }));
+  },
+};
+// CEL (for `when:` rules) is required where the first condition is compiled, not imported:
+// esbuild then evaluates its module body on that first call, so a policy without `when:` never
+// runs it; compiling one stays synchronous (src/policy/load-cel.ts).
+export const celOnFirstUse = {
+  name: "cel-on-first-use",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]policy[\\/]load-cel\.ts$/ }, (args) => ({
+      contents: 'export function loadCel() {\n  return require("@marcbachmann/cel-js");\n}\n',
+      loader: "js",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+// `docket policy check TOOL ARGS [--json]` (main.ts hands it to policy-check-main.js) is a bundle
+// of its own: its code in a few module files rather than the fifty shared chunks of the CLI's
+// split bundle, which Node resolves, reads and links one by one (about 15 ms of a cold check,
+// docs/adr/0021-cold-start-floor.md). The CLI's bundle leaves that import to it.
+export const policyCheckApart = {
+  name: "policy-check-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/policy-check-main\.js$/ }, () => ({
+      path: "./policy-check-main.js",
+      external: true,
+    }));
+  },
+};
+// A policy check runs no tool: its bundle leaves the handlers out (about 1 MB), and an import of
+// one, were it ever reached, fails (a failed call), never runs anything.
+export const noHandlers = {
+  name: "no-handlers",
+  setup(build) {
+    build.onResolve({ filter: /\.handler\.js$/ }, () => ({
+      path: "./a-policy-check-runs-no-tool-handler.js",
+      external: true,
+    }));
+  },
+};
+// import-package.ts loads packages with import(name); the policy check's bundle is CommonJS run
+// through vm.Script (no dynamic import there), and the packages it reaches (web-tree-sitter,
+// better-sqlite3) have CommonJS builds, so there it is require(name).
+export const requireInCheck = {
+  name: "require-in-check",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]shared[\\/]import-package\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      const replaced = text.replace(
+        "return import(name)",
+        "return Promise.resolve().then(() => require(name))",
+      );
+      if (replaced === text) throw new Error(`${args.path}: no \`return import(name)\` to replace`);
+      return { contents: replaced, loader: "ts", resolveDir: dirname(args.path) };
+    });
+  },
+};

@@ -1,0 +1,136 @@
+// Bundles docket's sources into dist/ once, for both of its entry points: the library
+// (dist/src/index.js, what `import "docket"` loads) and the CLI (dist/src/cli/bin/main.js, behind
+// the launcher dist/src/cli/main.js). One esbuild build with code splitting: each module's code is
+// in exactly one file, dist/src/chunks/ holds what both entries share, and every dynamic import()
+// stays a chunk of its own, loaded only when reached (docs/adr/0057-one-build-for-library-and-cli.md).
+// A cold `docket` process then resolves, reads and compiles a few dozen files, not hundreds
+// (docs/adr/0016-cold-start.md). Packages stay external and load from node_modules, except the
+// few small ones a cold run needs first (below, docs/adr/0027-packaging.md). The policy check's
+// CommonJS bundle is the one file that repeats code, for its V8 code cache (below, ADR 0022).
+// tsc writes only the declarations (package.json's build script).
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { build } from "esbuild";
+import {
+  celOnFirstUse,
+  docketItself,
+  englishZodOnly,
+  noHandlers,
+  policyCheckApart,
+  requireInCheck,
+} from "./bundle-plugins.mjs";
+
+const cli = "dist/src/cli";
+
+const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+// Small pure-JavaScript packages that a cold `docket run` loads before its first answer: inlined,
+// because Node resolving, reading and compiling each of their files costs a one-turn run about
+// 90 ms of CPU (docs/adr/0027-packaging.md). The library shares these chunks, so it holds its own
+// private copy too: it meets a user's zod, AI SDK and OpenTelemetry only through Standard Schema,
+// Symbol.for markers and OpenTelemetry's global registry, never by identity (ADR 0057).
+// Everything else stays in node_modules.
+const inlined = new Set([
+  "zod",
+  "yaml",
+  "commander",
+  "@ai-sdk/provider",
+  "@ai-sdk/provider-utils",
+  "@standard-schema/spec",
+  "@marcbachmann/cel-js",
+  "picomatch",
+  "@opentelemetry/api",
+]);
+const installed = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
+  (name) => !inlined.has(name),
+);
+/** Every .js and .cjs file under `dir`, removed. */
+function removeJavaScript(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && /\.c?js$/.test(entry.name)) rmSync(join(entry.parentPath, entry.name));
+  }
+}
+const shared = {
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node22",
+  external: ["pg", "@electric-sql/pglite", "web-tree-sitter", "tree-sitter-bash"],
+  // CommonJS packages inside an ES module bundle still call require().
+  banner: {
+    js: "import { createRequire as __docketCreateRequire } from 'node:module'; const require = __docketCreateRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+  // Whitespace and syntax only: the tarball stays small (docs/adr/0027-packaging.md), and the
+  // names in a crash log's stack stay docket's own.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // Not tsconfig.json, whose `paths` are for development: "docket" is docketItself's to resolve.
+  tsconfig: "tsconfig.build.json",
+};
+// tsc writes only declarations into dist/: any JavaScript there is a previous build's.
+for (const dir of [`${cli}/bin`, "dist/src/chunks"]) rmSync(dir, { recursive: true, force: true });
+removeJavaScript("dist");
+await build({
+  ...shared,
+  outdir: "dist/src",
+  entryPoints: {
+    index: "src/index.ts",
+    "cli/bin/main": "src/cli/main.ts",
+    // What main.js imports for `policy check`: it loads the check's own bundle (below).
+    "cli/bin/policy-check-main": "src/cli/policy-check-loader.ts",
+  },
+  chunkNames: "chunks/[name]-[hash]",
+  // Every package docket depends on, or may load as an optional peer.
+  external: [...installed],
+  plugins: [docketItself, englishZodOnly, celOnFirstUse, policyCheckApart],
+});
+// The check's code is one CommonJS file, which policy-check-loader.ts (bin/policy-check-main.js,
+// the module main.js imports) compiles with vm.Script and V8's code cache in docket's own cache
+// folder: a cold check then deserialises its compiled code instead of compiling about 1 MB of
+// JavaScript (docs/adr/0022-code-cache.md). import.meta.url is the file's own URL, as in an ES
+// module; tree-sitter loads through its CommonJS build.
+await build({
+  ...shared,
+  splitting: false,
+  format: "cjs",
+  outdir: undefined,
+  entryPoints: ["src/cli/policy-check-main.ts"],
+  charset: "ascii",
+  outfile: `${cli}/bin/policy-check.cjs`,
+  define: { "import.meta.url": "__docketImportMetaUrl" },
+  banner: {
+    js: 'var __docketImportMetaUrl = require("node:url").pathToFileURL(__filename).href;',
+  },
+  plugins: [englishZodOnly, celOnFirstUse, noHandlers, requireInCheck],
+});
+// ASCII only, so the loader reads it as Latin-1 into a one-byte string (about 1.5 ms less than
+// decoding UTF-8 into a two-byte one). esbuild's ascii charset escapes strings, templates and
+// names; what it leaves (comments, a regular expression's literal characters) takes a \uXXXX
+// escape, which means the same character in a regular expression and nothing in a comment.
+const checkBundle = `${cli}/bin/policy-check.cjs`;
+writeFileSync(
+  checkBundle,
+  readFileSync(checkBundle, "utf8").replace(
+    /[^\0-\x7f]/g,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  ),
+);
+// The bash grammar docket loads (1.3 MB), shipped as `docket/tree-sitter-bash.wasm` instead of
+// depending on tree-sitter-bash (about 20 MB of native sources and prebuilt binaries), with its
+// licence beside it.
+const grammarPackage = dirname(
+  createRequire(import.meta.url).resolve("tree-sitter-bash/package.json"),
+);
+copyFileSync(join(grammarPackage, "tree-sitter-bash.wasm"), "dist/tree-sitter-bash.wasm");
+copyFileSync(join(grammarPackage, "LICENSE"), "dist/tree-sitter-bash.LICENSE");
+// The launcher. The bundle's main sets V8's --liftoff-only itself, just before tree-sitter's
+// first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).
+// No compile cache for the rest of the CLI (ADR 0019 says why Node's was withdrawn; ADR 0022
+// why the policy check's code cache is argued safe).
+const launcher = `#!/usr/bin/env node
+await import("./bin/main.js");
+`;
+writeFileSync(`${cli}/main.js`, launcher);
+chmodSync(`${cli}/main.js`, 0o755);
