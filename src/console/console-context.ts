@@ -2,6 +2,7 @@ import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import type { ApproverDirectory } from "../approval/approver-directory.js";
 import type { TrailReport } from "../audit/trail-report.js";
+import type { FailedAttemptLimiter } from "../shared/failed-attempt-limiter.js";
 import type { Store } from "../store/store.js";
 import type { CardWhere } from "./card-context.js";
 import { layout } from "./console-layout.js";
@@ -16,6 +17,8 @@ export interface ConsoleContext {
   readonly directory: ApproverDirectory;
   readonly sessions: SignInSessions;
   readonly limiter: SignInLimiter;
+  /** Failed token checks, shared with the approvals API and the gateway. */
+  readonly attempts: FailedAttemptLimiter;
   readonly feed: InboxFeed;
   readonly verifySession: (sessionId: string) => Promise<TrailReport>;
   readonly secureCookie: boolean;

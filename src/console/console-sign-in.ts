@@ -8,7 +8,8 @@ import { sameToken } from "./sign-in-sessions.js";
 
 /**
  * Sign-in and sign-out. A token is checked the way the approvals API checks a bearer token
- * (hashed, compared in constant time); attempts are rate-limited per client address; the
+ * (hashed, compared in constant time); attempts are rate-limited per client address, and wrong
+ * tokens count in the process's shared failed-attempt limiter (per address and token prefix); the
  * session cookie is HttpOnly, SameSite=Strict, limited to /console and expires.
  *
  * @example
@@ -17,7 +18,7 @@ import { sameToken } from "./sign-in-sessions.js";
  * ```
  */
 export function registerSignIn(app: Hono<ConsoleEnv>, context: ConsoleContext): void {
-  const { directory, sessions, limiter } = context;
+  const { directory, sessions, limiter, attempts } = context;
   app.get("/console/sign-in", (c) => {
     if (sessions.find(getCookie(c, COOKIE))) return c.redirect("/console/", 303);
     return c.html(layout({ title: "Sign in", body: signInPage() }).toString());
@@ -32,9 +33,19 @@ export function registerSignIn(app: Hono<ConsoleEnv>, context: ConsoleContext): 
     }
     const form = await c.req.parseBody();
     const token = typeof form.token === "string" ? form.token.trim() : "";
+    // The limiter every token check of the process shares (the approvals API, the gateway):
+    // wrong tokens here and there add up, and while throttled even the right one is not checked.
+    const attempt = { address: client, token };
+    const admission = attempts.admit(attempt);
+    if (admission.status === "throttled") {
+      c.header("retry-after", String(admission.retryAfterSeconds));
+      const problem = `Too many wrong tokens from this address or with this token: wait ${admission.retryAfterSeconds} s.`;
+      return c.html(layout({ title: "Sign in", body: signInPage({ problem }) }).toString(), 429);
+    }
     const who =
       token.length > 0 && token.length <= 512 ? authenticate(directory, { token }) : undefined;
     if (who?.status !== "authenticated") {
+      attempts.fail(attempt);
       const problem = "That token matches no approver.";
       return c.html(layout({ title: "Sign in", body: signInPage({ problem }) }).toString(), 401);
     }

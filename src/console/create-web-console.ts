@@ -6,6 +6,10 @@ import { HTTPException } from "hono/http-exception";
 import type { ApproverDirectory } from "../approval/approver-directory.js";
 import type { TrailReport } from "../audit/trail-report.js";
 import { verifyStoreTrail } from "../audit/verify-store-trail.js";
+import {
+  type FailedAttemptLimiter,
+  processAttemptLimiter,
+} from "../shared/failed-attempt-limiter.js";
 import { hostAllowed } from "../shared/host-check.js";
 import type { Store } from "../store/store.js";
 import type { CardWhere } from "./card-context.js";
@@ -38,7 +42,13 @@ export interface ConsoleOptions {
   /** `docket audit verify` for one session (default: chains, transcript and tables, without a key). */
   readonly verifySession?: (sessionId: string) => Promise<TrailReport>;
   readonly sessions?: SignInSessions;
+  /** Sign-in attempts per address, right or wrong (default 5 a minute). */
   readonly limiter?: SignInLimiter;
+  /**
+   * Wrong tokens per address and token prefix, shared by every token check of the process
+   * (default: the process's own, which the approvals API and the gateway use too).
+   */
+  readonly attempts?: FailedAttemptLimiter;
   readonly feed?: InboxFeed;
   /** Mark the cookie `Secure` (behind a TLS proxy). */
   readonly secureCookie?: boolean;
@@ -76,6 +86,7 @@ export function createWebConsole({
   verifySession = (sessionId) => verifyStoreTrail(store, { sessionId }),
   sessions = createSignInSessions(),
   limiter = createSignInLimiter(),
+  attempts = processAttemptLimiter(),
   feed = createInboxFeed(store),
   secureCookie = false,
   where = {},
@@ -85,6 +96,7 @@ export function createWebConsole({
     directory,
     sessions,
     limiter,
+    attempts,
     feed,
     verifySession,
     secureCookie,

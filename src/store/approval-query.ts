@@ -1,5 +1,9 @@
 import { DocketError } from "../errors/docket-error.js";
 import type { ApprovalStatus } from "./approval-record.js";
+import {
+  APPROVALS_SEARCH_COLUMNS,
+  APPROVALS_SEARCH_DOCUMENT,
+} from "./migrations/014-approvals-search.js";
 
 /**
  * The narrower filters of an approvals listing, shared by `listApprovals` and `pageApprovals`:
@@ -40,21 +44,62 @@ export interface ApprovalQuery {
   readonly countUpTo?: number;
 }
 
-/** Which SQL the search is written for: the engines differ on case in LIKE. */
-export type SearchEngine = "sqlite" | "postgres";
+/**
+ * Which SQL the search is written for: the engines differ on case in LIKE, and a SQLite store
+ * migrated to version 14 has the FTS5 index (`sqlite-fts5`) where an older one opened read-only
+ * has not.
+ */
+export type SearchEngine = "sqlite" | "sqlite-fts5" | "postgres";
 
-const SEARCHED = [
-  "id",
-  "call_id",
-  "session_id",
-  "tool",
-  "canonical_args",
-  "rule",
-  "reason",
-  "requested_by",
-  "decided_by",
-  "decision_reason",
-] as const;
+const SEARCHED = APPROVALS_SEARCH_COLUMNS;
+const DOCUMENT = APPROVALS_SEARCH_DOCUMENT;
+
+/** Trigram indexes hold three-character pieces: a shorter text has none to look up. */
+const INDEXED_FROM = 3;
+
+// The full-text index narrows the rows to those that may hold the text (a superset: the index
+// folds all of Unicode's case, LIKE only ASCII's), and the LIKEs below decide exactly, so an
+// indexed search answers precisely what the scan would.
+function searchIndexClause(
+  search: string,
+  engine: SearchEngine,
+): { clause: string; value: string } | undefined {
+  const phrase = ftsPhrase(search);
+  if (phrase === undefined) return undefined;
+  switch (engine) {
+    case "sqlite":
+      return undefined;
+    case "sqlite-fts5":
+      return {
+        clause: "rowid IN (SELECT rowid FROM approvals_search WHERE approvals_search MATCH ?)",
+        value: phrase,
+      };
+    case "postgres":
+      return {
+        clause: `(${DOCUMENT}) ILIKE ? ESCAPE '\\'`,
+        value: likePattern(search),
+      };
+  }
+}
+
+/**
+ * The search text as one FTS5 phrase (quotes doubled), or undefined when it is too short for a
+ * trigram index to hold.
+ *
+ * @example
+ * ```ts
+ * ftsPhrase('SU-"88'); // '"SU-""88"'
+ * ftsPhrase("ab"); // undefined
+ * ```
+ */
+export function ftsPhrase(search: string): string | undefined {
+  if ([...search].length < INDEXED_FROM) return undefined;
+  return `"${search.replaceAll('"', '""')}"`;
+}
+
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
 
 /**
  * The SQL conditions (with `?` placeholders, read the same by SQLite and PostgreSQL) of an
@@ -96,7 +141,9 @@ export function approvalQuerySql(
     // lower(column) LIKE; PostgreSQL's does not ignore case, so it asks ILIKE. A NULL column
     // matches nothing, and the OR of the others decides.
     const like = engine === "postgres" ? "ILIKE" : "LIKE";
-    const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(query.search);
+    const indexed = searchIndexClause(query.search, engine);
+    if (indexed) add(indexed.clause, indexed.value);
     add(
       `(${SEARCHED.map((column) => `${column} ${like} ? ESCAPE '\\'`).join(" OR ")})`,
       ...SEARCHED.map(() => pattern),

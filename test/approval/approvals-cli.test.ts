@@ -258,6 +258,15 @@ describe("docket approvals (CLI, real processes)", { timeout: 90_000 }, () => {
     // The requesting principal "agent" is not an approver at all: refused before anything else.
     expect(agent.code).toBe(2);
     expect(agent.stderr).toContain("agent is not a configured approver");
+    // And where approvers must be declared for the CLI to know them (issue 40, item 2).
+    expect(agent.stderr).toMatch(
+      /The CLI reads approvers from approvers: in \S*docket\.yaml \(alice, bob, carol\)\./,
+    );
+    expect(agent.stderr).toContain(
+      "Approvers given only in your program's code (createApproverDirectory) are not seen by the CLI: declare agent in",
+    );
+    expect(agent.stderr).toContain("  approvers:\n    agent:\n      roles: [lead]\n");
+    expect(carol.stderr).not.toContain("The CLI reads approvers");
     expect(self.code).toBe(2);
     expect(self.stderr).toContain("alice requested this call and cannot approve or deny it");
     expect(noReason.code).toBe(2);

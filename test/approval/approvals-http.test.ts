@@ -197,6 +197,30 @@ describe("the approvals HTTP API", () => {
     expect((await store.getApproval(id))?.status).toBe("pending");
   });
 
+  it("routes: unknown paths 404 naming the routes, other methods 405 once signed in, JSON throughout", async () => {
+    const routes = "Routes: GET /approvals, GET /approvals/:id, POST /approvals/:id/decision.";
+    for (const path of ["/approvals/a/b/c", "/approvals/a/other", "/elsewhere"]) {
+      const response = await call(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await response.json()).toEqual({ error: "not_found", message: routes });
+    }
+    expect((await call("/approvals/", { token: TOKENS.bob })).status).toBe(200);
+    expect((await call("/approvals", { method: "POST" })).status).toBe(401);
+    const post = await call("/approvals", { token: TOKENS.bob, method: "POST" });
+    expect(post.status).toBe(405);
+    expect(await post.json()).toEqual({
+      error: "method_not_allowed",
+      message: "POST is not supported here.",
+    });
+    const id = await pending("routes-1");
+    expect((await call(`/approvals/${id}/decision`, { token: TOKENS.bob })).status).toBe(405);
+    const nothing = await decide(id, TOKENS.bob, "null");
+    expect(nothing.status).toBe(400);
+    expect(await nothing.json()).toMatchObject({ error: "invalid" });
+    expect((await store.getApproval(id))?.status).toBe("pending");
+  });
+
   it("answers a malformed id escape with 404, not 500", async () => {
     const response = await call("/approvals/%E0", { token: TOKENS.bob });
     expect(response.status).toBe(404);

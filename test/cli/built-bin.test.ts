@@ -187,6 +187,21 @@ describe("the built, bundled bin", () => {
     expect(events.stdout).toBe("No policy_reloaded events.\n");
   });
 
+  it("says where approvers are declared when `approvals approve --as` names one it does not know", async () => {
+    // The store exists: the scripted turn above made it.
+    const outcome = await docket(["approvals", "approve", "apr_none", "--as", "alice"]).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    // No approver is declared here, so the request is looked up first: there is none.
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain("docket: There is no approval request apr_none.\n");
+    expect(outcome.stderr).toContain(
+      "The CLI reads approvers from approvers: in docket.yaml (none declared).\n",
+    );
+    expect(outcome.stderr).toContain("  approvers:\n    alice:\n      roles: [lead]\n");
+  });
+
   it("makes bearer tokens long enough for the gateway and approvers, with their SHA-256", async () => {
     const { stdout } = await docket(["token", "--sha256"]);
     const [token, hash] = stdout.trimEnd().split("\n");

@@ -220,41 +220,48 @@ describe("Ctrl-C prints the command that continues", { timeout: 120_000 }, () =>
     expect(result.stdout).not.toMatch(/\n\s+at |Error/);
   });
 
-  // Skipped: on a loaded machine (the whole suite beside it, Node 22 and 24) the second Ctrl-C,
-  // typed while the first is still cancelling the turn, is sometimes not heard and chat waits at
-  // its prompt until the test's timeout; alone it passes on Node 20, 22 and 24. An open defect of
-  // the terminal (issue 39's family), recorded in the closing note of 2026-12-03.
-  it.skip("in docket chat, Ctrl-C cancels a running turn and a second one exits at once, 130, with the command", async () => {
-    const ctx = await project();
-    writeFileSync(
-      join(ctx.dir, "docket.yaml"),
-      "policy:\n  rules:\n    - id: sleeping\n      decision: allow\n      tool: run_command\n      command: ['sleep *']\n",
-    );
-    const script = await writeScriptFile(ctx.dir, [
-      turn("Waiting.", call("c_sleep", "run_command", { command: "sleep 60" })),
-      turn("Done waiting."),
-    ]);
-    const tty = driveDocketTty(["chat", "--model", `scripted:${script}`], {
-      cwd: ctx.dir,
-      env: ctx.env,
-    });
-    let at = await tty.waitFor("you> ");
-    tty.type("wait a minute\r");
-    // The spinner's "running" line: the command has started, so Ctrl-C lands on a running turn
-    // however slow the machine (waiting for the call's line alone raced a busy CI).
-    at = await tty.waitFor("running run_command", { from: at });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const started = Date.now();
-    tty.type("\x03");
-    at = await tty.waitFor("(cancelling this turn; Ctrl-C again to exit)", { from: at });
-    tty.type("\x03");
-    const result = await tty.done();
-    if (process.env.SHOW_TTY) console.log(JSON.stringify(result.stdout.slice(-1500)));
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(result.code, result.stdout).toBe(130);
-    expect(result.stdout.slice(at)).toMatch(
-      /session (ses_[\w-]+) saved: docket chat --session \1 --model scripted:\S+\n/,
-    );
-    expect(result.stdout).not.toMatch(/\n\s+at |Error:/);
-  });
+  // Once skipped as "sometimes not heard under load". The second Ctrl-C lands either as a signal
+  // (the turn is still cancelling: the terminal is in cooked mode) or as a key at the next
+  // prompt (readline's raw mode); both routes are driven here, each on purpose. Under load
+  // averages of 15 to 19 on 2 cores (3 runs at once), Node 24: the first 9 of 9, the second 3 of 3.
+  it.each([
+    ["while the turn is cancelling", false],
+    ["at the prompt that follows", true],
+  ])(
+    "in docket chat, Ctrl-C cancels a running turn and a second one %s exits at once, 130, with the command",
+    async (_, atPrompt) => {
+      const ctx = await project();
+      writeFileSync(
+        join(ctx.dir, "docket.yaml"),
+        "policy:\n  rules:\n    - id: sleeping\n      decision: allow\n      tool: run_command\n      command: ['sleep *']\n",
+      );
+      const script = await writeScriptFile(ctx.dir, [
+        turn("Waiting.", call("c_sleep", "run_command", { command: "sleep 60" })),
+        turn("Done waiting."),
+      ]);
+      const tty = driveDocketTty(["chat", "--model", `scripted:${script}`], {
+        cwd: ctx.dir,
+        env: ctx.env,
+      });
+      let at = await tty.waitFor("you> ");
+      tty.type("wait a minute\r");
+      // The spinner's "running" line: the command has started, so Ctrl-C lands on a running turn
+      // however slow the machine (waiting for the call's line alone raced a busy CI).
+      at = await tty.waitFor("running run_command", { from: at });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = Date.now();
+      tty.type("\x03");
+      at = await tty.waitFor("(cancelling this turn; Ctrl-C again to exit)", { from: at });
+      if (atPrompt) at = await tty.waitFor("you> ", { from: at });
+      tty.type("\x03");
+      const result = await tty.done();
+      if (process.env.SHOW_TTY) console.log(JSON.stringify(result.stdout.slice(-1500)));
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(result.code, result.stdout).toBe(130);
+      expect(result.stdout.slice(at)).toMatch(
+        /session (ses_[\w-]+) saved: docket chat --session \1 --model scripted:\S+\n/,
+      );
+      expect(result.stdout).not.toMatch(/\n\s+at |Error:/);
+    },
+  );
 });

@@ -10,6 +10,7 @@ import { createApproverDirectory, hashToken } from "../../src/approval/approver-
 import { createWebConsole, type WebConsole } from "../../src/console/create-web-console.js";
 import { createInboxFeed } from "../../src/console/inbox-feed.js";
 import { createSignInLimiter } from "../../src/console/sign-in-limiter.js";
+import { FailedAttemptLimiter } from "../../src/shared/failed-attempt-limiter.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 
@@ -40,10 +41,16 @@ export interface ConsoleFixture {
   close(): Promise<void>;
 }
 
-export async function startConsole(name: string): Promise<ConsoleFixture> {
+export async function startConsole(
+  name: string,
+  { attempts = new FailedAttemptLimiter({ maxFailures: 40 }) } = {},
+): Promise<ConsoleFixture> {
   const dir = await mkdtemp(join(tmpdir(), `docket-console-${name}-`));
   const store = await openStore(`sqlite:${join(dir, "docket.db")}`);
+  // One failed-attempt limiter for the console and the API, as `docket serve` shares the
+  // process's; the fixture's own, so that one test file's wrong tokens do not throttle another's.
   const web = createWebConsole({
+    attempts,
     store,
     directory,
     feed: createInboxFeed(store, { intervalMs: 100 }),
@@ -54,6 +61,7 @@ export async function startConsole(name: string): Promise<ConsoleFixture> {
   const api = await serveApprovals({
     store,
     directory,
+    limiter: attempts,
     fallback: getRequestListener(web.fetch, { overrideGlobalObjects: false }),
   });
   return {

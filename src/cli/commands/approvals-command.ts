@@ -7,6 +7,7 @@ import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
 import type { Store } from "../../store/store.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { readTokenFile } from "../token-file.js";
+import { approverDeclaredWhere } from "./approver-declared-where.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
 import { parseApprovalStatus } from "./list-filters.js";
 import { openSignedStore } from "./open-signed-store.js";
@@ -203,8 +204,12 @@ export function registerApprovalsCommand(program: Command): void {
         id: string,
         options: CommonOptions & { as?: string; reason?: string; session?: boolean },
       ) => {
+        let unknownApprover: string | undefined;
         const outcome = await withStore(options, async (ctx, store) => {
           const as = options.as ?? onlyApprover(ctx.directory);
+          if (!ctx.directory.entries.has(as)) {
+            unknownApprover = approverDeclaredWhere(as, ctx.directory, ctx);
+          }
           const token = await tokenFor(
             as,
             Boolean(ctx.directory.entries.get(as)?.tokenSha256),
@@ -231,6 +236,7 @@ export function registerApprovalsCommand(program: Command): void {
           return;
         }
         process.stderr.write(`docket: ${outcome.message}\n`);
+        if (unknownApprover !== undefined) process.stderr.write(`${unknownApprover}\n`);
         process.exitCode =
           outcome.status === "conflict" ? 3 : outcome.status === "not_found" ? 1 : 2;
       },

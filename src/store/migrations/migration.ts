@@ -11,6 +11,7 @@ import { sessionKeyedCalls } from "./010-session-keyed-calls.js";
 import { callsStateCheck } from "./011-calls-state-check.js";
 import { owedDeliveries } from "./012-owed-deliveries.js";
 import { approvalsByTime } from "./013-approvals-by-time.js";
+import { approvalsSearch } from "./014-approvals-search.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callsStateCheck,
   owedDeliveries,
   approvalsByTime,
+  approvalsSearch,
 ];
 
 /**

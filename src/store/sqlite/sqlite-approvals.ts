@@ -1,6 +1,6 @@
 import { DocketError } from "../../errors/docket-error.js";
 import type { ApprovalPosition } from "../approval-cursor.js";
-import { countParams, countSql } from "../approval-query.js";
+import { countParams, countSql, ftsPhrase, type SearchEngine } from "../approval-query.js";
 import type {
   Approval,
   ApprovalDecision,
@@ -12,6 +12,9 @@ import { approvalFilterSql, listLimit, newApproval } from "../store-input.js";
 import { type Row, toApproval } from "../store-rows.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
+
+/** Up to this many matches a search is read from the full-text index (see `searchFor`). */
+const RARE = 2_000;
 
 /**
  * The `approvals` table of a SQLite store. Deciding is one conditional UPDATE (`WHERE status =
@@ -26,12 +29,31 @@ import { statementCache } from "./statement-cache.js";
  */
 export class SqliteApprovals {
   private readonly sql: (source: string) => Statement;
+  /** With the search index of schema 14, or without (an older file opened read-only). */
+  private readonly search: SearchEngine;
 
   constructor(
     db: Database,
     private readonly now: () => number,
   ) {
     this.sql = statementCache(db);
+    const indexed = this.sql("SELECT 1 FROM sqlite_master WHERE name = 'approvals_search'").get();
+    this.search = indexed === undefined ? "sqlite" : "sqlite-fts5";
+  }
+
+  /**
+   * The index, or the walk along the time index, whichever reads fewer rows. SQLite cannot
+   * tell how many rows a text matches, so it is asked, up to RARE: a rare text is read from the
+   * index (its few rows, then sorted); a common one is not, because fetching and sorting every
+   * row that holds it costs more than walking the newest rows until a page is full.
+   */
+  private searchFor(search: string | undefined): SearchEngine {
+    const phrase = search === undefined ? undefined : ftsPhrase(search);
+    if (this.search === "sqlite" || phrase === undefined) return "sqlite";
+    const { n } = this.sql(
+      "SELECT count(*) AS n FROM (SELECT 1 FROM approvals_search WHERE approvals_search MATCH ? LIMIT ?)",
+    ).get(phrase, RARE + 1) as { n: number };
+    return n <= RARE ? "sqlite-fts5" : "sqlite";
   }
 
   create(input: NewApproval): Approval {
@@ -76,7 +98,7 @@ export class SqliteApprovals {
   }
 
   list(filter: ApprovalFilter): Approval[] {
-    const { where, params } = approvalFilterSql(filter);
+    const { where, params } = approvalFilterSql(filter, this.searchFor(filter.search));
     const rows = this.sql(`SELECT * FROM approvals ${where} ORDER BY created_at, id LIMIT ?`).all(
       ...params,
       listLimit(filter.limit),
@@ -93,7 +115,7 @@ export class SqliteApprovals {
     rows: Approval[];
     total: number;
   } {
-    const { where, params } = approvalFilterSql(filter);
+    const { where, params } = approvalFilterSql(filter, this.searchFor(filter.search));
     const before = after ? "(created_at < ? OR (created_at = ? AND id < ?))" : "";
     const clause = before ? (where ? `${where} AND ${before}` : `WHERE ${before}`) : where;
     const rows = this.sql(
