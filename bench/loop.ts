@@ -363,7 +363,7 @@ async function benchHarness(): Promise<void> {
       `    store calls in the harness run           ${us(storeInHarness)}  (awaited time, estimate, from runs with every store call timed: ${us(overheadTimed)} a call with the timing)`,
     );
     console.log(
-      `    loop and checkpoint outside the store    ${us(overheadTimed - storeInHarness)}  (transcript, prompt, stream, checks)`,
+      `    outside awaited store calls              ${us(overheadTimed - storeInHarness)}  (loop and checkpoint, and the store's queued commits, which no store call awaits: the profile part splits them)`,
     );
     console.log(
       `    by store method: ${topMethods.map(([name, value]) => `${name} ${us(value)}`).join(", ")}`,
