@@ -18,6 +18,7 @@ import type { Store } from "../src/store/store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { benchLoopMemory } from "./loop-memory.js";
 import { benchLoopPeer } from "./loop-peer.js";
+import { benchLoopProfile } from "./loop-profile.js";
 import { median, us } from "./stats.js";
 
 const TURNS = 100;
@@ -362,7 +363,7 @@ async function benchHarness(): Promise<void> {
       `    store calls in the harness run           ${us(storeInHarness)}  (awaited time, estimate, from runs with every store call timed: ${us(overheadTimed)} a call with the timing)`,
     );
     console.log(
-      `    loop and checkpoint outside the store    ${us(overheadTimed - storeInHarness)}  (transcript, prompt, stream, checks)`,
+      `    outside awaited store calls              ${us(overheadTimed - storeInHarness)}  (loop and checkpoint, and the store's queued commits, which no store call awaits: the profile part splits them)`,
     );
     console.log(
       `    by store method: ${topMethods.map(([name, value]) => `${name} ${us(value)}`).join(", ")}`,
@@ -373,11 +374,12 @@ async function benchHarness(): Promise<void> {
   }
 }
 
-const PARTS = ["harness", "peer", "memory"] as const;
+const PARTS = ["harness", "peer", "profile", "memory"] as const;
 
 /**
  * `npm run bench loop`: the harness's overhead per call and where it goes (part `harness`),
- * docket beside the AI SDK's generateText per run length (`peer`), and peak memory at 1,000
+ * docket beside the AI SDK's generateText per run length (`peer`), docket's CPU per call by layer
+ * from a sampling profile of warm runs (`profile`), and peak memory at 1,000
  * turns (`memory`). `DOCKET_BENCH_LOOP=peer,memory` picks parts; `DOCKET_BENCH_QUICK=1` runs one
  * process per system and run length, and leaves out the slowest figures.
  */
@@ -396,6 +398,8 @@ export async function benchLoop({
   if (wanted.includes("harness")) await benchHarness();
   if (wanted.includes("peer"))
     await benchLoopPeer(quick ? { lengths: [1, 10, 100], processes: 1 } : {});
+  if (wanted.includes("profile"))
+    await benchLoopProfile(quick ? { lengths: [10], warmupRuns: 5, calls: 2000 } : {});
   if (wanted.includes("memory"))
     await benchLoopMemory(quick ? { withPeer: false, longTurns: 0 } : {});
 }

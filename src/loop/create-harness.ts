@@ -163,7 +163,8 @@ export function createHarness(options: HarnessOptions): Harness {
     runId: string,
     { lost, responseFormat }: { lost: AbortSignal; responseFormat?: RunContext["responseFormat"] },
   ): Promise<RunResult> => {
-    const transcript = sessionTranscript(store, id);
+    // A session made for this run is read from nothing but what this run writes to it.
+    const transcript = sessionTranscript(store, id, { created: fresh });
     // The system prompt is part of the session, so a resume by any harness sends the same one.
     if (fresh && options.system) await transcript.append({ role: "system", text: options.system });
     if (input !== undefined && !fresh && (await transcript.pendingBatch())) {

@@ -24,7 +24,10 @@ function fromStored(message: StoredMessage): TranscriptMessage {
 }
 
 /**
- * A session's transcript and pending batch, read and written through the store.
+ * A session's transcript and pending batch, read and written through the store. With `created`
+ * (a session this run has just made, with no metadata, under its lease), the store holds nothing
+ * this object has not written: the metadata is known to be empty and the transcript is what was
+ * appended, so neither is read back.
  *
  * @example
  * ```ts
@@ -32,10 +35,16 @@ function fromStored(message: StoredMessage): TranscriptMessage {
  * const messages = await transcript.load();
  * ```
  */
-export function sessionTranscript(store: Store, sessionId: string) {
+export function sessionTranscript(
+  store: Store,
+  sessionId: string,
+  { created = false }: { created?: boolean } = {},
+) {
   // Runs of one session take turns (the harness serialises them), so within a run this object
   // is the only writer of the session's metadata: it is read once and then kept up to date.
-  let known: SessionMetadata | undefined;
+  let known: SessionMetadata | undefined = created ? {} : undefined;
+  // A session made by this run: its messages so far, all appended here (undefined otherwise).
+  const appended: TranscriptMessage[] | undefined = created ? [] : undefined;
   const metadata = async (): Promise<SessionMetadata> => {
     if (known) return known;
     const session = await store.getSession(sessionId);
@@ -45,10 +54,12 @@ export function sessionTranscript(store: Store, sessionId: string) {
   };
   return {
     async load(): Promise<TranscriptMessage[]> {
+      if (appended) return [...appended];
       return (await store.loadTranscript(sessionId)).map(fromStored);
     },
     async append(message: TranscriptMessage): Promise<void> {
       await store.appendMessage(sessionId, { role: message.role, content: message });
+      appended?.push(message);
     },
     async pendingBatch(): Promise<PendingBatch | undefined> {
       return (await metadata()).pendingBatch;
@@ -77,6 +88,7 @@ export function sessionTranscript(store: Store, sessionId: string) {
         saved === undefined ? {} : { sessionPatch: { metadata: rest } },
       );
       known = saved === undefined ? current : rest;
+      appended?.push(assistant, tool);
     },
   };
 }
