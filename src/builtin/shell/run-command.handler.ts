@@ -10,6 +10,7 @@ import {
 } from "../../sandbox/network/open-sandbox-network.js";
 import type { LaunchProxy } from "../../sandbox/network/proxied-launch.js";
 import { NETWORK_CONNECTION_MESSAGE } from "../../sandbox/network/read-network-connection.js";
+import { type ParkableLaunch, parkLaunch, takeParkedLaunch } from "../../sandbox/parked-launch.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
 import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
@@ -155,15 +156,22 @@ async function runLaunched(
   },
 ): Promise<RunCommandResult> {
   const started = performance.now();
-  const child = spawn(launch.file, launch.args, {
-    cwd,
-    env: launch.env,
-    detached: true,
-    // fd 3: the channel the sandbox's bootstrap hands docket its proxy listener on.
-    stdio: ["ignore", "pipe", "pipe", network?.proxy ? "ipc" : "ignore"],
-  }) as ChildProcessByStdio<null, Readable, Readable>;
+  // A launcher parked after the last call is already in a cgroup of its own (ADR 0055).
+  const taken = launch.parkable && takeParkedLaunch(launch.parkable, cwd);
+  if (taken) launch.cleanup();
+  const child = (
+    taken
+      ? taken.child
+      : spawn(launch.file, launch.args, {
+          cwd,
+          env: launch.env,
+          detached: true,
+          // fd 3: the channel the sandbox's bootstrap hands docket its proxy listener on.
+          stdio: ["ignore", "pipe", "pipe", network?.proxy ? "ipc" : "ignore"],
+        })
+  ) as ChildProcessByStdio<null, Readable, Readable>;
   network?.attach(child);
-  child.on("close", launch.cleanup);
+  child.on("close", taken ? taken.cleanup : launch.cleanup);
   const half = Math.floor(maxOutputBytes / 2);
   const stdout = createOutputCapture(half);
   const stderr = createOutputCapture(maxOutputBytes - half);
@@ -179,6 +187,8 @@ async function runLaunched(
   });
 
   const ending = await superviseChild(child, { signal: ctx.signal, timeoutMs, killGraceMs });
+  // Here, not after the result: the next call's launcher is part of this call's cost.
+  if (launch.parkable) parkLaunch(launch.parkable, cwd);
   // Connections still open are ended and recorded while the call is still running.
   await beforeReport();
   if (ending.aborted) throw ctx.signal.reason;
@@ -208,6 +218,7 @@ async function runLaunched(
 
 interface Launch {
   file: string;
+  parkable?: ParkableLaunch;
   args: string[];
   watch?: PlantWatch[];
   gitWatch?: GitWatch;
