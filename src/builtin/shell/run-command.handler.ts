@@ -19,7 +19,8 @@ import { type GitWatch, sweepGit } from "../../sandbox/sweep-git.js";
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
 import { buildCommandEnv, type CommandEnvOptions } from "./command-env.js";
-import { type CapturedOutput, createOutputCapture } from "./output-capture.js";
+import { type CapturedOutput, createOutputCapture, type OutputCapture } from "./output-capture.js";
+import { readIntoBuffer } from "./read-into-buffer.js";
 import type { RunCommandArgs } from "./run-command.input.js";
 import { superviseChild } from "./supervise-child.effect.js";
 
@@ -175,16 +176,8 @@ async function runLaunched(
   const half = Math.floor(maxOutputBytes / 2);
   const stdout = createOutputCapture(half);
   const stderr = createOutputCapture(maxOutputBytes - half);
-  // The operator may watch the output live; the model gets only the capped capture.
-  const watch = ctx.onOutput;
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout.push(chunk);
-    watch?.(chunk, "stdout");
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr.push(chunk);
-    watch?.(chunk, "stderr");
-  });
+  captureStream(child.stdout, stdout, "stdout", ctx.onOutput);
+  captureStream(child.stderr, stderr, "stderr", ctx.onOutput);
 
   const ending = await superviseChild(child, { signal: ctx.signal, timeoutMs, killGraceMs });
   // Here, not after the result: the next call's launcher is part of this call's cost.
@@ -215,6 +208,25 @@ async function runLaunched(
   if (notes.length > 0) result.text += `\n${notes.map((note) => note.text).join("\n")}`;
   return result;
 }
+
+// Through one fixed buffer per stream: the capture copies what it keeps, the rest is counted.
+// The operator may watch the output live (the checkpoint copies the bytes for a watcher, so
+// nothing is copied when no one watches); the model gets only the capped capture.
+function captureStream(
+  stream: Readable,
+  capture: OutputCapture,
+  name: "stdout" | "stderr",
+  watch: BuiltinContext["onOutput"],
+): void {
+  const take = (bytes: Buffer) => {
+    capture.push(bytes);
+    watch?.(bytes, name);
+  };
+  if (readIntoBuffer(stream, Buffer.allocUnsafe(READ_BUFFER_BYTES), take)) stream.resume();
+  else stream.on("data", take);
+}
+
+const READ_BUFFER_BYTES = 64 * 1024;
 
 interface Launch {
   file: string;
