@@ -18,7 +18,10 @@ export interface BuiltinContext {
   signal: AbortSignal;
   /** docket's own files and deny-protected files, kept from the file tools (default: none). */
   guard?: FileGuard | undefined;
-  /** Live output for a person watching (`ToolContext.output`); must be quick (default: none). */
+  /**
+   * Live output for a person watching (`ToolContext.output`); must be quick (default: none). The
+   * chunk is a view of a reused buffer, valid only during the call: copy what is kept.
+   */
   onOutput?: ((chunk: Uint8Array, stream: "stdout" | "stderr") => void) | undefined;
   /** A line in the call's audit trail (`ToolContext.log`), e.g. each sandbox network connection. */
   log?: ((message: string, data?: unknown) => void) | undefined;

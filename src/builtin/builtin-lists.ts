@@ -15,6 +15,8 @@ export interface BuiltinLists {
   readonly openWorld: readonly string[];
   /** The ones that hand file contents to the model. */
   readonly readingContents: readonly string[];
+  /** The ones that can carry data out of the session, worst case where confinement decides. */
+  readonly sending: readonly string[];
 }
 
 /**
@@ -38,6 +40,7 @@ export function builtinLists(manifest: BuiltinManifest = BUILTIN_MANIFEST): Buil
     confined: named((entry) => entry.confined),
     openWorld: named((entry) => entry.openWorld),
     readingContents: named((entry) => entry.readsContents),
+    sending: named((entry) => entry.sends !== false),
   });
 }
 
@@ -51,6 +54,23 @@ export function builtinLists(manifest: BuiltinManifest = BUILTIN_MANIFEST): Buil
  */
 export function worstCaseWrites(entry: Pick<BuiltinEntry, "writes">): boolean {
   return entry.writes !== false;
+}
+
+/**
+ * Whether a built tool sends data out, from its entry and how it runs: `"unless-confined"` is
+ * outward when the tool is not sandboxed (`confinement` absent or not `sandboxed`).
+ *
+ * @example
+ * ```ts
+ * builtinSends({ sends: "unless-confined" }, { status: "sandboxed" }); // false
+ * builtinSends({ sends: "unless-confined" }, { status: "off" }); // true
+ * ```
+ */
+export function builtinSends(
+  entry: Pick<BuiltinEntry, "sends">,
+  confinement?: { readonly status: string },
+): boolean {
+  return entry.sends === "unless-confined" ? confinement?.status !== "sandboxed" : entry.sends;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { compileFlow } from "../checkpoint/flow-options.js";
 import { BUILTIN_TOOL_META, toolMetaOf } from "../policy/builtin-tool-meta.js";
-import { BUILTIN_LISTS, builtinLists } from "./builtin-lists.js";
+import type { Tool } from "../tool/tool.js";
+import { BUILTIN_LISTS, builtinLists, builtinSends } from "./builtin-lists.js";
 import { BUILTIN_MANIFEST, type BuiltinEntry, type BuiltinManifest } from "./builtin-manifest.js";
 import { builtinTools } from "./builtin-tools.js";
 import { editFileInput, editFileName } from "./files/edit-file.input.js";
@@ -9,6 +11,7 @@ import { readFileInput, readFileName } from "./files/read-file.input.js";
 import { searchFilesInput, searchFilesName } from "./files/search-files.input.js";
 import { writeFileInput, writeFileName } from "./files/write-file.input.js";
 import { runCommandInput, runCommandName } from "./shell/run-command.input.js";
+import { runCommandTool } from "./shell/run-command-tool.js";
 import { fetchUrlInput, fetchUrlName } from "./web/fetch-url.input.js";
 
 const schemas = {
@@ -51,6 +54,7 @@ describe("the built-in manifest", () => {
       expect(tool.openWorld, tool.name).toBe(entry.openWorld);
       expect(tool.confinement !== undefined, tool.name).toBe(entry.confined);
       expect(tool.policyArgs, tool.name).toEqual(entry.policyArgs);
+      expect(tool.sends, tool.name).toBe(builtinSends(entry, tool.confinement));
       expect(BUILTIN_TOOL_META[tool.name], tool.name).toEqual({
         writes: tool.writes,
         policyArgs: tool.policyArgs,
@@ -68,6 +72,7 @@ describe("the built-in manifest", () => {
         openWorld: true,
         confined: false,
         readsContents: false,
+        sends: true,
       },
     };
     const lists = builtinLists(manifest);
@@ -75,6 +80,7 @@ describe("the built-in manifest", () => {
     expect(lists.writes.http_request).toBe(true);
     expect(lists.openWorld).toEqual(["fetch_url", "http_request"]);
     expect(lists.confined).toEqual(["run_command"]);
+    expect(lists.sending).toEqual(["run_command", "fetch_url", "http_request"]);
     expect(toolMetaOf(manifest).http_request).toEqual({
       writes: true,
       policyArgs: { url: "url" },
@@ -82,6 +88,31 @@ describe("the built-in manifest", () => {
     });
     // The derived lists of the real manifest are untouched by the test's copy.
     expect(BUILTIN_LISTS.names).not.toContain("http_request");
+  });
+});
+
+describe("what the built-ins send, from the manifest", () => {
+  it("is what the checkpoint's flow classifies, sandboxed or not", () => {
+    const expected = (sandboxed: boolean) => ({
+      read_file: false,
+      list_files: false,
+      search_files: false,
+      write_file: false,
+      edit_file: false,
+      run_command: !sandboxed,
+      fetch_url: true,
+    });
+    const unconfined = builtinTools({
+      workspace: process.cwd(),
+      run: { sandbox: { mode: "off" } },
+    });
+    const outward = (tools: readonly Tool[]) =>
+      Object.fromEntries(tools.map((tool) => [tool.name, compileFlow().sendsOf(tool)]));
+    expect(outward(unconfined)).toEqual(expected(false));
+    const tool = runCommandTool(process.cwd());
+    // Sandboxed only where bubblewrap works here; either way the class follows the confinement.
+    expect(compileFlow().sendsOf(tool)).toBe(tool.confinement?.status !== "sandboxed");
+    expect(BUILTIN_LISTS.sending).toEqual(["run_command", "fetch_url"]);
   });
 });
 

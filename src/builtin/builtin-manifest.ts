@@ -2,7 +2,7 @@
  * The built-in tools as data: what each one is to policy, the menu and the sandbox, with no
  * schema and no handler. Every list of built-in tools derives from here (policy arguments,
  * writes, `policy check`'s metadata, the names outside descriptions may not mention, which tool
- * is confined, which reads file contents), so a new built-in is one entry here plus its own
+ * is confined, which reads file contents, which sends data out), so a new built-in is one entry here plus its own
  * folder. It imports nothing: `docket policy check` reads it without loading zod or a handler.
  */
 
@@ -24,6 +24,12 @@ export interface BuiltinEntry {
   readonly confined: boolean;
   /** It hands file contents to the model, so a deny `path` rule on reading keeps files from it. */
   readonly readsContents: boolean;
+  /**
+   * Whether a call can carry data out of the session (an outward channel, ADR 0041): `true`,
+   * `false`, or `"unless-confined"` (outward unless it runs in the OS sandbox, whose network is
+   * closed unless `sandbox.network` opens it, which docket.yaml's `flow` then counts as outward).
+   */
+  readonly sends: boolean | "unless-confined";
 }
 
 /**
@@ -34,6 +40,7 @@ export interface BuiltinEntry {
  * import { BUILTIN_MANIFEST } from "./builtin-manifest.js";
  * BUILTIN_MANIFEST.run_command.confined; // true
  * BUILTIN_MANIFEST.fetch_url.openWorld; // true
+ * BUILTIN_MANIFEST.run_command.sends; // "unless-confined"
  * ```
  */
 export const BUILTIN_MANIFEST = {
@@ -43,6 +50,7 @@ export const BUILTIN_MANIFEST = {
     openWorld: false,
     confined: false,
     readsContents: true,
+    sends: false,
   },
   list_files: {
     writes: false,
@@ -50,6 +58,7 @@ export const BUILTIN_MANIFEST = {
     openWorld: false,
     confined: false,
     readsContents: false,
+    sends: false,
   },
   search_files: {
     writes: false,
@@ -57,6 +66,7 @@ export const BUILTIN_MANIFEST = {
     openWorld: false,
     confined: false,
     readsContents: true,
+    sends: false,
   },
   write_file: {
     writes: true,
@@ -64,6 +74,7 @@ export const BUILTIN_MANIFEST = {
     openWorld: false,
     confined: false,
     readsContents: false,
+    sends: false,
   },
   edit_file: {
     writes: true,
@@ -71,6 +82,7 @@ export const BUILTIN_MANIFEST = {
     openWorld: false,
     confined: false,
     readsContents: false,
+    sends: false,
   },
   run_command: {
     writes: "per-call",
@@ -78,6 +90,7 @@ export const BUILTIN_MANIFEST = {
     openWorld: false,
     confined: true,
     readsContents: false,
+    sends: "unless-confined",
   },
   fetch_url: {
     writes: false,
@@ -85,6 +98,7 @@ export const BUILTIN_MANIFEST = {
     openWorld: true,
     confined: false,
     readsContents: false,
+    sends: true,
   },
 } as const satisfies Readonly<Record<string, BuiltinEntry>>;
 

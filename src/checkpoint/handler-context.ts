@@ -77,7 +77,8 @@ export class HandlerContext implements ToolContext, HandlerTarget {
         tool: this.trace.name,
         sessionId: this.trace.sessionId,
         stream,
-        chunk,
+        // Copied only here, where someone watches: a tool may pass a view of a buffer it reuses.
+        chunk: typeof chunk === "string" ? chunk : Buffer.from(chunk),
       });
     } catch {
       // Live output is a courtesy to the operator; the call goes on without it.

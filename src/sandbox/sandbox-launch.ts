@@ -4,10 +4,11 @@ import * as path from "node:path";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { gitGuards } from "./git-guards.js";
 import { resolveHiddenPaths } from "./hidden-paths.js";
-import { inheritedFds } from "./inherited-fds.js";
+import { limitsShell } from "./limits-shell.js";
 import { type PlantWatch, watchPlanted } from "./move-aside-planted.js";
 import { effectiveNetwork } from "./network/effective-network.js";
 import { type LaunchProxy, proxiedLaunch } from "./network/proxied-launch.js";
+import type { ParkableLaunch } from "./parked-launch.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 import { pinAncestors } from "./pin-ancestors.js";
 import { realOrSelf } from "./quiet-fs.js";
@@ -61,6 +62,11 @@ export type LaunchPlan =
       readonly watchConfig: PlantWatch[];
       /** What the workspace's repositories were at launch: `sweepGit` it once the process ends. */
       readonly gitWatch: GitWatch;
+      /**
+       * With a pids cgroup and no network proxy: the same launch for a launcher parked ahead of
+       * the call (`takeParkedLaunch`, ADR 0055); `cleanup` then removes the unused cgroup.
+       */
+      readonly parkable?: ParkableLaunch;
     }
   | { readonly status: "refused"; readonly reason: string };
 
@@ -79,59 +85,6 @@ function emptySources(): { file: string; dir: string } {
   chmodSync(dir, 0o000);
   empties = { file, dir };
   return empties;
-}
-
-// The process and memory ceilings. Memory is RLIMIT_DATA (heap and private writable mappings),
-// not RLIMIT_AS: V8 and every WebAssembly instance reserve gigabytes of address space they never
-// touch, so an address-space cap of 8 GiB already broke tsx's wasm lexer. The process count is
-// the call's pids cgroup where one can be made; otherwise RLIMIT_NPROC, set inside the user
-// namespace, where it counts only the sandbox's processes (outside it would count every process
-// of the user). dash calls the process limit -p, bash -u.
-const DATA_LIMIT = 'ulimit -d "$1" || exit 125; ';
-const PROCESS_LIMIT = 'ulimit -u "$2" 2>/dev/null || ulimit -p "$2" 2>/dev/null; ';
-
-// A descriptor docket inherited from its parent without close-on-exec (a log, a socket, a
-// writable file) would pass through bwrap into the command: every one but stdin, stdout and
-// stderr is closed first. bash lists them all; dash's redirections reach only 3 to 9.
-// The proxy's bootstrap (ADR 0037) takes its IPC channel on fd 3: a proxied launch keeps it.
-const closeAllFds = (keep3: boolean) =>
-  `for fd in /proc/$$/fd/*; do fd=\${fd##*/}; case $fd in 0|1|2${keep3 ? "|3" : ""}) ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac; done; `;
-const closeLowFds = (keep3: boolean) =>
-  `for fd in ${keep3 ? "" : "3 "}4 5 6 7 8 9; do eval "exec $fd>&-"; done; `;
-
-const hasBash = existsSync("/bin/bash");
-
-/**
- * The shell that sets the limits, closing first what docket inherited (`inheritedFds`), then
- * `exec`s the rest of its arguments: `sh -c SCRIPT PROCS_FILE MEMORY_KB PROCESSES ARGV…`. With
- * nothing inherited (the usual case) it is dash, the cheapest; otherwise bash, which can close any
- * descriptor. dash alone reaches only 3 to 9: above that, undefined (no launch). With a pids
- * cgroup the same shell first joins it and runs outside, before bwrap (ADR 0051): the memory
- * ceiling passes through bwrap to every process of the call, pids.max bounds their number, and
- * the sandbox starts the command itself, one program fewer per call. Without one it runs first
- * inside the sandbox, where RLIMIT_NPROC counts only the sandbox's processes.
- */
-function limitsShell(keep3: boolean): ((cgroup: boolean) => string[]) | undefined {
-  const script = (cgroup: boolean) =>
-    cgroup
-      ? `echo $$ > "$0" || exit 125; ${DATA_LIMIT}shift 2; exec "$@"`
-      : `${DATA_LIMIT}${PROCESS_LIMIT}shift 2; exec "$@"`;
-  const inherited = inheritedFds();
-  if (inherited !== undefined && inherited.length === 0)
-    return (cgroup) => ["/bin/sh", "-c", script(cgroup)];
-  // --norc --noprofile: with a socket as stdin (an MCP server's) bash takes itself for an rsh
-  // session and sources ~/.bashrc; with a cgroup this shell runs outside the sandbox, with
-  // docket's powers, and must run nothing but this script.
-  if (hasBash)
-    return (cgroup) => [
-      "/bin/bash",
-      "--norc",
-      "--noprofile",
-      "-c",
-      closeAllFds(keep3) + script(cgroup),
-    ];
-  if (inherited === undefined || inherited.some((fd) => fd > 9)) return undefined;
-  return (cgroup) => ["/bin/sh", "-c", closeLowFds(keep3) + script(cgroup)];
 }
 
 // The read-only paths that need a mount: those that exist inside a writable root.
@@ -331,6 +284,10 @@ export function planSandboxLaunch({
     watch,
     watchConfig,
     gitWatch,
+    // The proxy's bootstrap takes fd 3, which a parked launcher holds for its "go".
+    ...(proxied.argv === argv
+      ? { parkable: { argv: [bwrap, ...args], memoryKb, processes, env: launcherEnv } }
+      : {}),
   };
 }
 

@@ -26,7 +26,8 @@ export interface ToolContext {
   /**
    * Report output as it is produced (a running command's stdout and stderr), for the operator
    * watching the run; not recorded, not sent to the model (the handler's result is). Cheap to
-   * call, never throws. Call it on the context (`ctx.output(…)`); it may be absent.
+   * call, never throws. Call it on the context (`ctx.output(…)`); it may be absent. Bytes are
+   * copied for the watcher, so a tool may pass a view of a buffer it reuses.
    */
   output?(chunk: Uint8Array | string, stream: "stdout" | "stderr"): void;
 }

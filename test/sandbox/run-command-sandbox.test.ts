@@ -15,7 +15,7 @@ import {
 } from "../../src/index.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import type { SandboxSettings } from "../../src/sandbox/sandbox-settings.js";
-import { runInSandbox } from "../support/run-in-sandbox.js";
+import { forkCountCommand, runInSandbox } from "../support/run-in-sandbox.js";
 
 // Real bubblewrap, real namespaces: these prove the sandbox, so they never fake it.
 const available = probeSandbox().status === "available";
@@ -305,21 +305,7 @@ describe.skipIf(!available)("run_command in the bubblewrap sandbox", () => {
   });
 
   it("holds the process limit against a fork bomb and the memory limit per process", async () => {
-    const forks = await run(
-      `/usr/bin/python3 -c "
-import os
-n = 0
-for i in range(500):
-    try:
-        pid = os.fork()
-    except OSError:
-        break
-    if pid == 0:
-        import time; time.sleep(2); os._exit(0)
-    n += 1
-print('forked', n)"`,
-      { limits: { processes: 40 } },
-    );
+    const forks = await run(forkCountCommand(500), { limits: { processes: 40 } });
     const forked = Number(/forked (\d+)/.exec(forks.text)?.[1]);
     expect(forked).toBeGreaterThan(5);
     expect(forked).toBeLessThan(40);

@@ -35,3 +35,28 @@ export async function runInSandbox(
   });
   return { result, text: renderResult(result) };
 }
+
+/**
+ * A command that forks sleeping children until a fork fails (or `tries` succeed) and prints
+ * `forked N`: the number a process limit let through.
+ *
+ * @example
+ * ```ts
+ * const { text } = await runInSandbox("/ws", forkCountCommand(500), { sandbox: { limits: { processes: 40 } } });
+ * Number(/forked (\d+)/.exec(text)?.[1]); // below 40
+ * ```
+ */
+export function forkCountCommand(tries: number): string {
+  return `/usr/bin/python3 -c "
+import os
+n = 0
+for i in range(${tries}):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        import time; time.sleep(2); os._exit(0)
+    n += 1
+print('forked', n)"`;
+}

@@ -52,6 +52,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       description: readFileDescription,
       input: readFileInput,
       writes: BUILTIN_MANIFEST.read_file.writes,
+      sends: BUILTIN_MANIFEST.read_file.sends,
       policyArgs: BUILTIN_MANIFEST.read_file.policyArgs,
       handler: async (args, ctx) =>
         (await readFileHandler()).readFile(
@@ -66,6 +67,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       description: listFilesDescription,
       input: listFilesInput,
       writes: BUILTIN_MANIFEST.list_files.writes,
+      sends: BUILTIN_MANIFEST.list_files.sends,
       policyArgs: BUILTIN_MANIFEST.list_files.policyArgs,
       handler: async (args, ctx) =>
         (await listFilesHandler()).listFiles(
@@ -80,6 +82,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       description: searchFilesDescription,
       input: searchFilesInput,
       writes: BUILTIN_MANIFEST.search_files.writes,
+      sends: BUILTIN_MANIFEST.search_files.sends,
       policyArgs: BUILTIN_MANIFEST.search_files.policyArgs,
       // The search has its own time budget; the deadline is a backstop.
       timeoutMs: 60_000,
@@ -96,6 +99,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       description: writeFileDescription,
       input: writeFileInput,
       writes: BUILTIN_MANIFEST.write_file.writes,
+      sends: BUILTIN_MANIFEST.write_file.sends,
       policyArgs: BUILTIN_MANIFEST.write_file.policyArgs,
       handler: async (args, ctx) =>
         (await writeFileHandler()).writeFile(
@@ -110,6 +114,7 @@ export function fileTools(workspace: string, options: FileToolOptions = {}): Too
       description: editFileDescription,
       input: editFileInput,
       writes: BUILTIN_MANIFEST.edit_file.writes,
+      sends: BUILTIN_MANIFEST.edit_file.sends,
       policyArgs: BUILTIN_MANIFEST.edit_file.policyArgs,
       handler: async (args, ctx) =>
         (await editFileHandler()).editFile(

@@ -3,6 +3,24 @@ import { describe, expect, it } from "vitest";
 import { createOutputCapture } from "./output-capture.js";
 
 describe("createOutputCapture", () => {
+  it("retains at most its cap and none of the chunks it was given, which may be reused", () => {
+    const capture = createOutputCapture(64 * 1024);
+    // One buffer refilled for every push, as the run_command reader does.
+    const reused = Buffer.alloc(64 * 1024);
+    for (let i = 0; i < 1600; i += 1) {
+      reused.fill(i === 0 ? "h" : i === 1599 ? "t" : "x");
+      capture.push(reused);
+      expect(capture.retainedBytes).toBeLessThanOrEqual(64 * 1024);
+    }
+    reused.fill("!");
+    const { text, totalBytes, omittedBytes } = capture.finish();
+    expect(totalBytes).toBe(1600 * 64 * 1024);
+    expect(omittedBytes).toBe(totalBytes - 64 * 1024);
+    expect(text).toBe(
+      `${"h".repeat(32 * 1024)}\n[… ${omittedBytes} bytes omitted …]\n${"t".repeat(32 * 1024)}`,
+    );
+  });
+
   it("keeps everything under the cap", () => {
     const capture = createOutputCapture(100);
     capture.push(Buffer.from("hello "));

@@ -14,6 +14,8 @@ export interface OutputCapture {
   push(chunk: Uint8Array): void;
   /** Bytes seen so far. */
   readonly totalBytes: number;
+  /** Bytes held in memory now: never more than the cap, however much was pushed. */
+  readonly retainedBytes: number;
   /** Decode what was kept. */
   finish(): CapturedOutput;
 }
@@ -75,6 +77,9 @@ export function createOutputCapture(maxBytes: number): OutputCapture {
     },
     get totalBytes() {
       return total;
+    },
+    get retainedBytes() {
+      return headLength + (ring?.length ?? 0);
     },
     finish() {
       const head = Buffer.concat(headParts, headLength);

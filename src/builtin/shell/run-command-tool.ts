@@ -2,6 +2,7 @@ import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { lazyImport } from "../../shared/lazy-import.js";
 import { defineBuiltinTool } from "../../tool/define-tool.js";
 import type { Tool } from "../../tool/tool.js";
+import { builtinSends } from "../builtin-lists.js";
 import { BUILTIN_MANIFEST } from "../builtin-manifest.js";
 import type { RunCommandOptions } from "./run-command.handler.js";
 import { runCommandDescription, runCommandInput, runCommandName } from "./run-command.input.js";
@@ -30,6 +31,8 @@ const KILL_MARGIN_MS = 5_000;
 export function runCommandTool(workspace: string, options: RunCommandOptions = {}): Tool {
   const maxTimeoutMs = options.maxTimeoutMs ?? 600_000;
   const graceMs = options.killGraceMs ?? 2_000;
+  // Probed once here (and cached): the decide step needs it before any handler runs.
+  const confinement = resolveConfinement(options.sandbox);
   return defineBuiltinTool({
     name: runCommandName,
     description: runCommandDescription,
@@ -39,8 +42,9 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
     writes: runCommandWrites,
     policyArgs: BUILTIN_MANIFEST.run_command.policyArgs,
     timeoutMs: maxTimeoutMs + graceMs + KILL_MARGIN_MS,
-    // Probed once here (and cached): the decide step needs it before any handler runs.
-    confinement: resolveConfinement(options.sandbox),
+    confinement,
+    // Outward unless sandboxed; a sandbox network that reaches out is counted by docket.yaml's flow.
+    sends: builtinSends(BUILTIN_MANIFEST.run_command, confinement),
     handler: async (args, ctx) =>
       (await runCommandHandler()).runCommand(
         args,

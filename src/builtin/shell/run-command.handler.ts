@@ -10,6 +10,7 @@ import {
 } from "../../sandbox/network/open-sandbox-network.js";
 import type { LaunchProxy } from "../../sandbox/network/proxied-launch.js";
 import { NETWORK_CONNECTION_MESSAGE } from "../../sandbox/network/read-network-connection.js";
+import { type ParkableLaunch, parkLaunch, takeParkedLaunch } from "../../sandbox/parked-launch.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { forbiddenSandboxEnv } from "../../sandbox/sandbox-env-guard.js";
 import { planSandboxLaunch } from "../../sandbox/sandbox-launch.js";
@@ -18,7 +19,8 @@ import { type GitWatch, sweepGit } from "../../sandbox/sweep-git.js";
 import type { BuiltinContext } from "../builtin-context.js";
 import { BuiltinRefusal } from "../builtin-refusal.js";
 import { buildCommandEnv, type CommandEnvOptions } from "./command-env.js";
-import { type CapturedOutput, createOutputCapture } from "./output-capture.js";
+import { type CapturedOutput, createOutputCapture, type OutputCapture } from "./output-capture.js";
+import { readIntoBuffer } from "./read-into-buffer.js";
 import type { RunCommandArgs } from "./run-command.input.js";
 import { superviseChild } from "./supervise-child.effect.js";
 
@@ -155,30 +157,31 @@ async function runLaunched(
   },
 ): Promise<RunCommandResult> {
   const started = performance.now();
-  const child = spawn(launch.file, launch.args, {
-    cwd,
-    env: launch.env,
-    detached: true,
-    // fd 3: the channel the sandbox's bootstrap hands docket its proxy listener on.
-    stdio: ["ignore", "pipe", "pipe", network?.proxy ? "ipc" : "ignore"],
-  }) as ChildProcessByStdio<null, Readable, Readable>;
+  // A launcher parked after the last call is already in a cgroup of its own (ADR 0055).
+  const taken = launch.parkable && takeParkedLaunch(launch.parkable, cwd);
+  if (taken) launch.cleanup();
+  const child = (
+    taken
+      ? taken.child
+      : spawn(launch.file, launch.args, {
+          cwd,
+          env: launch.env,
+          detached: true,
+          // fd 3: the channel the sandbox's bootstrap hands docket its proxy listener on.
+          stdio: ["ignore", "pipe", "pipe", network?.proxy ? "ipc" : "ignore"],
+        })
+  ) as ChildProcessByStdio<null, Readable, Readable>;
   network?.attach(child);
-  child.on("close", launch.cleanup);
+  child.on("close", taken ? taken.cleanup : launch.cleanup);
   const half = Math.floor(maxOutputBytes / 2);
   const stdout = createOutputCapture(half);
   const stderr = createOutputCapture(maxOutputBytes - half);
-  // The operator may watch the output live; the model gets only the capped capture.
-  const watch = ctx.onOutput;
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout.push(chunk);
-    watch?.(chunk, "stdout");
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr.push(chunk);
-    watch?.(chunk, "stderr");
-  });
+  captureStream(child.stdout, stdout, "stdout", ctx.onOutput);
+  captureStream(child.stderr, stderr, "stderr", ctx.onOutput);
 
   const ending = await superviseChild(child, { signal: ctx.signal, timeoutMs, killGraceMs });
+  // Here, not after the result: the next call's launcher is part of this call's cost.
+  if (launch.parkable) parkLaunch(launch.parkable, cwd);
   // Connections still open are ended and recorded while the call is still running.
   await beforeReport();
   if (ending.aborted) throw ctx.signal.reason;
@@ -206,8 +209,28 @@ async function runLaunched(
   return result;
 }
 
+// Through one fixed buffer per stream: the capture copies what it keeps, the rest is counted.
+// The operator may watch the output live (the checkpoint copies the bytes for a watcher, so
+// nothing is copied when no one watches); the model gets only the capped capture.
+function captureStream(
+  stream: Readable,
+  capture: OutputCapture,
+  name: "stdout" | "stderr",
+  watch: BuiltinContext["onOutput"],
+): void {
+  const take = (bytes: Buffer) => {
+    capture.push(bytes);
+    watch?.(bytes, name);
+  };
+  if (readIntoBuffer(stream, Buffer.allocUnsafe(READ_BUFFER_BYTES), take)) stream.resume();
+  else stream.on("data", take);
+}
+
+const READ_BUFFER_BYTES = 64 * 1024;
+
 interface Launch {
   file: string;
+  parkable?: ParkableLaunch;
   args: string[];
   watch?: PlantWatch[];
   gitWatch?: GitWatch;

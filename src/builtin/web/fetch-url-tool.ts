@@ -22,6 +22,7 @@ export function fetchUrlTool(workspace: string, options: FetchUrlOptions = {}): 
     description: fetchUrlDescription,
     input: fetchUrlInput,
     writes: BUILTIN_MANIFEST.fetch_url.writes,
+    sends: BUILTIN_MANIFEST.fetch_url.sends,
     // A page is other people's text: it is labelled as data and taints the run.
     openWorld: BUILTIN_MANIFEST.fetch_url.openWorld,
     policyArgs: BUILTIN_MANIFEST.fetch_url.policyArgs,
