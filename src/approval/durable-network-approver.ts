@@ -156,3 +156,31 @@ function networkApprovalRequest(
     signal,
   };
 }
+
+/**
+ * A network approver that answers at once (the terminal's) as the `interactive` channel of a
+ * durable one: the person's answer is recorded on the queued request, by `name`, and a decision
+ * made elsewhere meanwhile closes the question.
+ *
+ * @example
+ * ```ts
+ * createDurableNetworkApprover({ store, directory,
+ *   interactive: asInteractive(createTerminalNetworkApprover(), "alice") });
+ * ```
+ */
+export function asInteractive(approve: NetworkApprover, name: string): Approver {
+  return async (request) => {
+    const said = await approve(
+      {
+        host: String(request.args.host),
+        port: Number(request.args.port),
+        rule: request.verdict.rule ?? "",
+      },
+      request.signal,
+    );
+    const yes = typeof said === "boolean" ? said : said.approved;
+    return yes
+      ? { decision: "approve", by: name }
+      : { decision: "deny", by: name, reason: "denied at the terminal" };
+  };
+}

@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,6 +16,9 @@ import { readNetworkConnection } from "../../src/sandbox/network/read-network-co
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
+import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
+import { runDocketIn } from "../loop/support/run-child.js";
+import { tempDir } from "../loop/support/temp-dir.js";
 
 // An ask network rule through the same approval queue as a tool call: real bwrap, real curl, a
 // real server on 127.0.0.1, a real SQLite store; a person decides from another channel while the
@@ -157,5 +160,76 @@ describe.skipIf(!available)("an ask network rule as a durable approval", () => {
       ["timed_out", "refused"],
       ["timed_out", "refused"],
     ]);
+  });
+
+  it("holds through docket run: the run waits, an approver decides with a token, the trail has both", async () => {
+    const cwd = await realpath(await tempDir());
+    await writeFile(
+      join(cwd, "docket.yaml"),
+      [
+        "principal: agent",
+        "approvers:",
+        "  bob: { roles: [lead], token_env: BOB_TOKEN }",
+        "approvals:",
+        '  default_approvers: ["role:lead"]',
+        "policy:",
+        "  rules:",
+        "    - { decision: allow, tool: run_command, reason: the sandbox confines it }",
+        "sandbox:",
+        "  network:",
+        `    ask: ["${HOST}"]`,
+        "    ask_timeout: 60s",
+        `    hosts: { ${HOST}: 127.0.0.1 }`,
+        "",
+      ].join("\n"),
+    );
+    const script = await writeScriptFile(cwd, [
+      turn(
+        "Fetching.",
+        call("c_ask", "run_command", { command: `curl -sS http://${HOST}:${port}/` }),
+      ),
+      turn("Done."),
+    ]);
+    const env = { BOB_TOKEN: "bob-secret-token-0123456789abcdef" };
+    const running = runDocketIn(cwd, ["run", "Fetch.", "--model", `scripted:${script}`], { env });
+    const cliStore = await openStore(`sqlite:${join(cwd, ".docket", "docket.db")}`, {
+      mustExist: false,
+    });
+    try {
+      const cliDirectory = createApproverDirectory(
+        { bob: { roles: ["lead"], token_env: "BOB_TOKEN" } },
+        env,
+      );
+      let queued: Awaited<ReturnType<Store["listApprovals"]>> = [];
+      for (let i = 0; i < 400 && queued.length === 0; i += 1) {
+        queued = await cliStore.listApprovals({ status: "pending" });
+        if (queued.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(queued).toMatchObject([{ tool: NETWORK_APPROVAL_TOOL, requestedBy: "agent" }]);
+      const outcome = await decideApproval(cliStore, cliDirectory, {
+        approvalId: queued[0]?.id ?? "",
+        decision: "approve",
+        claim: { token: env.BOB_TOKEN },
+      });
+      expect(outcome.status).toBe("decided");
+      const run = await running;
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`waits for approval ${queued[0]?.id}`);
+      const connections = (await cliStore.listEvents({ callId: "c_ask" })).flatMap((record) => {
+        const connection = readNetworkConnection(record.event as { type: string });
+        return connection ? [connection] : [];
+      });
+      expect(connections).toMatchObject([
+        {
+          host: HOST,
+          approval: "approved",
+          approvedBy: "bob",
+          approvalId: queued[0]?.id,
+          status: "closed",
+        },
+      ]);
+    } finally {
+      await cliStore.close();
+    }
   });
 });
