@@ -12,7 +12,18 @@ import type { ApproverDirectory } from "./approver-directory.js";
 import { approvalIdFor } from "./decide-approval.js";
 import { createDurableApprover } from "./durable-approver.js";
 
-/** The name a connection's approval request carries in the queue (`docket approvals list`). */
+/**
+ * The name a connection's approval request carries in the queue (`docket approvals list`).
+ *
+ * @example
+ * ```ts
+ * import type { Store } from "../store/store.js";
+ * declare const store: Store;
+ * const asked = (await store.listApprovals({ status: "pending" })).filter(
+ *   (approval) => approval.tool === NETWORK_APPROVAL_TOOL,
+ * );
+ * ```
+ */
 export const NETWORK_APPROVAL_TOOL = "sandbox_network";
 
 // What a person is shown for a connection's request: a menu entry of its own, never a tool the
@@ -67,8 +78,12 @@ let sequence = 0;
  *
  * @example
  * ```ts
+ * import type { Store } from "../store/store.js";
+ * import { createApproverDirectory } from "./approver-directory.js";
+ * declare const store: Store;
+ * const directory = createApproverDirectory({ alice: { roles: ["lead"] } });
  * const networkApprover = createDurableNetworkApprover({ store, directory, defaultApprovers: ["alice"] });
- * builtinTools({ workspace, run: { sandbox, networkApprover } });
+ * // builtinTools({ workspace, run: { sandbox, networkApprover } })
  * ```
  */
 export function createDurableNetworkApprover({
@@ -164,8 +179,16 @@ function networkApprovalRequest(
  *
  * @example
  * ```ts
- * createDurableNetworkApprover({ store, directory,
- *   interactive: asInteractive(createTerminalNetworkApprover(), "alice") });
+ * import type { Store } from "../store/store.js";
+ * import { createApproverDirectory } from "./approver-directory.js";
+ * import { createTerminalNetworkApprover } from "./terminal-network-approver.js";
+ * declare const store: Store;
+ * const directory = createApproverDirectory({ alice: { roles: ["lead"] } });
+ * createDurableNetworkApprover({
+ *   store,
+ *   directory,
+ *   interactive: asInteractive(createTerminalNetworkApprover(), "alice"),
+ * });
  * ```
  */
 export function asInteractive(approve: NetworkApprover, name: string): Approver {
