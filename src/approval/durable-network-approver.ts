@@ -114,17 +114,17 @@ export function createDurableNetworkApprover({
     }
     const request = networkApprovalRequest(asked, asked.call, signal);
     const answer = await durable(request);
+    // A session grant answers without queueing a request: then the record names none.
+    const id = approvalIdFor(request.sessionId, request.callId);
+    const queued = answer.decision !== "pending" && (await store.getApproval(id)) !== undefined;
+    const named = queued ? { approvalId: id } : {};
     switch (answer.decision) {
       case "approve":
-        return {
-          approved: true,
-          approvalId: approvalIdFor(request.sessionId, request.callId),
-          by: answer.by,
-        };
+        return { approved: true, ...named, by: answer.by };
       case "deny":
         return {
           approved: false,
-          approvalId: approvalIdFor(request.sessionId, request.callId),
+          ...named,
           by: answer.by,
           ...(answer.reason ? { reason: answer.reason } : {}),
         };
