@@ -12,6 +12,7 @@ import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
 import { type PackedProject, packedDocket, runPacked } from "../support/packed-docket.js";
+import { askingProjectYaml } from "./support/asking-project.js";
 
 // What ships: the packed, installed CLI runs a command in the sandbox whose only way out is the
 // proxy (its bootstrap's Node.js bound from where the sandbox can reach it), an allowed name
@@ -44,22 +45,7 @@ describe.skipIf(!available)("the packed CLI's sandbox network", () => {
   it("lets an allowed name through and holds an asked one for an approver's token", async () => {
     await writeFile(
       join(cwd, "docket.yaml"),
-      [
-        "principal: agent",
-        "approvers:",
-        "  bob: { roles: [lead], token_env: BOB_TOKEN }",
-        "approvals:",
-        '  default_approvers: ["role:lead"]',
-        "policy:",
-        "  rules:",
-        "    - { decision: allow, tool: run_command, reason: the sandbox confines it }",
-        "sandbox:",
-        "  network:",
-        `    allow: ["${ALLOWED}"]`,
-        `    ask: ["${ASKED}"]`,
-        `    hosts: { ${ALLOWED}: 127.0.0.1, ${ASKED}: 127.0.0.1 }`,
-        "",
-      ].join("\n"),
+      askingProjectYaml({ allow: [ALLOWED], ask: [ASKED] }),
     );
     const command = `curl -sS http://${ALLOWED}:${port}/a; echo; curl -sS http://${ASKED}:${port}/b; echo`;
     const script = await writeScriptFile(cwd, [

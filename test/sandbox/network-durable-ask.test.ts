@@ -19,6 +19,7 @@ import type { Store } from "../../src/store/store.js";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
 import { runDocketIn } from "../loop/support/run-child.js";
 import { tempDir } from "../loop/support/temp-dir.js";
+import { askingProjectYaml } from "./support/asking-project.js";
 
 // An ask network rule through the same approval queue as a tool call: real bwrap, real curl, a
 // real server on 127.0.0.1, a real SQLite store; a person decides from another channel while the
@@ -164,25 +165,7 @@ describe.skipIf(!available)("an ask network rule as a durable approval", () => {
 
   it("holds through docket run: the run waits, an approver decides with a token, the trail has both", async () => {
     const cwd = await realpath(await tempDir());
-    await writeFile(
-      join(cwd, "docket.yaml"),
-      [
-        "principal: agent",
-        "approvers:",
-        "  bob: { roles: [lead], token_env: BOB_TOKEN }",
-        "approvals:",
-        '  default_approvers: ["role:lead"]',
-        "policy:",
-        "  rules:",
-        "    - { decision: allow, tool: run_command, reason: the sandbox confines it }",
-        "sandbox:",
-        "  network:",
-        `    ask: ["${HOST}"]`,
-        "    ask_timeout: 60s",
-        `    hosts: { ${HOST}: 127.0.0.1 }`,
-        "",
-      ].join("\n"),
-    );
+    await writeFile(join(cwd, "docket.yaml"), askingProjectYaml({ ask: [HOST] }));
     const script = await writeScriptFile(cwd, [
       turn(
         "Fetching.",
