@@ -30,6 +30,12 @@ export { decideApproval } from "./approval/decide-approval.js";
 export type { CurrentText } from "./approval/describe-file-change.js";
 export { describeFileChange, type FileChange } from "./approval/describe-file-change.js";
 export { createDurableApprover, type DurableApproverOptions } from "./approval/durable-approver.js";
+export {
+  asInteractive,
+  createDurableNetworkApprover,
+  type DurableNetworkApproverOptions,
+  NETWORK_APPROVAL_TOOL,
+} from "./approval/durable-network-approver.js";
 export type { TerminalApproverOptions } from "./approval/terminal-approver.js";
 export { createTerminalApprover } from "./approval/terminal-approver.js";
 export type { AuditPaths } from "./audit/audit-key.js";
@@ -196,7 +202,10 @@ export { type DocketOwnFiles, docketOwnFiles, type OwnFile } from "./protect/doc
 export { type RuntimeFiles, runtimeOwnFiles } from "./protect/runtime-own-files.js";
 export type {
   NetworkApprover,
+  NetworkAskAnswer,
   NetworkAskRequest,
+  NetworkCall,
+  NetworkConnection,
 } from "./sandbox/network/network-connection.js";
 export type { SandboxNetworkFilter } from "./sandbox/network/network-filter.js";
 export type { NetworkRuleLayer, NetworkRules } from "./sandbox/network/network-rules.js";

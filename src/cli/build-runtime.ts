@@ -2,6 +2,10 @@ import { userInfo } from "node:os";
 import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
 import { canGrantSession, createDurableApprover } from "../approval/durable-approver.js";
+import {
+  asInteractive,
+  createDurableNetworkApprover,
+} from "../approval/durable-network-approver.js";
 import { type AuditSigner, createAuditSigner } from "../audit/create-audit-signer.js";
 import { fileGuard } from "../builtin/files/file-guard.js";
 import type { FlowOptions } from "../checkpoint/flow-options.js";
@@ -10,6 +14,9 @@ import type { DocketPolicyEngine } from "../policy/policy-engine.js";
 import { createPolicyHolder } from "../policy/policy-holder.js";
 import { installedInWorkspace } from "../protect/docket-code-dir.js";
 import type { RuntimeFiles } from "../protect/runtime-own-files.js";
+import { effectiveNetwork } from "../sandbox/network/effective-network.js";
+import type { NetworkApprover, NetworkAskRequest } from "../sandbox/network/network-connection.js";
+import { isNetworkFilter } from "../sandbox/network/network-filter.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { hashCanonical } from "../shared/canonical-json.js";
 import { openStore } from "../store/open-store.js";
@@ -175,6 +182,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       );
     }
   }
+  let networkAsk: NetworkApprover | undefined;
   const tools = [
     ...(request.builtins === false
       ? []
@@ -184,12 +192,13 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
           policy,
           run: {
             sandbox,
-            // A person at the terminal answers the sandbox network's ask rules, one connection each.
-            ...(request.terminal && !request.autoDecide
+            // The sandbox network's ask rules are approval requests in the store, like a call's
+            // (ADR 0059): asked at this terminal, or of the configured approvers. Made below,
+            // with the store; a connection only asks once the run has started.
+            ...(!request.autoDecide && (request.terminal || configuredApprovers.entries.size > 0)
               ? {
-                  networkApprover: (
-                    await import("../approval/terminal-network-approver.js")
-                  ).createTerminalNetworkApprover(),
+                  networkApprover: (asked: NetworkAskRequest, signal: AbortSignal) =>
+                    networkAsk ? networkAsk(asked, signal) : Promise.resolve(false),
                 }
               : {}),
           },
@@ -218,6 +227,9 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
 
   let approvals: Approver | undefined;
   let directory = configuredApprovers;
+  // A connection's request lives as long as the proxy holds the connection for it.
+  const filter = effectiveNetwork(sandbox);
+  const askTimeoutMs = (isNetworkFilter(filter) ? filter.askTimeoutMs : undefined) ?? 60_000;
   if (request.autoDecide) {
     const operator = terminalOperator(directory, request.as);
     directory = operator.directory;
@@ -262,7 +274,27 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       ...(env.DOCKET_TOKEN ? { interactiveToken: env.DOCKET_TOKEN } : {}),
       tellInteractive: (text) => process.stderr.write(text),
     });
+    const { createTerminalNetworkApprover } = await import(
+      "../approval/terminal-network-approver.js"
+    );
+    networkAsk = createDurableNetworkApprover({
+      store,
+      directory,
+      defaultApprovers,
+      expiresMs: askTimeoutMs,
+      interactive: asInteractive(createTerminalNetworkApprover(), operator.name),
+    });
   } else if (directory.entries.size > 0) {
+    networkAsk = createDurableNetworkApprover({
+      store,
+      directory,
+      defaultApprovers,
+      expiresMs: askTimeoutMs,
+      onPending: (approval) =>
+        process.stderr.write(
+          `docket: a sandboxed connection waits for approval ${approval.id}: ${resumeCommand(["approvals", "show", approval.id], { config: request.config, store: request.store })}\n`,
+        ),
+    });
     approvals = createDurableApprover({
       store,
       directory,

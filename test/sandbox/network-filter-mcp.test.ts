@@ -11,6 +11,7 @@ import { resolveMcpConfig } from "../../src/mcp/mcp-config.js";
 import { ProcessTransport } from "../../src/mcp/process-transport.js";
 import type { NetworkConnection } from "../../src/sandbox/network/network-connection.js";
 import { readNetworkConnection } from "../../src/sandbox/network/read-network-connection.js";
+import { sandboxCanRun } from "../../src/sandbox/network/visible-node.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
 import { dynamicServer, memoryLog, waitFor } from "../mcp/support/mcp-fixtures.js";
@@ -23,6 +24,9 @@ const available = probeSandbox().status === "available";
 const repoInPrivateFolder = /^\/(tmp|run|var\/tmp)\//.test(
   new URL("../../", import.meta.url).pathname,
 );
+// The server is this Node.js, run inside the sandbox: not where the sandbox's user cannot enter
+// (root running a Node installed under another user's 0700 home).
+const nodeOutOfReach = !sandboxCanRun(process.execPath);
 const HOST = "api.docket-test.example";
 let workspace: string;
 let server: Server;
@@ -105,7 +109,7 @@ describe("mcp.servers.NAME.sandbox.network with host lists", () => {
     },
   );
 
-  it.skipIf(!available || repoInPrivateFolder)(
+  it.skipIf(!available || repoInPrivateFolder || nodeOutOfReach)(
     "records the server's connections in the signed trail of the call it was serving",
     async () => {
       const dir = await realpath(await mkdtemp(join(tmpdir(), "docket-mcp-net-trail-")));

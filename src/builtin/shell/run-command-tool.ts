@@ -1,3 +1,4 @@
+import type { NetworkCall } from "../../sandbox/network/network-connection.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
 import { lazyImport } from "../../shared/lazy-import.js";
 import { defineBuiltinTool } from "../../tool/define-tool.js";
@@ -54,10 +55,25 @@ export function runCommandTool(workspace: string, options: RunCommandOptions = {
           onOutput: (chunk, stream) => ctx.output?.(chunk, stream),
           log: (message, data) => ctx.log(message, data),
         },
-        options,
+        withCallApprover(options, {
+          callId: ctx.callId,
+          sessionId: ctx.sessionId,
+          principal: ctx.principal,
+        }),
       ),
     shape: (result) => result.text,
     // A non-zero exit, a signal or the deadline is a failure the model must not read as success.
     failure: runCommandFailure,
   });
+}
+
+// The sandbox network's asks name the call and session they come from, so an approver can bind
+// its answer to them (a durable approval, `createDurableNetworkApprover`).
+function withCallApprover(options: RunCommandOptions, call: NetworkCall): RunCommandOptions {
+  const approve = options.networkApprover;
+  if (approve === undefined) return options;
+  return {
+    ...options,
+    networkApprover: (request, signal) => approve({ ...request, call }, signal),
+  };
 }

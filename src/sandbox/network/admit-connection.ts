@@ -1,4 +1,9 @@
-import type { NetworkApprover, NetworkConnection } from "./network-connection.js";
+import type {
+  NetworkApprover,
+  NetworkAskRequest,
+  NetworkCall,
+  NetworkConnection,
+} from "./network-connection.js";
 import type { NetworkDecider } from "./network-rules.js";
 import { type DestinationOptions, resolveDestination } from "./resolve-destination.js";
 
@@ -6,6 +11,8 @@ import { type DestinationOptions, resolveDestination } from "./resolve-destinati
 export interface AdmitOptions {
   readonly decide: NetworkDecider;
   readonly approve?: NetworkApprover | undefined;
+  /** The call the sandboxed process belongs to: passed to the approver with each ask. */
+  readonly call?: NetworkCall | undefined;
   /** How long an ask waits for an answer (default 60 s). */
   readonly askTimeoutMs?: number;
   readonly destination?: DestinationOptions;
@@ -55,10 +62,23 @@ export async function admitConnection(
   }
   let connection = base;
   if (verdict.decision === "ask") {
-    const approval = await askApprover(options, { host, port, rule: verdict.rule }, signal);
-    connection = { ...base, approval };
-    if (approval !== "approved")
-      return { open: false, connection, reason: `ask ${approval.replace("_", " ")}` };
+    const asked = {
+      host,
+      port,
+      rule: verdict.rule,
+      ...(options.call ? { call: options.call } : {}),
+    };
+    const answer = await askApprover(options, asked, signal);
+    connection = {
+      ...base,
+      approval: answer.approval,
+      ...(answer.approvalId ? { approvalId: answer.approvalId } : {}),
+      ...(answer.by ? { approvedBy: answer.by } : {}),
+    };
+    if (answer.approval !== "approved") {
+      const why = `ask ${answer.approval.replace("_", " ")}`;
+      return { open: false, connection, reason: answer.reason ? `${why}: ${answer.reason}` : why };
+    }
   }
   const destination = await resolveDestination(host, options.destination);
   if (destination.status === "blocked")
@@ -66,20 +86,35 @@ export async function admitConnection(
   return { open: true, connection: { ...connection, address: destination.address } };
 }
 
+interface AskOutcome {
+  readonly approval: NonNullable<NetworkConnection["approval"]>;
+  readonly approvalId?: string | undefined;
+  readonly by?: string | undefined;
+  readonly reason?: string | undefined;
+}
+
 async function askApprover(
   options: AdmitOptions,
-  request: { host: string; port: number; rule: string },
+  request: NetworkAskRequest,
   gone: AbortSignal,
-): Promise<NonNullable<NetworkConnection["approval"]>> {
-  if (options.approve === undefined) return "no_approver";
+): Promise<AskOutcome> {
+  if (options.approve === undefined) return { approval: "no_approver" };
   const signal = AbortSignal.any([gone, AbortSignal.timeout(options.askTimeoutMs ?? 60_000)]);
-  const timedOut = new Promise<"timed_out">((resolve) =>
-    signal.addEventListener("abort", () => resolve("timed_out"), { once: true }),
+  const timedOut = new Promise<AskOutcome>((resolve) =>
+    signal.addEventListener("abort", () => resolve({ approval: "timed_out" }), { once: true }),
   );
   const answer = options.approve(request, signal).then(
-    (yes): "approved" | "denied" => (yes ? "approved" : "denied"),
-    (): "denied" => "denied",
+    (said): AskOutcome => {
+      const full = typeof said === "boolean" ? { approved: said } : said;
+      return {
+        approval: full.approved ? "approved" : "denied",
+        approvalId: full.approvalId,
+        by: full.by,
+        reason: full.reason,
+      };
+    },
+    (): AskOutcome => ({ approval: "denied" }),
   );
   const result = await Promise.race([answer, timedOut]);
-  return signal.aborted ? "timed_out" : result;
+  return signal.aborted ? { ...result, approval: "timed_out" } : result;
 }

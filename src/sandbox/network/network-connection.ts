@@ -23,6 +23,10 @@ export interface NetworkConnection {
   readonly rule: string;
   /** For an ask: whether a person let it through (`approved`), refused it, or none answered. */
   readonly approval?: "approved" | "denied" | "timed_out" | "no_approver";
+  /** For an ask answered through the approval queue: the request a person decided (`apr_…`). */
+  readonly approvalId?: string;
+  /** For an ask: who answered it, as the approver reported. */
+  readonly approvedBy?: string;
   /**
    * `closed`: it went through and has ended; `refused`: docket would not open it (rules, the
    * approver, the address check); `failed`: the destination could not be reached.
@@ -37,15 +41,38 @@ export interface NetworkConnection {
   readonly durationMs: number;
 }
 
+/** The tool call whose sandboxed process opened a connection: whose ask it is. */
+export interface NetworkCall {
+  readonly callId: string;
+  readonly sessionId: string | undefined;
+  /** The agent that asked for the call; it may never approve its own connection. */
+  readonly principal: string;
+}
+
 /** What an approver is asked about one connection. */
 export interface NetworkAskRequest {
   readonly host: string;
   readonly port: number;
   readonly rule: string;
+  /** The call that opened it, when the launch knows it (a `run_command` through the checkpoint). */
+  readonly call?: NetworkCall;
+}
+
+/** An approver's answer with its provenance: which approval request, decided by whom. */
+export interface NetworkAskAnswer {
+  readonly approved: boolean;
+  readonly approvalId?: string;
+  readonly by?: string;
+  /** Why, for a refusal: shown to the command and kept in the trail. */
+  readonly reason?: string;
 }
 
 /**
- * Answers an `ask` for one connection: true lets that one connection through. The signal aborts
- * when the ask times out or the sandboxed process gives up; a late answer is ignored.
+ * Answers an `ask` for one connection: true (or `approved: true`) lets that one connection
+ * through. The signal aborts when the ask times out or the sandboxed process gives up; a late
+ * answer is ignored.
  */
-export type NetworkApprover = (request: NetworkAskRequest, signal: AbortSignal) => Promise<boolean>;
+export type NetworkApprover = (
+  request: NetworkAskRequest,
+  signal: AbortSignal,
+) => Promise<boolean | NetworkAskAnswer>;

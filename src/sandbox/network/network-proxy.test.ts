@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
 import fc from "fast-check";
@@ -116,5 +117,42 @@ describe("createNetworkProxy", () => {
       expect(answer).toContain("target");
       expect(hits).toBe(before + 1);
     }
+  });
+
+  it("relays a download byte for byte to a slow reader, and counts it", async () => {
+    // The tunnel reads the download into one reused buffer: a reader that stalls must get every
+    // byte as sent, none overwritten by the next read while the previous write was still queued.
+    const body = randomBytes(12 * 1024 * 1024);
+    const bulk = createServer((socket) => socket.once("data", () => socket.end(body)));
+    await new Promise<void>((resolve) => bulk.listen(0, "127.0.0.1", resolve));
+    const bulkPort = (bulk.address() as AddressInfo).port;
+    const received = await new Promise<Buffer>((resolve, reject) => {
+      const socket = connect(proxyPort, "127.0.0.1");
+      const parts: Buffer[] = [];
+      let head = "";
+      socket.on("data", (chunk: Buffer) => {
+        if (!head.includes("\r\n\r\n")) {
+          head += chunk.toString("latin1");
+          if (head.includes("\r\n\r\n")) socket.write("go");
+          return;
+        }
+        parts.push(chunk);
+        // Stall now and then, so the proxy's writes queue and its reading must wait.
+        if (parts.length % 16 === 0) {
+          socket.pause();
+          setTimeout(() => socket.resume(), 5);
+        }
+      });
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(parts)));
+      socket.write(`CONNECT ok.example:${bulkPort} HTTP/1.1\r\n\r\n`);
+    });
+    bulk.close();
+    const digest = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+    expect(received.length).toBe(body.length);
+    expect(digest(received)).toBe(digest(body));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const record = connections.find((c) => c.port === bulkPort);
+    expect(record).toMatchObject({ status: "closed", bytesIn: body.length, bytesOut: 2 });
   });
 });

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { Server, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { admitConnection } from "./admit-connection.js";
-import type { NetworkApprover, NetworkConnection } from "./network-connection.js";
+import type { NetworkApprover, NetworkCall, NetworkConnection } from "./network-connection.js";
 import type { NetworkDecider } from "./network-rules.js";
 import { forwardRequest, tunnel } from "./relay-connection.js";
 import type { DestinationOptions } from "./resolve-destination.js";
@@ -14,6 +14,8 @@ export interface NetworkProxyOptions {
   readonly onConnection: (connection: NetworkConnection) => void;
   /** Answers `ask` rules; without one an ask is refused. */
   readonly approve?: NetworkApprover | undefined;
+  /** The call whose process this proxy serves: each ask names it (see `NetworkAskRequest`). */
+  readonly call?: NetworkCall | undefined;
   /** How long an ask waits for an answer before the connection is refused (default 60 s). */
   readonly askTimeoutMs?: number;
   readonly destination?: DestinationOptions;

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { SandboxSettings } from "../sandbox-settings.js";
 import { effectiveNetwork } from "./effective-network.js";
-import type { NetworkApprover, NetworkConnection } from "./network-connection.js";
+import type { NetworkApprover, NetworkCall, NetworkConnection } from "./network-connection.js";
 import { isNetworkFilter } from "./network-filter.js";
 import { createNetworkProxy } from "./network-proxy.js";
 import { compileNetworkRules } from "./network-rules.js";
@@ -21,6 +21,8 @@ export interface SandboxNetwork {
 export interface SandboxNetworkHooks {
   readonly onConnection: (connection: NetworkConnection) => void;
   readonly approve?: NetworkApprover | undefined;
+  /** The call the launch runs for: its asks are bound to it (and its session) by the approver. */
+  readonly call?: NetworkCall | undefined;
 }
 
 /**
@@ -50,6 +52,7 @@ export function openSandboxNetwork(
     decide: compileNetworkRules(filter.rules),
     onConnection: hooks.onConnection,
     approve: hooks.approve,
+    call: hooks.call,
     ...(filter.askTimeoutMs === undefined ? {} : { askTimeoutMs: filter.askTimeoutMs }),
     destination: { hosts: filter.hosts ?? {} },
   });

@@ -1,13 +1,18 @@
 import type { SandboxNetwork } from "../sandbox-settings.js";
 import { isNetworkFilter, type SandboxNetworkFilter } from "./network-filter.js";
 import { listenerArgv, proxyEnv } from "./sandbox-listener.js";
+import { visibleNode } from "./visible-node.js";
 
 /**
  * A running proxy a launch is pointed at. The launch must be spawned with an IPC channel on fd 3
  * (`stdio: [..., "ipc"]`) and given to `SandboxNetwork.attach`.
  */
 export interface LaunchProxy {
-  /** A Node.js binary visible inside the sandbox, for the bootstrap (default: docket's own). */
+  /**
+   * The Node.js binary for the bootstrap (default: docket's own). Bound read-only into the
+   * sandbox at its path, or through a link or copy where the sandbox's user cannot reach it
+   * (`visibleNode`).
+   */
   readonly node?: string;
 }
 
@@ -53,12 +58,13 @@ export function proxiedLaunch(
         "Refused: sandbox.network lists hosts, but no network proxy was started for this launch.",
     };
   }
-  const node = proxy.node ?? process.execPath;
+  const node = visibleNode(proxy.node ?? process.execPath);
+  if (node.status === "refused") return node;
   return {
     status: "ready",
     network: "none",
     env: proxyEnv(),
-    argv: listenerArgv(node, argv),
-    readOnly: [node],
+    argv: listenerArgv(node.path, argv),
+    readOnly: [node.path],
   };
 }

@@ -16,6 +16,9 @@ export type Admit = (
 /** Takes a connection's record once it has ended or was refused (the proxy adds its duration). */
 export type Report = (record: Omit<NetworkConnection, "durationMs">) => void;
 
+// Read size of a tunnel's download side: four of libuv's default 64 KiB reads in one.
+const DOWNLOAD_BUFFER_BYTES = 256 * 1024;
+
 function splitAuthority(authority: string): { host: string; port: number } | undefined {
   const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
   if (match === null) return undefined;
@@ -58,7 +61,31 @@ export async function tunnel(
     return;
   }
   const address = admission.connection.address ?? "";
-  const upstream = connect({ host: address, port: target.port });
+  const upstream = connect({
+    host: address,
+    port: target.port,
+    onread: {
+      buffer: Buffer.allocUnsafe(DOWNLOAD_BUFFER_BYTES),
+      callback: (n, buffer) => relayDown(n, buffer),
+    },
+  });
+  // What comes back (the download) is read into one buffer of this tunnel's and written on as a
+  // view of it: no allocation per chunk, a quarter of the reads of a piped 64 KiB stream, about
+  // half the CPU per byte (bench/sandbox-network). The buffer is read into again only once the
+  // client has taken the previous bytes: a write the kernel did not take at once pauses reading
+  // until it has gone.
+  let waiting = false;
+  const resume = () => {
+    if (!waiting) return;
+    waiting = false;
+    upstream.resume();
+  };
+  const relayDown = (n: number, buffer: Uint8Array): boolean => {
+    client.write(buffer.subarray(0, n), resume);
+    if (client.writableLength === 0) return true;
+    waiting = true;
+    return false;
+  };
   open.add(upstream);
   let connected = false;
   let failure: string | undefined;
@@ -67,8 +94,8 @@ export async function tunnel(
     client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
     if (head.length > 0) upstream.write(head);
     client.pipe(upstream);
-    upstream.pipe(client);
   });
+  upstream.once("end", () => client.end());
   upstream.on("error", (error: NodeJS.ErrnoException) => {
     failure ??= `${address}:${target.port}: ${error.code ?? error.message}`;
     if (!connected) client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");

@@ -1,0 +1,107 @@
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sandboxCanRun, visibleNode } from "./visible-node.js";
+
+// Real files and folders with real modes; the sandbox's user is docket's own uid and gid.
+const me = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+const stranger = { uid: me.uid + 4242, gid: me.gid + 4242 };
+let root: string;
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), "docket-visible-node-"));
+  chmodSync(root, 0o755);
+});
+afterEach(() => {
+  chmodSync(root, 0o755);
+  rmSync(root, { recursive: true, force: true });
+});
+
+function program(dir: string, mode: number): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "node");
+  writeFileSync(file, "#!/bin/sh\necho fake-node\n");
+  chmodSync(file, mode);
+  return file;
+}
+
+describe("sandboxCanRun", () => {
+  it("judges by mode bits for the sandbox's user, owner, group or others", () => {
+    const closed = path.join(root, "home");
+    const file = program(path.join(closed, "bin"), 0o755);
+    chmodSync(closed, 0o700);
+    expect(sandboxCanRun(file, me)).toBe(true);
+    // Another user's 0700 folder: not entered, whatever capabilities docket has outside.
+    expect(sandboxCanRun(file, stranger)).toBe(false);
+    chmodSync(closed, 0o711);
+    expect(sandboxCanRun(file, stranger)).toBe(true);
+  });
+
+  it("wants the file readable and executable, and follows links to the folders they name", () => {
+    const file = program(path.join(root, "open"), 0o644);
+    expect(sandboxCanRun(file, me)).toBe(false);
+    const hidden = program(path.join(root, "closed"), 0o755);
+    chmodSync(path.dirname(hidden), 0o700);
+    const link = path.join(root, "open", "link");
+    symlinkSync(hidden, link);
+    expect(sandboxCanRun(link, me)).toBe(true);
+    expect(sandboxCanRun(link, stranger)).toBe(false);
+    expect(sandboxCanRun(path.join(root, "missing"), me)).toBe(false);
+  });
+});
+
+describe("visibleNode", () => {
+  it("keeps a binary the sandbox can run where it is", () => {
+    const file = program(path.join(root, "bin"), 0o755);
+    expect(visibleNode(file, { root })).toEqual({ status: "ready", path: file });
+  });
+
+  it("places one the sandbox cannot run in a private folder, once, and runs it from there", () => {
+    // Not executable for the sandbox's user: a copy of docket's own is made, mode 0500.
+    const file = program(path.join(root, "bin"), 0o600);
+    const first = visibleNode(file, { root });
+    if (first.status !== "ready") throw new Error(first.reason);
+    expect(first.path).not.toBe(file);
+    expect(path.dirname(first.path)).toBe(path.join(root, `docket-node-${me.uid}`));
+    expect(statSync(path.dirname(first.path)).mode & 0o777).toBe(0o700);
+    expect(sandboxCanRun(first.path, me)).toBe(true);
+    const made = statSync(first.path).mtimeMs;
+    expect(visibleNode(file, { root })).toEqual(first);
+    expect(statSync(first.path).mtimeMs).toBe(made);
+  });
+
+  it.skipIf(me.uid !== 0)("links a binary behind another user's closed folder (root)", () => {
+    const home = path.join(root, "home-of-nobody");
+    const file = program(path.join(home, "bin"), 0o755);
+    chmodSync(home, 0o700);
+    // What docket met as root with a Node.js under /home/dev: root cannot enter it in a sandbox.
+    chownSync(home, 65534, 65534);
+    const placed = visibleNode(file, { root });
+    if (placed.status !== "ready") throw new Error(placed.reason);
+    expect(statSync(placed.path).ino).toBe(statSync(file).ino);
+    expect(sandboxCanRun(placed.path)).toBe(true);
+  });
+
+  it("refuses, naming the binary, when the private folder is not docket's alone", () => {
+    const file = program(path.join(root, "bin"), 0o600);
+    const squatted = path.join(root, `docket-node-${me.uid}`);
+    mkdirSync(squatted);
+    chmodSync(squatted, 0o777);
+    const refused = visibleNode(file, { root });
+    expect(refused.status).toBe("refused");
+    if (refused.status === "refused") {
+      expect(refused.reason).toContain(file);
+      expect(refused.reason).toContain("not a private folder");
+    }
+  });
+});
