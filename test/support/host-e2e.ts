@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { withRegistration } from "../../src/hook/hook-registration.js";
 import type { HostName } from "../../src/hook/host-registry.js";
 import type { AuditRecord } from "../../src/store/audit-record.js";
 import type { CallRecord } from "../../src/store/call-record.js";
@@ -68,6 +69,51 @@ export function claudeEnv(home: string, url: string): NodeJS.ProcessEnv {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     TERM: "xterm-256color",
   };
+}
+
+/**
+ * Run the real gemini-cli headless (`-p`, YOLO: it approves every call itself, so docket is the
+ * only gate) in `ws` against a fake Gemini API at `url`, with docket registered in the home's
+ * `.gemini/settings.json` as `docket hook install gemini-cli` writes it. `env` adds variables.
+ *
+ * @example
+ * ```ts
+ * await runGemini(w, fake.url, "make the two things");
+ * ```
+ */
+export async function runGemini(
+  w: Pick<HostWorkspace, "ws" | "home" | "config">,
+  url: string,
+  prompt: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  await mkdir(join(w.home, ".gemini"), { recursive: true });
+  await writeFile(
+    join(w.home, ".gemini", "settings.json"),
+    withRegistration(
+      "gemini-cli",
+      JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+      docketHookCommand("gemini-cli", w.config),
+      60,
+      "settings.json",
+    ),
+  );
+  await promisify(execFile)(
+    hostBinary("gemini"),
+    ["-p", prompt, "--approval-mode", "yolo", "-o", "json"],
+    {
+      cwd: w.ws,
+      env: {
+        ...process.env,
+        HOME: w.home,
+        GEMINI_API_KEY: "fake-key",
+        GOOGLE_GEMINI_BASE_URL: url,
+        GEMINI_CLI_TRUST_WORKSPACE: "true",
+        ...env,
+      },
+      timeout: 150_000,
+    },
+  );
 }
 
 /** A temp dir with a project (`ws`, holding docket.yaml) and a home for the host. */
