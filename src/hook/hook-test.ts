@@ -75,7 +75,7 @@ export async function runHookTest({
   const since = Date.now() - 1000;
   let run: HostRun;
   try {
-    run = await runHost(binary ?? probe.binary, probe.args(PROMPT), {
+    run = await runHost(binary ?? probe.binary, probe.args(PROMPT, server.url), {
       cwd: project,
       env: probe.env(server.url, env),
       timeoutMs,
@@ -108,7 +108,7 @@ export async function runHookTest({
         deniedCall !== undefined,
         deniedCall
           ? `session ${deniedCall.sessionId}`
-          : `no call ${denied.id} in docket's store: is docket registered (docket hook install ${host})?`,
+          : `no call ${denied.id} in docket's store: ${probe.notAsked}`,
       ),
       deniedCheck(denied.command, deniedCall, seenOf(denied.id), markerMade),
       allowedCheck(allowed.command, allowedCall, seenOf(allowed.id)),

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -22,13 +22,16 @@ const tsx = import.meta.resolve("tsx");
 
 let w: HostWorkspace;
 let g: HostWorkspace;
+let c: HostWorkspace;
 beforeAll(async () => {
   w = await hostWorkspace("hook-test", { dirs: ["ws/.claude"] });
   g = await hostWorkspace("hook-test-gemini", { dirs: ["home/.gemini"] });
+  c = await hostWorkspace("hook-test-codex", { dirs: ["home/.codex"] });
 });
 afterAll(async () => {
   await w?.remove();
   await g?.remove();
+  await c?.remove();
 });
 
 const hookTest = (args: readonly string[], host = "claude-code", at: HostWorkspace = w) =>
@@ -37,6 +40,7 @@ const hookTest = (args: readonly string[], host = "claude-code", at: HostWorkspa
     env: {
       ...process.env,
       HOME: at.home,
+      CODEX_HOME: join(at.home, ".codex"),
       DOCKET_CONFIG: "",
       DOCKET_STORE: "",
       GEMINI_CLI_TRUST_WORKSPACE: "true",
@@ -95,5 +99,44 @@ describe("docket hook test gemini-cli", () => {
     expect(stdout).toMatch(/^ok {3}the allowed call ran: mkdir gemini-dir\n.*ok by mkdir-ok/m);
     expect(code).toBe(0);
     expect(existsSync(join(g.ws, "gemini-dir"))).toBe(true);
+  }, 220_000);
+});
+
+describe("docket hook test codex", () => {
+  // Codex runs a hook only once a person has trusted it, which a test cannot do; and its own
+  // sandbox cannot start here (its helper refuses this machine's temp folders). So the trusted
+  // run goes through a wrapper that adds --dangerously-bypass-hook-trust and -s
+  // danger-full-access to what docket hook test runs: docket is the gate under test.
+  it("fails, naming the hook's trust, while Codex has not been told to trust docket's hook", async () => {
+    const config = join(c.home, ".codex", "config.toml");
+    await writeFile(
+      config,
+      withRegistration("codex", "", docketHookCommand("codex", c.config), 60, "config.toml"),
+    );
+    const args = ["--binary", hostBinary("codex"), "--allow", "mkdir codex-untrusted"];
+    const { code, stdout } = await hookTest(args, "codex", c);
+    expect(stdout).toMatch(/^ok {3}Codex CLI ran headless against the probe model$/m);
+    expect(stdout).toMatch(/^FAIL Codex CLI asked docket\n.*its hook trusted/m);
+    expect(code).toBe(1);
+  }, 220_000);
+
+  it("passes with the real Codex CLI once it runs the hook: the deny held, the allow ran, both are on the trail", async () => {
+    const wrapper = join(c.dir, "bin", "codex-trusting");
+    await mkdir(join(c.dir, "bin"), { recursive: true });
+    await writeFile(
+      wrapper,
+      `#!/bin/sh\nsub=$1; shift\nexec ${JSON.stringify(hostBinary("codex"))} "$sub" --dangerously-bypass-hook-trust -s danger-full-access "$@"\n`,
+    );
+    await chmod(wrapper, 0o755);
+    const args = ["--binary", wrapper, "--allow", "mkdir codex-dir"];
+    const { code, stdout } = await hookTest(args, "codex", c);
+    expect(stdout).toMatch(/^ok {3}Codex CLI asked docket$/m);
+    expect(stdout).toMatch(
+      /^ok {3}the denied call did not run: touch .*\n.*refused by docket:self/m,
+    );
+    expect(stdout).toMatch(/^ok {3}the allowed call ran: mkdir codex-dir\n.*ok by mkdir-ok/m);
+    expect(stdout).toMatch(/^ok {3}both calls are in the audit trail, the chain verified$/m);
+    expect(code).toBe(0);
+    expect(existsSync(join(c.ws, "codex-dir"))).toBe(true);
   }, 220_000);
 });

@@ -103,6 +103,7 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
   containment: { type: "rewrite" },
   probe: {
     binary: "gemini",
+    notAsked: "is docket registered (docket hook install gemini-cli)?",
     protocol: async () => (await import("../probe/gemini-probe.js")).geminiProbe,
     // YOLO: gemini-cli approves every call itself, so docket is the only gate being tested.
     args: (prompt) => ["-p", prompt, "--approval-mode", "yolo", "-o", "json"],
