@@ -24,6 +24,11 @@ export interface RegistrationOptions {
   readonly home?: string;
   /** The host's deadline for one hook run, in seconds. */
   readonly timeoutSeconds?: number;
+  /**
+   * docket's other commands for this host (the forms with and without a daemon flag): taken out
+   * too, so that changing the form replaces the registration rather than adding a second one.
+   */
+  readonly alsoRemove?: readonly string[];
 }
 
 function fileOf({ host, project, home = homedir() }: RegistrationOptions): string {
@@ -46,17 +51,21 @@ export async function planRegistration(
 ): Promise<RegistrationChange> {
   const file = fileOf(options);
   const before = existsSync(file) ? await readFile(file, "utf8") : "";
+  const cleaned = (options.alsoRemove ?? []).reduce(
+    (text, other) => withoutRegistration(options.host, text, other, file) ?? text,
+    before,
+  );
   let after: string | undefined;
   if (action === "install") {
     after = withRegistration(
       options.host,
-      before,
+      cleaned,
       options.command,
       options.timeoutSeconds ?? 180,
       file,
     );
   } else {
-    after = withoutRegistration(options.host, before, options.command, file);
+    after = withoutRegistration(options.host, cleaned, options.command, file);
     // A file that is all docket's and is not there: nothing to remove.
     if (after === undefined && before === "") after = "";
   }
