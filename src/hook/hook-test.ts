@@ -202,7 +202,12 @@ function runHost(
   { cwd, env, timeoutMs }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
 ): Promise<HostRun> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    // PWD too: a host may take its folder from it (opencode) rather than from the cwd.
+    const child = spawn(file, args, {
+      cwd,
+      env: { ...env, PWD: cwd },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let tail = "";
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString("utf8")).slice(-2000);

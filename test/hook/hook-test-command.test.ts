@@ -11,6 +11,7 @@ import {
   type HostWorkspace,
   hostBinary,
   hostWorkspace,
+  opencodeBinary,
 } from "../support/host-e2e.js";
 
 // `docket hook test claude-code` run from the sources against the real Claude Code 2.1.332: it
@@ -23,15 +24,18 @@ const tsx = import.meta.resolve("tsx");
 let w: HostWorkspace;
 let g: HostWorkspace;
 let c: HostWorkspace;
+let o: HostWorkspace;
 beforeAll(async () => {
   w = await hostWorkspace("hook-test", { dirs: ["ws/.claude"] });
   g = await hostWorkspace("hook-test-gemini", { dirs: ["home/.gemini"] });
   c = await hostWorkspace("hook-test-codex", { dirs: ["home/.codex"] });
+  o = await hostWorkspace("hook-test-opencode", { dirs: ["ws/.opencode/plugin"] });
 });
 afterAll(async () => {
   await w?.remove();
   await g?.remove();
   await c?.remove();
+  await o?.remove();
 });
 
 const hookTest = (args: readonly string[], host = "claude-code", at: HostWorkspace = w) =>
@@ -45,7 +49,7 @@ const hookTest = (args: readonly string[], host = "claude-code", at: HostWorkspa
       DOCKET_STORE: "",
       GEMINI_CLI_TRUST_WORKSPACE: "true",
     },
-    timeout: 200_000,
+    timeout: 320_000,
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
@@ -139,4 +143,31 @@ describe("docket hook test codex", () => {
     expect(code).toBe(0);
     expect(existsSync(join(c.ws, "codex-dir"))).toBe(true);
   }, 220_000);
+});
+
+describe("docket hook test opencode", () => {
+  it("passes with the real opencode: the deny held, the allow ran, both are on the trail", async () => {
+    await writeFile(
+      join(o.ws, ".opencode", "plugin", "docket.js"),
+      withRegistration("opencode", "", docketHookCommand("opencode", o.config), 60, "docket.js"),
+    );
+    // opencode starts slowly on a busy machine (its own runtime, its plugin's packages).
+    const args = [
+      "--binary",
+      opencodeBinary(),
+      "--allow",
+      "mkdir opencode-dir",
+      "--timeout",
+      "280",
+    ];
+    const { code, stdout } = await hookTest(args, "opencode", o);
+    expect(stdout).toMatch(/^ok {3}opencode asked docket$/m);
+    expect(stdout).toMatch(
+      /^ok {3}the denied call did not run: touch .*\n.*refused by docket:self/m,
+    );
+    expect(stdout).toMatch(/^ok {3}the allowed call ran: mkdir opencode-dir\n.*ok by mkdir-ok/m);
+    expect(stdout).toMatch(/^ok {3}both calls are in the audit trail, the chain verified$/m);
+    expect(code).toBe(0);
+    expect(existsSync(join(o.ws, "opencode-dir"))).toBe(true);
+  }, 330_000);
 });

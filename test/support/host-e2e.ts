@@ -116,6 +116,70 @@ export async function runGemini(
   );
 }
 
+/**
+ * The real opencode binary (opencode-ai, pinned in package.json): node_modules/.bin/opencode, or
+ * `DOCKET_TEST_OPENCODE` where it is installed elsewhere.
+ *
+ * @example
+ * ```ts
+ * await run(opencodeBinary(), ["run", "hi"]);
+ * ```
+ */
+export function opencodeBinary(): string {
+  return process.env.DOCKET_TEST_OPENCODE || join(root, "node_modules", ".bin", "opencode");
+}
+
+/**
+ * Run the real opencode headless (`opencode run`) in `ws` against a fake Chat Completions API at
+ * `url`: a provider for the fake in `OPENCODE_CONFIG_CONTENT` (no models.dev, no update check),
+ * its own permission prompt off for bash (docket is the gate under test), and docket's plugin in
+ * `ws/.opencode/plugin/docket.js` as `docket hook install opencode` writes it.
+ *
+ * @example
+ * ```ts
+ * await runOpencode(w, fake.url, "make the two things");
+ * ```
+ */
+export async function runOpencode(
+  w: Pick<HostWorkspace, "ws" | "home" | "config">,
+  url: string,
+  prompt: string,
+): Promise<void> {
+  await mkdir(join(w.ws, ".opencode", "plugin"), { recursive: true });
+  await writeFile(
+    join(w.ws, ".opencode", "plugin", "docket.js"),
+    withRegistration("opencode", "", docketHookCommand("opencode", w.config), 60, "docket.js"),
+  );
+  const config = {
+    provider: {
+      fake: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "fake",
+        options: { baseURL: `${url}/v1`, apiKey: "fake-key" },
+        models: { "fake-model": { name: "fake" } },
+      },
+    },
+    model: "fake/fake-model",
+    permission: { bash: "allow", edit: "allow" },
+  };
+  const opencode = promisify(execFile)(opencodeBinary(), ["run", prompt], {
+    cwd: w.ws,
+    env: {
+      ...process.env,
+      // opencode takes its folder from PWD, not from the process's working directory.
+      PWD: w.ws,
+      HOME: w.home,
+      OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+    },
+    timeout: 280_000,
+  });
+  // opencode run reads a standard input that is not a terminal, until it ends.
+  opencode.child.stdin?.end();
+  await opencode;
+}
+
 /** A temp dir with a project (`ws`, holding docket.yaml) and a home for the host. */
 export interface HostWorkspace {
   readonly dir: string;

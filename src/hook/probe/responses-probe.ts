@@ -1,5 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { noteResult, type ProbeProtocol, sendJson, writeEvent } from "./probe-server.js";
+import {
+  contentText,
+  noteResult,
+  type ProbeProtocol,
+  sendJson,
+  writeEvent,
+} from "./probe-server.js";
 
 interface Item {
   readonly type?: string;
@@ -12,16 +18,6 @@ interface ResponsesBody {
 }
 
 const SHELL = "exec_command";
-
-function textOf(output: unknown): string {
-  if (typeof output === "string") return output;
-  if (Array.isArray(output)) {
-    return output
-      .map((part: { text?: unknown }) => (typeof part?.text === "string" ? part.text : ""))
-      .join("\n");
-  }
-  return JSON.stringify(output ?? "");
-}
 
 function send(res: ServerResponse, served: number, item: object): void {
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
@@ -54,7 +50,11 @@ export const responsesProbe: ProbeProtocol = ({ path, body }, res, { calls, seen
   const request = (body ?? {}) as ResponsesBody;
   const outputs = (request.input ?? []).filter((item) => item.type === "function_call_output");
   for (const output of outputs) {
-    const text = textOf(output.output);
+    const text =
+      output.output === undefined ||
+      (typeof output.output === "object" && !Array.isArray(output.output))
+        ? JSON.stringify(output.output ?? "")
+        : contentText(output.output);
     noteResult(seen, {
       callId: String(output.call_id),
       isError: /exit(ed with)? code:? [1-9]|blocked|denied/i.test(text),
