@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { structuredPatch } from "diff";
 import { registrationTarget, withoutRegistration, withRegistration } from "./hook-registration.js";
 import type { HostName } from "./host-registry.js";
-import { lineDiff } from "./line-diff.js";
 
 /** A change to one host's settings, computed before anything is written. */
 export interface RegistrationChange {
@@ -69,7 +69,7 @@ export async function planRegistration(
     // A file that is all docket's and is not there: nothing to remove.
     if (after === undefined && before === "") after = "";
   }
-  return { file, before, after, diff: lineDiff(before, after ?? "") };
+  return { file, before, after, diff: changedLines(before, after ?? "") };
 }
 
 /**
@@ -88,4 +88,11 @@ export async function applyRegistration(change: RegistrationChange): Promise<voi
   if (change.after === change.before) return;
   await mkdir(dirname(change.file), { recursive: true });
   await writeFile(change.file, change.after);
+}
+
+/** The changed lines of a settings file, `-` removed and `+` added, two unchanged lines around. */
+function changedLines(before: string, after: string): string[] {
+  const ended = (text: string) => (text === "" || text.endsWith("\n") ? text : `${text}\n`);
+  const patch = structuredPatch("", "", ended(before), ended(after), "", "", { context: 2 });
+  return patch.hunks.flatMap((hunk) => hunk.lines);
 }
