@@ -133,7 +133,7 @@ export function opencodeBinary(): string {
  * Run the real opencode headless (`opencode run`) in `ws` against a fake Chat Completions API at
  * `url`: a provider for the fake in `OPENCODE_CONFIG_CONTENT` (no models.dev, no update check),
  * its own permission prompt off for bash (docket is the gate under test), and docket's plugin in
- * `ws/.opencode/plugin/docket.js` as `docket hook install opencode` writes it.
+ * `ws/.opencode/plugin/docket.js` as `docket hook install opencode` writes it. `env` adds variables.
  *
  * @example
  * ```ts
@@ -144,6 +144,7 @@ export async function runOpencode(
   w: Pick<HostWorkspace, "ws" | "home" | "config">,
   url: string,
   prompt: string,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<void> {
   await mkdir(join(w.ws, ".opencode", "plugin"), { recursive: true });
   await writeFile(
@@ -172,6 +173,7 @@ export async function runOpencode(
       OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_DISABLE_AUTOUPDATE: "1",
+      ...env,
     },
     timeout: 280_000,
   });

@@ -50,6 +50,10 @@ export const DocketPlugin = async () => ({
       tool_input: output.args ?? {},
     });
     if (answer.decision !== "allow") throw new Error(answer.reason || "docket denied this call");
+    // docket's sandbox: the command replaced by its contained launch (docket hook exec).
+    if (answer.updatedInput && typeof answer.updatedInput === "object" && output.args) {
+      Object.assign(output.args, answer.updatedInput);
+    }
   },
   "tool.execute.after": async (input, output) => {
     try {
@@ -110,8 +114,13 @@ export const opencodeHost: HostAdapter<"opencode"> = {
   reply(_eventName, verdict) {
     if (verdict.type === "none") return quietReply("");
     // The plugin has no prompt: anything but allow is a refusal there.
-    const decision = verdict.type === "allow" ? "allow" : "deny";
-    return quietReply(`${JSON.stringify({ decision, reason: verdict.reason })}\n`);
+    if (verdict.type !== "allow") {
+      return quietReply(`${JSON.stringify({ decision: "deny", reason: verdict.reason })}\n`);
+    }
+    const { updatedInput } = verdict;
+    return quietReply(
+      `${JSON.stringify({ decision: "allow", reason: verdict.reason, ...(updatedInput ? { updatedInput } : {}) })}\n`,
+    );
   },
   registration: {
     target: { file: ".opencode/plugin/docket.js", home: false },
@@ -121,10 +130,8 @@ export const opencodeHost: HostAdapter<"opencode"> = {
   },
   asking: { defaultMode: "wait", hostPrompt: false },
   keystrokesTool: undefined,
-  containment: {
-    type: "none",
-    why: "opencode runs its shell commands itself, with the environment it was started with",
-  },
+  // The plugin copies docket's updatedInput into the call's args before opencode runs it.
+  containment: { type: "rewrite" },
   probe: {
     binary: "opencode",
     notAsked: "is docket registered (docket hook install opencode) in this project?",
