@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PEEK_SECRET, type PeekWorkspace, peekWorkspace } from "../support/contained-peek.js";
+import { type PeekWorkspace, peekWorkspace } from "../support/contained-peek.js";
 import { startFakeChatAgent } from "../support/fake-providers/fake-chat-agent.js";
 import type { FakeServer } from "../support/fake-providers/fake-server.js";
 import { readHostTrail, runOpencode } from "../support/host-e2e.js";
@@ -33,14 +31,7 @@ afterAll(async () => {
 describe("opencode's commands run contained in docket's sandbox", () => {
   it("a command an allow rule clears sees no token, no docket file, no secret, and leaves nothing running", async () => {
     await runOpencode(w, fake.url, "peek", { BOB_TOKEN: TOKEN });
-    const seen = await readFile(join(w.ws, "seen.txt"), "utf8");
-    expect(seen).toContain("peeked");
-    expect(seen).toContain("token=[]");
-    expect(seen).not.toContain(TOKEN);
-    expect(seen).not.toContain(PEEK_SECRET);
-    expect(seen).not.toContain("shell-ok");
-    expect(seen).not.toContain("tool.execute.before");
-    expect(w.lingering()).toBe("");
+    await w.expectContained(TOKEN, "tool.execute.before");
 
     const trail = await readHostTrail(w.ws);
     expect(trail.statusByRule()).toEqual({ "shell-ok": "ok" });

@@ -1,12 +1,18 @@
 import { execFileSync } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { type HostWorkspace, hostWorkspace } from "./host-e2e.js";
 
 /** The workspace of a containment test, with what its script tries to reach. */
 export interface PeekWorkspace extends HostWorkspace {
   /** Whether a process the script left running is still there (its pids, or ""). */
   lingering(): string;
+  /**
+   * Assert that the script ran contained: what it wrote to `seen.txt` shows no `token`, no docket
+   * config, no secret and nothing of the host's registration (`marker`), and nothing it left runs.
+   */
+  expectContained(token: string, marker: string): Promise<void>;
 }
 
 /** The secret a deny rule protects in a peek workspace's `.env`. */
@@ -60,5 +66,15 @@ export async function peekWorkspace(
       return "";
     }
   };
-  return { ...w, lingering };
+  const expectContained = async (token: string, marker: string) => {
+    const seen = await readFile(join(w.ws, "seen.txt"), "utf8");
+    expect(seen).toContain("peeked");
+    expect(seen).toContain("token=[]");
+    expect(seen).not.toContain(token);
+    expect(seen).not.toContain(PEEK_SECRET);
+    expect(seen).not.toContain("shell-ok");
+    expect(seen).not.toContain(marker);
+    expect(lingering()).toBe("");
+  };
+  return { ...w, lingering, expectContained };
 }
