@@ -97,7 +97,11 @@ describe("hostConfinement", () => {
         sandbox,
       ),
     ).toBeUndefined();
-    expect(await hostConfinement(hostAdapter("opencode"), bash, sandbox)).toBeUndefined();
+    for (const host of ["gemini-cli", "opencode"] as const) {
+      expect(await hostConfinement(hostAdapter(host), bash, sandbox)).toEqual({ status: "off" });
+    }
+    // Codex's commands run in its own sandbox, not docket's: nothing to judge them by here.
+    expect(await hostConfinement(hostAdapter("codex"), bash, sandbox)).toBeUndefined();
   });
 });
 

@@ -25,8 +25,9 @@ export function shellLine(words: readonly string[]): string {
   return words.map(shellWord).join(" ");
 }
 
-// One word as `shellWord` writes it: bare, or single-quoted with each `'` as `'\''`.
-const LINE_WORD = /([\w@%+=:,./-]+|'(?:[^']|'\\'')*')( |$)/y;
+// One word as `shellWord` writes it (bare, or single-quoted with each `'` as `'\''`), then the
+// space before the next word or the end of the line.
+const LINE_WORD = /([\w@%+=:,./-]+|'(?:[^']|'\\'')*')( |$)/;
 
 /**
  * The words of a line `shellLine` wrote, in order; undefined for any other text (a word quoted
@@ -39,17 +40,16 @@ const LINE_WORD = /([\w@%+=:,./-]+|'(?:[^']|'\\'')*')( |$)/y;
  * ```
  */
 export function readShellLine(line: string): string[] | undefined {
+  if (line === "") return undefined;
+  const word = new RegExp(LINE_WORD.source, "y");
   const words: string[] = [];
-  LINE_WORD.lastIndex = 0;
-  while (LINE_WORD.lastIndex < line.length) {
-    const at = LINE_WORD.lastIndex;
-    const match = LINE_WORD.exec(line);
+  while (word.lastIndex < line.length) {
+    const match = word.exec(line);
     if (!match) return undefined;
-    const word = match[1] as string;
-    words.push(word.startsWith("'") ? word.slice(1, -1).replace(/'\\''/g, "'") : word);
-    // A trailing space ends no word: the line `shellLine` writes never has one.
-    if (match[2] === " " && LINE_WORD.lastIndex === line.length) return undefined;
-    if (LINE_WORD.lastIndex === at) return undefined;
+    const text = match[1] as string;
+    words.push(text.startsWith("'") ? text.slice(1, -1).replace(/'\\''/g, "'") : text);
+    // A trailing space ends no word: a line `shellLine` writes never has one.
+    if (match[2] === " " && word.lastIndex === line.length) return undefined;
   }
-  return line === "" ? undefined : words;
+  return words;
 }
