@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 // answer. The compiled CLI (.bench-build), a real SQLite store and a policy with a shell rule.
 const main = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
 
-function once(cwd: string, id: number, daemon = false): Promise<number> {
+function once(cwd: string, id: number, flags: readonly string[] = []): Promise<number> {
   const payload = JSON.stringify({
     session_id: "bench-session",
     transcript_path: "/tmp/t.jsonl",
@@ -22,7 +22,7 @@ function once(cwd: string, id: number, daemon = false): Promise<number> {
   });
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const args = [main, "hook", "claude-code", ...(daemon ? ["--daemon"] : [])];
+    const args = [main, "hook", "claude-code", ...flags];
     const child = spawn(process.execPath, args, { cwd });
     let out = "";
     child.stdout.on("data", (chunk) => {
@@ -48,7 +48,7 @@ function percentile(sorted: readonly number[], q: number): number {
  *
  * @example
  * ```ts
- * await benchHook(); // hook claude-code in process (Bash, allow): p50 … ms, p95 … ms over 20 runs; then --daemon
+ * await benchHook(); // hook claude-code in process (Bash, allow): p50 … ms, p95 … ms over 20 runs; then the daemon forms
  * ```
  */
 export async function benchHook(runs = 20): Promise<void> {
@@ -73,6 +73,12 @@ export async function benchHook(runs = 20): Promise<void> {
     const inProcess: number[] = [];
     for (let i = 0; i < runs; i += 1) inProcess.push(await once(dir, i));
     report("in process", inProcess);
+    // What install registers, with no daemon running: one refused connect, then in process.
+    const fallback: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      fallback.push(await once(dir, 3 * runs + i, ["--prefer-daemon"]));
+    }
+    report("--prefer-daemon, no daemon", fallback);
     const serve = spawn(process.execPath, [main, "hook", "serve"], { cwd: dir });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -84,8 +90,13 @@ export async function benchHook(runs = 20): Promise<void> {
         serve.on("close", () => reject(new Error(`hook serve ended: ${said}`)));
       });
       const daemon: number[] = [];
-      for (let i = 0; i < runs; i += 1) daemon.push(await once(dir, runs + i, true));
+      for (let i = 0; i < runs; i += 1) daemon.push(await once(dir, runs + i, ["--daemon"]));
       report("--daemon", daemon);
+      const preferred: number[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        preferred.push(await once(dir, 4 * runs + i, ["--prefer-daemon"]));
+      }
+      report("--prefer-daemon, daemon up", preferred);
     } finally {
       serve.kill("SIGTERM");
     }

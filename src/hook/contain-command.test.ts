@@ -1,6 +1,13 @@
 import { execFileSync } from "node:child_process";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { containedCommand, containVerdict, hostConfinement } from "./contain-command.js";
+import {
+  containedCommand,
+  containedOriginal,
+  containVerdict,
+  hostConfinement,
+  uncontainedInput,
+} from "./contain-command.js";
 import { hostAdapter } from "./host-registry.js";
 import { shellTool } from "./host-tool-mapping.js";
 
@@ -90,6 +97,40 @@ describe("hostConfinement", () => {
         sandbox,
       ),
     ).toBeUndefined();
-    expect(await hostConfinement(hostAdapter("opencode"), bash, sandbox)).toBeUndefined();
+    for (const host of ["gemini-cli", "opencode"] as const) {
+      expect(await hostConfinement(hostAdapter(host), bash, sandbox)).toEqual({ status: "off" });
+    }
+    // Codex's commands run in its own sandbox, not docket's: nothing to judge them by here.
+    expect(await hostConfinement(hostAdapter("codex"), bash, sandbox)).toBeUndefined();
+  });
+});
+
+describe("uncontainedInput", () => {
+  it("puts back the command a contained line runs, for any command and any target", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary" }),
+        fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+        (command, configFile) => {
+          const line = containedCommand(command, { configFile, storeUrl: "sqlite:/a b/d.db" });
+          expect(containedOriginal(line)).toBe(command);
+          const after = JSON.stringify({ command: line, description: "d" });
+          expect(JSON.parse(uncontainedInput(after, bash))).toEqual({ command, description: "d" });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("takes off only the outermost wrapping, and leaves other inputs as they were", () => {
+    const inner = containedCommand("ls", target);
+    expect(containedOriginal(containedCommand(inner, target))).toBe(inner);
+    for (const command of ["ls -a", "hook exec -- ls", "x hook exec -- 'a' 'b'", "echo $X"]) {
+      const text = JSON.stringify({ command });
+      expect(uncontainedInput(text, bash)).toBe(text);
+    }
+    const read = { tool: "read_file", writes: false, policyArgs: { path: "file_path" } };
+    const text = JSON.stringify({ file_path: inner });
+    expect(uncontainedInput(text, read)).toBe(text);
   });
 });

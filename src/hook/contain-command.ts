@@ -7,7 +7,7 @@ import type { HookVerdict } from "./hook-answer.js";
 import type { HostAdapter } from "./host-adapter.js";
 import type { HostToolMapping } from "./host-tool-mapping.js";
 import { selfCommand } from "./self-command.js";
-import { shellWord } from "./shell-word.js";
+import { readShellLine, shellWord } from "./shell-word.js";
 
 /**
  * The confinement a host's shell tool is judged with: on a host whose commands docket rewrites
@@ -105,4 +105,43 @@ export function containedCommand(command: string, target: ContainTarget): string
     ...(target.storeUrl.startsWith("sqlite:") ? ["--store", target.storeUrl] : []),
   ];
   return `${selfCommand(["hook", "exec", ...flags, "--"])} ${shellWord(command)}`;
+}
+
+/**
+ * The command a contained line runs (`… hook exec [flags] -- 'COMMAND'`, as `containedCommand`
+ * wrote it), or undefined for any other line. Only the outermost wrapping is taken off.
+ *
+ * @example
+ * ```ts
+ * containedOriginal("/usr/bin/node /x/main.js hook exec --config /ws/docket.yaml -- 'ls -a'"); // "ls -a"
+ * containedOriginal("ls -a"); // undefined
+ * ```
+ */
+export function containedOriginal(line: string): string | undefined {
+  const words = readShellLine(line);
+  if (words === undefined) return undefined;
+  const exec = words.findIndex((word, at) => word === "hook" && words[at + 1] === "exec");
+  const end = words.indexOf("--", exec + 2);
+  return exec > 0 && end === words.length - 2 ? words[end + 1] : undefined;
+}
+
+/**
+ * A host's after-event input as the model sent it: where the host reports the input docket's
+ * answer rewrote (gemini-cli's `AfterTool` carries the contained line), the command put back, so
+ * the call pairs with the one its before event cleared and the trail keeps what was judged.
+ * Any other input is returned as it was.
+ *
+ * @example
+ * ```ts
+ * import { shellTool } from "./host-tool-mapping.js";
+ * uncontainedInput('{"command":"node /x/main.js hook exec -- \'ls -a\'"}', shellTool()); // '{"command":"ls -a"}'
+ * ```
+ */
+export function uncontainedInput(inputText: string, mapping: HostToolMapping): string {
+  const key = mapping.policyArgs.command;
+  if (key === undefined) return inputText;
+  const input = JSON.parse(inputText) as Record<string, unknown>;
+  const line = input[key];
+  const original = typeof line === "string" ? containedOriginal(line) : undefined;
+  return original === undefined ? inputText : JSON.stringify({ ...input, [key]: original });
 }

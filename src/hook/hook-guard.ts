@@ -145,7 +145,8 @@ export async function guardHook(
 
 /**
  * What a hook call loads: the thin client of `docket hook serve` with `--daemon` (its absence
- * is a deny, never a fallback), else docket's whole hook path in this process.
+ * is a deny, never a fallback) or `--prefer-daemon` (its absence hands the call to the
+ * in-process path, loaded only then), else docket's whole hook path in this process.
  *
  * @example
  * ```ts
@@ -153,11 +154,15 @@ export async function guardHook(
  * ```
  */
 export function loadHookRunner(argv: readonly string[]): () => Promise<HookRunner> {
+  const inProcess = async () => (await import("./hook-main.js")).hookRunner;
+  const socket = flag(argv, "--socket");
   if (argv.includes("--daemon")) {
-    const socket = flag(argv, "--socket");
     return async () => (await import("./hook-client.js")).daemonRunner(socket);
   }
-  return async () => (await import("./hook-main.js")).hookRunner;
+  if (argv.includes("--prefer-daemon")) {
+    return async () => (await import("./hook-client.js")).daemonRunner(socket, inProcess);
+  }
+  return inProcess;
 }
 
 /**

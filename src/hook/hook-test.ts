@@ -75,7 +75,7 @@ export async function runHookTest({
   const since = Date.now() - 1000;
   let run: HostRun;
   try {
-    run = await runHost(binary ?? probe.binary, probe.args(PROMPT), {
+    run = await runHost(binary ?? probe.binary, probe.args(PROMPT, server.url), {
       cwd: project,
       env: probe.env(server.url, env),
       timeoutMs,
@@ -108,7 +108,7 @@ export async function runHookTest({
         deniedCall !== undefined,
         deniedCall
           ? `session ${deniedCall.sessionId}`
-          : `no call ${denied.id} in docket's store: is docket registered (docket hook install ${host})?`,
+          : `no call ${denied.id} in docket's store: ${probe.notAsked}`,
       ),
       deniedCheck(denied.command, deniedCall, seenOf(denied.id), markerMade),
       allowedCheck(allowed.command, allowedCall, seenOf(allowed.id)),
@@ -202,7 +202,12 @@ function runHost(
   { cwd, env, timeoutMs }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
 ): Promise<HostRun> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    // PWD too: a host may take its folder from it (opencode) rather than from the cwd.
+    const child = spawn(file, args, {
+      cwd,
+      env: { ...env, PWD: cwd },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let tail = "";
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString("utf8")).slice(-2000);

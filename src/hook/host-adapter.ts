@@ -70,8 +70,10 @@ export interface HostProbe {
   readonly binary: string;
   /** Its model protocol, loaded when a probe runs (the adapter stays light for the hook). */
   protocol(): Promise<ProbeProtocol>;
-  /** The arguments of a headless run of one prompt. */
-  args(prompt: string): string[];
+  /** The arguments of a headless run of one prompt, against the probe model at `url`. */
+  args(prompt: string, url: string): string[];
+  /** What to look at when the host ran but never asked docket. */
+  readonly notAsked: string;
   /** The user's own environment, pointed at the probe model at `url` with a key it accepts. */
   env(url: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 }

@@ -6,7 +6,7 @@ import type { Runtime } from "../cli/build-runtime.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { Tool, ToolConfinement } from "../tool/tool.js";
-import { containVerdict, hostConfinement } from "./contain-command.js";
+import { containVerdict, hostConfinement, uncontainedInput } from "./contain-command.js";
 import { guardHostSettings } from "./guard-host-settings.js";
 import { failClosed, type HookReply, type HookVerdict } from "./hook-answer.js";
 import { hookApprover } from "./hook-approver.js";
@@ -100,15 +100,20 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
   const runtime = options.runtime ?? (await openHookRuntime(options));
   try {
     const settings = hookSettings(runtime.cli.config, host);
-    const event = reading.event;
+    const read = reading.event;
     const mcpServers = runtime.cli.runtime.mcp?.servers ?? {};
     const mapping = mapHostTool(
       host,
-      event.toolName,
+      read.toolName,
       settings.tools,
       (server) => settings.trustedServers.has(server) || mcpServers[server]?.trusted === true,
     );
-    if (mapping === undefined) return await unmapped(runtime, event, eventName);
+    if (mapping === undefined) return await unmapped(runtime, read, eventName);
+    // A host may report the input docket's answer rewrote: pair and record the one it judged.
+    const event =
+      read.kind === "after"
+        ? { ...read, inputText: uncontainedInput(read.inputText, mapping) }
+        : read;
     if (event.kind === "permission") {
       return adapter.reply(eventName, await durableAnswer(runtime.store, event, mapping));
     }

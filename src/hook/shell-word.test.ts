@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { shellLine, shellWord } from "./shell-word.js";
+import { readShellLine, shellLine, shellWord } from "./shell-word.js";
 
 // What a real shell makes of a quoted word: each argument it receives, NUL-separated.
 const argsAfterBash = (line: string): string[] =>
@@ -37,5 +37,25 @@ describe("shellWord", () => {
   it("keeps expansions, substitutions and quotes from running", () => {
     const hostile = `$(touch pwned) \`id\` $HOME ' " ; & | > < * ? ~ \n !`;
     expect(argsAfterBash(shellWord(hostile))).toEqual([hostile]);
+  });
+});
+
+describe("readShellLine", () => {
+  it("reads back exactly the words shellLine wrote, whatever they hold", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: "binary" }), { minLength: 1, maxLength: 5 }),
+        (words) => {
+          expect(readShellLine(shellLine(words))).toEqual(words);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads no line shellLine could not have written", () => {
+    for (const line of ["", "ls  -a", "ls -a ", "ls $HOME", `echo "a b"`, "echo 'a", "a\\ b"]) {
+      expect(readShellLine(line)).toBeUndefined();
+    }
   });
 });

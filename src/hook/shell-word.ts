@@ -24,3 +24,32 @@ export function shellWord(word: string): string {
 export function shellLine(words: readonly string[]): string {
   return words.map(shellWord).join(" ");
 }
+
+// One word as `shellWord` writes it (bare, or single-quoted with each `'` as `'\''`), then the
+// space before the next word or the end of the line.
+const LINE_WORD = /([\w@%+=:,./-]+|'(?:[^']|'\\'')*')( |$)/;
+
+/**
+ * The words of a line `shellLine` wrote, in order; undefined for any other text (a word quoted
+ * another way, two spaces, an expansion), so that only docket's own lines read back.
+ *
+ * @example
+ * ```ts
+ * readShellLine("docket sandbox exec -- 'ls -la'"); // ["docket", "sandbox", "exec", "--", "ls -la"]
+ * readShellLine("ls $HOME"); // undefined
+ * ```
+ */
+export function readShellLine(line: string): string[] | undefined {
+  if (line === "") return undefined;
+  const word = new RegExp(LINE_WORD.source, "y");
+  const words: string[] = [];
+  while (word.lastIndex < line.length) {
+    const match = word.exec(line);
+    if (!match) return undefined;
+    const text = match[1] as string;
+    words.push(text.startsWith("'") ? text.slice(1, -1).replace(/'\\''/g, "'") : text);
+    // A trailing space ends no word: a line `shellLine` writes never has one.
+    if (match[2] === " " && word.lastIndex === line.length) return undefined;
+  }
+  return words;
+}

@@ -1,19 +1,13 @@
-import { execFile, execFileSync } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withRegistration } from "../../src/hook/hook-registration.js";
+import { type PeekWorkspace, peekWorkspace } from "../support/contained-peek.js";
 import { startFakeAnthropicAgent } from "../support/fake-providers/fake-anthropic-agent.js";
 import type { FakeServer } from "../support/fake-providers/fake-server.js";
-import {
-  claudeEnv,
-  docketHookCommand,
-  type HostWorkspace,
-  hostBinary,
-  hostWorkspace,
-  readHostTrail,
-} from "../support/host-e2e.js";
+import { claudeEnv, docketHookCommand, hostBinary, readHostTrail } from "../support/host-e2e.js";
 
 // The real Claude Code 2.1.332 runs a Bash call docket allows; docket's PreToolUse answer rewrites
 // it (`updatedInput`) into `docket hook exec`, so the command runs in docket's sandbox with
@@ -22,32 +16,16 @@ import {
 // protects and the host's settings, and to leave a process running: none of it works.
 const run = promisify(execFile);
 const TOKEN = "approver-token-9f3c1e77";
-const LINGER = "417.25"; // a `sleep` no other process on the machine runs
 
-let w: HostWorkspace;
+let w: PeekWorkspace;
 let fake: FakeServer;
 beforeAll(async () => {
-  w = await hostWorkspace("claude-contained", {
+  w = await peekWorkspace("claude-contained", {
     dirs: ["ws/.claude"],
-    policy: [
-      "policy:",
-      "  rules:",
-      "    - { id: shell-ok, tool: run_command, decision: allow }",
-      "    - { id: no-env, tool: read_file, path: '.env', decision: deny }",
-      "",
-    ].join("\n"),
+    tokenVar: "DOCKET_TOKEN",
+    settings: ".claude/settings.json",
+    linger: "417.25", // a `sleep` no other process on the machine runs
   });
-  await writeFile(join(w.ws, ".env"), "DB_PASSWORD=hunter2-secret\n");
-  await writeFile(
-    join(w.ws, "peek.sh"),
-    [
-      `echo "token=[$DOCKET_TOKEN]"`,
-      "cat docket.yaml .env .claude/settings.json 2>&1 | head -c 2000",
-      `(sleep ${LINGER} &)`,
-      "echo peeked",
-      "",
-    ].join("\n"),
-  );
   fake = await startFakeAnthropicAgent("Bash", [
     {
       toolCalls: [
@@ -65,14 +43,6 @@ afterAll(async () => {
   await w?.remove();
 });
 
-const lingering = () => {
-  try {
-    return execFileSync("pgrep", ["-f", `sleep ${LINGER}`], { encoding: "utf8" }).trim();
-  } catch {
-    return "";
-  }
-};
-
 describe("Claude Code's commands run contained in docket's sandbox", () => {
   it("a command an allow rule clears sees no token, no docket file, no secret, and leaves nothing running", async () => {
     const { ws, home } = w;
@@ -85,14 +55,7 @@ describe("Claude Code's commands run contained in docket's sandbox", () => {
       env: { ...claudeEnv(home, fake.url), DOCKET_TOKEN: TOKEN },
       timeout: 150_000,
     });
-    const seen = await readFile(join(ws, "seen.txt"), "utf8");
-    expect(seen).toContain("peeked");
-    expect(seen).toContain("token=[]");
-    expect(seen).not.toContain(TOKEN);
-    expect(seen).not.toContain("hunter2-secret");
-    expect(seen).not.toContain("shell-ok");
-    expect(seen).not.toContain("PreToolUse");
-    expect(lingering()).toBe("");
+    await w.expectContained(TOKEN, "PreToolUse");
 
     // The trail keeps the command the model sent, which is what docket judged.
     const trail = await readHostTrail(ws);

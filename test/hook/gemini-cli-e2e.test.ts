@@ -13,6 +13,7 @@ import {
   hostBinary,
   hostWorkspace,
   readHostTrail,
+  runGemini,
 } from "../support/host-e2e.js";
 
 // The real gemini-cli (0.61.0), pointed at a fake Gemini API on 127.0.0.1
@@ -38,34 +39,8 @@ afterAll(async () => {
 
 describe("gemini-cli with docket as its BeforeTool hook", () => {
   it("runs the shell call docket allows, not the one it denies, and both are in the audit trail", async () => {
-    const { ws, home, config } = w;
-    const hook = docketHookCommand("gemini-cli", config);
-    // What `docket hook install gemini-cli` writes, beside the user's own settings.
-    await writeFile(
-      join(home, ".gemini", "settings.json"),
-      withRegistration(
-        "gemini-cli",
-        JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
-        hook,
-        60,
-        "settings.json",
-      ),
-    );
-    await run(
-      hostBinary("gemini"),
-      ["-p", "make the two things", "--approval-mode", "yolo", "-o", "json"],
-      {
-        cwd: ws,
-        env: {
-          ...process.env,
-          HOME: home,
-          GEMINI_API_KEY: "fake-key",
-          GOOGLE_GEMINI_BASE_URL: fake.url,
-          GEMINI_CLI_TRUST_WORKSPACE: "true",
-        },
-        timeout: 150_000,
-      },
-    );
+    const { ws } = w;
+    await runGemini(w, fake.url, "make the two things");
     expect(existsSync(join(ws, "denied-effect"))).toBe(false);
     expect(existsSync(join(ws, "allowed-effect"))).toBe(true);
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,5 +87,36 @@ describe("docket hook serve", () => {
     const absent = await answer(["hook", "claude-code", "--daemon"], dir, payload("d3"));
     expect(absent.code).toBe(2);
     expect(absent.stderr).toContain("no docket hook daemon answers");
+    // What docket hook install registers by default: with no daemon, the in-process path.
+    const fallback = await answer(["hook", "claude-code", "--prefer-daemon"], dir, payload("d4"));
+    expect(fallback.code).toBe(0);
+    expect(fallback.stdout).toContain('"permissionDecision":"allow"');
+    const deniedInProcess = await answer(
+      ["hook", "claude-code", "--prefer-daemon"],
+      dir,
+      payload("d2"),
+    );
+    expect(deniedInProcess.stdout).toContain('"permissionDecision":"deny"');
+  }, 90_000);
+
+  it("a daemon that is there but fails is a deny, never the in-process fallback", async () => {
+    const socket = join(dir, "broken.sock");
+    // Accepts, reads, and hangs up without an answer: a daemon that crashed mid-call.
+    const broken = createServer((connection) => connection.on("data", () => connection.destroy()));
+    await new Promise<void>((resolve) => broken.listen(socket, resolve));
+    try {
+      for (const mode of ["--daemon", "--prefer-daemon"]) {
+        const failed = await answer(
+          ["hook", "claude-code", mode, "--socket", socket],
+          dir,
+          payload("d5"),
+        );
+        expect(failed.code).toBe(2);
+        expect(failed.stderr).toMatch(/the docket hook daemon (failed|gave no readable answer)/);
+        expect(failed.stdout).toBe("");
+      }
+    } finally {
+      await new Promise((resolve) => broken.close(resolve));
+    }
   }, 90_000);
 });

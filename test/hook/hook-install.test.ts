@@ -130,6 +130,20 @@ describe("docket hook install and uninstall", () => {
     ]);
     expect(written.code).toBe(0);
     const settings = JSON.parse(await readFile(join(project, ".claude", "settings.json"), "utf8"));
-    expect(settings.hooks.PreToolUse[0].hooks[0].command).toMatch(/ hook claude-code$/);
+    // The daemon client by default: the daemon when it runs, this process when it does not.
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toMatch(
+      / hook claude-code --prefer-daemon$/,
+    );
+    // Another form replaces docket's registration, never adds a second hook beside it.
+    const inProcess = ["hook", "install", "claude-code", "--project", project, "--yes"];
+    expect((await runDocket([...inProcess, "--no-daemon"])).code).toBe(0);
+    const replaced = JSON.parse(await readFile(join(project, ".claude", "settings.json"), "utf8"));
+    expect(replaced.hooks.PreToolUse).toHaveLength(1);
+    expect(replaced.hooks.PreToolUse[0].hooks[0].command).toMatch(/ hook claude-code$/);
+    expect(
+      (await runDocket(["hook", "uninstall", "claude-code", "--project", project, "--yes"])).code,
+    ).toBe(0);
+    const removed = JSON.parse(await readFile(join(project, ".claude", "settings.json"), "utf8"));
+    expect(removed.hooks ?? {}).toEqual({});
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { withRegistration } from "../../src/hook/hook-registration.js";
 import type { HostName } from "../../src/hook/host-registry.js";
 import type { AuditRecord } from "../../src/store/audit-record.js";
 import type { CallRecord } from "../../src/store/call-record.js";
@@ -68,6 +69,117 @@ export function claudeEnv(home: string, url: string): NodeJS.ProcessEnv {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     TERM: "xterm-256color",
   };
+}
+
+/**
+ * Run the real gemini-cli headless (`-p`, YOLO: it approves every call itself, so docket is the
+ * only gate) in `ws` against a fake Gemini API at `url`, with docket registered in the home's
+ * `.gemini/settings.json` as `docket hook install gemini-cli` writes it. `env` adds variables.
+ *
+ * @example
+ * ```ts
+ * await runGemini(w, fake.url, "make the two things");
+ * ```
+ */
+export async function runGemini(
+  w: Pick<HostWorkspace, "ws" | "home" | "config">,
+  url: string,
+  prompt: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  await mkdir(join(w.home, ".gemini"), { recursive: true });
+  await writeFile(
+    join(w.home, ".gemini", "settings.json"),
+    withRegistration(
+      "gemini-cli",
+      JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+      docketHookCommand("gemini-cli", w.config),
+      60,
+      "settings.json",
+    ),
+  );
+  await promisify(execFile)(
+    hostBinary("gemini"),
+    ["-p", prompt, "--approval-mode", "yolo", "-o", "json"],
+    {
+      cwd: w.ws,
+      env: {
+        ...process.env,
+        HOME: w.home,
+        GEMINI_API_KEY: "fake-key",
+        GOOGLE_GEMINI_BASE_URL: url,
+        GEMINI_CLI_TRUST_WORKSPACE: "true",
+        ...env,
+      },
+      timeout: 150_000,
+    },
+  );
+}
+
+/**
+ * The real opencode binary (opencode-ai, pinned in package.json): node_modules/.bin/opencode, or
+ * `DOCKET_TEST_OPENCODE` where it is installed elsewhere.
+ *
+ * @example
+ * ```ts
+ * await run(opencodeBinary(), ["run", "hi"]);
+ * ```
+ */
+export function opencodeBinary(): string {
+  return process.env.DOCKET_TEST_OPENCODE || join(root, "node_modules", ".bin", "opencode");
+}
+
+/**
+ * Run the real opencode headless (`opencode run`) in `ws` against a fake Chat Completions API at
+ * `url`: a provider for the fake in `OPENCODE_CONFIG_CONTENT` (no models.dev, no update check),
+ * its own permission prompt off for bash (docket is the gate under test), and docket's plugin in
+ * `ws/.opencode/plugin/docket.js` as `docket hook install opencode` writes it. `env` adds variables.
+ *
+ * @example
+ * ```ts
+ * await runOpencode(w, fake.url, "make the two things");
+ * ```
+ */
+export async function runOpencode(
+  w: Pick<HostWorkspace, "ws" | "home" | "config">,
+  url: string,
+  prompt: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  await mkdir(join(w.ws, ".opencode", "plugin"), { recursive: true });
+  await writeFile(
+    join(w.ws, ".opencode", "plugin", "docket.js"),
+    withRegistration("opencode", "", docketHookCommand("opencode", w.config), 60, "docket.js"),
+  );
+  const config = {
+    provider: {
+      fake: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "fake",
+        options: { baseURL: `${url}/v1`, apiKey: "fake-key" },
+        models: { "fake-model": { name: "fake" } },
+      },
+    },
+    model: "fake/fake-model",
+    permission: { bash: "allow", edit: "allow" },
+  };
+  const opencode = promisify(execFile)(opencodeBinary(), ["run", prompt], {
+    cwd: w.ws,
+    env: {
+      ...process.env,
+      // opencode takes its folder from PWD, not from the process's working directory.
+      PWD: w.ws,
+      HOME: w.home,
+      OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      ...env,
+    },
+    timeout: 280_000,
+  });
+  // opencode run reads a standard input that is not a terminal, until it ends.
+  opencode.child.stdin?.end();
+  await opencode;
 }
 
 /** A temp dir with a project (`ws`, holding docket.yaml) and a home for the host. */

@@ -27,6 +27,15 @@ interface RegisterFlags {
   readonly project?: string;
 }
 
+/**
+ * The daemon flag a registration carries: by default `--prefer-daemon` (the daemon when it runs,
+ * this process when it does not); `--daemon` registers the strict client, `--no-daemon` none.
+ */
+function daemonFlag(daemon: boolean | undefined): string[] {
+  if (daemon === undefined) return ["--prefer-daemon"];
+  return daemon ? ["--daemon"] : [];
+}
+
 async function register(action: "install" | "uninstall", host: string, flags: RegisterFlags) {
   if (!isHostName(host)) {
     commandFailure(
@@ -37,7 +46,13 @@ async function register(action: "install" | "uninstall", host: string, flags: Re
   }
   const change = await planRegistration(action, {
     host,
-    command: flags.command ?? `${selfCommand(["hook", host])}${flags.daemon ? " --daemon" : ""}`,
+    command: flags.command ?? selfCommand(["hook", host, ...daemonFlag(flags.daemon)]),
+    alsoRemove:
+      flags.command === undefined
+        ? [undefined, true, false]
+            .filter((daemon) => daemon !== flags.daemon)
+            .map((daemon) => selfCommand(["hook", host, ...daemonFlag(daemon)]))
+        : [],
     project: flags.project ?? process.cwd(),
   });
   if (change.diff.length === 0 && change.after !== undefined) {
@@ -164,6 +179,7 @@ export function registerHookCommand(program: Command): void {
       .option("--config <file>", "docket.yaml to use")
       .option("--store <url>", "the store to use")
       .option("--daemon", "ask docket hook serve; deny when it is not running")
+      .option("--prefer-daemon", "ask docket hook serve when it runs, else answer in this process")
       .option("--socket <path>", "the daemon's socket (default .docket/hook.sock)")
       .action(() =>
         // Only reached when main.ts did not take the call; never answer allow from here.
@@ -216,7 +232,11 @@ export function registerHookCommand(program: Command): void {
       .option("--yes", "write without asking")
       .option(
         "--daemon",
-        "register the thin client of docket hook serve (denies when it is not running)",
+        "register the strict client of docket hook serve (denies when it is not running)",
+      )
+      .option(
+        "--no-daemon",
+        "register the in-process hook only (default: the daemon when it runs, else in process)",
       )
       .option("--command <command>", "the command the host runs (default: this docket)")
       .option("--project <dir>", "the project directory (default: the current one)")

@@ -131,6 +131,7 @@ export const claudeCodeHost: HostAdapter<"claude-code"> = {
   containment: { type: "rewrite" },
   probe: {
     binary: "claude",
+    notAsked: "is docket registered (docket hook install claude-code)?",
     protocol: async () => (await import("../probe/anthropic-probe.js")).anthropicProbe,
     args: (prompt) => ["-p", prompt, "--output-format", "json"],
     env: (url, base) => {

@@ -9,6 +9,7 @@ const END = "# <<< docket hook";
 // Top-level keys must come before the first table, so the sandbox has a block of its own at the top.
 const SANDBOX_BEGIN = "# >>> docket sandbox (docket hook uninstall codex removes this block)";
 const SANDBOX_END = "# <<< docket sandbox";
+const PROBE_PROVIDER = "docket_probe";
 const EVENTS = {
   PreToolUse: "before",
   PostToolUse: "after",
@@ -143,5 +144,24 @@ export const codexHost: HostAdapter<"codex"> = {
     type: "host-sandbox",
     how: 'Codex\'s own sandbox: `sandbox_mode = "workspace-write"` in ~/.codex/config.toml, or `codex -s workspace-write`',
   },
-  probe: undefined,
+  probe: {
+    binary: "codex",
+    notAsked:
+      "is docket registered (docket hook install codex) and its hook trusted? Codex runs no hook until a person reviews it: start codex and trust it when asked.",
+    protocol: async () => (await import("../probe/responses-probe.js")).responsesProbe,
+    // The user's own config.toml (docket's hook, its trust, the sandbox install set), with only
+    // the model provider pointed at the probe, for this run.
+    args: (prompt, url) => [
+      "exec",
+      "--skip-git-repo-check",
+      "-c",
+      `model_providers.${PROBE_PROVIDER}={ name = "docket probe", base_url = ${JSON.stringify(`${url}/v1`)}, wire_api = "responses", env_key = "DOCKET_PROBE_KEY" }`,
+      "-c",
+      `model_provider="${PROBE_PROVIDER}"`,
+      "-c",
+      'model="docket-probe"',
+      prompt,
+    ],
+    env: (_url, base) => ({ ...base, DOCKET_PROBE_KEY: "docket-hook-test" }),
+  },
 };

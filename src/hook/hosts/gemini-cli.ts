@@ -26,7 +26,8 @@ const EVENTS = {
  * (timeouts in milliseconds); its tools from its bundle's `*_TOOL_NAME` and `PARAM_*` constants
  * and the tool list it sends the model; MCP tools as `mcp_SERVER_TOOL` (a server name holds no
  * `_`). It sends no call id: docket derives one. Its prompt answers an ask, except headless,
- * where an ask would wait forever.
+ * where an ask would wait forever. A `BeforeTool` answer's `hookSpecificOutput.tool_input` is
+ * merged into the call, so its shell commands are contained like Claude Code's.
  *
  * @example
  * ```ts
@@ -71,7 +72,14 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
   },
   reply(_eventName, verdict) {
     if (verdict.type === "none") return quietReply("{}\n");
-    return quietReply(`${JSON.stringify({ decision: verdict.type, reason: verdict.reason })}\n`);
+    // gemini-cli merges `tool_input` into the call's parameters; a deny never carries one.
+    const rewrite =
+      verdict.type !== "deny" && verdict.updatedInput
+        ? { hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: verdict.updatedInput } }
+        : {};
+    return quietReply(
+      `${JSON.stringify({ decision: verdict.type, reason: verdict.reason, ...rewrite })}\n`,
+    );
   },
   registration: {
     target: { file: ".gemini/settings.json", home: false },
@@ -91,12 +99,11 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
   },
   asking: { defaultMode: "host", hostPrompt: true, headless: () => geminiHeadless() },
   keystrokesTool: undefined,
-  containment: {
-    type: "none",
-    why: "gemini-cli runs its shell commands itself, with the environment it was started with",
-  },
+  // Its AfterTool reports the rewritten input; run-hook pairs it by the command put back.
+  containment: { type: "rewrite" },
   probe: {
     binary: "gemini",
+    notAsked: "is docket registered (docket hook install gemini-cli)?",
     protocol: async () => (await import("../probe/gemini-probe.js")).geminiProbe,
     // YOLO: gemini-cli approves every call itself, so docket is the only gate being tested.
     args: (prompt) => ["-p", prompt, "--approval-mode", "yolo", "-o", "json"],

@@ -1,5 +1,6 @@
 import type { HostAdapter } from "../host-adapter.js";
 import {
+  escapeTool,
   inertTool,
   readTool,
   searchTool,
@@ -10,7 +11,7 @@ import {
 import { quietReply } from "./pre-tool-use-reply.js";
 
 /**
- * The opencode plugin: its `tool.execute.before` sends the call to `docket hook opencode` and
+ * The opencode plugin (opencode 1.18): its `tool.execute.before` sends the call to `docket hook opencode` and
  * throws unless docket answers allow (a docket that cannot be started, that fails or that says
  * anything else is a refusal); `tool.execute.after` reports the outcome.
  *
@@ -49,6 +50,10 @@ export const DocketPlugin = async () => ({
       tool_input: output.args ?? {},
     });
     if (answer.decision !== "allow") throw new Error(answer.reason || "docket denied this call");
+    // docket's sandbox: the command replaced by its contained launch (docket hook exec).
+    if (answer.updatedInput && typeof answer.updatedInput === "object" && output.args) {
+      Object.assign(output.args, answer.updatedInput);
+    }
   },
   "tool.execute.after": async (input, output) => {
     try {
@@ -98,6 +103,9 @@ export const opencodeHost: HostAdapter<"opencode"> = {
     websearch: webTool(undefined),
     todowrite: inertTool("todowrite"),
     todoread: inertTool("todoread"),
+    skill: inertTool("skill"),
+    // Not yet proven that its sub-agent's calls reach the plugin: denied unless a rule names it.
+    task: escapeTool("task", "it starts a sub-agent whose own calls docket may not see"),
   },
   mcpToolName(name) {
     const match = /^([^_]+)_(.+)$/.exec(name);
@@ -106,8 +114,13 @@ export const opencodeHost: HostAdapter<"opencode"> = {
   reply(_eventName, verdict) {
     if (verdict.type === "none") return quietReply("");
     // The plugin has no prompt: anything but allow is a refusal there.
-    const decision = verdict.type === "allow" ? "allow" : "deny";
-    return quietReply(`${JSON.stringify({ decision, reason: verdict.reason })}\n`);
+    if (verdict.type !== "allow") {
+      return quietReply(`${JSON.stringify({ decision: "deny", reason: verdict.reason })}\n`);
+    }
+    const { updatedInput } = verdict;
+    return quietReply(
+      `${JSON.stringify({ decision: "allow", reason: verdict.reason, ...(updatedInput ? { updatedInput } : {}) })}\n`,
+    );
   },
   registration: {
     target: { file: ".opencode/plugin/docket.js", home: false },
@@ -117,9 +130,31 @@ export const opencodeHost: HostAdapter<"opencode"> = {
   },
   asking: { defaultMode: "wait", hostPrompt: false },
   keystrokesTool: undefined,
-  containment: {
-    type: "none",
-    why: "opencode runs its shell commands itself, with the environment it was started with",
+  // The plugin copies docket's updatedInput into the call's args before opencode runs it.
+  containment: { type: "rewrite" },
+  probe: {
+    binary: "opencode",
+    notAsked: "is docket registered (docket hook install opencode) in this project?",
+    protocol: async () => (await import("../probe/chat-probe.js")).chatProbe,
+    args: (prompt) => ["run", prompt],
+    // The user's own config, with a provider for the probe and its model on top for this run;
+    // opencode's own prompt off for bash, so that docket is the only gate being tested.
+    env: (url, base) => ({
+      ...base,
+      OPENCODE_CONFIG_CONTENT: JSON.stringify({
+        provider: {
+          "docket-probe": {
+            npm: "@ai-sdk/openai-compatible",
+            name: "docket probe",
+            options: { baseURL: `${url}/v1`, apiKey: "docket-hook-test" },
+            models: { "docket-probe": { name: "docket probe" } },
+          },
+        },
+        model: "docket-probe/docket-probe",
+        permission: { bash: "allow" },
+      }),
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+    }),
   },
-  probe: undefined,
 };

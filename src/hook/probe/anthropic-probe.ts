@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import {
+  contentText,
   noteResult,
   type ProbeCall,
   type ProbeProtocol,
@@ -18,14 +19,6 @@ interface MessagesBody {
   readonly stream?: boolean;
   readonly tools?: readonly { readonly name?: string }[];
   readonly messages?: readonly { readonly content?: unknown }[];
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((part: { text?: unknown }) => (typeof part?.text === "string" ? part.text : ""))
-    .join("\n");
 }
 
 /**
@@ -53,7 +46,7 @@ export const anthropicProbe: ProbeProtocol = ({ path, body }, res, { calls, seen
     noteResult(seen, {
       callId: String(block.tool_use_id),
       isError: block.is_error === true,
-      text: textOf(block.content),
+      text: contentText(block.content),
     });
   }
   const offersShell = (request.tools ?? []).some((tool) => tool.name === "Bash");

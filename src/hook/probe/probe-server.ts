@@ -135,3 +135,20 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }
+
+/**
+ * The text of a message's content as the protocols send it: a string, or an array of parts
+ * whose `text` fields are joined by lines; anything else is empty.
+ *
+ * @example
+ * ```ts
+ * contentText([{ type: "text", text: "a" }, { type: "text", text: "b" }]); // "a\nb"
+ * ```
+ */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part: { text?: unknown }) => (typeof part?.text === "string" ? part.text : ""))
+    .join("\n");
+}
