@@ -130,10 +130,13 @@ export class EngineStore implements Store {
       session.metadata === undefined
         ? null
         : jsonText(session.metadata, "invalid_session", "The metadata");
-    await this.db.insertSession(session, metadata);
-    // Signed from its first commit: a session cut before its first batch is not taken for a
-    // forged one.
-    await this.signing?.created(session.id);
+    // Signed in its first commit: a session cut before its first batch is not taken for a
+    // forged one, nor its row for an inserted one.
+    if (this.signing) {
+      await this.signing.created((sign) => this.db.insertSession(session, metadata, sign));
+    } else {
+      await this.db.insertSession(session, metadata);
+    }
     return session;
   }
 
