@@ -45,18 +45,6 @@ export interface UnsignedTail {
   readonly signer: string | null;
 }
 
-/**
- * An owner column as read (null for none).
- *
- * @example
- * ```ts
- * ownerText(row.owner); // "host/1234/…" or null
- * ```
- */
-export function ownerText(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
-}
-
 /** What an engine read, inside its write transaction, for one session. */
 export interface CheckpointInputs {
   readonly storeId: string;
@@ -187,4 +175,17 @@ export function checkpointFromRow(row: Row): AuditCheckpoint {
       signature,
     }
   );
+}
+
+/**
+ * An owner column as read (null for none).
+ *
+ * @example
+ * ```ts
+ * ownerText(null); // null
+ * ownerText("host/1234/ab"); // "host/1234/ab"
+ * ```
+ */
+export function ownerText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
 }

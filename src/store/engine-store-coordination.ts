@@ -26,7 +26,8 @@ import { checkDecision } from "./store-input.js";
  *
  * @example
  * ```ts
- * const store: Store = new EngineStore(engine, options, owner);
+ * import type { EngineStoreCoordination } from "./engine-store-coordination.js";
+ * declare const store: EngineStoreCoordination;
  * await store.acquireLease("ses_1");
  * ```
  */

@@ -23,7 +23,8 @@ import type { TranscriptMessage } from "./transcript-message.js";
  *
  * @example
  * ```ts
- * const store: Store = new EngineStore(engine, options, owner);
+ * import type { EngineStoreReads } from "./engine-store-reads.js";
+ * declare const store: EngineStoreReads;
  * await store.listCalls({ sessionId: "ses_1" }); // flushes, then reads
  * ```
  */
@@ -191,7 +192,7 @@ export abstract class EngineStoreReads {
  *
  * @example
  * ```ts
- * stored(filter.sessionId);
+ * stored(undefined); // undefined
  * ```
  */
 export function stored(text: string | undefined): string | undefined {

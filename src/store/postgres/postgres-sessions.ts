@@ -14,7 +14,7 @@ import { sqlState } from "./postgres-transaction.js";
  *
  * @example
  * ```ts
- * const sessions = new PostgresSessions(pool, checkpoints);
+ * declare const sessions: PostgresSessions;
  * await sessions.get("ses_1");
  * ```
  */
