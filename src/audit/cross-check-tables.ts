@@ -32,7 +32,17 @@ export function crossCheckCalls(
 }
 
 /** What folding a session's chain says of each call, and where its events begin. */
-type DerivedCalls = Map<string, { row: CallRow | undefined; firstSeq: number }>;
+type DerivedCalls = Map<string, DerivedCall>;
+
+/** What a call's row must say: all of it while open, the compared fields once it is closed. */
+interface DerivedCall {
+  row: CallRow | undefined;
+  closed?: ClosedCall;
+  firstSeq: number;
+}
+
+/** A closed call's fold: no later event of that call changes any of these. */
+type ClosedCall = Pick<CallRow, (typeof COMPARED)[number] | "state">;
 
 /**
  * The tables' cross-check, fed one event row at a time (verify keeps no event text): the calls
@@ -57,7 +67,18 @@ export class TableCrossCheck {
     const event = parse(row);
     if (!event) return;
     const entry = this.derived.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
-    entry.row = compact(applyCallEvent(entry.row, this.sessionId, event, "") ?? entry.row);
+    if (!entry.closed) {
+      const folded = compact(applyCallEvent(entry.row, this.sessionId, event, "") ?? entry.row);
+      // Finished (not waiting for an approval) or interrupted, a call's fold no longer moves:
+      // only what is compared is kept (memory per call, at a million events).
+      if (folded && isSettled(folded)) {
+        const { tool, decision, rule, status, reason, state } = folded;
+        entry.closed = { tool, decision, rule, status, reason, state };
+        entry.row = undefined;
+      } else {
+        entry.row = folded;
+      }
+    }
     this.derived.set(row.callId, entry);
     if (APPROVAL_EVENTS.has(event.type)) this.approvalEvents.push(row);
   }
@@ -74,7 +95,9 @@ export class TableCrossCheck {
   callsDone(): TrailProblem[] {
     for (const [callId, entry] of this.derived) {
       if (this.problems.length >= MAX_PROBLEMS) break;
-      if (entry.row) this.problems.push(missingRow(this.sessionId, callId, entry.firstSeq));
+      if (entry.row || entry.closed) {
+        this.problems.push(missingRow(this.sessionId, callId, entry.firstSeq));
+      }
     }
     this.derived.clear();
     return this.problems.splice(0);
@@ -103,6 +126,13 @@ function compact(row: CallRow | undefined): CallRow | undefined {
   return { ...row, decidedArgs: undefined, outcome };
 }
 
+function isSettled(row: CallRow): boolean {
+  return (
+    row.state === "interrupted" ||
+    (row.state === "finished" && row.outcome?.kind !== "awaiting_approval")
+  );
+}
+
 function missingRow(sessionId: string, callId: string, seq: number): TrailProblem {
   return {
     kind: "calls",
@@ -129,8 +159,8 @@ function compareCalls(
     if (problems.length >= MAX_PROBLEMS) return;
     const entry = derived.get(call.callId);
     derived.delete(call.callId);
-    const expected = entry?.row;
-    if (!expected) {
+    const expected = entry?.closed ?? entry?.row;
+    if (!entry || !expected) {
       if (call.decision !== undefined || call.status !== undefined) {
         problems.push({
           kind: "calls",
