@@ -32,7 +32,17 @@ export function crossCheckCalls(
 }
 
 /** What folding a session's chain says of each call, and where its events begin. */
-type DerivedCalls = Map<string, { row: CallRow | undefined; firstSeq: number }>;
+type DerivedCalls = Map<string, DerivedCall>;
+
+/** What a call's row must say: all of it while open, the compared fields once it is closed. */
+interface DerivedCall {
+  row: CallRow | undefined;
+  closed?: ClosedCall;
+  firstSeq: number;
+}
+
+/** A closed call's fold: no later event of that call changes any of these. */
+type ClosedCall = Pick<CallRow, (typeof COMPARED)[number] | "state">;
 
 /**
  * The tables' cross-check, fed one event row at a time (verify keeps no event text): the calls
@@ -49,6 +59,7 @@ type DerivedCalls = Map<string, { row: CallRow | undefined; firstSeq: number }>;
 export class TableCrossCheck {
   private readonly derived: DerivedCalls = new Map();
   private readonly approvalEvents: ChainRow[] = [];
+  private readonly problems: TrailProblem[] = [];
 
   constructor(private readonly sessionId: string) {}
 
@@ -56,20 +67,79 @@ export class TableCrossCheck {
     const event = parse(row);
     if (!event) return;
     const entry = this.derived.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
-    entry.row = applyCallEvent(entry.row, this.sessionId, event, "") ?? entry.row;
-    // The fold keeps no arguments it does not compare.
-    if (entry.row?.decidedArgs !== undefined) entry.row = { ...entry.row, decidedArgs: undefined };
+    if (!entry.closed) {
+      const folded = compact(applyCallEvent(entry.row, this.sessionId, event, "") ?? entry.row);
+      // Finished (not waiting for an approval) or interrupted, a call's fold no longer moves:
+      // only what is compared is kept (memory per call, at a million events).
+      if (folded && isSettled(folded)) {
+        const { tool, decision, rule, status, reason, state } = folded;
+        entry.closed = { tool, decision, rule, status, reason, state };
+        entry.row = undefined;
+      } else {
+        entry.row = folded;
+      }
+    }
     this.derived.set(row.callId, entry);
     if (APPROVAL_EVENTS.has(event.type)) this.approvalEvents.push(row);
   }
 
+  /**
+   * Compare a page of the session's `calls` rows (each row once, in any order): a row compared
+   * is forgotten, so a session of any size is checked one page at a time.
+   */
+  callsPage(calls: readonly CallRecord[]): void {
+    compareCalls(this.sessionId, this.derived, calls, this.problems);
+  }
+
+  /** After the last page: the calls of the chain that had no row; every problem found. */
+  callsDone(): TrailProblem[] {
+    for (const [callId, entry] of this.derived) {
+      if (this.problems.length >= MAX_PROBLEMS) break;
+      if (entry.row || entry.closed) {
+        this.problems.push(missingRow(this.sessionId, callId, entry.firstSeq));
+      }
+    }
+    this.derived.clear();
+    return this.problems.splice(0);
+  }
+
   calls(calls: readonly CallRecord[]): TrailProblem[] {
-    return compareCalls(this.sessionId, this.derived, calls);
+    this.callsPage(calls);
+    return this.callsDone();
   }
 
   approvals(approvals: readonly Approval[]): TrailProblem[] {
     return crossCheckApprovals(this.sessionId, this.approvalEvents, approvals);
   }
+}
+
+/** Problems of the calls table reported per session, at most. */
+const MAX_PROBLEMS = 20;
+
+/**
+ * What the comparison needs of a folded call, and what the fold reads next: no arguments, and
+ * no outcome unless it waits for an approval (the fold tells that state by its outcome).
+ */
+function compact(row: CallRow | undefined): CallRow | undefined {
+  if (!row || (row.decidedArgs === undefined && row.outcome === undefined)) return row;
+  const outcome = row.outcome?.kind === "awaiting_approval" ? row.outcome : undefined;
+  return { ...row, decidedArgs: undefined, outcome };
+}
+
+function isSettled(row: CallRow): boolean {
+  return (
+    row.state === "interrupted" ||
+    (row.state === "finished" && row.outcome?.kind !== "awaiting_approval")
+  );
+}
+
+function missingRow(sessionId: string, callId: string, seq: number): TrailProblem {
+  return {
+    kind: "calls",
+    sessionId,
+    seq,
+    message: `the call ${JSON.stringify(callId)} is in the chain but its calls row is missing`,
+  };
 }
 
 const APPROVAL_EVENTS = new Set([
@@ -83,14 +153,14 @@ function compareCalls(
   sessionId: string,
   derived: DerivedCalls,
   calls: readonly CallRecord[],
-): TrailProblem[] {
-  const problems: TrailProblem[] = [];
-  const seen = new Set<string>();
+  problems: TrailProblem[],
+): void {
   for (const call of calls) {
-    seen.add(call.callId);
+    if (problems.length >= MAX_PROBLEMS) return;
     const entry = derived.get(call.callId);
-    const expected = entry?.row;
-    if (!expected) {
+    derived.delete(call.callId);
+    const expected = entry?.closed ?? entry?.row;
+    if (!entry || !expected) {
       if (call.decision !== undefined || call.status !== undefined) {
         problems.push({
           kind: "calls",
@@ -115,17 +185,6 @@ function compareCalls(
       });
     }
   }
-  for (const [callId, entry] of derived) {
-    if (!seen.has(callId) && entry.row) {
-      problems.push({
-        kind: "calls",
-        sessionId,
-        seq: entry.firstSeq,
-        message: `the call ${JSON.stringify(callId)} is in the chain but its calls row is missing`,
-      });
-    }
-  }
-  return problems.slice(0, 20);
 }
 
 /**

@@ -61,7 +61,7 @@ export interface CallRecord {
   readonly finishedAt: number | undefined;
 }
 
-/** Filters for `listCalls`; newest first. */
+/** Filters for `listCalls`; newest first unless `fromCallId` pages by call id. */
 export interface CallFilter {
   readonly sessionId?: string;
   readonly callId?: string;
@@ -70,6 +70,12 @@ export interface CallFilter {
   readonly status?: string;
   /** Only calls first seen at or after this time (ms since the epoch). */
   readonly since?: number;
+  /**
+   * Keyset paging: calls whose id sorts at or after this one, in call id order (ascending)
+   * instead of newest first. `""` starts at the first; the next page starts at the last id seen
+   * (which comes again, first). An auditor reads a session of any size this way in flat memory.
+   */
+  readonly fromCallId?: string;
   /** Default 1000. */
   readonly limit?: number;
 }

@@ -3,6 +3,7 @@ import type { ChainHead } from "./audit-chain.js";
 import {
   type AuditCheckpoint,
   type CheckpointFields,
+  type CheckpointSigner,
   messageLinkHash,
   NO_CHECKPOINT,
   parseCheckpoint,
@@ -24,12 +25,24 @@ export interface SignOptions {
   readonly recovered?: boolean;
 }
 
+/** A new session's first checkpoint, written in the commit of its row. */
+export interface FirstCheckpoint {
+  readonly signer: CheckpointSigner;
+  readonly at: number;
+}
+
 /** A session's events after its last checkpoint, and the owners of the calls among them. */
 export interface UnsignedTail {
   readonly sessionId: string;
   readonly signedSeq: number;
   /** Distinct owners of the tail's calls rows; null for events of no owned call. */
   readonly owners: readonly (string | null)[];
+  /**
+   * The owner recorded on the session's last checkpoint (schema 12), or null: who wrote the
+   * session last, for a tail whose events name no owned call (`requested` events committed
+   * before their claims).
+   */
+  readonly signer: string | null;
 }
 
 /** What an engine read, inside its write transaction, for one session. */
@@ -162,4 +175,17 @@ export function checkpointFromRow(row: Row): AuditCheckpoint {
       signature,
     }
   );
+}
+
+/**
+ * An owner column as read (null for none).
+ *
+ * @example
+ * ```ts
+ * ownerText(null); // null
+ * ownerText("host/1234/ab"); // "host/1234/ab"
+ * ```
+ */
+export function ownerText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
 }

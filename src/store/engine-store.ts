@@ -1,79 +1,46 @@
 import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
-import { decodeApprovalCursor, encodeApprovalCursor, pageSize } from "./approval-cursor.js";
-import { countParams } from "./approval-query.js";
-import type {
-  Approval,
-  ApprovalDecision,
-  ApprovalFilter,
-  ApprovalPage,
-  ApprovalPageFilter,
-  DecideResult,
-  NewApproval,
-} from "./approval-record.js";
-import { type ApprovalWatch, pollingWatch } from "./approval-watch.js";
-import type { ChainRow } from "./audit-chain.js";
 import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
-import type {
-  AuditRecord,
-  ChainHeadRecord,
-  ChainVerification,
-  EventFilter,
-} from "./audit-record.js";
 import { batchTexts } from "./batch-texts.js";
 import { CallLookahead } from "./call-lookahead.js";
-import { isOwnerGone, releaseOwner } from "./call-owner.js";
+import { releaseOwner } from "./call-owner.js";
 import type {
-  CallFilter,
-  CallOutcome,
   CallRecord,
   ClaimOptions,
   ClaimResult,
-  DuplicateCall,
   MarkInterruptedOptions,
 } from "./call-record.js";
 import { isClaimable, resultEcho } from "./call-state.js";
-import type { MessageRow } from "./checkpoint-plan.js";
 import type { EngineOptions } from "./engine-options.js";
+import { EngineStoreCoordination } from "./engine-store-coordination.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
 import { prepareEvent, storedText } from "./pending-event.js";
 import type { PendingCallWrite, PendingResult, PendingWrite } from "./pending-write.js";
 import { resultJson } from "./result-json.js";
-import type { LeaseResult, SessionLease } from "./session-lease.js";
-import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
+import type { NewSession, Session, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
 import { isIntent, isTerminal, type StoreEvent } from "./store-event.js";
-import {
-  checkDecision,
-  checkSessionPatch,
-  jsonText,
-  messageContent,
-  newSession,
-} from "./store-input.js";
+import { checkSessionPatch, jsonText, messageContent, newSession } from "./store-input.js";
 import { seenClaim } from "./store-rows.js";
 import { StoreSigning } from "./store-signing.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
 
 /**
- * The Store both engines share: it checks inputs, orders appends through the event queue,
- * commits buffered events before every read (a reader sees what was emitted), and runs
- * recovery. The engine underneath only speaks SQL.
+ * The Store both engines share, and its write path in one place: it checks inputs, orders
+ * appends through the event queue, signs, and runs recovery. Reads (`EngineStoreReads`) commit
+ * buffered events first, so a reader sees what was emitted; leases and approvals are
+ * `EngineStoreCoordination`. The engine underneath only speaks SQL.
  *
  * @example
  * ```ts
  * const store: Store = new EngineStore(engine, options, owner, { buffer: true });
  * ```
  */
-export class EngineStore implements Store {
-  readonly engine: "sqlite" | "postgres";
-  readonly location: string;
-  readonly defaultSession: string;
-  private readonly now: () => number;
+export class EngineStore extends EngineStoreCoordination implements Store {
   private readonly queue: EventQueue;
-  private closed = false;
   private readonly lookahead: CallLookahead;
   /** Sessions known to exist (sessions are never deleted). */
   private readonly knownSessions = new Set<string>();
@@ -81,19 +48,16 @@ export class EngineStore implements Store {
   private readonly signing: StoreSigning | undefined;
 
   constructor(
-    private readonly db: StoreEngine,
+    db: StoreEngine,
     options: EngineOptions,
-    readonly owner: string,
+    owner: string,
     {
       buffer = true,
       signer,
       checkpointIntervalMs = 2000,
     }: { buffer?: boolean; signer?: CheckpointSigner; checkpointIntervalMs?: number } = {},
   ) {
-    this.engine = db.engine;
-    this.location = options.location;
-    this.defaultSession = options.defaultSession;
-    this.now = options.clock;
+    super(db, options, owner);
     this.lookahead = new CallLookahead(db);
     const signing =
       signer && !db.readOnly
@@ -130,23 +94,14 @@ export class EngineStore implements Store {
       session.metadata === undefined
         ? null
         : jsonText(session.metadata, "invalid_session", "The metadata");
-    await this.db.insertSession(session, metadata);
-    // Signed from its first commit: a session cut before its first batch is not taken for a
-    // forged one.
-    await this.signing?.created(session.id);
+    // Signed in its first commit: a session cut before its first batch is not taken for a
+    // forged one, nor its row for an inserted one.
+    if (this.signing) {
+      await this.signing.created((sign) => this.db.insertSession(session, metadata, sign));
+    } else {
+      await this.db.insertSession(session, metadata);
+    }
     return session;
-  }
-
-  async getSession(id: string): Promise<Session | undefined> {
-    this.assertOpen();
-    await this.flush();
-    return this.db.getSession(id);
-  }
-
-  async listSessions(filter: SessionFilter = {}): Promise<Session[]> {
-    this.assertOpen();
-    await this.flush();
-    return this.db.listSessions(filter);
   }
 
   async updateSession(id: string, patch: SessionPatch): Promise<Session> {
@@ -248,12 +203,6 @@ export class EngineStore implements Store {
     this.signing?.batchEnded();
   }
 
-  async loadTranscript(sessionId: string): Promise<TranscriptMessage[]> {
-    this.assertOpen();
-    await this.flush();
-    return this.db.loadTranscript(sessionId);
-  }
-
   emit(event: StoreEvent, options: EmitOptions = {}): Promise<void> {
     try {
       this.assertWritable();
@@ -284,63 +233,10 @@ export class EngineStore implements Store {
     this.signing?.settled();
   }
 
-  async listEvents(filter: EventFilter = {}): Promise<AuditRecord[]> {
-    await this.flush();
-    return this.db.listEvents({
-      ...filter,
-      sessionId: stored(filter.sessionId),
-      callId: stored(filter.callId),
-      tool: stored(filter.tool),
-    });
-  }
-
-  async verifyChain(sessionId?: string): Promise<ChainVerification> {
-    await this.flush();
-    return this.db.verifyChain(stored(sessionId));
-  }
-
-  async storeId(): Promise<string | undefined> {
-    this.assertOpen();
-    return this.db.storeId();
-  }
-
   async checkpoint(): Promise<AuditCheckpoint[]> {
     this.assertOpen();
     await this.flush();
     return this.signing ? this.signing.now() : [];
-  }
-
-  async listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]> {
-    await this.flush();
-    return this.db.listCheckpoints(stored(sessionId));
-  }
-
-  async listOwedCheckpoints(sessionId?: string): Promise<string[]> {
-    await this.flush();
-    return this.db.deliveries.owedHashes(stored(sessionId));
-  }
-
-  async listChainSessions(sessionId?: string): Promise<string[]> {
-    await this.flush();
-    return this.db.listChainSessions(stored(sessionId));
-  }
-
-  async listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]> {
-    await this.flush();
-    return this.db.listChainHeads(stored(sessionId));
-  }
-
-  async listChainRows(
-    sessionId: string,
-    { afterSeq = 0, limit = 1000 }: { readonly afterSeq?: number; readonly limit?: number } = {},
-  ): Promise<ChainRow[]> {
-    await this.flush();
-    return this.db.listChainRows(storedText(sessionId), afterSeq, limit);
-  }
-
-  async listMessageRows(sessionId: string, afterSeq = 0): Promise<MessageRow[]> {
-    await this.flush();
-    return this.db.listMessageRows(storedText(sessionId), afterSeq);
   }
 
   async claimCall(
@@ -383,14 +279,6 @@ export class EngineStore implements Store {
     await this.lookahead.prefetch(this.session(sessionId), ids);
   }
 
-  async callOutcome(
-    sessionId: string | undefined,
-    callId: string,
-  ): Promise<CallOutcome | undefined> {
-    await this.flush();
-    return this.db.callOutcome(this.session(sessionId), storedText(callId));
-  }
-
   async recordCallResult(
     sessionId: string | undefined,
     callId: string,
@@ -413,39 +301,6 @@ export class EngineStore implements Store {
     await this.queue.add(item, options.defer !== true);
   }
 
-  async findDuplicate(
-    sessionId: string | undefined,
-    tool: string,
-    dedupeKey: string,
-    sinceMs = 0,
-  ): Promise<DuplicateCall | undefined> {
-    await this.flush();
-    return this.db.findDuplicate(
-      this.session(sessionId),
-      storedText(tool),
-      storedText(dedupeKey),
-      sinceMs,
-    );
-  }
-
-  async listCalls(filter: CallFilter = {}): Promise<CallRecord[]> {
-    await this.flush();
-    return this.db.listCalls({
-      ...filter,
-      sessionId: stored(filter.sessionId),
-      callId: stored(filter.callId),
-      tool: stored(filter.tool),
-    });
-  }
-
-  async countCalls(sessionIds: readonly string[]): Promise<Map<string, number>> {
-    await this.flush();
-    const unique = [...new Set(sessionIds.map(storedText))];
-    const counted = unique.length === 0 ? new Map() : await this.db.countCalls(unique);
-    // Keyed by the ids as given: a caller looks its own ids up, whatever the store made of them.
-    return new Map(sessionIds.map((id) => [id, counted.get(storedText(id)) ?? 0]));
-  }
-
   async markInterrupted({
     sessionId,
     all = false,
@@ -464,95 +319,6 @@ export class EngineStore implements Store {
     return marked;
   }
 
-  async listInterrupted(sessionId?: string): Promise<CallRecord[]> {
-    return this.listCalls({ sessionId, status: "interrupted" });
-  }
-
-  async acquireLease(
-    sessionId: string,
-    { owner = this.owner, ttlMs = DEFAULT_LEASE_TTL_MS }: { owner?: string; ttlMs?: number } = {},
-  ): Promise<LeaseResult> {
-    this.assertWritable();
-    checkTtl(ttlMs);
-    const session = storedText(sessionId);
-    const taken = await this.db.leases.acquire(session, owner, ttlMs);
-    // A holder that was a process of this host and is gone (SIGKILL, a crash) need not be waited
-    // out: like its calls at recovery, its lease is taken over at once. The owner's process part
-    // is before the run's `#` suffix.
-    if (taken.status === "held" && isOwnerGone(taken.lease.owner.split("#")[0])) {
-      const lease = await this.db.leases.takeOver(session, taken.lease.owner, owner, ttlMs);
-      if (lease) return { status: "acquired", lease };
-      return this.db.leases.acquire(session, owner, ttlMs);
-    }
-    return taken;
-  }
-
-  async renewLease(sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
-    this.assertWritable();
-    checkTtl(ttlMs);
-    return this.db.leases.renew(storedText(sessionId), owner, ttlMs);
-  }
-
-  async releaseLease(sessionId: string, owner: string): Promise<void> {
-    this.assertWritable();
-    await this.db.leases.release(storedText(sessionId), owner);
-  }
-
-  async getLease(sessionId: string): Promise<SessionLease | undefined> {
-    this.assertOpen();
-    return this.db.leases.get(storedText(sessionId));
-  }
-
-  async createApproval(input: NewApproval): Promise<Approval> {
-    this.assertWritable();
-    return this.db.createApproval(input);
-  }
-
-  async getApproval(id: string): Promise<Approval | undefined> {
-    this.assertOpen();
-    return this.db.getApproval(id);
-  }
-
-  async listApprovals(filter: ApprovalFilter = {}): Promise<Approval[]> {
-    this.assertOpen();
-    return this.db.listApprovals(filter);
-  }
-
-  async pageApprovals(filter: ApprovalPageFilter = {}): Promise<ApprovalPage> {
-    this.assertOpen();
-    const limit = pageSize(filter.limit);
-    const after = filter.cursor === undefined ? undefined : decodeApprovalCursor(filter.cursor);
-    countParams(filter.countUpTo); // refuses a count limit that is not one, on every page
-    const { limit: _limit, cursor: _cursor, ...where } = filter;
-    const { rows, total } = await this.db.pageApprovals(where, after, limit);
-    const approvals = rows.slice(0, limit);
-    const last = approvals.at(-1);
-    return rows.length > limit && last
-      ? { approvals, total, next: encodeApprovalCursor(last) }
-      : { approvals, total };
-  }
-
-  async decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
-    this.assertWritable();
-    checkDecision(decision);
-    return this.db.decideApproval(id, decision);
-  }
-
-  async watchApproval(id: string): Promise<ApprovalWatch> {
-    this.assertOpen();
-    return this.db.watchApproval ? this.db.watchApproval(id) : pollingWatch();
-  }
-
-  async expireApprovals(now: number = this.now()): Promise<Approval[]> {
-    this.assertWritable();
-    return this.db.expireApprovals(now);
-  }
-
-  async schemaVersion(): Promise<number> {
-    this.assertOpen();
-    return this.db.schemaVersion();
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     try {
@@ -565,38 +331,4 @@ export class EngineStore implements Store {
       await this.db.close();
     }
   }
-
-  private session(sessionId: string | undefined): string {
-    return storedText(sessionId ?? this.defaultSession);
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new DocketError("store_closed", "The store is closed.");
-  }
-
-  private assertWritable(): void {
-    this.assertOpen();
-    if (this.db.readOnly) {
-      throw new DocketError(
-        "store_read_only",
-        `The store at ${this.location} was opened read-only.`,
-      );
-    }
-  }
-}
-
-/** How long a lease lasts unless renewed: the heartbeat renews it every third of this. */
-const DEFAULT_LEASE_TTL_MS = 30_000;
-
-function checkTtl(ttlMs: number): void {
-  if (!Number.isInteger(ttlMs) || ttlMs < 1 || ttlMs > 86_400_000) {
-    throw new DocketError(
-      "invalid_lease",
-      `A lease's ttlMs must be a whole number of ms from 1 to 86400000, not ${ttlMs}.`,
-    );
-  }
-}
-
-function stored(text: string | undefined): string | undefined {
-  return text === undefined ? undefined : storedText(text);
 }

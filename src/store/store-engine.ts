@@ -24,7 +24,7 @@ import type {
   DuplicateCall,
 } from "./call-record.js";
 import type { CallRow } from "./call-state.js";
-import type { MessageRow, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
+import type { FirstCheckpoint, MessageRow, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
 import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.js";
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
@@ -51,7 +51,12 @@ export interface StoreEngine {
   /** Which signing processes may owe digest-log copies (ADR 0049). */
   readonly deliveries: OwedDeliveries;
 
-  insertSession(session: Session, metadata: string | null): Awaitable<void>;
+  /** Insert a new session's row; with `sign`, its first checkpoint in the same commit (returned). */
+  insertSession(
+    session: Session,
+    metadata: string | null,
+    sign?: FirstCheckpoint,
+  ): Awaitable<AuditCheckpoint[]>;
   getSession(id: string): Awaitable<Session | undefined>;
   listSessions(filter: SessionFilter): Awaitable<Session[]>;
   updateSession(

@@ -195,6 +195,7 @@ export function callFilterSql(
     add(CALL_STATES.has(filter.status) ? "state = ?" : "status = ?", filter.status);
   }
   if (filter.since !== undefined) add("seen_at >= ?", filter.since);
+  if (filter.fromCallId !== undefined) add("call_id >= ?", filter.fromCallId);
   return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };
 }
 

@@ -306,3 +306,32 @@ export function toApproval(row: Row): Approval {
     grantText: text(row.grant_text),
   };
 }
+
+/** The `sessions` columns a new row is inserted with, in `sessionRowValues` order. */
+export const SESSION_COLUMNS =
+  "id, created_at, updated_at, principal, status, config_hash, title, metadata";
+
+/**
+ * A new session's values in `SESSION_COLUMNS` order (metadata as its JSON text).
+ *
+ * @example
+ * ```ts
+ * const values = sessionRowValues(
+ *   { id: "ses_1", createdAt: 1, updatedAt: 1, principal: "agent", status: "active",
+ *     configHash: "x", title: undefined, metadata: undefined },
+ *   null,
+ * ); // ["ses_1", 1, 1, "agent", "active", "x", null, null], in SESSION_COLUMNS order
+ * ```
+ */
+export function sessionRowValues(session: Session, metadata: string | null): unknown[] {
+  return [
+    session.id,
+    session.createdAt,
+    session.updatedAt,
+    session.principal,
+    session.status,
+    session.configHash,
+    session.title ?? null,
+    metadata,
+  ];
+}

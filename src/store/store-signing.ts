@@ -1,10 +1,10 @@
 import { isThenable } from "../shared/is-thenable.js";
 import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
 import { isOwnerGone } from "./call-owner.js";
-import type { SignOptions, UnsignedTail } from "./checkpoint-plan.js";
+import type { FirstCheckpoint, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
 import { CheckpointScheduler } from "./checkpoint-scheduler.js";
 import type { PendingWrite } from "./pending-write.js";
-import type { StoreEngine } from "./store-engine.js";
+import type { Awaitable, StoreEngine } from "./store-engine.js";
 
 type Write = (items: readonly PendingWrite[], key: number) => void | Promise<void>;
 
@@ -87,11 +87,14 @@ export class StoreSigning {
   }
 
   /**
-   * Sign a session just created, at once and outside the cadence (it does not delay the next
-   * batch's checkpoint): from its first commit it is known to this key.
+   * Create a session signed in the same commit as its row (`insert` writes both), outside the
+   * cadence (it does not delay the next batch's checkpoint): from its first commit it is known
+   * to this key, and no crash can leave a row that no checkpoint covers.
    */
-  async created(sessionId: string): Promise<void> {
-    await this.sign([sessionId]);
+  async created(insert: (sign: FirstCheckpoint) => Awaitable<AuditCheckpoint[]>): Promise<void> {
+    this.throwFailure();
+    const written = await insert({ signer: this.signer, at: this.context.now() });
+    await this.delivered(written);
   }
 
   /** Sign every session that moved, now. */
@@ -139,18 +142,23 @@ export class StoreSigning {
       this.context.now(),
       options,
     );
+    await this.delivered(written);
+    return written;
+  }
+
+  /** Copy checkpoints just committed (and any left undelivered) to the digest log, now. */
+  private async delivered(written: readonly AuditCheckpoint[]): Promise<void> {
     if (written.length > 0) this.signedAny = true;
     await this.delivering;
     const undelivered = [...this.undelivered, ...written];
     this.undelivered = [];
-    if (undelivered.length === 0) return written;
+    if (undelivered.length === 0) return;
     try {
       await this.signer.deliver(undelivered);
     } catch (error) {
       this.undelivered = undelivered;
       throw error;
     }
-    return written;
   }
 
   /**
@@ -209,8 +217,14 @@ export class StoreSigning {
   }
 }
 
-/** Every owned call of the tail belongs to a process known to be gone, and there is one. */
+/**
+ * Every owned call of the tail belongs to a process known to be gone, and there is one. A tail
+ * that names no owned call (a kill after its `requested` events were committed and before their
+ * claims) is attributed to the signer of the session's last checkpoint: the process that was
+ * writing it. A live or unknown owner either way leaves the tail to its writer.
+ */
 function isAbandoned(tail: UnsignedTail): boolean {
-  const owners = tail.owners.filter((owner): owner is string => owner !== null);
+  const called = tail.owners.filter((owner): owner is string => owner !== null);
+  const owners = called.length > 0 ? called : tail.signer === null ? [] : [tail.signer];
   return owners.length > 0 && owners.every((owner) => isOwnerGone(owner.split("#")[0]));
 }

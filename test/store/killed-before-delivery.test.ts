@@ -2,15 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readPublicKey } from "../../src/audit/audit-key.js";
 import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
-import { openDigestLog } from "../../src/audit/digest-log.js";
-import type { TrailReport } from "../../src/audit/trail-report.js";
-import { verifyStoreTrail } from "../../src/audit/verify-store-trail.js";
 import { openStore } from "../../src/store/open-store.js";
 import { dropTestSchemas, freshPostgresUrl, skipPostgres } from "../support/postgres.js";
 import { rawSql } from "./support/raw-sql.js";
-import { liftAllGuards } from "./support/signed-trail.js";
+import { liftAllGuards, verifyStoreAt } from "./support/signed-trail.js";
 import { spawnWorker } from "./support/spawn-worker.js";
 
 // ADR 0049: a process killed between a checkpoint's commit and its copy to the digest log.
@@ -22,18 +18,6 @@ const engines = [
 afterAll(async () => {
   if (!skipPostgres) await dropTestSchemas();
 });
-
-async function verify(url: string, dir: string): Promise<TrailReport> {
-  const store = await openStore(url, { readOnly: true });
-  const digests = await openDigestLog(join(dir, "audit-digests.jsonl"));
-  try {
-    const publicKey = readPublicKey(join(dir, "audit-key.pub.pem")).key;
-    return await verifyStoreTrail(store, { publicKey, digests });
-  } finally {
-    await digests.close();
-    await store.close();
-  }
-}
 
 /** The restart: docket opens the store with its signer (recovery), then closes it. */
 async function restart(url: string, dir: string): Promise<void> {
@@ -64,14 +48,14 @@ describe.each(engines)(
       async () => {
         for (const n of [1, 3]) {
           const { dir, url } = await killedAt(n, engine);
-          const before = await verify(url, dir);
+          const before = await verifyStoreAt(url, dir);
           expect(before.problems).toEqual([]);
           expect(before.verdict).toBe("unsigned");
           expect(before.unsigned.find((p) => p.kind === "undelivered")).toMatchObject({
             sessionId: "ses_dies",
           });
           await restart(url, dir);
-          const after = await verify(url, dir);
+          const after = await verifyStoreAt(url, dir);
           expect({ n, problems: after.problems, unsigned: after.unsigned }).toEqual({
             n,
             problems: [],
@@ -91,7 +75,7 @@ describe.each(engines)(
       async () => {
         const { dir, url } = await killedAt(3, engine);
         await restart(url, dir);
-        expect((await verify(url, dir)).verdict).toBe("verified");
+        expect((await verifyStoreAt(url, dir)).verdict).toBe("verified");
 
         // The digest log loses checkpoint 1, which checkpoints 2 and 3 chain back through.
         const file = join(dir, "audit-digests.jsonl");
@@ -103,7 +87,7 @@ describe.each(engines)(
         });
         expect(first).toBeGreaterThanOrEqual(0);
         writeFileSync(file, `${lines.filter((_, i) => i !== first).join("\n")}\n`);
-        const cut = await verify(url, dir);
+        const cut = await verifyStoreAt(url, dir);
         expect(cut.verdict).toBe("tampered");
         expect(cut.problems.find((p) => p.kind === "digest_mismatch")?.message).toContain(
           "checkpoint 1 (event 0) is in the store but not in the digest log, and no process owes its copy",
@@ -121,7 +105,7 @@ describe.each(engines)(
         } finally {
           await store.close();
         }
-        const rolled = await verify(url, dir);
+        const rolled = await verifyStoreAt(url, dir);
         expect(rolled.verdict).toBe("tampered");
         expect(rolled.problems.map((p) => p.kind)).toContain("digest_mismatch");
       },

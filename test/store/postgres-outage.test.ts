@@ -5,15 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossCheckCalls } from "../../src/audit/cross-check-tables.js";
 import { openStore } from "../../src/store/open-store.js";
 import { canOwnPostgres, type OwnPostgres, ownPostgres } from "../support/own-postgres.js";
+import { freePort } from "./support/free-port.js";
 import { spawnWorker } from "./support/spawn-worker.js";
 
-// A cluster of this file only (not the shared test server): it is crashed mid-load.
-const PORT = 5447;
+// A cluster of this file only (not the shared test server), on a port free now: it is crashed
+// mid-load.
 const root = mkdtempSync(join(tmpdir(), "docket-outage-"));
 let server: OwnPostgres | undefined;
 
-beforeAll(() => {
-  if (canOwnPostgres) server = ownPostgres(PORT);
+beforeAll(async () => {
+  if (canOwnPostgres) server = ownPostgres(await freePort());
 }, 60_000);
 afterAll(() => {
   server?.destroy();

@@ -192,8 +192,9 @@ export class PostgresCalls {
 
   async list(filter: CallFilter): Promise<CallRecord[]> {
     const { where, params } = callFilterSql(filter);
+    const order = filter.fromCallId === undefined ? "seen_at DESC, call_id" : "call_id";
     const result = await this.pool.query(
-      numbered(`SELECT * FROM calls ${where} ORDER BY seen_at DESC, call_id LIMIT ?`),
+      numbered(`SELECT * FROM calls ${where} ORDER BY ${order} LIMIT ?`),
       [...params, listLimit(filter.limit)],
     );
     return (result.rows as Row[]).map((row) => toCallRecord(toCallRow(row)));

@@ -1,4 +1,4 @@
-import type { Pool } from "pg";
+import type { Pool, PoolClient } from "pg";
 import { DocketError } from "../../errors/docket-error.js";
 import type { ChainRow } from "../audit-chain.js";
 import {
@@ -10,6 +10,7 @@ import type { ChainHeadRecord } from "../audit-record.js";
 import {
   checkpointFromRow,
   type MessageRow,
+  ownerText,
   planCheckpoint,
   type SignOptions,
   sessionHashOf,
@@ -51,14 +52,29 @@ export class PostgresCheckpoints {
     }
   }
 
-  async write(
+  write(
     sessions: readonly string[],
     signer: CheckpointSigner,
     at: number,
+    options: SignOptions = {},
+  ): Promise<AuditCheckpoint[]> {
+    return this.writeWith(sessions, signer, at, async () => undefined, options);
+  }
+
+  /**
+   * Sign `sessions` in one transaction, under their locks, after `first` wrote in it (a new
+   * session's row): both commit, or neither.
+   */
+  async writeWith(
+    sessions: readonly string[],
+    signer: CheckpointSigner,
+    at: number,
+    first: (client: PoolClient) => Promise<void>,
     { recovered = false }: SignOptions = {},
   ): Promise<AuditCheckpoint[]> {
     const written = await transaction(this.pool, async (client) => {
       await lockSessions(client, sessions);
+      await first(client);
       const meta = await client.query("SELECT store_id FROM store_meta WHERE id = 1");
       const storeId = (meta.rows[0] as Row | undefined)?.store_id;
       if (storeId === undefined) {
@@ -183,7 +199,9 @@ export class PostgresCheckpoints {
     const tails = await this.pool.query(
       `SELECT h.session_id, h.seq,
               COALESCE((SELECT c.seq FROM audit_checkpoints c WHERE c.session_id = h.session_id
-                        ORDER BY c.n DESC LIMIT 1), 0) AS signed
+                        ORDER BY c.n DESC LIMIT 1), 0) AS signed,
+              (SELECT c.owner FROM audit_checkpoints c WHERE c.session_id = h.session_id
+                ORDER BY c.n DESC LIMIT 1) AS signer
          FROM chain_heads h`,
     );
     const found: UnsignedTail[] = [];
@@ -198,9 +216,8 @@ export class PostgresCheckpoints {
       found.push({
         sessionId: String(row.session_id),
         signedSeq: Number(row.signed),
-        owners: (owners.rows as Row[]).map((o) =>
-          o.owner === null || o.owner === undefined ? null : String(o.owner),
-        ),
+        owners: (owners.rows as Row[]).map((o) => ownerText(o.owner)),
+        signer: ownerText(row.signer),
       });
     }
     return found;

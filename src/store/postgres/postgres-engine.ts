@@ -26,12 +26,11 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
-import type { MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
+import type { FirstCheckpoint, MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
-import { listLimit } from "../store-input.js";
-import { type Row, toCallRow, toMessage, toSession } from "../store-rows.js";
+import { type Row, toCallRow, toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { openPostgresPool } from "./open-postgres-pool.js";
@@ -41,7 +40,8 @@ import { PostgresCalls } from "./postgres-calls.js";
 import { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { PostgresLeases } from "./postgres-leases.js";
 import { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
-import { sqlState, transaction } from "./postgres-transaction.js";
+import { PostgresSessions } from "./postgres-sessions.js";
+import { transaction } from "./postgres-transaction.js";
 import { APPROVAL_CHANNEL, PostgresWakeups } from "./postgres-wakeups.js";
 
 type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
@@ -67,6 +67,7 @@ export class PostgresEngine implements StoreEngine {
   private readonly wakeups: PostgresWakeups;
   private readonly checkpoints: PostgresCheckpoints;
   readonly deliveries: PostgresOwedDeliveries;
+  private readonly sessions: PostgresSessions;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -82,6 +83,7 @@ export class PostgresEngine implements StoreEngine {
     this.leases = new PostgresLeases(pool);
     this.deliveries = new PostgresOwedDeliveries(pool);
     this.checkpoints = new PostgresCheckpoints(pool, owner, this.deliveries);
+    this.sessions = new PostgresSessions(pool, this.checkpoints);
   }
 
   /**
@@ -111,61 +113,29 @@ export class PostgresEngine implements StoreEngine {
     return engine;
   }
 
-  async insertSession(session: Session, metadata: string | null): Promise<void> {
-    try {
-      await this.pool.query(
-        `INSERT INTO sessions (id, created_at, updated_at, principal, status, config_hash, title, metadata)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          session.id,
-          session.createdAt,
-          session.updatedAt,
-          session.principal,
-          session.status,
-          session.configHash,
-          session.title ?? null,
-          metadata,
-        ],
-      );
-    } catch (error) {
-      if (sqlState(error) === "23505") {
-        throw new DocketError("duplicate_session", `A session with id ${session.id} exists.`, {
-          cause: error,
-        });
-      }
-      throw error;
-    }
+  insertSession(
+    session: Session,
+    metadata: string | null,
+    sign?: FirstCheckpoint,
+  ): Promise<AuditCheckpoint[]> {
+    return this.sessions.insert(session, metadata, sign);
   }
 
-  async getSession(id: string): Promise<Session | undefined> {
-    const result = await this.pool.query("SELECT * FROM sessions WHERE id = $1", [id]);
-    const row = result.rows[0] as Row | undefined;
-    return row ? toSession(row) : undefined;
+  getSession(id: string): Promise<Session | undefined> {
+    return this.sessions.get(id);
   }
 
-  async listSessions(filter: SessionFilter): Promise<Session[]> {
-    const result = await this.pool.query(
-      `SELECT * FROM sessions WHERE ($1::text IS NULL OR status = $1)
-       ORDER BY created_at DESC, id LIMIT $2`,
-      [filter.status ?? null, listLimit(filter.limit)],
-    );
-    return (result.rows as Row[]).map(toSession);
+  listSessions(filter: SessionFilter): Promise<Session[]> {
+    return this.sessions.list(filter);
   }
 
-  async updateSession(
+  updateSession(
     id: string,
     patch: SessionPatch,
     metadata: string | null,
     now: number,
   ): Promise<Session | undefined> {
-    const result = await this.pool.query(
-      `UPDATE sessions SET updated_at = $1, status = COALESCE($2, status), title = COALESCE($3, title),
-         metadata = COALESCE($4, metadata)
-       WHERE id = $5 RETURNING *`,
-      [now, patch.status ?? null, patch.title ?? null, metadata, id],
-    );
-    const row = result.rows[0] as Row | undefined;
-    return row ? toSession(row) : undefined;
+    return this.sessions.update(id, patch, metadata, now);
   }
 
   async saveMessages(

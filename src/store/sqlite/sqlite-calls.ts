@@ -242,7 +242,8 @@ export class SqliteCalls {
       session: this.keys.session,
       anySession: this.keys.anySession,
     });
-    const rows = this.sql(`SELECT * FROM calls ${where} ORDER BY rowid DESC LIMIT ?`).all(
+    const order = filter.fromCallId === undefined ? "rowid DESC" : "call_id";
+    const rows = this.sql(`SELECT * FROM calls ${where} ORDER BY ${order} LIMIT ?`).all(
       ...params,
       listLimit(filter.limit),
     ) as Row[];

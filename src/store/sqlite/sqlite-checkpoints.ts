@@ -10,6 +10,7 @@ import type { ChainHeadRecord } from "../audit-record.js";
 import {
   checkpointFromRow,
   type MessageRow,
+  ownerText,
   planCheckpoint,
   type SignOptions,
   sessionHashOf,
@@ -160,7 +161,9 @@ export class SqliteCheckpoints {
     const tails = this.sql(
       `SELECT h.session_id, h.seq,
               COALESCE((SELECT c.seq FROM audit_checkpoints c WHERE c.session_id = h.session_id
-                        ORDER BY c.n DESC LIMIT 1), 0) AS signed
+                        ORDER BY c.n DESC LIMIT 1), 0) AS signed,
+              (SELECT c.owner FROM audit_checkpoints c WHERE c.session_id = h.session_id
+                ORDER BY c.n DESC LIMIT 1) AS signer
          FROM chain_heads h`,
     ).all() as Row[];
     const keyed = this.hasTable("session_keys");
@@ -179,9 +182,8 @@ export class SqliteCheckpoints {
       .map((row) => ({
         sessionId: String(row.session_id),
         signedSeq: Number(row.signed),
-        owners: (owners.all(row.session_id, row.signed) as Row[]).map((o) =>
-          o.owner === null || o.owner === undefined ? null : String(o.owner),
-        ),
+        owners: (owners.all(row.session_id, row.signed) as Row[]).map((o) => ownerText(o.owner)),
+        signer: ownerText(row.signer),
       }));
   }
 

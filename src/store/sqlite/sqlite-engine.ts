@@ -24,7 +24,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
-import type { MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
+import type { FirstCheckpoint, MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -56,8 +56,7 @@ type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
  * transactions before a power loss or OS crash may be lost. `?synchronous=FULL` syncs the log
  * on every commit, so an intent survives power loss too, at a cost in throughput.
  *
- * better-sqlite3 is synchronous: a commit blocks the event loop for its duration (tens of
- * microseconds with NORMAL); the Store around it is async all the same.
+ * node:sqlite is synchronous: a commit blocks the event loop for its duration (tens of µs).
  *
  * @example
  * ```ts
@@ -128,9 +127,19 @@ export class SqliteEngine implements StoreEngine {
     this.checkpointer?.noteCommit();
   }
 
-  insertSession(session: Session, metadata: string | null): void {
-    this.sessions.insert(session, metadata);
+  insertSession(
+    session: Session,
+    metadata: string | null,
+    sign?: FirstCheckpoint,
+  ): AuditCheckpoint[] {
+    const written = this.db
+      .transaction(() => {
+        this.sessions.insert(session, metadata);
+        return sign ? this.checkpoints.writeIn([session.id], sign.signer, sign.at) : [];
+      })
+      .immediate();
     this.file?.check();
+    return written;
   }
 
   getSession(id: string): Session | undefined {

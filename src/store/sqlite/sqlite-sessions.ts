@@ -1,7 +1,7 @@
 import { DocketError } from "../../errors/docket-error.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import { listLimit } from "../store-input.js";
-import { type Row, toSession } from "../store-rows.js";
+import { type Row, SESSION_COLUMNS, sessionRowValues, toSession } from "../store-rows.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 
@@ -23,18 +23,8 @@ export class SqliteSessions {
 
   insert(session: Session, metadata: string | null): void {
     try {
-      this.sql(
-        `INSERT INTO sessions (id, created_at, updated_at, principal, status, config_hash, title, metadata)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        session.id,
-        session.createdAt,
-        session.updatedAt,
-        session.principal,
-        session.status,
-        session.configHash,
-        session.title ?? null,
-        metadata,
+      this.sql(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+        ...sessionRowValues(session, metadata),
       );
     } catch (error) {
       // The id exists (PRIMARYKEY where the runtime reports SQLite's number, UNIQUE by its text).

@@ -147,5 +147,23 @@ export function callsContract(fresh: OpenFreshStore): void {
         "c1",
       ]);
     });
+
+    it("pages a session's calls by call id: each page starts at the last id of the one before", async () => {
+      const store = await fresh();
+      const ids = ["", "a", "b", "b2", "c", "d", "e"];
+      for (const [i, callId] of ids.entries()) {
+        await store.emitMany(callEvents({ sessionId: "s", callId, at: 1_800_000_000_000 - i }));
+      }
+      await store.emitMany(callEvents({ sessionId: "other", callId: "a0" }));
+      const seen: string[] = [];
+      for (let from = "", pages = 0; pages < 10; pages += 1) {
+        const page = await store.listCalls({ sessionId: "s", fromCallId: from, limit: 3 });
+        expect(page.map((c) => c.callId)).toEqual(ids.filter((id) => id >= from).slice(0, 3));
+        seen.push(...page.map((c) => c.callId).filter((id) => id !== from || pages === 0));
+        if (page.length < 3) break;
+        from = page.at(-1)?.callId ?? "";
+      }
+      expect(seen).toEqual(ids);
+    });
   });
 }

@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readPublicKey } from "../../../src/audit/audit-key.js";
 import { type AuditSigner, createAuditSigner } from "../../../src/audit/create-audit-signer.js";
+import { openDigestLog } from "../../../src/audit/digest-log.js";
+import type { TrailReport } from "../../../src/audit/trail-report.js";
+import { verifyStoreTrail } from "../../../src/audit/verify-store-trail.js";
 import { linkHash } from "../../../src/store/audit-chain.js";
+import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { StoreEvent } from "../../../src/store/store-event.js";
 import { callEvents } from "./call-events.js";
@@ -30,6 +34,27 @@ export async function freshSigner(): Promise<{
     env: {},
   });
   return { signer, publicKey: readPublicKey(signer.paths.publicKeyFile).key, dir };
+}
+
+/**
+ * `docket audit verify` of the store at `url`, read-only, with the key and digest log a signer
+ * made in `dir` (as `createAuditSigner` lays them out there).
+ *
+ * @example
+ * ```ts
+ * expect((await verifyStoreAt(url, dir)).verdict).toBe("verified");
+ * ```
+ */
+export async function verifyStoreAt(url: string, dir: string): Promise<TrailReport> {
+  const store = await openStore(url, { readOnly: true });
+  const digests = await openDigestLog(join(dir, "audit-digests.jsonl"));
+  try {
+    const publicKey = readPublicKey(join(dir, "audit-key.pub.pem")).key;
+    return await verifyStoreTrail(store, { publicKey, digests });
+  } finally {
+    await digests.close();
+    await store.close();
+  }
 }
 
 /**

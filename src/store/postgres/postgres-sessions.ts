@@ -1,0 +1,91 @@
+import type { Pool, PoolClient } from "pg";
+import { DocketError } from "../../errors/docket-error.js";
+import type { AuditCheckpoint } from "../audit-checkpoint.js";
+import type { FirstCheckpoint } from "../checkpoint-plan.js";
+import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
+import { listLimit } from "../store-input.js";
+import { type Row, SESSION_COLUMNS, sessionRowValues, toSession } from "../store-rows.js";
+import type { PostgresCheckpoints } from "./postgres-checkpoints.js";
+import { sqlState } from "./postgres-transaction.js";
+
+/**
+ * The `sessions` table of a PostgreSQL store. A signed store inserts a session's row and its
+ * first checkpoint in one transaction: no crash leaves a row that no checkpoint covers.
+ *
+ * @example
+ * ```ts
+ * declare const sessions: PostgresSessions;
+ * await sessions.get("ses_1");
+ * ```
+ */
+export class PostgresSessions {
+  constructor(
+    private readonly pool: Pool,
+    private readonly checkpoints: PostgresCheckpoints,
+  ) {}
+
+  async insert(
+    session: Session,
+    metadata: string | null,
+    sign?: FirstCheckpoint,
+  ): Promise<AuditCheckpoint[]> {
+    if (!sign) {
+      await insertRow(this.pool, session, metadata);
+      return [];
+    }
+    return this.checkpoints.writeWith([session.id], sign.signer, sign.at, (client) =>
+      insertRow(client, session, metadata),
+    );
+  }
+
+  async get(id: string): Promise<Session | undefined> {
+    const result = await this.pool.query("SELECT * FROM sessions WHERE id = $1", [id]);
+    const row = result.rows[0] as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  async list(filter: SessionFilter): Promise<Session[]> {
+    const result = await this.pool.query(
+      `SELECT * FROM sessions WHERE ($1::text IS NULL OR status = $1)
+       ORDER BY created_at DESC, id LIMIT $2`,
+      [filter.status ?? null, listLimit(filter.limit)],
+    );
+    return (result.rows as Row[]).map(toSession);
+  }
+
+  async update(
+    id: string,
+    patch: SessionPatch,
+    metadata: string | null,
+    now: number,
+  ): Promise<Session | undefined> {
+    const result = await this.pool.query(
+      `UPDATE sessions SET updated_at = $1, status = COALESCE($2, status), title = COALESCE($3, title),
+         metadata = COALESCE($4, metadata)
+       WHERE id = $5 RETURNING *`,
+      [now, patch.status ?? null, patch.title ?? null, metadata, id],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+}
+
+async function insertRow(
+  db: Pool | PoolClient,
+  session: Session,
+  metadata: string | null,
+): Promise<void> {
+  try {
+    await db.query(
+      `INSERT INTO sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      sessionRowValues(session, metadata),
+    );
+  } catch (error) {
+    if (sqlState(error) === "23505") {
+      throw new DocketError("duplicate_session", `A session with id ${session.id} exists.`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
