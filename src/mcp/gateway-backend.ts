@@ -1,5 +1,6 @@
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import type { GatewaySettings } from "../gateway/gateway-settings.js";
+import type { SystemEvent } from "../system-events/system-event.js";
 import type { Tool } from "../tool/tool.js";
 
 /**
@@ -31,4 +32,10 @@ export interface GatewayBackend {
    * refuses the connection.
    */
   openSession?(sessionId: string, transport: "stdio" | "http", principal?: string): Promise<void>;
+  /**
+   * Write one of the gateway's own events (a session opened or closed, a request refused) to
+   * the trail. Without it they are not recorded; the CLI's and `createGatewayBackend`'s, given a
+   * store, write to it.
+   */
+  recordSystemEvent?(event: SystemEvent): Promise<void>;
 }
