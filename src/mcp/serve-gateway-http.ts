@@ -9,7 +9,7 @@ import { authenticateRequest, type GatewayAuth } from "../gateway/authenticate-r
 import { cancelOnDisconnect } from "../gateway/cancel-on-disconnect.js";
 import { originAllowed } from "../gateway/check-origin.js";
 import { conversationId } from "../gateway/conversation-id.js";
-import type { GatewayPrincipal } from "../gateway/gateway-principal.js";
+import { callerClaims, type GatewayPrincipal } from "../gateway/gateway-principal.js";
 import { authRefusalReply, JSON_RPC, replyError } from "../gateway/gateway-reply.js";
 import { GatewaySessions } from "../gateway/gateway-sessions.js";
 import type { GatewaySettings } from "../gateway/gateway-settings.js";
@@ -133,6 +133,7 @@ export async function serveGatewayHttp(
       tools: () => backend.tools(),
       sessionId: conversation,
       principal: who.id,
+      caller: callerClaims(who),
       ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
     });
     transport.onclose = () => sessions.remove(id);
@@ -240,6 +241,7 @@ export async function serveGatewayHttp(
       checkpoint: backend.checkpoint,
       sessionId: session.conversation,
       principal: session.principal.id,
+      caller: callerClaims(session.principal),
       answer: callToolAnswer,
     });
     if (deep !== undefined) {
