@@ -60,13 +60,15 @@ export function callToolAnswer(result: ToolResult): CallToolResult {
       status: result.status,
       ...(result.reason === undefined ? {} : { reason: result.reason }),
       ...(result.status === "awaiting_approval" ? { approvalId: result.approvalId } : {}),
-      // Provenance for the client to label: the output itself passes through as it is.
+      // Provenance, also in words: the output of an open-world tool is in the data envelope.
       ...(result.status === "ok" && result.source !== undefined ? { source: result.source } : {}),
     },
   };
   if (result.status === "ok") {
     return {
-      content: [{ type: "text", text: renderResult(result, { label: false }) }],
+      // Untrusted text reaches the client's model as it reaches docket's own: in the envelope,
+      // once (an upstream docket's envelope is not wrapped again).
+      content: [{ type: "text", text: renderResult(result) }],
       _meta: meta,
     };
   }

@@ -1,8 +1,7 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -16,6 +15,7 @@ import type { PolicyRuleSpec } from "../../src/policy/policy-rule.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
+import { connectWithBearer, resultText } from "./support/bearer-client.js";
 import { type LocalClient, type LocalOidc, startLocalOidc } from "./support/local-oidc.js";
 
 // Policy on what a client's token says: its groups and scopes, as CEL `caller.groups` and
@@ -34,12 +34,7 @@ let gateway: HttpGateway;
 const clients: Client[] = [];
 
 async function connectWith(token: string): Promise<Client> {
-  const client = new Client({ name: "caller-claims", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(gateway.url), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  const client = await connectWithBearer(gateway.url, token, "caller-claims");
   clients.push(client);
   return client;
 }
@@ -47,7 +42,7 @@ async function connectWith(token: string): Promise<Client> {
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const meta = result._meta?.["docket/call"] as { status: string; reason?: string };
-  const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+  const text = resultText(result);
   return { status: meta.status, reason: meta.reason, text };
 };
 

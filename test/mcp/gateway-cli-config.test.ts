@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { wrapUntrusted } from "../../src/checkpoint/wrap-untrusted.js";
 import { openStore } from "../../src/store/open-store.js";
 import { everythingBin, tsxLoader } from "./support/mcp-fixtures.js";
 
@@ -53,7 +54,8 @@ policy:
         name: "everything__echo",
         arguments: { message: "hi" },
       })) as CallToolResult;
-      expect(text(echo)).toBe("Echo: hi");
+      // An outside server's text reaches the client in the data envelope.
+      expect(text(echo)).toBe(wrapUntrusted("everything__echo", "Echo: hi"));
       const denied = (await client.callTool({
         name: "run_command",
         arguments: { command: "ls && rm -rf ." },
