@@ -83,7 +83,9 @@ export async function createGatewayBackend({
   const sink = checkpointOptions.store as
     | { emit(event: SystemEvent): void | Promise<void> }
     | undefined;
+  const { principal } = checkpointOptions;
   return {
+    ...(principal === undefined ? {} : { principal }),
     ...(sink === undefined
       ? {}
       : {

@@ -19,6 +19,11 @@ export interface GatewayBackend {
   tools(): readonly Tool[];
   /** Be told when the menu changes; returns a function that stops telling. */
   onToolsChanged?(listener: () => void): () => void;
+  /**
+   * The checkpoint's principal (docket.yaml's `principal:`): who every client is in static-token
+   * mode, unless `serveGatewayHttp` is given another.
+   */
+  readonly principal?: string;
   /** `gateway.max_sessions` from docket.yaml: HTTP client sessions kept at once. */
   readonly maxSessions?: number;
   /** docket.yaml's `gateway:` section (OAuth, origins, idle timeout, taint scope). */

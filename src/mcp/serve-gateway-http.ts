@@ -31,7 +31,7 @@ export interface HttpGatewayOptions extends GatewaySettings {
   readonly token?: string;
   /** 0 picks a free port. */
   readonly port?: number;
-  /** Static mode's principal. Default: the checkpoint's own. */
+  /** Static mode's principal. Default: the backend's (docket.yaml's `principal:`), else `agent`. */
   readonly principal?: string;
   /** Largest request body accepted. Default 1 MiB (the checkpoint's argument cap). */
   readonly maxBodyBytes?: number;
@@ -86,7 +86,7 @@ export async function serveGatewayHttp(
     token,
     oauth,
     port = 0,
-    principal,
+    principal = backend.principal,
     maxBodyBytes = 1024 * 1024,
     maxSessions = 256,
     idleTimeoutMs = 10 * 60_000,
