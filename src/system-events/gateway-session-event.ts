@@ -9,9 +9,9 @@ export interface GatewaySessionData {
   readonly principal: string;
   /** The OAuth client the token was issued to, when the token says. */
   readonly client: string | null;
-  /** The peer address of the connection that opened it. */
+  /** The peer address of the connection that opened it (null over stdio). */
   readonly address: string | null;
-  /** The MCP transport session id (`Mcp-Session-Id`). */
+  /** The MCP transport session id (`Mcp-Session-Id`); over stdio, the store session's id. */
   readonly mcpSession: string;
 }
 

@@ -85,6 +85,13 @@ policy:
       expect(sessions).toHaveLength(1);
       expect(sessions[0]).toMatchObject({ title: "docket gateway (stdio)" });
       expect(new Set(calls.map((c) => c.sessionId))).toEqual(new Set([sessions[0]?.id]));
+      // Its one client's session, opened and closed, is in the trail with the principal.
+      const opened = (await store.listEvents({ type: "system" })).map((record) => record.event);
+      expect(opened.map((event) => (event.type === "system" ? event.data : null))).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ status: "opened", principal: "agent", address: null }),
+        ]),
+      );
     } finally {
       await store.close();
     }
