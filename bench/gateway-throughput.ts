@@ -1,5 +1,6 @@
 // First: the bench defines a tool with a terse description; its lint warning is not a figure.
 import "../src/cli/quiet-tool-lint.js";
+import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -19,7 +20,8 @@ import { serveGatewayHttp } from "../src/mcp/serve-gateway-http.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 
-// Calls per second of 16 MCP SDK clients (each its own session, calls in a row) against the same
+// Calls per second of 16 MCP SDK clients (each its own session, calls in a row, all in a child
+// process so that they do not share the servers' event loop) against the same
 // `echo` tool served three ways: the docket gateway with OAuth (bearer JWTs checked against an
 // issuer's JWKS), the same gateway with a static token, and a bare MCP SDK server. Rounds take
 // turns so that the shared machine's load falls on each alike. Figures, never assertions.
@@ -32,8 +34,33 @@ interface Target {
   close(): Promise<void>;
 }
 
+/**
+ * The same crowd from a child process, so that the clients' own work does not share the server's
+ * event loop (the figures then say what each server costs, not the whole).
+ */
+async function callsPerSecondApart(
+  target: Target,
+  clients: number,
+  calls: number,
+): Promise<number> {
+  const tokens = Array.from({ length: clients }, (_, n) => target.token(n));
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, DOCKET_BENCH_CROWD: JSON.stringify({ url: target.url, tokens, calls }) },
+  });
+  return new Promise<number>((resolve, reject) => {
+    child.once("message", (rate) => resolve(Number(rate)));
+    child.once("exit", (code) => {
+      if (code !== 0) reject(new Error(`the client process exited with ${code}`));
+    });
+  });
+}
+
 /** `clients` SDK clients at once, each making `calls` calls of `echo` in a row; calls per second. */
-async function callsPerSecond(target: Target, clients: number, calls: number): Promise<number> {
+async function callsPerSecond(
+  target: Pick<Target, "url" | "token">,
+  clients: number,
+  calls: number,
+): Promise<number> {
   const connected = await Promise.all(
     Array.from({ length: clients }, async (_, n) => {
       const client = new Client({ name: `bench-${n}`, version: "1.0.0" });
@@ -217,7 +244,7 @@ export async function benchGatewayThroughput({ clients = 16, calls = 100, rounds
     for (const target of targets) await callsPerSecond(target, clients, 20); // warm-up
     for (let round = 0; round < rounds; round += 1) {
       for (const target of targets) {
-        figures.get(target.name)?.push(await callsPerSecond(target, clients, calls));
+        figures.get(target.name)?.push(await callsPerSecondApart(target, clients, calls));
       }
     }
   } finally {
@@ -244,7 +271,16 @@ export async function benchGatewayThroughput({ clients = 16, calls = 100, rounds
   console.log(`  static / bare SDK:    ${((token ?? 0) / (bare ?? 1)).toFixed(2)}x`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+const crowd = process.env.DOCKET_BENCH_CROWD;
+if (crowd !== undefined && process.send !== undefined) {
+  const { url, tokens, calls } = JSON.parse(crowd) as {
+    url: string;
+    tokens: string[];
+    calls: number;
+  };
+  process.send(await callsPerSecond({ url, token: (n) => tokens[n] ?? "" }, tokens.length, calls));
+  process.exit(0);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await benchGatewayThroughput({
     clients: Number(process.env.DOCKET_BENCH_CLIENTS ?? 16),
     calls: Number(process.env.DOCKET_BENCH_CALLS ?? 100),
