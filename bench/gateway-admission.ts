@@ -1,12 +1,14 @@
-import { loadavg } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
-import { createMemoryEventSink } from "../src/checkpoint/memory-event-sink.js";
 import { generateToken } from "../src/mcp/bearer-token.js";
 import { createGatewayBackend } from "../src/mcp/create-gateway-backend.js";
 import { serveGatewayHttp } from "../src/mcp/serve-gateway-http.js";
+import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 
 /** How a crowd of clients fared against one gateway. */
@@ -87,9 +89,29 @@ export async function runCrowd(
   };
 }
 
-/** A gateway over one `echo` tool with a memory trail; `close` stops both. */
+/** What a crowd left in the trail: calls, refusals at the cap, and whether the chain verifies. */
+export interface CrowdTrail {
+  /** `requested` events: one per call that reached the checkpoint. */
+  readonly calls: number;
+  /** `gateway_refused` events with reason `at_capacity`: one per client refused at connect. */
+  readonly refusedAtConnect: number;
+  readonly verified: boolean;
+}
+
+/**
+ * A gateway over one `echo` tool with a real SQLite trail in a scratch folder; `trail()` reads
+ * back what was recorded, `close` stops everything and removes the folder.
+ *
+ * @example
+ * ```ts
+ * const gateway = await echoGateway(256);
+ * await runCrowd(gateway.url, gateway.token, 256, 50);
+ * (await gateway.trail()).verified; // true
+ * ```
+ */
 export async function echoGateway(maxSessions: number) {
-  const events = createMemoryEventSink();
+  const dir = await mkdtemp(join(tmpdir(), "docket-admission-"));
+  const store = await openStore(`sqlite:${join(dir, "docket.db")}`);
   const echo = defineTool({
     name: "echo",
     description: "Echoes the text.",
@@ -101,16 +123,37 @@ export async function echoGateway(maxSessions: number) {
       return text;
     },
   });
-  const backend = await createGatewayBackend({ tools: [echo], events });
+  const backend = await createGatewayBackend({ tools: [echo], store });
   const token = generateToken();
-  const gateway = await serveGatewayHttp(backend, { token, maxSessions });
+  const gateway = await serveGatewayHttp(
+    {
+      ...backend,
+      openSession: async (id, _transport, principal = "agent") => {
+        if (!(await store.getSession(id)))
+          await store.createSession({ id, principal, configHash: "bench" });
+      },
+    },
+    { token, maxSessions },
+  );
+  const all = { limit: 10_000_000 };
   return {
     url: gateway.url,
     token,
-    events,
+    async trail(): Promise<CrowdTrail> {
+      const calls = (await store.listEvents({ ...all, type: "requested" })).length;
+      const refusedAtConnect = (await store.listEvents({ ...all, type: "system" })).filter(
+        ({ event }) =>
+          event.type === "system" &&
+          event.kind === "gateway_refused" &&
+          (event.data as { reason?: unknown }).reason === "at_capacity",
+      ).length;
+      return { calls, refusedAtConnect, verified: (await store.verifyChain()).ok };
+    },
     close: async () => {
       await gateway.close();
       await backend.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -128,10 +171,10 @@ async function main(): Promise<void> {
   for (const [clients, cap] of runs) {
     const gateway = await echoGateway(cap);
     const outcome = await runCrowd(gateway.url, gateway.token, clients, calls);
-    const audited = gateway.events.events.filter((event) => event.type === "requested").length;
+    const trail = await gateway.trail();
     await gateway.close();
     console.log(
-      `${clients} clients, cap ${cap}: ${outcome.completed} completed, ${outcome.refusedAtConnect} refused at connect, ${outcome.cut} cut; ${outcome.calls} calls (${audited} audited) in ${outcome.seconds.toFixed(1)} s = ${(outcome.calls / outcome.seconds).toFixed(0)} calls/s; load ${loadavg()[0]?.toFixed(1)}`,
+      `${clients} clients, cap ${cap}: ${outcome.completed} completed, ${outcome.refusedAtConnect} refused at connect (${trail.refusedAtConnect} recorded), ${outcome.cut} cut; ${outcome.calls} calls (${trail.calls} audited, verify ${trail.verified ? "ok" : "FAILED"}) in ${outcome.seconds.toFixed(1)} s = ${(outcome.calls / outcome.seconds).toFixed(0)} calls/s; load ${loadavg()[0]?.toFixed(1)}`,
     );
     for (const reason of outcome.reasons) console.log(`  cut: ${reason}`);
   }

@@ -165,6 +165,7 @@ export { createScriptedModel, type ScriptedModel } from "./model/scripted-model.
 export type { EffectiveDefaults } from "./policy/compile-layers.js";
 export type { GrantScope } from "./policy/grant-scope.js";
 export {
+  type CallerClaims,
   type Decision,
   defaultPolicy,
   type PolicyConfig,

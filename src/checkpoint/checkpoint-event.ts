@@ -34,6 +34,8 @@ export type CheckpointEvent =
     })
   | (EventBase & {
       readonly type: "approval_requested";
+      /** Who asked: the call's principal, so the approval's own event names it. */
+      readonly principal?: string;
       readonly argumentsHash: string;
       readonly approvers: readonly string[] | undefined;
     })

@@ -1,7 +1,7 @@
 import type { Context } from "@opentelemetry/api";
 import type { Approver } from "../approval/approval.js";
 import { DocketError } from "../errors/docket-error.js";
-import type { PolicyInput } from "../policy/policy.js";
+import type { CallerClaims, PolicyInput } from "../policy/policy.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import type { ToolLintHandler } from "../tool/tool-lint-warnings.js";
@@ -101,6 +101,8 @@ export interface ToolOutputChunk {
 export interface DispatchContext {
   readonly signal?: AbortSignal | undefined;
   readonly principal?: string | undefined;
+  /** What the principal's credentials said (scopes, groups, client): CEL `caller` in rules. */
+  readonly caller?: CallerClaims | undefined;
   readonly sessionId?: string | undefined;
   /** Calls are counted against `maxCallsPerRun` per run id. */
   readonly runId?: string | undefined;

@@ -132,6 +132,7 @@ export async function dispatch(
     rawArguments: raw as string,
     callId,
     principal,
+    caller: ctx.caller,
     sessionId: ctx.sessionId,
     taint,
     labels: labelled ? labelNames(labels) : [],

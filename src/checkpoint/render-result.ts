@@ -1,5 +1,5 @@
 import type { ToolResult } from "./tool-result.js";
-import { envelopeBytes, wrapUntrusted } from "./wrap-untrusted.js";
+import { envelopeBytes, envelopeOnce, wrapUntrusted } from "./wrap-untrusted.js";
 
 /** Default cap on what a model sees of one result. */
 export const DEFAULT_RESULT_BYTES = 32 * 1024;
@@ -70,9 +70,11 @@ export function renderResult(
       const text = outputText(result.output) ?? result.message;
       const body = text === "" ? "(the tool returned no output)" : text;
       if (result.source !== undefined && label) {
-        // Capped inside the envelope, so both of its ends always reach the model.
-        const room = Math.max(64, maxBytes - envelopeBytes(result.source));
-        const wrapped = wrapUntrusted(result.source, capText(body, room));
+        // Capped inside the envelope, so both of its ends always reach the model; a result that
+        // an upstream docket already wrapped is wrapped once, not twice.
+        const once = envelopeOnce(result.source, body);
+        const room = Math.max(64, maxBytes - envelopeBytes(once.source));
+        const wrapped = wrapUntrusted(once.source, capText(once.content, room));
         return result.note ? `[${result.note}]\n${wrapped}` : wrapped;
       }
       return capText(result.note ? `[${result.note}]\n${body}` : body, maxBytes);

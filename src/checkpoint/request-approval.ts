@@ -52,7 +52,12 @@ export async function requestApproval(
   const canonicalArguments = canonicalJson(args);
   const argumentsHash = createHash("sha256").update(canonicalArguments).digest("hex");
   try {
-    await trace.emit({ type: "approval_requested", argumentsHash, approvers: verdict.approvers });
+    await trace.emit({
+      type: "approval_requested",
+      principal,
+      argumentsHash,
+      approvers: verdict.approvers,
+    });
   } catch {
     return trace.refuse(
       "audit_failed",

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { CallerClaims } from "../policy/policy.js";
 import { jsonDepth, stringifyDeep } from "./deep-json.js";
 
 /** Arguments nested deeper than this skip the MCP SDK (whose parsing recurses) and go as text. */
@@ -14,6 +15,7 @@ export interface DeepMessageContext {
   readonly checkpoint: Pick<Checkpoint, "dispatch">;
   readonly sessionId: string;
   readonly principal: string;
+  readonly caller?: CallerClaims;
   readonly answer: (result: ToolResult) => CallToolResult;
 }
 
@@ -37,7 +39,7 @@ export interface DeepMessageContext {
  */
 export async function answerDeepMessage(
   body: unknown,
-  { checkpoint, sessionId, principal, answer }: DeepMessageContext,
+  { checkpoint, sessionId, principal, caller, answer }: DeepMessageContext,
 ): Promise<Record<string, unknown> | undefined> {
   if (jsonDepth(body, ARGUMENTS_DEPTH) <= ARGUMENTS_DEPTH) return undefined;
   const message = (body ?? {}) as { id?: unknown; method?: unknown; params?: unknown };
@@ -51,7 +53,7 @@ export async function answerDeepMessage(
         name: params.name,
         arguments: stringifyDeep(params.arguments ?? {}),
       },
-      { sessionId, principal },
+      { sessionId, principal, ...(caller === undefined ? {} : { caller }) },
     );
     return { jsonrpc: "2.0", id, result: answer(result) };
   }

@@ -1,3 +1,5 @@
+import type { CallerClaims } from "../policy/policy.js";
+
 /**
  * Who a gateway client is: the token's subject as the checkpoint's principal, with the client id,
  * scopes and groups the token carried. Static-token mode has one principal for every client.
@@ -14,6 +16,24 @@ export interface GatewayPrincipal {
   readonly clientId?: string;
   readonly scopes: readonly string[];
   readonly groups: readonly string[];
+}
+
+/**
+ * What policy sees of a principal beyond its name: CEL `caller.client`, `caller.scopes` and
+ * `caller.groups`.
+ *
+ * @example
+ * ```ts
+ * callerClaims({ id: "alice", clientId: "editor", scopes: ["tools:read"], groups: ["admins"] });
+ * // { client: "editor", scopes: ["tools:read"], groups: ["admins"] }
+ * ```
+ */
+export function callerClaims(principal: GatewayPrincipal): CallerClaims {
+  return {
+    ...(principal.clientId === undefined ? {} : { client: principal.clientId }),
+    scopes: principal.scopes,
+    groups: principal.groups,
+  };
 }
 
 // Printable, no spaces or control characters: the id is shown to approvers and written to the trail.

@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from "jose";
 import type { AuthOutcome } from "./gateway-auth-outcome.js";
 import { isUsablePrincipalId } from "./gateway-principal.js";
+import { cacheVerifiedTokens } from "./verified-token-cache.js";
 
 /** How the gateway validates bearer JWTs (docket.yaml `gateway.auth`). */
 export interface AccessTokenOptions {
@@ -115,7 +116,10 @@ export async function createAccessTokenVerifier({
   clockToleranceSeconds = 30,
 }: AccessTokenOptions): Promise<AccessTokenVerifier> {
   const keys = createRemoteJWKSet(new URL(jwksUri ?? (await discoverJwksUri(issuer))));
-  return async (token) => {
+  // A token's claims are read again only for its expiry: its signature was checked when it was
+  // first verified, and the cache keys on its exact text.
+  const expiry = new Map<string, number>();
+  const verify: AccessTokenVerifier = async (token) => {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keys, {
@@ -148,6 +152,7 @@ export async function createAccessTokenVerifier({
     const { client_id: clientId, azp } = payload as { client_id?: unknown; azp?: unknown };
     const client =
       typeof clientId === "string" ? clientId : typeof azp === "string" ? azp : undefined;
+    if (typeof payload.exp === "number") expiry.set(token, payload.exp * 1000);
     return {
       status: "ok",
       principal: {
@@ -158,4 +163,9 @@ export async function createAccessTokenVerifier({
       },
     };
   };
+  return cacheVerifiedTokens(verify, (token) => {
+    const at = expiry.get(token);
+    expiry.delete(token);
+    return at;
+  });
 }

@@ -1,4 +1,5 @@
 import type { CheckpointOptions } from "../checkpoint/checkpoint-options.js";
+import type { SystemEvent } from "../system-events/system-event.js";
 import type { Tool } from "../tool/tool.js";
 import {
   type ConnectMcpOptions,
@@ -78,7 +79,20 @@ export async function createGatewayBackend({
     throw error;
   }
   const live = checkpoint;
+  // The store's sink takes system events too: its event union holds them.
+  const sink = checkpointOptions.store as
+    | { emit(event: SystemEvent): void | Promise<void> }
+    | undefined;
+  const { principal } = checkpointOptions;
   return {
+    ...(principal === undefined ? {} : { principal }),
+    ...(sink === undefined
+      ? {}
+      : {
+          async recordSystemEvent(event: SystemEvent) {
+            await sink.emit(event);
+          },
+        }),
     checkpoint: live,
     upstreams,
     tools: () => live.tools,

@@ -1,5 +1,6 @@
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import type { GatewaySettings } from "../gateway/gateway-settings.js";
+import type { SystemEvent } from "../system-events/system-event.js";
 import type { Tool } from "../tool/tool.js";
 
 /**
@@ -18,6 +19,11 @@ export interface GatewayBackend {
   tools(): readonly Tool[];
   /** Be told when the menu changes; returns a function that stops telling. */
   onToolsChanged?(listener: () => void): () => void;
+  /**
+   * The checkpoint's principal (docket.yaml's `principal:`): who every client is in static-token
+   * mode, unless `serveGatewayHttp` is given another.
+   */
+  readonly principal?: string;
   /** `gateway.max_sessions` from docket.yaml: HTTP client sessions kept at once. */
   readonly maxSessions?: number;
   /** docket.yaml's `gateway:` section (OAuth, origins, idle timeout, taint scope). */
@@ -31,4 +37,10 @@ export interface GatewayBackend {
    * refuses the connection.
    */
   openSession?(sessionId: string, transport: "stdio" | "http", principal?: string): Promise<void>;
+  /**
+   * Write one of the gateway's own events (a session opened or closed, a request refused) to
+   * the trail. Without it they are not recorded; the CLI's and `createGatewayBackend`'s, given a
+   * store, write to it.
+   */
+  recordSystemEvent?(event: SystemEvent): Promise<void>;
 }

@@ -9,6 +9,7 @@ import {
 import type { Checkpoint } from "../checkpoint/create-checkpoint.js";
 import { renderResult } from "../checkpoint/render-result.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { CallerClaims } from "../policy/policy.js";
 import { contextFromTraceparent } from "../telemetry/trace-parent.js";
 import type { Tool } from "../tool/tool.js";
 import { argumentsText } from "./arguments-text.js";
@@ -24,6 +25,8 @@ export interface GatewayServerOptions {
   readonly sessionId?: string;
   /** Who is asking, as the checkpoint's principal. Default: the checkpoint's own. */
   readonly principal?: string;
+  /** What the principal's token said (client, scopes, groups): CEL `caller` in rules. */
+  readonly caller?: CallerClaims;
   /**
    * While a call waits (for an approver, or an upstream server), a progress notification goes to
    * clients that asked for progress this often, so that a client which resets its timeout on
@@ -57,13 +60,15 @@ export function callToolAnswer(result: ToolResult): CallToolResult {
       status: result.status,
       ...(result.reason === undefined ? {} : { reason: result.reason }),
       ...(result.status === "awaiting_approval" ? { approvalId: result.approvalId } : {}),
-      // Provenance for the client to label: the output itself passes through as it is.
+      // Provenance, also in words: the output of an open-world tool is in the data envelope.
       ...(result.status === "ok" && result.source !== undefined ? { source: result.source } : {}),
     },
   };
   if (result.status === "ok") {
     return {
-      content: [{ type: "text", text: renderResult(result, { label: false }) }],
+      // Untrusted text reaches the client's model as it reaches docket's own: in the envelope,
+      // once (an upstream docket's envelope is not wrapped again).
+      content: [{ type: "text", text: renderResult(result) }],
       _meta: meta,
     };
   }
@@ -92,6 +97,7 @@ export function createGatewayServer({
   tools,
   sessionId,
   principal,
+  caller,
   heartbeatMs = 10_000,
 }: GatewayServerOptions): Server {
   const server = new Server(
@@ -128,6 +134,7 @@ export function createGatewayServer({
           signal: extra.signal,
           ...(sessionId === undefined ? {} : { sessionId }),
           ...(principal === undefined ? {} : { principal }),
+          ...(caller === undefined ? {} : { caller }),
           ...(traceContext === undefined ? {} : { traceContext }),
         },
       );

@@ -9,15 +9,12 @@ import { authenticateRequest, type GatewayAuth } from "../gateway/authenticate-r
 import { cancelOnDisconnect } from "../gateway/cancel-on-disconnect.js";
 import { originAllowed } from "../gateway/check-origin.js";
 import { conversationId } from "../gateway/conversation-id.js";
-import type { AuthOutcome } from "../gateway/gateway-auth-outcome.js";
-import type { GatewayPrincipal } from "../gateway/gateway-principal.js";
+import { callerClaims, type GatewayPrincipal } from "../gateway/gateway-principal.js";
+import { authRefusalReply, JSON_RPC, replyError } from "../gateway/gateway-reply.js";
 import { GatewaySessions } from "../gateway/gateway-sessions.js";
 import type { GatewaySettings } from "../gateway/gateway-settings.js";
-import {
-  metadataUrl,
-  protectedResourceMetadata,
-  wwwAuthenticate,
-} from "../gateway/protected-resource-metadata.js";
+import { addressOf, createGatewayTrail, type GatewayRefusal } from "../gateway/gateway-trail.js";
+import { metadataUrl, protectedResourceMetadata } from "../gateway/protected-resource-metadata.js";
 import { createAccessTokenVerifier } from "../gateway/verify-access-token.js";
 import {
   type FailedAttemptLimiter,
@@ -34,7 +31,7 @@ export interface HttpGatewayOptions extends GatewaySettings {
   readonly token?: string;
   /** 0 picks a free port. */
   readonly port?: number;
-  /** Static mode's principal. Default: the checkpoint's own. */
+  /** Static mode's principal. Default: the backend's (docket.yaml's `principal:`), else `agent`. */
   readonly principal?: string;
   /** Largest request body accepted. Default 1 MiB (the checkpoint's argument cap). */
   readonly maxBodyBytes?: number;
@@ -67,34 +64,6 @@ interface Session {
 
 const HOST = "127.0.0.1";
 
-function reply(res: ServerResponse, status: number, message: string, headers = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
-}
-
-function refuse(
-  res: ServerResponse,
-  outcome: Exclude<AuthOutcome, { status: "ok" }>,
-  metadata?: string,
-) {
-  switch (outcome.status) {
-    case "throttled":
-      return reply(res, 429, "Too many failed attempts; try again later", {
-        "retry-after": String(outcome.retryAfterSeconds),
-      });
-    case "unauthorized":
-      return reply(res, 401, `Unauthorized: ${outcome.description}`, {
-        "www-authenticate": wwwAuthenticate(outcome, metadata),
-      });
-    case "forbidden":
-      return reply(res, 403, `Forbidden: ${outcome.description}`, {
-        "www-authenticate": wwwAuthenticate(outcome, metadata),
-      });
-    default:
-      return outcome satisfies never;
-  }
-}
-
 /**
  * Serve the gateway over Streamable HTTP on 127.0.0.1 only. Clients authenticate with a static
  * bearer token or, as an OAuth 2.1 resource server, with JWTs (RFC 9728 metadata, a `401` that
@@ -117,7 +86,7 @@ export async function serveGatewayHttp(
     token,
     oauth,
     port = 0,
-    principal,
+    principal = backend.principal,
     maxBodyBytes = 1024 * 1024,
     maxSessions = 256,
     idleTimeoutMs = 10 * 60_000,
@@ -143,7 +112,9 @@ export async function serveGatewayHttp(
   });
   const openIds = new Set<string>();
 
-  const open = async (who: GatewayPrincipal): Promise<string> => {
+  const trail = createGatewayTrail(backend.recordSystemEvent?.bind(backend));
+
+  const open = async (req: IncomingMessage, who: GatewayPrincipal): Promise<string> => {
     const id = randomUUID();
     const conversation = conversationId(who, taintScope);
     let opening = opened.get(conversation);
@@ -153,12 +124,16 @@ export async function serveGatewayHttp(
       opening.catch(() => opened.delete(conversation));
     }
     await opening;
+    // Who connected, from where: recorded before the session exists, or it does not open.
+    await trail.opened(req, who, conversation, id);
+    const address = addressOf(req);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     const server = createGatewayServer({
       checkpoint: backend.checkpoint,
       tools: () => backend.tools(),
       sessionId: conversation,
       principal: who.id,
+      caller: callerClaims(who),
       ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
     });
     transport.onclose = () => sessions.remove(id);
@@ -170,6 +145,7 @@ export async function serveGatewayHttp(
       conversation,
       close: () => {
         openIds.delete(id);
+        trail.closed(who, conversation, id, address);
         void server.close().catch(() => {});
       },
     });
@@ -187,14 +163,21 @@ export async function serveGatewayHttp(
   let allowedHosts = new Set<string>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // Every refusal is answered first, then recorded with the principal when its token was valid.
+    const deny = (refusal: GatewayRefusal, code: number = JSON_RPC.serverError, headers = {}) => {
+      replyError(res, refusal.httpStatus, refusal.detail, headers, code);
+      return trail.refused(req, refusal);
+    };
     // Browsers reach 127.0.0.1 through DNS rebinding only under another Host name: refuse those.
-    if (!allowedHosts.has(req.headers.host ?? "")) return reply(res, 403, "Forbidden host");
+    if (!allowedHosts.has(req.headers.host ?? "")) {
+      return deny({ reason: "forbidden_host", httpStatus: 403, detail: "Forbidden host" });
+    }
     if (!originAllowed(req.headers.origin, allowedOrigins)) {
-      return reply(
-        res,
-        403,
-        "Forbidden origin: add it to gateway.allowed_origins to let a page in",
-      );
+      return deny({
+        reason: "forbidden_origin",
+        httpStatus: 403,
+        detail: "Forbidden origin: add it to gateway.allowed_origins to let a page in",
+      });
     }
     const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
     if (prm !== undefined && metadata !== undefined && pathname === new URL(metadata).pathname) {
@@ -202,56 +185,74 @@ export async function serveGatewayHttp(
       return res.end(JSON.stringify(prm));
     }
     const outcome = await authenticateRequest(req, auth, limiter, principal);
-    if (outcome.status !== "ok") return refuse(res, outcome, metadata);
-    if (pathname !== path) return reply(res, 404, "Not found");
+    if (outcome.status !== "ok") {
+      const answer = authRefusalReply(outcome, metadata);
+      // A throttled request is counted by the limiter, not recorded: a flood would fill the trail.
+      if (outcome.status === "throttled") {
+        return replyError(res, answer.status, answer.message, answer.headers);
+      }
+      const reason = outcome.status === "forbidden" ? "insufficient_scope" : "unauthorized";
+      const refusal = { reason, httpStatus: answer.status, detail: answer.message } as const;
+      return deny(refusal, JSON_RPC.serverError, answer.headers);
+    }
+    const who = outcome.principal;
+    if (pathname !== path) return replyError(res, 404, "Not found");
     let body: unknown;
     if (req.method === "POST") {
       const read = await readCappedBody(req, maxBodyBytes);
-      if (read.status === "too_large")
-        return reply(res, 413, `Request body over ${maxBodyBytes} bytes`);
+      if (read.status === "too_large") {
+        const detail = `Invalid request: the body is over ${maxBodyBytes} bytes`;
+        const refusal = { reason: "body_too_large", httpStatus: 413, detail, principal: who };
+        return deny(refusal as GatewayRefusal, JSON_RPC.invalidRequest);
+      }
       try {
         body = JSON.parse(read.text);
       } catch {
-        return reply(res, 400, "Parse error: the body is not JSON");
+        const detail = "Parse error: the body is not JSON";
+        const refusal = { reason: "malformed_body", httpStatus: 400, detail, principal: who };
+        return deny(refusal as GatewayRefusal, JSON_RPC.parseError);
       }
     }
     const header = req.headers["mcp-session-id"];
     let id = Array.isArray(header) ? header[0] : header;
     const known = id === undefined ? undefined : sessions.get(id);
     // A session belongs to the principal that opened it: another's token does not reach it.
-    if (id !== undefined && known?.principal.id !== outcome.principal.id) {
-      return reply(
-        res,
-        404,
+    if (id !== undefined && known?.principal.id !== who.id) {
+      const detail =
         sessions.missing(id) === "closed_idle"
           ? `Session not found: it was closed after ${Math.round(idleTimeoutMs / 1000)} s idle; send initialize again`
-          : "Session not found",
-      );
+          : "Session not found";
+      return deny({ reason: "unknown_session", httpStatus: 404, detail, principal: who });
     }
     if (id === undefined) {
       if (req.method !== "POST" || !isInitializeRequest(body)) {
-        return reply(res, 400, "Bad request: no session (send initialize first)");
+        const detail = "Bad request: no session (send initialize first)";
+        return deny({ reason: "no_session", httpStatus: 400, detail, principal: who });
       }
       if (!sessions.hasRoom()) {
-        return reply(
-          res,
-          503,
-          `The gateway is at its cap of ${maxSessions} sessions; try again shortly, or raise gateway.max_sessions (--max-sessions)`,
-          { "retry-after": "2" },
-        );
+        const detail = `The gateway is at its cap of ${maxSessions} sessions; try again shortly, or raise gateway.max_sessions (--max-sessions)`;
+        const refusal = { reason: "at_capacity", httpStatus: 503, detail, principal: who } as const;
+        return deny(refusal, JSON_RPC.serverError, { "retry-after": "2" });
       }
-      id = await open(outcome.principal);
+      id = await open(req, who);
     }
     const session = sessions.get(id) as Session;
     const deep = await answerDeepMessage(body, {
       checkpoint: backend.checkpoint,
       sessionId: session.conversation,
       principal: session.principal.id,
+      caller: callerClaims(session.principal),
       answer: callToolAnswer,
     });
     if (deep !== undefined) {
       res.writeHead(200, { "content-type": "application/json", "mcp-session-id": id });
-      return res.end(JSON.stringify(deep));
+      res.end(JSON.stringify(deep));
+      // A deep call was recorded by the checkpoint; any other deep message is refused here.
+      if ("error" in deep) {
+        const detail = String((deep.error as { message?: unknown }).message);
+        await trail.refused(req, { reason: "too_deep", httpStatus: 200, detail, principal: who });
+      }
+      return;
     }
     cancelOnDisconnect(session.transport, res, body);
     if (req.method === "POST") res.once("close", sessions.begin(id));
@@ -260,7 +261,7 @@ export async function serveGatewayHttp(
 
   const http = createServer((req, res) => {
     handle(req, res).catch(() => {
-      if (!res.headersSent) reply(res, 500, "Internal error");
+      if (!res.headersSent) replyError(res, 500, "Internal error");
       else res.end();
     });
   });

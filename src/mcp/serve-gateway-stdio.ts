@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { gatewaySessionEvent } from "../system-events/gateway-session-event.js";
 import type { GatewayBackend } from "./gateway-backend.js";
 import { createGatewayServer } from "./gateway-server.js";
 
 /** Options for `serveGatewayStdio`. */
 export interface StdioGatewayOptions {
+  /** Who the client is. Default: the backend's principal (docket.yaml's `principal:`). */
   readonly principal?: string;
   /** Default: a new `gateway-<uuid>` per process. */
   readonly sessionId?: string;
@@ -44,11 +46,19 @@ export async function serveGatewayStdio(
   }: StdioGatewayOptions = {},
 ): Promise<StdioGateway> {
   await backend.openSession?.(sessionId, "stdio");
+  // The one client of this process, recorded as an HTTP client's session is: who, and when.
+  const who = principal ?? backend.principal ?? "agent";
+  const session = (status: "opened" | "closed") =>
+    gatewaySessionEvent.event(
+      { status, principal: who, client: null, address: null, mcpSession: sessionId },
+      { sessionId },
+    );
+  await backend.recordSystemEvent?.(session("opened"));
   const server = createGatewayServer({
     checkpoint: backend.checkpoint,
     tools: () => backend.tools(),
     sessionId,
-    ...(principal === undefined ? {} : { principal }),
+    principal: who,
     ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
   });
   const unsubscribe = backend.onToolsChanged?.(() => {
@@ -58,8 +68,13 @@ export async function serveGatewayStdio(
   const closed = new Promise<void>((resolve) => {
     finish = resolve;
   });
+  let ended = false;
   server.onclose = () => {
     unsubscribe?.();
+    if (!ended) {
+      ended = true;
+      void backend.recordSystemEvent?.(session("closed")).catch(() => {});
+    }
     finish();
   };
   const close = async () => {

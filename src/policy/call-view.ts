@@ -98,7 +98,7 @@ export class CallView {
     return key === undefined ? undefined : { value: this.request.args[key] };
   }
 
-  /** The variables of `when` expressions: `args`, `principal`, `session.id`, `tool.name`/`tool.writes`. */
+  /** The variables of `when` expressions: `args`, `principal`, `caller`, `session`, `tool`, `run`, `call`. */
   condition(): ConditionContext {
     this.#condition ??= {
       args: this.request.args,
@@ -107,10 +107,18 @@ export class CallView {
       tool: { name: this.request.tool.name, writes: this.request.tool.writes },
       run: runOf(this.request.taint),
       call: { sends: this.request.sends === true },
+      caller: {
+        id: this.request.principal,
+        client: this.request.caller?.client ?? "",
+        scopes: this.request.caller?.scopes ?? NONE,
+        groups: this.request.caller?.groups ?? NONE,
+      },
     };
     return this.#condition;
   }
 }
+
+const NONE: readonly string[] = Object.freeze([]);
 
 const UNTAINTED_RUN = Object.freeze({ tainted: false, tainted_by: Object.freeze([]) });
 

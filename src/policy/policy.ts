@@ -6,6 +6,17 @@ import type { ShellCoverage } from "./shell/judge-shell.js";
 /** The three answers a policy can give. Strictest wins: deny > ask > allow. */
 export type Decision = "allow" | "ask" | "deny";
 
+/**
+ * What a caller's credentials say beyond its name: the OAuth client, scopes and groups of the
+ * token a gateway client sent. CEL sees them as `caller.client`, `caller.scopes`, `caller.groups`.
+ */
+export interface CallerClaims {
+  /** The OAuth client the token was issued to, when it says. */
+  readonly client?: string | undefined;
+  readonly scopes: readonly string[];
+  readonly groups: readonly string[];
+}
+
 /** What the policy sees of a call: already read and validated. */
 export interface PolicyRequest {
   readonly tool: Tool;
@@ -15,6 +26,8 @@ export interface PolicyRequest {
   readonly rawArguments: string;
   readonly callId: string;
   readonly principal: string;
+  /** The principal's scopes and groups when its credentials carried them (CEL `caller`). */
+  readonly caller?: CallerClaims | undefined;
   readonly sessionId: string | undefined;
   /**
    * Whether the run (or session) has received an open-world result before this call, and from

@@ -33,6 +33,20 @@ describe("when conditions (CEL)", () => {
     expect(when.evaluate(context({}, { principal: "other" }))).toEqual({ ok: true, value: false });
   });
 
+  it("read the caller's scopes and groups, which are empty when its credentials said nothing", () => {
+    const when = compileWhen('"admins" in caller.groups && "tools:write" in caller.scopes');
+    const caller = { id: "ada", client: "console", scopes: ["tools:write"], groups: ["admins"] };
+    expect(when.evaluate(context({}, { caller }))).toEqual({ ok: true, value: true });
+    expect(when.evaluate(context({}, { caller: { ...caller, groups: [] } }))).toEqual({
+      ok: true,
+      value: false,
+    });
+    expect(when.evaluate(context({}))).toEqual({ ok: true, value: false });
+    expect(
+      compileWhen('caller.id == principal && caller.client == ""').evaluate(context({})),
+    ).toEqual({ ok: true, value: true });
+  });
+
   it("report a missing field, a type mismatch or a non-boolean as a failure, not false", () => {
     expect(compileWhen("args.amount > 150").evaluate(context({}))).toMatchObject({
       ok: false,

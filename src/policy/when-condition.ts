@@ -18,6 +18,16 @@ export interface ConditionContext {
   readonly run: { readonly tainted: boolean; readonly tainted_by: readonly string[] };
   /** `{ sends }`: whether the call can carry data out of the session (an outward channel). */
   readonly call?: { readonly sends: boolean };
+  /**
+   * `{ id, client, scopes, groups }`: the principal and what its credentials said (an OAuth
+   * token's client, scopes and groups; empty lists and `client: ""` when they said nothing).
+   */
+  readonly caller?: {
+    readonly id: string;
+    readonly client: string;
+    readonly scopes: readonly string[];
+    readonly groups: readonly string[];
+  };
 }
 
 /** How evaluating a condition came out. */
@@ -35,7 +45,7 @@ export interface WhenCondition {
   evaluate(context: ConditionContext): ConditionResult;
 }
 
-// One environment for every rule: the five variables are declared so a typo (`arg.amount`) is a
+// One environment for every rule: the variables are declared so a typo (`arg.amount`) is a
 // load error, not a condition that silently never holds. Made with the first condition.
 let environment: Environment | undefined;
 
@@ -46,7 +56,8 @@ function celEnvironment(): Environment {
     .registerVariable("session", "map")
     .registerVariable("tool", "map")
     .registerVariable("run", "map")
-    .registerVariable("call", "map");
+    .registerVariable("call", "map")
+    .registerVariable("caller", "map");
   return environment;
 }
 
@@ -83,7 +94,12 @@ export function compileWhen(text: string): WhenCondition {
     evaluate(context) {
       let value: unknown;
       try {
-        value = program(context as unknown as Record<string, unknown>);
+        // A context built without a caller (a policy test case, a library caller) says nothing.
+        const withCaller =
+          context.caller === undefined
+            ? { ...context, caller: { id: context.principal, client: "", scopes: [], groups: [] } }
+            : context;
+        value = program(withCaller as unknown as Record<string, unknown>);
       } catch (error) {
         return { ok: false, error: firstLine(error) };
       }

@@ -1,3 +1,5 @@
+import { gatewayRefusedEvent } from "./gateway-refused-event.js";
+import { gatewaySessionEvent } from "./gateway-session-event.js";
 import { policyReloaded } from "./policy-reloaded.js";
 import type { SystemEvent } from "./system-event.js";
 import type { SystemEventKind } from "./system-event-kind.js";
@@ -8,10 +10,14 @@ import type { SystemEventKind } from "./system-event-kind.js";
  *
  * @example
  * ```ts
- * SYSTEM_EVENT_KINDS.map((kind) => kind.kind); // ["policy_reloaded"]
+ * SYSTEM_EVENT_KINDS.map((kind) => kind.kind); // ["policy_reloaded", "gateway_session", "gateway_refused"]
  * ```
  */
-export const SYSTEM_EVENT_KINDS: readonly AnySystemEventKind[] = [policyReloaded];
+export const SYSTEM_EVENT_KINDS: readonly AnySystemEventKind[] = [
+  policyReloaded,
+  gatewaySessionEvent,
+  gatewayRefusedEvent,
+];
 
 /** A kind of any data type: the registry reads each one's data through its own `isData`. */
 // biome-ignore lint/suspicious/noExplicitAny: each kind has its own data type, checked by isData.
@@ -23,7 +29,9 @@ export type AnySystemEventKind = SystemEventKind<any>;
  *
  * @example
  * ```ts
- * import { policyReloaded } from "./policy-reloaded.js";
+ * import { gatewayRefusedEvent } from "./gateway-refused-event.js";
+import { gatewaySessionEvent } from "./gateway-session-event.js";
+import { policyReloaded } from "./policy-reloaded.js";
  * describeSystemEvent(policyReloaded.event({ status: "reloaded", files: [] })); // "policy reloaded from no files"
  * ```
  */

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { wrapUntrusted } from "../../src/checkpoint/wrap-untrusted.js";
 import { openStore } from "../../src/store/open-store.js";
 import { everythingBin, tsxLoader } from "./support/mcp-fixtures.js";
 
@@ -53,7 +54,8 @@ policy:
         name: "everything__echo",
         arguments: { message: "hi" },
       })) as CallToolResult;
-      expect(text(echo)).toBe("Echo: hi");
+      // An outside server's text reaches the client in the data envelope.
+      expect(text(echo)).toBe(wrapUntrusted("everything__echo", "Echo: hi"));
       const denied = (await client.callTool({
         name: "run_command",
         arguments: { command: "ls && rm -rf ." },
@@ -83,6 +85,13 @@ policy:
       expect(sessions).toHaveLength(1);
       expect(sessions[0]).toMatchObject({ title: "docket gateway (stdio)" });
       expect(new Set(calls.map((c) => c.sessionId))).toEqual(new Set([sessions[0]?.id]));
+      // Its one client's session, opened and closed, is in the trail with the principal.
+      const opened = (await store.listEvents({ type: "system" })).map((record) => record.event);
+      expect(opened.map((event) => (event.type === "system" ? event.data : null))).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ status: "opened", principal: "agent", address: null }),
+        ]),
+      );
     } finally {
       await store.close();
     }

@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { wrapUntrusted } from "../../src/checkpoint/wrap-untrusted.js";
 import { gatewayMainPath, isAlive, tsxLoader, waitFor } from "./support/mcp-fixtures.js";
 
 interface Started {
@@ -57,11 +58,15 @@ describe("docket gateway --http", () => {
     try {
       expect(fromEnv.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       expect(fromEnv.stderr()).not.toContain("bearer token");
-      expect(await callEcho(fromEnv.url, given)).toBe("Echo: cli");
+      expect(await callEcho(fromEnv.url, given)).toBe(
+        wrapUntrusted("everything__echo", "Echo: cli"),
+      );
 
       const token = /bearer token (\S+)/.exec(generated.stderr())?.[1] ?? "";
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(await callEcho(generated.url, token)).toBe("Echo: cli");
+      expect(await callEcho(generated.url, token)).toBe(
+        wrapUntrusted("everything__echo", "Echo: cli"),
+      );
       const unauthorised = await fetch(generated.url, { method: "POST", body: "{}" });
       expect(unauthorised.status).toBe(401);
     } finally {

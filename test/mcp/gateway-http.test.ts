@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
+import { wrapUntrusted } from "../../src/checkpoint/wrap-untrusted.js";
 import { generateToken } from "../../src/mcp/bearer-token.js";
 import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
 import {
@@ -112,7 +113,7 @@ describe("docket gateway over Streamable HTTP", () => {
       name: "dyn__hello",
       arguments: { name: "http" },
     })) as CallToolResult;
-    expect(textOf(result)).toBe("hello http");
+    expect(textOf(result)).toBe(wrapUntrusted("dyn__hello", "hello http"));
     const requested = events.events.find((e) => e.type === "requested" && e.tool === "dyn__hello");
     // The principal's conversation, not the transport session: a reconnect keeps its taint.
     expect(requested?.sessionId).toBe("gateway:agent");
@@ -133,7 +134,7 @@ describe("docket gateway over Streamable HTTP", () => {
       name: "dyn__late_one",
       arguments: {},
     })) as CallToolResult;
-    expect(textOf(result)).toBe("I am late_one");
+    expect(textOf(result)).toBe(wrapUntrusted("dyn__late_one", "I am late_one"));
   });
 
   it("never runs a call the client cancelled while it waited for approval", async () => {
@@ -250,7 +251,11 @@ describe("docket gateway over Streamable HTTP", () => {
         name: "chained__dyn__hello",
         arguments: '{"name":"twice"}',
       });
-      expect(result).toMatchObject({ status: "ok", output: "hello twice" });
+      // The upstream docket wrapped it; the text here is its envelope, wrapped once when shown.
+      expect(result).toMatchObject({
+        status: "ok",
+        output: wrapUntrusted("dyn__hello", "hello twice"),
+      });
     } finally {
       await upstreams.close();
     }
@@ -284,7 +289,10 @@ describe("docket gateway over Streamable HTTP", () => {
       expect(down).toMatchObject({ status: "failed", reason: "error" });
       expect(down.message).toContain('MCP server "remote" could not be reached');
       second = await serveGatewayHttp(backend, { token, port: first.port });
-      expect(await hello()).toMatchObject({ status: "ok", output: "hello again" });
+      expect(await hello()).toMatchObject({
+        status: "ok",
+        output: wrapUntrusted("dyn__hello", "hello again"),
+      });
       expect(upstreams.status()[0]).toMatchObject({ state: "connected", restarts: 1 });
     } finally {
       await upstreams.close();

@@ -5,6 +5,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wrapUntrusted } from "../../src/checkpoint/wrap-untrusted.js";
 import { gatewayMainPath, isAlive, tsxLoader, waitFor } from "./support/mcp-fixtures.js";
 
 let client: Client;
@@ -53,12 +54,12 @@ describe("docket gateway over stdio", () => {
   it("sends each call through the checkpoint", async () => {
     const echo = await callTool("everything__echo", { message: "through docket" });
     expect(echo.isError).toBeFalsy();
-    expect(textOf(echo)).toBe("Echo: through docket");
+    expect(textOf(echo)).toBe(wrapUntrusted("everything__echo", "Echo: through docket"));
     expect(echo._meta?.["docket/call"]).toMatchObject({ status: "ok" });
 
     // A write with no rule asks; the gateway's approver approves it.
     const sum = await callTool("everything__get-sum", { a: 1, b: 2 });
-    expect(textOf(sum)).toBe("The sum of 1 and 2 is 3.");
+    expect(textOf(sum)).toBe(wrapUntrusted("everything__get-sum", "The sum of 1 and 2 is 3."));
   });
 
   it("answers refusals as errors with the reason in words", async () => {
@@ -101,7 +102,9 @@ describe("docket gateway over stdio", () => {
   });
 
   it("stops the upstream servers when the client goes away", async () => {
-    const who = JSON.parse(textOf(await callTool("dyn__whoami"))) as { pid: number };
+    // The upstream's answer is the data envelope's one line of content.
+    const page = textOf(await callTool("dyn__whoami")).split("\n");
+    const who = JSON.parse(page[2] ?? "") as { pid: number };
     const gatewayPid = transport.pid as number;
     expect(isAlive(who.pid)).toBe(true);
     await client.close();
