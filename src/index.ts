@@ -207,6 +207,7 @@ export type {
   NetworkAskRequest,
   NetworkCall,
   NetworkConnection,
+  NetworkConnectionKind,
 } from "./sandbox/network/network-connection.js";
 export type { SandboxNetworkFilter } from "./sandbox/network/network-filter.js";
 export type { NetworkRuleLayer, NetworkRules } from "./sandbox/network/network-rules.js";

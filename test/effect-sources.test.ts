@@ -49,6 +49,10 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "creates and removes the per-call pids cgroup that confines a command and writes its pids.max; signal 0 only asks whether a process is alive",
   "sandbox/move-aside-planted.ts":
     "renames aside docket's own files (docket.yaml, .docket/) that a sandboxed command or MCP server created while they could not be covered, so docket never loads them; acts only on docket's own paths",
+  "sandbox/parked-launch.ts":
+    "starts the next call's launcher ahead of time (ADR 0055): a bash that joins a fresh pids cgroup and waits for the bwrap arguments run_command writes to a private 0700 folder; it runs only what run-command.handler.ts hands it for a call the checkpoint answered, and nothing if docket exits",
+  "sandbox/network/visible-node.ts":
+    "links or copies docket's own Node.js binary into a private 0700 folder when the sandbox cannot reach it where it is installed, so the network bootstrap can run; it touches no path a tool names",
   "sandbox/sandbox-launch.ts":
     "prepares a confined launch (scratch directory, covers over hidden paths, the cgroup, docket's own folders made 0700 when missing so they can be hidden) and returns the plan; the spawn stays in run-command.handler.ts and process-transport.ts",
   "approval/approvals-http-server.ts":

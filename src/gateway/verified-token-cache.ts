@@ -23,6 +23,7 @@ interface Entry {
  *
  * @example
  * ```ts
+ * import type { AccessTokenVerifier } from "./verify-access-token.js";
  * declare const verify: AccessTokenVerifier;
  * const cached = cacheVerifiedTokens(verify, (token) => Date.now() + 60_000);
  * await cached("eyJ…"); // verified once, then answered from memory

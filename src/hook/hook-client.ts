@@ -67,7 +67,8 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
  *
  * @example
  * ```ts
- * await guardHook(argv, async () => daemonRunner(undefined), nodeHookIo());
+ * import { guardHook, nodeHookIo } from "./hook-guard.js";
+ * await guardHook(process.argv.slice(2), async () => daemonRunner(undefined), nodeHookIo());
  * ```
  */
 export function daemonRunner(
