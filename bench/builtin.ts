@@ -29,23 +29,23 @@ export async function benchBuiltin(): Promise<void> {
     console.log(`bench/builtin (load average ${load()} at start, 2 cores shared)`);
 
     global.gc?.();
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 10);
-    const started = performance.now();
-    const result = await checkpoint.dispatch({
-      id: "big",
-      name: "run_command",
-      arguments: JSON.stringify({ command: "yes | head -c 1000000000", timeout_ms: 300_000 }),
-    });
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().rss);
-    const grown = (peak - baseline) / MiB;
+    const baseline = process.memoryUsage();
+    const first = await bigRun(checkpoint, "big", baseline.rss);
     console.log(
-      `  run_command 'yes | head -c 1000000000': ${result.status}, ${seconds.toFixed(2)} s, peak RSS +${grown.toFixed(1)} MiB above baseline: target < 64 MiB ${verdict(grown < 64)}`,
+      `  run_command 'yes | head -c 1000000000': ${first.status}, ${first.seconds.toFixed(2)} s, peak RSS +${first.grownMiB.toFixed(1)} MiB above baseline: target < 64 MiB ${verdict(first.grownMiB < 64)}`,
+    );
+    // The second call: what the process keeps after two, apart from what the OS counts (ADR 0063:
+    // V8 optimising the shell grammar's lexer once holds about 700 MB for half a second; the
+    // library leaves V8's flags to its host, so a bench without them may show it here).
+    const second = await bigRun(checkpoint, "big_again", baseline.rss);
+    global.gc?.();
+    const after = process.memoryUsage();
+    const delta = (field: keyof NodeJS.MemoryUsage) => {
+      const grown = (after[field] - baseline[field]) / MiB;
+      return `${grown < 0 ? "" : "+"}${grown.toFixed(1)} MiB`;
+    };
+    console.log(
+      `  the same again: ${second.status}, ${second.seconds.toFixed(2)} s, peak RSS +${second.grownMiB.toFixed(1)} MiB; after it, RSS ${(after.rss / MiB).toFixed(1)} MiB (${delta("rss")}; heap ${delta("heapUsed")}, external ${delta("external")}, ArrayBuffers ${delta("arrayBuffers")} above baseline${global.gc ? "" : ", without --expose-gc"})`,
     );
 
     await benchSandboxCost(workspace);
@@ -125,6 +125,28 @@ async function benchSandboxCost(workspace: string): Promise<void> {
 }
 
 type Checkpoint = ReturnType<typeof createCheckpoint>;
+
+/** One run_command of 1 GB of output: its status, time and peak RSS above `baselineRss`. */
+async function bigRun(
+  checkpoint: Checkpoint,
+  id: string,
+  baselineRss: number,
+): Promise<{ status: string; seconds: number; grownMiB: number }> {
+  let peak = baselineRss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  const started = performance.now();
+  const result = await checkpoint.dispatch({
+    id,
+    name: "run_command",
+    arguments: JSON.stringify({ command: "yes | head -c 1000000000", timeout_ms: 300_000 }),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { status: result.status, seconds, grownMiB: (peak - baselineRss) / MiB };
+}
 
 /**
  * Medians of run_command `true` sandboxed and with mode off, interleaved (so that the machine's

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIFTOFF_FLAGS } from "../../src/cli/keep-wasm-in-liftoff.js";
 import { packedDocket } from "../support/packed-docket.js";
 import { writeScriptedProject } from "./support/scripted-project.js";
 
@@ -151,12 +152,14 @@ describe("the built, bundled bin", () => {
     );
     expect(check.stdout).toContain("decision: allow");
     const events = reported(check.stderr, "wasm-order");
-    expect(events[0]).toBe("flag:--liftoff-only");
+    expect(events[0]).toBe(`flag:${LIFTOFF_FLAGS.replaceAll(" ", ",")}`);
     expect(events.filter((event) => event.startsWith("wasm:")).length).toBeGreaterThan(0);
     expect(events.filter((event) => event.startsWith("flag:"))).toHaveLength(1);
     // Other commands set it at once, before any WebAssembly of Node's own (fetch's parser).
     const run = await docket(["run", "Hi."], undefined, [fixture("wasm-order.mjs")]);
-    expect(reported(run.stderr, "wasm-order")[0]).toBe("flag:--liftoff-only");
+    expect(reported(run.stderr, "wasm-order")[0]).toBe(
+      `flag:${LIFTOFF_FLAGS.replaceAll(" ", ",")}`,
+    );
   });
 
   it("checks a shell command with the tree-sitter parser", async () => {
