@@ -8,6 +8,7 @@
  *
  * @example
  * ```ts
+ * import { canonicalJson } from "./canonical-json.js";
  * legacyCanonicalJson({ b: 1, "10": 2, "9": 3 }); // '{"9":3,"10":2,"b":1}'
  * canonicalJson({ b: 1, "10": 2, "9": 3 }); // '{"10":2,"9":3,"b":1}'
  * ```
