@@ -62,7 +62,7 @@ describe("a store hashed with the canonical JSON before RFC 8785", () => {
     expect(result.status).toBe(0);
   }, 60_000);
 
-  it("is verified by the library too", async () => {
+  it("is verified by the library too, whole and one session at a time", async () => {
     const { dir, db } = legacyCopy();
     const store = await openStore(`sqlite:${db}`, { readOnly: true });
     const digests = await openDigestLog(join(dir, "audit-digests.jsonl"));
@@ -71,6 +71,11 @@ describe("a store hashed with the canonical JSON before RFC 8785", () => {
       const report = await verifyStoreTrail(store, { publicKey, digests });
       expect(report.problems).toEqual([]);
       expect(report.verdict).toBe("verified");
+      // One session at a time, as the console's badge and `docket serve` ask.
+      const [session] = await store.listSessions({ limit: 1 });
+      expect(session?.metadata).toEqual({ "9": "nine", "10": "ten", b: "bee", "-1": "minus one" });
+      const one = await verifyStoreTrail(store, { publicKey, digests, sessionId: session?.id });
+      expect(one.verdict).toBe("verified");
     } finally {
       await digests.close();
       await store.close();
