@@ -4,6 +4,11 @@ import type { RecoveredSpan, TrailProblem } from "./trail-report.js";
 /** A session's row as verify compares it: its hash (`sessionRowHash`) and when it last changed. */
 export interface SessionRowDigest {
   readonly hash: string;
+  /**
+   * The row's hash over the canonical JSON before RFC 8785 (`legacySessionRowHash`), which the
+   * checkpoints of stores written before signed (ADR 0062). Left out, only `hash` is accepted.
+   */
+  readonly legacyHash?: string | undefined;
   readonly updatedAt: number;
 }
 
@@ -51,6 +56,7 @@ export function checkSignedSession(
     return;
   }
   if (!signed || signed.sessionHash === row.hash) return;
+  if (row.legacyHash !== undefined && signed.sessionHash === row.legacyHash) return;
   const latest = trusted.at(-1) as AuditCheckpoint;
   if (signed === latest && row.updatedAt > latest.at) {
     found({

@@ -1,6 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { Approval } from "../store/approval-record.js";
-import { sessionRowHash } from "../store/session-row-hash.js";
+import { legacySessionRowHash, sessionRowHash } from "../store/session-row-hash.js";
 import type { Store } from "../store/store.js";
 import { TableCrossCheck } from "./cross-check-tables.js";
 import type { DigestLog } from "./digest-log.js";
@@ -101,7 +101,13 @@ async function verifyOnce(
       sessionRows,
       sessionRow: async (id) => {
         const session = await store.getSession(id);
-        return session && { hash: sessionRowHash(session), updatedAt: session.updatedAt };
+        return (
+          session && {
+            hash: sessionRowHash(session),
+            legacyHash: legacySessionRowHash(session),
+            updatedAt: session.updatedAt,
+          }
+        );
       },
     },
     {

@@ -1,6 +1,6 @@
 import { DocketError } from "../errors/docket-error.js";
 import type { McpUpstreams } from "./connect-mcp-servers.js";
-import { pinOf } from "./tool-pins.js";
+import { matchesPin, pinOf } from "./tool-pins.js";
 
 function serverOf(upstreams: McpUpstreams, server: string) {
   const found = upstreams.standings().find((entry) => entry.server === server);
@@ -69,7 +69,7 @@ export function diffServer(upstreams: McpUpstreams, server: string): string {
       lines.push(`+ ${tool.name} (new, not pinned)`);
       lines.push(`    description: ${JSON.stringify(now.description)}`);
       lines.push(`    input schema: ${JSON.stringify(now.inputSchema)}`);
-    } else if (before.sha256 !== now.sha256) {
+    } else if (!matchesPin(before, tool)) {
       lines.push(`~ ${tool.name} (changed since pinned)`);
       if (before.description !== now.description) {
         lines.push(`  - description: ${JSON.stringify(before.description)}`);
@@ -91,7 +91,7 @@ export function diffServer(upstreams: McpUpstreams, server: string): string {
     for (const finding of standing.findings) {
       lines.push(`! ${tool.name}: the description looks like instructions: ${finding.message}`);
     }
-    if (standing.findings.length > 0 && before?.sha256 === now.sha256) {
+    if (standing.findings.length > 0 && before !== undefined && matchesPin(before, tool)) {
       lines.push(`    description: ${JSON.stringify(now.description)}`);
     }
   }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,26 @@ describe("tool pins", () => {
     expect(pinStatus(lock, "up", { ...tool, name: "other" }).status).toBe("new");
     expect(pinStatus(lock, "down", tool).status).toBe("unpinned_server");
     expect(pinStatus(lock, "up", { ...tool, name: "constructor" }).status).toBe("new");
+  });
+
+  it("still holds a pin written before RFC 8785 (index-like keys first), and only for that tool", () => {
+    const numbered = {
+      ...tool,
+      inputSchema: {
+        type: "object" as const,
+        properties: { "10": { type: "string" }, "9": { type: "string" } },
+      },
+    };
+    // The text docket hashed before ADR 0062, written out by hand.
+    const before =
+      '{"description":"Echo.","inputSchema":{"properties":{"9":{"type":"string"},"10":{"type":"string"}},"type":"object"},"name":"echo"}';
+    const sha256 = createHash("sha256").update(before).digest("hex");
+    expect(pinOf(numbered).sha256).not.toBe(sha256);
+    const pinned = { ...pinOf(numbered), sha256 };
+    const lock = { version: 1 as const, servers: { up: { tools: { echo: pinned } } } };
+    expect(pinStatus(lock, "up", numbered).status).toBe("pinned");
+    const renamed = { ...numbered, inputSchema: { ...numbered.inputSchema, required: ["9"] } };
+    expect(pinStatus(lock, "up", renamed).status).toBe("changed");
   });
 
   it("round-trips through the file, and a file that does not parse stops docket", () => {

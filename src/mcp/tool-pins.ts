@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DocketError } from "../errors/docket-error.js";
-import { canonicalJson } from "../shared/canonical-json.js";
+import { canonicalJson, sha256Hex } from "../shared/canonical-json.js";
+import { legacyCanonicalJson } from "../shared/legacy-canonical-json.js";
 
 /** The lock file's name, beside docket.yaml; the team commits it. */
 export const LOCK_FILE_NAME = "docket.lock.json";
@@ -60,13 +60,8 @@ export type PinStatus =
  * ```
  */
 export function pinOf(tool: McpTool): PinnedTool {
-  const definition = {
-    name: tool.name,
-    description: tool.description ?? "",
-    inputSchema: tool.inputSchema,
-    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-  };
-  const sha256 = createHash("sha256").update(canonicalJson(definition)).digest("hex");
+  const definition = pinnedDefinition(tool);
+  const sha256 = sha256Hex(canonicalJson(definition));
   return {
     sha256,
     description: definition.description,
@@ -150,9 +145,7 @@ export function pinStatus(lock: ToolLock, server: string, tool: McpTool): PinSta
   if (entry === undefined) return { status: "unpinned_server" };
   const pinned = Object.hasOwn(entry.tools, tool.name) ? entry.tools[tool.name] : undefined;
   if (pinned === undefined) return { status: "new" };
-  return pinned.sha256 === pinOf(tool).sha256
-    ? { status: "pinned" }
-    : { status: "changed", pinned };
+  return matchesPin(pinned, tool) ? { status: "pinned" } : { status: "changed", pinned };
 }
 
 /**
@@ -171,4 +164,39 @@ export function withServerPins(
   const pins: Record<string, PinnedTool> = {};
   for (const tool of tools) pins[tool.name] = pinOf(tool);
   return { version: 1, servers: { ...lock.servers, [server]: { tools: pins } } };
+}
+
+/**
+ * Whether a listed tool is the one pinned: its hash now, or the hash docket wrote before its
+ * canonical JSON followed RFC 8785 (ADR 0062), so that a lock committed then still holds for
+ * a schema with keys like "9" and "10". Nothing new is pinned in the old form.
+ *
+ * @example
+ * ```ts
+ * import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+ * declare const pinned: PinnedTool;
+ * declare const listed: Tool;
+ * if (!matchesPin(pinned, listed)) console.log(`${listed.name} changed since it was pinned`);
+ * ```
+ */
+export function matchesPin(pinned: PinnedTool, tool: McpTool): boolean {
+  const definition = pinnedDefinition(tool);
+  return (
+    pinned.sha256 === sha256Hex(canonicalJson(definition)) ||
+    pinned.sha256 === sha256Hex(legacyCanonicalJson(definition))
+  );
+}
+
+function pinnedDefinition(tool: McpTool): {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+  annotations?: unknown;
+} {
+  return {
+    name: tool.name,
+    description: tool.description ?? "",
+    inputSchema: tool.inputSchema,
+    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+  };
 }

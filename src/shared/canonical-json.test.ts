@@ -28,24 +28,30 @@ describe("canonicalJson", () => {
   });
 });
 
-/** What canonicalJson was first defined as: JSON.stringify of a copy with sorted keys. */
-function reference(value: unknown): string {
-  const sortKeys = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sortKeys);
-    if (v === null || typeof v !== "object") return v;
-    if (typeof (v as { toJSON?: unknown }).toJSON === "function") {
-      return sortKeys((v as { toJSON: () => unknown }).toJSON());
+/**
+ * RFC 8785 written the plainest way: JSON.stringify's text for each leaf and key, objects' keys
+ * sorted by UTF-16 code units (Array.prototype.sort's default order), toJSON applied first.
+ */
+function reference(value: unknown): string | undefined {
+  if (value !== null && typeof value === "object") {
+    if (Array.isArray(value)) {
+      return `[${Array.from(value, (item) => reference(item) ?? "null").join(",")}]`;
     }
-    const sorted: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(v).sort())
-      sorted[key] = sortKeys((v as Record<string, unknown>)[key]);
-    return sorted;
-  };
-  return JSON.stringify(sortKeys(value)) ?? "null";
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return reference(toJSON.call(value));
+    const members = Object.keys(value)
+      .sort()
+      .flatMap((key) => {
+        const text = reference((value as Record<string, unknown>)[key]);
+        return text === undefined ? [] : [`${JSON.stringify(key)}:${text}`];
+      });
+    return `{${members.join(",")}}`;
+  }
+  return JSON.stringify(value);
 }
 
 describe("canonicalJson, written directly", () => {
-  it("gives exactly the text of JSON.stringify over a key-sorted copy (stored hashes depend on it)", () => {
+  it("gives exactly the plain RFC 8785 text on both its paths (stored hashes depend on it)", () => {
     const anything = fc.anything({
       withBoxedValues: true,
       withDate: true,
@@ -63,7 +69,7 @@ describe("canonicalJson, written directly", () => {
     });
     fc.assert(
       fc.property(anything, (value) => {
-        expect(canonicalJson(value)).toBe(reference(value));
+        expect(canonicalJson(value)).toBe(reference(value) ?? "null");
       }),
       { numRuns: 2000 },
     );
@@ -89,10 +95,13 @@ describe("canonicalJson, written directly", () => {
     expect(canonicalJson(large)).toBe(reference(large));
   });
 
-  it("orders index-like keys numerically before the others, as JSON.stringify enumerates them", () => {
+  it("sorts index-like keys with the others by UTF-16 code units (RFC 8785), not numerically", () => {
     expect(canonicalJson({ b: 1, 10: 2, 9: 3, a: 4, "01": 5 })).toBe(
-      '{"9":3,"10":2,"01":5,"a":4,"b":1}',
+      '{"01":5,"10":2,"9":3,"a":4,"b":1}',
     );
+    expect(canonicalJson({ "2": 1, "1a": 2, "-1": 3, " ": 4 })).toBe('{" ":4,"-1":3,"1a":2,"2":1}');
+    // Already in order as the object lists them: the fast path keeps it as it is.
+    expect(canonicalJson({ "1": [{ "1": 1, a: 2 }], a: 3 })).toBe('{"1":[{"1":1,"a":2}],"a":3}');
   });
 
   it("drops what JSON drops and refuses what it cannot write", () => {

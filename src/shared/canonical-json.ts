@@ -1,13 +1,19 @@
 import * as crypto from "node:crypto";
 
 /**
- * Serialise a JSON value with object keys sorted at every level, so equal values always give
- * equal text (and equal hashes), whatever order a model wrote the keys in. Values JSON cannot
- * represent (undefined, functions) are dropped as JSON.stringify drops them.
+ * Serialise a JSON value as RFC 8785 (JSON Canonicalization Scheme, JCS) text: object keys
+ * sorted by UTF-16 code units at every level (numeric-looking keys included), no whitespace,
+ * numbers as ECMAScript writes them (`-0` as `0`, `1e+21`), strings with JSON.stringify's
+ * minimal escapes. Equal values give equal text, and so equal hashes, whatever order a model
+ * wrote the keys in, and any JCS library elsewhere recomputes the same bytes. Where JCS has
+ * no answer docket keeps JSON.stringify's (ADR 0062): a lone surrogate is written as a
+ * `\udXXX` escape, NaN and Infinity as `null`; values JSON cannot represent (undefined,
+ * functions) are dropped.
  *
  * @example
  * ```ts
  * canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }); // '{"a":[2,{"c":4,"d":3}],"b":1}'
+ * canonicalJson({ "10": 1, "9": 2 }); // '{"10":1,"9":2}'
  * ```
  */
 export function canonicalJson(value: unknown): string {
@@ -40,13 +46,13 @@ function canonicalTree(value: unknown, depth: number): unknown {
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return UNSUPPORTED;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
-  // Object.keys lists array-index keys first, in numeric order (their canonical order too).
-  let names = 0;
-  while (names < keys.length && isArrayIndex(keys[names] as string)) names += 1;
   let sorted = true;
-  for (let i = names + 1; i < keys.length && sorted; i += 1) {
+  for (let i = 1; i < keys.length && sorted; i += 1) {
     sorted = (keys[i - 1] as string) < (keys[i] as string);
   }
+  // An object lists array-index keys first whatever order they were set in, so no copy can put
+  // "10" before "9" or "1a" before "2" for JSON.stringify: `write` orders such keys itself.
+  if (!sorted && isArrayIndex(keys[0] as string)) return UNSUPPORTED;
   const trees: unknown[] = new Array(keys.length);
   let changed = !sorted;
   for (let i = 0; i < keys.length; i += 1) {
@@ -58,7 +64,7 @@ function canonicalTree(value: unknown, depth: number): unknown {
   }
   if (!changed) return value;
   const order = keys.map((_key, i) => i);
-  if (!sorted) sortIndices(order, keys, names);
+  if (!sorted) sortIndices(order, keys);
   const copy: Record<string, unknown> = {};
   for (const i of order) {
     const key = keys[i] as string;
@@ -80,25 +86,24 @@ function canonicalTree(value: unknown, depth: number): unknown {
 const INSERTION_SORT_MAX = 24;
 
 /**
- * Sort `order[from..]` by the keys they index, in place: an insertion sort, since objects are
+ * Sort `order` by the keys they index, in place: an insertion sort, since objects are
  * small and mostly nearly sorted, and Array.prototype.sort allocates a working copy per call.
  */
-function sortIndices(order: number[], keys: readonly string[], from: number): void {
-  if (order.length - from > INSERTION_SORT_MAX) {
+function sortIndices(order: number[], keys: readonly string[]): void {
+  if (order.length > INSERTION_SORT_MAX) {
     // Model-supplied objects can be large: quadratic work there would be a way to stall docket.
-    const tail = order.slice(from).sort((a, b) => {
+    order.sort((a, b) => {
       const x = keys[a] as string;
       const y = keys[b] as string;
       return x < y ? -1 : x > y ? 1 : 0;
     });
-    for (let i = 0; i < tail.length; i += 1) order[from + i] = tail[i] as number;
     return;
   }
-  for (let i = from + 1; i < order.length; i += 1) {
+  for (let i = 1; i < order.length; i += 1) {
     const index = order[i] as number;
     const key = keys[index] as string;
     let j = i - 1;
-    while (j >= from && (keys[order[j] as number] as string) > key) {
+    while (j >= 0 && (keys[order[j] as number] as string) > key) {
       order[j + 1] = order[j] as number;
       j -= 1;
     }
@@ -125,8 +130,8 @@ function canonicalArray(value: unknown[], depth: number): unknown {
  * The text of one value, or undefined for what JSON leaves out (undefined, functions, symbols).
  * Written directly rather than by building a sorted copy for JSON.stringify: the audit trail
  * serialises every event, and the copy cost more than everything else an append does. The
- * output is the same as `JSON.stringify` of a key-sorted copy, including its key order: keys
- * that are array indices first, in numeric order, then the rest sorted by UTF-16 code units.
+ * output is `JSON.stringify`'s but for the key order, which is RFC 8785's: every key sorted by
+ * UTF-16 code units, array-index keys with the rest.
  */
 function write(value: unknown, parents: unknown[]): string | undefined {
   switch (typeof value) {
@@ -165,7 +170,7 @@ function write(value: unknown, parents: unknown[]): string | undefined {
   parents.push(value);
   let text = "{";
   let first = true;
-  for (const key of sortedKeys(value)) {
+  for (const key of sortNames(Object.keys(value))) {
     const item = write((value as Record<string, unknown>)[key], parents);
     if (item === undefined) continue;
     text += `${first ? "" : ","}${JSON.stringify(key)}:${item}`;
@@ -175,17 +180,11 @@ function write(value: unknown, parents: unknown[]): string | undefined {
   return `${text}}`;
 }
 
+/** A key an object lists before its other keys, in numeric order (an ECMAScript array index). */
 function isArrayIndex(key: string): boolean {
   const code = key.charCodeAt(0);
   if (code < 48 || code > 57) return false;
   return key === "0" || (/^[1-9][0-9]*$/.test(key) && Number(key) < 4294967295);
-}
-
-function sortedKeys(value: object): string[] {
-  const keys = Object.keys(value);
-  if (!keys.some(isArrayIndex)) return sortNames(keys);
-  const indices = keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
-  return [...indices, ...sortNames(keys.filter((key) => !isArrayIndex(key)))];
 }
 
 // The order of Array.prototype.sort's default (UTF-16 code units), without its generic

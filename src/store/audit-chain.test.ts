@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, hashCanonical } from "../shared/canonical-json.js";
+import { legacyCanonicalJson } from "../shared/legacy-canonical-json.js";
 import { ChainVerifier, GENESIS_HASH, linkHash } from "./audit-chain.js";
 
 describe("linkHash", () => {
@@ -79,5 +80,38 @@ describe("ChainVerifier", () => {
       seq: 2,
       problem: expect.stringMatching(/no head/),
     });
+  });
+
+  it("verifies events hashed in either canonical form, as stored; an edit fails under both", () => {
+    // A store begun before RFC 8785 and continued after: each link hashes the text it stores.
+    const forms = [legacyCanonicalJson, canonicalJson, legacyCanonicalJson, canonicalJson];
+    let prevHash = GENESIS_HASH;
+    const rows = forms.map((form, i) => {
+      const event = form({ at: i, callId: "c", tool: "t", type: "log", data: { "10": 1, "9": i } });
+      const hash = linkHash(i + 1, "s", prevHash, event);
+      const row = { sessionId: "s", seq: i + 1, callId: "c", tool: "t", type: "log", at: i };
+      const link = { ...row, event, prevHash, hash };
+      prevHash = hash;
+      return link;
+    });
+    expect(rows[0]?.event).toContain('{"9":0,"10":1}');
+    expect(rows[1]?.event).toContain('{"10":1,"9":1}');
+    const verify = (list: typeof rows) => {
+      const heads = new Map([["s", { seq: list.length, hash: list.at(-1)?.hash ?? "" }]]);
+      const verifier = new ChainVerifier((id) => heads.get(id));
+      for (const row of list) if (verifier.row(row)) break;
+      return verifier.finish(heads.keys());
+    };
+    expect(verify(rows)).toEqual({ ok: true, checked: 4, sessions: 1 });
+    for (const seq of [1, 2]) {
+      const edited = rows.map((row) =>
+        row.seq === seq ? { ...row, event: row.event.replace('"10":1', '"10":2') } : row,
+      );
+      expect(verify(edited)).toMatchObject({
+        ok: false,
+        seq,
+        problem: expect.stringMatching(/altered/),
+      });
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { hashCanonical } from "../shared/canonical-json.js";
+import { hashCanonical, sha256Hex } from "../shared/canonical-json.js";
+import { legacyCanonicalJson } from "../shared/legacy-canonical-json.js";
 import type { Session } from "./session-record.js";
 
 /**
@@ -12,7 +13,28 @@ import type { Session } from "./session-record.js";
  * ```
  */
 export function sessionRowHash(session: Session): string {
-  return hashCanonical({
+  return hashCanonical(signedFields(session));
+}
+
+/**
+ * The same hash over the canonical JSON docket wrote before RFC 8785 (ADR 0062), which the
+ * checkpoints of older stores signed. It differs from `sessionRowHash` only when the metadata
+ * has keys like "9" and "10"; verify accepts either, and nothing new is signed with it.
+ *
+ * @example
+ * ```ts
+ * import type { Session } from "./session-record.js";
+ * declare const row: Session;
+ * declare const signedHash: string;
+ * const ok = [sessionRowHash(row), legacySessionRowHash(row)].includes(signedHash);
+ * ```
+ */
+export function legacySessionRowHash(session: Session): string {
+  return sha256Hex(legacyCanonicalJson(signedFields(session)));
+}
+
+function signedFields(session: Session): Record<string, unknown> {
+  return {
     v: 1,
     id: session.id,
     createdAt: session.createdAt,
@@ -21,5 +43,5 @@ export function sessionRowHash(session: Session): string {
     configHash: session.configHash,
     title: session.title ?? null,
     metadata: session.metadata ?? null,
-  });
+  };
 }
