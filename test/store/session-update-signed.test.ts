@@ -48,6 +48,34 @@ describe.each(faultEngines)("a session update killed once acknowledged, on $name
   );
 
   it.skipIf(engine.skip)(
+    "through the harness: a run killed as it returns, its final status signed",
+    async () => {
+      const dir = dirs.fresh();
+      const url = engine.url(dir);
+      const worker = spawnWorker("harness-status-worker", [url, dir]);
+      expect(await worker.exited, worker.output()).toBe("SIGKILL");
+      const killed = await verifyStoreAt(url, dir);
+      expect(killed.problems).toEqual([]);
+      expect(killed.unsigned).toEqual([]);
+
+      await (await openSignedAt(url, dir)).close();
+      const after = await verifyStoreAt(url, dir);
+      expect(after.problems).toEqual([]);
+      expect(after.unsigned).toEqual([]);
+      expect(after.verdict).toBe("verified");
+      const store = await openStore(url, { readOnly: true });
+      try {
+        const [session] = await store.listSessions({});
+        expect(session?.status).toBe("completed");
+        expect(await store.listCalls({ sessionId: session?.id })).toHaveLength(1);
+      } finally {
+        await store.close();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(engine.skip)(
     "an update whose checkpoint cannot be signed is not applied: row and signature commit together",
     async () => {
       const dir = dirs.fresh();
