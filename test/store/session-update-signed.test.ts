@@ -11,26 +11,36 @@ const fields = ["status", "title", "metadata"] as const;
 const dirs = faultDirs("docket-session-update-");
 afterAll(dirs.cleanup);
 
+/**
+ * Run a fixture that kills itself once its write is acknowledged; verify then finds nothing
+ * unsigned (recovery has nothing to do: the write was signed in its commit), and again after a
+ * restart.
+ */
+async function expectVerifiedThroughKill(
+  url: string,
+  dir: string,
+  fixture: string,
+  args: readonly string[],
+): Promise<void> {
+  const worker = spawnWorker(fixture, [url, dir, ...args]);
+  expect(await worker.exited, worker.output()).toBe("SIGKILL");
+  const killed = await verifyStoreAt(url, dir);
+  expect(killed.problems).toEqual([]);
+  expect(killed.unsigned).toEqual([]);
+  await (await openSignedAt(url, dir)).close();
+  const after = await verifyStoreAt(url, dir);
+  expect(after.problems).toEqual([]);
+  expect(after.unsigned).toEqual([]);
+  expect(after.verdict).toBe("verified");
+}
+
 describe.each(faultEngines)("a session update killed once acknowledged, on $name", (engine) => {
   it.skipIf(engine.skip).each(fields)(
     "a %s change: signed in its own commit, verified before and after a restart",
     async (field) => {
       const dir = dirs.fresh();
       const url = engine.url(dir);
-      const worker = spawnWorker("session-update-worker", [url, dir, field]);
-      expect(await worker.exited, worker.output()).toBe("SIGKILL");
-
-      // Nothing for recovery to do: the acknowledged row is already signed.
-      const killed = await verifyStoreAt(url, dir);
-      expect(killed.problems).toEqual([]);
-      expect(killed.unsigned).toEqual([]);
-
-      const restarted = await openSignedAt(url, dir);
-      await restarted.close();
-      const after = await verifyStoreAt(url, dir);
-      expect(after.problems).toEqual([]);
-      expect(after.unsigned).toEqual([]);
-      expect(after.verdict).toBe("verified");
+      await expectVerifiedThroughKill(url, dir, "session-update-worker", [field]);
 
       const store = await openStore(url, { readOnly: true });
       try {
@@ -52,17 +62,7 @@ describe.each(faultEngines)("a session update killed once acknowledged, on $name
     async () => {
       const dir = dirs.fresh();
       const url = engine.url(dir);
-      const worker = spawnWorker("harness-status-worker", [url, dir]);
-      expect(await worker.exited, worker.output()).toBe("SIGKILL");
-      const killed = await verifyStoreAt(url, dir);
-      expect(killed.problems).toEqual([]);
-      expect(killed.unsigned).toEqual([]);
-
-      await (await openSignedAt(url, dir)).close();
-      const after = await verifyStoreAt(url, dir);
-      expect(after.problems).toEqual([]);
-      expect(after.unsigned).toEqual([]);
-      expect(after.verdict).toBe("verified");
+      await expectVerifiedThroughKill(url, dir, "harness-status-worker", []);
       const store = await openStore(url, { readOnly: true });
       try {
         const [session] = await store.listSessions({});
