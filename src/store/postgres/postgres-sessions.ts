@@ -85,7 +85,8 @@ export class PostgresSessions {
  *
  * @example
  * ```ts
- * await updateSessionRow(client, "ses_1", { status: "completed" }, null, Date.now());
+ * declare const pool: import("pg").Pool;
+ * await updateSessionRow(pool, "ses_1", { status: "completed" }, null, Date.now());
  * ```
  */
 export async function updateSessionRow(

@@ -12,6 +12,8 @@ import { statementCache } from "./statement-cache.js";
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
+ * declare const sessions: import("./sqlite-sessions.js").SqliteSessions;
  * const messages = new SqliteMessages(db, sessions);
  * messages.load("ses_1");
  * ```

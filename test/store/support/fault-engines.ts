@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dropTestSchemas, freshPostgresUrl, skipPostgres } from "../../support/postgres.js";
 
-/** The engines a fault test runs on: a store URL per test (a file in its folder, or a schema). */
+/**
+ * The engines a fault test runs on: a store URL per test (a file in its folder, or a schema).
+ *
+ * @example
+ * ```ts
+ * describe.each(faultEngines)("on $name", (engine) => { const url = engine.url(dir); });
+ * ```
+ */
 export const faultEngines = [
   { name: "SQLite", skip: false, url: (dir: string) => `sqlite:${join(dir, "docket.db")}` },
   { name: "PostgreSQL", skip: skipPostgres, url: (_dir: string) => freshPostgresUrl() },
