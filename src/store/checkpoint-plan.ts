@@ -8,6 +8,7 @@ import {
   NO_CHECKPOINT,
   parseCheckpoint,
 } from "./audit-checkpoint.js";
+import type { Session } from "./session-record.js";
 import { sessionRowHash } from "./session-row-hash.js";
 import { type Row, toSession } from "./store-rows.js";
 
@@ -25,10 +26,19 @@ export interface SignOptions {
   readonly recovered?: boolean;
 }
 
-/** A new session's first checkpoint, written in the commit of its row. */
-export interface FirstCheckpoint {
+/**
+ * A session's checkpoint written in the commit that writes its row (its creation, or an update
+ * of its status, title or metadata): no crash can leave the row changed and unsigned.
+ */
+export interface RowCheckpoint {
   readonly signer: CheckpointSigner;
   readonly at: number;
+}
+
+/** A session's row as updated, and the checkpoint committed with it (none when unsigned). */
+export interface SessionUpdated {
+  readonly session: Session;
+  readonly checkpoints: AuditCheckpoint[];
 }
 
 /** A session's events after its last checkpoint, and the owners of the calls among them. */

@@ -97,7 +97,9 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     // Signed in its first commit: a session cut before its first batch is not taken for a
     // forged one, nor its row for an inserted one.
     if (this.signing) {
-      await this.signing.created((sign) => this.db.insertSession(session, metadata, sign));
+      await this.signing.inCommit(async (sign) => ({
+        checkpoints: await this.db.insertSession(session, metadata, sign),
+      }));
     } else {
       await this.db.insertSession(session, metadata);
     }
@@ -113,12 +115,14 @@ export class EngineStore extends EngineStoreCoordination implements Store {
         : jsonText(patch.metadata, "invalid_session", "The metadata");
     // After what is queued: a queued batch may carry a change to the same session.
     await this.flush();
-    const session = await this.db.updateSession(id, patch, metadata, this.now());
-    if (!session) throw new DocketError("unknown_session", `There is no session ${id}.`);
-    // The row is signed too: its next checkpoint covers the change.
-    this.signing?.note(session.id);
-    this.signing?.batchEnded();
-    return session;
+    const now = this.now();
+    // Signed in the update's own commit: acknowledged only once a checkpoint covers it, so no
+    // crash leaves the row changed and unsigned (ADR 0064).
+    const updated = this.signing
+      ? await this.signing.inCommit((sign) => this.db.updateSession(id, patch, metadata, now, sign))
+      : await this.db.updateSession(id, patch, metadata, now);
+    if (!updated) throw new DocketError("unknown_session", `There is no session ${id}.`);
+    return updated.session;
   }
 
   async appendMessage(sessionId: string, message: NewMessage): Promise<TranscriptMessage> {

@@ -24,7 +24,13 @@ import type {
   DuplicateCall,
 } from "./call-record.js";
 import type { CallRow } from "./call-state.js";
-import type { FirstCheckpoint, MessageRow, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
+import type {
+  MessageRow,
+  RowCheckpoint,
+  SessionUpdated,
+  SignOptions,
+  UnsignedTail,
+} from "./checkpoint-plan.js";
 import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.js";
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
@@ -55,16 +61,21 @@ export interface StoreEngine {
   insertSession(
     session: Session,
     metadata: string | null,
-    sign?: FirstCheckpoint,
+    sign?: RowCheckpoint,
   ): Awaitable<AuditCheckpoint[]>;
   getSession(id: string): Awaitable<Session | undefined>;
   listSessions(filter: SessionFilter): Awaitable<Session[]>;
+  /**
+   * Update a session's row (undefined when there is none); with `sign`, its checkpoint in the
+   * same commit, so the change is never acknowledged unsigned.
+   */
   updateSession(
     id: string,
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-  ): Awaitable<Session | undefined>;
+    sign?: RowCheckpoint,
+  ): Awaitable<SessionUpdated | undefined>;
 
   saveMessages(
     sessionId: string,

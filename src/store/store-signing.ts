@@ -1,7 +1,7 @@
 import { isThenable } from "../shared/is-thenable.js";
 import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
 import { isOwnerGone } from "./call-owner.js";
-import type { FirstCheckpoint, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
+import type { RowCheckpoint, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
 import { CheckpointScheduler } from "./checkpoint-scheduler.js";
 import type { PendingWrite } from "./pending-write.js";
 import type { Awaitable, StoreEngine } from "./store-engine.js";
@@ -87,14 +87,17 @@ export class StoreSigning {
   }
 
   /**
-   * Create a session signed in the same commit as its row (`insert` writes both), outside the
-   * cadence (it does not delay the next batch's checkpoint): from its first commit it is known
-   * to this key, and no crash can leave a row that no checkpoint covers.
+   * Write a session's row (created or updated) signed in the same commit (`write` does both),
+   * outside the cadence (it does not delay the next batch's checkpoint): the row is known to
+   * this key from the commit that changed it, and no crash can leave it changed and unsigned.
    */
-  async created(insert: (sign: FirstCheckpoint) => Awaitable<AuditCheckpoint[]>): Promise<void> {
+  async inCommit<T extends { readonly checkpoints: readonly AuditCheckpoint[] }>(
+    write: (sign: RowCheckpoint) => Awaitable<T | undefined>,
+  ): Promise<T | undefined> {
     this.throwFailure();
-    const written = await insert({ signer: this.signer, at: this.context.now() });
-    await this.delivered(written);
+    const written = await write({ signer: this.signer, at: this.context.now() });
+    await this.delivered(written?.checkpoints ?? []);
+    return written;
   }
 
   /** Sign every session that moved, now. */

@@ -1,54 +1,19 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
-import type { AuditCheckpoint } from "../../src/store/audit-checkpoint.js";
 import { openStore } from "../../src/store/open-store.js";
-import { dropTestSchemas, freshPostgresUrl, skipPostgres } from "../support/postgres.js";
-import { verifyStoreAt } from "./support/signed-trail.js";
+import { faultDirs, faultEngines } from "./support/fault-engines.js";
+import { failingSigner, openSignedAt, verifyStoreAt } from "./support/signed-trail.js";
 import { spawnWorker } from "./support/spawn-worker.js";
 
 // Issue 33.1: the crash windows that used to leave a tail no owner on record could explain,
 // read as `unsigned` after recovery (about one run in 500 of signed-crash-restart).
-const engines = [
-  { name: "SQLite", skip: false, url: (dir: string) => `sqlite:${join(dir, "docket.db")}` },
-  { name: "PostgreSQL", skip: skipPostgres, url: () => freshPostgresUrl() },
-];
-const dirs: string[] = [];
+const dirs = faultDirs("docket-unattributed-");
+afterAll(dirs.cleanup);
 
-afterAll(async () => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  if (!skipPostgres) await dropTestSchemas();
-});
-
-function freshDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "docket-unattributed-"));
-  dirs.push(dir);
-  return dir;
-}
-
-async function openSigned(url: string, dir: string) {
-  const signer = await createAuditSigner({
-    keyFile: join(dir, "audit-key.pem"),
-    digests: join(dir, "audit-digests.jsonl"),
-    env: {},
-  });
-  const store = await openStore(url, { signer });
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      await signer.close();
-    },
-  };
-}
-
-describe.each(engines)("a tail that names no owned call, on $name", (engine) => {
+describe.each(faultEngines)("a tail that names no owned call, on $name", (engine) => {
   it.skipIf(engine.skip)(
     "a writer killed after its requested events and before their claims: recovery signs the tail as recovered",
     async () => {
-      const dir = freshDir();
+      const dir = dirs.fresh();
       const url = engine.url(dir);
       const worker = spawnWorker("requested-tail-worker", [url, dir, "die"]);
       expect(await worker.exited, worker.output()).toBe("SIGKILL");
@@ -56,7 +21,7 @@ describe.each(engines)("a tail that names no owned call, on $name", (engine) => 
       expect(before.unsigned.map((f) => f.kind)).toEqual(["unsigned_tail"]);
       expect(before.verdict).toBe("unsigned");
 
-      const restarted = await openSigned(url, dir);
+      const restarted = await openSignedAt(url, dir);
       await restarted.close();
       const after = await verifyStoreAt(url, dir);
       expect(after.problems).toEqual([]);
@@ -76,12 +41,12 @@ describe.each(engines)("a tail that names no owned call, on $name", (engine) => 
   it.skipIf(engine.skip)(
     "a live writer's tail is left to it: another process's recovery does not sign it",
     async () => {
-      const dir = freshDir();
+      const dir = dirs.fresh();
       const url = engine.url(dir);
       const worker = spawnWorker("requested-tail-worker", [url, dir, "live"]);
       try {
         await worker.waitFor("TAIL");
-        const other = await openSigned(url, dir);
+        const other = await openSignedAt(url, dir);
         await other.close();
         const report = await verifyStoreAt(url, dir);
         expect(report.unsigned.map((f) => f.kind)).toEqual(["unsigned_tail"]);
@@ -97,17 +62,11 @@ describe.each(engines)("a tail that names no owned call, on $name", (engine) => 
   it.skipIf(engine.skip)(
     "a session whose first checkpoint cannot be signed is not created: row and signature commit together",
     async () => {
-      const dir = freshDir();
+      const dir = dirs.fresh();
       const url = engine.url(dir);
       // The store and its key exist, as after any earlier run.
-      await (await openSigned(url, dir)).close();
-      const failing = {
-        keyId: "k".repeat(16),
-        sign(): string {
-          throw new Error("the key is gone");
-        },
-        deliver(_checkpoints: readonly AuditCheckpoint[]): void {},
-      };
+      await (await openSignedAt(url, dir)).close();
+      const failing = failingSigner("the key is gone");
       const broken = await openStore(url, { signer: failing });
       try {
         await expect(

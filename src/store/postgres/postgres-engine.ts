@@ -26,7 +26,13 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
-import type { FirstCheckpoint, MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
+import type {
+  MessageRow,
+  RowCheckpoint,
+  SessionUpdated,
+  SignOptions,
+  UnsignedTail,
+} from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -40,7 +46,7 @@ import { PostgresCalls } from "./postgres-calls.js";
 import { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { PostgresLeases } from "./postgres-leases.js";
 import { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
-import { PostgresSessions } from "./postgres-sessions.js";
+import { PostgresSessions, updateSessionRow } from "./postgres-sessions.js";
 import { transaction } from "./postgres-transaction.js";
 import { APPROVAL_CHANNEL, PostgresWakeups } from "./postgres-wakeups.js";
 
@@ -116,7 +122,7 @@ export class PostgresEngine implements StoreEngine {
   insertSession(
     session: Session,
     metadata: string | null,
-    sign?: FirstCheckpoint,
+    sign?: RowCheckpoint,
   ): Promise<AuditCheckpoint[]> {
     return this.sessions.insert(session, metadata, sign);
   }
@@ -134,8 +140,9 @@ export class PostgresEngine implements StoreEngine {
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-  ): Promise<Session | undefined> {
-    return this.sessions.update(id, patch, metadata, now);
+    sign?: RowCheckpoint,
+  ): Promise<SessionUpdated | undefined> {
+    return this.sessions.update(id, patch, metadata, now, sign);
   }
 
   async saveMessages(
@@ -173,17 +180,7 @@ export class PostgresEngine implements StoreEngine {
         ],
       );
       if (update) {
-        await client.query(
-          `UPDATE sessions SET updated_at = $1, status = COALESCE($2, status), title = COALESCE($3, title),
-             metadata = COALESCE($4, metadata) WHERE id = $5`,
-          [
-            createdAt,
-            update.patch.status ?? null,
-            update.patch.title ?? null,
-            update.metadata,
-            sessionId,
-          ],
-        );
+        await updateSessionRow(client, sessionId, update.patch, update.metadata, createdAt);
       }
       return (inserted.rows as Row[]).map(toMessage).sort((a, b) => a.seq - b.seq);
     });

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from "pg";
 import { DocketError } from "../../errors/docket-error.js";
 import type { AuditCheckpoint } from "../audit-checkpoint.js";
-import type { FirstCheckpoint } from "../checkpoint-plan.js";
+import type { RowCheckpoint, SessionUpdated } from "../checkpoint-plan.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import { listLimit } from "../store-input.js";
 import { type Row, SESSION_COLUMNS, sessionRowValues, toSession } from "../store-rows.js";
@@ -9,8 +9,9 @@ import type { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { sqlState } from "./postgres-transaction.js";
 
 /**
- * The `sessions` table of a PostgreSQL store. A signed store inserts a session's row and its
- * first checkpoint in one transaction: no crash leaves a row that no checkpoint covers.
+ * The `sessions` table of a PostgreSQL store. A signed store writes a session's row (created or
+ * updated) and its checkpoint in one transaction, under the session's lock: no crash leaves a
+ * row that no checkpoint covers.
  *
  * @example
  * ```ts
@@ -27,7 +28,7 @@ export class PostgresSessions {
   async insert(
     session: Session,
     metadata: string | null,
-    sign?: FirstCheckpoint,
+    sign?: RowCheckpoint,
   ): Promise<AuditCheckpoint[]> {
     if (!sign) {
       await insertRow(this.pool, session, metadata);
@@ -58,16 +59,51 @@ export class PostgresSessions {
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-  ): Promise<Session | undefined> {
-    const result = await this.pool.query(
-      `UPDATE sessions SET updated_at = $1, status = COALESCE($2, status), title = COALESCE($3, title),
-         metadata = COALESCE($4, metadata)
-       WHERE id = $5 RETURNING *`,
-      [now, patch.status ?? null, patch.title ?? null, metadata, id],
+    sign?: RowCheckpoint,
+  ): Promise<SessionUpdated | undefined> {
+    if (!sign) {
+      const session = await updateSessionRow(this.pool, id, patch, metadata, now);
+      return session ? { session, checkpoints: [] } : undefined;
+    }
+    let session: Session | undefined;
+    const checkpoints = await this.checkpoints.writeWith(
+      [id],
+      sign.signer,
+      sign.at,
+      async (client) => {
+        session = await updateSessionRow(client, id, patch, metadata, now);
+        // No row: nothing to sign, and nothing written (the transaction rolls back).
+        if (!session) throw new DocketError("unknown_session", `There is no session ${id}.`);
+      },
     );
-    const row = result.rows[0] as Row | undefined;
-    return row ? toSession(row) : undefined;
+    return session ? { session, checkpoints } : undefined;
   }
+}
+
+/**
+ * Update a session's row with `db` (a pool, or the client of the caller's transaction).
+ *
+ * @example
+ * ```ts
+ * declare const pool: import("pg").Pool;
+ * await updateSessionRow(pool, "ses_1", { status: "completed" }, null, Date.now());
+ * ```
+ */
+export async function updateSessionRow(
+  db: Pool | PoolClient,
+  id: string,
+  patch: SessionPatch,
+  metadata: string | null,
+  now: number,
+): Promise<Session | undefined> {
+  const result = await db.query(
+    `UPDATE sessions SET updated_at = $1, status = COALESCE($2, status), title = COALESCE($3, title),
+       metadata = COALESCE($4, metadata)
+     WHERE id = $5 RETURNING *`,
+    [now, patch.status ?? null, patch.title ?? null, metadata, id],
+  );
+  const row = result.rows[0] as Row | undefined;
+  return row ? toSession(row) : undefined;
 }
 
 async function insertRow(

@@ -1,4 +1,3 @@
-import { DocketError } from "../../errors/docket-error.js";
 import type { ApprovalPosition } from "../approval-cursor.js";
 import type {
   Approval,
@@ -24,11 +23,17 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
-import type { FirstCheckpoint, MessageRow, SignOptions, UnsignedTail } from "../checkpoint-plan.js";
+import type {
+  MessageRow,
+  RowCheckpoint,
+  SessionUpdated,
+  SignOptions,
+  UnsignedTail,
+} from "../checkpoint-plan.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
-import { type Row, toMessage } from "../store-rows.js";
+import { toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
@@ -39,6 +44,7 @@ import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
 import type { Database, Statement, Transaction } from "./sqlite-driver.js";
 import { SqliteFileGuard } from "./sqlite-file-guard.js";
 import { SqliteLeases } from "./sqlite-leases.js";
+import { SqliteMessages } from "./sqlite-messages.js";
 import { SqliteOwedDeliveries } from "./sqlite-owed-deliveries.js";
 import { SqliteSessions } from "./sqlite-sessions.js";
 import { statementCache } from "./statement-cache.js";
@@ -74,6 +80,7 @@ export class SqliteEngine implements StoreEngine {
   private readonly checkpoints: SqliteCheckpoints;
   readonly deliveries: SqliteOwedDeliveries;
   private readonly sessions: SqliteSessions;
+  private readonly messages: SqliteMessages;
   private readonly sql: (source: string) => Statement;
   private readonly appendQueued: Transaction<(items: readonly PendingWrite[]) => void>;
 
@@ -92,7 +99,8 @@ export class SqliteEngine implements StoreEngine {
     this.leases = new SqliteLeases(db, now);
     this.deliveries = new SqliteOwedDeliveries(db);
     this.checkpoints = new SqliteCheckpoints(db, owner, this.deliveries);
-    this.sessions = new SqliteSessions(db);
+    this.sessions = new SqliteSessions(db, this.checkpoints);
+    this.messages = new SqliteMessages(db, this.sessions);
     this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
   }
 
@@ -130,14 +138,9 @@ export class SqliteEngine implements StoreEngine {
   insertSession(
     session: Session,
     metadata: string | null,
-    sign?: FirstCheckpoint,
+    sign?: RowCheckpoint,
   ): AuditCheckpoint[] {
-    const written = this.db
-      .transaction(() => {
-        this.sessions.insert(session, metadata);
-        return sign ? this.checkpoints.writeIn([session.id], sign.signer, sign.at) : [];
-      })
-      .immediate();
+    const written = this.sessions.insert(session, metadata, sign);
     this.file?.check();
     return written;
   }
@@ -155,10 +158,11 @@ export class SqliteEngine implements StoreEngine {
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-  ): Session | undefined {
-    const session = this.sessions.update(id, patch, metadata, now);
+    sign?: RowCheckpoint,
+  ): SessionUpdated | undefined {
+    const updated = this.sessions.update(id, patch, metadata, now, sign);
     this.file?.check();
-    return session;
+    return updated;
   }
 
   saveMessages(
@@ -171,7 +175,7 @@ export class SqliteEngine implements StoreEngine {
   ): TranscriptMessage[] {
     const save = this.db.transaction((): TranscriptMessage[] => {
       this.writeQueued(items);
-      const first = this.insertMessages(sessionId, messages, batch, createdAt, session);
+      const first = this.messages.insert(sessionId, messages, batch, createdAt, session);
       return messages.map((message, index) =>
         toMessage({
           session_id: sessionId,
@@ -188,41 +192,6 @@ export class SqliteEngine implements StoreEngine {
     return saved;
   }
 
-  /**
-   * Insert messages after the session's last one (inside a write transaction); returns the seq
-   * of the first. Queued batches are not read back: nothing waits for their rows.
-   */
-  private insertMessages(
-    sessionId: string,
-    messages: readonly MessageText[],
-    batch: boolean,
-    createdAt: number,
-    session: SessionUpdate | undefined,
-  ): number {
-    if (this.sql("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) {
-      throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
-    }
-    const last = this.sql("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?")
-      .pluck()
-      .get(sessionId);
-    const first = Number(last) + 1;
-    const insert = this.sql(
-      "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    messages.forEach((message, index) => {
-      insert.run(
-        sessionId,
-        first + index,
-        message.role,
-        message.content,
-        createdAt,
-        batch ? first : null,
-      );
-    });
-    if (session) this.updateSession(sessionId, session.patch, session.metadata, createdAt);
-    return first;
-  }
-
   /** Write queued items in order (inside a write transaction): audit runs and message batches. */
   private writeQueued(items: readonly PendingWrite[]): void {
     let run: PendingCallWrite[] = [];
@@ -233,16 +202,13 @@ export class SqliteEngine implements StoreEngine {
       }
       this.audit.write(run);
       run = [];
-      this.insertMessages(item.sessionId, item.messages, true, item.createdAt, item.session);
+      this.messages.insert(item.sessionId, item.messages, true, item.createdAt, item.session);
     }
     this.audit.write(run);
   }
 
   loadTranscript(sessionId: string): TranscriptMessage[] {
-    const rows = this.sql("SELECT * FROM messages WHERE session_id = ? ORDER BY seq").all(
-      sessionId,
-    ) as Row[];
-    return rows.map(toMessage);
+    return this.messages.load(sessionId);
   }
 
   appendEvents(items: readonly PendingWrite[]): void {

@@ -1,27 +1,78 @@
 import { DocketError } from "../../errors/docket-error.js";
+import type { AuditCheckpoint } from "../audit-checkpoint.js";
+import type { RowCheckpoint, SessionUpdated } from "../checkpoint-plan.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import { listLimit } from "../store-input.js";
 import { type Row, SESSION_COLUMNS, sessionRowValues, toSession } from "../store-rows.js";
+import type { SqliteCheckpoints } from "./sqlite-checkpoints.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 
 /**
- * The `sessions` table of a SQLite store.
+ * The `sessions` table of a SQLite store. A signed store writes a session's row (created or
+ * updated) and its checkpoint in one `BEGIN IMMEDIATE` transaction: no crash leaves a row that
+ * no checkpoint covers.
  *
  * @example
  * ```ts
- * const sessions = new SqliteSessions(db);
+ * const sessions = new SqliteSessions(db, checkpoints);
  * sessions.get("ses_1");
  * ```
  */
 export class SqliteSessions {
   private readonly sql: (source: string) => Statement;
 
-  constructor(db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly checkpoints: SqliteCheckpoints,
+  ) {
     this.sql = statementCache(db);
   }
 
-  insert(session: Session, metadata: string | null): void {
+  /** Insert a new session's row; with `sign`, its first checkpoint in the same commit. */
+  insert(session: Session, metadata: string | null, sign?: RowCheckpoint): AuditCheckpoint[] {
+    return this.db
+      .transaction(() => {
+        this.insertRow(session, metadata);
+        return sign ? this.checkpoints.writeIn([session.id], sign.signer, sign.at) : [];
+      })
+      .immediate();
+  }
+
+  /** Update a session's row; with `sign`, its checkpoint in the same commit. */
+  update(
+    id: string,
+    patch: SessionPatch,
+    metadata: string | null,
+    now: number,
+    sign?: RowCheckpoint,
+  ): SessionUpdated | undefined {
+    return this.db
+      .transaction((): SessionUpdated | undefined => {
+        const session = this.updateRow(id, patch, metadata, now);
+        if (!session) return undefined;
+        const checkpoints = sign ? this.checkpoints.writeIn([id], sign.signer, sign.at) : [];
+        return { session, checkpoints };
+      })
+      .immediate();
+  }
+
+  /** Update a session's row inside the caller's write transaction (a batch's patch). */
+  updateRow(
+    id: string,
+    patch: SessionPatch,
+    metadata: string | null,
+    now: number,
+  ): Session | undefined {
+    const row = this.sql(
+      `UPDATE sessions SET updated_at = ?, status = COALESCE(?, status), title = COALESCE(?, title),
+           metadata = COALESCE(?, metadata)
+         WHERE id = ? RETURNING *`,
+    ).get(now, patch.status ?? null, patch.title ?? null, metadata, id) as Row | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  private insertRow(session: Session, metadata: string | null): void {
     try {
       this.sql(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
         ...sessionRowValues(session, metadata),
@@ -49,19 +100,5 @@ export class SqliteSessions {
       "SELECT * FROM sessions WHERE (? IS NULL OR status = ?) ORDER BY created_at DESC, id LIMIT ?",
     ).all(status, status, listLimit(filter.limit)) as Row[];
     return rows.map(toSession);
-  }
-
-  update(
-    id: string,
-    patch: SessionPatch,
-    metadata: string | null,
-    now: number,
-  ): Session | undefined {
-    const row = this.sql(
-      `UPDATE sessions SET updated_at = ?, status = COALESCE(?, status), title = COALESCE(?, title),
-           metadata = COALESCE(?, metadata)
-         WHERE id = ? RETURNING *`,
-    ).get(now, patch.status ?? null, patch.title ?? null, metadata, id) as Row | undefined;
-    return row ? toSession(row) : undefined;
   }
 }

@@ -7,6 +7,7 @@ import { openDigestLog } from "../../../src/audit/digest-log.js";
 import type { TrailReport } from "../../../src/audit/trail-report.js";
 import { verifyStoreTrail } from "../../../src/audit/verify-store-trail.js";
 import { linkHash } from "../../../src/store/audit-chain.js";
+import type { AuditCheckpoint, CheckpointSigner } from "../../../src/store/audit-checkpoint.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { StoreEvent } from "../../../src/store/store-event.js";
@@ -55,6 +56,52 @@ export async function verifyStoreAt(url: string, dir: string): Promise<TrailRepo
     await digests.close();
     await store.close();
   }
+}
+
+/**
+ * A store at `url` opened as the CLI would, signing with the key and digest log in `dir`;
+ * `close` closes both.
+ *
+ * @example
+ * ```ts
+ * const { store, close } = await openSignedAt(url, dir);
+ * ```
+ */
+export async function openSignedAt(
+  url: string,
+  dir: string,
+): Promise<{ store: Store; close: () => Promise<void> }> {
+  const signer = await createAuditSigner({
+    keyFile: join(dir, "audit-key.pem"),
+    digests: join(dir, "audit-digests.jsonl"),
+    env: {},
+  });
+  const store = await openStore(url, { signer });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await signer.close();
+    },
+  };
+}
+
+/**
+ * A signer whose key cannot sign (it was removed): every checkpoint fails with `message`.
+ *
+ * @example
+ * ```ts
+ * const broken = await openStore(url, { signer: failingSigner("the key is gone") });
+ * ```
+ */
+export function failingSigner(message: string): CheckpointSigner {
+  return {
+    keyId: "k".repeat(16),
+    sign(): string {
+      throw new Error(message);
+    },
+    deliver(_checkpoints: readonly AuditCheckpoint[]): void {},
+  };
 }
 
 /**

@@ -1,0 +1,74 @@
+import { DocketError } from "../../errors/docket-error.js";
+import type { MessageText, SessionUpdate } from "../pending-write.js";
+import { type Row, toMessage } from "../store-rows.js";
+import type { TranscriptMessage } from "../transcript-message.js";
+import type { Database, Statement } from "./sqlite-driver.js";
+import type { SqliteSessions } from "./sqlite-sessions.js";
+import { statementCache } from "./statement-cache.js";
+
+/**
+ * The `messages` table of a SQLite store: transcripts, written inside the engine's write
+ * transactions (a batch's messages commit with its events and its session patch).
+ *
+ * @example
+ * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
+ * declare const sessions: import("./sqlite-sessions.js").SqliteSessions;
+ * const messages = new SqliteMessages(db, sessions);
+ * messages.load("ses_1");
+ * ```
+ */
+export class SqliteMessages {
+  private readonly sql: (source: string) => Statement;
+
+  constructor(
+    db: Database,
+    private readonly sessions: SqliteSessions,
+  ) {
+    this.sql = statementCache(db);
+  }
+
+  /**
+   * Insert messages after the session's last one (inside a write transaction), and apply the
+   * batch's session patch; returns the seq of the first. Queued batches are not read back:
+   * nothing waits for their rows.
+   */
+  insert(
+    sessionId: string,
+    messages: readonly MessageText[],
+    batch: boolean,
+    createdAt: number,
+    session: SessionUpdate | undefined,
+  ): number {
+    if (this.sql("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) {
+      throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
+    }
+    const last = this.sql("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?")
+      .pluck()
+      .get(sessionId);
+    const first = Number(last) + 1;
+    const insert = this.sql(
+      "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    messages.forEach((message, index) => {
+      insert.run(
+        sessionId,
+        first + index,
+        message.role,
+        message.content,
+        createdAt,
+        batch ? first : null,
+      );
+    });
+    if (session) this.sessions.updateRow(sessionId, session.patch, session.metadata, createdAt);
+    return first;
+  }
+
+  /** A session's transcript, in order. */
+  load(sessionId: string): TranscriptMessage[] {
+    const rows = this.sql("SELECT * FROM messages WHERE session_id = ? ORDER BY seq").all(
+      sessionId,
+    ) as Row[];
+    return rows.map(toMessage);
+  }
+}
