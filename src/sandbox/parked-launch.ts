@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { boundIntoSandbox } from "./bound-into-sandbox.js";
 import { closeAllFds, hasBash } from "./limits-shell.js";
 import { createCallCgroup } from "./pids-cgroup.js";
 
@@ -46,7 +47,7 @@ function keyOf(launch: ParkableLaunch, cwd: string): string {
 }
 
 function argvFolder(): string {
-  folder ??= mkdtempSync(path.join(tmpdir(), "docket-launch-"));
+  folder ??= realpathSync(mkdtempSync(path.join(tmpdir(), "docket-launch-")));
   return folder;
 }
 
@@ -137,6 +138,12 @@ export function takeParkedLaunch(launch: ParkableLaunch, cwd: string): TakenLaun
     parked.set(key, entry);
     return undefined;
   }
+  // A TMPDIR inside the workspace (or another writable bind) would let a running command
+  // rewrite the arguments this launcher runs outside the sandbox: never use one there.
+  if (boundIntoSandbox(entry.argvFile, launch.argv)) {
+    retire(key, entry);
+    return undefined;
+  }
   writeFileSync(entry.argvFile, [...launch.argv, LAST_WORD].map((arg) => `${arg}\0`).join(""), {
     mode: 0o600,
   });
@@ -145,9 +152,8 @@ export function takeParkedLaunch(launch: ParkableLaunch, cwd: string): TakenLaun
   return { child: child as TakenLaunch["child"], cleanup: entry.cleanup };
 }
 
-function retire(key: string): void {
-  const entry = parked.get(key);
-  parked.delete(key);
+function retire(key: string, entry = parked.get(key)): void {
+  if (parked.get(key) === entry) parked.delete(key);
   // Closing its "go" pipe ends it without running anything.
   (entry?.child.stdio[3] as Writable | null | undefined)?.destroy();
   entry?.cleanup();

@@ -80,6 +80,20 @@ describe.skipIf(!available)("a launcher parked ahead of the call", () => {
     );
   }, 30_000);
 
+  it("is not used when its argument file lies in a writable bind (a TMPDIR inside the workspace)", async () => {
+    const plan = planSandboxLaunch({ workspace, argv: ["bash", "-c", "true"] });
+    if (plan.status !== "ready" || plan.parkable === undefined) throw new Error("no cgroup plan");
+    plan.cleanup();
+    parkLaunch(plan.parkable, workspace);
+    // A command that can write the launcher's file could rewrite what runs outside the sandbox.
+    const tmp = await realpath(tmpdir());
+    const [bwrap, ...rest] = plan.parkable.argv;
+    const bound = { ...plan.parkable, argv: [bwrap as string, "--bind", tmp, tmp, ...rest] };
+    expect(takeParkedLaunch(bound, workspace)).toBeUndefined();
+    // It was retired, not kept for a later call.
+    expect(takeParkedLaunch(plan.parkable, workspace)).toBeUndefined();
+  }, 30_000);
+
   it("ends without running anything when docket exits before the call", async () => {
     const marker = join(workspace, "ran-after-exit");
     const script = join(workspace, "park-and-exit.mts");
