@@ -1,18 +1,11 @@
 /**
  * The support agent of issue 40 written with docket, from its README and docs only: three tools,
- * a policy, a durable approver on SQLite, a model from `@ai-sdk/openai-compatible`.
+ * a policy, a durable approver on SQLite, a model from `@ai-sdk/openai-compatible`
+ * (`openai-compatible:MODEL`, which docket loads).
  * Compared with examples/line-count/agents-sdk-agent.ts by test/line-count.test.ts.
  * Run it: `OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_API_KEY=... npx tsx examples/line-count/docket-agent.ts`.
  */
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import {
-  createApproverDirectory,
-  createDurableApprover,
-  createHarness,
-  decideApproval,
-  defineTool,
-  openStore,
-} from "docket";
+import { createHarness, defineTool } from "docket";
 import { z } from "zod";
 
 const orders = new Map([["SU-1", { status: "delivered", total: 129 }]]);
@@ -41,26 +34,13 @@ const escalateToHuman = defineTool({
   handler: ({ summary }) => ({ ticket: "T-1", summary }),
 });
 
-const store = await openStore("sqlite:.docket/docket.db");
-const directory = createApproverDirectory({ alice: { roles: ["lead"] } });
-const approvals = createDurableApprover({
-  store,
-  directory,
-  mode: "suspend",
-  defaultApprovers: ["role:lead"],
-});
-const openai = createOpenAICompatible({
-  name: "local",
-  baseURL: process.env.OPENAI_BASE_URL ?? "http://127.0.0.1:8080/v1",
-  apiKey: process.env.OPENAI_API_KEY,
-});
-
 const harness = createHarness({
-  model: openai("gpt-4o-mini"),
+  // @ai-sdk/openai-compatible at OPENAI_BASE_URL with OPENAI_API_KEY, as the OpenAI client reads them.
+  model: "openai-compatible:gpt-4o-mini",
   system: "You help customers with their orders. Refunds over 150 USD go to a person.",
   tools: [getOrder, issueRefund, escalateToHuman],
-  store,
-  approvals,
+  // Durable: requests live in the store (.docket/docket.db), bound to the arguments' hash.
+  approvals: { approvers: { alice: { roles: ["lead"] } } },
   policy: {
     rules: [
       {
@@ -78,13 +58,9 @@ let result = await harness.run(process.argv[2] ?? "Refund 20 USD on order SU-1."
 while (result.status === "suspended") {
   // A person decides here (`docket approvals`, the console); this example approves as alice.
   for (const { approvalId } of result.approvals) {
-    await decideApproval(store, directory, {
-      approvalId,
-      decision: "approve",
-      claim: { name: "alice" },
-    });
+    await harness.decideApproval({ approvalId, decision: "approve", claim: { name: "alice" } });
   }
   result = await harness.resume(result.sessionId);
 }
 console.log(result.text);
-await store.close();
+await harness.close();
