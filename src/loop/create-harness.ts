@@ -51,7 +51,7 @@ export interface Harness {
   decideApproval(attempt: DecisionAttempt): Promise<DecisionOutcome>;
   /** The store, once opened. */
   store(): Promise<Store>;
-  /** Close the store if the harness opened it. */
+  /** Close the store if the harness opened it; a later run or `store()` opens it again. */
   close(): Promise<void>;
 }
 
@@ -292,7 +292,11 @@ export function createHarness(options: HarnessOptions): Harness {
     decideApproval: async (attempt) => approvals.decide(await getStore(), attempt),
     store: getStore,
     async close() {
-      if (storePromise && ownsStore) await (await storePromise).close();
+      if (!storePromise || !ownsStore) return;
+      const closing = storePromise;
+      // A later run opens the store again, as the first one did.
+      storePromise = undefined;
+      await (await closing).close();
     },
   };
 }

@@ -1,7 +1,11 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { hashToken } from "../../src/approval/approver-directory.js";
 import { isDocketError } from "../../src/errors/docket-error.js";
 import { createHarness } from "../../src/loop/create-harness.js";
 import { createScriptedModel } from "../../src/model/scripted-model.js";
+import { runDocket } from "../support/run-docket.js";
 import { DESK_POLICY, deskTools } from "./support/desk-tools.js";
 import { call, scriptOf, turn } from "./support/model-script.js";
 import { tempStore } from "./support/temp-store.js";
@@ -53,6 +57,45 @@ describe("createHarness with durable approvals in one option", () => {
     expect(resumed.text).toBe("Refunded.");
     expect(second.runs).toEqual(["issue_refund:r_1"]);
     await second.harness.close();
+  });
+
+  it("is answered through `docket approvals approve` by an approver with a token, and not in code without it", async () => {
+    const { dir, url } = await tempStore();
+    const token = "alice-token-0123456789-abcdefghijklmnop";
+    const alice = { roles: ["lead"], token_sha256: hashToken(token) };
+    const desk = deskTools();
+    const harness = createHarness({
+      model: createScriptedModel(SCRIPT),
+      tools: desk.tools,
+      policy: DESK_POLICY,
+      store: url,
+      approvals: { approvers: { alice } },
+    });
+    const suspended = await harness.run("Refund SU-1.");
+    const approvalId = suspended.approvals?.[0]?.approvalId ?? "";
+    const nameOnly = await harness.decideApproval({
+      approvalId,
+      decision: "approve",
+      claim: { name: "alice" },
+    });
+    expect(nameOnly.status).toBe("unauthenticated");
+    await harness.close();
+
+    const config = join(dir, "docket.yaml");
+    await writeFile(
+      config,
+      `approvers:\n  alice: { roles: [lead], token_sha256: "${alice.token_sha256}" }\n`,
+    );
+    const cli = await runDocket(
+      ["approvals", "approve", approvalId, "--as", "alice", "--store", url, "--config", config],
+      { cwd: dir, env: { HOME: dir, DOCKET_TOKEN: token } },
+    );
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout.trim()).toBe(`${approvalId} approved by alice`);
+    const resumed = await harness.resume(suspended.sessionId);
+    expect(resumed.status).toBe("completed");
+    expect(desk.runs).toEqual(["issue_refund:r_1"]);
+    await harness.close();
   });
 
   it("refuses decisions in code when the approver is a function, with a DocketError naming the option", async () => {
