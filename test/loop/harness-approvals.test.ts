@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hashToken } from "../../src/approval/approver-directory.js";
+import { type ApproverConfig, hashToken } from "../../src/approval/approver-directory.js";
 import { isDocketError } from "../../src/errors/docket-error.js";
 import { createHarness } from "../../src/loop/create-harness.js";
 import { createScriptedModel } from "../../src/model/scripted-model.js";
@@ -17,14 +17,20 @@ const SCRIPT = scriptOf([
   turn("Refunded."),
 ]);
 
-async function ownedStoreHarness(url: string) {
+const LEAD_AND_SUPPORT: Record<string, ApproverConfig> = {
+  alice: { roles: ["lead"] },
+  bob: { roles: ["support"] },
+};
+
+/** A harness on the store at `url` (which it opens and closes), with durable approvals. */
+async function ownedStoreHarness(url: string, approvers = LEAD_AND_SUPPORT) {
   const desk = deskTools();
   const harness = createHarness({
     model: createScriptedModel(SCRIPT),
     tools: desk.tools,
     policy: DESK_POLICY,
     store: url,
-    approvals: { approvers: { alice: { roles: ["lead"] }, bob: { roles: ["support"] } } },
+    approvals: { approvers },
   });
   return { harness, runs: desk.runs };
 }
@@ -63,14 +69,7 @@ describe("createHarness with durable approvals in one option", () => {
     const { dir, url } = await tempStore();
     const token = "alice-token-0123456789-abcdefghijklmnop";
     const alice = { roles: ["lead"], token_sha256: hashToken(token) };
-    const desk = deskTools();
-    const harness = createHarness({
-      model: createScriptedModel(SCRIPT),
-      tools: desk.tools,
-      policy: DESK_POLICY,
-      store: url,
-      approvals: { approvers: { alice } },
-    });
+    const { harness, runs } = await ownedStoreHarness(url, { alice });
     const suspended = await harness.run("Refund SU-1.");
     const approvalId = suspended.approvals?.[0]?.approvalId ?? "";
     const nameOnly = await harness.decideApproval({
@@ -94,7 +93,7 @@ describe("createHarness with durable approvals in one option", () => {
     expect(cli.stdout.trim()).toBe(`${approvalId} approved by alice`);
     const resumed = await harness.resume(suspended.sessionId);
     expect(resumed.status).toBe("completed");
-    expect(desk.runs).toEqual(["issue_refund:r_1"]);
+    expect(runs).toEqual(["issue_refund:r_1"]);
     await harness.close();
   });
 
