@@ -123,6 +123,7 @@ export type { GatewayOAuthOptions, GatewaySettings } from "./gateway/gateway-set
 export type { AccessTokenOptions } from "./gateway/verify-access-token.js";
 export type { Resolver, TargetPolicy } from "./http-target/http-target.effect.js";
 export { createHarness, type Harness } from "./loop/create-harness.js";
+export type { HarnessApprovals } from "./loop/harness-approvals.js";
 export type {
   HarnessEvent,
   HarnessLimits,

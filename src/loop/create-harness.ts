@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
+import type { DecisionAttempt, DecisionOutcome } from "../approval/decide-approval.js";
 import type { EventSink } from "../checkpoint/checkpoint-event.js";
 import type { ToolOutputChunk } from "../checkpoint/checkpoint-options.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
@@ -11,6 +12,7 @@ import { checkPolicyConfig } from "../policy/check-policy-config.js";
 import type { Store } from "../store/store.js";
 import { resolveTelemetry } from "../telemetry/telemetry.js";
 import { earlierTaint } from "./earlier-taint.js";
+import { resolveHarnessApprovals } from "./harness-approvals.js";
 import {
   type HarnessEvent,
   type HarnessOptions,
@@ -41,9 +43,15 @@ export interface Harness {
     options: Omit<RunOptions, "sessionId"> & { readonly output: OutputSchema<OUTPUT> },
   ): Promise<RunResult<OUTPUT>>;
   resume(sessionId: string, options?: Omit<RunOptions, "sessionId">): Promise<RunResult>;
+  /**
+   * Decide a waiting request through the same checks as every channel (the claimed approver must
+   * be one of `approvals.approvers` allowed for the request, and not the agent). Needs the
+   * durable form of `approvals`; with an approver function it throws `DocketError`.
+   */
+  decideApproval(attempt: DecisionAttempt): Promise<DecisionOutcome>;
   /** The store, once opened. */
   store(): Promise<Store>;
-  /** Close the store if the harness opened it. */
+  /** Close the store if the harness opened it; a later run or `store()` opens it again. */
   close(): Promise<void>;
 }
 
@@ -57,6 +65,23 @@ export interface Harness {
  * const result = await harness.run("What does this project do?");
  * console.log(result.status, result.text);
  * ```
+ *
+ * @example
+ * ```ts
+ * import type { Tool } from "docket";
+ * declare const tools: Tool[];
+ * // Durable approvals in one option: requests kept in the harness's store, any channel answers.
+ * const desk = createHarness({
+ *   model: "openai-compatible:gpt-4o-mini",
+ *   tools,
+ *   approvals: { approvers: { alice: { roles: ["lead"] } } },
+ * });
+ * let result = await desk.run("Refund SU-1.");
+ * for (const { approvalId } of result.approvals ?? []) {
+ *   await desk.decideApproval({ approvalId, decision: "approve", claim: { name: "alice" } });
+ * }
+ * if (result.status === "suspended") result = await desk.resume(result.sessionId);
+ * ```
  */
 export function createHarness(options: HarnessOptions): Harness {
   const limits = resolveHarnessLimits(options.limits);
@@ -65,6 +90,7 @@ export function createHarness(options: HarnessOptions): Harness {
   let model: Promise<LanguageModelV4> | undefined;
   let storePromise: Promise<Store> | undefined;
   const ownsStore = typeof options.store !== "object";
+  const approvals = resolveHarnessApprovals(options.approvals);
 
   const getModel = () => {
     model ??=
@@ -182,6 +208,7 @@ export function createHarness(options: HarnessOptions): Harness {
           ...(await storedLabelSources(store, id)).filter((source) => source.label === "private"),
         ];
     const emit = run.onEvent ?? (() => {});
+    const approver = await approvals.approverFor(store);
     const checkpoint = createCheckpoint({
       tools,
       store,
@@ -197,7 +224,7 @@ export function createHarness(options: HarnessOptions): Harness {
         maxResultBytes: limits.maxResultBytes,
       },
       ...(options.policy ? { policy: options.policy } : {}),
-      ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(approver ? { approvals: approver } : {}),
       ...(run.onEvent
         ? watchCalls(emit, options.events)
         : options.events
@@ -262,9 +289,14 @@ export function createHarness(options: HarnessOptions): Harness {
   return {
     run: (input: string, run: RunOptions = {}) => serialised(run.sessionId, input, run),
     resume: (sessionId: string, run: RunOptions = {}) => serialised(sessionId, undefined, run),
+    decideApproval: async (attempt) => approvals.decide(await getStore(), attempt),
     store: getStore,
     async close() {
-      if (storePromise && ownsStore) await (await storePromise).close();
+      if (!storePromise || !ownsStore) return;
+      const closing = storePromise;
+      // A later run opens the store again, as the first one did.
+      storePromise = undefined;
+      await (await closing).close();
     },
   };
 }

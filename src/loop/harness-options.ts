@@ -10,6 +10,7 @@ import type { Store } from "../store/store.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import type { ToolLintHandler } from "../tool/tool-lint-warnings.js";
+import type { HarnessApprovals } from "./harness-approvals.js";
 import type { LeaseOptions } from "./hold-session-lease.js";
 import type { RetryOptions } from "./request-turn.js";
 import type { OutputSchema, RunOutput } from "./run-output.js";
@@ -51,8 +52,13 @@ export interface HarnessOptions {
   readonly policy?: PolicyInput | undefined;
   /** A store, or its URL. Default: `DOCKET_STORE` or `.docket/docket.db`. */
   readonly store?: Store | string | undefined;
-  /** Answers asks. Without one, every ask is refused in words and never run. */
-  readonly approvals?: Approver | undefined;
+  /**
+   * Answers asks: an `Approver` function, or durable approvals in one option,
+   * `{ approvers: { alice: { roles: ["lead"] } } }`, kept in the harness's store and answerable
+   * from any channel or `harness.decideApproval`. Without one, every ask is refused in words
+   * and never run.
+   */
+  readonly approvals?: Approver | HarnessApprovals | undefined;
   /** What untrusted content does to writes (default: the session is tainted, writes are asked). */
   readonly taint?: Omit<TaintOptions, "earlier"> | undefined;
   /** Information flow: sensitive reads, outward channels, the secret scanner (docs/information-flow.md). */

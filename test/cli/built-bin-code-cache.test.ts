@@ -1,0 +1,140 @@
+import { existsSync } from "node:fs";
+import { chmod, chown, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { useBuiltBin } from "../support/built-bin.js";
+
+// The built bin's code cache for `policy check` (test/support/built-bin.ts): where it lives,
+// that later processes use it, and that a bad entry or an unwritable home changes no answer.
+const { bin, traced, exec } = useBuiltBin();
+
+describe("the built, bundled bin's code cache", () => {
+  it("keeps the policy check's code cache in docket's own folder (0600 in 0700) and uses it", async () => {
+    const home = await mkdtemp(join(tmpdir(), "docket-code-cache-"));
+    try {
+      const cache = join(home, "docket", "cache", "code");
+      const check = (command: string, env: NodeJS.ProcessEnv = {}) =>
+        traced(["policy", "check", "run_command", JSON.stringify({ command })], {
+          XDG_CONFIG_HOME: home,
+          ...env,
+        });
+      const first = await check("ls -la && ls src");
+      expect(first.trace).toEqual(["miss (no entry)", "written"]);
+      const entries = await readdir(cache);
+      expect(entries).toHaveLength(1);
+      expect((await stat(cache)).mode & 0o777).toBe(0o700);
+      expect((await stat(join(cache, entries[0] ?? ""))).mode & 0o777).toBe(0o600);
+      // Later processes run the cached code, for plain words and for syntax (tree-sitter) alike,
+      // to the same answers as without any cache.
+      for (const command of ["ls", "ls -la && ls src", "rm -rf /"]) {
+        const cached = await check(command);
+        expect(cached.trace, command).toEqual(["hit"]);
+        const uncached = await check(command, { DOCKET_CACHE: "off" });
+        expect(uncached.trace).toEqual(["off"]);
+        expect(cached.stdout, command).toBe(uncached.stdout);
+        expect(cached.code, command).toBe(uncached.code);
+      }
+      // Every tool is refused the entry and its folder.
+      const entry = join(cache, entries[0] ?? "");
+      for (const [tool, args] of [
+        ["write_file", { path: entry, content: "" }],
+        ["run_command", { command: `cp /tmp/x ${entry}` }],
+        ["run_command", { command: `rm -rf ${cache}` }],
+        ["run_command", { command: `ls > ${join(cache, "x")}` }],
+      ] as const) {
+        const result = await traced(["policy", "check", tool, JSON.stringify(args)], {
+          XDG_CONFIG_HOME: home,
+        });
+        expect(result.stdout, JSON.stringify(args)).toContain("docket:self-protection");
+      }
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it("ignores a damaged, world-writable or foreign entry and still answers right", async () => {
+    const home = await mkdtemp(join(tmpdir(), "docket-code-cache-"));
+    try {
+      const cache = join(home, "docket", "cache", "code");
+      const check = () =>
+        traced(["policy", "check", "run_command", '{"command":"ls"}'], { XDG_CONFIG_HOME: home });
+      const expected = (await check()).stdout;
+      expect(expected).toContain("decision: allow");
+      const entry = join(cache, (await readdir(cache))[0] ?? "");
+      const good = await readFile(entry);
+      const flipped = Buffer.from(good);
+      for (let at = 200; at < flipped.length; at += 997) flipped[at] = (flipped[at] ?? 0) ^ 0xff;
+      const spoilers: [string, () => Promise<void>][] = [
+        ["truncated", () => writeFile(entry, good.subarray(0, good.length >> 1))],
+        ["flipped", () => writeFile(entry, flipped)],
+        ["world-writable", () => writeFile(entry, good).then(() => chmod(entry, 0o666))],
+      ];
+      if (process.getuid?.() === 0)
+        spoilers.push(["foreign", () => writeFile(entry, good).then(() => chown(entry, 65534, 0))]);
+      for (const [what, spoil] of spoilers) {
+        await spoil();
+        const run = await check();
+        expect(run.trace[0], what).toMatch(/^ignored/);
+        expect(run.stdout, what).toBe(expected);
+        expect((await check()).trace, what).toEqual(["hit"]);
+      }
+      // A config home that cannot hold the cache (a file where the folder would be) still answers.
+      const blocked = join(home, "blocked");
+      await writeFile(blocked, "");
+      const unwritable = await traced(["policy", "check", "run_command", '{"command":"ls"}'], {
+        XDG_CONFIG_HOME: blocked,
+      });
+      expect(unwritable.stdout).toBe(expected);
+      expect(unwritable.trace).toEqual(["miss (no entry)", "not written"]);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!existsSync("/usr/bin/bwrap"))(
+    "answers from a read-only config home (a read-only mount), without a cache",
+    async () => {
+      const home = await mkdtemp(join(tmpdir(), "docket-code-cache-ro-"));
+      try {
+        // read_file: inside this bwrap no nested sandbox can be made, which would change a
+        // shell command's answer (to ask), not a file read's.
+        const args = ["policy", "check", "read_file", '{"path":"README.md"}'];
+        const inReadOnlyHome = (env: NodeJS.ProcessEnv) =>
+          exec(
+            "/usr/bin/bwrap",
+            [
+              "--bind",
+              "/",
+              "/",
+              "--ro-bind",
+              home,
+              home,
+              "--dev",
+              "/dev",
+              "--proc",
+              "/proc",
+            ].concat([process.execPath, bin.main, ...args]),
+            {
+              cwd: bin.dir,
+              env: {
+                ...process.env,
+                HOME: bin.dir,
+                XDG_CONFIG_HOME: home,
+                DOCKET_CONFIG: "",
+                ...env,
+              },
+            },
+          );
+        const readOnly = await inReadOnlyHome({ DOCKET_CODE_CACHE_TRACE: "1" });
+        expect(readOnly.stdout).toContain("decision: allow");
+        expect(readOnly.stdout).toBe((await inReadOnlyHome({ DOCKET_CACHE: "off" })).stdout);
+        expect(readOnly.stderr).toContain("docket code cache: ");
+        expect(readOnly.stderr).toContain("not written");
+        expect(existsSync(join(home, "docket"))).toBe(false);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -1,0 +1,122 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll } from "vitest";
+import { writeScriptedProject } from "../cli/support/scripted-project.js";
+import { packedDocket } from "./packed-docket.js";
+
+const exec = promisify(execFile);
+
+/** Where the installed, bundled CLI is, and the scripted project its tests run in. */
+export interface BuiltBin {
+  /** `dist/src/cli/main.js`, the launcher, in the installed package. */
+  main: string;
+  /** `dist/src/cli/bin/main.js`, the bundle the launcher loads. */
+  bundle: string;
+  /** A scripted project (a docket.yaml allowing `node *`), the commands' working folder. */
+  dir: string;
+}
+
+/** What a run of the bin gave, with the code cache's trace lines. */
+export interface TracedRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly trace: string[];
+}
+
+/**
+ * The bin as `npm run build` makes it: docket's sources bundled by scripts/bundle.mjs into
+ * dist/src/cli/bin/ and the chunks it shares with the library, main.js its launcher, in the copy
+ * `npm pack` ships installed into a fresh project (test/support/packed-docket.ts). Registers the
+ * suite's `beforeAll` (packs on first use: give it time) and `afterAll`; the paths are set once
+ * `beforeAll` ran.
+ *
+ * @example
+ * ```ts
+ * const { bin, docket } = useBuiltBin();
+ * it("answers", async () => expect((await docket(["token"])).stdout).toMatch(/^\S{43}\n$/));
+ * ```
+ */
+export function useBuiltBin() {
+  const bin: BuiltBin = { main: "", bundle: "", dir: "" };
+  beforeAll(async () => {
+    const installed = join((await packedDocket("lean")).dir, "node_modules/docket");
+    bin.main = join(installed, "dist/src/cli/main.js");
+    bin.bundle = join(installed, "dist/src/cli/bin/main.js");
+    bin.dir = await mkdtemp(join(tmpdir(), "docket-built-bin-"));
+    await writeScriptedProject(bin.dir, ["node *"]);
+  }, 900_000);
+  afterAll(() => rm(bin.dir, { recursive: true, force: true }));
+
+  /** `docket ARGS` in the project, with `input` on stdin and modules `--import`ed first. */
+  const docket = (args: readonly string[], input?: string, preload: readonly string[] = []) => {
+    const child = exec(
+      process.execPath,
+      [...preload.flatMap((file) => ["--import", file]), bin.main, ...args],
+      {
+        cwd: bin.dir,
+        env: { ...process.env, HOME: bin.dir, DOCKET_CONFIG: "", DOCKET_STORE: "" },
+      },
+    );
+    if (input !== undefined) child.child.stdin?.end(input);
+    return child;
+  };
+
+  /** `docket ARGS` with the code cache's trace on: its output, exit code and trace lines. */
+  const traced = async (args: readonly string[], env: NodeJS.ProcessEnv): Promise<TracedRun> => {
+    const outcome = await exec(process.execPath, [bin.main, ...args], {
+      cwd: bin.dir,
+      env: {
+        ...process.env,
+        HOME: bin.dir,
+        DOCKET_CONFIG: "",
+        DOCKET_STORE: "",
+        DOCKET_CODE_CACHE_TRACE: "1",
+        ...env,
+      },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    const trace = outcome.stderr
+      .split("\n")
+      .filter((line) => line.startsWith("docket code cache: "))
+      .map((line) => line.replace(/^docket code cache: \S+ /, ""));
+    return { code: outcome.code, stdout: outcome.stdout, trace };
+  };
+
+  return { bin, docket, traced, exec };
+}
+
+/**
+ * A preload of test/fixtures/process-report/, for `docket(args, input, [preload])`.
+ *
+ * @example
+ * ```ts
+ * await docket(["policy", "check", "run_command", '{"command":"ls"}'], undefined, [processReport("builtins.mjs")]);
+ * ```
+ */
+export function processReport(name: string): string {
+  return fileURLToPath(new URL(`../fixtures/process-report/${name}`, import.meta.url));
+}
+
+/**
+ * The line `name …` a preload wrote on standard error, as words.
+ *
+ * @example
+ * ```ts
+ * reported("loaded-builtins fs path\n", "loaded-builtins"); // ["fs", "path"]
+ * ```
+ */
+export function reported(stderr: string, name: string): string[] {
+  const line = stderr.split("\n").find((text) => text.startsWith(`${name} `));
+  return line === undefined
+    ? []
+    : line
+        .slice(name.length + 1)
+        .split(" ")
+        .filter(Boolean);
+}
