@@ -16,6 +16,7 @@ import {
   celOnFirstUse,
   docketItself,
   englishZodOnly,
+  hookClientApart,
   noHandlers,
   policyCheckApart,
   requireInCheck,
@@ -84,7 +85,18 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   // Every package docket depends on, or may load as an optional peer.
   external: [...installed],
-  plugins: [docketItself, englishZodOnly, celOnFirstUse, policyCheckApart],
+  plugins: [docketItself, englishZodOnly, celOnFirstUse, policyCheckApart, hookClientApart],
+});
+// The daemon's thin client (what main.js imports for `hook HOST --prefer-daemon`): one ES module
+// with no package and no shared chunk, loaded beside main.js and nothing else when the daemon
+// answers (docs/adr/0068-hook-client-bundle.md).
+await build({
+  ...shared,
+  splitting: false,
+  banner: undefined,
+  outdir: undefined,
+  entryPoints: ["src/hook/hook-client-main.ts"],
+  outfile: `${cli}/bin/hook-client.js`,
 });
 // The check's code is one CommonJS file, which policy-check-loader.ts (bin/policy-check-main.js,
 // the module main.js imports) compiles with vm.Script and V8's code cache in docket's own cache

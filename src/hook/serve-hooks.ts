@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { Runtime } from "../cli/build-runtime.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { failClosed } from "./hook-answer.js";
+import { socketAccepts } from "./hook-client.js";
 import { isHostName } from "./host-registry.js";
 import { runHook } from "./run-hook.js";
 
@@ -22,7 +23,10 @@ const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
  */
 export async function serveHooks(runtime: Runtime, socket: string): Promise<Server> {
   await mkdir(dirname(socket), { recursive: true, mode: 0o700 });
-  // A socket left by a daemon that died: a live one would refuse the bind below.
+  // Two daemons on one path: the second would take it, and the first would serve nobody.
+  if (await socketAccepts(socket))
+    throw new Error(`a docket hook daemon already answers on ${socket}`);
+  // A socket left by a daemon that died: it would refuse the bind below.
   await rm(socket, { force: true });
   // Half-open: the client ends its side after the request and still reads the reply.
   const server = createServer({ allowHalfOpen: true }, (connection) => {
