@@ -49,14 +49,14 @@ export const policyCheckApart = {
   },
 };
 // A hook registered with the daemon (`docket hook HOST --prefer-daemon`, main.ts hands it to
-// hook-client-main.js) is a bundle of its own too, bin/hook-client.js: one module file instead of
+// hook-client-main.js) is a bundle of its own too, bin/hook-client/: one small module instead of
 // the shared chunks, so a call the daemon answers costs about one Node start-up
 // (docs/adr/0068-hook-client-bundle.md).
 export const hookClientApart = {
   name: "hook-client-apart",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/hook\/hook-client-main\.js$/ }, () => ({
-      path: "./hook-client.js",
+      path: "./hook-client/hook-client.js",
       external: true,
     }));
   },

@@ -19,22 +19,15 @@ if (check !== undefined) {
   }
 } else if (argv[0] === "hook" && (argv.includes("--daemon") || argv.includes("--prefer-daemon"))) {
   // The daemon's thin client, before anything else loads: a hook the daemon answers costs about
-  // one Node start-up (src/hook/hook-client-main.ts). `hook install … --daemon` is not one.
+  // one Node start-up (src/hook/hook-client-main.ts; the built launcher takes it even before this
+  // module). `hook install … --daemon` is not one.
   const client = await import("../hook/hook-client-main.js").catch(() => undefined);
   if (client === undefined) {
     // A hook answers deny even when its own modules fail to load.
     process.stderr.write("docket: the hook failed; the call is denied.\n");
     process.exit(2);
-  } else if (client.isDaemonClientCall(argv)) {
-    const deny = () => {
-      process.stderr.write("docket: the hook failed; the call is denied.\n");
-      process.exit(2);
-    };
-    process.on("uncaughtException", deny);
-    process.on("unhandledRejection", deny);
-    const code = await client.runHookClient(argv);
-    process.stdout.write("", () => process.exit(code));
-  } else await runEverythingElse();
+  } else if (client.isDaemonClientCall(argv)) await client.answerAsDaemonClient(argv);
+  else await runEverythingElse();
 } else await runEverythingElse();
 
 async function runEverythingElse(): Promise<void> {

@@ -1,15 +1,15 @@
 // The whole process of a hook registered with `--daemon` or `--prefer-daemon` (what `docket hook
-// install` writes), taken by main.ts before anything else of docket loads: read the payload, ask
-// `docket hook serve` on the folder's socket, print its reply. A call the daemon answers loads
-// node:net, the host adapters and this: about one Node start-up (bench/hook.ts). Everything that
-// goes wrong answers deny in the host's shape, as the guard does (hook-failure.ts), or lets a
-// settle event pass.
+// install` writes), taken before anything else of docket loads (the built launcher, else
+// main.ts): read the payload, ask `docket hook serve` on the folder's socket, print its reply. A
+// call the daemon answers loads node:net and this module: about one Node start-up
+// (bench/hook.ts, docs/adr/0068-hook-client-bundle.md). Everything that goes wrong answers deny
+// in the host's shape, as the guard does (hook-failure.ts, loaded only then), or lets a settle
+// event pass.
 import { firstDeadline } from "./first-deadline.js";
 import { askDaemon, type DaemonReply, socketAccepts } from "./hook-client.js";
-import { blocksOnFailure, describeFailure, failureLine } from "./hook-failure.js";
 import { hookFlag } from "./hook-flag.js";
+import { isHookHostName } from "./hook-host-names.js";
 import { hookSocketPath } from "./hook-socket.js";
-import { hostAdapter, isHostName } from "./host-registry.js";
 import { readHookPayload } from "./read-hook-payload.js";
 
 /**
@@ -25,9 +25,30 @@ import { readHookPayload } from "./read-hook-payload.js";
 export function isDaemonClientCall(argv: readonly string[]): boolean {
   return (
     argv[0] === "hook" &&
-    isHostName(argv[1]) &&
+    isHookHostName(argv[1]) &&
     (argv.includes("--daemon") || argv.includes("--prefer-daemon"))
   );
+}
+
+/**
+ * Be the hook process: answer the call through the daemon and exit with the host's code once the
+ * reply is written. Anything that escapes (an error nobody handled) is a deny.
+ *
+ * @example
+ * ```ts
+ * if (isDaemonClientCall(argv)) await answerAsDaemonClient(argv);
+ * ```
+ */
+export async function answerAsDaemonClient(argv: readonly string[]): Promise<void> {
+  const deny = () => {
+    process.stderr.write("docket: the hook failed; the call is denied.\n");
+    process.exit(2);
+  };
+  process.on("uncaughtException", deny);
+  process.on("unhandledRejection", deny);
+  const code = await runHookClient(argv);
+  // Out at once: a probe or timer left open must not keep the host waiting.
+  process.stdout.write("", () => process.exit(code));
 }
 
 /**
@@ -38,8 +59,7 @@ export function isDaemonClientCall(argv: readonly string[]): boolean {
  *
  * @example
  * ```ts
- * const code = await runHookClient(["hook", "claude-code", "--prefer-daemon"]);
- * process.stdout.write("", () => process.exit(code));
+ * process.exitCode = await runHookClient(["hook", "claude-code", "--prefer-daemon"]);
  * ```
  */
 export async function runHookClient(argv: readonly string[]): Promise<number> {
@@ -62,6 +82,7 @@ export async function runHookClient(argv: readonly string[]): Promise<number> {
     return reply.exitCode;
   } catch (error) {
     clearTimeout(timer);
+    const { blocksOnFailure, describeFailure, failureLine } = await import("./hook-failure.js");
     const blocking = blocksOnFailure(host, text);
     process.stderr.write(failureLine(blocking, `docket failed: ${describeFailure(error)}`));
     return blocking ? 2 : 0;
@@ -75,10 +96,7 @@ async function askStartingDaemon(
   waitMs: number,
 ): Promise<DaemonReply> {
   const socket = hookSocketPath(process.cwd(), hookFlag(argv, "--socket"));
-  if (!isHostName(host)) throw new Error(`there is no hook for ${JSON.stringify(host)}`);
-  // Only this process, started by the host, can see whether the host has a terminal.
-  const headless = hostAdapter(host).asking.headless?.();
-  const first = await askDaemon(socket, host, text, headless);
+  const first = await askDaemon(socket, host, text);
   if (first.status === "answered") return first.reply;
   if (!argv.includes("--prefer-daemon")) {
     throw new Error(`${first.reason} (start it with docket hook serve)`);
@@ -91,7 +109,7 @@ async function askStartingDaemon(
     answers: () => socketAccepts(socket),
     waitMs,
   });
-  const asked = await askDaemon(socket, host, text, headless);
+  const asked = await askDaemon(socket, host, text);
   if (asked.status === "answered") return asked.reply;
   throw new Error(asked.reason);
 }

@@ -18,22 +18,17 @@ export type DaemonAsk =
   | { readonly status: "absent"; readonly reason: string };
 
 /**
- * Send one hook call to the daemon on `path`. `headless` is what only the hook's own process can
- * see (whether its host has a terminal). Rejects when the daemon is there but fails: it drops the
- * connection, or its answer does not read as a reply.
+ * Send one hook call to the daemon on `path`, with this process's parent (the host's process, for
+ * whether it runs headless). Rejects when the daemon is there but fails: it drops the connection,
+ * or its answer does not read as a reply.
  *
  * @example
  * ```ts
- * const asked = await askDaemon("/work/app/.docket/hook.sock", "claude-code", payload, undefined);
+ * const asked = await askDaemon("/work/app/.docket/hook.sock", "claude-code", payload);
  * if (asked.status === "answered") process.stdout.write(asked.reply.stdout);
  * ```
  */
-export function askDaemon(
-  path: string,
-  host: string,
-  text: string,
-  headless: boolean | undefined,
-): Promise<DaemonAsk> {
+export function askDaemon(path: string, host: string, text: string): Promise<DaemonAsk> {
   return new Promise((resolve, reject) => {
     const client = connect(path);
     let connected = false;
@@ -41,7 +36,7 @@ export function askDaemon(
     client.setEncoding("utf8");
     client.on("connect", () => {
       connected = true;
-      client.end(`${JSON.stringify({ host, text, headless })}\n`);
+      client.end(`${JSON.stringify({ host, text, parent: process.ppid })}\n`);
     });
     client.on("data", (chunk: string) => {
       answer += chunk;
