@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, chown, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -227,72 +227,6 @@ describe("the built, bundled bin", () => {
     const { stdout } = await docket(["hook", "claude-code"], payload);
     expect(stdout).toContain('"permissionDecision":"allow"');
   });
-
-  it("hook install registers the daemon client: it answers through docket hook serve when it runs, in process when it does not", async () => {
-    const project = await mkdtemp(join(tmpdir(), "docket-built-daemon-"));
-    let serving: ReturnType<typeof spawn> | undefined;
-    try {
-      await writeFile(
-        join(project, "docket.yaml"),
-        "policy:\n  rules:\n    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }\n",
-      );
-      // The daemon's own policy denies what the project's allows: its answer shows who answered.
-      await writeFile(
-        join(project, "daemon.yaml"),
-        "policy:\n  rules:\n    - { id: daemon-no-ls, tool: run_command, command: 'ls *', decision: deny }\n",
-      );
-      const env = { ...process.env, HOME: project, DOCKET_CONFIG: "", DOCKET_STORE: "" };
-      await exec(process.execPath, [main, "hook", "install", "claude-code", "--yes"], {
-        cwd: project,
-        env,
-      });
-      const settings = JSON.parse(
-        await readFile(join(project, ".claude", "settings.json"), "utf8"),
-      ) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
-      const registered = settings.hooks.PreToolUse[0]?.hooks[0]?.command ?? "";
-      expect(registered).toMatch(/ hook claude-code --prefer-daemon$/);
-      // What the host does: its shell runs the registered command with the payload on stdin.
-      const ask = (id: string) => {
-        const child = exec("bash", ["-c", registered], { cwd: project, env });
-        child.child.stdin?.end(
-          JSON.stringify({
-            session_id: "s-daemon",
-            hook_event_name: "PreToolUse",
-            tool_name: "Bash",
-            tool_input: { command: "ls -a" },
-            tool_use_id: id,
-          }),
-        );
-        return child.then(({ stdout }) => stdout);
-      };
-      expect(await ask("toolu_no_daemon")).toContain('"permissionDecision":"allow"');
-
-      const daemon = spawn(process.execPath, [main, "hook", "serve", "--config", "daemon.yaml"], {
-        cwd: project,
-        env,
-      });
-      serving = daemon;
-      await new Promise<void>((resolve, reject) => {
-        let said = "";
-        daemon.stderr?.on("data", (chunk) => {
-          said += chunk;
-          if (said.includes("answering hook calls")) resolve();
-        });
-        daemon.on("close", () => reject(new Error(`serve ended: ${said}`)));
-      });
-      const byDaemon = await ask("toolu_daemon");
-      expect(byDaemon).toContain('"permissionDecision":"deny"');
-      expect(byDaemon).toContain("daemon-no-ls");
-
-      daemon.kill("SIGTERM");
-      await new Promise((resolve) => daemon.on("close", resolve));
-      serving = undefined;
-      expect(await ask("toolu_after_daemon")).toContain('"permissionDecision":"allow"');
-    } finally {
-      serving?.kill("SIGKILL");
-      await rm(project, { recursive: true, force: true });
-    }
-  }, 120_000);
 
   it("contains the command a Claude Code hook allows: the host runs it through the bundle's hook exec", async () => {
     await writeFile(
