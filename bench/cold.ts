@@ -202,7 +202,7 @@ export async function benchCold(
         args: [main, "run", "Hi."],
         cwd: runDir,
         expect: /Hello\./,
-        target: 250,
+        target: 200,
       },
       {
         name: "run, one list_files call, two turns",
