@@ -1,9 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtCli, loadAverage } from "./built-cli.js";
+import { builtCli, childrenCpuMs, loadAverage } from "./built-cli.js";
 
 // Process start to first answer of the built CLI, as a user's shell starts it: fresh processes
 // of dist/src/cli/main.js (rebuilt first when older than src/), interleaved so a busy machine
@@ -15,21 +14,6 @@ interface Sample {
   readonly exitMs: number;
   readonly cpuMs: number;
   readonly rssMb: number;
-}
-
-/**
- * CPU time (user + system, ms) of this process's children that have been waited for, from
- * /proc/self/stat (clock ticks of 10 ms): fairer than wall time on a shared machine. NaN
- * where there is no /proc.
- */
-function childrenCpuMs(): number {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[13]) + Number(fields[14])) * 10;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 // Preloaded into each measured process: its peak RSS, on fd 3, as it exits. One tiny module.

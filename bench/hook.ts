@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtCli, loadAverage } from "./built-cli.js";
+import { builtCli, childrenCpuMs, loadAverage } from "./built-cli.js";
 
 // Process start to answer for a Claude Code PreToolUse Bash call, as the host runs a hook: the
 // built CLI (dist/, what ships) with the payload on stdin, timed from spawn until the process has
@@ -21,7 +21,13 @@ process.stdin.on("end", () => {
 });
 `;
 
-function once(cwd: string, id: number, args: readonly string[]): Promise<number> {
+/** One hook process: its wall time from spawn to exit, and its own CPU. */
+interface Sample {
+  readonly ms: number;
+  readonly cpuMs: number;
+}
+
+function once(cwd: string, id: number, args: readonly string[]): Promise<Sample> {
   const payload = JSON.stringify({
     session_id: "bench-session",
     transcript_path: "/tmp/t.jsonl",
@@ -34,6 +40,7 @@ function once(cwd: string, id: number, args: readonly string[]): Promise<number>
   });
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const cpuBefore = childrenCpuMs();
     const child = spawn(process.execPath, args, { cwd });
     let out = "";
     child.stdout.on("data", (chunk) => {
@@ -47,7 +54,7 @@ function once(cwd: string, id: number, args: readonly string[]): Promise<number>
       const ms = performance.now() - started;
       if (code !== 0 || !out.includes('"permissionDecision":"allow"')) {
         reject(new Error(`hook answered ${code}: ${out}`));
-      } else resolve(ms);
+      } else resolve({ ms, cpuMs: childrenCpuMs() - cpuBefore });
     });
     child.stdin.end(payload);
   });
@@ -60,8 +67,9 @@ function percentile(sorted: readonly number[], q: number): number {
 /**
  * Time hook processes from start to answer, interleaved round by round: the minimal node hook,
  * `docket hook claude-code --prefer-daemon` (what `hook install` registers; its first call, not
- * timed, starts the daemon) and `docket hook claude-code` in process. Prints p50/p95 of each
- * and the daemon client's p50 over the minimal hook's, with the load average.
+ * timed, starts the daemon) and `docket hook claude-code` in process. Prints p50/p95 and CPU
+ * of each, and the daemon client's p50 and CPU over the minimal hook's, with the load average
+ * (the client's wall holds the daemon's decision too, its CPU only its own process's).
  *
  * @example
  * ```ts
@@ -93,28 +101,36 @@ export async function benchHook(runs = Number(process.env.DOCKET_BENCH_HOOK_RUNS
     for (const c of cases) await once(dir, id++, c.args);
     const log = await readFile(join(dir, ".docket", "hook-serve.log"), "utf8");
     daemon = Number(/\(process (\d+);/.exec(log)?.[1]) || undefined;
-    const times = cases.map(() => [] as number[]);
+    const samples = cases.map(() => [] as Sample[]);
     for (let round = 0; round < runs; round += 1) {
-      for (const [at, c] of cases.entries()) times[at]?.push(await once(dir, id++, c.args));
+      for (const [at, c] of cases.entries()) samples[at]?.push(await once(dir, id++, c.args));
     }
-    const p50s = times.map((t) =>
+    const p50 = (values: number[]) =>
       percentile(
-        [...t].sort((a, b) => a - b),
+        [...values].sort((a, b) => a - b),
         0.5,
-      ),
-    );
+      );
+    const p95 = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        0.95,
+      );
+    const cpu = (at: number) =>
+      (samples[at] ?? []).reduce((sum, s) => sum + s.cpuMs, 0) / Math.max(1, runs);
     console.log(
       `hook claude-code (Bash, allow), the built CLI, ${runs} interleaved rounds, load average ${loadAverage()}:`,
     );
     for (const [at, c] of cases.entries()) {
-      const sorted = [...(times[at] ?? [])].sort((a, b) => a - b);
+      const ms = (samples[at] ?? []).map((s) => s.ms);
       console.log(
-        `  ${c.name.padEnd(30)} p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p95 ${percentile(sorted, 0.95).toFixed(1)} ms`,
+        `  ${c.name.padEnd(30)} p50 ${p50(ms).toFixed(1)} ms, p95 ${p95(ms).toFixed(1)} ms; CPU ${cpu(at).toFixed(1)} ms`,
       );
     }
-    const ratio = (p50s[1] ?? 0) / (p50s[0] ?? 1);
+    const wall =
+      p50((samples[1] ?? []).map((s) => s.ms)) / p50((samples[0] ?? []).map((s) => s.ms));
+    const own = cpu(1) / cpu(0);
     console.log(
-      `  daemon client / minimal hook: ${ratio.toFixed(2)}x (target 1.2x: ${ratio <= 1.2 ? "met" : "NOT met"})`,
+      `  daemon client / minimal hook: wall p50 ${wall.toFixed(2)}x (target 1.2x: ${wall <= 1.2 ? "met" : "NOT met"}), the client's own CPU ${own.toFixed(2)}x`,
     );
   } finally {
     if (daemon !== undefined) process.kill(daemon, "SIGTERM");
