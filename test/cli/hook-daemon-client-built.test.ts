@@ -35,11 +35,17 @@ const payload = (id: string, command = "ls -a") =>
   });
 
 /** `node [preload] main.js ARGS` in `cwd` with `input` on stdin, as a host's hook runs. */
-function hook(cwd: string, args: readonly string[], input: string, preload: string[] = []) {
+function hook(
+  cwd: string,
+  args: readonly string[],
+  input: string,
+  preload: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [...preload, main, ...args], {
       cwd,
-      env: { ...process.env, HOME: cwd, DOCKET_CONFIG: "", DOCKET_STORE: "" },
+      env: { ...process.env, HOME: cwd, DOCKET_CONFIG: "", DOCKET_STORE: "", ...env },
     });
     let stdout = "";
     let stderr = "";
@@ -127,6 +133,23 @@ describe("the built daemon client", () => {
       expect(failed.stderr).toContain("the call is denied");
     } finally {
       await new Promise((resolve) => broken.close(resolve));
+    }
+    // Accepts and never answers: the hook's deadline denies.
+    const silentSocket = join(folder, "silent.sock");
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(silentSocket, resolve));
+    try {
+      const waited = await hook(
+        folder,
+        ["hook", "claude-code", "--prefer-daemon", "--socket", silentSocket],
+        payload("t3b"),
+        [],
+        { DOCKET_HOOK_TIMEOUT: "1500" },
+      );
+      expect(waited).toMatchObject({ code: 2, stdout: "" });
+      expect(waited.stderr).toContain("docket did not answer within 1500 ms; the call is denied");
+    } finally {
+      silent.close();
     }
     const unstartable = await hook(
       folder,
