@@ -1,24 +1,12 @@
 import { execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { builtCli, childrenCpuMs, loadAverage } from "./built-cli.js";
 
 // Process start to first answer of the built CLI, as a user's shell starts it: fresh processes
 // of dist/src/cli/main.js (rebuilt first when older than src/), interleaved so a busy machine
 // weighs on every figure alike. `node -e 0` is the floor no command can go under.
-function packageDir(): string {
-  for (let dir = new URL(".", import.meta.url); dir.pathname !== "/"; dir = new URL("..", dir)) {
-    try {
-      if (JSON.parse(readFileSync(new URL("package.json", dir), "utf8")).name === "docket")
-        return fileURLToPath(dir);
-    } catch {}
-  }
-  throw new Error("docket's package.json was not found above the bench");
-}
-const root = packageDir();
-const main = join(root, "dist/src/cli/main.js");
 
 /** What one process cost: to its first byte on stdout, to its exit, its CPU and peak RSS. */
 interface Sample {
@@ -26,46 +14,6 @@ interface Sample {
   readonly exitMs: number;
   readonly cpuMs: number;
   readonly rssMb: number;
-}
-
-/**
- * CPU time (user + system, ms) of this process's children that have been waited for, from
- * /proc/self/stat (clock ticks of 10 ms): fairer than wall time on a shared machine. NaN
- * where there is no /proc.
- */
-function childrenCpuMs(): number {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[13]) + Number(fields[14])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** The newest modification time under `dir` of the files `keep` accepts. */
-function newest(dir: string, keep: (name: string) => boolean): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const at = join(dir, entry.name);
-    if (entry.isDirectory()) latest = Math.max(latest, newest(at, keep));
-    else if (keep(entry.name)) latest = Math.max(latest, statSync(at).mtimeMs);
-  }
-  return latest;
-}
-
-function ensureBuilt(): void {
-  const source = newest(
-    join(root, "src"),
-    (name) => name.endsWith(".ts") && !name.endsWith(".test.ts"),
-  );
-  let built = 0;
-  try {
-    built = statSync(main).mtimeMs;
-  } catch {}
-  if (built >= source) return;
-  process.stdout.write("cold: dist/ is older than src/, building it first (npm run build)\n");
-  execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
 }
 
 // Preloaded into each measured process: its peak RSS, on fd 3, as it exits. One tiny module.
@@ -186,7 +134,7 @@ interface Case {
 export async function benchCold(
   runs = Number(process.env.DOCKET_BENCH_COLD_RUNS ?? 15),
 ): Promise<void> {
-  ensureBuilt();
+  const { root, main } = builtCli("cold");
   const dir = await mkdtemp(join(tmpdir(), "docket-bench-cold-"));
   try {
     const configHome = join(dir, "config");
@@ -238,7 +186,7 @@ export async function benchCold(
         args: [main, "run", "Hi."],
         cwd: runDir,
         expect: /Hello\./,
-        target: 250,
+        target: 200,
       },
       {
         name: "run, one list_files call, two turns",
@@ -267,10 +215,7 @@ export async function benchCold(
     for (let i = 0; i < runs; i++) {
       for (const [at, c] of measured.entries()) samples[at]?.push(await measure(c));
     }
-    let load = "unknown";
-    try {
-      load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-    } catch {}
+    const load = loadAverage();
     process.stdout.write(
       `cold start of ${main.replace(root, "")}, ${runs} fresh processes each, interleaved (load average ${load}):\n`,
     );

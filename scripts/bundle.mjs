@@ -16,6 +16,7 @@ import {
   celOnFirstUse,
   docketItself,
   englishZodOnly,
+  hookClientApart,
   noHandlers,
   policyCheckApart,
   requireInCheck,
@@ -84,7 +85,18 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   // Every package docket depends on, or may load as an optional peer.
   external: [...installed],
-  plugins: [docketItself, englishZodOnly, celOnFirstUse, policyCheckApart],
+  plugins: [docketItself, englishZodOnly, celOnFirstUse, policyCheckApart, hookClientApart],
+});
+// The daemon's thin client (what main.js imports for `hook HOST --prefer-daemon`): its own small
+// ES module build with no package and no chunk of the CLI's, so a call the daemon answers loads
+// main.js and bin/hook-client/hook-client.js, nothing else; what it needs only to start a daemon
+// or to report a failure is split off, loaded then (docs/adr/0068-hook-client-bundle.md).
+await build({
+  ...shared,
+  banner: undefined,
+  outdir: `${cli}/bin/hook-client`,
+  entryPoints: { "hook-client": "src/hook/hook-client-main.ts" },
+  chunkNames: "[name]-[hash]",
 });
 // The check's code is one CommonJS file, which policy-check-loader.ts (bin/policy-check-main.js,
 // the module main.js imports) compiles with vm.Script and V8's code cache in docket's own cache
@@ -129,8 +141,17 @@ copyFileSync(join(grammarPackage, "LICENSE"), "dist/tree-sitter-bash.LICENSE");
 // first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).
 // No compile cache for the rest of the CLI (ADR 0019 says why Node's was withdrawn; ADR 0022
 // why the policy check's code cache is argued safe).
+// A hook call registered with the daemon goes straight to its client's one file, before
+// bin/main.js and its chunks (docs/adr/0068-hook-client-bundle.md); anything else, or a client
+// that does not load, goes to bin/main.js, whose own branch denies the hook.
 const launcher = `#!/usr/bin/env node
-await import("./bin/main.js");
+const argv = process.argv.slice(2);
+const client =
+  argv[0] === "hook" && (argv.includes("--daemon") || argv.includes("--prefer-daemon"))
+    ? await import("./bin/hook-client/hook-client.js").catch(() => undefined)
+    : undefined;
+if (client?.isDaemonClientCall(argv)) await client.answerAsDaemonClient(argv);
+else await import("./bin/main.js");
 `;
 writeFileSync(`${cli}/main.js`, launcher);
 chmodSync(`${cli}/main.js`, 0o755);

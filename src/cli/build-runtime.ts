@@ -29,7 +29,7 @@ import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 import { packageRoot } from "./package-root.js";
 import { watchPolicyFiles } from "./policy-reloader.js";
 import { loadRuntimePolicy } from "./runtime-policy.js";
-import { protectedSandbox, sandboxNotice } from "./runtime-sandbox.js";
+import { probeSandboxEarly, protectedSandbox, sandboxNotice } from "./runtime-sandbox.js";
 import { type StartedTelemetry, startTelemetry } from "./start-telemetry.js";
 
 /** How a command wants its runtime. */
@@ -161,6 +161,10 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     },
     protection,
   );
+  // Bubblewrap's probe processes run while the MCP servers connect and the built-in tools load;
+  // awaited before the first use (the tools' construction, the notice): about 20 ms of a one-turn
+  // run's wall otherwise spent blocked in spawnSync (docs/adr/0068-hook-client-bundle.md).
+  const probing = request.builtins === false ? undefined : probeSandboxEarly(sandbox);
   const mcpConfig = cli.runtime.mcp;
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
@@ -173,6 +177,9 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
             : { pins: (await import("../mcp/tool-pins.js")).lockFileBeside(cli.config.file) }),
         })
       : undefined;
+  const builtinModule =
+    request.builtins === false ? undefined : import("../builtin/builtin-tools.js");
+  await probing;
   if (request.builtins !== false) {
     const notice = sandboxNotice(sandbox);
     if (notice) process.stderr.write(`${notice}\n`);
@@ -184,9 +191,9 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   }
   let networkAsk: NetworkApprover | undefined;
   const tools = [
-    ...(request.builtins === false
+    ...(builtinModule === undefined
       ? []
-      : (await import("../builtin/builtin-tools.js")).builtinTools({
+      : (await builtinModule).builtinTools({
           workspace,
           guard,
           policy,

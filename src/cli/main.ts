@@ -17,7 +17,20 @@ if (check !== undefined) {
     const { reportError } = await import("./report-error.js");
     process.exitCode = reportError(error, argv);
   }
-} else {
+} else if (argv[0] === "hook" && (argv.includes("--daemon") || argv.includes("--prefer-daemon"))) {
+  // The daemon's thin client, before anything else loads: a hook the daemon answers costs about
+  // one Node start-up (src/hook/hook-client-main.ts; the built launcher takes it even before this
+  // module). `hook install … --daemon` is not one.
+  const client = await import("../hook/hook-client-main.js").catch(() => undefined);
+  if (client === undefined) {
+    // A hook answers deny even when its own modules fail to load.
+    process.stderr.write("docket: the hook failed; the call is denied.\n");
+    process.exit(2);
+  } else if (client.isDaemonClientCall(argv)) await client.answerAsDaemonClient(argv);
+  else await runEverythingElse();
+} else await runEverythingElse();
+
+async function runEverythingElse(): Promise<void> {
   // WebAssembly stays in Liftoff (keep-wasm-in-liftoff.ts). `docket policy` sets it just before
   // tree-sitter's first compile, so a check that parses no shell syntax does not load node:v8;
   // every other command at once, before Node's own WebAssembly (fetch's HTTP parser) could be
@@ -57,7 +70,7 @@ async function runCommand(): Promise<void> {
     process.on("unhandledRejection", deny);
     const code = await hook.guardHook(
       argv,
-      hook.loadHookRunner(argv),
+      hook.loadHookRunner(),
       hook.nodeHookIo(),
       hook.firstDeadline(),
     );

@@ -1,8 +1,14 @@
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { probeSandbox } from "../sandbox/probe-sandbox.js";
 import { docketCacheDir } from "../shared/docket-cache-dir.js";
 import { docketProtection } from "./docket-protection.js";
-import { protectedSandbox, runtimeSandbox, sandboxNotice } from "./runtime-sandbox.js";
+import {
+  probeSandboxEarly,
+  protectedSandbox,
+  runtimeSandbox,
+  sandboxNotice,
+} from "./runtime-sandbox.js";
 
 describe("runtimeSandbox", () => {
   it("hides the SQLite store (and its .docket folder), the config, policy files and deny globs", () => {
@@ -53,6 +59,18 @@ describe("runtimeSandbox", () => {
     expect(sandboxNotice({ mode: "required", bwrapPath: "/nonexistent/bwrap" })).toMatch(
       /will be refused/,
     );
+  });
+
+  it("probes without blocking first, and the notice then reads the probe's answer", async () => {
+    // A real bubblewrap where there is one, a missing binary where not: either way the early,
+    // asynchronous probe and the notice agree with a fresh synchronous probe of the same binary.
+    for (const bwrapPath of ["bwrap", "/nonexistent/early-bwrap"]) {
+      await probeSandboxEarly({ bwrapPath });
+      const fresh = probeSandbox(bwrapPath, { fresh: true });
+      const notice = sandboxNotice({ bwrapPath });
+      if (fresh.status === "available") expect(notice).toBeUndefined();
+      else expect(notice).toMatch(/no sandbox here/);
+    }
   });
 });
 

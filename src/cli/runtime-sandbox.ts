@@ -2,8 +2,9 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import type { PolicyLayer } from "../policy/policy-rule.js";
 import type { SelfProtection } from "../policy/self-protection-vote.js";
+import { probeSandboxSoon } from "../sandbox/probe-sandbox.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
-import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
+import { SANDBOX_DEFAULTS, type SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { parseStoreUrl } from "../store/store-url.js";
 
 /** What the runtime knows about docket's own files. */
@@ -84,6 +85,22 @@ export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
     case "refused":
       return `docket: ${confinement.reason}; run_command calls will be refused.`;
   }
+}
+
+/**
+ * Start the sandbox probe without blocking, so that `sandboxNotice` and the shell tool's
+ * construction find it cached: nothing is started when the sandbox is off.
+ *
+ * @example
+ * ```ts
+ * const probing = probeSandboxEarly(sandbox);
+ * // … load the built-in tools …
+ * await probing;
+ * ```
+ */
+export async function probeSandboxEarly(sandbox: SandboxSettings): Promise<void> {
+  if ((sandbox.mode ?? SANDBOX_DEFAULTS.mode) === "off") return;
+  await probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath);
 }
 
 /**

@@ -1,24 +1,26 @@
-// The thin client of `docket hook serve`: node:net only, so a hook answers in about a Node
-// start-up. A daemon that fails or answers nonsense: the guard denies. No daemon at all: a deny
-// with `--daemon`, the in-process path with `--prefer-daemon` (what `docket hook install` writes).
+// How the thin client asks `docket hook serve`: node:net only, so that a hook answered by the
+// daemon costs about one Node start-up (hook-client-main.ts runs it).
 import { connect } from "node:net";
-import type { HookRunner } from "./hook-guard.js";
-import { hookSocketPath } from "./hook-socket.js";
-import { hostAdapter, isHostName } from "./host-registry.js";
 
-type Reply = Awaited<ReturnType<HookRunner>>;
+/** The daemon's reply: what the hook process prints and the code it exits with. */
+export interface DaemonReply {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
 
 /**
  * What asking the daemon came to: its reply, or no daemon listening (nothing at the socket, or
  * nobody accepting there), which is the only outcome a caller may answer another way.
  */
 export type DaemonAsk =
-  | { readonly status: "answered"; readonly reply: Reply }
+  | { readonly status: "answered"; readonly reply: DaemonReply }
   | { readonly status: "absent"; readonly reason: string };
 
 /**
- * Send one hook call to the daemon on `path`. Rejects when the daemon is there but fails: it
- * drops the connection, or its answer does not read.
+ * Send one hook call to the daemon on `path`, with this process's parent (the host's process, for
+ * whether it runs headless). Rejects when the daemon is there but fails: it drops the connection,
+ * or its answer does not read as a reply.
  *
  * @example
  * ```ts
@@ -32,11 +34,9 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
     let connected = false;
     let answer = "";
     client.setEncoding("utf8");
-    // Only this process, started by the host, can see whether the host has a terminal.
-    const headless = isHostName(host) ? hostAdapter(host).asking.headless?.() : undefined;
     client.on("connect", () => {
       connected = true;
-      client.end(`${JSON.stringify({ host, text, headless })}\n`);
+      client.end(`${JSON.stringify({ host, text, parent: process.ppid })}\n`);
     });
     client.on("data", (chunk: string) => {
       answer += chunk;
@@ -51,40 +51,43 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
     });
     client.on("close", (hadError) => {
       if (hadError) return;
-      try {
-        resolve({ status: "answered", reply: JSON.parse(answer) as Reply });
-      } catch {
-        reject(new Error("the docket hook daemon gave no readable answer"));
-      }
+      const reply = readReply(answer);
+      if (reply === undefined) reject(new Error("the docket hook daemon gave no readable answer"));
+      else resolve({ status: "answered", reply });
     });
   });
 }
 
+/** The daemon's answer as a reply, or undefined when it is anything else. */
+function readReply(answer: string): DaemonReply | undefined {
+  try {
+    const reply = JSON.parse(answer) as Partial<DaemonReply> | null;
+    if (
+      typeof reply?.stdout === "string" &&
+      typeof reply.stderr === "string" &&
+      (reply.exitCode === 0 || reply.exitCode === 2)
+    ) {
+      return { stdout: reply.stdout, stderr: reply.stderr, exitCode: reply.exitCode };
+    }
+  } catch {}
+  return undefined;
+}
+
 /**
- * A hook runner that asks the daemon on `socket` (default `.docket/hook.sock` of the cwd). With
- * `fallback`, a daemon that is not running hands the call to it (the in-process path); without
- * one, that is an error, and the guard denies.
+ * Whether a process accepts connections on `socket` now: a daemon starting, or one already there.
  *
  * @example
  * ```ts
- * import { guardHook, nodeHookIo } from "./hook-guard.js";
- * await guardHook(process.argv.slice(2), async () => daemonRunner(undefined), nodeHookIo());
+ * if (await socketAccepts(".docket/hook.sock")) console.log("a daemon serves this folder");
  * ```
  */
-export function daemonRunner(
-  socket: string | undefined,
-  fallback?: () => Promise<HookRunner>,
-): HookRunner {
-  return async (input) => {
-    const asked = await askDaemon(hookSocketPath(process.cwd(), socket), input.host, input.text);
-    switch (asked.status) {
-      case "answered":
-        return asked.reply;
-      case "absent":
-        if (fallback === undefined) {
-          throw new Error(`${asked.reason} (start it with docket hook serve)`);
-        }
-        return (await fallback())(input);
-    }
-  };
+export function socketAccepts(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(socket);
+    probe.on("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.on("error", () => resolve(false));
+  });
 }

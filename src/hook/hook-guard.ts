@@ -1,12 +1,12 @@
 // The first thing a hook runs: nothing heavy is imported here, so that whatever fails after it
 // (a module that does not load, a config that does not parse, a store that hangs) answers deny.
-import { maskSecrets } from "../shared/mask-secrets.js";
+import { FIRST_DEADLINE_MS } from "./first-deadline.js";
+import { blocksOnFailure, describeFailure, failureLine } from "./hook-failure.js";
+import { hookFlag } from "./hook-flag.js";
 import { isHostName } from "./host-registry.js";
-import { isSettleEvent } from "./settle-event.js";
+import { readHookPayload } from "./read-hook-payload.js";
 
-/** The deadline before docket's settings are read (module loading, on a busy machine). */
-export const FIRST_DEADLINE_MS = 30_000;
-const MAX_STDIN_BYTES = 4 * 1024 * 1024;
+export { FIRST_DEADLINE_MS, firstDeadline } from "./first-deadline.js";
 
 /** What the guard needs from the world; tests pass their own. */
 export interface HookGuardIo {
@@ -38,43 +38,6 @@ export function isHookInvocation(argv: readonly string[]): boolean {
   return argv[0] === "hook" && isHostName(argv[1]);
 }
 
-function flag(argv: readonly string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  if (at >= 0) return argv[at + 1];
-  const joined = argv.find((arg) => arg.startsWith(`${name}=`));
-  return joined?.slice(name.length + 1);
-}
-
-function denyLine(reason: string): string {
-  return `docket: ${reason.replace(/\s+/g, " ").trim().slice(0, 500)}; the call is denied.\n`;
-}
-
-/** The first line of an error, without a stack, secrets or paths beyond what its message says. */
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return maskSecrets(message.split("\n", 1)[0] ?? "").slice(0, 300) || "an unknown error";
-}
-
-async function readAll(stdin: AsyncIterable<Buffer | string>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    size += buffer.length;
-    if (size > MAX_STDIN_BYTES) throw new Error(`the payload is over ${MAX_STDIN_BYTES} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function eventNameOf(text: string): unknown {
-  try {
-    return (JSON.parse(text) as { hook_event_name?: unknown } | null)?.hook_event_name;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Run a hook under its own timer. Any throw (including a module that fails to load), any reply
  * that is not one, and the deadline passing all answer deny: exit 2 with the reason on standard
@@ -96,8 +59,7 @@ export async function guardHook(
   let settled = false;
   let blocking = true;
   let timer: NodeJS.Timeout | undefined;
-  const failure = (reason: string) =>
-    blocking ? denyLine(reason) : `docket: ${reason.replace(/\s+/g, " ").trim().slice(0, 500)}.\n`;
+  const failure = (reason: string) => failureLine(blocking, reason);
   const arm = (ms: number) => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -118,14 +80,14 @@ export async function guardHook(
   };
   try {
     const host = argv[1] ?? "";
-    const text = await readAll(io.stdin);
-    blocking = !isSettleEvent(host, eventNameOf(text));
+    const text = await readHookPayload(io.stdin);
+    blocking = blocksOnFailure(host, text);
     const runner = await load();
     const reply = await runner({
       host,
       text,
-      config: flag(argv, "--config"),
-      store: flag(argv, "--store"),
+      config: hookFlag(argv, "--config"),
+      store: hookFlag(argv, "--store"),
       onDeadline: arm,
     });
     if (
@@ -139,30 +101,22 @@ export async function guardHook(
     }
     return finish(reply.stdout, reply.stderr, reply.exitCode);
   } catch (error) {
-    return finish("", failure(`docket failed: ${describe(error)}`), blocking ? 2 : 0);
+    return finish("", failure(`docket failed: ${describeFailure(error)}`), blocking ? 2 : 0);
   }
 }
 
 /**
- * What a hook call loads: the thin client of `docket hook serve` with `--daemon` (its absence
- * is a deny, never a fallback) or `--prefer-daemon` (its absence hands the call to the
- * in-process path, loaded only then), else docket's whole hook path in this process.
+ * What a hook call answered in this process loads: docket's whole hook path, on first use. A call
+ * registered with `--daemon` or `--prefer-daemon` never gets here: main.ts hands it to the thin
+ * client first (hook-client-main.ts).
  *
  * @example
  * ```ts
- * await guardHook(argv, loadHookRunner(argv), nodeHookIo());
+ * await guardHook(argv, loadHookRunner(), nodeHookIo());
  * ```
  */
-export function loadHookRunner(argv: readonly string[]): () => Promise<HookRunner> {
-  const inProcess = async () => (await import("./hook-main.js")).hookRunner;
-  const socket = flag(argv, "--socket");
-  if (argv.includes("--daemon")) {
-    return async () => (await import("./hook-client.js")).daemonRunner(socket);
-  }
-  if (argv.includes("--prefer-daemon")) {
-    return async () => (await import("./hook-client.js")).daemonRunner(socket, inProcess);
-  }
-  return inProcess;
+export function loadHookRunner(): () => Promise<HookRunner> {
+  return async () => (await import("./hook-main.js")).hookRunner;
 }
 
 /**
@@ -181,18 +135,4 @@ export function nodeHookIo(): HookGuardIo {
     },
     exit: (code) => process.exit(code),
   };
-}
-
-/**
- * The first deadline: `DOCKET_HOOK_TIMEOUT` (milliseconds) when set to a positive number, else
- * `FIRST_DEADLINE_MS`.
- *
- * @example
- * ```ts
- * firstDeadline({ DOCKET_HOOK_TIMEOUT: "5000" }); // 5000
- * ```
- */
-export function firstDeadline(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.DOCKET_HOOK_TIMEOUT);
-  return Number.isFinite(value) && value > 0 ? value : FIRST_DEADLINE_MS;
 }

@@ -47,10 +47,12 @@ export interface HostAsking {
   /** Whether `ask: host` means anything here (false: the host would run an ask, or never prompts). */
   readonly hostPrompt: boolean;
   /**
-   * Whether the host above this hook process runs headless, where its prompt can never answer;
+   * Whether the host above the hook process runs headless, where its prompt can never answer;
    * undefined when it cannot tell. Only hosts whose prompt would then wait forever have one.
+   * `hookParentPid` is the hook process's parent (default this process's: the daemon is given
+   * its client's).
    */
-  readonly headless?: () => boolean | undefined;
+  readonly headless?: (hookParentPid?: number) => boolean | undefined;
 }
 
 /**

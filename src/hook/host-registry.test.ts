@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HookVerdict } from "./hook-answer.js";
+import { isHookHostName } from "./hook-host-names.js";
 import { HOST_NAMES, hostAdapter, hostAdapters, isHostName } from "./host-registry.js";
 import { mapHostTool } from "./map-host-tool.js";
 
@@ -19,6 +20,8 @@ describe.each(hostAdapters().map((adapter) => [adapter.name, adapter] as const))
       expect(isHostName(name)).toBe(true);
       expect(hostAdapter(name)).toBe(adapter);
       expect(HOST_NAMES).toContain(name);
+      // The daemon client's list, which loads no adapter, knows it too.
+      expect(isHookHostName(name)).toBe(true);
     });
 
     it("has a before and an after event, and ids to read", () => {
@@ -93,3 +96,11 @@ describe.each(hostAdapters().map((adapter) => [adapter.name, adapter] as const))
     });
   },
 );
+
+describe("the daemon client's host names", () => {
+  it("are exactly the registry's", () => {
+    for (const word of ["install", "serve", "exec", "test", "uninstall", "vim", "", undefined]) {
+      expect(isHookHostName(word)).toBe(isHostName(word));
+    }
+  });
+});

@@ -4,7 +4,8 @@ import { dirname } from "node:path";
 import type { Runtime } from "../cli/build-runtime.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
 import { failClosed } from "./hook-answer.js";
-import { isHostName } from "./host-registry.js";
+import { socketAccepts } from "./hook-client.js";
+import { hostAdapter, isHostName } from "./host-registry.js";
 import { runHook } from "./run-hook.js";
 
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -13,7 +14,8 @@ const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
  * `docket hook serve`: answer hook calls on a Unix socket (mode 0600, in docket's own state
  * folder) with one runtime kept open, so that a call costs a Node start-up of the thin client and
  * a decision, not a docket start-up. Each connection carries one `{ host, text }` line and gets
- * one reply; anything else is answered deny.
+ * one reply; anything else is answered deny. `parent` is the client's parent process id, read
+ * for whether the host runs headless.
  *
  * @example
  * ```ts
@@ -22,7 +24,10 @@ const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
  */
 export async function serveHooks(runtime: Runtime, socket: string): Promise<Server> {
   await mkdir(dirname(socket), { recursive: true, mode: 0o700 });
-  // A socket left by a daemon that died: a live one would refuse the bind below.
+  // Two daemons on one path: the second would take it, and the first would serve nobody.
+  if (await socketAccepts(socket))
+    throw new Error(`a docket hook daemon already answers on ${socket}`);
+  // A socket left by a daemon that died: it would refuse the bind below.
   await rm(socket, { force: true });
   // Half-open: the client ends its side after the request and still reads the reply.
   const server = createServer({ allowHalfOpen: true }, (connection) => {
@@ -36,14 +41,18 @@ export async function serveHooks(runtime: Runtime, socket: string): Promise<Serv
     connection.on("end", async () => {
       let reply = failClosed("the hook request could not be read");
       try {
-        const { host, text, headless } = JSON.parse(request) as {
+        const { host, text, parent } = JSON.parse(request) as {
           host?: unknown;
           text?: unknown;
-          headless?: unknown;
+          parent?: unknown;
         };
         if (isHostName(host) && typeof text === "string") {
-          // The client saw the host; this daemon's own parents are not the host's.
-          const known = typeof headless === "boolean" ? headless : undefined;
+          // Read from the client's parent, the host's process; this daemon's parents are not it.
+          const probe = hostAdapter(host).asking.headless;
+          const known =
+            probe !== undefined && Number.isSafeInteger(parent) && (parent as number) > 1
+              ? probe(parent as number)
+              : undefined;
           reply = await runHook({ host, text, runtime, hostHeadless: () => known });
         }
       } catch (error) {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,6 +40,15 @@ const payload = (id: string) =>
     tool_input: { command: id === "d2" ? "rm -rf ." : "ls" },
     tool_use_id: id,
   });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let dir: string;
 let server: ChildProcess | undefined;
@@ -87,16 +96,30 @@ describe("docket hook serve", () => {
     const absent = await answer(["hook", "claude-code", "--daemon"], dir, payload("d3"));
     expect(absent.code).toBe(2);
     expect(absent.stderr).toContain("no docket hook daemon answers");
-    // What docket hook install registers by default: with no daemon, the in-process path.
-    const fallback = await answer(["hook", "claude-code", "--prefer-daemon"], dir, payload("d4"));
-    expect(fallback.code).toBe(0);
-    expect(fallback.stdout).toContain('"permissionDecision":"allow"');
-    const deniedInProcess = await answer(
-      ["hook", "claude-code", "--prefer-daemon"],
-      dir,
-      payload("d2"),
-    );
-    expect(deniedInProcess.stdout).toContain('"permissionDecision":"deny"');
+    // What docket hook install registers by default: with no daemon, it starts one and asks it.
+    const started = await answer(["hook", "claude-code", "--prefer-daemon"], dir, payload("d4"));
+    expect(started.code).toBe(0);
+    expect(started.stdout).toContain('"permissionDecision":"allow"');
+    const log = await readFile(join(dir, ".docket", "hook-serve.log"), "utf8");
+    const pid = Number(/answering hook calls on .* \(process (\d+);/.exec(log)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    try {
+      // The next call finds that daemon: the same process answers, its policy denies rm.
+      const deniedByIt = await answer(
+        ["hook", "claude-code", "--prefer-daemon"],
+        dir,
+        payload("d2"),
+      );
+      expect(deniedByIt.stdout).toContain('"permissionDecision":"deny"');
+      expect(await readFile(join(dir, ".docket", "hook-serve.log"), "utf8")).toBe(log);
+      // Its socket gone (the project removed), it ends itself rather than serving nobody.
+      await rm(socket, { force: true });
+      const deadline = Date.now() + 20_000;
+      while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(pid)).toBe(false);
+    } finally {
+      if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
   }, 90_000);
 
   it("a daemon that is there but fails is a deny, never the in-process fallback", async () => {
@@ -118,5 +141,25 @@ describe("docket hook serve", () => {
     } finally {
       await new Promise((resolve) => broken.close(resolve));
     }
+  }, 90_000);
+
+  it("a daemon that cannot be started is a deny that says why; a settle event still passes", async () => {
+    const socket = join(dir, "unstartable.sock");
+    const flags = ["--prefer-daemon", "--socket", socket, "--config", "missing.yaml"];
+    const failed = await answer(["hook", "claude-code", ...flags], dir, payload("d6"));
+    expect(failed.code).toBe(2);
+    expect(failed.stdout).toBe("");
+    expect(failed.stderr).toMatch(
+      /docket hook serve did not start: --config missing\.yaml: no such file; the call is denied/,
+    );
+    const prompt = JSON.stringify({
+      session_id: "daemon-1",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "go on",
+    });
+    const settled = await answer(["hook", "claude-code", ...flags], dir, prompt);
+    expect(settled.code).toBe(0);
+    expect(settled.stderr).toContain("did not start");
+    expect(settled.stderr).not.toContain("denied");
   }, 90_000);
 });

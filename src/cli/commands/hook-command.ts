@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { runContained } from "../../hook/contained-exec.js";
+import { daemonLifetime } from "../../hook/daemon-lifetime.js";
 import { hookSocketPath } from "../../hook/hook-socket.js";
 import { runHookTest } from "../../hook/hook-test.js";
 import { HOST_NAMES, isHostName } from "../../hook/host-registry.js";
@@ -142,18 +143,33 @@ async function test(host: string, flags: TestFlags) {
   );
 }
 
-async function serve(flags: { config?: string; store?: string; socket?: string }) {
+async function serve(flags: {
+  config?: string;
+  store?: string;
+  socket?: string;
+  exitWhenIdle?: string;
+}) {
   const socket = hookSocketPath(process.cwd(), flags.socket);
+  const idleSeconds = flags.exitWhenIdle === undefined ? undefined : Number(flags.exitWhenIdle);
+  if (idleSeconds !== undefined && !(Number.isFinite(idleSeconds) && idleSeconds > 0)) {
+    commandFailure(2, "docket.hook.idle", "docket: --exit-when-idle takes a number of seconds.");
+  }
   const runtime = await openHookRuntime(flags);
   // A daemon outlives edits: a changed docket.yaml takes effect without a restart.
   runtime.watchPolicy();
   const server = await serveHooks(runtime, socket);
-  process.stderr.write(`docket: answering hook calls on ${socket} (stop with Ctrl-C)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+  process.stderr.write(
+    `docket: answering hook calls on ${socket} (process ${process.pid}; stop with Ctrl-C)\n`,
+  );
+  const why = await new Promise<string>((resolve) => {
+    process.once("SIGINT", () => resolve("stopped"));
+    process.once("SIGTERM", () => resolve("stopped"));
+    // A started-on-first-use daemon must not outlive its project, nor linger idle for ever.
+    daemonLifetime(server, socket, {
+      idleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000,
+    }).then(resolve);
   });
+  if (why !== "stopped") process.stderr.write(`docket: the hook daemon ends: ${why}\n`);
   await new Promise((resolve) => server.close(resolve));
   await runtime.close();
 }
@@ -179,7 +195,7 @@ export function registerHookCommand(program: Command): void {
       .option("--config <file>", "docket.yaml to use")
       .option("--store <url>", "the store to use")
       .option("--daemon", "ask docket hook serve; deny when it is not running")
-      .option("--prefer-daemon", "ask docket hook serve when it runs, else answer in this process")
+      .option("--prefer-daemon", "ask docket hook serve, starting it when none runs")
       .option("--socket <path>", "the daemon's socket (default .docket/hook.sock)")
       .action(() =>
         // Only reached when main.ts did not take the call; never answer allow from here.
@@ -220,6 +236,7 @@ export function registerHookCommand(program: Command): void {
     .option("--config <file>", "docket.yaml to use")
     .option("--store <url>", "the store to use")
     .option("--socket <path>", "where to listen (default .docket/hook.sock)")
+    .option("--exit-when-idle <seconds>", "end after this long without a hook call")
     .action(serve);
   for (const action of ["install", "uninstall"] as const) {
     hook
@@ -236,7 +253,7 @@ export function registerHookCommand(program: Command): void {
       )
       .option(
         "--no-daemon",
-        "register the in-process hook only (default: the daemon when it runs, else in process)",
+        "register the in-process hook only (default: the daemon, started on first use)",
       )
       .option("--command <command>", "the command the host runs (default: this docket)")
       .option("--project <dir>", "the project directory (default: the current one)")

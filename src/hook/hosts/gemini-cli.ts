@@ -97,7 +97,7 @@ export const geminiCliHost: HostAdapter<"gemini-cli"> = {
       }),
     uninstall: (text, command, file) => withoutJsonHooks(text, command, file, Object.keys(EVENTS)),
   },
-  asking: { defaultMode: "host", hostPrompt: true, headless: () => geminiHeadless() },
+  asking: { defaultMode: "host", hostPrompt: true, headless: (parent) => geminiHeadless(parent) },
   keystrokesTool: undefined,
   // Its AfterTool reports the rewritten input; run-hook pairs it by the command put back.
   containment: { type: "rewrite" },

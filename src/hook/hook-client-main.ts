@@ -1,0 +1,123 @@
+// The whole process of a hook registered with `--daemon` or `--prefer-daemon` (what `docket hook
+// install` writes), taken before anything else of docket loads (the built launcher, else
+// main.ts): read the payload, ask `docket hook serve` on the folder's socket, print its reply. A
+// call the daemon answers loads node:net and this module: about one Node start-up
+// (bench/hook.ts, docs/adr/0068-hook-client-bundle.md). Everything that goes wrong answers deny
+// in the host's shape, as the guard does (hook-failure.ts, loaded only then), or lets a settle
+// event pass.
+import { firstDeadline } from "./first-deadline.js";
+import { askDaemon, type DaemonReply, socketAccepts } from "./hook-client.js";
+import { hookFlag } from "./hook-flag.js";
+import { isHookHostName } from "./hook-host-names.js";
+import { hookSocketPath } from "./hook-socket.js";
+import { readHookPayload } from "./read-hook-payload.js";
+
+/**
+ * Whether these arguments are a hook call for the daemon client: `hook HOST` with `--daemon`
+ * (no daemon: deny) or `--prefer-daemon` (no daemon: start one, then ask it).
+ *
+ * @example
+ * ```ts
+ * isDaemonClientCall(["hook", "claude-code", "--prefer-daemon"]); // true
+ * isDaemonClientCall(["hook", "install", "claude-code", "--daemon"]); // false
+ * ```
+ */
+export function isDaemonClientCall(argv: readonly string[]): boolean {
+  return (
+    argv[0] === "hook" &&
+    isHookHostName(argv[1]) &&
+    (argv.includes("--daemon") || argv.includes("--prefer-daemon"))
+  );
+}
+
+/**
+ * Be the hook process: answer the call through the daemon and exit with the host's code once the
+ * reply is written. Anything that escapes (an error nobody handled) is a deny.
+ *
+ * @example
+ * ```ts
+ * if (isDaemonClientCall(argv)) await answerAsDaemonClient(argv);
+ * ```
+ */
+export async function answerAsDaemonClient(argv: readonly string[]): Promise<void> {
+  const deny = () => {
+    process.stderr.write("docket: the hook failed; the call is denied.\n");
+    process.exit(2);
+  };
+  process.on("uncaughtException", deny);
+  process.on("unhandledRejection", deny);
+  const code = await runHookClient(argv);
+  // Out at once: a probe or timer left open must not keep the host waiting.
+  process.stdout.write("", () => process.exit(code));
+}
+
+/**
+ * Answer one hook call through the daemon and resolve to the exit code, its reply already
+ * written. No daemon with `--prefer-daemon`: it is started (socket in `.docket/`) and asked; one
+ * that cannot be started, that fails after accepting, that answers nonsense or not within the
+ * first deadline: deny (a settle event passes, with the reason on standard error).
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runHookClient(["hook", "claude-code", "--prefer-daemon"]);
+ * ```
+ */
+export async function runHookClient(argv: readonly string[]): Promise<number> {
+  const host = argv[1] ?? "";
+  let text = "";
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    text = await readHookPayload(process.stdin);
+    const deadlineMs = firstDeadline();
+    const reply = await new Promise<DaemonReply>((resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`docket did not answer within ${deadlineMs} ms`)),
+        deadlineMs,
+      );
+      askStartingDaemon(argv, host, text, deadlineMs).then(resolve, reject);
+    });
+    clearTimeout(timer);
+    if (reply.stdout) process.stdout.write(reply.stdout);
+    if (reply.stderr) process.stderr.write(reply.stderr);
+    return reply.exitCode;
+  } catch (error) {
+    clearTimeout(timer);
+    const { blocksOnFailure, describeFailure, failureLine } = await import("./hook-failure.js");
+    const blocking = blocksOnFailure(host, text);
+    process.stderr.write(failureLine(blocking, `docket failed: ${describeFailure(error)}`));
+    return blocking ? 2 : 0;
+  }
+}
+
+async function askStartingDaemon(
+  argv: readonly string[],
+  host: string,
+  text: string,
+  waitMs: number,
+): Promise<DaemonReply> {
+  const socket = hookSocketPath(process.cwd(), hookFlag(argv, "--socket"));
+  const first = await askDaemon(socket, host, text);
+  if (first.status === "answered") return first.reply;
+  if (!argv.includes("--prefer-daemon")) {
+    throw new Error(`${first.reason} (start it with docket hook serve)`);
+  }
+  const { startHookDaemon } = await import("./start-hook-daemon.js");
+  await startHookDaemon({
+    socket,
+    cwd: process.cwd(),
+    serveArgs: serveFlags(argv),
+    answers: () => socketAccepts(socket),
+    waitMs,
+  });
+  const asked = await askDaemon(socket, host, text);
+  if (asked.status === "answered") return asked.reply;
+  throw new Error(asked.reason);
+}
+
+/** The flags of the hook line that choose what the daemon serves. */
+function serveFlags(argv: readonly string[]): string[] {
+  return ["--config", "--store", "--socket"].flatMap((name) => {
+    const value = hookFlag(argv, name);
+    return value === undefined ? [] : [`${name}=${value}`];
+  });
+}
