@@ -163,6 +163,16 @@ export class CallTrace {
     return options === undefined ? sink.emit(event) : sink.emit(event, options);
   }
 
+  /** A step's event built without emitting it: for a store that commits it with another write. */
+  eventFor(body: EventBody): CheckpointEvent {
+    return eventOf(this, body, Date.now());
+  }
+
+  /** Telemetry: a step the store recorded by other means than `emit` (see `eventFor`). */
+  noteRecorded(body: EventBody): void {
+    this.span?.note(body);
+  }
+
   /**
    * Emit, and report (rather than throw) a sink failure: for steps after a handler ran. The
    * caller that must know whether the step was kept passes its own `onError`.

@@ -18,6 +18,11 @@ export interface CheckpointState {
   /** The caller let writing tools run with no sink to record them (`allowUnauditedWrites`). */
   readonly allowUnauditedWrites: boolean;
   readonly ledger: CallLedger | undefined;
+  /**
+   * The store is the only sink: a write's intent may ride in its claim's commit and its outcome
+   * event in its result's, since no other sink waits to see them.
+   */
+  readonly storeIsSink: boolean;
   readonly limits: ResolvedLimits;
   readonly principal: string;
   readonly onEventError: (error: unknown) => void;

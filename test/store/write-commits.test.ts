@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { countWalCommits } from "../../bench/wal-commits.js";
+import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { openStore } from "../../src/store/open-store.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
+import type { Store } from "../../src/store/store.js";
+import { defineTool } from "../../src/tool/define-tool.js";
+
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function fileStore(): Promise<{ store: Store; path: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "docket-write-commits-"));
+  dirs.push(dir);
+  const path = join(dir, "docket.db");
+  const store = await openStore(`sqlite:${path}`);
+  stores.push(store);
+  return { store, path };
+}
+
+/** What another connection to the file sees now: the call's row and its event types. */
+function seenFromOutside(path: string, callId: string): { state?: string; events: string[] } {
+  const db = openNodeSqlite(path);
+  try {
+    const row = db.prepare("SELECT state FROM calls WHERE call_id = ?").get(callId) as
+      | { state: string }
+      | undefined;
+    const events = db
+      .prepare("SELECT event FROM audit_events WHERE call_id = ? ORDER BY seq")
+      .all(callId) as { event: string }[];
+    return {
+      ...(row ? { state: row.state } : {}),
+      events: events.flatMap(({ event }) =>
+        event.split("\n").map((line) => (JSON.parse(line) as { type: string }).type),
+      ),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** A writing tool whose handler is `run`. */
+function writeTool(run: (n: number, callId: string) => number) {
+  return defineTool({
+    name: "write_note",
+    description: "Writes a note.",
+    input: z.object({ n: z.number() }),
+    writes: true,
+    handler: ({ n }, ctx) => run(n, ctx.callId),
+  });
+}
+
+describe("a write call's commits (SQLite file store)", () => {
+  it("commits its claim and intent before the handler runs and its outcome with its calls row after: two commits", async () => {
+    const { store, path } = await fileStore();
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const during: ReturnType<typeof seenFromOutside>[] = [];
+    const write = writeTool((n, callId) => {
+      during.push(seenFromOutside(path, callId));
+      return n;
+    });
+    const checkpoint = createCheckpoint({
+      tools: [write],
+      store,
+      policy: () => ({ decision: "allow" }),
+    });
+    const before = countWalCommits(`${path}-wal`);
+    const results = await checkpoint.dispatchBatch(
+      [
+        { id: "w1", name: "write_note", arguments: '{"n":1}' },
+        { id: "w2", name: "write_note", arguments: '{"n":2}' },
+      ],
+      { sessionId: session.id },
+    );
+    expect(results.map((r) => r.status)).toEqual(["ok", "ok"]);
+    expect(countWalCommits(`${path}-wal`) - before).toBe(4);
+    // Durable before it ran, as another process would find it after a crash.
+    expect(during[0]).toEqual({ state: "started", events: ["requested", "decided", "started"] });
+    expect(seenFromOutside(path, "w1")).toEqual({
+      state: "finished",
+      events: ["requested", "decided", "started", "finished"],
+    });
+    expect((await store.verifyChain(session.id)).ok).toBe(true);
+    const [record] = await store.listCalls({ sessionId: session.id, callId: "w2" });
+    expect(record?.state).toBe("finished");
+  });
+
+  it("does not run a write whose id another store claimed in between, and loses none of the queued events", async () => {
+    const { store, path } = await fileStore();
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const other = await openStore(`sqlite:${path}`);
+    stores.push(other);
+    let runs = 0;
+    const write = writeTool((n) => {
+      runs += 1;
+      return n;
+    });
+    const checkpoint = createCheckpoint({
+      tools: [write],
+      store,
+      policy: () => ({ decision: "allow" }),
+    });
+    // The other process holds the id (claimed, still running).
+    expect(await other.claimCall(session.id, "dup", { tool: "write_note", writes: true })).toEqual({
+      status: "claimed",
+    });
+    const [result] = await checkpoint.dispatchBatch(
+      [{ id: "dup", name: "write_note", arguments: '{"n":1}' }],
+      { sessionId: session.id },
+    );
+    expect(runs).toBe(0);
+    expect(result?.status).toBe("refused");
+    expect(result?.status === "refused" && result.reason).toBe("duplicate_call_id");
+    // The request and decision were kept; no intent was written for a call that never ran.
+    expect(seenFromOutside(path, "dup").events).toEqual(["requested", "decided", "refused"]);
+    expect((await store.verifyChain(session.id)).ok).toBe(true);
+  });
+});
