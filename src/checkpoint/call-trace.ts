@@ -208,10 +208,16 @@ export class CallTrace {
    * Build a refusal and record it. A sink that fails here cannot un-refuse anything. Nothing ran,
    * so the event may wait for the flush at the end of the dispatch.
    */
-  async refuse(reason: RefusalReason, message: string): Promise<RefusedResult> {
+  async refuse(
+    reason: RefusalReason,
+    message: string,
+    { intentFailed = false }: { intentFailed?: boolean } = {},
+  ): Promise<RefusedResult> {
     const durationMs = this.elapsed();
     const pending = this.emitAfterRun(
-      { type: "refused", reason, message, durationMs },
+      intentFailed
+        ? { type: "refused", reason, message, durationMs, intentFailed: true }
+        : { type: "refused", reason, message, durationMs },
       { defer: true },
     );
     if (pending) await pending;

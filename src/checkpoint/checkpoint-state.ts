@@ -19,10 +19,10 @@ export interface CheckpointState {
   readonly allowUnauditedWrites: boolean;
   readonly ledger: CallLedger | undefined;
   /**
-   * The store is the only sink: a write's intent may ride in its claim's commit and its outcome
-   * event in its result's, since no other sink waits to see them.
+   * The sink besides the store (`events`), when there are both: told of a write's intent that
+   * the store committed with the call's claim rather than through `sink`.
    */
-  readonly storeIsSink: boolean;
+  readonly companion: EventSink | undefined;
   readonly limits: ResolvedLimits;
   readonly principal: string;
   readonly onEventError: (error: unknown) => void;

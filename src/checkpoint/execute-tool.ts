@@ -150,9 +150,9 @@ export async function executeTool(
   const output = kept ? capText(text, state.limits.maxResultBytes) : "";
   // A write's outcome is committed now; a read's with the rest of its batch (dispatch flushes).
   const defer = { defer: !tool.writes };
-  // When the store is the only sink, a write's outcome event waits for its calls row: the
-  // result's commit takes both, and the result is returned only after it (one commit, not two).
-  const finishedOptions = tool.writes && state.storeIsSink ? { defer: true } : defer;
+  // With a store, a write's outcome event waits for its calls row: the result's commit takes
+  // both, and the result is returned only after it (one commit, not two).
+  const finishedOptions = tool.writes && state.ledger !== undefined ? { defer: true } : defer;
   const source = result.status === "ok" ? result.source : undefined;
   if (source !== undefined) {
     state.taint.add(state.taint.keyOf(dispatchCtx), {

@@ -161,9 +161,11 @@ export async function guardRepeat(
   // decided arguments again when a claim brings one.
   const argsHash = hashCanonical(args);
   // A write without dedupe asks for nothing between its claim and its start: both go in one
-  // commit, when the store is the only sink (another sink would miss the intent).
-  const withStart =
-    start !== undefined && tool.writes && dedupeKey === undefined && state.storeIsSink;
+  // commit where the store can.
+  const intent =
+    start !== undefined && tool.writes && dedupeKey === undefined
+      ? trace.eventFor(start)
+      : undefined;
   let claim: Awaited<ReturnType<typeof ledger.claimCall>>;
   try {
     claim = await ledger.claimCall(trace.sessionId, trace.callId, {
@@ -173,7 +175,7 @@ export async function guardRepeat(
       defer: !tool.writes,
       argsHash,
       ...(dedupeKey !== undefined ? { dedupeKey } : {}),
-      ...(withStart ? { start: trace.eventFor(start) } : {}),
+      ...(intent ? { start: intent } : {}),
     });
   } catch {
     return {
@@ -202,8 +204,23 @@ export async function guardRepeat(
     });
     return { status: "answered", result };
   }
-  if (claim.started === true && start !== undefined) {
+  if (claim.started === true && start !== undefined && intent !== undefined) {
     trace.noteRecorded(start);
+    // The other sink sees the intent as it would have through `emit`, and may still stop the run.
+    try {
+      const told = state.companion?.emit(intent);
+      if (told) await told;
+    } catch {
+      return {
+        status: "answered",
+        // The store holds the intent: the refusal closes it.
+        result: await trace.refuse(
+          "audit_failed",
+          `The start of ${tool.name} could not be recorded, so it was not run.`,
+          { intentFailed: true },
+        ),
+      };
+    }
     return { status: "run", dedupeKey, started: true };
   }
   if (dedupeKey === undefined) return { status: "run", dedupeKey };

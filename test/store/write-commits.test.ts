@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countWalCommits } from "../../bench/wal-commits.js";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import { openStore } from "../../src/store/open-store.js";
 import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../../src/store/store.js";
@@ -121,6 +122,51 @@ describe("a write call's commits (SQLite file store)", () => {
     expect(result?.status === "refused" && result.reason).toBe("duplicate_call_id");
     // The request and decision were kept; no intent was written for a call that never ran.
     expect(seenFromOutside(path, "dup").events).toEqual(["requested", "decided", "refused"]);
+    expect((await store.verifyChain(session.id)).ok).toBe(true);
+  });
+  it("tells a second sink every step, the intent included, and refuses a write it cannot tell", async () => {
+    const { store, path } = await fileStore();
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const events = createMemoryEventSink();
+    let runs = 0;
+    const write = writeTool((n) => {
+      runs += 1;
+      return n;
+    });
+    const policy = () => ({ decision: "allow" as const });
+    const checkpoint = createCheckpoint({ tools: [write], store, events, policy });
+    const before = countWalCommits(`${path}-wal`);
+    const [ok] = await checkpoint.dispatchBatch(
+      [{ id: "w1", name: "write_note", arguments: '{"n":1}' }],
+      { sessionId: session.id },
+    );
+    expect(ok?.status).toBe("ok");
+    expect(countWalCommits(`${path}-wal`) - before).toBe(2);
+    expect(events.forCall("w1").map((e) => e.type)).toEqual([
+      "requested",
+      "decided",
+      "started",
+      "finished",
+    ]);
+    // A second sink that fails on the intent stops the write before it runs.
+    const failing = createCheckpoint({
+      tools: [write],
+      store,
+      policy,
+      events: {
+        emit(event) {
+          if (event.type === "started") throw new Error("sink down");
+        },
+      },
+    });
+    const [refused] = await failing.dispatchBatch(
+      [{ id: "w2", name: "write_note", arguments: '{"n":2}' }],
+      { sessionId: session.id },
+    );
+    expect(refused?.status === "refused" && refused.reason).toBe("audit_failed");
+    expect(runs).toBe(1);
+    const [record] = await store.listCalls({ sessionId: session.id, callId: "w2" });
+    expect(record?.state).toBe("finished");
     expect((await store.verifyChain(session.id)).ok).toBe(true);
   });
 });
