@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countWalCommits } from "../../bench/wal-commits.js";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
@@ -10,6 +10,7 @@ import { openStore } from "../../src/store/open-store.js";
 import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
+import { dropTestSchemas, freshPostgresUrl, skipPostgres } from "../support/postgres.js";
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -49,7 +50,7 @@ function seenFromOutside(path: string, callId: string): { state?: string; events
 }
 
 /** A writing tool whose handler is `run`. */
-function writeTool(run: (n: number, callId: string) => number) {
+function writeTool(run: (n: number, callId: string) => number | Promise<number>) {
   return defineTool({
     name: "write_note",
     description: "Writes a note.",
@@ -167,6 +168,55 @@ describe("a write call's commits (SQLite file store)", () => {
     expect(runs).toBe(1);
     const [record] = await store.listCalls({ sessionId: session.id, callId: "w2" });
     expect(record?.state).toBe("finished");
+    expect((await store.verifyChain(session.id)).ok).toBe(true);
+  });
+});
+
+describe.skipIf(skipPostgres)("a write call's claim and intent (PostgreSQL)", () => {
+  afterAll(dropTestSchemas);
+
+  it("commits them together, and does not run a write whose id another store holds", async () => {
+    const url = freshPostgresUrl();
+    const store = await openStore(url);
+    stores.push(store);
+    const other = await openStore(url);
+    stores.push(other);
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const ran: string[] = [];
+    // Inside the handler: the intent is already visible to another store.
+    const seenWhileRunning: string[][] = [];
+    const write = writeTool(async (n, callId) => {
+      ran.push(callId);
+      const events = await other.listEvents({ sessionId: session.id, callId });
+      seenWhileRunning.push(events.map((e) => e.type));
+      return n;
+    });
+    const checkpoint = createCheckpoint({
+      tools: [write],
+      store,
+      policy: () => ({ decision: "allow" }),
+    });
+    await other.claimCall(session.id, "held", { tool: "write_note", writes: true });
+    const results = await checkpoint.dispatchBatch(
+      [
+        { id: "w1", name: "write_note", arguments: '{"n":1}' },
+        { id: "held", name: "write_note", arguments: '{"n":2}' },
+      ],
+      { sessionId: session.id },
+    );
+    expect(results.map((r) => r.status)).toEqual(["ok", "refused"]);
+    expect(ran).toEqual(["w1"]);
+    expect(seenWhileRunning).toEqual([["requested", "decided", "started"]]);
+    const trail: string[][] = [];
+    for (const callId of ["w1", "held"]) {
+      trail.push((await other.listEvents({ sessionId: session.id, callId })).map((e) => e.type));
+    }
+    expect(trail).toEqual([
+      ["requested", "decided", "started", "finished"],
+      ["requested", "decided", "refused"],
+    ]);
+    const [held] = await other.listCalls({ sessionId: session.id, callId: "held" });
+    expect(held?.state).toBe("claimed");
     expect((await store.verifyChain(session.id)).ok).toBe(true);
   });
 });
