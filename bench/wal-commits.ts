@@ -19,13 +19,48 @@ const FRAME_HEADER = 24;
  * ```
  */
 export function countWalCommits(walPath: string): number {
+  return readWal(walPath).commits;
+}
+
+/**
+ * The commits between two reads of the same log, or undefined when the log was reset in between
+ * (a checkpoint restarted it: its salts changed), so a count would come out short.
+ *
+ * @example
+ * ```ts
+ * const before = readWal(wal);
+ * await work();
+ * commitsSince(wal, before); // e.g. 100, or undefined
+ * ```
+ */
+export function commitsSince(walPath: string, before: WalState): number | undefined {
+  const after = readWal(walPath);
+  if (before.salt !== "" && after.salt !== before.salt) return undefined;
+  return after.commits - before.commits;
+}
+
+/** A log's commits and its salts (empty for a missing log). */
+export interface WalState {
+  readonly commits: number;
+  readonly salt: string;
+}
+
+/**
+ * Read a log's commit count and salts.
+ *
+ * @example
+ * ```ts
+ * readWal(`${path}-wal`); // { commits: 3, salt: "12345:67890" }
+ * ```
+ */
+export function readWal(walPath: string): WalState {
   let wal: Buffer;
   try {
     wal = readFileSync(walPath);
   } catch {
-    return 0;
+    return { commits: 0, salt: "" };
   }
-  if (wal.length < WAL_HEADER) return 0;
+  if (wal.length < WAL_HEADER) return { commits: 0, salt: "" };
   const pageSize = wal.readUInt32BE(8) || 65536;
   const salt1 = wal.readUInt32BE(16);
   const salt2 = wal.readUInt32BE(20);
@@ -38,5 +73,5 @@ export function countWalCommits(walPath: string): number {
     if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
     if (wal.readUInt32BE(at + 4) !== 0) commits += 1;
   }
-  return commits;
+  return { commits, salt: `${salt1}:${salt2}` };
 }

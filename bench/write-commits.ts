@@ -6,11 +6,16 @@ import { createCheckpoint } from "../src/checkpoint/create-checkpoint.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { durableAiSdkSystem } from "./durable-peer.js";
+import { docketSystem } from "./loop-systems.js";
 import { CALLS_PER_TURN, workloadModel, workloadScript } from "./loop-workload.js";
-import { countWalCommits } from "./wal-commits.js";
+import { commitsSince, readWal } from "./wal-commits.js";
 
 /** Few enough that the log stays below the point where docket's checkpointer resets it. */
-const TURNS = 5;
+const TURNS = 3;
+
+/** Commits per call of the workload; NaN when the log was reset while counting. */
+const perCall = (commits: number | undefined) =>
+  commits === undefined ? Number.NaN : commits / (TURNS * CALLS_PER_TURN);
 
 /** docket's commits per write call: batches of 10 write calls through the checkpoint. */
 async function docketCommits(dir: string): Promise<number> {
@@ -30,7 +35,7 @@ async function docketCommits(dir: string): Promise<number> {
       store,
       policy: () => ({ decision: "allow" }),
     });
-    const before = countWalCommits(`${path}-wal`);
+    const before = readWal(`${path}-wal`);
     for (let t = 0; t < TURNS; t += 1) {
       const batch = Array.from({ length: CALLS_PER_TURN }, (_, c) => ({
         id: `call_${t}_${c}`,
@@ -39,9 +44,25 @@ async function docketCommits(dir: string): Promise<number> {
       }));
       await checkpoint.dispatchBatch(batch, { sessionId: session.id, runId: "bench" });
     }
-    return (countWalCommits(`${path}-wal`) - before) / (TURNS * CALLS_PER_TURN);
+    return perCall(commitsSince(`${path}-wal`, before));
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * The same through docket's whole loop (createHarness with a write tool): the run's own commits
+ * (session, transcript, the pending batch of a turn with a write) come on top.
+ */
+async function harnessCommits(dir: string): Promise<number> {
+  const system = await docketSystem({ store: "file", dir, writes: true });
+  try {
+    await system.run(workloadModel(workloadScript(1)).model, 1);
+    const before = readWal(join(dir, "docket.db-wal"));
+    await system.run(workloadModel(workloadScript(TURNS)).model, TURNS);
+    return perCall(commitsSince(join(dir, "docket.db-wal"), before));
+  } finally {
+    await system.close();
   }
 }
 
@@ -49,13 +70,17 @@ async function docketCommits(dir: string): Promise<number> {
 async function peerCommits(dir: string): Promise<number> {
   const peer = await durableAiSdkSystem({ dir });
   try {
-    const before = countWalCommits(join(dir, "peer.db-wal"));
+    const before = readWal(join(dir, "peer.db-wal"));
     await peer.run(workloadModel(workloadScript(TURNS)).model, TURNS);
-    return (countWalCommits(join(dir, "peer.db-wal")) - before) / (TURNS * CALLS_PER_TURN);
+    return perCall(commitsSince(join(dir, "peer.db-wal"), before));
   } finally {
     await peer.close();
   }
 }
+
+/** A count, or why there is none. */
+const shown = (value: number) =>
+  Number.isNaN(value) ? "n/a (the log was checkpointed meanwhile)" : value.toFixed(1);
 
 /**
  * Commits per write call, counted in the SQLite write-ahead log (each commit ends with one
@@ -64,19 +89,27 @@ async function peerCommits(dir: string): Promise<number> {
  *
  * @example
  * ```ts
- * const { docket, peer } = await benchWriteCommits(); // e.g. 2.0 and 2.0
+ * const { docket, harness, peer } = await benchWriteCommits(); // e.g. 2.0, 2.3 and 2.0
  * ```
  */
-export async function benchWriteCommits(): Promise<{ docket: number; peer: number }> {
-  const dir = mkdtempSync(join(tmpdir(), "docket-bench-commits-"));
+export async function benchWriteCommits(): Promise<{
+  docket: number;
+  harness: number;
+  peer: number;
+}> {
+  const dirs = ["checkpoint", "harness", "peer"].map((name) =>
+    mkdtempSync(join(tmpdir(), `docket-bench-commits-${name}-`)),
+  );
+  const [checkpointDir = "", harnessDir = "", peerDir = ""] = dirs;
   try {
-    const docket = await docketCommits(dir);
-    const peer = await peerCommits(dir);
+    const docket = await docketCommits(checkpointDir);
+    const harness = await harnessCommits(harnessDir);
+    const peer = await peerCommits(peerDir);
     console.log(
-      `  commits per write call (SQLite write-ahead log, batches of 10): docket ${docket.toFixed(1)}, durable AI SDK peer ${peer.toFixed(1)} (target: at most the peer's; each is one fsync with synchronous=FULL)`,
+      `  commits per write call (SQLite write-ahead log, batches of 10): docket's checkpoint ${shown(docket)}, docket's whole loop ${shown(harness)}, durable AI SDK peer ${shown(peer)} (target: at most the peer's; each is one fsync with synchronous=FULL)`,
     );
-    return { docket, peer };
+    return { docket, harness, peer };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
