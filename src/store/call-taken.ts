@@ -8,12 +8,11 @@ import type { CallRow } from "./call-state.js";
  *
  * @example
  * ```ts
- * try {
- *   engine.claimAndStart(items, claim, intent);
- * } catch (error) {
- *   if (error instanceof CallTaken) return seenClaim(error.row);
- *   throw error;
- * }
+ * import type { CallRow } from "./call-state.js";
+ * declare const row: CallRow; // the row the claim's fold found
+ * const taken = new CallTaken(row);
+ * taken.code; // "call_taken"
+ * taken.row.state; // e.g. "claimed": answered as `seenClaim(taken.row)`
  * ```
  */
 export class CallTaken extends DocketError {
