@@ -103,7 +103,7 @@ function median(values: readonly number[]): number {
  * The audit write path per call: CPU time of the checkpoint's dispatchBatch with the SQLite file
  * store minus the same with a memory sink, in batches of 10 calls, rounds interleaved so that
  * both sides see the same machine. For reads (the harness's common case; target <= 30 µs) and
- * for writes (each commits its claim, its intent and its outcome, so it costs commits).
+ * for writes (each makes two commits: its claim with its intent, its outcome with its calls row).
  *
  * @example
  * ```ts
@@ -153,7 +153,7 @@ export async function benchAuditWritePath({
       );
     }
     console.log(
-      `  audit write path per call, writes in batches of 10 (SQLite file, CPU): ${writeUs.toFixed(1)} µs (each commits its claim, its intent and its outcome around its run; dispatchBatch ${figures["noop_write:sqlite"]?.toFixed(1)} µs with the store)`,
+      `  audit write path per call, writes in batches of 10 (SQLite file, CPU): ${writeUs.toFixed(1)} µs (two commits each: claim and intent before its run, outcome and calls row after; dispatchBatch ${figures["noop_write:sqlite"]?.toFixed(1)} µs with the store)`,
     );
     return { readUs, modelUs, writeUs };
   } finally {

@@ -9,6 +9,7 @@ import type { StoreEvent } from "../src/store/store-event.js";
 import { parseStoreUrl } from "../src/store/store-url.js";
 import { benchAuditWritePath } from "./audit-write-path.js";
 import { summarise } from "./stats.js";
+import { benchWriteCommits } from "./write-commits.js";
 
 const ARGS = '{"order_id":"SU-88421","amount":42.5,"reason":"arrived damaged, box crushed"}';
 
@@ -81,7 +82,7 @@ async function oneByOne(store: Store, calls: number): Promise<string> {
   return rate(calls, performance.now() - start);
 }
 
-/** Plain better-sqlite3 inserts of the same rows, no hashing, no calls table: the machine's floor. */
+/** Plain node:sqlite inserts of the same rows, no hashing, no calls table: the machine's floor. */
 function rawSqlite(path: string, calls: number): string {
   const db = openNodeSqlite(path);
   db.pragma("journal_mode = WAL");
@@ -166,8 +167,9 @@ export async function benchStore({
   try {
     console.log("bench/store: write calls of 4 events (~300 bytes each); list one session");
     await benchAuditWritePath();
+    await benchWriteCommits();
     console.log(
-      `  raw better-sqlite3 inserts (no hash, no calls table): ${rawSqlite(join(dir, "raw.db"), calls)} calls/s`,
+      `  raw node:sqlite inserts (no hash, no calls table): ${rawSqlite(join(dir, "raw.db"), calls)} calls/s`,
     );
     for (const sync of ["NORMAL", "FULL"]) {
       const store = await openStore(`sqlite:${join(dir, `${sync}.db`)}?synchronous=${sync}`);

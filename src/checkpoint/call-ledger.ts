@@ -1,3 +1,4 @@
+import type { CheckpointEvent } from "./checkpoint-event.js";
 import type { ToolResult } from "./tool-result.js";
 
 /** A recorded outcome of an earlier run of the same call id. */
@@ -28,9 +29,14 @@ export interface CallLedger {
       readonly argsHash?: string;
       /** A read-only call: the claim may be committed at the next flush. */
       readonly defer?: boolean;
+      /**
+       * A write's intent (`started`): a store that can commits it with the claim, in one
+       * transaction, and answers `started: true`; otherwise the caller emits it.
+       */
+      readonly start?: CheckpointEvent;
     },
   ): Promise<
-    | { readonly status: "claimed" }
+    | { readonly status: "claimed"; readonly started?: boolean }
     | {
         readonly status: "seen";
         readonly state: string;

@@ -163,6 +163,16 @@ export class CallTrace {
     return options === undefined ? sink.emit(event) : sink.emit(event, options);
   }
 
+  /** A step's event built without emitting it: for a store that commits it with another write. */
+  eventFor(body: EventBody): CheckpointEvent {
+    return eventOf(this, body, Date.now());
+  }
+
+  /** Telemetry: a step the store recorded by other means than `emit` (see `eventFor`). */
+  noteRecorded(body: EventBody): void {
+    this.span?.note(body);
+  }
+
   /**
    * Emit, and report (rather than throw) a sink failure: for steps after a handler ran. The
    * caller that must know whether the step was kept passes its own `onError`.
@@ -198,10 +208,16 @@ export class CallTrace {
    * Build a refusal and record it. A sink that fails here cannot un-refuse anything. Nothing ran,
    * so the event may wait for the flush at the end of the dispatch.
    */
-  async refuse(reason: RefusalReason, message: string): Promise<RefusedResult> {
+  async refuse(
+    reason: RefusalReason,
+    message: string,
+    { intentFailed = false }: { intentFailed?: boolean } = {},
+  ): Promise<RefusedResult> {
     const durationMs = this.elapsed();
     const pending = this.emitAfterRun(
-      { type: "refused", reason, message, durationMs },
+      intentFailed
+        ? { type: "refused", reason, message, durationMs, intentFailed: true }
+        : { type: "refused", reason, message, durationMs },
       { defer: true },
     );
     if (pending) await pending;

@@ -59,6 +59,11 @@ export type CheckpointEvent =
       readonly reason: string;
       readonly message: string;
       readonly durationMs: number;
+      /**
+       * The call's intent may be on record though the call never ran (its write, or another
+       * sink, failed): this refusal closes it, so recovery never calls it interrupted.
+       */
+      readonly intentFailed?: true;
     })
   | (EventBase & {
       readonly type: "finished";

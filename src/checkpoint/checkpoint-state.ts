@@ -18,6 +18,11 @@ export interface CheckpointState {
   /** The caller let writing tools run with no sink to record them (`allowUnauditedWrites`). */
   readonly allowUnauditedWrites: boolean;
   readonly ledger: CallLedger | undefined;
+  /**
+   * The sink besides the store (`events`), when there are both: told of a write's intent that
+   * the store committed with the call's claim rather than through `sink`.
+   */
+  readonly companion: EventSink | undefined;
   readonly limits: ResolvedLimits;
   readonly principal: string;
   readonly onEventError: (error: unknown) => void;

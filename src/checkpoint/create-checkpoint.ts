@@ -105,6 +105,10 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     sink: combineSinks(options.events, options.store),
     allowUnauditedWrites: options.allowUnauditedWrites === true,
     ledger: options.store,
+    companion:
+      options.store !== undefined && (options.events as unknown) !== options.store
+        ? options.events
+        : undefined,
     limits: resolveLimits(options.limits),
     principal: options.principal ?? "agent",
     // One line per outage, not a stack per refused call.

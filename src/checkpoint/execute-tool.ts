@@ -41,10 +41,12 @@ export async function executeTool(
   { tool, sealed, args, principal, signal, ctx: dispatchCtx, watch }: ExecuteInput,
 ): Promise<ToolResult> {
   const timeoutMs = tool.timeoutMs ?? state.limits.defaultTimeoutMs;
-  const repeat = await guardRepeat(state, trace, tool, sealed, args);
+  const start = { type: "started", writes: tool.writes, timeoutMs } as const;
+  const repeat = await guardRepeat(state, trace, tool, sealed, args, start);
   if (repeat.status === "answered") return repeat.result;
   try {
-    const pending = trace.emit({ type: "started", writes: tool.writes, timeoutMs });
+    // Unless the store committed it with the claim.
+    const pending = repeat.started === true ? undefined : trace.emit(start);
     if (pending) await pending;
   } catch {
     return trace.refuse(
@@ -148,6 +150,9 @@ export async function executeTool(
   const output = kept ? capText(text, state.limits.maxResultBytes) : "";
   // A write's outcome is committed now; a read's with the rest of its batch (dispatch flushes).
   const defer = { defer: !tool.writes };
+  // With a store, a write's outcome event waits for its calls row: the result's commit takes
+  // both, and the result is returned only after it (one commit, not two).
+  const finishedOptions = tool.writes && state.ledger !== undefined ? { defer: true } : defer;
   const source = result.status === "ok" ? result.source : undefined;
   if (source !== undefined) {
     state.taint.add(state.taint.keyOf(dispatchCtx), {
@@ -179,7 +184,7 @@ export async function executeTool(
       : labelled.fields.private === undefined
         ? finished
         : { ...finished, ...labelled.fields },
-    defer,
+    finishedOptions,
     lost,
   );
   if (recorded) await recorded;

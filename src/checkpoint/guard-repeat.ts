@@ -2,7 +2,7 @@ import { hashCanonical } from "../shared/canonical-json.js";
 import type { SealedTool } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
 import type { RecordedOutcome } from "./call-ledger.js";
-import type { CallTrace } from "./call-trace.js";
+import type { CallTrace, EventBody } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { sanitiseError } from "./sanitise-error.js";
 import type { FailureReason, RefusalReason, ToolResult } from "./tool-result.js";
@@ -35,7 +35,12 @@ const FAILURES: ReadonlySet<string> = new Set<FailureReason>([
 
 /** Run the handler (with the dedupe key, if any), or answer without running it. */
 export type RepeatCheck =
-  | { readonly status: "run"; readonly dedupeKey: string | undefined }
+  | {
+      readonly status: "run";
+      readonly dedupeKey: string | undefined;
+      /** The intent was committed with the claim: the caller does not emit it again. */
+      readonly started?: boolean;
+    }
   | { readonly status: "answered"; readonly result: ToolResult };
 
 function replay(trace: CallTrace, outcome: RecordedOutcome | undefined, state: string): ToolResult {
@@ -122,7 +127,7 @@ function reusedId(trace: CallTrace, tool: Tool): ToolResult {
  *
  * @example
  * ```ts
- * const repeat = await guardRepeat(state, trace, tool, sealed, args);
+ * const repeat = await guardRepeat(state, trace, tool, sealed, args, { type: "started", writes: true, timeoutMs });
  * if (repeat.status === "answered") return repeat.result;
  * ```
  */
@@ -132,6 +137,8 @@ export async function guardRepeat(
   tool: Tool,
   sealed: SealedTool,
   args: Record<string, unknown>,
+  /** The call's intent, for a write: committed with its claim where the store can. */
+  start?: Extract<EventBody, { type: "started" }>,
 ): Promise<RepeatCheck> {
   const ledger = state.ledger;
   let dedupeKey: string | undefined;
@@ -153,6 +160,12 @@ export async function guardRepeat(
   // Hashed once per call: the store keeps this hash on the calls row and no longer hashes the
   // decided arguments again when a claim brings one.
   const argsHash = hashCanonical(args);
+  // A write without dedupe asks for nothing between its claim and its start: both go in one
+  // commit where the store can.
+  const intent =
+    start !== undefined && tool.writes && dedupeKey === undefined
+      ? trace.eventFor(start)
+      : undefined;
   let claim: Awaited<ReturnType<typeof ledger.claimCall>>;
   try {
     claim = await ledger.claimCall(trace.sessionId, trace.callId, {
@@ -162,6 +175,7 @@ export async function guardRepeat(
       defer: !tool.writes,
       argsHash,
       ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+      ...(intent ? { start: intent } : {}),
     });
   } catch {
     return {
@@ -189,6 +203,25 @@ export async function guardRepeat(
       durationMs: trace.elapsed(),
     });
     return { status: "answered", result };
+  }
+  if (claim.started === true && start !== undefined && intent !== undefined) {
+    trace.noteRecorded(start);
+    // The other sink sees the intent as it would have through `emit`, and may still stop the run.
+    try {
+      const told = state.companion?.emit(intent);
+      if (told) await told;
+    } catch {
+      return {
+        status: "answered",
+        // The store holds the intent: the refusal closes it.
+        result: await trace.refuse(
+          "audit_failed",
+          `The start of ${tool.name} could not be recorded, so it was not run.`,
+          { intentFailed: true },
+        ),
+      };
+    }
+    return { status: "run", dedupeKey, started: true };
   }
   if (dedupeKey === undefined) return { status: "run", dedupeKey };
 

@@ -8,6 +8,7 @@ export type DocketErrorCode =
   | "audit_key_exposed"
   | "audit_key_invalid"
   | "audit_key_missing"
+  | "call_taken"
   | "cases_invalid"
   | "config_invalid"
   | "digest_log_unreadable"

@@ -1,4 +1,5 @@
 import type { ToolResult, ToolResultStatus } from "../checkpoint/tool-result.js";
+import type { StoreEvent } from "./store-event.js";
 
 /**
  * Where a call stands in the `calls` table:
@@ -94,6 +95,13 @@ export interface ClaimOptions {
    * never set it.
    */
   readonly defer?: boolean;
+  /**
+   * For a write: its intent (`started`, `writes: true`), committed in the claim's own
+   * transaction with everything queued, so that a write costs one commit before its handler
+   * runs. Taken only where the engine can (SQLite); the answer says whether it was
+   * (`started: true`), else the caller emits the intent itself.
+   */
+  readonly start?: StoreEvent;
 }
 
 /**
@@ -101,7 +109,11 @@ export interface ClaimOptions {
  * outcome when it has one; a claimed or started call without outcome must not run again).
  */
 export type ClaimResult =
-  | { readonly status: "claimed" }
+  | {
+      readonly status: "claimed";
+      /** The intent given as `start` was committed with the claim. */
+      readonly started?: boolean;
+    }
   | {
       readonly status: "seen";
       readonly state: CallState;

@@ -17,7 +17,12 @@ import { EngineStoreCoordination } from "./engine-store-coordination.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
 import { prepareEvent, storedText } from "./pending-event.js";
-import type { PendingCallWrite, PendingResult, PendingWrite } from "./pending-write.js";
+import type {
+  PendingCallWrite,
+  PendingClaim,
+  PendingResult,
+  PendingWrite,
+} from "./pending-write.js";
 import { resultJson } from "./result-json.js";
 import type { NewSession, Session, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
@@ -103,6 +108,8 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     } else {
       await this.db.insertSession(session, metadata);
     }
+    // The run that made it queues its first batch next: no look-up to learn that it exists.
+    this.knownSessions.add(session.id);
     return session;
   }
 
@@ -273,8 +280,46 @@ export class EngineStore extends EngineStoreCoordination implements Store {
         return { status: "claimed" };
       }
     }
+    const start = options.start;
+    const engineClaim = this.db.claimAndStart?.bind(this.db);
+    if (start !== undefined && options.writes === true && engineClaim) {
+      return this.claimAndStart(engineClaim, session, id, { ...options, tool }, start);
+    }
     await this.flush();
-    return this.db.claimCall(session, id, { ...options, tool });
+    return this.db.claimCall(session, id, { ...options, start: undefined, tool });
+  }
+
+  /** A write's claim and intent in one commit, with everything queued before them. */
+  private async claimAndStart(
+    engineClaim: NonNullable<StoreEngine["claimAndStart"]>,
+    sessionId: string,
+    callId: string,
+    options: ClaimOptions,
+    start: StoreEvent,
+  ): Promise<ClaimResult> {
+    const intent = prepareEvent(start, this.defaultSession);
+    if (!isIntent(intent.event) || intent.sessionId !== sessionId || intent.callId !== callId) {
+      throw new DocketError("invalid_event", "A claim's start must be the intent of that call.");
+    }
+    const claim: PendingClaim = {
+      kind: "claim",
+      sessionId,
+      callId,
+      tool: options.tool ?? "",
+      writes: true,
+      dedupeKey: options.dedupeKey === undefined ? undefined : storedText(options.dedupeKey),
+      argsHash: options.argsHash,
+      at: this.now(),
+      exclusive: true,
+    };
+    // Its row is being written: what was read ahead of it is stale.
+    this.lookahead.forget(sessionId, callId);
+    try {
+      return await this.withQueue((items) => engineClaim(items, claim, intent), sessionId);
+    } catch (error) {
+      this.queue.intentFailed(intent);
+      throw error;
+    }
   }
 
   async prefetchCalls(sessionId: string | undefined, callIds: readonly string[]): Promise<void> {

@@ -147,6 +147,14 @@ export class EventQueue {
     }
   }
 
+  /**
+   * An intent committed outside the queue (with its claim) whose commit failed: its caller
+   * refuses the call, and that refusal closes it (`intentFailed`), as for a queued intent.
+   */
+  intentFailed(item: { readonly sessionId: string; readonly callId: string }): void {
+    this.refusedIntents.add(callKey(item));
+  }
+
   /** True when an indexed item of this call is queued or being written. */
   holds(sessionId: string, callId: string): boolean {
     return this.calls.get(sessionId)?.has(callId) ?? false;

@@ -7,6 +7,7 @@ import {
   newCallRow,
   type ResultEcho,
 } from "./call-state.js";
+import { CallTaken } from "./call-taken.js";
 import type { PendingEvent } from "./pending-event.js";
 import type { SessionPatch } from "./session-record.js";
 import type { MessageRole } from "./transcript-message.js";
@@ -25,10 +26,12 @@ export interface SessionUpdate {
 }
 
 /**
- * A claim of a read-only call, queued to be committed with the events around it instead of in a
- * transaction of its own. The store checked beforehand that the id was free; if another process
- * claimed it meanwhile, the read has run anyway and the claim is dropped (its events still are
- * appended: they are what happened).
+ * A claim committed with the events around it instead of in a transaction of its own. A read's
+ * is queued after the store checked that the id was free; if another process claimed it
+ * meanwhile, the read has run anyway and the claim is dropped (its events still are appended:
+ * they are what happened). A write's (`exclusive`) is committed with its intent, before the
+ * handler runs: when the id is taken by then, the whole commit fails (`CallTaken`), so the
+ * intent is never written and the write never runs.
  */
 export interface PendingClaim {
   readonly kind: "claim";
@@ -39,6 +42,8 @@ export interface PendingClaim {
   readonly dedupeKey: string | undefined;
   readonly argsHash?: string | undefined;
   readonly at: number;
+  /** A write's claim: taking an id that is not free fails the commit instead of being dropped. */
+  readonly exclusive?: boolean;
 }
 
 /** A call's full result, queued to be committed with its `finished` event. */
@@ -97,7 +102,10 @@ export function foldCallWrite(
     case "event":
       return applyCallEvent(row, item.sessionId, item.event, owner);
     case "claim": {
-      if (row && !isClaimable(row)) return row;
+      if (row && !isClaimable(row)) {
+        if (item.exclusive === true) throw new CallTaken(row);
+        return row;
+      }
       const base = row ?? newCallRow(item.sessionId, item.callId, item.tool, item.at);
       return {
         ...base,

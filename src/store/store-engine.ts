@@ -31,7 +31,8 @@ import type {
   SignOptions,
   UnsignedTail,
 } from "./checkpoint-plan.js";
-import type { MessageText, PendingWrite, SessionUpdate } from "./pending-write.js";
+import type { PendingEvent } from "./pending-event.js";
+import type { MessageText, PendingClaim, PendingWrite, SessionUpdate } from "./pending-write.js";
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
 
@@ -132,6 +133,15 @@ export interface StoreEngine {
   listMessageRows(sessionId: string, afterSeq: number): Awaitable<MessageRow[]>;
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Awaitable<ClaimResult>;
+  /**
+   * Optional: commit the queued items, a write's claim (`exclusive`) and its intent in one
+   * transaction; when the id is taken by then, only the items, and the answer is `seen`.
+   */
+  claimAndStart?(
+    items: readonly PendingWrite[],
+    claim: PendingClaim,
+    intent: PendingEvent,
+  ): Awaitable<ClaimResult>;
   loadCall(sessionId: string, callId: string): Awaitable<CallRow | undefined>;
   loadCalls(sessionId: string, callIds: readonly string[]): Awaitable<CallRow[]>;
   callOutcome(sessionId: string, callId: string): Awaitable<CallOutcome | undefined>;

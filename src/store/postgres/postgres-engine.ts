@@ -26,6 +26,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
+import { CallTaken } from "../call-taken.js";
 import type {
   MessageRow,
   RowCheckpoint,
@@ -33,10 +34,11 @@ import type {
   SignOptions,
   UnsignedTail,
 } from "../checkpoint-plan.js";
-import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
+import type { PendingEvent } from "../pending-event.js";
+import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
-import { type Row, toCallRow, toMessage } from "../store-rows.js";
+import { type Row, seenClaim, toCallRow, toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { openPostgresPool } from "./open-postgres-pool.js";
@@ -263,6 +265,22 @@ export class PostgresEngine implements StoreEngine {
 
   listMessageRows(sessionId: string, afterSeq: number): Promise<MessageRow[]> {
     return this.checkpoints.messages(sessionId, afterSeq);
+  }
+
+  async claimAndStart(
+    items: readonly PendingWrite[],
+    claim: PendingClaim,
+    intent: PendingEvent,
+  ): Promise<ClaimResult> {
+    try {
+      // Under the session's lock, as every claim: the fold refuses an id taken meanwhile.
+      await this.appendEvents([...items, claim, intent]);
+    } catch (error) {
+      if (!(error instanceof CallTaken)) throw error;
+      await this.appendEvents(items);
+      return seenClaim(error.row);
+    }
+    return { status: "claimed", started: true };
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {

@@ -23,6 +23,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
+import { CallTaken } from "../call-taken.js";
 import type {
   MessageRow,
   RowCheckpoint,
@@ -30,10 +31,11 @@ import type {
   SignOptions,
   UnsignedTail,
 } from "../checkpoint-plan.js";
-import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
+import type { PendingEvent } from "../pending-event.js";
+import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
-import { toMessage } from "../store-rows.js";
+import { seenClaim, toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
@@ -278,6 +280,23 @@ export class SqliteEngine implements StoreEngine {
 
   listMessageRows(sessionId: string, afterSeq: number): MessageRow[] {
     return this.checkpoints.messages(sessionId, afterSeq);
+  }
+
+  claimAndStart(
+    items: readonly PendingWrite[],
+    claim: PendingClaim,
+    intent: PendingEvent,
+  ): ClaimResult {
+    try {
+      this.appendQueued.immediate([...items, claim, intent]);
+    } catch (error) {
+      if (!(error instanceof CallTaken)) throw error;
+      // Taken meanwhile: nothing of that commit happened; the rest goes without claim and intent.
+      this.appendEvents(items);
+      return seenClaim(error.row);
+    }
+    this.afterCommit();
+    return { status: "claimed", started: true };
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
