@@ -121,15 +121,23 @@ async function verifyOnce(
           finish: async () => {
             // A page of rows at a time, in call id order: memory stays flat whatever the size
             // of the session (issue 33.7).
-            for (let from = ""; ; ) {
-              const page = await store.listCalls({ sessionId: id, fromCallId: from, limit: PAGE });
-              const fresh = page[0]?.callId === from && from !== "" ? page.slice(1) : page;
-              check.callsPage(fresh);
-              const last = page.at(-1);
-              if (page.length < PAGE || !last) break;
-              from = last.callId;
+            try {
+              for (let from = ""; ; ) {
+                const page = await store.listCalls({
+                  sessionId: id,
+                  fromCallId: from,
+                  limit: PAGE,
+                });
+                const fresh = page[0]?.callId === from && from !== "" ? page.slice(1) : page;
+                check.callsPage(fresh);
+                const last = page.at(-1);
+                if (page.length < PAGE || !last) break;
+                from = last.callId;
+              }
+              return [...check.callsDone(), ...check.approvals(approvals.get(id) ?? [])];
+            } finally {
+              check.close();
             }
-            return [...check.callsDone(), ...check.approvals(approvals.get(id) ?? [])];
           },
         };
       },
