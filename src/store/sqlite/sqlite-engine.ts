@@ -30,6 +30,7 @@ import type {
   SignOptions,
   UnsignedTail,
 } from "../checkpoint-plan.js";
+import type { BatchCheckpoint, SavedMessages } from "../patched-sessions.js";
 import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -172,11 +173,13 @@ export class SqliteEngine implements StoreEngine {
     createdAt: number,
     session?: SessionUpdate,
     items: readonly PendingWrite[] = [],
-  ): TranscriptMessage[] {
-    const save = this.db.transaction((): TranscriptMessage[] => {
+    sign?: BatchCheckpoint,
+  ): SavedMessages {
+    const save = this.db.transaction((): SavedMessages => {
       this.writeQueued(items);
       const first = this.messages.insert(sessionId, messages, batch, createdAt, session);
-      return messages.map((message, index) =>
+      const checkpoints = sign ? this.checkpoints.writeIn(sign.sessions, sign.signer, sign.at) : [];
+      const saved = messages.map((message, index) =>
         toMessage({
           session_id: sessionId,
           seq: first + index,
@@ -186,6 +189,7 @@ export class SqliteEngine implements StoreEngine {
           batch: batch ? first : null,
         }),
       );
+      return { messages: saved, checkpoints };
     });
     const saved = save.immediate();
     this.afterCommit();
