@@ -3,7 +3,7 @@ import type { ChainRow } from "../store/audit-chain.js";
 import type { CallRecord } from "../store/call-record.js";
 import { applyCallEvent, type CallRow } from "../store/call-state.js";
 import type { StoreEvent } from "../store/store-event.js";
-import { SettledCalls } from "./settled-calls.js";
+import { type OpenSpill, SettledCalls } from "./settled-calls.js";
 import type { TrailProblem } from "./trail-report.js";
 
 /** The fields of a calls row that its events decide. */
@@ -43,7 +43,8 @@ interface OpenCall {
  * folded as they come, the approval events kept; then `calls` and `approvals` compare the
  * tables' rows with them. Only open calls stay in memory (a call waiting for an approval, or
  * whose events interleave with others'); a settled call keeps only what its row is compared on,
- * spilled to a temporary file past 20,000 (`SettledCalls`): memory is flat in the session's size.
+ * spilled past 20,000 to the temporary file `openSpill` opens (`SettledCalls`): memory is flat in
+ * the session's size.
  * `close` (or `callsDone`) releases the file.
  *
  * @example
@@ -55,11 +56,16 @@ interface OpenCall {
  */
 export class TableCrossCheck {
   private readonly open = new Map<string, OpenCall>();
-  private readonly settled = new SettledCalls();
+  private readonly settled: SettledCalls;
   private readonly approvalEvents: ChainRow[] = [];
   private readonly problems: TrailProblem[] = [];
 
-  constructor(private readonly sessionId: string) {}
+  constructor(
+    private readonly sessionId: string,
+    { openSpill }: { readonly openSpill?: OpenSpill } = {},
+  ) {
+    this.settled = new SettledCalls(openSpill);
+  }
 
   row(row: ChainRow): void {
     const event = parse(row);

@@ -1,5 +1,4 @@
 import type { CallRow } from "../store/call-state.js";
-import { openNodeSqlite } from "../store/sqlite/node-sqlite-database.js";
 import type { Database, Statement } from "../store/sqlite/sqlite-driver.js";
 
 /** What verify keeps of a closed call's fold: what its calls row is compared on. */
@@ -14,18 +13,23 @@ export type SettledCall = Pick<
 /** Settled calls held in memory before they move to disk. */
 const IN_MEMORY = 20_000;
 
+/** Opens SQLite's private temporary database (`openNodeSqlite("")`), for the spill. */
+export type OpenSpill = () => Database;
+
 /**
  * The calls of a session whose fold no longer moves, kept until the calls table is read: in
- * memory up to 20,000, then in a private temporary SQLite file (SQLite deletes it when it is
- * closed, or at once on Unix, so nothing is left after a crash), with a 2 MB page cache. Verify's
- * memory stays flat at a million events and more (issue 33.7): what grows goes to disk.
+ * memory up to 20,000, then in a private temporary SQLite file that `openSpill` opens (SQLite
+ * deletes it when it is closed, or at once on Unix, so nothing is left after a crash), with a
+ * 2 MB page cache. Verify's memory stays flat at a million events and more (issue 33.7): what
+ * grows goes to disk. Without `openSpill`, everything stays in memory. The opener is given, not
+ * imported: the SQLite driver is loaded only by the store's engine folder, on demand.
  *
  * The first fold kept for a call id wins: a later event of a settled call (a repeated call id,
  * refused as a duplicate) changes nothing the calls row says.
  *
  * @example
  * ```ts
- * const settled = new SettledCalls();
+ * const settled = new SettledCalls(() => openNodeSqlite(""));
  * settled.add("c1", { tool: "t", decision: "allow", rule: "r", status: "ok", reason: undefined, state: "finished", firstSeq: 1 });
  * settled.take("c1")?.status; // "ok"
  * settled.close();
@@ -35,6 +39,8 @@ export class SettledCalls {
   private readonly memory = new Map<string, SettledCall>();
   private disk: SpillFile | undefined;
 
+  constructor(private readonly openSpill?: OpenSpill) {}
+
   /** Keep `call` for `callId` unless a fold of that id is kept already. */
   add(callId: string, call: SettledCall): void {
     if (this.disk) {
@@ -43,7 +49,7 @@ export class SettledCalls {
     }
     if (this.memory.has(callId)) return;
     this.memory.set(callId, call);
-    if (this.memory.size > IN_MEMORY) this.disk = new SpillFile();
+    if (this.memory.size > IN_MEMORY && this.openSpill) this.disk = new SpillFile(this.openSpill());
   }
 
   /** The fold kept for `callId`, forgotten as it is returned. */
@@ -76,13 +82,10 @@ export class SettledCalls {
 
 /** The temporary SQLite file behind `SettledCalls`, one open transaction until it is closed. */
 class SpillFile {
-  private readonly db: Database;
   private readonly insert: Statement;
   private readonly remove: Statement;
 
-  constructor() {
-    // "" is SQLite's private temporary database: a file nobody else can open, deleted on close.
-    this.db = openNodeSqlite("");
+  constructor(private readonly db: Database) {
     this.db.exec(
       "PRAGMA cache_size = -2000; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" +
         "CREATE TABLE settled (call_id TEXT PRIMARY KEY, fold TEXT NOT NULL) WITHOUT ROWID; BEGIN",

@@ -75,6 +75,10 @@ async function verifyOnce(
   { publicKey, digests, sessionId }: VerifyStoreTrailOptions,
 ): Promise<{ report: TrailReport; heads: Map<string, number> }> {
   const storeId = await store.storeId();
+  // Loaded here, not imported: the driver module loads node:sqlite only when a spill opens.
+  const { openNodeSqlite } = await import("../store/sqlite/node-sqlite-database.js");
+  // "" is SQLite's private temporary database: a file nobody else can open, deleted on close.
+  const openSpill = () => openNodeSqlite("");
   const approvals = new Map<string, Approval[]>();
   for (const approval of await store.listApprovals({ limit: ALL })) {
     const key = approval.sessionId ?? store.defaultSession;
@@ -115,7 +119,7 @@ async function verifyOnce(
       digests: digests && storeId !== undefined ? await digests.read(storeId) : undefined,
       sessionId,
       onSession: (id) => {
-        const check = new TableCrossCheck(id);
+        const check = new TableCrossCheck(id, { openSpill });
         return {
           row: (row) => check.row(row),
           finish: async () => {
