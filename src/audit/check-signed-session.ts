@@ -89,17 +89,29 @@ export function recoveredSpans(
 ): RecoveredSpan[] {
   const spans: RecoveredSpan[] = [];
   let before = 0;
+  let beforeMessages = 0;
   for (const checkpoint of trusted) {
-    if (checkpoint.recovered && checkpoint.seq > before) {
+    const events = checkpoint.seq > before;
+    const messages = checkpoint.messagesSeq > beforeMessages;
+    if (checkpoint.recovered && (events || messages)) {
+      const when = new Date(checkpoint.at).toISOString();
+      const what = [
+        events ? `events ${before + 1} to ${checkpoint.seq}` : "",
+        messages ? `transcript messages ${beforeMessages + 1} to ${checkpoint.messagesSeq}` : "",
+      ]
+        .filter(Boolean)
+        .join(" and ");
       spans.push({
         sessionId,
-        fromSeq: before + 1,
-        toSeq: checkpoint.seq,
+        fromSeq: events ? before + 1 : 0,
+        toSeq: events ? checkpoint.seq : 0,
+        messages: messages ? { from: beforeMessages + 1, to: checkpoint.messagesSeq } : undefined,
         at: checkpoint.at,
-        message: `events ${before + 1} to ${checkpoint.seq} were signed by recovery at ${new Date(checkpoint.at).toISOString()}: the process that wrote them died before signing (a crash), or they were inserted before recovery; the signature cannot tell these apart`,
+        message: `${what} were signed by recovery at ${when}: the process that wrote them died before signing (a crash), or they were inserted before recovery; the signature cannot tell these apart`,
       });
     }
     before = Math.max(before, checkpoint.seq);
+    beforeMessages = Math.max(beforeMessages, checkpoint.messagesSeq);
   }
   return spans;
 }

@@ -3,6 +3,7 @@ import type { ChainRow } from "../store/audit-chain.js";
 import type { CallRecord } from "../store/call-record.js";
 import { applyCallEvent, type CallRow } from "../store/call-state.js";
 import type { StoreEvent } from "../store/store-event.js";
+import { type OpenSpill, SettledCalls } from "./settled-calls.js";
 import type { TrailProblem } from "./trail-report.js";
 
 /** The fields of a calls row that its events decide. */
@@ -31,23 +32,20 @@ export function crossCheckCalls(
   return check.calls(calls);
 }
 
-/** What folding a session's chain says of each call, and where its events begin. */
-type DerivedCalls = Map<string, DerivedCall>;
-
-/** What a call's row must say: all of it while open, the compared fields once it is closed. */
-interface DerivedCall {
+/** A call whose fold still moves: all of its row, and where its events begin. */
+interface OpenCall {
   row: CallRow | undefined;
-  closed?: ClosedCall;
-  firstSeq: number;
+  readonly firstSeq: number;
 }
-
-/** A closed call's fold: no later event of that call changes any of these. */
-type ClosedCall = Pick<CallRow, (typeof COMPARED)[number] | "state">;
 
 /**
  * The tables' cross-check, fed one event row at a time (verify keeps no event text): the calls
  * folded as they come, the approval events kept; then `calls` and `approvals` compare the
- * tables' rows with them.
+ * tables' rows with them. Only open calls stay in memory (a call waiting for an approval, or
+ * whose events interleave with others'); a settled call keeps only what its row is compared on,
+ * spilled past 20,000 to the temporary file `openSpill` opens (`SettledCalls`): memory is flat in
+ * the session's size.
+ * `close` (or `callsDone`) releases the file.
  *
  * @example
  * ```ts
@@ -57,29 +55,42 @@ type ClosedCall = Pick<CallRow, (typeof COMPARED)[number] | "state">;
  * ```
  */
 export class TableCrossCheck {
-  private readonly derived: DerivedCalls = new Map();
+  private readonly open = new Map<string, OpenCall>();
+  private readonly settled: SettledCalls;
   private readonly approvalEvents: ChainRow[] = [];
   private readonly problems: TrailProblem[] = [];
 
-  constructor(private readonly sessionId: string) {}
+  constructor(
+    private readonly sessionId: string,
+    { openSpill }: { readonly openSpill?: OpenSpill } = {},
+  ) {
+    this.settled = new SettledCalls(openSpill);
+  }
 
   row(row: ChainRow): void {
     const event = parse(row);
     if (!event) return;
-    const entry = this.derived.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
-    if (!entry.closed) {
-      const folded = compact(applyCallEvent(entry.row, this.sessionId, event, "") ?? entry.row);
-      // Finished (not waiting for an approval) or interrupted, a call's fold no longer moves:
-      // only what is compared is kept (memory per call, at a million events).
-      if (folded && isSettled(folded)) {
-        const { tool, decision, rule, status, reason, state } = folded;
-        entry.closed = { tool, decision, rule, status, reason, state };
-        entry.row = undefined;
-      } else {
-        entry.row = folded;
-      }
+    const entry = this.open.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
+    const folded = compact(applyCallEvent(entry.row, this.sessionId, event, "") ?? entry.row);
+    // Finished (not waiting for an approval) or interrupted, a call's fold no longer moves:
+    // only what is compared is kept. A later event of the same id (a repeated call id) folds
+    // into a fresh entry that the first settled fold overrides (`SettledCalls.add`, `take`).
+    if (folded && isSettled(folded)) {
+      const { tool, decision, rule, status, reason, state } = folded;
+      this.open.delete(row.callId);
+      this.settled.add(row.callId, {
+        tool,
+        decision,
+        rule,
+        status,
+        reason,
+        state,
+        firstSeq: entry.firstSeq,
+      });
+    } else {
+      entry.row = folded;
+      this.open.set(row.callId, entry);
     }
-    this.derived.set(row.callId, entry);
     if (APPROVAL_EVENTS.has(event.type)) this.approvalEvents.push(row);
   }
 
@@ -88,18 +99,29 @@ export class TableCrossCheck {
    * is forgotten, so a session of any size is checked one page at a time.
    */
   callsPage(calls: readonly CallRecord[]): void {
-    compareCalls(this.sessionId, this.derived, calls, this.problems);
+    for (const call of calls) {
+      if (this.problems.length >= MAX_PROBLEMS) return;
+      const live = this.open.get(call.callId);
+      this.open.delete(call.callId);
+      const settled = this.settled.take(call.callId);
+      const expected = settled ?? live?.row;
+      const firstSeq = settled?.firstSeq ?? live?.firstSeq ?? 0;
+      const problem = compareCall(this.sessionId, call, expected, firstSeq);
+      if (problem) this.problems.push(problem);
+    }
   }
 
   /** After the last page: the calls of the chain that had no row; every problem found. */
   callsDone(): TrailProblem[] {
-    for (const [callId, entry] of this.derived) {
+    for (const [callId, entry] of this.open) {
       if (this.problems.length >= MAX_PROBLEMS) break;
-      if (entry.row || entry.closed) {
-        this.problems.push(missingRow(this.sessionId, callId, entry.firstSeq));
-      }
+      if (entry.row) this.problems.push(missingRow(this.sessionId, callId, entry.firstSeq));
     }
-    this.derived.clear();
+    const room = Math.max(0, MAX_PROBLEMS - this.problems.length);
+    for (const [callId, call] of this.settled.left(room)) {
+      this.problems.push(missingRow(this.sessionId, callId, call.firstSeq));
+    }
+    this.close();
     return this.problems.splice(0);
   }
 
@@ -110,6 +132,12 @@ export class TableCrossCheck {
 
   approvals(approvals: readonly Approval[]): TrailProblem[] {
     return crossCheckApprovals(this.sessionId, this.approvalEvents, approvals);
+  }
+
+  /** Release what the check holds (its temporary file); nothing is checked after. */
+  close(): void {
+    this.open.clear();
+    this.settled.close();
   }
 }
 
@@ -149,42 +177,33 @@ const APPROVAL_EVENTS = new Set([
   "awaiting_approval",
 ]);
 
-function compareCalls(
+function compareCall(
   sessionId: string,
-  derived: DerivedCalls,
-  calls: readonly CallRecord[],
-  problems: TrailProblem[],
-): void {
-  for (const call of calls) {
-    if (problems.length >= MAX_PROBLEMS) return;
-    const entry = derived.get(call.callId);
-    derived.delete(call.callId);
-    const expected = entry?.closed ?? entry?.row;
-    if (!entry || !expected) {
-      if (call.decision !== undefined || call.status !== undefined) {
-        problems.push({
-          kind: "calls",
-          sessionId,
-          seq: 0,
-          message: `the calls row of ${JSON.stringify(call.callId)} records ${call.status ?? call.decision} but the chain has no event of that call`,
-        });
-      }
-      continue;
-    }
-    const field = COMPARED.find((key) => (call[key] ?? null) !== (expected[key] ?? null));
-    const closed = CLOSED.has(call.state) !== CLOSED.has(expected.state);
-    if (field || closed) {
-      const what = field
-        ? `its ${field} is ${JSON.stringify(call[field] ?? null)}, the chain says ${JSON.stringify(expected[field] ?? null)}`
-        : `its state is ${call.state}, the chain says ${expected.state}`;
-      problems.push({
-        kind: "calls",
-        sessionId,
-        seq: entry.firstSeq,
-        message: `the calls row of ${JSON.stringify(call.callId)} contradicts the chain: ${what}`,
-      });
-    }
+  call: CallRecord,
+  expected: Pick<CallRow, (typeof COMPARED)[number] | "state"> | undefined,
+  firstSeq: number,
+): TrailProblem | undefined {
+  if (!expected) {
+    if (call.decision === undefined && call.status === undefined) return undefined;
+    return {
+      kind: "calls",
+      sessionId,
+      seq: 0,
+      message: `the calls row of ${JSON.stringify(call.callId)} records ${call.status ?? call.decision} but the chain has no event of that call`,
+    };
   }
+  const field = COMPARED.find((key) => (call[key] ?? null) !== (expected[key] ?? null));
+  const closed = CLOSED.has(call.state) !== CLOSED.has(expected.state);
+  if (!field && !closed) return undefined;
+  const what = field
+    ? `its ${field} is ${JSON.stringify(call[field] ?? null)}, the chain says ${JSON.stringify(expected[field] ?? null)}`
+    : `its state is ${call.state}, the chain says ${expected.state}`;
+  return {
+    kind: "calls",
+    sessionId,
+    seq: firstSeq,
+    message: `the calls row of ${JSON.stringify(call.callId)} contradicts the chain: ${what}`,
+  };
 }
 
 /**

@@ -58,8 +58,11 @@ export const UNPROVEN_KINDS: ReadonlySet<TrailProblemKind> = new Set([
  */
 export interface RecoveredSpan {
   readonly sessionId: string;
+  /** The events recovery signed; 0 and 0 when it signed transcript messages only. */
   readonly fromSeq: number;
   readonly toSeq: number;
+  /** The transcript messages recovery signed with them (messages written alone, ADR 0067). */
+  readonly messages?: { readonly from: number; readonly to: number } | undefined;
   /** When recovery signed them (ms since the epoch). */
   readonly at: number;
   readonly message: string;

@@ -75,6 +75,10 @@ async function verifyOnce(
   { publicKey, digests, sessionId }: VerifyStoreTrailOptions,
 ): Promise<{ report: TrailReport; heads: Map<string, number> }> {
   const storeId = await store.storeId();
+  // Loaded here, not imported: the driver module loads node:sqlite only when a spill opens.
+  const { openNodeSqlite } = await import("../store/sqlite/node-sqlite-database.js");
+  // "" is SQLite's private temporary database: a file nobody else can open, deleted on close.
+  const openSpill = () => openNodeSqlite("");
   const approvals = new Map<string, Approval[]>();
   for (const approval of await store.listApprovals({ limit: ALL })) {
     const key = approval.sessionId ?? store.defaultSession;
@@ -115,21 +119,29 @@ async function verifyOnce(
       digests: digests && storeId !== undefined ? await digests.read(storeId) : undefined,
       sessionId,
       onSession: (id) => {
-        const check = new TableCrossCheck(id);
+        const check = new TableCrossCheck(id, { openSpill });
         return {
           row: (row) => check.row(row),
           finish: async () => {
             // A page of rows at a time, in call id order: memory stays flat whatever the size
             // of the session (issue 33.7).
-            for (let from = ""; ; ) {
-              const page = await store.listCalls({ sessionId: id, fromCallId: from, limit: PAGE });
-              const fresh = page[0]?.callId === from && from !== "" ? page.slice(1) : page;
-              check.callsPage(fresh);
-              const last = page.at(-1);
-              if (page.length < PAGE || !last) break;
-              from = last.callId;
+            try {
+              for (let from = ""; ; ) {
+                const page = await store.listCalls({
+                  sessionId: id,
+                  fromCallId: from,
+                  limit: PAGE,
+                });
+                const fresh = page[0]?.callId === from && from !== "" ? page.slice(1) : page;
+                check.callsPage(fresh);
+                const last = page.at(-1);
+                if (page.length < PAGE || !last) break;
+                from = last.callId;
+              }
+              return [...check.callsDone(), ...check.approvals(approvals.get(id) ?? [])];
+            } finally {
+              check.close();
             }
-            return [...check.callsDone(), ...check.approvals(approvals.get(id) ?? [])];
           },
         };
       },

@@ -16,12 +16,15 @@ import type { EngineOptions } from "./engine-options.js";
 import { EngineStoreCoordination } from "./engine-store-coordination.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
+import type { BatchCheckpoint } from "./patched-sessions.js";
 import { prepareEvent, storedText } from "./pending-event.js";
 import type {
+  MessageText,
   PendingCallWrite,
   PendingClaim,
   PendingResult,
   PendingWrite,
+  SessionUpdate,
 } from "./pending-write.js";
 import { resultJson } from "./result-json.js";
 import type { NewSession, Session, SessionPatch } from "./session-record.js";
@@ -137,7 +140,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     const text = { role: message?.role, content: messageContent(message) };
     // After any queued batch, so that messages keep their order.
     const [saved] = await this.withQueue(
-      (items) => this.db.saveMessages(sessionId, [text], false, this.now(), undefined, items),
+      (items) => this.saveTranscript(sessionId, [text], false, undefined, items),
       sessionId,
     );
     return saved as TranscriptMessage;
@@ -152,9 +155,28 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     this.assertWritable();
     const { texts, update } = batchTexts(assistant, results, options);
     return this.withQueue(
-      (items) => this.db.saveMessages(sessionId, texts, true, this.now(), update, items),
+      (items) => this.saveTranscript(sessionId, texts, true, update, items),
       sessionId,
     );
+  }
+
+  /**
+   * Write messages (and the queued items before them): signed in the same commit when the write
+   * patches a session's row (ADR 0067), else left to the cadence.
+   */
+  private async saveTranscript(
+    sessionId: string,
+    texts: readonly MessageText[],
+    batch: boolean,
+    update: SessionUpdate | undefined,
+    items: readonly PendingWrite[],
+  ): Promise<TranscriptMessage[]> {
+    const save = (sign: BatchCheckpoint | undefined) =>
+      this.db.saveMessages(sessionId, texts, batch, this.now(), update, items, sign);
+    const saved = this.signing
+      ? await this.signing.inTranscriptCommit(items, sessionId, update, save)
+      : await save(undefined);
+    return saved.messages;
   }
 
   /**
@@ -193,7 +215,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     const { texts, update } = batchTexts(assistant, results, options);
     if (!this.db.atomicWithMessages) {
       await this.withQueue(
-        () => this.db.saveMessages(sessionId, texts, true, this.now(), update),
+        () => this.saveTranscript(sessionId, texts, true, update, []),
         sessionId,
       );
       return;

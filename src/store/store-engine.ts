@@ -32,6 +32,7 @@ import type {
   UnsignedTail,
 } from "./checkpoint-plan.js";
 import type { PendingEvent } from "./pending-event.js";
+import type { BatchCheckpoint, SavedMessages } from "./patched-sessions.js";
 import type { MessageText, PendingClaim, PendingWrite, SessionUpdate } from "./pending-write.js";
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
@@ -86,7 +87,9 @@ export interface StoreEngine {
     session?: SessionUpdate,
     /** Queued audit items to commit first, in the same transaction where the engine can. */
     items?: readonly PendingWrite[],
-  ): Awaitable<TranscriptMessage[]>;
+    /** Sign these sessions' checkpoints in the same commit (a batch that patches a row). */
+    sign?: BatchCheckpoint,
+  ): Awaitable<SavedMessages>;
   loadTranscript(sessionId: string): Awaitable<TranscriptMessage[]>;
 
   /** `key` names the commit (see `committed`); an engine whose commits never end in doubt ignores it. */

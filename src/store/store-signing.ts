@@ -3,7 +3,8 @@ import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
 import { isOwnerGone } from "./call-owner.js";
 import type { RowCheckpoint, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
 import { CheckpointScheduler } from "./checkpoint-scheduler.js";
-import type { PendingWrite } from "./pending-write.js";
+import { type BatchCheckpoint, patchedSessions, type SavedMessages } from "./patched-sessions.js";
+import type { PendingWrite, SessionUpdate } from "./pending-write.js";
 import type { Awaitable, StoreEngine } from "./store-engine.js";
 
 type Write = (items: readonly PendingWrite[], key: number) => void | Promise<void>;
@@ -49,11 +50,16 @@ export class StoreSigning {
       this.throwFailure();
       this.noteItems(items);
       const due = db.appendAndSign ? scheduler.due() : undefined;
-      if (due && db.appendAndSign) {
+      // A queued batch that patches its session's row is signed in the commit that writes it,
+      // due or not (ADR 0067): no crash leaves the row changed and unsigned.
+      const patched = db.appendAndSign ? patchedSessions(items) : [];
+      if ((due || patched.length > 0) && db.appendAndSign) {
+        const sessions = [...new Set([...(due ?? []), ...patched])].sort();
         // The batch's checkpoint rides in its own commit: no transaction of its own.
-        const signed = db.appendAndSign(items, due, signer, this.context.now());
+        const signed = db.appendAndSign(items, sessions, signer, this.context.now());
         if (signed.length > 0) this.signedAny = true;
-        scheduler.signed(due);
+        if (due) scheduler.signed(sessions);
+        else scheduler.committed();
         this.deliver(signed);
         return;
       }
@@ -98,6 +104,22 @@ export class StoreSigning {
     const written = await write({ signer: this.signer, at: this.context.now() });
     await this.delivered(written?.checkpoints ?? []);
     return written;
+  }
+
+  /**
+   * A transcript write signed in its commit when it patches a session's row (its own batch, or
+   * a queued one it commits first): `write` gets the sessions to sign, or none.
+   */
+  async inTranscriptCommit(
+    items: readonly PendingWrite[],
+    sessionId: string,
+    update: SessionUpdate | undefined,
+    write: (sign: BatchCheckpoint | undefined) => Awaitable<SavedMessages>,
+  ): Promise<SavedMessages> {
+    const sessions = patchedSessions(items, sessionId, update);
+    if (sessions.length === 0) return write(undefined);
+    const saved = await this.inCommit((sign) => write({ ...sign, sessions }));
+    return saved as SavedMessages;
   }
 
   /** Sign every session that moved, now. */

@@ -3,36 +3,13 @@ import { openStore } from "../../src/store/open-store.js";
 import { sessionRowHash } from "../../src/store/session-row-hash.js";
 import { faultDirs, faultEngines } from "./support/fault-engines.js";
 import { failingSigner, openSignedAt, verifyStoreAt } from "./support/signed-trail.js";
-import { spawnWorker } from "./support/spawn-worker.js";
+import { expectVerifiedThroughKill } from "./support/verified-through-kill.js";
 
 // Issue 33 (ADR 0064): a session update used to commit its row before its checkpoint, so a
 // process killed in between left `unsigned_session` after an ordinary crash.
 const fields = ["status", "title", "metadata"] as const;
 const dirs = faultDirs("docket-session-update-");
 afterAll(dirs.cleanup);
-
-/**
- * Run a fixture that kills itself once its write is acknowledged; verify then finds nothing
- * unsigned (recovery has nothing to do: the write was signed in its commit), and again after a
- * restart.
- */
-async function expectVerifiedThroughKill(
-  url: string,
-  dir: string,
-  fixture: string,
-  args: readonly string[],
-): Promise<void> {
-  const worker = spawnWorker(fixture, [url, dir, ...args]);
-  expect(await worker.exited, worker.output()).toBe("SIGKILL");
-  const killed = await verifyStoreAt(url, dir);
-  expect(killed.problems).toEqual([]);
-  expect(killed.unsigned).toEqual([]);
-  await (await openSignedAt(url, dir)).close();
-  const after = await verifyStoreAt(url, dir);
-  expect(after.problems).toEqual([]);
-  expect(after.unsigned).toEqual([]);
-  expect(after.verdict).toBe("verified");
-}
 
 describe.each(faultEngines)("a session update killed once acknowledged, on $name", (engine) => {
   it.skipIf(engine.skip).each(fields)(

@@ -9,8 +9,10 @@ import { freshSigner, verifyStoreAt } from "./support/signed-trail.js";
 
 // Verify reads a session's calls rows a page (5,000) at a time, in call id order (issue 33.7:
 // memory flat at a million events): rows on every page are still compared, none is skipped or
-// read twice, and a row missing on the last page is still found.
-const CALLS = 5_003;
+// read twice, and a row missing on the last page is still found. Past 20,000 settled calls the
+// folds verify compares with move to a temporary file (SettledCalls): the checks hold there too,
+// and a repeated call id refused late in the chain is not read as a contradiction.
+const CALLS = 25_003;
 const dirs: string[] = [];
 
 const engines = [
@@ -41,6 +43,16 @@ describe.each(engines)(
           }
           await store.emitMany(events);
         }
+        // The model repeats the first call's id at the end: refused as a duplicate, its row keeps
+        // the first outcome.
+        await store.emitMany(
+          callEvents({
+            sessionId: id,
+            callId: "c00000",
+            outcome: "refused",
+            at: 1_800_000_000_000,
+          }),
+        );
         await store.checkpoint();
         await store.close();
         await signer.close();
@@ -48,19 +60,23 @@ describe.each(engines)(
         const clean = await verifyStoreAt(url, dir);
         expect(clean.problems).toEqual([]);
         expect(clean.verdict).toBe("verified");
-        expect(clean.events).toBe(CALLS * callEvents({ sessionId: id, callId: "x" }).length);
+        const perCall = callEvents({ sessionId: id, callId: "x" }).length;
+        expect(clean.events).toBe(CALLS * perCall + 2);
 
-        // c00000 opens the first page, c04999 ends it (the second starts at it again), c05002 is last.
+        // c00000 opens the first page, c04999 ends it (the second starts at it again), c25002 is
+        // last; c22222 settled after the first 20,000, its fold on disk.
         await rawSql(store, [
-          "UPDATE calls SET status = 'failed' WHERE call_id IN ('c00000', 'c04999')",
-          "DELETE FROM calls WHERE call_id = 'c05002'",
+          "UPDATE calls SET status = 'failed' WHERE call_id IN ('c00000', 'c04999', 'c22222')",
+          "DELETE FROM calls WHERE call_id IN ('c25002', 'c21000')",
         ]);
         const edited = await verifyStoreAt(url, dir);
         expect(edited.verdict).toBe("tampered");
         expect(edited.problems.map((p) => p.message).sort()).toEqual([
-          expect.stringMatching(/^the call "c05002" is in the chain but its calls row is missing/),
+          expect.stringMatching(/^the call "c21000" is in the chain but its calls row is missing/),
+          expect.stringMatching(/^the call "c25002" is in the chain but its calls row is missing/),
           expect.stringMatching(/^the calls row of "c00000" contradicts the chain: its status/),
           expect.stringMatching(/^the calls row of "c04999" contradicts the chain: its status/),
+          expect.stringMatching(/^the calls row of "c22222" contradicts the chain: its status/),
         ]);
       },
       120_000,

@@ -196,17 +196,22 @@ export class PostgresCheckpoints {
 
   /** Sessions whose chain runs past their last checkpoint, with the owners of that tail's calls. */
   async unsignedTails(): Promise<UnsignedTail[]> {
+    // Sessions whose chain, or transcript, runs past their last checkpoint (ADR 0067: messages
+    // written alone have no events for a chain tail to show).
     const tails = await this.pool.query(
-      `SELECT h.session_id, h.seq,
-              COALESCE((SELECT c.seq FROM audit_checkpoints c WHERE c.session_id = h.session_id
-                        ORDER BY c.n DESC LIMIT 1), 0) AS signed,
-              (SELECT c.owner FROM audit_checkpoints c WHERE c.session_id = h.session_id
-                ORDER BY c.n DESC LIMIT 1) AS signer
-         FROM chain_heads h`,
+      `SELECT s.session_id, COALESCE(h.seq, 0) AS seq, COALESCE(c.seq, 0) AS signed,
+              COALESCE(c.messages_seq, 0) AS signed_messages, c.owner AS signer,
+              COALESCE((SELECT MAX(m.seq) FROM messages m WHERE m.session_id = s.session_id), 0)
+                AS messages
+         FROM (SELECT session_id FROM chain_heads UNION SELECT id FROM sessions) AS s
+         LEFT JOIN chain_heads h ON h.session_id = s.session_id
+         LEFT JOIN LATERAL (SELECT seq, messages_seq, owner FROM audit_checkpoints
+                             WHERE session_id = s.session_id ORDER BY n DESC LIMIT 1) AS c ON true`,
     );
     const found: UnsignedTail[] = [];
     for (const row of tails.rows as Row[]) {
-      if (Number(row.seq) <= Number(row.signed)) continue;
+      const eventTail = Number(row.seq) > Number(row.signed);
+      if (!eventTail && Number(row.messages) <= Number(row.signed_messages)) continue;
       const owners = await this.pool.query(
         `SELECT DISTINCT c.owner FROM audit_events e
            LEFT JOIN calls c ON c.session_id = e.session_id AND c.call_id = e.call_id

@@ -35,6 +35,7 @@ import type {
   UnsignedTail,
 } from "../checkpoint-plan.js";
 import type { PendingEvent } from "../pending-event.js";
+import type { BatchCheckpoint, SavedMessages } from "../patched-sessions.js";
 import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -153,39 +154,23 @@ export class PostgresEngine implements StoreEngine {
     batch: boolean,
     createdAt: number,
     update?: SessionUpdate,
-  ): Promise<TranscriptMessage[]> {
-    return transaction(this.pool, async (client) => {
-      // Locking the session's row serialises appends to one transcript.
-      const session = await client.query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", [
-        sessionId,
-      ]);
-      if (session.rowCount === 0) {
-        throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
-      }
-      const last = await client.query(
-        "SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session_id = $1",
-        [sessionId],
-      );
-      const first = Number(last.rows[0]?.seq ?? 0) + 1;
-      const seqs = messages.map((_, index) => first + index);
-      const inserted = await client.query(
-        `INSERT INTO messages (session_id, seq, role, content, created_at, batch)
-         SELECT $1, s, r, c, $2, $3 FROM unnest($4::int[], $5::text[], $6::text[]) AS m(s, r, c)
-         RETURNING *`,
-        [
-          sessionId,
-          createdAt,
-          batch ? first : null,
-          seqs,
-          messages.map((message) => message.role),
-          messages.map((message) => message.content),
-        ],
-      );
-      if (update) {
-        await updateSessionRow(client, sessionId, update.patch, update.metadata, createdAt);
-      }
-      return (inserted.rows as Row[]).map(toMessage).sort((a, b) => a.seq - b.seq);
-    });
+    _items?: readonly PendingWrite[],
+    sign?: BatchCheckpoint,
+  ): Promise<SavedMessages> {
+    const insert = (client: pg.PoolClient) =>
+      insertMessages(client, sessionId, messages, batch, createdAt, update);
+    if (!sign) return { messages: await transaction(this.pool, insert), checkpoints: [] };
+    // The batch and its sessions' checkpoints in one transaction, under their locks (ADR 0067).
+    let saved: TranscriptMessage[] = [];
+    const checkpoints = await this.checkpoints.writeWith(
+      sign.sessions,
+      sign.signer,
+      sign.at,
+      async (client) => {
+        saved = await insert(client);
+      },
+    );
+    return { messages: saved, checkpoints };
   }
 
   async loadTranscript(sessionId: string): Promise<TranscriptMessage[]> {
@@ -379,4 +364,45 @@ export class PostgresEngine implements StoreEngine {
     if (!this.readOnly) await this.audit.unregister().catch(() => undefined);
     await this.pool.end();
   }
+}
+
+/** A transcript write inside the caller's transaction: the messages, then the row's patch. */
+async function insertMessages(
+  client: pg.PoolClient,
+  sessionId: string,
+  messages: readonly MessageText[],
+  batch: boolean,
+  createdAt: number,
+  update: SessionUpdate | undefined,
+): Promise<TranscriptMessage[]> {
+  // Locking the session's row serialises appends to one transcript.
+  const session = await client.query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", [
+    sessionId,
+  ]);
+  if (session.rowCount === 0) {
+    throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
+  }
+  const last = await client.query(
+    "SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session_id = $1",
+    [sessionId],
+  );
+  const first = Number(last.rows[0]?.seq ?? 0) + 1;
+  const seqs = messages.map((_, index) => first + index);
+  const inserted = await client.query(
+    `INSERT INTO messages (session_id, seq, role, content, created_at, batch)
+     SELECT $1, s, r, c, $2, $3 FROM unnest($4::int[], $5::text[], $6::text[]) AS m(s, r, c)
+     RETURNING *`,
+    [
+      sessionId,
+      createdAt,
+      batch ? first : null,
+      seqs,
+      messages.map((message) => message.role),
+      messages.map((message) => message.content),
+    ],
+  );
+  if (update) {
+    await updateSessionRow(client, sessionId, update.patch, update.metadata, createdAt);
+  }
+  return (inserted.rows as Row[]).map(toMessage).sort((a, b) => a.seq - b.seq);
 }

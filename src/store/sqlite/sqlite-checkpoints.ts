@@ -158,13 +158,17 @@ export class SqliteCheckpoints {
    */
   unsignedTails(): UnsignedTail[] {
     if (!this.hasTable("audit_checkpoints")) return [];
+    // Sessions whose chain, or transcript, runs past their last checkpoint (ADR 0067: messages
+    // written alone have no events for a chain tail to show).
     const tails = this.sql(
-      `SELECT h.session_id, h.seq,
-              COALESCE((SELECT c.seq FROM audit_checkpoints c WHERE c.session_id = h.session_id
-                        ORDER BY c.n DESC LIMIT 1), 0) AS signed,
-              (SELECT c.owner FROM audit_checkpoints c WHERE c.session_id = h.session_id
-                ORDER BY c.n DESC LIMIT 1) AS signer
-         FROM chain_heads h`,
+      `SELECT s.session_id, COALESCE(h.seq, 0) AS seq, COALESCE(c.seq, 0) AS signed,
+              COALESCE(c.messages_seq, 0) AS signed_messages, c.owner AS signer,
+              COALESCE((SELECT MAX(m.seq) FROM messages m WHERE m.session_id = s.session_id), 0)
+                AS messages
+         FROM (SELECT session_id FROM chain_heads UNION SELECT id FROM sessions) AS s
+         LEFT JOIN chain_heads h ON h.session_id = s.session_id
+         LEFT JOIN audit_checkpoints c ON c.session_id = s.session_id
+              AND c.n = (SELECT MAX(n) FROM audit_checkpoints WHERE session_id = s.session_id)`,
     ).all() as Row[];
     const keyed = this.hasTable("session_keys");
     const owners = this.sql(
@@ -178,7 +182,11 @@ export class SqliteCheckpoints {
             WHERE e.session_id = ? AND e.seq > ?`,
     );
     return tails
-      .filter((row) => Number(row.seq) > Number(row.signed))
+      .filter(
+        (row) =>
+          Number(row.seq) > Number(row.signed) ||
+          Number(row.messages) > Number(row.signed_messages),
+      )
       .map((row) => ({
         sessionId: String(row.session_id),
         signedSeq: Number(row.signed),

@@ -32,6 +32,7 @@ import type {
   UnsignedTail,
 } from "../checkpoint-plan.js";
 import type { PendingEvent } from "../pending-event.js";
+import type { BatchCheckpoint, SavedMessages } from "../patched-sessions.js";
 import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -174,11 +175,13 @@ export class SqliteEngine implements StoreEngine {
     createdAt: number,
     session?: SessionUpdate,
     items: readonly PendingWrite[] = [],
-  ): TranscriptMessage[] {
-    const save = this.db.transaction((): TranscriptMessage[] => {
+    sign?: BatchCheckpoint,
+  ): SavedMessages {
+    const save = this.db.transaction((): SavedMessages => {
       this.writeQueued(items);
       const first = this.messages.insert(sessionId, messages, batch, createdAt, session);
-      return messages.map((message, index) =>
+      const checkpoints = sign ? this.checkpoints.writeIn(sign.sessions, sign.signer, sign.at) : [];
+      const saved = messages.map((message, index) =>
         toMessage({
           session_id: sessionId,
           seq: first + index,
@@ -188,6 +191,7 @@ export class SqliteEngine implements StoreEngine {
           batch: batch ? first : null,
         }),
       );
+      return { messages: saved, checkpoints };
     });
     const saved = save.immediate();
     this.afterCommit();

@@ -1,0 +1,127 @@
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
+import { openStore } from "../../src/store/open-store.js";
+import { sessionRowHash } from "../../src/store/session-row-hash.js";
+import type { Store } from "../../src/store/store.js";
+import { callEvents } from "./support/call-events.js";
+import { faultDirs, faultEngines } from "./support/fault-engines.js";
+import { failingSigner, openSignedAt, verifyStoreAt } from "./support/signed-trail.js";
+import { expectVerifiedThroughKill } from "./support/verified-through-kill.js";
+
+// Issue 33 (ADR 0067): a transcript batch that patches its session's row (the loop clearing its
+// pending batch) committed before the checkpoint that signs it, so for up to the cadence's gap
+// (and for good after a crash) verify read `unsigned_session` / `unsigned_messages`.
+const dirs = faultDirs("docket-batch-patch-");
+afterAll(dirs.cleanup);
+
+const assistant = { role: "assistant", content: { text: "", toolCalls: ["call_1"] } } as const;
+const results = [{ role: "tool", content: { results: [{ callId: "call_1" }] } }] as const;
+const patch = { sessionPatch: { metadata: {} } };
+
+/** The ways a batch with a patch reaches its commit. */
+const commits = {
+  saveBatch: (store: Store, id: string) => store.saveBatch(id, assistant, results, patch),
+  "queueBatch, then a flush": async (store: Store, id: string) => {
+    await store.queueBatch(id, assistant, results, patch);
+    await store.flush();
+  },
+  "queueBatch, committed with the next message": async (store: Store, id: string) => {
+    await store.queueBatch(id, assistant, results, patch);
+    await store.appendMessage(id, { role: "user", content: "and order 8?" });
+  },
+};
+
+/** A signed store in `dir` whose cadence never signs within a test: only commits sign. */
+async function openQuiet(url: string, dir: string) {
+  const signer = await createAuditSigner({
+    keyFile: join(dir, "audit-key.pem"),
+    digests: join(dir, "audit-digests.jsonl"),
+    env: {},
+  });
+  const store = await openStore(url, { signer, checkpointIntervalMs: 600_000 });
+  const close = async () => {
+    await store.close();
+    await signer.close();
+  };
+  return { store, close };
+}
+
+describe.each(faultEngines)("a transcript batch that patches its session, on $name", (engine) => {
+  it.skipIf(engine.skip).each(Object.keys(commits) as (keyof typeof commits)[])(
+    "%s: another connection verifies it signed the moment it returns",
+    async (how) => {
+      const dir = dirs.fresh();
+      const url = engine.url(dir);
+      const { store, close } = await openQuiet(url, dir);
+      try {
+        const { id } = await store.createSession({ principal: "agent", configHash: "x" });
+        await store.updateSession(id, { metadata: { pendingBatch: { callIds: ["call_1"] } } });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await store.emitMany(callEvents({ sessionId: id, callId: "call_1" }));
+        await commits[how](store, id);
+        // No wait: the cadence (10 minutes) has not signed anything since.
+        const report = await verifyStoreAt(url, dir);
+        expect(report.problems).toEqual([]);
+        expect(report.unsigned.filter((p) => p.kind !== "unsigned_messages")).toEqual([]);
+        const reader = await openStore(url, { readOnly: true });
+        try {
+          const session = await reader.getSession(id);
+          expect(session?.metadata).toEqual({});
+          const last = (await reader.listCheckpoints(id)).at(-1);
+          expect(last?.sessionHash).toBe(sessionRowHash(session as NonNullable<typeof session>));
+          // The batch's own messages are signed with it (a later message may not be yet).
+          expect(last?.messagesSeq).toBeGreaterThanOrEqual(2);
+        } finally {
+          await reader.close();
+        }
+      } finally {
+        await close();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(engine.skip).each([
+    ["queue", "events"],
+    ["queue", "messages"],
+    ["save", "events"],
+    ["save", "messages"],
+  ])(
+    "killed once a %s batch (%s) is acknowledged: verified, before and after a restart",
+    async (mode, withEvents) => {
+      const dir = dirs.fresh();
+      const url = engine.url(dir);
+      await expectVerifiedThroughKill(url, dir, "batch-patch-worker", [mode, withEvents]);
+    },
+    60_000,
+  );
+
+  it.skipIf(engine.skip)(
+    "a batch whose checkpoint cannot be signed is not kept: messages, patch and signature commit together",
+    async () => {
+      const dir = dirs.fresh();
+      const url = engine.url(dir);
+      const signed = await openSignedAt(url, dir);
+      const { id } = await signed.store.createSession({ principal: "agent", configHash: "x" });
+      await signed.store.updateSession(id, { metadata: { pendingBatch: { callIds: ["c"] } } });
+      await signed.close();
+      const broken = await openStore(url, { signer: failingSigner("the key is gone") });
+      try {
+        await expect(broken.saveBatch(id, assistant, results, patch)).rejects.toThrow(
+          "the key is gone",
+        );
+        expect(await broken.loadTranscript(id)).toEqual([]);
+        expect((await broken.getSession(id))?.metadata).toEqual({
+          pendingBatch: { callIds: ["c"] },
+        });
+      } finally {
+        await broken.close().catch(() => undefined);
+      }
+      const report = await verifyStoreAt(url, dir);
+      expect(report.problems).toEqual([]);
+      expect(report.unsigned).toEqual([]);
+    },
+    60_000,
+  );
+});
