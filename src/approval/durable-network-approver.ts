@@ -113,7 +113,50 @@ export function createDurableNetworkApprover({
       };
     }
     const request = networkApprovalRequest(asked, asked.call, signal);
+    // The chain asks first, as for a call (`approval_requested` with the arguments' hash): an
+    // audit verify checks every approval row against it.
+    const base = {
+      callId: request.callId,
+      tool: NETWORK_APPROVAL_TOOL,
+      sessionId: request.sessionId,
+    };
+    try {
+      await store.emit({
+        ...base,
+        at: Date.now(),
+        type: "approval_requested",
+        principal: request.principal,
+        argumentsHash: request.argumentsHash,
+        approvers: undefined,
+      });
+    } catch {
+      return { approved: false, reason: "the approval request could not be recorded" };
+    }
     const answer = await durable(request);
+    if (answer.decision !== "pending" && answer.recorded !== true) {
+      // Answered without a decision in the chain yet (a session grant, the terminal): written
+      // here, as the checkpoint writes a call's.
+      await store
+        .emit(
+          answer.decision === "approve"
+            ? {
+                ...base,
+                at: Date.now(),
+                type: "approved",
+                by: answer.by,
+                scope: answer.scope ?? "once",
+                reason: answer.reason,
+              }
+            : {
+                ...base,
+                at: Date.now(),
+                type: "approval_denied",
+                by: answer.by,
+                reason: answer.reason ?? "denied",
+              },
+        )
+        .catch(() => undefined);
+    }
     // A session grant answers without queueing a request: then the record names none.
     const id = approvalIdFor(request.sessionId, request.callId);
     const queued = answer.decision !== "pending" && (await store.getApproval(id)) !== undefined;

@@ -89,6 +89,11 @@ export interface Runtime {
   readonly telemetry: TelemetryOptions | undefined;
   /** docket.yaml's `flow:` section, its paths relative to the workspace (every entry point's checkpoint). */
   readonly flow: FlowOptions;
+  /**
+   * Answers the sandbox network's ask rules through the approval queue (ADR 0059); the request
+   * must name its call (`NetworkAskRequest.call`). Undefined when nobody can answer.
+   */
+  readonly networkApprover: NetworkApprover | undefined;
   close(): Promise<void>;
 }
 
@@ -162,11 +167,23 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     protection,
   );
   const mcpConfig = cli.runtime.mcp;
+  // The sandbox network's ask rules are approval requests in the store, like a call's (ADR 0059,
+  // 0069): asked at this terminal, or of the configured approvers. Made below, with the store; a
+  // connection only asks once the run has started.
+  let networkAsk: NetworkApprover | undefined;
+  const lateNetworkApprover =
+    !request.autoDecide && (request.terminal || configuredApprovers.entries.size > 0)
+      ? {
+          networkApprover: (asked: NetworkAskRequest, signal: AbortSignal) =>
+            networkAsk ? networkAsk(asked, signal) : Promise.resolve(false),
+        }
+      : {};
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
       ? // Loaded only when used: a hook (docket hook HOST) answers without MCP or built-ins.
         await (await import("../mcp/connect-mcp-servers.js")).connectMcpServers(mcpConfig, {
           sandbox: { settings: sandbox, workspace },
+          ...lateNetworkApprover,
           // Outside tools are pinned in the lock file beside docket.yaml.
           ...(cli.config?.file === undefined
             ? {}
@@ -182,7 +199,6 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       );
     }
   }
-  let networkAsk: NetworkApprover | undefined;
   const tools = [
     ...(request.builtins === false
       ? []
@@ -190,18 +206,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
           workspace,
           guard,
           policy,
-          run: {
-            sandbox,
-            // The sandbox network's ask rules are approval requests in the store, like a call's
-            // (ADR 0059): asked at this terminal, or of the configured approvers. Made below,
-            // with the store; a connection only asks once the run has started.
-            ...(!request.autoDecide && (request.terminal || configuredApprovers.entries.size > 0)
-              ? {
-                  networkApprover: (asked: NetworkAskRequest, signal: AbortSignal) =>
-                    networkAsk ? networkAsk(asked, signal) : Promise.resolve(false),
-                }
-              : {}),
-          },
+          run: { sandbox, ...lateNetworkApprover },
         })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
@@ -338,6 +343,9 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     guard: hidden,
     telemetry: telemetry?.options,
     flow: { ...cli.runtime.flow, workspace },
+    get networkApprover() {
+      return networkAsk;
+    },
     async close() {
       stopWatching?.();
       await upstreams?.close();
