@@ -1,8 +1,10 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
 import { decideApproval } from "../../src/approval/decide-approval.js";
@@ -21,6 +23,7 @@ const available = probeSandbox().status === "available";
 const ALLOWED = "allowed.docket-test.example";
 const ASKED = "asked.docket-test.example";
 const TOKEN = "packed-approver-token-0123456789";
+const exec = promisify(execFile);
 
 let project: PackedProject;
 let cwd: string;
@@ -94,6 +97,71 @@ describe.skipIf(!available)("the packed CLI's sandbox network", () => {
       expect(connections[1]?.approvalId).toBe(pending[0]?.id);
     } finally {
       await store?.close();
+    }
+  }, 120_000);
+
+  it("holds a hook-contained command's asked name until `docket approvals approve` decides it", async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), "docket-net-packed-hook-")));
+    try {
+      await writeFile(join(dir, "docket.yaml"), askingProjectYaml({ ask: [ASKED] }));
+      const env = { BOB_TOKEN: TOKEN };
+      // What Claude Code does: asks the hook, then its shell runs the line the answer gave back.
+      const payload = JSON.stringify({
+        session_id: "s-packed-hook",
+        cwd: dir,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: `curl -sSf http://${ASKED}:${port}/hooked` },
+        tool_use_id: "toolu_packed_hook",
+      });
+      const hooked = await runPacked(project, ["hook", "claude-code"], {
+        cwd: dir,
+        env,
+        input: payload,
+      });
+      const answer = JSON.parse(hooked.stdout) as {
+        hookSpecificOutput: { updatedInput?: { command: string } };
+      };
+      const line = answer.hookSpecificOutput.updatedInput?.command ?? "";
+      expect(line, hooked.stderr).toContain(" --call toolu_packed_hook -- ");
+      const running = exec("bash", ["-c", line], {
+        cwd: dir,
+        env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), ...env },
+      });
+      const store = await openStore(`sqlite:${join(dir, ".docket", "docket.db")}`, {
+        mustExist: true,
+      });
+      try {
+        let pending: Awaited<ReturnType<Store["listApprovals"]>> = [];
+        for (let i = 0; i < 600 && pending.length === 0; i += 1) {
+          pending = await store.listApprovals({ status: "pending" });
+          if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(pending).toMatchObject([{ sessionId: "s-packed-hook", requestedBy: "claude-code" }]);
+        const approved = await runPacked(
+          project,
+          ["approvals", "approve", pending[0]?.id ?? "", "--as", "bob"],
+          { cwd: dir, env: { ...env, DOCKET_TOKEN: TOKEN } },
+        );
+        expect(approved.code, approved.stderr).toBe(0);
+        const ran = await running;
+        expect(ran.stdout).toBe("served /hooked");
+        const connections = (await store.listEvents({ callId: "toolu_packed_hook" })).flatMap(
+          (record) => {
+            const connection = readNetworkConnection(record.event as { type: string });
+            return connection ? [connection] : [];
+          },
+        );
+        expect(connections).toMatchObject([
+          { host: ASKED, approval: "approved", approvedBy: "bob", approvalId: pending[0]?.id },
+        ]);
+      } finally {
+        await store.close();
+      }
+      const verify = await runPacked(project, ["audit", "verify"], { cwd: dir, env });
+      expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
 });
