@@ -8,13 +8,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
 import { decideApproval } from "../../src/approval/decide-approval.js";
-import { readNetworkConnection } from "../../src/sandbox/network/read-network-connection.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
 import { type PackedProject, packedDocket, runPacked } from "../support/packed-docket.js";
 import { askingProjectYaml } from "./support/asking-project.js";
+import { trailConnections } from "./support/trail-connections.js";
 
 // What ships: the packed, installed CLI runs a command in the sandbox whose only way out is the
 // proxy (its bootstrap's Node.js bound from where the sandbox can reach it), an allowed name
@@ -86,10 +86,7 @@ describe.skipIf(!available)("the packed CLI's sandbox network", () => {
       expect(outcome.status).toBe("decided");
       const run = await running;
       expect(run.code, run.stderr).toBe(0);
-      const connections = (await store.listEvents({ callId: "c_packed" })).flatMap((record) => {
-        const connection = readNetworkConnection(record.event as { type: string });
-        return connection ? [connection] : [];
-      });
+      const connections = await trailConnections(store, { callId: "c_packed" });
       expect(connections.map((c) => [c.host, c.decision, c.approval, c.status])).toEqual([
         [ALLOWED, "allow", undefined, "closed"],
         [ASKED, "ask", "approved", "closed"],
@@ -146,12 +143,7 @@ describe.skipIf(!available)("the packed CLI's sandbox network", () => {
         expect(approved.code, approved.stderr).toBe(0);
         const ran = await running;
         expect(ran.stdout).toBe("served /hooked");
-        const connections = (await store.listEvents({ callId: "toolu_packed_hook" })).flatMap(
-          (record) => {
-            const connection = readNetworkConnection(record.event as { type: string });
-            return connection ? [connection] : [];
-          },
-        );
+        const connections = await trailConnections(store, { callId: "toolu_packed_hook" });
         expect(connections).toMatchObject([
           { host: ASKED, approval: "approved", approvedBy: "bob", approvalId: pending[0]?.id },
         ]);
