@@ -11,9 +11,8 @@ import { decideApproval } from "../../src/approval/decide-approval.js";
 import { NETWORK_APPROVAL_TOOL } from "../../src/approval/durable-network-approver.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
-import type { Store } from "../../src/store/store.js";
 import { askingProjectYaml } from "./support/asking-project.js";
-import { trailConnections } from "./support/trail-connections.js";
+import { pendingApprovals, trailConnections } from "./support/trail-connections.js";
 
 // An ask network rule on a command a Claude Code hook contained (ADR 0069): the hook's answer
 // rewrites the command into `docket hook exec --session … --call …`; the host's shell runs that
@@ -102,11 +101,7 @@ describe.skipIf(!available)("an ask network rule on a command a hook contained",
     try {
       const approvedLine = await hookedCurl("toolu_hook_ask_1");
       const approvedRun = run("bash", ["-c", approvedLine]);
-      let queued: Awaited<ReturnType<Store["listApprovals"]>> = [];
-      for (let i = 0; i < 200 && queued.length === 0; i += 1) {
-        queued = await store.listApprovals({ status: "pending" });
-        if (queued.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      const queued = await pendingApprovals(store);
       expect(queued).toMatchObject([
         {
           tool: NETWORK_APPROVAL_TOOL,

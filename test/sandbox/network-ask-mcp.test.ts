@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,9 +20,12 @@ import { sandboxCanRun } from "../../src/sandbox/network/visible-node.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
+import { tempDir } from "../loop/support/temp-dir.js";
 import { dynamicServer, memoryLog, waitFor } from "../mcp/support/mcp-fixtures.js";
 import { runDocket } from "../support/run-docket.js";
-import { trailConnections } from "./support/trail-connections.js";
+import { askingProjectYaml } from "./support/asking-project.js";
+import { BOB_ENV, startAskingRun } from "./support/asking-run.js";
+import { pendingApprovals, trailConnections } from "./support/trail-connections.js";
 
 // An ask network rule on a sandboxed MCP server's connection (ADR 0069): real bubblewrap, a real
 // MCP server over stdio in the sandbox fetching through docket's proxy from a real server on
@@ -190,5 +193,39 @@ describe.skipIf(!available || repoInPrivateFolder || nodeOutOfReach)(
         await transport.close();
       }
     });
+
+    it("holds through docket run: the run's MCP server waits, an approver decides with a token", async () => {
+      const cwd = await realpath(await tempDir());
+      const { command = process.execPath, args = [] } = dynamicServer();
+      await writeFile(
+        join(cwd, "docket.yaml"),
+        askingProjectYaml({
+          ask: [HOST],
+          server: { name: "api", command, args, tool: "api__get" },
+        }),
+      );
+      const env = BOB_ENV;
+      const { running, store: cliStore } = await startAskingRun(cwd, "c_mcp_ask", "api__get", {
+        url: `http://${HOST}:${port}/`,
+      });
+      try {
+        const queued = await pendingApprovals(cliStore);
+        expect(queued).toMatchObject([{ tool: NETWORK_APPROVAL_TOOL, requestedBy: "agent" }]);
+        expect(queued[0]?.callId.startsWith("c_mcp_ask/network/")).toBe(true);
+        const outcome = await decideApproval(
+          cliStore,
+          createApproverDirectory({ bob: { roles: ["lead"], token_env: "BOB_TOKEN" } }, env),
+          { approvalId: queued[0]?.id ?? "", decision: "approve", claim: { token: env.BOB_TOKEN } },
+        );
+        expect(outcome.status).toBe("decided");
+        const run = await running;
+        expect(run.code, run.stderr).toBe(0);
+        expect(await trailConnections(cliStore, { callId: "c_mcp_ask" })).toMatchObject([
+          { host: HOST, approval: "approved", approvedBy: "bob", approvalId: queued[0]?.id },
+        ]);
+      } finally {
+        await cliStore.close();
+      }
+    }, 120_000);
   },
 );

@@ -14,7 +14,7 @@ import type { Store } from "../../src/store/store.js";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
 import { type PackedProject, packedDocket, runPacked } from "../support/packed-docket.js";
 import { askingProjectYaml } from "./support/asking-project.js";
-import { trailConnections } from "./support/trail-connections.js";
+import { pendingApprovals, trailConnections } from "./support/trail-connections.js";
 
 // What ships: the packed, installed CLI runs a command in the sandbox whose only way out is the
 // proxy (its bootstrap's Node.js bound from where the sandbox can reach it), an allowed name
@@ -69,11 +69,7 @@ describe.skipIf(!available)("the packed CLI's sandbox network", () => {
         if (store === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       if (store === undefined) throw new Error("the packed CLI made no store");
-      let pending: Awaited<ReturnType<Store["listApprovals"]>> = [];
-      for (let i = 0; i < 600 && pending.length === 0; i += 1) {
-        pending = await store.listApprovals({ status: "pending" });
-        if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const pending = await pendingApprovals(store);
       const directory = createApproverDirectory(
         { bob: { roles: ["lead"], token_env: "BOB_TOKEN" } },
         env,
@@ -129,11 +125,7 @@ describe.skipIf(!available)("the packed CLI's sandbox network", () => {
         mustExist: true,
       });
       try {
-        let pending: Awaited<ReturnType<Store["listApprovals"]>> = [];
-        for (let i = 0; i < 600 && pending.length === 0; i += 1) {
-          pending = await store.listApprovals({ status: "pending" });
-          if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        const pending = await pendingApprovals(store);
         expect(pending).toMatchObject([{ sessionId: "s-packed-hook", requestedBy: "claude-code" }]);
         const approved = await runPacked(
           project,
