@@ -34,4 +34,14 @@ describe("containedCall", () => {
       await containedCall(runtime, { sessionId: session.id, callId: "toolu_made_up" }),
     ).toEqual({ status: "unbound", reason: `no call toolu_made_up in session ${session.id}` });
   });
+
+  it("ties nothing when the store cannot be read", async () => {
+    const closed = await openStore(`sqlite:${join(dir, "closed.db")}`);
+    await closed.close();
+    const bound = await containedCall(
+      { store: closed, networkApprover: approve },
+      { sessionId: "s1", callId: "c1" },
+    );
+    expect(bound.status).toBe("unbound");
+  });
 });

@@ -42,7 +42,16 @@ export async function containedCall(
   if (sessionId === undefined || callId === undefined) {
     return { status: "unbound", reason: "the line names no hooked call (--session, --call)" };
   }
-  const [found] = await runtime.store.listCalls({ sessionId, callId, limit: 1 });
+  let found: Awaited<ReturnType<Runtime["store"]["listCalls"]>>[number] | undefined;
+  try {
+    [found] = await runtime.store.listCalls({ sessionId, callId, limit: 1 });
+  } catch (error) {
+    // Unread, the call binds nothing: its asks are refused, never answered unbound.
+    return {
+      status: "unbound",
+      reason: `the store could not be read (${(error as Error).message})`,
+    };
+  }
   if (found === undefined) {
     return { status: "unbound", reason: `no call ${callId} in session ${sessionId}` };
   }
