@@ -43,6 +43,26 @@ describe("createDurableNetworkApprover", () => {
     expect(typeof answer === "object" && answer.reason).toContain("needs the call");
   });
 
+  it("keeps a request open as long as the proxy holds its connection", async () => {
+    const session = await store.createSession({ principal: "agent", configHash: "t" });
+    const approve = createDurableNetworkApprover({
+      store,
+      directory,
+      expiresMs: 60_000,
+      pollMs: 10,
+    });
+    const answer = await approve(
+      { ...ask(session.id), timeoutMs: 200 },
+      AbortSignal.timeout(2_000),
+    );
+    expect(answer).toMatchObject({ approved: false });
+    const [queued] = await store.listApprovals({ sessionId: session.id });
+    // createdAt and expiresAt are two readings of the clock: a millisecond may pass between.
+    const lifetime = (queued?.expiresAt ?? 0) - (queued?.createdAt ?? 0);
+    expect(lifetime).toBeGreaterThanOrEqual(200);
+    expect(lifetime).toBeLessThan(250);
+  });
+
   it("records the terminal's answer on a queued request bound to host and port", async () => {
     const session = await store.createSession({ principal: "agent", configHash: "t" });
     const terminal = async ({ host, port }: NetworkAskRequest) =>

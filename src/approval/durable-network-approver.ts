@@ -53,8 +53,9 @@ export interface DurableNetworkApproverOptions {
   /** Who may answer when nobody else is named (as `approvals.default_approvers`). */
   readonly defaultApprovers?: readonly string[];
   /**
-   * How long a request stays open (default 60 s, the proxy's `ask_timeout_ms` default): the
-   * connection waits no longer, so a later decision would let nothing through.
+   * How long a request stays open when the ask does not say (`NetworkAskRequest.timeoutMs`, the
+   * proxy's `ask_timeout`); default 60 s: the connection waits no longer, so a later decision
+   * would let nothing through.
    */
   readonly expiresMs?: number;
   /** A channel that can answer now (the operator's terminal); answers pass the same checks. */
@@ -95,16 +96,26 @@ export function createDurableNetworkApprover({
   pollMs,
   onPending,
 }: DurableNetworkApproverOptions): NetworkApprover {
-  const durable = createDurableApprover({
-    store,
-    directory,
-    mode: "wait",
-    expiresMs,
-    defaultApprovers,
-    ...(interactive ? { interactive } : {}),
-    ...(pollMs !== undefined ? { pollMs } : {}),
-    ...(onPending ? { onPending } : {}),
-  });
+  // One per expiry: a request lives as long as the proxy holds its connection, and a sandboxed
+  // MCP server's own `ask_timeout` may differ from the runtime's.
+  const durables = new Map<number, ReturnType<typeof createDurableApprover>>();
+  const durableFor = (lifetimeMs: number) => {
+    let durable = durables.get(lifetimeMs);
+    if (durable === undefined) {
+      durable = createDurableApprover({
+        store,
+        directory,
+        mode: "wait",
+        expiresMs: lifetimeMs,
+        defaultApprovers,
+        ...(interactive ? { interactive } : {}),
+        ...(pollMs !== undefined ? { pollMs } : {}),
+        ...(onPending ? { onPending } : {}),
+      });
+      durables.set(lifetimeMs, durable);
+    }
+    return durable;
+  };
   return async (asked, signal): Promise<NetworkAskAnswer> => {
     if (asked.call === undefined) {
       return {
@@ -113,7 +124,50 @@ export function createDurableNetworkApprover({
       };
     }
     const request = networkApprovalRequest(asked, asked.call, signal);
-    const answer = await durable(request);
+    // The chain asks first, as for a call (`approval_requested` with the arguments' hash): an
+    // audit verify checks every approval row against it.
+    const base = {
+      callId: request.callId,
+      tool: NETWORK_APPROVAL_TOOL,
+      sessionId: request.sessionId,
+    };
+    try {
+      await store.emit({
+        ...base,
+        at: Date.now(),
+        type: "approval_requested",
+        principal: request.principal,
+        argumentsHash: request.argumentsHash,
+        approvers: undefined,
+      });
+    } catch {
+      return { approved: false, reason: "the approval request could not be recorded" };
+    }
+    const answer = await durableFor(asked.timeoutMs ?? expiresMs)(request);
+    if (answer.decision !== "pending" && answer.recorded !== true) {
+      // Answered without a decision in the chain yet (a session grant, the terminal): written
+      // here, as the checkpoint writes a call's.
+      await store
+        .emit(
+          answer.decision === "approve"
+            ? {
+                ...base,
+                at: Date.now(),
+                type: "approved",
+                by: answer.by,
+                scope: answer.scope ?? "once",
+                reason: answer.reason,
+              }
+            : {
+                ...base,
+                at: Date.now(),
+                type: "approval_denied",
+                by: answer.by,
+                reason: answer.reason ?? "denied",
+              },
+        )
+        .catch(() => undefined);
+    }
     // A session grant answers without queueing a request: then the record names none.
     const id = approvalIdFor(request.sessionId, request.callId);
     const queued = answer.decision !== "pending" && (await store.getApproval(id)) !== undefined;

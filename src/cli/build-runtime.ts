@@ -89,6 +89,11 @@ export interface Runtime {
   readonly telemetry: TelemetryOptions | undefined;
   /** docket.yaml's `flow:` section, its paths relative to the workspace (every entry point's checkpoint). */
   readonly flow: FlowOptions;
+  /**
+   * Answers the sandbox network's ask rules through the approval queue (ADR 0059); the request
+   * must name its call (`NetworkAskRequest.call`). Undefined when nobody can answer.
+   */
+  readonly networkApprover: NetworkApprover | undefined;
   close(): Promise<void>;
 }
 
@@ -166,11 +171,23 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   // run's wall otherwise spent blocked in spawnSync (docs/adr/0068-hook-client-bundle.md).
   const probing = request.builtins === false ? undefined : probeSandboxEarly(sandbox);
   const mcpConfig = cli.runtime.mcp;
+  // The sandbox network's ask rules are approval requests in the store, like a call's (ADR 0059,
+  // 0069): asked at this terminal, or of the configured approvers. Made below, with the store; a
+  // connection only asks once the run has started.
+  let networkAsk: NetworkApprover | undefined;
+  const lateNetworkApprover =
+    !request.autoDecide && (request.terminal || configuredApprovers.entries.size > 0)
+      ? {
+          networkApprover: (asked: NetworkAskRequest, signal: AbortSignal) =>
+            networkAsk ? networkAsk(asked, signal) : Promise.resolve(false),
+        }
+      : {};
   const upstreams =
     request.connectMcp !== false && mcpConfig && Object.keys(mcpConfig.servers ?? {}).length > 0
       ? // Loaded only when used: a hook (docket hook HOST) answers without MCP or built-ins.
         await (await import("../mcp/connect-mcp-servers.js")).connectMcpServers(mcpConfig, {
           sandbox: { settings: sandbox, workspace },
+          ...lateNetworkApprover,
           // Outside tools are pinned in the lock file beside docket.yaml.
           ...(cli.config?.file === undefined
             ? {}
@@ -189,7 +206,6 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       );
     }
   }
-  let networkAsk: NetworkApprover | undefined;
   const tools = [
     ...(builtinModule === undefined
       ? []
@@ -197,18 +213,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
           workspace,
           guard,
           policy,
-          run: {
-            sandbox,
-            // The sandbox network's ask rules are approval requests in the store, like a call's
-            // (ADR 0059): asked at this terminal, or of the configured approvers. Made below,
-            // with the store; a connection only asks once the run has started.
-            ...(!request.autoDecide && (request.terminal || configuredApprovers.entries.size > 0)
-              ? {
-                  networkApprover: (asked: NetworkAskRequest, signal: AbortSignal) =>
-                    networkAsk ? networkAsk(asked, signal) : Promise.resolve(false),
-                }
-              : {}),
-          },
+          run: { sandbox, ...lateNetworkApprover },
         })),
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
@@ -345,6 +350,9 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     guard: hidden,
     telemetry: telemetry?.options,
     flow: { ...cli.runtime.flow, workspace },
+    get networkApprover() {
+      return networkAsk;
+    },
     async close() {
       stopWatching?.();
       await upstreams?.close();

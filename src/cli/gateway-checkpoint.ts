@@ -36,6 +36,8 @@ export async function buildGatewayCheckpoint({ config }: GatewayCommandOptions) 
     store: runtime.store,
     principal: runtime.cli.runtime.principal,
     ...(runtime.approvals ? { approvals: runtime.approvals } : {}),
+    // A sandboxed server's asked connection goes to the queue as a `run_command`'s does.
+    ...(runtime.networkApprover ? { networkApprover: runtime.networkApprover } : {}),
     ...(runtime.telemetry ? { telemetry: runtime.telemetry } : {}),
     onClose: () => runtime.close(),
   });

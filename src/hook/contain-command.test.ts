@@ -122,6 +122,23 @@ describe("uncontainedInput", () => {
     );
   });
 
+  it("names the hooked call's session and id, quoted, and still reads back the command", () => {
+    const call = { sessionId: "s 1'x", callId: "toolu_$(id)" };
+    const line = containedCommand("curl -sS https://example.org/", { ...target, call });
+    const words = execFileSync("bash", ["-c", `printf '%s\\0' ${line.split(" hook exec ")[1]}`], {
+      encoding: "utf8",
+    }).split("\0");
+    expect(words.slice(-7, -1)).toEqual([
+      "--session",
+      "s 1'x",
+      "--call",
+      "toolu_$(id)",
+      "--",
+      "curl -sS https://example.org/",
+    ]);
+    expect(containedOriginal(line)).toBe("curl -sS https://example.org/");
+  });
+
   it("takes off only the outermost wrapping, and leaves other inputs as they were", () => {
     const inner = containedCommand("ls", target);
     expect(containedOriginal(containedCommand(inner, target))).toBe(inner);

@@ -46,6 +46,11 @@ export async function hostConfinement(
 export interface ContainTarget {
   readonly configFile: string | undefined;
   readonly storeUrl: string;
+  /**
+   * The hooked call the command runs for: its sandbox network's asks become approval requests
+   * of that call, in that session (ADR 0069).
+   */
+  readonly call?: { readonly sessionId: string; readonly callId: string };
 }
 
 /**
@@ -91,7 +96,7 @@ export function containVerdict(
 /**
  * The command line that runs `command` in docket's sandbox: this docket's `hook exec`, its config
  * and (a SQLite file only: a database URL may hold a password, and the line reaches the model)
- * its store, then the command as one quoted word.
+ * its store, the hooked call's session and id, then the command as one quoted word.
  *
  * @example
  * ```ts
@@ -103,6 +108,7 @@ export function containedCommand(command: string, target: ContainTarget): string
   const flags = [
     ...(target.configFile === undefined ? [] : ["--config", target.configFile]),
     ...(target.storeUrl.startsWith("sqlite:") ? ["--store", target.storeUrl] : []),
+    ...(target.call ? ["--session", target.call.sessionId, "--call", target.call.callId] : []),
   ];
   return `${selfCommand(["hook", "exec", ...flags, "--"])} ${shellWord(command)}`;
 }

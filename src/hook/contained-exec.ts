@@ -8,6 +8,7 @@ import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import { planSandboxLaunch } from "../sandbox/sandbox-launch.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { sweepGit } from "../sandbox/sweep-git.js";
+import type { ContainedCallNetwork } from "./contained-call.js";
 
 /** What a host's command is run with, inside docket's sandbox. */
 export interface ContainedExecOptions {
@@ -24,6 +25,11 @@ export interface ContainedExecOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Where notes go: network connections, moved-aside files (default: standard error). */
   readonly note?: (line: string) => void;
+  /**
+   * The hooked call the command runs for (`containedCall`): its connections go to that call's
+   * trail and its ask rules to the approval queue. Without it an ask is refused.
+   */
+  readonly network?: ContainedCallNetwork | undefined;
 }
 
 /** How a contained command ended, or why it never started. */
@@ -59,6 +65,7 @@ export async function runContained({
   shell = "bash",
   env = process.env,
   note = (line) => process.stderr.write(`docket: ${line}\n`),
+  network: bound,
 }: ContainedExecOptions): Promise<ContainedExit> {
   const confinement = resolveConfinement(sandbox);
   if (confinement.status !== "sandboxed") {
@@ -68,9 +75,14 @@ export async function runContained({
   const root = realpathSync(workspace);
   const here = realOr(cwd, root);
   const inside = here === root || here.startsWith(`${root}${path.sep}`) ? here : root;
+  const recorded: Promise<void>[] = [];
   const network = openSandboxNetwork(sandbox, {
-    onConnection: (connection) =>
-      note(`network ${connection.decision} ${connection.host}:${connection.port}`),
+    onConnection: (connection) => {
+      note(`network ${connection.decision} ${connection.host}:${connection.port}`);
+      if (bound) recorded.push(bound.record(connection).catch(() => undefined));
+    },
+    approve: bound?.approve,
+    call: bound?.call,
   });
   try {
     const plan = planSandboxLaunch({
@@ -114,6 +126,7 @@ export async function runContained({
     return { status: "ran", exitCode };
   } finally {
     await network.close();
+    await Promise.all(recorded);
   }
 }
 

@@ -165,7 +165,11 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
     );
     // Absolute: the host's shell may have changed folder since (`cd sub && …` in an earlier call).
     const configFile = runtime.cli.projectFile && resolve(runtime.cli.projectFile);
-    const target = { configFile, storeUrl: runtime.cli.storeUrl };
+    const target = {
+      configFile,
+      storeUrl: runtime.cli.storeUrl,
+      call: { sessionId: event.sessionId, callId: event.callId },
+    };
     return adapter.reply(
       eventName,
       containVerdict(verdictOf(result), {

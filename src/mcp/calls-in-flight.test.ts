@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { NetworkConnection } from "../sandbox/network/network-connection.js";
+import type {
+  NetworkAskRequest,
+  NetworkConnection,
+} from "../sandbox/network/network-connection.js";
 import { createCallsInFlight } from "./calls-in-flight.js";
 
 const connection: NetworkConnection = {
@@ -31,5 +34,33 @@ describe("createCallsInFlight", () => {
       "api.example.org",
       "later.example.org",
     ]);
+  });
+
+  it("binds an ask to the earliest call in flight, and refuses one while none is, unasked", async () => {
+    const calls = createCallsInFlight("api");
+    const asked: NetworkAskRequest[] = [];
+    const approve = calls.approver(async (request) => {
+      asked.push(request);
+      return true;
+    });
+    const signal = new AbortController().signal;
+    const ask = { host: "api.example.org", port: 443, rule: "mcp.api:ask:api.example.org" };
+    expect(await approve(ask, signal)).toEqual({
+      approved: false,
+      reason: expect.stringContaining("serving no call"),
+    });
+    const first = { callId: "c1", sessionId: "s1", principal: "agent" };
+    const leaveFirst = calls.enter(() => {}, first);
+    const leaveSecond = calls.enter(() => {}, {
+      callId: "c2",
+      sessionId: "s2",
+      principal: "agent",
+    });
+    expect(await approve(ask, signal)).toBe(true);
+    leaveFirst();
+    await approve(ask, signal);
+    leaveSecond();
+    expect(asked.map((request) => request.call?.callId)).toEqual(["c1", "c2"]);
+    expect(asked[0]).toEqual({ ...ask, call: first });
   });
 });

@@ -1,4 +1,5 @@
 import { DocketError } from "../errors/docket-error.js";
+import type { NetworkApprover } from "../sandbox/network/network-connection.js";
 import type { SandboxSettings } from "../sandbox/sandbox-settings.js";
 import type { Tool } from "../tool/tool.js";
 import { type McpConfig, resolveMcpConfig } from "./mcp-config.js";
@@ -35,6 +36,12 @@ export interface ConnectMcpOptions {
    * until accepted. A server the file has never seen is pinned on first sight. Default: none.
    */
   readonly pins?: string;
+  /**
+   * Answers the ask network rules of sandboxed servers' connections (a durable approver,
+   * `createDurableNetworkApprover`): each ask is bound to the call the server is serving.
+   * Without one, such an ask is refused.
+   */
+  readonly networkApprover?: NetworkApprover;
 }
 
 /**
@@ -55,7 +62,13 @@ export interface ConnectMcpOptions {
  */
 export async function connectMcpServers(
   config: McpConfig,
-  { onToolsChanged, log = stderrLogger, sandbox, pins: lockFile }: ConnectMcpOptions = {},
+  {
+    onToolsChanged,
+    log = stderrLogger,
+    sandbox,
+    pins: lockFile,
+    networkApprover,
+  }: ConnectMcpOptions = {},
 ): Promise<McpUpstreams> {
   const servers = resolveMcpConfig(config).map((server) =>
     server.transport === "stdio" && server.sandbox && sandbox
@@ -84,6 +97,7 @@ export async function connectMcpServers(
     const part = {} as { connection: UpstreamConnection; menu: ServerMenu };
     part.connection = new UpstreamConnection(server, {
       log,
+      networkApprover,
       onTools: (listed) => {
         if (!part.menu.update(listed) || !ready) return;
         rebuild();

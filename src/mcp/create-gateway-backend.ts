@@ -22,6 +22,8 @@ export interface GatewayBackendOptions extends Omit<CheckpointOptions, "tools"> 
   readonly sandbox?: ConnectMcpOptions["sandbox"];
   /** The lock file that pins the servers' tools (see `ConnectMcpOptions.pins`). */
   readonly pins?: string;
+  /** Answers sandboxed servers' ask network rules (see `ConnectMcpOptions.networkApprover`). */
+  readonly networkApprover?: ConnectMcpOptions["networkApprover"];
   /** Run after the servers are stopped by `close()` (close a store, say). */
   readonly onClose?: () => Promise<void> | void;
 }
@@ -55,6 +57,7 @@ export async function createGatewayBackend({
   onClose,
   sandbox,
   pins,
+  networkApprover,
   ...checkpointOptions
 }: GatewayBackendOptions = {}): Promise<McpGatewayBackend> {
   const localTools = [...local];
@@ -64,6 +67,7 @@ export async function createGatewayBackend({
     ...(log === undefined ? {} : { log }),
     ...(sandbox === undefined ? {} : { sandbox }),
     ...(pins === undefined ? {} : { pins }),
+    ...(networkApprover === undefined ? {} : { networkApprover }),
     onToolsChanged: () => {
       checkpoint?.refresh();
       for (const listener of listeners) listener();

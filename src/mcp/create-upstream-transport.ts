@@ -1,6 +1,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { PlantNote } from "../sandbox/move-aside-planted.js";
+import type { NetworkApprover } from "../sandbox/network/network-connection.js";
 import type { CallsInFlight } from "./calls-in-flight.js";
 import type { McpServerConfig } from "./mcp-config.js";
 import { ProcessTransport } from "./process-transport.js";
@@ -26,6 +27,7 @@ export function createUpstreamTransport(
   onStderr: (line: string) => void,
   onNotice?: (notice: PlantNote) => void,
   calls?: CallsInFlight,
+  networkApprover?: NetworkApprover,
 ): UpstreamTransport {
   if (server.transport === "stdio") {
     const process = new ProcessTransport({
@@ -41,6 +43,8 @@ export function createUpstreamTransport(
           onStderr(`docket network: ${JSON.stringify(connection)}`);
       },
       ...(onNotice ? { onNotice } : {}),
+      // An ask is the call's in flight, as the trail's line is; with none in flight, refused.
+      ...(networkApprover && calls ? { networkApprover: calls.approver(networkApprover) } : {}),
     });
     return { transport: process, process };
   }

@@ -9,7 +9,7 @@ import {
   type PlantNote,
   type PlantWatch,
 } from "../sandbox/move-aside-planted.js";
-import type { NetworkConnection } from "../sandbox/network/network-connection.js";
+import type { NetworkApprover, NetworkConnection } from "../sandbox/network/network-connection.js";
 import {
   openSandboxNetwork,
   type SandboxNetwork,
@@ -41,9 +41,14 @@ export interface ProcessTransportOptions {
   readonly sandbox?: ServerSandbox | undefined;
   /**
    * Each connection the sandboxed server made through docket's proxy (a `sandbox.network` with
-   * host lists); asks are refused, since no call is there to hold.
+   * host lists).
    */
   readonly onNetworkConnection?: (connection: NetworkConnection) => void;
+  /**
+   * Answers the asks of `sandbox.network`'s rules; it must name the call each ask belongs to
+   * (`CallsInFlight.approver`). Without one an ask is refused.
+   */
+  readonly networkApprover?: NetworkApprover | undefined;
 }
 
 /** How a server process ended. */
@@ -193,7 +198,10 @@ export class ProcessTransport implements Transport {
     }
     const workspace = sandbox.workspace ?? cwd ?? process.cwd();
     const onConnection = this.#options.onNetworkConnection ?? (() => {});
-    this.#network = openSandboxNetwork(settings, { onConnection });
+    this.#network = openSandboxNetwork(settings, {
+      onConnection,
+      approve: this.#options.networkApprover,
+    });
     const plan = planSandboxLaunch({
       workspace,
       cwd: cwd ?? workspace,

@@ -3,6 +3,7 @@ import {
   type Progress,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { NetworkApprover, NetworkCall } from "../sandbox/network/network-connection.js";
 import { abortable, delay } from "./abortable.js";
 import { type CallLog, type CallsInFlight, createCallsInFlight } from "./calls-in-flight.js";
 import { createUpstreamTransport, type UpstreamTransport } from "./create-upstream-transport.js";
@@ -22,6 +23,11 @@ export interface UpstreamHooks {
   readonly log: McpLogger;
   /** The server's tool list, after it announced a change or after a restart. */
   readonly onTools: (listed: ListedTools) => void;
+  /**
+   * Answers the ask network rules of a sandboxed server's connections, bound to the call in
+   * flight (`CallsInFlight.approver`); without one such an ask is refused.
+   */
+  readonly networkApprover?: NetworkApprover | undefined;
 }
 
 /** Options for one upstream call. */
@@ -89,10 +95,11 @@ export class UpstreamConnection {
 
   /**
    * A tool call is being served: until the returned function is called, each connection the
-   * server's sandbox opens through docket's proxy is also a line of this call's trail.
+   * server's sandbox opens through docket's proxy is also a line of this call's trail, and an
+   * ask network rule's approval request names `call`.
    */
-  trackCall(log: CallLog): () => void {
-    return this.#calls.enter(log);
+  trackCall(log: CallLog, call?: NetworkCall): () => void {
+    return this.#calls.enter(log, call);
   }
 
   get status(): UpstreamStatus {
@@ -215,6 +222,7 @@ export class UpstreamConnection {
       // docket's own words about the server (a planted config moved aside): for the operator.
       (notice) => this.#log(notice.moved ? "warn" : "error", notice.text),
       this.#calls,
+      this.#hooks.networkApprover,
     );
     const client = new Client(DOCKET_IMPLEMENTATION, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {

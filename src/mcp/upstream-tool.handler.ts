@@ -23,7 +23,12 @@ export function upstreamToolHandler(
   return async (args, ctx) => {
     let loggedAt = 0;
     // The server's connections while it serves this call go to this call's trail.
-    const leave = connection.trackCall?.((message, data) => ctx.log(message, data));
+    // Its network asks are this call's, in its session (ADR 0069).
+    const leave = connection.trackCall?.((message, data) => ctx.log(message, data), {
+      callId: ctx.callId,
+      sessionId: ctx.sessionId,
+      principal: ctx.principal,
+    });
     const result = await callUpstreamTool(connection, toolName, args, {
       signal: ctx.signal,
       onProgress: ({ progress, total, message }) => {

@@ -183,7 +183,7 @@ export function planSandboxLaunch({
   Object.assign(env, settings.setEnv ?? {}, setEnv);
 
   // A filtered network (ADR 0037): the proxy's variables, the command behind its bootstrap.
-  const proxied = proxiedLaunch(effectiveNetwork(settings), networkProxy, argv);
+  const proxied = proxiedLaunch(effectiveNetwork(settings), networkProxy, argv, writableRoots);
   if (proxied.status === "refused") return proxied;
   Object.assign(env, proxied.env);
   const network = proxied.network;

@@ -1,6 +1,15 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+} from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +30,7 @@ import { planSandboxLaunch } from "../../src/sandbox/sandbox-launch.js";
 const asRoot = process.getuid?.() === 0;
 const available = probeSandbox().status === "available";
 const HOST = "bootstrap.docket-test.example";
+const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 let workspace: string;
 let hiddenNode: string;
@@ -50,6 +60,26 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
+// Spawns a ready plan behind the proxy; the command's stdout and stderr together, and its code.
+async function runProxied(
+  plan: { file: string; args: readonly string[]; env: NodeJS.ProcessEnv },
+  network: ReturnType<typeof openSandboxNetwork>,
+): Promise<{ output: string; code: unknown }> {
+  let output = "";
+  const child = spawn(plan.file, plan.args, {
+    env: plan.env,
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  network.attach(child);
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const [code] = await once(child, "exit");
+  return { output, code };
+}
+
 describe.skipIf(!available || !asRoot)(
   "a filtered network whose Node.js the sandbox cannot enter",
   () => {
@@ -67,20 +97,8 @@ describe.skipIf(!available || !asRoot)(
         networkProxy: { node: hiddenNode },
       });
       if (plan.status !== "ready") throw new Error(plan.reason);
-      let output = "";
       try {
-        const child = spawn(plan.file, plan.args, {
-          env: plan.env,
-          stdio: ["ignore", "pipe", "pipe", "ipc"],
-        });
-        network.attach(child);
-        child.stdout?.on("data", (chunk: Buffer) => {
-          output += chunk;
-        });
-        child.stderr?.on("data", (chunk: Buffer) => {
-          output += chunk;
-        });
-        const [code] = await once(child, "exit");
+        const { output, code } = await runProxied(plan, network);
         expect(output).toContain("fetched-through-the-proxy 200");
         expect(code).toBe(0);
       } finally {
@@ -90,6 +108,54 @@ describe.skipIf(!available || !asRoot)(
       expect(connections.map((c) => [c.host, c.port, c.decision, c.status])).toEqual([
         [HOST, port, "allow", "closed"],
       ]);
+    });
+
+    it("keeps that Node.js out of the command's reach when TMPDIR lies in the workspace", async () => {
+      const settings = {
+        network: { rules: [{ name: "project", allow: [HOST] }], hosts: { [HOST]: "127.0.0.1" } },
+      };
+      const inside = join(workspace, "tmp");
+      mkdirSync(inside, { recursive: true });
+      const before = digest(hiddenNode);
+      const saved = process.env.TMPDIR;
+      process.env.TMPDIR = inside;
+      const network = openSandboxNetwork(settings, { onConnection: () => {} });
+      let output = "";
+      let bootstrapNode = "";
+      try {
+        const script = [
+          'printf x >> "$0" && echo wrote-node || echo node-read-only',
+          'ls "$1" 2>/dev/null | grep -q . && echo copy-in-workspace || echo no-copy-here',
+          `curl -sS http://${HOST}:${port}/`,
+        ].join("; ");
+        const plan = planSandboxLaunch({
+          workspace,
+          argv: ["bash", "-c", script, "NODE", inside],
+          settings,
+          networkProxy: { node: hiddenNode },
+        });
+        if (plan.status !== "ready") throw new Error(plan.reason);
+        // The Node.js the bootstrap runs is the file bound read-only for it.
+        bootstrapNode = plan.args[plan.args.indexOf("--ro-bind-try") + 1] as string;
+        plan.args[plan.args.indexOf("NODE")] = bootstrapNode;
+        try {
+          ({ output } = await runProxied(plan, network));
+        } finally {
+          plan.cleanup();
+        }
+      } finally {
+        process.env.TMPDIR = saved;
+        await network.close();
+      }
+      expect(output).toContain("node-read-only");
+      expect(output).not.toContain("wrote-node");
+      expect(output).toContain("no-copy-here");
+      expect(output).toContain("fetched-through-the-proxy");
+      // Outside the workspace, a file of its own (not the inode of docket's binary), unchanged.
+      expect(bootstrapNode.startsWith(`${workspace}/`)).toBe(false);
+      expect(statSync(bootstrapNode).ino).not.toBe(statSync(hiddenNode).ino);
+      expect(digest(bootstrapNode)).toBe(before);
+      expect(digest(hiddenNode)).toBe(before);
     });
   },
 );

@@ -16,10 +16,10 @@ import { readNetworkConnection } from "../../src/sandbox/network/read-network-co
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
-import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
-import { runDocketIn } from "../loop/support/run-child.js";
 import { tempDir } from "../loop/support/temp-dir.js";
 import { askingProjectYaml } from "./support/asking-project.js";
+import { BOB_ENV, startAskingRun } from "./support/asking-run.js";
+import { pendingApprovals } from "./support/trail-connections.js";
 
 // An ask network rule through the same approval queue as a tool call: real bwrap, real curl, a
 // real server on 127.0.0.1, a real SQLite store; a person decides from another channel while the
@@ -166,28 +166,16 @@ describe.skipIf(!available)("an ask network rule as a durable approval", () => {
   it("holds through docket run: the run waits, an approver decides with a token, the trail has both", async () => {
     const cwd = await realpath(await tempDir());
     await writeFile(join(cwd, "docket.yaml"), askingProjectYaml({ ask: [HOST] }));
-    const script = await writeScriptFile(cwd, [
-      turn(
-        "Fetching.",
-        call("c_ask", "run_command", { command: `curl -sS http://${HOST}:${port}/` }),
-      ),
-      turn("Done."),
-    ]);
-    const env = { BOB_TOKEN: "bob-secret-token-0123456789abcdef" };
-    const running = runDocketIn(cwd, ["run", "Fetch.", "--model", `scripted:${script}`], { env });
-    const cliStore = await openStore(`sqlite:${join(cwd, ".docket", "docket.db")}`, {
-      mustExist: false,
+    const env = BOB_ENV;
+    const { running, store: cliStore } = await startAskingRun(cwd, "c_ask", "run_command", {
+      command: `curl -sS http://${HOST}:${port}/`,
     });
     try {
       const cliDirectory = createApproverDirectory(
         { bob: { roles: ["lead"], token_env: "BOB_TOKEN" } },
         env,
       );
-      let queued: Awaited<ReturnType<Store["listApprovals"]>> = [];
-      for (let i = 0; i < 400 && queued.length === 0; i += 1) {
-        queued = await cliStore.listApprovals({ status: "pending" });
-        if (queued.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const queued = await pendingApprovals(cliStore);
       expect(queued).toMatchObject([{ tool: NETWORK_APPROVAL_TOOL, requestedBy: "agent" }]);
       const outcome = await decideApproval(cliStore, cliDirectory, {
         approvalId: queued[0]?.id ?? "",

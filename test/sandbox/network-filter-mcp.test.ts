@@ -10,12 +10,12 @@ import { createLiveCheckpoint } from "../../src/mcp/live-checkpoint.js";
 import { resolveMcpConfig } from "../../src/mcp/mcp-config.js";
 import { ProcessTransport } from "../../src/mcp/process-transport.js";
 import type { NetworkConnection } from "../../src/sandbox/network/network-connection.js";
-import { readNetworkConnection } from "../../src/sandbox/network/read-network-connection.js";
 import { sandboxCanRun } from "../../src/sandbox/network/visible-node.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
 import { dynamicServer, memoryLog, waitFor } from "../mcp/support/mcp-fixtures.js";
 import { runDocket } from "../support/run-docket.js";
+import { trailConnections } from "./support/trail-connections.js";
 
 // A sandboxed MCP server's network by host name: the same proxy as run_command, for as long as
 // the server runs. Real bubblewrap, a real server on 127.0.0.1, real curl.
@@ -147,11 +147,8 @@ describe("mcp.servers.NAME.sandbox.network with host lists", () => {
           );
           expect(result.status === "ok" && JSON.stringify(result.output)).toContain(answer);
         }
-        const recorded = async (callId: string) =>
-          (await store.listEvents({ sessionId: session.id, callId })).flatMap((record) => {
-            const connection = readNetworkConnection(record.event as { type: string });
-            return connection ? [connection] : [];
-          });
+        const recorded = (callId: string) =>
+          trailConnections(store, { sessionId: session.id, callId });
         expect(await recorded("fetch-allowed")).toMatchObject([
           { host: HOST, decision: "allow", status: "closed", server: "api" },
         ]);

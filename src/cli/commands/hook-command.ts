@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
+import { containedCall } from "../../hook/contained-call.js";
 import { runContained } from "../../hook/contained-exec.js";
 import { daemonLifetime } from "../../hook/daemon-lifetime.js";
 import { hookSocketPath } from "../../hook/hook-socket.js";
@@ -85,11 +86,21 @@ async function register(action: "install" | "uninstall", host: string, flags: Re
  * sandbox is the runtime's own (the one `run_command` gets, the hosts' registrations among the
  * hidden files), built from the config and store the hook named.
  */
-async function exec(command: string, flags: { config?: string; store?: string }) {
+async function exec(
+  command: string,
+  flags: { config?: string; store?: string; session?: string; call?: string },
+) {
   const runtime = await openHookRuntime(flags);
   const { sandbox, workspace } = runtime;
-  await runtime.close();
-  const exit = await runContained({ command, sandbox, workspace });
+  // Tied to the hooked call, the store stays open for the asks and the trail (ADR 0069).
+  const bound = await containedCall(runtime, { sessionId: flags.session, callId: flags.call });
+  if (bound.status === "unbound") await runtime.close();
+  const exit = await runContained({
+    command,
+    sandbox,
+    workspace,
+    ...(bound.status === "bound" ? { network: bound.network } : {}),
+  }).finally(() => (bound.status === "bound" ? runtime.close() : undefined));
   if (exit.status === "refused") {
     commandFailure(126, "docket.hook.exec", `docket: the command did not run: ${exit.reason}`);
   }
@@ -214,6 +225,8 @@ export function registerHookCommand(program: Command): void {
     .argument("<command>", "the shell command line, one argument")
     .option("--config <file>", "docket.yaml to use")
     .option("--store <url>", "the store to use")
+    .option("--session <id>", "the hooked call's session: its network asks are that call's")
+    .option("--call <id>", "the hooked call's id")
     .action(exec);
   hook
     .command("test <host>")

@@ -66,6 +66,7 @@ export async function admitConnection(
       host,
       port,
       rule: verdict.rule,
+      timeoutMs: options.askTimeoutMs ?? 60_000,
       ...(options.call ? { call: options.call } : {}),
     };
     const answer = await askApprover(options, asked, signal);

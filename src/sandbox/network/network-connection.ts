@@ -56,6 +56,8 @@ export interface NetworkAskRequest {
   readonly rule: string;
   /** The call that opened it, when the launch knows it (a `run_command` through the checkpoint). */
   readonly call?: NetworkCall;
+  /** How long the proxy holds the connection for an answer (its `ask_timeout`). */
+  readonly timeoutMs?: number;
 }
 
 /** An approver's answer with its provenance: which approval request, decided by whom. */

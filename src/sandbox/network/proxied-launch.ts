@@ -36,12 +36,13 @@ export type ProxiedLaunch =
 /**
  * The launch's part of a filtered network: with `none`, `loopback` or `all` nothing changes;
  * with a filter the sandbox gets no network but its loopback, the proxy variables, and the
- * bootstrap before the command, which hands docket a socket listening on that loopback. A filter without a running
+ * bootstrap before the command, which hands docket a socket listening on that loopback; `writable`
+ * (real paths) are the folders the launch binds writable. A filter without a running
  * proxy is refused: the network would be either closed without saying so, or open.
  *
  * @example
  * ```ts
- * proxiedLaunch({ rules: [] }, {}, ["bash", "-c", "npm ci"]);
+ * proxiedLaunch({ rules: [] }, {}, ["bash", "-c", "npm ci"], ["/work/app"]);
  * // { status: "ready", network: "none", env: { HTTPS_PROXY: "http://127.0.0.1:3128", … }, … }
  * ```
  */
@@ -49,6 +50,7 @@ export function proxiedLaunch(
   network: SandboxNetwork | SandboxNetworkFilter,
   proxy: LaunchProxy | undefined,
   argv: readonly string[],
+  writable: readonly string[] = [],
 ): ProxiedLaunch {
   if (!isNetworkFilter(network)) return { status: "ready", network, env: {}, argv, readOnly: [] };
   if (proxy === undefined) {
@@ -58,7 +60,8 @@ export function proxiedLaunch(
         "Refused: sandbox.network lists hosts, but no network proxy was started for this launch.",
     };
   }
-  const node = visibleNode(proxy.node ?? process.execPath);
+  // The Node.js it runs never lies where the command may write (a TMPDIR inside the workspace).
+  const node = visibleNode(proxy.node ?? process.execPath, { writable });
   if (node.status === "refused") return node;
   return {
     status: "ready",

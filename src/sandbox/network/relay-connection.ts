@@ -16,8 +16,10 @@ export type Admit = (
 /** Takes a connection's record once it has ended or was refused (the proxy adds its duration). */
 export type Report = (record: Omit<NetworkConnection, "durationMs">) => void;
 
-// Read size of a tunnel's download side: four of libuv's default 64 KiB reads in one.
-const DOWNLOAD_BUFFER_BYTES = 256 * 1024;
+// Read size of a tunnel's download side: up to sixteen of libuv's default 64 KiB reads in one.
+// At most 1 MiB per open tunnel (pages a read never fills are usually never touched); a download
+// takes fewer, larger reads: about a tenth less of docket's CPU per 50 MB than 256 KiB (ADR 0069).
+const DOWNLOAD_BUFFER_BYTES = 1024 * 1024;
 
 function splitAuthority(authority: string): { host: string; port: number } | undefined {
   const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);

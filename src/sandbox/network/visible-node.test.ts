@@ -1,8 +1,10 @@
 import {
   chmodSync,
   chownSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -63,33 +65,65 @@ describe("sandboxCanRun", () => {
 describe("visibleNode", () => {
   it("keeps a binary the sandbox can run where it is", () => {
     const file = program(path.join(root, "bin"), 0o755);
-    expect(visibleNode(file, { root })).toEqual({ status: "ready", path: file });
+    expect(visibleNode(file, { roots: [root] })).toEqual({ status: "ready", path: file });
   });
 
   it("places one the sandbox cannot run in a private folder, once, and runs it from there", () => {
     // Not executable for the sandbox's user: a copy of docket's own is made, mode 0500.
     const file = program(path.join(root, "bin"), 0o600);
-    const first = visibleNode(file, { root });
+    const first = visibleNode(file, { roots: [root] });
     if (first.status !== "ready") throw new Error(first.reason);
     expect(first.path).not.toBe(file);
     expect(path.dirname(first.path)).toBe(path.join(root, `docket-node-${me.uid}`));
     expect(statSync(path.dirname(first.path)).mode & 0o777).toBe(0o700);
     expect(sandboxCanRun(first.path, me)).toBe(true);
     const made = statSync(first.path).mtimeMs;
-    expect(visibleNode(file, { root })).toEqual(first);
+    expect(visibleNode(file, { roots: [root] })).toEqual(first);
     expect(statSync(first.path).mtimeMs).toBe(made);
   });
 
-  it.skipIf(me.uid !== 0)("links a binary behind another user's closed folder (root)", () => {
+  it.skipIf(me.uid !== 0)("copies a binary behind another user's closed folder (root)", () => {
     const home = path.join(root, "home-of-nobody");
     const file = program(path.join(home, "bin"), 0o755);
     chmodSync(home, 0o700);
     // What docket met as root with a Node.js under /home/dev: root cannot enter it in a sandbox.
     chownSync(home, 65534, 65534);
-    const placed = visibleNode(file, { root });
+    const placed = visibleNode(file, { roots: [root] });
     if (placed.status !== "ready") throw new Error(placed.reason);
-    expect(statSync(placed.path).ino).toBe(statSync(file).ino);
+    // A copy, never a link: writing the link would write docket's own binary.
+    expect(statSync(placed.path).ino).not.toBe(statSync(file).ino);
+    expect(readFileSync(placed.path, "utf8")).toBe(readFileSync(file, "utf8"));
     expect(sandboxCanRun(placed.path)).toBe(true);
+  });
+
+  it("replaces a hard link an earlier docket left with a copy", () => {
+    const closed = path.join(root, "closed");
+    const file = program(path.join(closed, "bin"), 0o755);
+    chmodSync(closed, 0o600);
+    const placed = visibleNode(file, { roots: [root] });
+    if (placed.status !== "ready") throw new Error(placed.reason);
+    chmodSync(closed, 0o700);
+    rmSync(placed.path);
+    linkSync(file, placed.path);
+    chmodSync(closed, 0o600);
+    expect(visibleNode(file, { roots: [root] })).toEqual(placed);
+    chmodSync(closed, 0o700);
+    expect(statSync(placed.path).ino).not.toBe(statSync(file).ino);
+  });
+
+  it("keeps neither the binary nor its copy inside a folder the command may write", () => {
+    const workspace = path.join(root, "ws");
+    const file = program(path.join(workspace, "bin"), 0o755);
+    const inside = path.join(workspace, "tmp");
+    mkdirSync(inside);
+    const outside = path.join(root, "outside");
+    mkdirSync(outside);
+    const placed = visibleNode(file, { roots: [inside, outside], writable: [workspace] });
+    if (placed.status !== "ready") throw new Error(placed.reason);
+    expect(path.dirname(placed.path)).toBe(path.join(outside, `docket-node-${me.uid}`));
+    const nowhere = visibleNode(file, { roots: [inside], writable: [workspace] });
+    expect(nowhere.status).toBe("refused");
+    if (nowhere.status === "refused") expect(nowhere.reason).toContain("may write");
   });
 
   it("refuses, naming the binary, when the private folder is not docket's alone", () => {
@@ -97,7 +131,7 @@ describe("visibleNode", () => {
     const squatted = path.join(root, `docket-node-${me.uid}`);
     mkdirSync(squatted);
     chmodSync(squatted, 0o777);
-    const refused = visibleNode(file, { root });
+    const refused = visibleNode(file, { roots: [root] });
     expect(refused.status).toBe("refused");
     if (refused.status === "refused") {
       expect(refused.reason).toContain(file);

@@ -2,7 +2,6 @@ import {
   chmodSync,
   constants,
   copyFileSync,
-  linkSync,
   lstatSync,
   mkdirSync,
   realpathSync,
@@ -10,8 +9,9 @@ import {
   type Stats,
   statSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
+import { boundIntoSandbox } from "../bound-into-sandbox.js";
 
 /** Where a Node.js binary can be bound into the sandbox from, or why none can. */
 export type VisibleNode =
@@ -61,36 +61,94 @@ function foldersSearchable(file: string, who: Identity): boolean {
   }
 }
 
+/** Where `visibleNode` may keep its copy, and what the sandbox it serves may write. */
+export interface VisibleNodeOptions {
+  /**
+   * Folders to keep the copy under, tried in order (default: the temporary folder, /var/tmp,
+   * /tmp, ~/.cache). One inside a writable bind is skipped.
+   */
+  readonly roots?: readonly string[];
+  /** The folders the launch binds writable (real paths): the workspace and `sandbox.writable`. */
+  readonly writable?: readonly string[];
+  readonly who?: Identity;
+}
+
+const defaultRoots = (): string[] => [tmpdir(), "/var/tmp", "/tmp", path.join(homedir(), ".cache")];
+
 /**
- * A path to `node` that the sandbox can bind and run: `node` itself when `sandboxCanRun`, else a
- * hard link to it (or, across file systems, a copy) in a folder of docket's own, mode 0700, kept
- * for later calls and later processes under a name tied to the binary's inode, size and time.
- * The proxy's bootstrap runs with it; a Node.js under a home folder of another user (root running
- * a Node installed under /home/dev, mode 0700) could not otherwise be bound at all.
+ * A path to `node` that the sandbox can bind and run: `node` itself when `sandboxCanRun` and it
+ * lies outside every writable bind, else a copy of it in a folder of docket's own (mode 0700,
+ * outside every writable bind), kept for later calls and later processes under a name tied to the
+ * binary's device, inode, size and time. The proxy's bootstrap runs with it; a Node.js under a
+ * home folder of another user (root running a Node installed under /home/dev, mode 0700) could
+ * not otherwise be bound at all. Never a hard link: it would share the inode of docket's own
+ * binary, which a command given write access to the link could then alter (ADR 0069).
  *
  * @example
  * ```ts
- * visibleNode(process.execPath); // { status: "ready", path: "/tmp/docket-node-0/2049-1234-…" }
+ * visibleNode(process.execPath, { writable: ["/work/app"] });
+ * // { status: "ready", path: "/tmp/docket-node-0/2049-1234-…" }
  * ```
  */
 export function visibleNode(
   node: string,
-  { root = tmpdir(), who = myIdentity() }: { root?: string; who?: Identity } = {},
+  { roots = defaultRoots(), writable = [], who = myIdentity() }: VisibleNodeOptions = {},
 ): VisibleNode {
-  if (sandboxCanRun(node, who)) return { status: "ready", path: node };
+  if (sandboxCanRun(node, who) && !insideWritable(realOrSelf(node), writable)) {
+    return { status: "ready", path: node };
+  }
+  const problems: string[] = [];
   try {
     const source = statSync(node);
-    const dir = ownFolder(path.join(root, `docket-node-${who.uid}`), who);
     const name = `${source.dev}-${source.ino}-${source.size}-${Math.round(source.mtimeMs)}`;
-    const target = path.join(dir, name);
-    // Checked each time (a few stats): a link or copy removed meanwhile is made again.
-    if (!sandboxCanRun(target, who)) place(node, target, source, who);
-    return { status: "ready", path: target };
+    for (const root of roots) {
+      const base = realOrSelf(root);
+      if (insideWritable(base, writable)) {
+        problems.push(`${root} is inside a folder the command may write`);
+        continue;
+      }
+      try {
+        const target = path.join(ownFolder(path.join(base, `docket-node-${who.uid}`), who), name);
+        // Checked each time (a few stats): a copy removed meanwhile, or a hard link left by an
+        // earlier docket, is made again.
+        if (!isOwnCopy(target, source, who)) place(node, target);
+        return { status: "ready", path: target };
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+    }
   } catch (error) {
-    return {
-      status: "refused",
-      reason: `Refused: the network proxy needs a Node.js binary the sandbox can run; ${node} is in a folder the sandbox's user cannot enter, and no copy could be made (${(error as Error).message}). Run docket with a Node.js installed where every user can enter, such as /usr/local/bin/node.`,
-    };
+    problems.push((error as Error).message);
+  }
+  return {
+    status: "refused",
+    reason: `Refused: the network proxy needs a Node.js binary the sandbox can run and not write; ${node} is in a folder the sandbox's user cannot enter or may write, and no copy could be made outside the sandbox's writable folders (${problems.join("; ")}). Run docket with a Node.js installed where every user can enter, such as /usr/local/bin/node.`,
+  };
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+function insideWritable(file: string, writable: readonly string[]): boolean {
+  return boundIntoSandbox(
+    file,
+    writable.flatMap((dir) => ["--bind", dir, dir]),
+  );
+}
+
+// A copy of ours the sandbox's user can run, a file of its own (not the original's inode).
+function isOwnCopy(target: string, source: Stats, who: Identity): boolean {
+  try {
+    const stats = lstatSync(target);
+    const shared = stats.dev === source.dev && stats.ino === source.ino;
+    return stats.isFile() && !shared && stats.uid === who.uid && sandboxCanRun(target, who);
+  } catch {
+    return false;
   }
 }
 
@@ -109,24 +167,13 @@ function ownFolder(dir: string, who: Identity): string {
   return dir;
 }
 
-// A link costs nothing; its inode keeps the original's mode, so it serves only when that lets
-// the sandbox's user run it. Otherwise a copy of ours, 0500. Written aside, then renamed: a
-// process that reads the name meanwhile never finds half a binary.
-function place(node: string, target: string, source: Stats, who: Identity): void {
+// A copy, never a link: a link's inode is docket's own binary. FICLONE makes a reflink where the
+// file system can (a new inode, no bytes copied), else a copy. Read and run for docket's user
+// only, 0500. Written aside, then renamed: a process that reads the name meanwhile never finds
+// half a binary, and the rename replaces a hard link an earlier docket left there.
+function place(node: string, target: string): void {
   const aside = `${target}.${process.pid}.tmp`;
-  let linked = false;
-  if (allows(source, who, 0o5)) {
-    try {
-      linkSync(node, aside);
-      linked = true;
-    } catch {
-      // Another file system, or links refused: copied below.
-    }
-  }
-  if (!linked) {
-    copyFileSync(node, aside, constants.COPYFILE_FICLONE);
-    // Read and run for docket's user only: the sandbox runs as that user.
-    chmodSync(aside, 0o500);
-  }
+  copyFileSync(node, aside, constants.COPYFILE_FICLONE);
+  chmodSync(aside, 0o500);
   renameSync(aside, target);
 }
