@@ -12,7 +12,7 @@ import type { AnyLanguageModel } from "../src/model/as-model-v4.js";
 import type { ModelScript, ScriptedTurn } from "../src/model/model-script.js";
 import { createScriptedModel, createScriptedModelV3 } from "../src/model/scripted-model.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
-import type { CheckpointSigner } from "../src/store/audit-checkpoint.js";
+import type { AttestationSigner } from "../src/store/audit-attestation.js";
 import { openStore } from "../src/store/open-store.js";
 import type { Store } from "../src/store/store.js";
 import { defineTool } from "../src/tool/define-tool.js";
@@ -144,7 +144,12 @@ async function harnessRound(
     signer,
     yieldEachTurn = true,
     v3 = false,
-  }: { timeStore?: boolean; signer?: CheckpointSigner; yieldEachTurn?: boolean; v3?: boolean } = {},
+  }: {
+    timeStore?: boolean;
+    signer?: AttestationSigner;
+    yieldEachTurn?: boolean;
+    v3?: boolean;
+  } = {},
 ): Promise<HarnessRound> {
   const raw = await openStore(url, signer ? { signer } : {});
   const { store, byMethod } = timeStore
@@ -182,7 +187,7 @@ async function checkpointRound(
   round: number,
   policy: unknown,
   withStore: boolean,
-  signer?: CheckpointSigner,
+  signer?: AttestationSigner,
 ) {
   const store = withStore
     ? await openStore(`sqlite:${join(dir, `checkpoint-${round}.db`)}`, signer ? { signer } : {})
@@ -202,8 +207,8 @@ async function checkpointRound(
   for (const batch of batches) {
     const results = await checkpoint.dispatchBatch(batch, { sessionId: session, runId: "bench" });
     if (results.some((r) => r.status !== "ok")) throw new Error("a bench call did not succeed");
-    // The worst case of docket run's signing: one checkpoint for every batch of 10 calls.
-    if (signer) await store?.checkpoint();
+    // The worst case of docket run's signing: one attestation for every batch of 10 calls.
+    if (signer) await store?.attest();
   }
   const ms = performance.now() - start;
   await store?.close();
@@ -235,14 +240,14 @@ async function benchHarness(): Promise<void> {
     // Warm-up: V8 needs a few runs of 1,000 calls before the code is optimised (the first run is
     // about three times slower than the fifth); then the policy engine's caches, SQLite pages.
     const fileUrl = (round: number) => `sqlite:${join(dir, `harness-${round}.db`)}`;
-    // What docket run does: sign a checkpoint per batch, copied to a digest log (docs/audit.md).
+    // What docket run does: sign an attestation per batch, copied to a digest log (docs/audit.md).
     const audit = await createAuditSigner({
       keyFile: join(dir, "audit-key.pem"),
       digests: join(dir, "audit-digests.jsonl"),
       env: {},
     });
     let delivered = 0;
-    const signer: CheckpointSigner = {
+    const signer: AttestationSigner = {
       keyId: audit.keyId,
       sign: (body) => audit.sign(body),
       deliver: (checkpoints) => {
@@ -263,10 +268,10 @@ async function benchHarness(): Promise<void> {
     const harness: HarnessRound[] = [];
     const harnessV3: HarnessRound[] = [];
     const signed: HarnessRound[] = [];
-    let lastRunCheckpoints = 0;
+    let lastRunAttestations = 0;
     const turning: HarnessRound[] = [];
     const turningSigned: HarnessRound[] = [];
-    let turningCheckpoints = 0;
+    let turningAttestations = 0;
     const timed: HarnessRound[] = [];
     const inMemory: HarnessRound[] = [];
     const withStore: number[] = [];
@@ -278,13 +283,13 @@ async function benchHarness(): Promise<void> {
       harnessV3.push(await harnessRound(fileUrl(round + 400), policy, { v3: true }));
       delivered = 0;
       signed.push(await harnessRound(fileUrl(round + 100), policy, { signer }));
-      lastRunCheckpoints = delivered;
+      lastRunAttestations = delivered;
       turning.push(await harnessRound(fileUrl(round + 200), policy, { yieldEachTurn: true }));
       delivered = 0;
       turningSigned.push(
         await harnessRound(fileUrl(round + 300), policy, { signer, yieldEachTurn: true }),
       );
-      turningCheckpoints = delivered;
+      turningAttestations = delivered;
       timed.push(await harnessRound(fileUrl(round + ROUNDS), policy, { timeStore: true }));
       inMemory.push(await harnessRound(":memory:", policy));
       withStore.push(await checkpointRound(dir, round, policy, true));
@@ -336,7 +341,7 @@ async function benchHarness(): Promise<void> {
       `  model interface: V4 (the figure above) ${us(overhead)}, V3 through docket's adapter ${us(overheadV3)} (${overheadV3 - overhead >= 0 ? "+" : ""}${(overheadV3 - overhead).toFixed(2)} µs a call); CPU ${us(cpuUnsigned)} vs ${us(cpuV3)}`,
     );
     console.log(
-      `  same run, signed          ${us(overheadSigned)}  (a checkpoint per batch, at most one per 200 ms: ${lastRunCheckpoints} in the last run, to a digest file: ${overheadSigned - overhead >= 0 ? "+" : ""}${(overheadSigned - overhead).toFixed(2)} µs a call; target <= 5 µs: ${overheadSigned - overhead <= 5 ? "met" : "MISSED"})`,
+      `  same run, signed          ${us(overheadSigned)}  (an attestation per batch, at most one per 200 ms: ${lastRunAttestations} in the last run, to a digest file: ${overheadSigned - overhead >= 0 ? "+" : ""}${(overheadSigned - overhead).toFixed(2)} µs a call; target <= 5 µs: ${overheadSigned - overhead <= 5 ? "met" : "MISSED"})`,
     );
     console.log(
       `    CPU time per call (this process only, steadier on a shared machine): unsigned ${us(cpuUnsigned)}, signed ${us(cpuSigned)} (${cpuSigned - cpuUnsigned >= 0 ? "+" : ""}${(cpuSigned - cpuUnsigned).toFixed(2)} µs)`,
@@ -345,7 +350,7 @@ async function benchHarness(): Promise<void> {
       `    the ${ROUNDS} signed runs: ${signed.map((h) => perCallUs(h.wallMs - h.modelMs).toFixed(1)).join(", ")} µs`,
     );
     console.log(
-      `  the loop turning each turn (as with a real model: one commit per batch): unsigned ${us(turningUs)}, signed ${us(turningSignedUs)} (${turningSignedUs - turningUs >= 0 ? "+" : ""}${(turningSignedUs - turningUs).toFixed(2)} µs a call, ${turningCheckpoints} checkpoints a run); CPU ${us(turningCpu)} vs ${us(turningSignedCpu)} (${turningSignedCpu - turningCpu >= 0 ? "+" : ""}${(turningSignedCpu - turningCpu).toFixed(2)} µs)`,
+      `  the loop turning each turn (as with a real model: one commit per batch): unsigned ${us(turningUs)}, signed ${us(turningSignedUs)} (${turningSignedUs - turningUs >= 0 ? "+" : ""}${(turningSignedUs - turningUs).toFixed(2)} µs a call, ${turningAttestations} checkpoints a run); CPU ${us(turningCpu)} vs ${us(turningSignedCpu)} (${turningSignedCpu - turningCpu >= 0 ? "+" : ""}${(turningSignedCpu - turningCpu).toFixed(2)} µs)`,
     );
     console.log(`  direct function call      ${us(directUs)}`);
     console.log(
@@ -357,7 +362,7 @@ async function benchHarness(): Promise<void> {
       `    checkpoint + SQLite store, commit/batch  ${us(checkpointStore)}  (dispatchBatch alone: it flushes every batch)`,
     );
     console.log(
-      `    the same + store.checkpoint() per batch ${us(checkpointSigned)}  (${checkpointSigned - checkpointStore >= 0 ? "+" : ""}${(checkpointSigned - checkpointStore).toFixed(2)} µs a call: a checkpoint in a transaction of its own after every 10 calls, the worst case; the harness signs inside the batch commit)`,
+      `    the same + store.attest() per batch ${us(checkpointSigned)}  (${checkpointSigned - checkpointStore >= 0 ? "+" : ""}${(checkpointSigned - checkpointStore).toFixed(2)} µs a call: a checkpoint in a transaction of its own after every 10 calls, the worst case; the harness signs inside the batch commit)`,
     );
     console.log(
       `    store calls in the harness run           ${us(storeInHarness)}  (awaited time, estimate, from runs with every store call timed: ${us(overheadTimed)} a call with the timing)`,

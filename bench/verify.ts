@@ -51,7 +51,7 @@ function readCall(sessionId: string, callId: string, at: number): StoreEvent[] {
 /** What one verify run measured, in the child process that ran it. */
 interface VerifyRun {
   readonly events: number;
-  readonly checkpoints: number;
+  readonly attestations: number;
   readonly verdict: string;
   readonly seconds: number;
   /** Resident memory with the store open, before verify (MB). */
@@ -60,7 +60,7 @@ interface VerifyRun {
   readonly peakMb: number;
 }
 
-/** Build a signed SQLite store of one session of `events` events, checkpointed every 4,000. */
+/** Build a signed SQLite store of one session of `events` events, attestationed every 4,000. */
 async function buildStore(dir: string, events: number): Promise<number> {
   const signer = await createAuditSigner({
     keyFile: join(dir, "key.pem"),
@@ -69,7 +69,7 @@ async function buildStore(dir: string, events: number): Promise<number> {
   });
   const store = await openStore(`sqlite:${join(dir, "docket.db")}`, {
     signer,
-    checkpointIntervalMs: 60_000,
+    attestationIntervalMs: 60_000,
   });
   const session = await store.createSession({ principal: "agent", configHash: "bench" });
   const built = performance.now();
@@ -79,7 +79,7 @@ async function buildStore(dir: string, events: number): Promise<number> {
       batch.push(...readCall(session.id, `c${i}`, 1_700_000_000_000 + i));
     }
     await store.emitMany(batch);
-    await store.checkpoint();
+    await store.attest();
   }
   await store.close();
   await signer.close();
@@ -101,7 +101,7 @@ async function verifyHere(dir: string): Promise<void> {
   await reader.close();
   const run: VerifyRun = {
     events: report.events,
-    checkpoints: report.checkpoints,
+    attestations: report.attestations,
     verdict: report.verdict,
     seconds,
     baseMb,
@@ -157,7 +157,7 @@ export async function benchVerify(
       const free = verifyInChild(dir, []);
       const capped = verifyInChild(dir, CAPPED);
       console.log(
-        `audit verify, one session: ${free.events.toLocaleString("en")} events, ${free.checkpoints} checkpoints, verdict ${free.verdict}: ${free.seconds.toFixed(1)} s (${Math.round(free.events / free.seconds).toLocaleString("en")} events/s); peak resident memory ${mb(free.peakMb)} MB (${mb(free.baseMb)} MB with the store open); heap capped (${CAPPED.join(" ")}): ${capped.verdict} in ${capped.seconds.toFixed(1)} s, peak ${mb(capped.peakMb)} MB; store built in ${buildSeconds.toFixed(1)} s; load average ${loadavg()[0]?.toFixed(1)}`,
+        `audit verify, one session: ${free.events.toLocaleString("en")} events, ${free.attestations} attestations, verdict ${free.verdict}: ${free.seconds.toFixed(1)} s (${Math.round(free.events / free.seconds).toLocaleString("en")} events/s); peak resident memory ${mb(free.peakMb)} MB (${mb(free.baseMb)} MB with the store open); heap capped (${CAPPED.join(" ")}): ${capped.verdict} in ${capped.seconds.toFixed(1)} s, peak ${mb(capped.peakMb)} MB; store built in ${buildSeconds.toFixed(1)} s; load average ${loadavg()[0]?.toFixed(1)}`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -59,14 +59,14 @@ export type { WriteFileOptions } from "./builtin/files/write-file.handler.js";
 export type { CommandEnvOptions } from "./builtin/shell/command-env.js";
 export type { RunCommandOptions } from "./builtin/shell/run-command.handler.js";
 export type { FetchUrlOptions } from "./builtin/web/fetch-url.handler.js";
-export type { CallLedger, RecordedOutcome } from "./checkpoint/call-ledger.js";
 export type {
-  CheckpointEvent,
-  CheckpointEventType,
+  CallEvent,
+  CallEventType,
   EmitOptions,
   EventBase,
   EventSink,
-} from "./checkpoint/checkpoint-event.js";
+} from "./checkpoint/call-event.js";
+export type { CallLedger, RecordedOutcome } from "./checkpoint/call-ledger.js";
 export type {
   CheckpointLimits,
   CheckpointOptions,
@@ -236,8 +236,9 @@ export type {
   NewApproval,
 } from "./store/approval-record.js";
 export type { ApprovalWatch } from "./store/approval-watch.js";
+export type { MessageRow } from "./store/attestation-plan.js";
+export type { AttestationSigner, AuditAttestation } from "./store/audit-attestation.js";
 export type { ChainRow } from "./store/audit-chain.js";
-export type { AuditCheckpoint, CheckpointSigner } from "./store/audit-checkpoint.js";
 export type {
   AuditRecord,
   ChainHeadRecord,
@@ -254,7 +255,6 @@ export type {
   DuplicateCall,
   MarkInterruptedOptions,
 } from "./store/call-record.js";
-export type { MessageRow } from "./store/checkpoint-plan.js";
 export { type OpenStoreOptions, openStore } from "./store/open-store.js";
 export type { StoreUrlSources } from "./store/resolve-store-url.js";
 export { resolveStoreUrl } from "./store/resolve-store-url.js";

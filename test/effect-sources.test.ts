@@ -40,7 +40,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "audit/audit-key.ts":
     "creates docket's own audit signing key (0600, outside the workspace) on init or first use; no tool reaches it",
   "audit/digest-log.ts":
-    "appends docket's signed checkpoints to its own digest log (a file or a separate PostgreSQL); runs nothing a model asked for",
+    "appends docket's signed attestations to its own digest log (a file or a separate PostgreSQL); runs nothing a model asked for",
   "cli/commands/audit-trail-commands.ts":
     "docket audit export writes the export file the operator named with --out",
   "sandbox/probe-sandbox.ts":

@@ -1,4 +1,4 @@
-import type { AuditCheckpoint } from "../store/audit-checkpoint.js";
+import type { AuditAttestation } from "../store/audit-attestation.js";
 import type { RecoveredSpan, TrailProblem } from "./trail-report.js";
 
 /** A session's row as verify compares it: its hash (`sessionRowHash`) and when it last changed. */
@@ -6,17 +6,17 @@ export interface SessionRowDigest {
   readonly hash: string;
   /**
    * The row's hash over the canonical JSON before RFC 8785 (`legacySessionRowHash`), which the
-   * checkpoints of stores written before signed (ADR 0062). Left out, only `hash` is accepted.
+   * attestations of stores written before signed (ADR 0062). Left out, only `hash` is accepted.
    */
   readonly legacyHash?: string | undefined;
   readonly updatedAt: number;
 }
 
 /**
- * Hold a session's row against the checkpoints that signed it: a row that differs from the one
- * the latest checkpoint signed was edited (tampered), unless it changed after that checkpoint
+ * Hold a session's row against the attestations that signed it: a row that differs from the one
+ * the latest attestation signed was edited (tampered), unless it changed after that attestation
  * (an update not yet signed: a crash, a session still running, or an edit that also moved its
- * time: not proven either way). A row no checkpoint covers at all, with no events, is a session
+ * time: not proven either way). A row no attestation covers at all, with no events, is a session
  * created just before a crash, or an inserted one: also not proven.
  *
  * @example
@@ -27,7 +27,7 @@ export interface SessionRowDigest {
 export function checkSignedSession(
   sessionId: string,
   row: SessionRowDigest | undefined,
-  trusted: readonly AuditCheckpoint[],
+  trusted: readonly AuditAttestation[],
   events: number,
   found: (problem: TrailProblem) => void,
 ): void {
@@ -38,7 +38,7 @@ export function checkSignedSession(
         kind: "session",
         sessionId,
         seq: 0,
-        message: `the session's row is gone: checkpoint ${signed.n} signed it`,
+        message: `the session's row is gone: attestation ${signed.n} signed it`,
       });
     }
     return;
@@ -50,20 +50,20 @@ export function checkSignedSession(
         sessionId,
         seq: 0,
         message:
-          "no signed checkpoint covers this session's row and it has no events: created just before a crash, or inserted by someone else",
+          "no signed attestation covers this session's row and it has no events: created just before a crash, or inserted by someone else",
       });
     }
     return;
   }
   if (!signed || signed.sessionHash === row.hash) return;
   if (row.legacyHash !== undefined && signed.sessionHash === row.legacyHash) return;
-  const latest = trusted.at(-1) as AuditCheckpoint;
+  const latest = trusted.at(-1) as AuditAttestation;
   if (signed === latest && row.updatedAt > latest.at) {
     found({
       kind: "unsigned_session",
       sessionId,
       seq: 0,
-      message: `the session's row (principal, title, status, metadata) changed after checkpoint ${latest.n}: an update not yet signed (a crash just after it, or a session still running), or an edit`,
+      message: `the session's row (principal, title, status, metadata) changed after attestation ${latest.n}: an update not yet signed (a crash just after it, or a session still running), or an edit`,
     });
     return;
   }
@@ -71,7 +71,7 @@ export function checkSignedSession(
     kind: "session",
     sessionId,
     seq: 0,
-    message: `the session's row (principal, title, status, metadata) is not the one checkpoint ${signed.n} signed: it was edited`,
+    message: `the session's row (principal, title, status, metadata) is not the one attestation ${signed.n} signed: it was edited`,
   });
 }
 
@@ -85,33 +85,33 @@ export function checkSignedSession(
  */
 export function recoveredSpans(
   sessionId: string,
-  trusted: readonly AuditCheckpoint[],
+  trusted: readonly AuditAttestation[],
 ): RecoveredSpan[] {
   const spans: RecoveredSpan[] = [];
   let before = 0;
   let beforeMessages = 0;
-  for (const checkpoint of trusted) {
-    const events = checkpoint.seq > before;
-    const messages = checkpoint.messagesSeq > beforeMessages;
-    if (checkpoint.recovered && (events || messages)) {
-      const when = new Date(checkpoint.at).toISOString();
+  for (const attestation of trusted) {
+    const events = attestation.seq > before;
+    const messages = attestation.messagesSeq > beforeMessages;
+    if (attestation.recovered && (events || messages)) {
+      const when = new Date(attestation.at).toISOString();
       const what = [
-        events ? `events ${before + 1} to ${checkpoint.seq}` : "",
-        messages ? `transcript messages ${beforeMessages + 1} to ${checkpoint.messagesSeq}` : "",
+        events ? `events ${before + 1} to ${attestation.seq}` : "",
+        messages ? `transcript messages ${beforeMessages + 1} to ${attestation.messagesSeq}` : "",
       ]
         .filter(Boolean)
         .join(" and ");
       spans.push({
         sessionId,
         fromSeq: events ? before + 1 : 0,
-        toSeq: events ? checkpoint.seq : 0,
-        messages: messages ? { from: beforeMessages + 1, to: checkpoint.messagesSeq } : undefined,
-        at: checkpoint.at,
+        toSeq: events ? attestation.seq : 0,
+        messages: messages ? { from: beforeMessages + 1, to: attestation.messagesSeq } : undefined,
+        at: attestation.at,
         message: `${what} were signed by recovery at ${when}: the process that wrote them died before signing (a crash), or they were inserted before recovery; the signature cannot tell these apart`,
       });
     }
-    before = Math.max(before, checkpoint.seq);
-    beforeMessages = Math.max(beforeMessages, checkpoint.messagesSeq);
+    before = Math.max(before, attestation.seq);
+    beforeMessages = Math.max(beforeMessages, attestation.messagesSeq);
   }
   return spans;
 }

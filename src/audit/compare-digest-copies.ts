@@ -1,29 +1,29 @@
-import type { AuditCheckpoint } from "../store/audit-checkpoint.js";
+import type { AuditAttestation } from "../store/audit-attestation.js";
 import type { TrailProblem } from "./trail-report.js";
 
 /**
- * Hold a session's checkpoints in the store against their copies in the digest log (ADR 0049).
- * A copy only in the digest log means the store lost checkpoints (deleted, rolled back):
- * tampering. A checkpoint only in the store is tampering too (the log lost it, or it is another
+ * Hold a session's attestations in the store against their copies in the digest log (ADR 0049).
+ * A copy only in the digest log means the store lost attestations (deleted, rolled back):
+ * tampering. An attestation only in the store is tampering too (the log lost it, or it is another
  * log), unless its signer may still owe the copy (`owed`: a process running now, or one killed
  * between the commit and the delivery that recovery has not yet made good); then it is not
- * proven either way, and not even that when a later checkpoint that names it through its `prev`
+ * proven either way, and not even that when a later attestation that names it through its `prev`
  * links is in the log.
  *
  * @example
  * ```ts
- * import type { AuditCheckpoint } from "../store/audit-checkpoint.js";
+ * import type { AuditAttestation } from "../store/audit-attestation.js";
  * import type { TrailProblem } from "./trail-report.js";
- * declare const stored: AuditCheckpoint[];
- * declare const delivered: AuditCheckpoint[];
+ * declare const stored: AuditAttestation[];
+ * declare const delivered: AuditAttestation[];
  * const problems: TrailProblem[] = [];
  * compareDigestCopies("ses_1", stored, delivered, new Set(), (problem) => problems.push(problem));
  * ```
  */
 export function compareDigestCopies(
   sessionId: string,
-  stored: readonly AuditCheckpoint[],
-  delivered: readonly AuditCheckpoint[],
+  stored: readonly AuditAttestation[],
+  delivered: readonly AuditAttestation[],
   owed: ReadonlySet<string>,
   found: (problem: TrailProblem) => void,
 ): void {
@@ -35,7 +35,7 @@ export function compareDigestCopies(
       kind: "digest_mismatch",
       sessionId,
       seq: onlyLog.seq,
-      message: `checkpoint ${onlyLog.n} (event ${onlyLog.seq}) is in the digest log but not in the store: the store's checkpoints were deleted`,
+      message: `attestation ${onlyLog.n} (event ${onlyLog.seq}) is in the digest log but not in the store: the store's attestations were deleted`,
     });
   }
   const onlyStore = stored.filter((c) => c.hash !== "" && !inLog.has(c.hash));
@@ -45,10 +45,10 @@ export function compareDigestCopies(
       kind: "digest_mismatch",
       sessionId,
       seq: lost.seq,
-      message: `checkpoint ${lost.n} (event ${lost.seq}) is in the store but not in the digest log, and no process owes its copy: the digest log lost it, or this is another digest log`,
+      message: `attestation ${lost.n} (event ${lost.seq}) is in the store but not in the digest log, and no process owes its copy: the digest log lost it, or this is another digest log`,
     });
   }
-  // A later delivered checkpoint chains back through an owed one: the log vouches for it.
+  // A later delivered attestation chains back through an owed one: the log vouches for it.
   const lastDelivered = Math.max(0, ...delivered.map((c) => c.n));
   const pending = onlyStore.find((c) => owed.has(c.hash) && c.n > lastDelivered);
   if (pending) {
@@ -56,7 +56,7 @@ export function compareDigestCopies(
       kind: "undelivered",
       sessionId,
       seq: pending.seq,
-      message: `checkpoint ${pending.n} (event ${pending.seq}) is not yet in the digest log: its signer is still running, or was killed between the commit and the copy (the next open of the store delivers it)`,
+      message: `attestation ${pending.n} (event ${pending.seq}) is not yet in the digest log: its signer is still running, or was killed between the commit and the copy (the next open of the store delivers it)`,
     });
   }
 }

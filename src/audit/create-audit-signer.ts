@@ -1,10 +1,10 @@
 import * as crypto from "node:crypto";
-import type { CheckpointSigner } from "../store/audit-checkpoint.js";
+import type { AttestationSigner } from "../store/audit-attestation.js";
 import { type AuditPaths, loadAuditKey, resolveAuditPaths } from "./audit-key.js";
 import { type DigestLog, openDigestLog } from "./digest-log.js";
 
 /** A signer with what it was built from. */
-export interface AuditSigner extends CheckpointSigner {
+export interface AuditSigner extends AttestationSigner {
   readonly paths: AuditPaths;
   readonly publicKeyPem: string;
   readonly digests: DigestLog;
@@ -51,9 +51,9 @@ export async function createAuditSigner({
     publicKeyPem: key.publicKeyPem,
     digests: log,
     sign: (body) => crypto.sign(null, Buffer.from(body), key.privateKey).toString("base64"),
-    deliver: (checkpoints) => log.deliver(checkpoints),
+    deliver: (attestations) => log.deliver(attestations),
     delivered: async (storeId) =>
-      new Set((await log.read(storeId)).checkpoints.map((checkpoint) => checkpoint.hash)),
+      new Set((await log.read(storeId)).attestations.map((attestation) => attestation.hash)),
     close: () => log.close(),
   };
 }

@@ -9,28 +9,28 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { DocketError } from "../errors/docket-error.js";
-import { type AuditCheckpoint, parseCheckpoint } from "../store/audit-checkpoint.js";
+import { type AuditAttestation, parseAttestation } from "../store/audit-attestation.js";
 
-/** What a digest log holds: readable checkpoints, and the lines that were not. */
+/** What a digest log holds: readable attestations, and the lines that were not. */
 export interface DigestContents {
-  readonly checkpoints: readonly AuditCheckpoint[];
+  readonly attestations: readonly AuditAttestation[];
   readonly unreadable: readonly { readonly line: number; readonly reason: string }[];
 }
 
 /**
- * The copy of every checkpoint kept outside the store: a JSON-lines file (default, beside the
+ * The copy of every attestation kept outside the store: a JSON-lines file (default, beside the
  * key) or a table in a separate PostgreSQL database. Append-only by use; what protects it is
  * where it lives (docs/audit.md).
  *
  * @example
  * ```ts
  * const log = await openDigestLog("/home/me/.config/docket/audit-digests.jsonl");
- * await log.deliver(checkpoints);
+ * await log.deliver(attestations);
  * ```
  */
 export interface DigestLog {
   readonly location: string;
-  deliver(checkpoints: readonly AuditCheckpoint[]): void | Promise<void>;
+  deliver(attestations: readonly AuditAttestation[]): void | Promise<void>;
   read(storeId?: string): Promise<DigestContents>;
   close(): Promise<void>;
 }
@@ -49,8 +49,8 @@ export async function openDigestLog(location: string): Promise<DigestLog> {
   return fileDigestLog(location);
 }
 
-function line(checkpoint: AuditCheckpoint): string {
-  return `${JSON.stringify({ body: checkpoint.body, signature: checkpoint.signature })}\n`;
+function line(attestation: AuditAttestation): string {
+  return `${JSON.stringify({ body: attestation.body, signature: attestation.signature })}\n`;
 }
 
 function fileDigestLog(file: string): DigestLog {
@@ -69,9 +69,9 @@ function fileDigestLog(file: string): DigestLog {
   };
   return {
     location: file,
-    deliver(checkpoints) {
+    deliver(attestations) {
       // One write of whole lines to an O_APPEND file: processes sharing the log never interleave.
-      writeSync(open(), checkpoints.map(line).join(""));
+      writeSync(open(), attestations.map(line).join(""));
     },
     async read(storeId) {
       let text: string;
@@ -79,7 +79,7 @@ function fileDigestLog(file: string): DigestLog {
         text = readFileSync(file, "utf8");
       } catch (error) {
         if ((error as { code?: string }).code === "ENOENT")
-          return { checkpoints: [], unreadable: [] };
+          return { attestations: [], unreadable: [] };
         throw new DocketError("digest_log_unreadable", `${file}: cannot read the digest log.`, {
           cause: error,
         });
@@ -102,15 +102,15 @@ function statOrUndefined(file: string): { ino: number } | undefined {
 }
 
 /**
- * Parse digest lines (`{"body": …, "signature": …}`), keeping one store's checkpoints.
+ * Parse digest lines (`{"body": …, "signature": …}`), keeping one store's attestations.
  *
  * @example
  * ```ts
- * parseDigestLines(text.split("\n"), storeId).checkpoints;
+ * parseDigestLines(text.split("\n"), storeId).attestations;
  * ```
  */
 export function parseDigestLines(lines: readonly string[], storeId?: string): DigestContents {
-  const checkpoints: AuditCheckpoint[] = [];
+  const attestations: AuditAttestation[] = [];
   const unreadable: { line: number; reason: string }[] = [];
   lines.forEach((text, index) => {
     if (text.trim() === "") return;
@@ -121,17 +121,17 @@ export function parseDigestLines(lines: readonly string[], storeId?: string): Di
       unreadable.push({ line: index + 1, reason: "not JSON" });
       return;
     }
-    const checkpoint =
+    const attestation =
       typeof value?.body === "string" && typeof value.signature === "string"
-        ? parseCheckpoint(value.body, value.signature)
+        ? parseAttestation(value.body, value.signature)
         : undefined;
-    if (!checkpoint) {
-      unreadable.push({ line: index + 1, reason: "not a checkpoint" });
+    if (!attestation) {
+      unreadable.push({ line: index + 1, reason: "not an attestation" });
       return;
     }
-    if (storeId === undefined || checkpoint.storeId === storeId) checkpoints.push(checkpoint);
+    if (storeId === undefined || attestation.storeId === storeId) attestations.push(attestation);
   });
-  return { checkpoints, unreadable };
+  return { attestations, unreadable };
 }
 
 async function openPostgresDigestLog(url: string): Promise<DigestLog> {
@@ -162,17 +162,17 @@ async function openPostgresDigestLog(url: string): Promise<DigestLog> {
   }
   return {
     location,
-    async deliver(checkpoints) {
+    async deliver(attestations) {
       await pool.query(
         `INSERT INTO docket_audit_digests (store_id, session_id, n, body, signature)
          SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[])
          ON CONFLICT DO NOTHING`,
         [
-          checkpoints.map((c) => c.storeId),
-          checkpoints.map((c) => c.sessionId),
-          checkpoints.map((c) => c.n),
-          checkpoints.map((c) => c.body),
-          checkpoints.map((c) => c.signature),
+          attestations.map((c) => c.storeId),
+          attestations.map((c) => c.sessionId),
+          attestations.map((c) => c.n),
+          attestations.map((c) => c.body),
+          attestations.map((c) => c.signature),
         ],
       );
     },

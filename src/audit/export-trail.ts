@@ -1,8 +1,8 @@
 import { DocketError } from "../errors/docket-error.js";
+import type { MessageRow } from "../store/attestation-plan.js";
+import type { AuditAttestation } from "../store/audit-attestation.js";
 import type { ChainRow } from "../store/audit-chain.js";
-import type { AuditCheckpoint } from "../store/audit-checkpoint.js";
 import type { ChainHeadRecord } from "../store/audit-record.js";
-import type { MessageRow } from "../store/checkpoint-plan.js";
 import type { Store } from "../store/store.js";
 import { parseDigestLines } from "./digest-log.js";
 import type { TrailSource } from "./verify-trail.js";
@@ -22,7 +22,7 @@ const PAGE = 5000;
 
 /**
  * Write whole sessions as JSON lines: a header, then per session its chain head, every event as
- * stored, every transcript message and every checkpoint (signed text and signature). `since`
+ * stored, every transcript message and every attestation (signed text and signature). `since`
  * picks the sessions with an event at or after it, each exported whole (a chain is only
  * checkable from its first event).
  *
@@ -42,8 +42,8 @@ export async function exportTrail(
   write: (line: string) => void | Promise<void>,
 ): Promise<{ sessions: number; events: number }> {
   const heads = await store.listChainHeads(sessionId);
-  const checkpointSessions = (await store.listCheckpoints(sessionId)).map((c) => c.sessionId);
-  let sessions = [...new Set([...heads.map((h) => h.sessionId), ...checkpointSessions])].sort();
+  const attestationSessions = (await store.listAttestations(sessionId)).map((c) => c.sessionId);
+  let sessions = [...new Set([...heads.map((h) => h.sessionId), ...attestationSessions])].sort();
   if (sessionId !== undefined && !sessions.includes(sessionId)) {
     throw new DocketError("unknown_session", `There is no audit trail for session ${sessionId}.`);
   }
@@ -78,9 +78,9 @@ export async function exportTrail(
     for (const message of await store.listMessageRows(id)) {
       await write(`${JSON.stringify({ kind: "message", sessionId: id, ...message })}\n`);
     }
-    for (const checkpoint of await store.listCheckpoints(id)) {
+    for (const attestation of await store.listAttestations(id)) {
       await write(
-        `${JSON.stringify({ kind: "checkpoint", body: checkpoint.body, signature: checkpoint.signature })}\n`,
+        `${JSON.stringify({ kind: "attestation", body: attestation.body, signature: attestation.signature })}\n`,
       );
     }
   }
@@ -108,7 +108,7 @@ export function readExport(
   const heads: ChainHeadRecord[] = [];
   const rows = new Map<string, ChainRow[]>();
   const messages = new Map<string, MessageRow[]>();
-  const checkpoints: AuditCheckpoint[] = [];
+  const attestations: AuditAttestation[] = [];
   for (const [index, line] of lines.entries()) {
     if (line.trim() === "") continue;
     let value: Record<string, unknown>;
@@ -146,11 +146,11 @@ export function readExport(
         messages.set(id, [...(messages.get(id) ?? []), message as unknown as MessageRow]);
         break;
       }
-      case "checkpoint": {
+      case "attestation": {
         const parsed = parseDigestLines([line]);
-        const checkpoint = parsed.checkpoints[0];
-        if (!checkpoint) throw bad(index, "a checkpoint line that is not a checkpoint");
-        checkpoints.push(checkpoint);
+        const attestation = parsed.attestations[0];
+        if (!attestation) throw bad(index, "an attestation line that is not an attestation");
+        attestations.push(attestation);
         break;
       }
       default:
@@ -164,7 +164,7 @@ export function readExport(
     source: {
       storeId: header.storeId,
       heads,
-      checkpoints: checkpoints.filter(
+      attestations: attestations.filter(
         (c) => c.storeId === header?.storeId && sessions.has(c.sessionId),
       ),
       sessionIds: [...rows.keys(), ...messages.keys()],

@@ -4,34 +4,34 @@ export type TrailProblemKind =
   | "chain"
   /** The chain holds but differs from what was signed: it was recomputed after an edit. */
   | "rewritten"
-  /** A signed checkpoint names events the store no longer has. */
+  /** A signed attestation names events the store no longer has. */
   | "truncated"
   /** The digest log knows a session the store does not. */
   | "deleted_session"
-  /** Events that no signed checkpoint covers at all. */
+  /** Events that no signed attestation covers at all. */
   | "forged_session"
-  /** Events after the last signed checkpoint (a crash, a running session, or an insertion). */
+  /** Events after the last signed attestation (a crash, a running session, or an insertion). */
   | "unsigned_tail"
-  /** Transcript messages after the last signed checkpoint (the same three causes). */
+  /** Transcript messages after the last signed attestation (the same three causes). */
   | "unsigned_messages"
   /**
-   * A session row no checkpoint covers yet: created or updated just before a crash (or while
+   * A session row no attestation covers yet: created or updated just before a crash (or while
    * verify ran), or inserted or edited since.
    */
   | "unsigned_session"
-  /** The sessions row differs from the one a checkpoint signed, or is gone. */
+  /** The sessions row differs from the one an attestation signed, or is gone. */
   | "session"
   | "bad_signature"
-  /** Checkpoints missing, out of order, or not linked to their predecessor. */
-  | "checkpoint_chain"
-  /** A checkpoint in the store and not in the digest log, or the other way round. */
+  /** Attestations missing, out of order, or not linked to their predecessor. */
+  | "attestation_chain"
+  /** An attestation in the store and not in the digest log, or the other way round. */
   | "digest_mismatch"
-  /** A checkpoint whose copy its signer may still owe the digest log (ADR 0049). */
+  /** An attestation whose copy its signer may still owe the digest log (ADR 0049). */
   | "undelivered"
   | "messages"
   | "calls"
   | "approvals"
-  /** The digest log itself has lines that are not checkpoints. */
+  /** The digest log itself has lines that are not attestations. */
   | "digest_log";
 
 /**
@@ -78,7 +78,7 @@ export type TrailVerdict = "verified" | "unsigned" | "tampered";
 export interface TrailProblem {
   readonly kind: TrailProblemKind;
   readonly sessionId: string;
-  /** The first bad event seq (or message seq for `messages`, checkpoint n for checkpoint kinds). */
+  /** The first bad event seq (or message seq for `messages`, attestation n for attestation kinds). */
   readonly seq: number;
   readonly message: string;
 }
@@ -101,7 +101,7 @@ export interface TrailReport {
   readonly storeId: string | undefined;
   readonly sessions: number;
   readonly events: number;
-  readonly checkpoints: number;
+  readonly attestations: number;
   /** Proven tampering: an edit, a removal, a forgery. */
   readonly problems: readonly TrailProblem[];
   /** What the last signature does not reach (`UNPROVEN_KINDS`): not proven either way. */

@@ -20,7 +20,7 @@ export interface VerifyStoreTrailOptions {
 }
 
 /**
- * Verify a store's whole trail (or one session's): the chains, the signed checkpoints against
+ * Verify a store's whole trail (or one session's): the chains, the signed attestations against
  * the public key and the digest log, the transcript, the sessions rows, and the `calls` and
  * `approvals` rows against the chain. Read-only. A session written to while it was read (its
  * head moved) is read again before anything found in it is reported: a live session's tables
@@ -98,8 +98,8 @@ async function verifyOnce(
       heads,
       // Sessions with events and no head are read (and reported) with the rest: one pass.
       sessionIds: await store.listChainSessions(sessionId),
-      checkpoints: await store.listCheckpoints(sessionId),
-      owed: new Set(await store.listOwedCheckpoints(sessionId)),
+      attestations: await store.listAttestations(sessionId),
+      owed: new Set(await store.listOwedAttestations(sessionId)),
       chainRows: (id, afterSeq) => store.listChainRows(id, { afterSeq, limit: PAGE }),
       messages: (id) => store.listMessageRows(id),
       sessionRows,
@@ -153,7 +153,7 @@ async function verifyOnce(
       ...result,
       notProven: [
         ...result.notProven,
-        "the store predates signed checkpoints (schema < 4): open it once with this docket to upgrade it",
+        "the store predates signed attestations (schema < 4): open it once with this docket to upgrade it",
       ],
     };
   }

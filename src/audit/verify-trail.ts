@@ -1,8 +1,8 @@
 import * as crypto from "node:crypto";
+import type { MessageRow } from "../store/attestation-plan.js";
+import { type AuditAttestation, messageLinkHash } from "../store/audit-attestation.js";
 import { type ChainRow, ChainVerifier, GENESIS_HASH } from "../store/audit-chain.js";
-import { type AuditCheckpoint, messageLinkHash } from "../store/audit-checkpoint.js";
 import type { ChainHeadRecord } from "../store/audit-record.js";
-import type { MessageRow } from "../store/checkpoint-plan.js";
 import {
   checkSignedSession,
   recoveredSpans,
@@ -24,9 +24,9 @@ export interface TrailSource {
   readonly heads: readonly ChainHeadRecord[];
   /** Sessions with events or messages that may have no head (an export's lines). */
   readonly sessionIds?: readonly string[];
-  /** The checkpoints kept with the events (the store's table, the export's lines). */
-  readonly checkpoints: readonly AuditCheckpoint[];
-  /** Hashes of checkpoints whose digest-log copy may still be owed (a store; ADR 0049). */
+  /** The attestations kept with the events (the store's table, the export's lines). */
+  readonly attestations: readonly AuditAttestation[];
+  /** Hashes of attestations whose digest-log copy may still be owed (a store; ADR 0049). */
   readonly owed?: ReadonlySet<string>;
   /** Pages of one session's events, in seq order. */
   chainRows(sessionId: string, afterSeq: number): Promise<readonly ChainRow[]>;
@@ -58,7 +58,7 @@ export interface SessionObserver {
 }
 
 /**
- * Verify a trail: each chain link, then each checkpoint's signature, their order and links,
+ * Verify a trail: each chain link, then each attestation's signature, their order and links,
  * the chain against what was signed (rewritten, truncated, deleted, forged, unsigned tail), the
  * transcript against its signed fold, the store's copy against the digest log. Every problem is
  * reported, the first of each kind per session.
@@ -80,7 +80,7 @@ export async function verifyTrail(
   const found = (problem: TrailProblem) =>
     (UNPROVEN_KINDS.has(problem.kind) ? unsigned : problems).push(problem);
   const wanted = (id: string) => sessionId === undefined || id === sessionId;
-  const digestCheckpoints = (digests?.checkpoints ?? []).filter((c) => wanted(c.sessionId));
+  const digestAttestations = (digests?.attestations ?? []).filter((c) => wanted(c.sessionId));
   for (const bad of digests?.unreadable ?? []) {
     found({
       kind: "digest_log",
@@ -96,7 +96,7 @@ export async function verifyTrail(
   }
   if (!digests) {
     notProven.push(
-      "no digest log: a truncated tail or a deleted session whose checkpoints were deleted with it cannot be seen",
+      "no digest log: a truncated tail or a deleted session whose attestations were deleted with it cannot be seen",
     );
   }
   const heads = new Map(
@@ -105,19 +105,19 @@ export async function verifyTrail(
   const sessions = new Set<string>([
     ...heads.keys(),
     ...(source.sessionIds ?? []).filter(wanted),
-    ...source.checkpoints.filter((c) => wanted(c.sessionId)).map((c) => c.sessionId),
-    ...digestCheckpoints.map((c) => c.sessionId),
+    ...source.attestations.filter((c) => wanted(c.sessionId)).map((c) => c.sessionId),
+    ...digestAttestations.map((c) => c.sessionId),
     ...(source.sessionRows ?? []).filter(wanted),
   ]);
   const owed = source.owed ?? new Set<string>();
   let events = 0;
   let checked = 0;
   for (const id of [...sessions].sort()) {
-    const stored = source.checkpoints.filter((c) => c.sessionId === id);
-    const delivered = digestCheckpoints.filter((c) => c.sessionId === id);
-    const trusted = publicKey ? signedCheckpoints(id, stored, delivered, publicKey, found) : [];
+    const stored = source.attestations.filter((c) => c.sessionId === id);
+    const delivered = digestAttestations.filter((c) => c.sessionId === id);
+    const trusted = publicKey ? signedAttestations(id, stored, delivered, publicKey, found) : [];
     checked += trusted.length;
-    if (publicKey) checkCheckpointChain(id, trusted, found);
+    if (publicKey) checkAttestationChain(id, trusted, found);
     if (digests && publicKey) compareDigestCopies(id, stored, delivered, owed, found);
     const observer = onSession?.(id);
     const signedSeqs = new Set(trusted.map((c) => c.seq));
@@ -142,7 +142,7 @@ export async function verifyTrail(
     storeId: source.storeId,
     sessions: sessions.size,
     events,
-    checkpoints: checked,
+    attestations: checked,
     problems,
     unsigned,
     recovered,
@@ -150,71 +150,71 @@ export async function verifyTrail(
   };
 }
 
-/** The checkpoints whose signature holds (store and digest copies merged by hash). */
-function signedCheckpoints(
+/** The attestations whose signature holds (store and digest copies merged by hash). */
+function signedAttestations(
   sessionId: string,
-  stored: readonly AuditCheckpoint[],
-  delivered: readonly AuditCheckpoint[],
+  stored: readonly AuditAttestation[],
+  delivered: readonly AuditAttestation[],
   key: crypto.KeyObject,
   found: (problem: TrailProblem) => void,
-): AuditCheckpoint[] {
-  const byHash = new Map<string, AuditCheckpoint>();
+): AuditAttestation[] {
+  const byHash = new Map<string, AuditAttestation>();
   let reported = false;
-  for (const checkpoint of [...stored, ...delivered]) {
-    if (byHash.has(checkpoint.hash) && checkpoint.hash !== "") continue;
+  for (const attestation of [...stored, ...delivered]) {
+    if (byHash.has(attestation.hash) && attestation.hash !== "") continue;
     let valid = false;
     try {
       valid =
-        checkpoint.hash !== "" &&
-        checkpoint.sessionId === sessionId &&
+        attestation.hash !== "" &&
+        attestation.sessionId === sessionId &&
         crypto.verify(
           null,
-          Buffer.from(checkpoint.body),
+          Buffer.from(attestation.body),
           key,
-          Buffer.from(checkpoint.signature, "base64"),
+          Buffer.from(attestation.signature, "base64"),
         );
     } catch {
       valid = false;
     }
-    if (valid) byHash.set(checkpoint.hash, checkpoint);
+    if (valid) byHash.set(attestation.hash, attestation);
     else if (!reported) {
       reported = true;
       found({
         kind: "bad_signature",
         sessionId,
-        seq: checkpoint.seq,
-        message: `checkpoint ${checkpoint.n} (event ${checkpoint.seq}) is not signed by this key: its signature does not verify`,
+        seq: attestation.seq,
+        message: `attestation ${attestation.n} (event ${attestation.seq}) is not signed by this key: its signature does not verify`,
       });
     }
   }
   return [...byHash.values()].sort((a, b) => a.n - b.n || a.at - b.at);
 }
 
-function checkCheckpointChain(
+function checkAttestationChain(
   sessionId: string,
-  trusted: readonly AuditCheckpoint[],
+  trusted: readonly AuditAttestation[],
   found: (problem: TrailProblem) => void,
 ): void {
   let prev = GENESIS_HASH;
   let seq = 0;
-  for (const [index, checkpoint] of trusted.entries()) {
+  for (const [index, attestation] of trusted.entries()) {
     const n = index + 1;
     const problem =
-      checkpoint.n !== n
-        ? checkpoint.n > n
-          ? `checkpoint ${n} is missing (the next one found is ${checkpoint.n})`
-          : `two different checkpoints ${checkpoint.n} are signed (a fork)`
-        : checkpoint.prev !== prev
-          ? `checkpoint ${n} does not name checkpoint ${n - 1} as its predecessor`
-          : checkpoint.seq < seq
-            ? `checkpoint ${n} signs event ${checkpoint.seq}, before checkpoint ${n - 1}'s event ${seq}`
+      attestation.n !== n
+        ? attestation.n > n
+          ? `attestation ${n} is missing (the next one found is ${attestation.n})`
+          : `two different attestations ${attestation.n} are signed (a fork)`
+        : attestation.prev !== prev
+          ? `attestation ${n} does not name attestation ${n - 1} as its predecessor`
+          : attestation.seq < seq
+            ? `attestation ${n} signs event ${attestation.seq}, before attestation ${n - 1}'s event ${seq}`
             : undefined;
     if (problem) {
-      found({ kind: "checkpoint_chain", sessionId, seq: checkpoint.seq, message: problem });
+      found({ kind: "attestation_chain", sessionId, seq: attestation.seq, message: problem });
       return;
     }
-    prev = checkpoint.hash;
-    seq = checkpoint.seq;
+    prev = attestation.hash;
+    seq = attestation.seq;
   }
 }
 
@@ -227,7 +227,7 @@ interface ChainSummary {
 
 /**
  * Read a session's whole chain page by page, checking each link; each row is shown to `each`
- * and dropped, its hash kept only where `each` says a checkpoint signs its seq.
+ * and dropped, its hash kept only where `each` says an attestation signs its seq.
  */
 async function readChain(
   source: TrailSource,
@@ -263,7 +263,7 @@ async function readChain(
 function checkAgainstSigned(
   sessionId: string,
   chain: ChainSummary,
-  trusted: readonly AuditCheckpoint[],
+  trusted: readonly AuditAttestation[],
   found: (problem: TrailProblem) => void,
 ): void {
   const bySeq = chain.signedHashes;
@@ -274,7 +274,7 @@ function checkAgainstSigned(
         kind: "forged_session",
         sessionId,
         seq: 1,
-        message: `no signed checkpoint covers any of this session's ${chain.count} events: it was not written by a docket holding this key (a forged session)`,
+        message: `no signed attestation covers any of this session's ${chain.count} events: it was not written by a docket holding this key (a forged session)`,
       });
     }
     return;
@@ -285,40 +285,40 @@ function checkAgainstSigned(
       kind: "deleted_session",
       sessionId,
       seq: 1,
-      message: `the session was deleted: checkpoint ${latest.n} signed ${latest.seq} events, the store has none`,
+      message: `the session was deleted: attestation ${latest.n} signed ${latest.seq} events, the store has none`,
     });
     return;
   }
   let matched = 0;
-  for (const checkpoint of [...trusted].sort((a, b) => a.seq - b.seq)) {
-    if (checkpoint.seq === 0) continue;
-    const hash = bySeq.get(checkpoint.seq);
-    if (hash === undefined && checkpoint.seq > last) {
+  for (const attestation of [...trusted].sort((a, b) => a.seq - b.seq)) {
+    if (attestation.seq === 0) continue;
+    const hash = bySeq.get(attestation.seq);
+    if (hash === undefined && attestation.seq > last) {
       found({
         kind: "truncated",
         sessionId,
         seq: last + 1,
-        message: `events ${last + 1} to ${checkpoint.seq} are missing: checkpoint ${checkpoint.n} signed the chain up to event ${checkpoint.seq}, the store's ends at ${last} (a truncated tail)`,
+        message: `events ${last + 1} to ${attestation.seq} are missing: attestation ${attestation.n} signed the chain up to event ${attestation.seq}, the store's ends at ${last} (a truncated tail)`,
       });
       return;
     }
-    if (hash !== checkpoint.headHash) {
+    if (hash !== attestation.headHash) {
       found({
         kind: "rewritten",
         sessionId,
         seq: matched + 1,
-        message: `events ${matched + 1} to ${checkpoint.seq} were rewritten: event ${checkpoint.seq}'s hash is not the one checkpoint ${checkpoint.n} signed (the chain was recomputed after an edit)`,
+        message: `events ${matched + 1} to ${attestation.seq} were rewritten: event ${attestation.seq}'s hash is not the one attestation ${attestation.n} signed (the chain was recomputed after an edit)`,
       });
       return;
     }
-    matched = checkpoint.seq;
+    matched = attestation.seq;
   }
   if (last > latest.seq) {
     found({
       kind: "unsigned_tail",
       sessionId,
       seq: latest.seq + 1,
-      message: `events ${latest.seq + 1} to ${last} are not covered by a signed checkpoint: written after the last one by a session still running or a process that crashed before signing, or added by someone else (not proven either way)`,
+      message: `events ${latest.seq + 1} to ${last} are not covered by a signed attestation: written after the last one by a session still running or a process that crashed before signing, or added by someone else (not proven either way)`,
     });
   }
 }
@@ -326,7 +326,7 @@ function checkAgainstSigned(
 function checkMessages(
   sessionId: string,
   messages: readonly MessageRow[],
-  trusted: readonly AuditCheckpoint[],
+  trusted: readonly AuditAttestation[],
   found: (problem: TrailProblem) => void,
 ): void {
   const folds = new Map<number, string>();
@@ -340,21 +340,21 @@ function checkMessages(
   }
   const count = expected - 1;
   let matched = 0;
-  for (const checkpoint of [...trusted].sort((a, b) => a.messagesSeq - b.messagesSeq)) {
-    if (checkpoint.messagesSeq === 0) continue;
-    if (folds.get(checkpoint.messagesSeq) !== checkpoint.messagesHash) {
+  for (const attestation of [...trusted].sort((a, b) => a.messagesSeq - b.messagesSeq)) {
+    if (attestation.messagesSeq === 0) continue;
+    if (folds.get(attestation.messagesSeq) !== attestation.messagesHash) {
       found({
         kind: "messages",
         sessionId,
         seq: matched + 1,
         message:
-          checkpoint.messagesSeq > count
-            ? `messages ${count + 1} to ${checkpoint.messagesSeq} are missing from the transcript: checkpoint ${checkpoint.n} signed ${checkpoint.messagesSeq}`
-            : `transcript messages ${matched + 1} to ${checkpoint.messagesSeq} contradict checkpoint ${checkpoint.n}: a message row was edited, removed or inserted`,
+          attestation.messagesSeq > count
+            ? `messages ${count + 1} to ${attestation.messagesSeq} are missing from the transcript: attestation ${attestation.n} signed ${attestation.messagesSeq}`
+            : `transcript messages ${matched + 1} to ${attestation.messagesSeq} contradict attestation ${attestation.n}: a message row was edited, removed or inserted`,
       });
       return;
     }
-    matched = checkpoint.messagesSeq;
+    matched = attestation.messagesSeq;
   }
   const signed = Math.max(0, ...trusted.map((c) => c.messagesSeq));
   if (messages.length > signed) {
@@ -362,7 +362,7 @@ function checkMessages(
       kind: "unsigned_messages",
       sessionId,
       seq: signed + 1,
-      message: `transcript messages ${signed + 1} to ${messages.length} are not covered by a signed checkpoint: a session still running, a crash before signing, or messages added by someone else (not proven either way)`,
+      message: `transcript messages ${signed + 1} to ${messages.length} are not covered by a signed attestation: a session still running, a crash before signing, or messages added by someone else (not proven either way)`,
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { CheckpointEvent } from "./checkpoint-event.js";
+import type { CallEvent } from "./call-event.js";
 import type { ToolResult } from "./tool-result.js";
 
 /** A recorded outcome of an earlier run of the same call id. */
@@ -33,7 +33,7 @@ export interface CallLedger {
        * A write's intent (`started`): a store that can commits it with the claim, in one
        * transaction, and answers `started: true`; otherwise the caller emits it.
        */
-      readonly start?: CheckpointEvent;
+      readonly start?: CallEvent;
     },
   ): Promise<
     | { readonly status: "claimed"; readonly started?: boolean }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../shared/canonical-json.js";
+import type { CallEvent } from "./call-event.js";
 import { CallTrace, type EventBody, eventOf } from "./call-trace.js";
-import type { CheckpointEvent } from "./checkpoint-event.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 
-type BodyOf<T extends CheckpointEvent["type"]> = Omit<
-  Extract<CheckpointEvent, { type: T }>,
+type BodyOf<T extends CallEvent["type"]> = Omit<
+  Extract<CallEvent, { type: T }>,
   "callId" | "tool" | "sessionId" | "at"
 >;
 type Exactly<T> = { readonly [K in keyof Required<T>]: T[K] };

@@ -1,16 +1,14 @@
 import type { Context } from "@opentelemetry/api";
 import { monotonicMs } from "../shared/monotonic-ms.js";
 import { startToolSpan, type ToolSpan } from "../telemetry/tool-span.js";
-import type { CheckpointEvent, EmitOptions } from "./checkpoint-event.js";
+import type { CallEvent, EmitOptions } from "./call-event.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { readCall } from "./read-call.js";
 import type { FailedResult, FailureReason, RefusalReason, RefusedResult } from "./tool-result.js";
 
-type Distribute<T> = T extends CheckpointEvent
-  ? Omit<T, "callId" | "tool" | "sessionId" | "at">
-  : never;
+type Distribute<T> = T extends CallEvent ? Omit<T, "callId" | "tool" | "sessionId" | "at"> : never;
 /** An event without the fields every event of a call shares. */
-export type EventBody = Distribute<CheckpointEvent>;
+export type EventBody = Distribute<CallEvent>;
 
 /**
  * The id and name of a call, as strings whatever the model sent: model-supplied values are hostile,
@@ -30,7 +28,7 @@ function labelledFinished(
   { callId, name: tool, sessionId }: CallTrace,
   body: Extract<EventBody, { type: "finished" }>,
   at: number,
-): CheckpointEvent {
+): CallEvent {
   // Keys in canonical order, like every event here; a separate literal so that the common
   // finished event keeps its one shape.
   return {
@@ -65,7 +63,7 @@ function labelledFinished(
  * // { at, callId, sessionId, timeoutMs: 5000, tool, type: "started", writes: false }
  * ```
  */
-export function eventOf(trace: CallTrace, body: EventBody, at: number): CheckpointEvent {
+export function eventOf(trace: CallTrace, body: EventBody, at: number): CallEvent {
   const { callId, name: tool, sessionId } = trace;
   switch (body.type) {
     case "requested":
@@ -122,7 +120,7 @@ export function eventOf(trace: CallTrace, body: EventBody, at: number): Checkpoi
       };
     default:
       // Shared fields first: in V8, `{ ...a, b }` takes a slow path that `{ b, ...a }` does not.
-      return { callId, tool, sessionId, at, ...body } as CheckpointEvent;
+      return { callId, tool, sessionId, at, ...body } as CallEvent;
   }
 }
 
@@ -164,7 +162,7 @@ export class CallTrace {
   }
 
   /** A step's event built without emitting it: for a store that commits it with another write. */
-  eventFor(body: EventBody): CheckpointEvent {
+  eventFor(body: EventBody): CallEvent {
     return eventOf(this, body, Date.now());
   }
 

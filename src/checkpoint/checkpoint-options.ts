@@ -5,8 +5,8 @@ import type { CallerClaims, PolicyInput } from "../policy/policy.js";
 import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import type { ToolLintHandler } from "../tool/tool-lint-warnings.js";
+import type { EventSink } from "./call-event.js";
 import type { CallLedger } from "./call-ledger.js";
-import type { EventSink } from "./checkpoint-event.js";
 import type { FlowOptions } from "./flow-options.js";
 import type { TaintOptions } from "./taint-ledger.js";
 

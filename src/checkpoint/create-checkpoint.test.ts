@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { ApprovalRequest } from "../approval/approval.js";
 import { defineTool } from "../tool/define-tool.js";
-import type { CheckpointEvent } from "./checkpoint-event.js";
+import type { CallEvent } from "./call-event.js";
 import { createCheckpoint } from "./create-checkpoint.js";
 import { createMemoryEventSink } from "./memory-event-sink.js";
 
@@ -33,7 +33,7 @@ function fixture() {
 }
 
 const call = (id: string, name: string, args: string) => ({ id, name, arguments: args });
-const types = (events: CheckpointEvent[]) => events.map((e) => e.type);
+const types = (events: CallEvent[]) => events.map((e) => e.type);
 
 describe("dispatch, step by step", () => {
   it("runs an allowed read and reports its output tied to the call", async () => {
@@ -451,7 +451,7 @@ describe("dispatch, running the handler", () => {
       ran = true;
     });
     const sink = {
-      emit(event: CheckpointEvent) {
+      emit(event: CallEvent) {
         if (event.type === "started") throw new Error("disk full");
       },
     };

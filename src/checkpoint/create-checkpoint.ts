@@ -7,7 +7,7 @@ import { unsealHandler } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
 import { reportToolLint } from "../tool/tool-lint-warnings.js";
 import { createToolSet } from "../tool/tool-set.js";
-import type { EventSink } from "./checkpoint-event.js";
+import type { EventSink } from "./call-event.js";
 import {
   type CheckpointOptions,
   type DispatchContext,

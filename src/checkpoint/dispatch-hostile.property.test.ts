@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defineTool } from "../tool/define-tool.js";
-import type { CheckpointEvent } from "./checkpoint-event.js";
+import type { CallEvent } from "./call-event.js";
 import { createCheckpoint } from "./create-checkpoint.js";
 import { createMemoryEventSink } from "./memory-event-sink.js";
 import type { ToolCall } from "./tool-result.js";
@@ -97,7 +97,7 @@ describe("dispatch over any input shape", () => {
         expect(["ok", "refused", "failed", "awaiting_approval"]).toContain(result.status);
         expect(typeof result.callId).toBe("string");
         expect(typeof result.name).toBe("string");
-        const types = events.events.map((e: CheckpointEvent) => e.type);
+        const types = events.events.map((e: CallEvent) => e.type);
         expect(types[0]).toBe("requested");
         expect(types.filter((t) => TERMINAL.has(t))).toHaveLength(1);
         expect(TERMINAL.has(types.at(-1) as string)).toBe(true);

@@ -1,10 +1,10 @@
-import type { CheckpointEvent, EventSink } from "./checkpoint-event.js";
+import type { CallEvent, EventSink } from "./call-event.js";
 
 /** An event sink that keeps every event in an array, for tests and short scripts. */
 export interface MemoryEventSink extends EventSink {
-  readonly events: CheckpointEvent[];
+  readonly events: CallEvent[];
   /** The events of one call, in order. */
-  forCall(callId: string): CheckpointEvent[];
+  forCall(callId: string): CallEvent[];
 }
 
 /**
@@ -19,7 +19,7 @@ export interface MemoryEventSink extends EventSink {
  * ```
  */
 export function createMemoryEventSink(): MemoryEventSink {
-  const events: CheckpointEvent[] = [];
+  const events: CallEvent[] = [];
   return {
     events,
     emit(event) {

@@ -54,7 +54,7 @@ export function verifyBadge(report: TrailReport): Html {
   );
   switch (report.verdict) {
     case "verified":
-      return html`<div class="badge ok" role="status"><b>✔ Audit chain verified</b>: ${report.events} events, ${report.checkpoints} signed checkpoint(s).${recovered}${notProven}</div>`;
+      return html`<div class="badge ok" role="status"><b>✔ Audit chain verified</b>: ${report.events} events, ${report.attestations} signed attestation(s).${recovered}${notProven}</div>`;
     case "unsigned":
       // A running session is signed within moments; a crashed one on the next start. Neither is
       // a break, so this is a status, not an alert.

@@ -8,7 +8,7 @@ const base: TrailReport = {
   storeId: "st_1",
   sessions: 1,
   events: 8,
-  checkpoints: 2,
+  attestations: 2,
   problems: [],
   unsigned: [],
   recovered: [],
@@ -18,7 +18,7 @@ const tail: TrailProblem = {
   kind: "unsigned_tail",
   sessionId: "ses_1",
   seq: 9,
-  message: "events 9 to 12 are not covered by a signed checkpoint",
+  message: "events 9 to 12 are not covered by a signed attestation",
 };
 
 describe("the console's verify badge", () => {

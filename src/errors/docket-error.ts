@@ -3,7 +3,7 @@
  * (test/docket-error-codes.test.ts checks that every code thrown in src/ is listed).
  */
 export type DocketErrorCode =
-  | "audit_checkpoint_failed"
+  | "audit_attestation_failed"
   | "audit_export_invalid"
   | "audit_key_exposed"
   | "audit_key_invalid"

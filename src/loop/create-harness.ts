@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModelV4, LanguageModelV4FunctionTool } from "@ai-sdk/provider";
 import type { DecisionAttempt, DecisionOutcome } from "../approval/decide-approval.js";
-import type { EventSink } from "../checkpoint/checkpoint-event.js";
+import type { EventSink } from "../checkpoint/call-event.js";
 import type { ToolOutputChunk } from "../checkpoint/checkpoint-options.js";
 import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import { storedLabelSources } from "../checkpoint/stored-label-sources.js";

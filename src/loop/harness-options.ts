@@ -1,5 +1,5 @@
 import type { Approver } from "../approval/approval.js";
-import type { EventSink } from "../checkpoint/checkpoint-event.js";
+import type { EventSink } from "../checkpoint/call-event.js";
 import type { FlowOptions } from "../checkpoint/flow-options.js";
 import type { TaintOptions } from "../checkpoint/taint-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";

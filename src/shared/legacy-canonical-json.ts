@@ -3,7 +3,7 @@
  * keys sorted, so keys that are array indices ("0", "9", "10") come first in numeric order,
  * as every JavaScript object lists them, then the rest by UTF-16 code units. It differs from
  * `canonicalJson` only for objects with such keys. Kept under its own name so that hashes
- * stored before the change (a session row a checkpoint signed) still verify; nothing new is
+ * stored before the change (a session row an attestation signed) still verify; nothing new is
  * hashed with it.
  *
  * @example

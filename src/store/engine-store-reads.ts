@@ -1,6 +1,7 @@
 import { DocketError } from "../errors/docket-error.js";
+import type { MessageRow } from "./attestation-plan.js";
+import type { AuditAttestation } from "./audit-attestation.js";
 import type { ChainRow } from "./audit-chain.js";
-import type { AuditCheckpoint } from "./audit-checkpoint.js";
 import type {
   AuditRecord,
   ChainHeadRecord,
@@ -8,7 +9,6 @@ import type {
   EventFilter,
 } from "./audit-record.js";
 import type { CallFilter, CallOutcome, CallRecord, DuplicateCall } from "./call-record.js";
-import type { MessageRow } from "./checkpoint-plan.js";
 import type { EngineOptions } from "./engine-options.js";
 import { storedText } from "./pending-event.js";
 import type { Session, SessionFilter } from "./session-record.js";
@@ -16,7 +16,7 @@ import type { StoreEngine } from "./store-engine.js";
 import type { TranscriptMessage } from "./transcript-message.js";
 
 /**
- * The reading half of the Store both engines share (sessions, transcript, trail, checkpoints,
+ * The reading half of the Store both engines share (sessions, transcript, trail, attestations,
  * calls): each read first commits what the write path buffered (`flush`), so a reader sees what
  * was emitted. The write path is `EngineStore`, in one place; leases and approvals sit between
  * (`EngineStoreCoordination`).
@@ -85,12 +85,12 @@ export abstract class EngineStoreReads {
     return this.db.storeId();
   }
 
-  async listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]> {
+  async listAttestations(sessionId?: string): Promise<AuditAttestation[]> {
     await this.flush();
-    return this.db.listCheckpoints(stored(sessionId));
+    return this.db.listAttestations(stored(sessionId));
   }
 
-  async listOwedCheckpoints(sessionId?: string): Promise<string[]> {
+  async listOwedAttestations(sessionId?: string): Promise<string[]> {
     await this.flush();
     return this.db.deliveries.owedHashes(stored(sessionId));
   }

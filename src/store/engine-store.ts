@@ -1,7 +1,7 @@
-import type { EmitOptions } from "../checkpoint/checkpoint-event.js";
+import type { EmitOptions } from "../checkpoint/call-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { DocketError } from "../errors/docket-error.js";
-import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
+import type { AttestationSigner, AuditAttestation } from "./audit-attestation.js";
 import { batchTexts } from "./batch-texts.js";
 import { CallLookahead } from "./call-lookahead.js";
 import { releaseOwner } from "./call-owner.js";
@@ -16,7 +16,7 @@ import type { EngineOptions } from "./engine-options.js";
 import { EngineStoreCoordination } from "./engine-store-coordination.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
-import type { BatchCheckpoint } from "./patched-sessions.js";
+import type { BatchAttestation } from "./patched-sessions.js";
 import { prepareEvent, storedText } from "./pending-event.js";
 import type {
   MessageText,
@@ -62,8 +62,8 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     {
       buffer = true,
       signer,
-      checkpointIntervalMs = 2000,
-    }: { buffer?: boolean; signer?: CheckpointSigner; checkpointIntervalMs?: number } = {},
+      attestationIntervalMs = 2000,
+    }: { buffer?: boolean; signer?: AttestationSigner; attestationIntervalMs?: number } = {},
   ) {
     super(db, options, owner);
     this.lookahead = new CallLookahead(db);
@@ -72,7 +72,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
         ? new StoreSigning(db, signer, {
             flush: () => this.queue.flush(),
             now: this.now,
-            intervalMs: checkpointIntervalMs,
+            intervalMs: attestationIntervalMs,
             owner,
           })
         : undefined;
@@ -106,7 +106,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     // forged one, nor its row for an inserted one.
     if (this.signing) {
       await this.signing.inCommit(async (sign) => ({
-        checkpoints: await this.db.insertSession(session, metadata, sign),
+        attestations: await this.db.insertSession(session, metadata, sign),
       }));
     } else {
       await this.db.insertSession(session, metadata);
@@ -126,7 +126,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     // After what is queued: a queued batch may carry a change to the same session.
     await this.flush();
     const now = this.now();
-    // Signed in the update's own commit: acknowledged only once a checkpoint covers it, so no
+    // Signed in the update's own commit: acknowledged only once an attestation covers it, so no
     // crash leaves the row changed and unsigned (ADR 0064).
     const updated = this.signing
       ? await this.signing.inCommit((sign) => this.db.updateSession(id, patch, metadata, now, sign))
@@ -171,7 +171,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     update: SessionUpdate | undefined,
     items: readonly PendingWrite[],
   ): Promise<TranscriptMessage[]> {
-    const save = (sign: BatchCheckpoint | undefined) =>
+    const save = (sign: BatchAttestation | undefined) =>
       this.db.saveMessages(sessionId, texts, batch, this.now(), update, items, sign);
     const saved = this.signing
       ? await this.signing.inTranscriptCommit(items, sessionId, update, save)
@@ -231,7 +231,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
       { kind: "messages", sessionId, messages: texts, createdAt: this.now(), session: update },
       false,
     );
-    // The end of a batch: its checkpoint follows its commit.
+    // The end of a batch: its attestation follows its commit.
     this.signing?.note(sessionId);
     this.signing?.batchEnded();
   }
@@ -266,7 +266,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     this.signing?.settled();
   }
 
-  async checkpoint(): Promise<AuditCheckpoint[]> {
+  async attest(): Promise<AuditAttestation[]> {
     this.assertOpen();
     await this.flush();
     return this.signing ? this.signing.now() : [];
@@ -394,7 +394,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     if (this.closed) return;
     try {
       if (!this.db.readOnly) await this.queue.flush();
-      // The last checkpoint: whatever this store wrote is signed before it lets go.
+      // The last attestation: whatever this store wrote is signed before it lets go.
       await this.signing?.close();
     } finally {
       this.closed = true;

@@ -1,5 +1,5 @@
 import { DocketError } from "../errors/docket-error.js";
-import type { CheckpointSigner } from "./audit-checkpoint.js";
+import type { AttestationSigner } from "./audit-attestation.js";
 import { createOwner, releaseOwner } from "./call-owner.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EngineStore } from "./engine-store.js";
@@ -23,12 +23,12 @@ export interface OpenStoreOptions {
   /** Milliseconds since the epoch. Default `Date.now`. */
   readonly clock?: () => number;
   /**
-   * Signs checkpoints of the chains this store writes (`createAuditSigner`, docs/audit.md).
-   * Default none: no checkpoints are written.
+   * Signs attestations of the chains this store writes (`createAuditSigner`, docs/audit.md).
+   * Default none: no attestations are written.
    */
-  readonly signer?: CheckpointSigner;
+  readonly signer?: AttestationSigner;
   /** The longest a written event stays unsigned during a long batch. Default 2000 ms. */
-  readonly checkpointIntervalMs?: number;
+  readonly attestationIntervalMs?: number;
 }
 
 /**
@@ -58,7 +58,7 @@ export async function openStore(
     mustExist = false,
     clock = Date.now,
     signer,
-    checkpointIntervalMs = 2000,
+    attestationIntervalMs = 2000,
   }: OpenStoreOptions = {},
 ): Promise<Store> {
   if (typeof url !== "string") {
@@ -99,7 +99,7 @@ export async function openStore(
   const store = new EngineStore(engine, options, owner, {
     buffer: target.buffer,
     ...(signer ? { signer } : {}),
-    checkpointIntervalMs,
+    attestationIntervalMs,
   });
   if (recover && !readOnly) {
     try {

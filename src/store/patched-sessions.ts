@@ -1,17 +1,17 @@
-import type { AuditCheckpoint } from "./audit-checkpoint.js";
-import type { RowCheckpoint } from "./checkpoint-plan.js";
+import type { RowAttestation } from "./attestation-plan.js";
+import type { AuditAttestation } from "./audit-attestation.js";
 import type { PendingWrite, SessionUpdate } from "./pending-write.js";
 import type { TranscriptMessage } from "./transcript-message.js";
 
 /** The sessions a transcript write signs in its own commit, and with what. */
-export interface BatchCheckpoint extends RowCheckpoint {
+export interface BatchAttestation extends RowAttestation {
   readonly sessions: readonly string[];
 }
 
-/** A transcript write as committed: its messages, and the checkpoints signed with them. */
+/** A transcript write as committed: its messages, and the attestations signed with them. */
 export interface SavedMessages {
   readonly messages: TranscriptMessage[];
-  readonly checkpoints: AuditCheckpoint[];
+  readonly attestations: AuditAttestation[];
 }
 
 /**

@@ -3,9 +3,9 @@ import { legacyCanonicalJson } from "../shared/legacy-canonical-json.js";
 import type { Session } from "./session-record.js";
 
 /**
- * The hash a checkpoint signs of a session's row: everything the console and `docket audit`
+ * The hash an attestation signs of a session's row: everything the console and `docket audit`
  * show of it (who, under which configuration, its title, status and metadata, when it began).
- * `updatedAt` is left out: it says when, not what, and the next checkpoint's time bounds it.
+ * `updatedAt` is left out: it says when, not what, and the next attestation's time bounds it.
  *
  * @example
  * ```ts
@@ -18,7 +18,7 @@ export function sessionRowHash(session: Session): string {
 
 /**
  * The same hash over the canonical JSON docket wrote before RFC 8785 (ADR 0062), which the
- * checkpoints of older stores signed. It differs from `sessionRowHash` only when the metadata
+ * attestations of older stores signed. It differs from `sessionRowHash` only when the metadata
  * has keys like "9" and "10"; verify accepts either, and nothing new is signed with it.
  *
  * @example

@@ -7,8 +7,15 @@ import type {
   NewApproval,
 } from "./approval-record.js";
 import type { ApprovalWatch } from "./approval-watch.js";
+import type {
+  MessageRow,
+  RowAttestation,
+  SessionUpdated,
+  SignOptions,
+  UnsignedTail,
+} from "./attestation-plan.js";
+import type { AttestationSigner, AuditAttestation } from "./audit-attestation.js";
 import type { ChainRow } from "./audit-chain.js";
-import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
 import type {
   AuditRecord,
   ChainHeadRecord,
@@ -24,15 +31,8 @@ import type {
   DuplicateCall,
 } from "./call-record.js";
 import type { CallRow } from "./call-state.js";
-import type {
-  MessageRow,
-  RowCheckpoint,
-  SessionUpdated,
-  SignOptions,
-  UnsignedTail,
-} from "./checkpoint-plan.js";
+import type { BatchAttestation, SavedMessages } from "./patched-sessions.js";
 import type { PendingEvent } from "./pending-event.js";
-import type { BatchCheckpoint, SavedMessages } from "./patched-sessions.js";
 import type { MessageText, PendingClaim, PendingWrite, SessionUpdate } from "./pending-write.js";
 
 export type { MessageText, SessionUpdate } from "./pending-write.js";
@@ -59,16 +59,16 @@ export interface StoreEngine {
   /** Which signing processes may owe digest-log copies (ADR 0049). */
   readonly deliveries: OwedDeliveries;
 
-  /** Insert a new session's row; with `sign`, its first checkpoint in the same commit (returned). */
+  /** Insert a new session's row; with `sign`, its first attestation in the same commit (returned). */
   insertSession(
     session: Session,
     metadata: string | null,
-    sign?: RowCheckpoint,
-  ): Awaitable<AuditCheckpoint[]>;
+    sign?: RowAttestation,
+  ): Awaitable<AuditAttestation[]>;
   getSession(id: string): Awaitable<Session | undefined>;
   listSessions(filter: SessionFilter): Awaitable<Session[]>;
   /**
-   * Update a session's row (undefined when there is none); with `sign`, its checkpoint in the
+   * Update a session's row (undefined when there is none); with `sign`, its attestation in the
    * same commit, so the change is never acknowledged unsigned.
    */
   updateSession(
@@ -76,7 +76,7 @@ export interface StoreEngine {
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-    sign?: RowCheckpoint,
+    sign?: RowAttestation,
   ): Awaitable<SessionUpdated | undefined>;
 
   saveMessages(
@@ -87,8 +87,8 @@ export interface StoreEngine {
     session?: SessionUpdate,
     /** Queued audit items to commit first, in the same transaction where the engine can. */
     items?: readonly PendingWrite[],
-    /** Sign these sessions' checkpoints in the same commit (a batch that patches a row). */
-    sign?: BatchCheckpoint,
+    /** Sign these sessions' attestations in the same commit (a batch that patches a row). */
+    sign?: BatchAttestation,
   ): Awaitable<SavedMessages>;
   loadTranscript(sessionId: string): Awaitable<TranscriptMessage[]>;
 
@@ -100,33 +100,33 @@ export interface StoreEngine {
    */
   committed?(key: number): Promise<boolean>;
   /**
-   * Where the engine can (SQLite): append and sign the given sessions' checkpoints in the same
-   * transaction, so a batch's checkpoint costs no commit of its own. Returns what was signed.
+   * Where the engine can (SQLite): append and sign the given sessions' attestations in the same
+   * transaction, so a batch's attestation costs no commit of its own. Returns what was signed.
    */
   appendAndSign?(
     items: readonly PendingWrite[],
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
-  ): AuditCheckpoint[];
+  ): AuditAttestation[];
   listEvents(filter: EventFilter): Awaitable<AuditRecord[]>;
   verifyChain(sessionId: string | undefined): Awaitable<ChainVerification>;
 
   /** The store's random id (schema 4); undefined on an older store. */
   storeId(): Awaitable<string | undefined>;
   /**
-   * Sign and write the next checkpoint of each session whose chain or transcript moved since its
+   * Sign and write the next attestation of each session whose chain or transcript moved since its
    * last one, under the session's write lock; returns what was written.
    */
-  writeCheckpoints(
+  writeAttestations(
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
     options?: SignOptions,
-  ): Awaitable<AuditCheckpoint[]>;
-  /** Sessions whose chain runs past their last checkpoint (recovery after a crash). */
+  ): Awaitable<AuditAttestation[]>;
+  /** Sessions whose chain runs past their last attestation (recovery after a crash). */
   unsignedTails(): Awaitable<UnsignedTail[]>;
-  listCheckpoints(sessionId: string | undefined): Awaitable<AuditCheckpoint[]>;
+  listAttestations(sessionId: string | undefined): Awaitable<AuditAttestation[]>;
   /** Sessions that have events, head or not (one key lookup per session). */
   listChainSessions(sessionId: string | undefined): Awaitable<string[]>;
   listChainHeads(sessionId: string | undefined): Awaitable<ChainHeadRecord[]>;

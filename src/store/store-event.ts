@@ -1,4 +1,4 @@
-import type { CheckpointEvent } from "../checkpoint/checkpoint-event.js";
+import type { CallEvent } from "../checkpoint/call-event.js";
 import type { SystemEvent } from "../system-events/system-event.js";
 
 /**
@@ -31,7 +31,7 @@ export interface InterruptedEvent {
  * await store.emit(event);
  * ```
  */
-export type StoreEvent = CheckpointEvent | InterruptedEvent | SystemEvent;
+export type StoreEvent = CallEvent | InterruptedEvent | SystemEvent;
 
 /** The `type` of each stored event. */
 export type StoreEventType = StoreEvent["type"];

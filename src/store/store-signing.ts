@@ -1,17 +1,17 @@
 import { isThenable } from "../shared/is-thenable.js";
-import type { AuditCheckpoint, CheckpointSigner } from "./audit-checkpoint.js";
+import type { RowAttestation, SignOptions, UnsignedTail } from "./attestation-plan.js";
+import { AttestationScheduler } from "./attestation-scheduler.js";
+import type { AttestationSigner, AuditAttestation } from "./audit-attestation.js";
 import { isOwnerGone } from "./call-owner.js";
-import type { RowCheckpoint, SignOptions, UnsignedTail } from "./checkpoint-plan.js";
-import { CheckpointScheduler } from "./checkpoint-scheduler.js";
-import { type BatchCheckpoint, patchedSessions, type SavedMessages } from "./patched-sessions.js";
+import { type BatchAttestation, patchedSessions, type SavedMessages } from "./patched-sessions.js";
 import type { PendingWrite, SessionUpdate } from "./pending-write.js";
 import type { Awaitable, StoreEngine } from "./store-engine.js";
 
 type Write = (items: readonly PendingWrite[], key: number) => void | Promise<void>;
 
 /**
- * A store's signing: which sessions moved, when they are signed (`CheckpointScheduler`), the
- * copy of every checkpoint to the digest log, and recovery's signing of what a dead process
+ * A store's signing: which sessions moved, when they are signed (`AttestationScheduler`), the
+ * copy of every attestation to the digest log, and recovery's signing of what a dead process
  * left unsigned. A failure of any of it fails the next write: the trail is never silently left
  * unsigned.
  *
@@ -22,25 +22,28 @@ type Write = (items: readonly PendingWrite[], key: number) => void | Promise<voi
  * ```
  */
 export class StoreSigning {
-  private readonly scheduler: CheckpointScheduler;
-  /** Checkpoints committed whose copy to the digest log failed: sent with the next ones. */
-  private undelivered: AuditCheckpoint[] = [];
+  private readonly scheduler: AttestationScheduler;
+  /** Attestations committed whose copy to the digest log failed: sent with the next ones. */
+  private undelivered: AuditAttestation[] = [];
   private delivering: Promise<void> = Promise.resolve();
-  /** This process signed a checkpoint: its owed-deliveries row exists until a clean close. */
+  /** This process signed an attestation: its owed-deliveries row exists until a clean close. */
   private signedAny = false;
 
   constructor(
     private readonly db: StoreEngine,
-    private readonly signer: CheckpointSigner,
+    private readonly signer: AttestationSigner,
     private readonly context: {
       readonly flush: () => Promise<void>;
       readonly now: () => number;
       readonly intervalMs: number;
-      /** The store's owner: the one its checkpoints record (ADR 0049). */
+      /** The store's owner: the one its attestations record (ADR 0049). */
       readonly owner: string;
     },
   ) {
-    this.scheduler = new CheckpointScheduler((sessions) => this.sign(sessions), context.intervalMs);
+    this.scheduler = new AttestationScheduler(
+      (sessions) => this.sign(sessions),
+      context.intervalMs,
+    );
   }
 
   /** The event queue's write: appends, and signs in the same commit when a batch ended. */
@@ -55,7 +58,7 @@ export class StoreSigning {
       const patched = db.appendAndSign ? patchedSessions(items) : [];
       if ((due || patched.length > 0) && db.appendAndSign) {
         const sessions = [...new Set([...(due ?? []), ...patched])].sort();
-        // The batch's checkpoint rides in its own commit: no transaction of its own.
+        // The batch's attestation rides in its own commit: no transaction of its own.
         const signed = db.appendAndSign(items, sessions, signer, this.context.now());
         if (signed.length > 0) this.signedAny = true;
         if (due) scheduler.signed(sessions);
@@ -94,15 +97,15 @@ export class StoreSigning {
 
   /**
    * Write a session's row (created or updated) signed in the same commit (`write` does both),
-   * outside the cadence (it does not delay the next batch's checkpoint): the row is known to
+   * outside the cadence (it does not delay the next batch's attestation): the row is known to
    * this key from the commit that changed it, and no crash can leave it changed and unsigned.
    */
-  async inCommit<T extends { readonly checkpoints: readonly AuditCheckpoint[] }>(
-    write: (sign: RowCheckpoint) => Awaitable<T | undefined>,
+  async inCommit<T extends { readonly attestations: readonly AuditAttestation[] }>(
+    write: (sign: RowAttestation) => Awaitable<T | undefined>,
   ): Promise<T | undefined> {
     this.throwFailure();
     const written = await write({ signer: this.signer, at: this.context.now() });
-    await this.delivered(written?.checkpoints ?? []);
+    await this.delivered(written?.attestations ?? []);
     return written;
   }
 
@@ -114,7 +117,7 @@ export class StoreSigning {
     items: readonly PendingWrite[],
     sessionId: string,
     update: SessionUpdate | undefined,
-    write: (sign: BatchCheckpoint | undefined) => Awaitable<SavedMessages>,
+    write: (sign: BatchAttestation | undefined) => Awaitable<SavedMessages>,
   ): Promise<SavedMessages> {
     const sessions = patchedSessions(items, sessionId, update);
     if (sessions.length === 0) return write(undefined);
@@ -123,17 +126,17 @@ export class StoreSigning {
   }
 
   /** Sign every session that moved, now. */
-  now(): Promise<AuditCheckpoint[]> {
+  now(): Promise<AuditAttestation[]> {
     return this.scheduler.now();
   }
 
   /**
    * Recovery: first deliver the copies that processes of this host owed the digest log when
-   * they died (a kill between a checkpoint's commit and its delivery), then sign the tails they
+   * they died (a kill between an attestation's commit and its delivery), then sign the tails they
    * left unsigned (every owned call in the tail belongs to a process that is gone), marked
    * `recovered` so that verify says what they are. A live or unknown writer is left alone.
    */
-  async recover(): Promise<AuditCheckpoint[]> {
+  async recover(): Promise<AuditAttestation[]> {
     await this.redeliver();
     const tails = await this.db.unsignedTails();
     const abandoned = tails.filter(isAbandoned).map((tail) => tail.sessionId);
@@ -141,7 +144,7 @@ export class StoreSigning {
     return this.sign(abandoned, { recovered: true });
   }
 
-  /** The last checkpoint, then the copies still owed to the digest log (the store closes). */
+  /** The last attestation, then the copies still owed to the digest log (the store closes). */
   async close(): Promise<void> {
     try {
       await this.scheduler.now();
@@ -155,13 +158,13 @@ export class StoreSigning {
     }
   }
 
-  /** Commit what is queued, sign the sessions given, copy the checkpoints to the digest log. */
+  /** Commit what is queued, sign the sessions given, copy the attestations to the digest log. */
   private async sign(
     sessions: readonly string[],
     options: SignOptions = {},
-  ): Promise<AuditCheckpoint[]> {
+  ): Promise<AuditAttestation[]> {
     await this.context.flush();
-    const written = await this.db.writeCheckpoints(
+    const written = await this.db.writeAttestations(
       sessions,
       this.signer,
       this.context.now(),
@@ -171,8 +174,8 @@ export class StoreSigning {
     return written;
   }
 
-  /** Copy checkpoints just committed (and any left undelivered) to the digest log, now. */
-  private async delivered(written: readonly AuditCheckpoint[]): Promise<void> {
+  /** Copy attestations just committed (and any left undelivered) to the digest log, now. */
+  private async delivered(written: readonly AuditAttestation[]): Promise<void> {
     if (written.length > 0) this.signedAny = true;
     await this.delivering;
     const undelivered = [...this.undelivered, ...written];
@@ -187,15 +190,15 @@ export class StoreSigning {
   }
 
   /**
-   * Copy checkpoints signed in a commit to the digest log, in order; a failure keeps them for
+   * Copy attestations signed in a commit to the digest log, in order; a failure keeps them for
    * the next delivery and fails the next write.
    */
-  private deliver(checkpoints: readonly AuditCheckpoint[]): void {
-    if (checkpoints.length === 0) return;
+  private deliver(attestations: readonly AuditAttestation[]): void {
+    if (attestations.length === 0) return;
     const previous = this.delivering;
     this.delivering = (async () => {
       await previous;
-      const batch = [...this.undelivered, ...checkpoints];
+      const batch = [...this.undelivered, ...attestations];
       this.undelivered = [];
       try {
         await this.signer.deliver(batch);
@@ -207,7 +210,7 @@ export class StoreSigning {
   }
 
   /**
-   * Deliver what dead signers owed: the checkpoints each signed that the digest log lacks, in
+   * Deliver what dead signers owed: the attestations each signed that the digest log lacks, in
    * order; then their rows go. The whole log is read only here, and only when a row of a dead
    * process exists.
    */
@@ -245,7 +248,7 @@ export class StoreSigning {
 /**
  * Every owned call of the tail belongs to a process known to be gone, and there is one. A tail
  * that names no owned call (a kill after its `requested` events were committed and before their
- * claims) is attributed to the signer of the session's last checkpoint: the process that was
+ * claims) is attributed to the signer of the session's last attestation: the process that was
  * writing it. A live or unknown owner either way leaves the tail to its writer.
  */
 function isAbandoned(tail: UnsignedTail): boolean {

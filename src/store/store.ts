@@ -1,4 +1,4 @@
-import type { EmitOptions, EventSink } from "../checkpoint/checkpoint-event.js";
+import type { EmitOptions, EventSink } from "../checkpoint/call-event.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type {
   Approval,
@@ -10,8 +10,9 @@ import type {
   NewApproval,
 } from "./approval-record.js";
 import type { ApprovalWatch } from "./approval-watch.js";
+import type { MessageRow } from "./attestation-plan.js";
+import type { AuditAttestation } from "./audit-attestation.js";
 import type { ChainRow } from "./audit-chain.js";
-import type { AuditCheckpoint } from "./audit-checkpoint.js";
 import type {
   AuditRecord,
   ChainHeadRecord,
@@ -27,7 +28,6 @@ import type {
   DuplicateCall,
   MarkInterruptedOptions,
 } from "./call-record.js";
-import type { MessageRow } from "./checkpoint-plan.js";
 import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { StoreEvent } from "./store-event.js";
@@ -120,22 +120,22 @@ export interface Store extends EventSink {
   /** Check one session's chain, or every chain: names the first broken link. */
   verifyChain(sessionId?: string): Promise<ChainVerification>;
 
-  // Signed checkpoints (docs/audit.md).
-  /** The store's random id, named by its checkpoints; undefined on a store older than schema 4. */
+  // Signed attestations (docs/audit.md).
+  /** The store's random id, named by its attestations; undefined on a store older than schema 4. */
   storeId(): Promise<string | undefined>;
   /**
-   * Sign the sessions that moved since their last checkpoint now (a store opened with a
+   * Sign the sessions that moved since their last attestation now (a store opened with a
    * `signer` also does it at the end of every batch and on close); [] without a signer.
    */
-  checkpoint(): Promise<AuditCheckpoint[]>;
-  /** Signed checkpoints in the store, by session then n. */
-  listCheckpoints(sessionId?: string): Promise<AuditCheckpoint[]>;
+  attest(): Promise<AuditAttestation[]>;
+  /** Signed attestations in the store, by session then n. */
+  listAttestations(sessionId?: string): Promise<AuditAttestation[]>;
   /**
-   * Hashes of the checkpoints whose copy to the digest log may still be owed: signed by a
+   * Hashes of the attestations whose copy to the digest log may still be owed: signed by a
    * process running now, or by one that died before delivering and that recovery has not yet
    * made good (ADR 0049).
    */
-  listOwedCheckpoints(sessionId?: string): Promise<string[]>;
+  listOwedAttestations(sessionId?: string): Promise<string[]>;
   /** The sessions that have events, whether or not they have a chain head. */
   listChainSessions(sessionId?: string): Promise<string[]>;
   listChainHeads(sessionId?: string): Promise<ChainHeadRecord[]>;

@@ -26,7 +26,7 @@ function cap(text: string): string {
 }
 
 /**
- * One call's `execute_tool` span and metrics, fed the call's checkpoint events as they happen and
+ * One call's `execute_tool` span and metrics, fed the call's events as they happen and
  * ended by its last one (`refused`, `finished` or `awaiting_approval`). Built only when something
  * records (see `startToolSpan`), so a checkpoint without an SDK pays for one no-op span.
  */

@@ -96,7 +96,7 @@ describe("a store hashed with the canonical JSON before RFC 8785", () => {
     tamper(db, `UPDATE sessions SET metadata = replace(metadata, '"nine"', '"NINE"')`);
     const result = cliVerify(dir, db);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/the session's row .* is not the one checkpoint 2 signed/);
+    expect(result.stdout).toMatch(/the session's row .* is not the one attestation 2 signed/);
   }, 60_000);
 });
 

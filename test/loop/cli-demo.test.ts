@@ -109,7 +109,9 @@ describe.concurrent("docket demo without a terminal", () => {
     expect(stdout).toMatch(
       /call_full_refund\s+issue_refund\s+deny\s+refund-limit\s+policy\s+refused\s+denied/,
     );
-    expect(stdout).toMatch(/^ok: \d+ events in 1 chain verified, with \d+ signed checkpoints?\.$/m);
+    expect(stdout).toMatch(
+      /^ok: \d+ events in 1 chain verified, with \d+ signed attestations?\.$/m,
+    );
   });
 
   it("without --approve or --deny refuses the refund in words: approval_required", async ({
@@ -128,6 +130,8 @@ describe.concurrent("docket demo without a terminal", () => {
     );
     expect(stderr).toContain("  · call_partial_refund: no one could be asked, so it did not run");
     expect(stdout).not.toContain("I have refunded");
-    expect(stdout).toMatch(/^ok: \d+ events in 1 chain verified, with \d+ signed checkpoints?\.$/m);
+    expect(stdout).toMatch(
+      /^ok: \d+ events in 1 chain verified, with \d+ signed attestations?\.$/m,
+    );
   });
 });

@@ -104,7 +104,7 @@ describe.skipIf(!onWholeSuiteNode).each(Object.keys(RUNTIMES) as (keyof typeof R
         env: { XDG_CONFIG_HOME: xdg },
       });
       expect(verify.stdout, verify.stderr).toMatch(
-        /^ok: \d+ events in 1 chain verified, with \d+ signed checkpoints/,
+        /^ok: \d+ events in 1 chain verified, with \d+ signed attestations/,
       );
       expect(verify.code).toBe(0);
       expect(await readFile(db)).not.toHaveLength(0);

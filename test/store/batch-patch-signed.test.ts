@@ -10,7 +10,7 @@ import { failingSigner, openSignedAt, verifyStoreAt } from "./support/signed-tra
 import { expectVerifiedThroughKill } from "./support/verified-through-kill.js";
 
 // Issue 33 (ADR 0067): a transcript batch that patches its session's row (the loop clearing its
-// pending batch) committed before the checkpoint that signs it, so for up to the cadence's gap
+// pending batch) committed before the attestation that signs it, so for up to the cadence's gap
 // (and for good after a crash) verify read `unsigned_session` / `unsigned_messages`.
 const dirs = faultDirs("docket-batch-patch-");
 afterAll(dirs.cleanup);
@@ -39,7 +39,7 @@ async function openQuiet(url: string, dir: string) {
     digests: join(dir, "audit-digests.jsonl"),
     env: {},
   });
-  const store = await openStore(url, { signer, checkpointIntervalMs: 600_000 });
+  const store = await openStore(url, { signer, attestationIntervalMs: 600_000 });
   const close = async () => {
     await store.close();
     await signer.close();
@@ -68,7 +68,7 @@ describe.each(faultEngines)("a transcript batch that patches its session, on $na
         try {
           const session = await reader.getSession(id);
           expect(session?.metadata).toEqual({});
-          const last = (await reader.listCheckpoints(id)).at(-1);
+          const last = (await reader.listAttestations(id)).at(-1);
           expect(last?.sessionHash).toBe(sessionRowHash(session as NonNullable<typeof session>));
           // The batch's own messages are signed with it (a later message may not be yet).
           expect(last?.messagesSeq).toBeGreaterThanOrEqual(2);
@@ -98,7 +98,7 @@ describe.each(faultEngines)("a transcript batch that patches its session, on $na
   );
 
   it.skipIf(engine.skip)(
-    "a batch whose checkpoint cannot be signed is not kept: messages, patch and signature commit together",
+    "a batch whose attestation cannot be signed is not kept: messages, patch and signature commit together",
     async () => {
       const dir = dirs.fresh();
       const url = engine.url(dir);

@@ -132,7 +132,7 @@ describe("docket audit and docket sessions", () => {
     expect(JSON.parse(verify.stdout)).toMatchObject({
       ok: true,
       events: 4,
-      checkpoints: 1,
+      attestations: 1,
       notProven: [],
     });
     const exportFile = join(dir, "trail.jsonl");
@@ -155,7 +155,7 @@ describe("docket audit and docket sessions", () => {
     ]);
     expect(offline).toMatchObject({
       code: 0,
-      stdout: "ok: 4 events in 1 chain verified, with 1 signed checkpoint.\n",
+      stdout: "ok: 4 events in 1 chain verified, with 1 signed attestation.\n",
     });
     writeFileSync(exportFile, readFileSync(exportFile, "utf8").replace("refunds-under-100", "any"));
     const edited = await docket(["audit", "verify", "--file", exportFile, "--public-key", pub]);

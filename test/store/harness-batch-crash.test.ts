@@ -55,7 +55,7 @@ describe.each(faultEngines)("a harness SIGKILLed mid-batch and restarted, on $na
   );
 
   it.skipIf(engine.skip)(
-    "a message written alone and cut before its checkpoint: unsigned, then signed by recovery",
+    "a message written alone and cut before its attestation: unsigned, then signed by recovery",
     async () => {
       const dir = dirs.fresh();
       const url = engine.url(dir);

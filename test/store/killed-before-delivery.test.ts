@@ -9,7 +9,7 @@ import { rawSql } from "./support/raw-sql.js";
 import { liftAllGuards, verifyStoreAt } from "./support/signed-trail.js";
 import { spawnWorker } from "./support/spawn-worker.js";
 
-// ADR 0049: a process killed between a checkpoint's commit and its copy to the digest log.
+// ADR 0049: a process killed between an attestation's commit and its copy to the digest log.
 const engines = [
   { name: "SQLite", skip: false, url: (dir: string) => `sqlite:${join(dir, "docket.db")}` },
   { name: "PostgreSQL", skip: skipPostgres, url: () => freshPostgresUrl() },
@@ -41,7 +41,7 @@ async function killedAt(n: number, engine: (typeof engines)[number]) {
 }
 
 describe.each(engines)(
-  "a process killed between a checkpoint's commit and its delivery, on $name",
+  "a process killed between an attestation's commit and its delivery, on $name",
   (engine) => {
     it.skipIf(engine.skip)(
       "reads as not yet delivered (not tampering) before the restart, and verifies after it",
@@ -71,13 +71,13 @@ describe.each(engines)(
     );
 
     it.skipIf(engine.skip)(
-      "still proves tampering: a delivered checkpoint cut from the digest log, or from the store",
+      "still proves tampering: a delivered attestation cut from the digest log, or from the store",
       async () => {
         const { dir, url } = await killedAt(3, engine);
         await restart(url, dir);
         expect((await verifyStoreAt(url, dir)).verdict).toBe("verified");
 
-        // The digest log loses checkpoint 1, which checkpoints 2 and 3 chain back through.
+        // The digest log loses attestation 1, which attestations 2 and 3 chain back through.
         const file = join(dir, "audit-digests.jsonl");
         const original = readFileSync(file, "utf8");
         const lines = original.trim().split("\n");
@@ -90,14 +90,14 @@ describe.each(engines)(
         const cut = await verifyStoreAt(url, dir);
         expect(cut.verdict).toBe("tampered");
         expect(cut.problems.find((p) => p.kind === "digest_mismatch")?.message).toContain(
-          "checkpoint 1 (event 0) is in the store but not in the digest log, and no process owes its copy",
+          "attestation 1 (event 0) is in the store but not in the digest log, and no process owes its copy",
         );
         writeFileSync(file, original);
 
-        // The store loses its last delivered checkpoint (a rollback).
+        // The store loses its last delivered attestation (a rollback).
         const store = await openStore(url, { readOnly: true });
         try {
-          const last = (await store.listCheckpoints("ses_dies")).at(-1);
+          const last = (await store.listAttestations("ses_dies")).at(-1);
           await rawSql(store, [
             ...liftAllGuards(store),
             `DELETE FROM audit_checkpoints WHERE session_id = 'ses_dies' AND n = ${last?.n}`,

@@ -52,7 +52,7 @@ describe("a store the library writes", () => {
       });
     const signed = verify(url);
     expect(signed.stdout, signed.stderr).toMatch(
-      /^ok: 20 events in 1 chain verified, with \d+ signed checkpoints\./,
+      /^ok: 20 events in 1 chain verified, with \d+ signed attestations\./,
     );
     expect(signed.status).toBe(0);
 

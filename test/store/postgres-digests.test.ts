@@ -29,7 +29,7 @@ describe.skipIf(skipPostgres)("a digest log in a separate PostgreSQL database", 
     if (!skipPostgres) await admin(`DROP DATABASE IF EXISTS ${database}`);
   });
 
-  it("receives every checkpoint, and proves a session deleted from the store", async () => {
+  it("receives every attestation, and proves a session deleted from the store", async () => {
     await admin(`CREATE DATABASE ${database}`);
     const digests = String(postgresUrl).replace(/\/[^/?]*(\?.*)?$/, `/${database}`);
     const dir = mkdtempSync(join(tmpdir(), "docket-pgdigest-"));
@@ -43,7 +43,7 @@ describe.skipIf(skipPostgres)("a digest log in a separate PostgreSQL database", 
     try {
       expect(await verifyStoreTrail(reader, { publicKey, digests: signer.digests })).toMatchObject({
         ok: true,
-        checkpoints: 5,
+        attestations: 5,
       });
       await rawSql(reader, [
         ...liftAllGuards(reader),
@@ -76,7 +76,7 @@ describe.skipIf(skipPostgres)("a digest log in a separate PostgreSQL database", 
       );
       await new Promise((resolve) => setTimeout(resolve, 300));
       await store.createSession({ id: "ses_2", principal: "agent", configHash: "" });
-      const delivered = (await signer.digests.read()).checkpoints.map((c) => c.sessionId);
+      const delivered = (await signer.digests.read()).attestations.map((c) => c.sessionId);
       expect(delivered).toEqual(["ses_1", "ses_2"]);
     } finally {
       await store.close();

@@ -47,7 +47,7 @@ describe.skipIf(!canOwnPostgres)(
           await pause(200 + Math.random() * 400);
           pg.start();
         }
-        // Writing again after the last restart, then a clean stop: the last checkpoint is signed.
+        // Writing again after the last restart, then a clean stop: the last attestation is signed.
         await moreAcks(worker, acks(worker.output()).length);
         expect(worker.child.exitCode, worker.output().slice(-2000)).toBeNull();
         worker.child.stdin?.write("stop\n");

@@ -5,7 +5,7 @@ import { faultDirs, faultEngines } from "./support/fault-engines.js";
 import { failingSigner, openSignedAt, verifyStoreAt } from "./support/signed-trail.js";
 import { expectVerifiedThroughKill } from "./support/verified-through-kill.js";
 
-// Issue 33 (ADR 0064): a session update used to commit its row before its checkpoint, so a
+// Issue 33 (ADR 0064): a session update used to commit its row before its attestation, so a
 // process killed in between left `unsigned_session` after an ordinary crash.
 const fields = ["status", "title", "metadata"] as const;
 const dirs = faultDirs("docket-session-update-");
@@ -23,8 +23,8 @@ describe.each(faultEngines)("a session update killed once acknowledged, on $name
       try {
         const session = await store.getSession(`ses_${field}`);
         expect(session?.[field]).toBeDefined();
-        const last = (await store.listCheckpoints(`ses_${field}`)).at(-1);
-        // The last checkpoint signs the updated row, and was not left to recovery.
+        const last = (await store.listAttestations(`ses_${field}`)).at(-1);
+        // The last attestation signs the updated row, and was not left to recovery.
         expect(last?.sessionHash).toBe(sessionRowHash(session as NonNullable<typeof session>));
         expect(last?.recovered).toBeUndefined();
       } finally {
@@ -53,7 +53,7 @@ describe.each(faultEngines)("a session update killed once acknowledged, on $name
   );
 
   it.skipIf(engine.skip)(
-    "an update whose checkpoint cannot be signed is not applied: row and signature commit together",
+    "an update whose attestation cannot be signed is not applied: row and signature commit together",
     async () => {
       const dir = dirs.fresh();
       const url = engine.url(dir);
@@ -89,7 +89,7 @@ describe.each(faultEngines)("a session update killed once acknowledged, on $name
       await expect(
         signed.store.updateSession("ses_none", { status: "completed" }),
       ).rejects.toMatchObject({ code: "unknown_session" });
-      expect(await signed.store.listCheckpoints("ses_none")).toEqual([]);
+      expect(await signed.store.listAttestations("ses_none")).toEqual([]);
     } finally {
       await signed.close();
     }

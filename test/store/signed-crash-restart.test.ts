@@ -61,7 +61,7 @@ describe.each(engines)("a gateway SIGKILLed mid-load and restarted, on $name", (
         );
         expect(report.problems, JSON.stringify(firstOfEach, null, 1)).toEqual([]);
         // Never tampering, and nothing left unsigned: a session's row commits with its first
-        // checkpoint, and a tail that names no owned call (cut between its `requested` events
+        // attestation, and a tail that names no owned call (cut between its `requested` events
         // and their claims) is its last signer's, so recovery signs it once that one is gone.
         expect(report.unsigned, JSON.stringify(report.unsigned.slice(0, 3), null, 1)).toEqual([]);
         expect(report.verdict).toBe("verified");

@@ -29,7 +29,7 @@ describe.each(faultEngines)("a tail that names no owned call, on $name", (engine
       expect(after.verdict).toBe("verified");
       const store = await openStore(url, { readOnly: true });
       try {
-        const last = (await store.listCheckpoints("ses_die")).at(-1);
+        const last = (await store.listAttestations("ses_die")).at(-1);
         expect(last).toMatchObject({ seq: 2, recovered: true });
       } finally {
         await store.close();
@@ -60,7 +60,7 @@ describe.each(faultEngines)("a tail that names no owned call, on $name", (engine
   );
 
   it.skipIf(engine.skip)(
-    "a session whose first checkpoint cannot be signed is not created: row and signature commit together",
+    "a session whose first attestation cannot be signed is not created: row and signature commit together",
     async () => {
       const dir = dirs.fresh();
       const url = engine.url(dir);

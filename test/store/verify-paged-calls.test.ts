@@ -34,7 +34,7 @@ describe.each(engines)(
         const { signer, dir } = await freshSigner();
         dirs.push(dir);
         const url = engine.url(dir);
-        const store = await openStore(url, { signer, checkpointIntervalMs: 60_000 });
+        const store = await openStore(url, { signer, attestationIntervalMs: 60_000 });
         const { id } = await store.createSession({ principal: "agent", configHash: "paged" });
         for (let from = 0; from < CALLS; from += 1000) {
           const events = [];
@@ -53,7 +53,7 @@ describe.each(engines)(
             at: 1_800_000_000_000,
           }),
         );
-        await store.checkpoint();
+        await store.attest();
         await store.close();
         await signer.close();
 

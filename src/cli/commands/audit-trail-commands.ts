@@ -41,7 +41,7 @@ export function registerAuditTrailCommands(audit: Command): void {
   audit
     .command("verify")
     .description(
-      "Check the hash chains, the signed checkpoints (with the public key and the digest log) and the calls, approvals and messages rows: exit 0 only when all of it holds.",
+      "Check the hash chains, the signed attestations (with the public key and the digest log) and the calls, approvals and messages rows: exit 0 only when all of it holds.",
     )
     .option("--session <id>", "only this session")
     .option("--store <url>", STORE_FLAG_HELP)
@@ -81,7 +81,7 @@ export function registerAuditTrailCommands(audit: Command): void {
   audit
     .command("export")
     .description(
-      "Write whole sessions (events, messages, checkpoints, public key) as JSON lines, for docket audit verify --file.",
+      "Write whole sessions (events, messages, attestations, public key) as JSON lines, for docket audit verify --file.",
     )
     .option("--session <id>", "this session")
     .option("--since <time>", "every session with an event since then (30m, 2h, 7d, a date)", (v) =>
@@ -126,7 +126,7 @@ export function registerAuditTrailCommands(audit: Command): void {
 
   audit
     .command("key")
-    .description("Print the public key that checks this docket's checkpoints (made when missing).")
+    .description("Print the public key that checks this docket's attestations (made when missing).")
     .option("--config <file>", "docket.yaml, for audit.key_file")
     .action((options: { config?: string }) => {
       const paths = auditPaths(options);
@@ -209,8 +209,8 @@ function printReport(
   const lines: string[] = [];
   const chains = `${report.events} events in ${report.sessions} chain${report.sessions === 1 ? "" : "s"}`;
   const signed =
-    report.checkpoints > 0
-      ? `, with ${report.checkpoints} signed checkpoint${report.checkpoints === 1 ? "" : "s"}`
+    report.attestations > 0
+      ? `, with ${report.attestations} signed attestation${report.attestations === 1 ? "" : "s"}`
       : "";
   const counts = `${chains}${signed}`;
   if (report.verdict === "verified") lines.push(`ok: ${chains} verified${signed}.`);

@@ -131,7 +131,7 @@ ${projectChecksRule(options.checks ?? [])}    # Every tool, the shell included: 
       tool: fetch_url
       reason: "asks a person first: the agent wants to read a web page"
 
-# The audit trail's signing key and where signed checkpoints are copied (docs/audit.md).
+# The audit trail's signing key and where signed attestations are copied (docs/audit.md).
 # Defaults: ~/.config/docket/audit-key.pem (or DOCKET_AUDIT_KEY), digests beside it.
 # audit:
 #   key_file: ~/.config/docket/audit-key.pem

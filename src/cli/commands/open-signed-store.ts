@@ -6,7 +6,7 @@ import type { Store } from "../../store/store.js";
 export interface SignedStore {
   readonly store: Store;
   readonly signer: AuditSigner;
-  /** Close the store (its last checkpoint), then the digest log. */
+  /** Close the store (its last attestation), then the digest log. */
   close(): Promise<void>;
 }
 

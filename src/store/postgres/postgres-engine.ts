@@ -9,8 +9,15 @@ import type {
   NewApproval,
 } from "../approval-record.js";
 import type { ApprovalWatch } from "../approval-watch.js";
+import type {
+  MessageRow,
+  RowAttestation,
+  SessionUpdated,
+  SignOptions,
+  UnsignedTail,
+} from "../attestation-plan.js";
+import type { AttestationSigner, AuditAttestation } from "../audit-attestation.js";
 import type { ChainRow } from "../audit-chain.js";
-import type { AuditCheckpoint, CheckpointSigner } from "../audit-checkpoint.js";
 import type {
   AuditRecord,
   ChainHeadRecord,
@@ -27,15 +34,8 @@ import type {
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
 import { CallTaken } from "../call-taken.js";
-import type {
-  MessageRow,
-  RowCheckpoint,
-  SessionUpdated,
-  SignOptions,
-  UnsignedTail,
-} from "../checkpoint-plan.js";
+import type { BatchAttestation, SavedMessages } from "../patched-sessions.js";
 import type { PendingEvent } from "../pending-event.js";
-import type { BatchCheckpoint, SavedMessages } from "../patched-sessions.js";
 import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -44,9 +44,9 @@ import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { openPostgresPool } from "./open-postgres-pool.js";
 import { PostgresApprovals } from "./postgres-approvals.js";
+import { PostgresAttestations } from "./postgres-attestations.js";
 import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
-import { PostgresCheckpoints } from "./postgres-checkpoints.js";
 import { PostgresLeases } from "./postgres-leases.js";
 import { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
 import { PostgresSessions, updateSessionRow } from "./postgres-sessions.js";
@@ -74,7 +74,7 @@ export class PostgresEngine implements StoreEngine {
   private readonly approvals: PostgresApprovals;
   readonly leases: PostgresLeases;
   private readonly wakeups: PostgresWakeups;
-  private readonly checkpoints: PostgresCheckpoints;
+  private readonly attestations: PostgresAttestations;
   readonly deliveries: PostgresOwedDeliveries;
   private readonly sessions: PostgresSessions;
 
@@ -91,8 +91,8 @@ export class PostgresEngine implements StoreEngine {
     this.approvals = new PostgresApprovals(pool, now);
     this.leases = new PostgresLeases(pool);
     this.deliveries = new PostgresOwedDeliveries(pool);
-    this.checkpoints = new PostgresCheckpoints(pool, owner, this.deliveries);
-    this.sessions = new PostgresSessions(pool, this.checkpoints);
+    this.attestations = new PostgresAttestations(pool, owner, this.deliveries);
+    this.sessions = new PostgresSessions(pool, this.attestations);
   }
 
   /**
@@ -125,8 +125,8 @@ export class PostgresEngine implements StoreEngine {
   insertSession(
     session: Session,
     metadata: string | null,
-    sign?: RowCheckpoint,
-  ): Promise<AuditCheckpoint[]> {
+    sign?: RowAttestation,
+  ): Promise<AuditAttestation[]> {
     return this.sessions.insert(session, metadata, sign);
   }
 
@@ -143,7 +143,7 @@ export class PostgresEngine implements StoreEngine {
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-    sign?: RowCheckpoint,
+    sign?: RowAttestation,
   ): Promise<SessionUpdated | undefined> {
     return this.sessions.update(id, patch, metadata, now, sign);
   }
@@ -155,14 +155,14 @@ export class PostgresEngine implements StoreEngine {
     createdAt: number,
     update?: SessionUpdate,
     _items?: readonly PendingWrite[],
-    sign?: BatchCheckpoint,
+    sign?: BatchAttestation,
   ): Promise<SavedMessages> {
     const insert = (client: pg.PoolClient) =>
       insertMessages(client, sessionId, messages, batch, createdAt, update);
-    if (!sign) return { messages: await transaction(this.pool, insert), checkpoints: [] };
-    // The batch and its sessions' checkpoints in one transaction, under their locks (ADR 0067).
+    if (!sign) return { messages: await transaction(this.pool, insert), attestations: [] };
+    // The batch and its sessions' attestations in one transaction, under their locks (ADR 0067).
     let saved: TranscriptMessage[] = [];
-    const checkpoints = await this.checkpoints.writeWith(
+    const attestations = await this.attestations.writeWith(
       sign.sessions,
       sign.signer,
       sign.at,
@@ -170,7 +170,7 @@ export class PostgresEngine implements StoreEngine {
         saved = await insert(client);
       },
     );
-    return { messages: saved, checkpoints };
+    return { messages: saved, attestations };
   }
 
   async loadTranscript(sessionId: string): Promise<TranscriptMessage[]> {
@@ -216,40 +216,40 @@ export class PostgresEngine implements StoreEngine {
   }
 
   storeId(): Promise<string | undefined> {
-    return this.checkpoints.storeId();
+    return this.attestations.storeId();
   }
 
-  writeCheckpoints(
+  writeAttestations(
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
     options: SignOptions = {},
-  ): Promise<AuditCheckpoint[]> {
-    return this.checkpoints.write(sessions, signer, at, options);
+  ): Promise<AuditAttestation[]> {
+    return this.attestations.write(sessions, signer, at, options);
   }
 
   unsignedTails(): Promise<UnsignedTail[]> {
-    return this.checkpoints.unsignedTails();
+    return this.attestations.unsignedTails();
   }
 
-  listCheckpoints(sessionId: string | undefined): Promise<AuditCheckpoint[]> {
-    return this.checkpoints.list(sessionId);
+  listAttestations(sessionId: string | undefined): Promise<AuditAttestation[]> {
+    return this.attestations.list(sessionId);
   }
 
   listChainSessions(sessionId: string | undefined): Promise<string[]> {
-    return this.checkpoints.chainSessions(sessionId);
+    return this.attestations.chainSessions(sessionId);
   }
 
   listChainHeads(sessionId: string | undefined): Promise<ChainHeadRecord[]> {
-    return this.checkpoints.heads(sessionId);
+    return this.attestations.heads(sessionId);
   }
 
   listChainRows(sessionId: string, afterSeq: number, limit: number): Promise<ChainRow[]> {
-    return this.checkpoints.chainRows(sessionId, afterSeq, limit);
+    return this.attestations.chainRows(sessionId, afterSeq, limit);
   }
 
   listMessageRows(sessionId: string, afterSeq: number): Promise<MessageRow[]> {
-    return this.checkpoints.messages(sessionId, afterSeq);
+    return this.attestations.messages(sessionId, afterSeq);
   }
 
   async claimAndStart(

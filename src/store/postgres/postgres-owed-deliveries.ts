@@ -1,14 +1,14 @@
 import type { Pool, PoolClient } from "pg";
-import type { AuditCheckpoint } from "../audit-checkpoint.js";
-import { checkpointFromRow } from "../checkpoint-plan.js";
+import { attestationFromRow } from "../attestation-plan.js";
+import type { AuditAttestation } from "../audit-attestation.js";
 import type { OwedDeliveries } from "../owed-deliveries.js";
 import type { Row } from "../store-rows.js";
 import { sqlState } from "./postgres-transaction.js";
 
 /**
- * The owed-deliveries rows of a PostgreSQL store (schema 12). `note` runs inside a checkpoint's
+ * The owed-deliveries rows of a PostgreSQL store (schema 12). `note` runs inside an attestation's
  * transaction until one such transaction committed: after that the row is known to be there, and
- * later checkpoints cost no statement for it.
+ * later attestations cost no statement for it.
  *
  * @example
  * ```ts
@@ -24,7 +24,7 @@ export class PostgresOwedDeliveries implements OwedDeliveries {
 
   constructor(private readonly pool: Pool) {}
 
-  /** In a checkpoint's transaction, until one committed (`committed`). */
+  /** In an attestation's transaction, until one committed (`committed`). */
   async note(client: PoolClient, owner: string, at: number): Promise<void> {
     if (this.noted) return;
     await client.query(
@@ -43,12 +43,12 @@ export class PostgresOwedDeliveries implements OwedDeliveries {
     return rows.map((row) => String(row.owner));
   }
 
-  async signedBy(owner: string): Promise<AuditCheckpoint[]> {
+  async signedBy(owner: string): Promise<AuditAttestation[]> {
     const rows = await this.rows(
       "SELECT session_id, n, body, signature FROM audit_checkpoints WHERE owner = $1 ORDER BY session_id, n",
       [owner],
     );
-    return rows.map(checkpointFromRow);
+    return rows.map(attestationFromRow);
   }
 
   async settle(owner: string): Promise<void> {

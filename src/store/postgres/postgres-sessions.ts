@@ -1,17 +1,17 @@
 import type { Pool, PoolClient } from "pg";
 import { DocketError } from "../../errors/docket-error.js";
-import type { AuditCheckpoint } from "../audit-checkpoint.js";
-import type { RowCheckpoint, SessionUpdated } from "../checkpoint-plan.js";
+import type { RowAttestation, SessionUpdated } from "../attestation-plan.js";
+import type { AuditAttestation } from "../audit-attestation.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import { listLimit } from "../store-input.js";
 import { type Row, SESSION_COLUMNS, sessionRowValues, toSession } from "../store-rows.js";
-import type { PostgresCheckpoints } from "./postgres-checkpoints.js";
+import type { PostgresAttestations } from "./postgres-attestations.js";
 import { sqlState } from "./postgres-transaction.js";
 
 /**
  * The `sessions` table of a PostgreSQL store. A signed store writes a session's row (created or
- * updated) and its checkpoint in one transaction, under the session's lock: no crash leaves a
- * row that no checkpoint covers.
+ * updated) and its attestation in one transaction, under the session's lock: no crash leaves a
+ * row that no attestation covers.
  *
  * @example
  * ```ts
@@ -22,19 +22,19 @@ import { sqlState } from "./postgres-transaction.js";
 export class PostgresSessions {
   constructor(
     private readonly pool: Pool,
-    private readonly checkpoints: PostgresCheckpoints,
+    private readonly attestations: PostgresAttestations,
   ) {}
 
   async insert(
     session: Session,
     metadata: string | null,
-    sign?: RowCheckpoint,
-  ): Promise<AuditCheckpoint[]> {
+    sign?: RowAttestation,
+  ): Promise<AuditAttestation[]> {
     if (!sign) {
       await insertRow(this.pool, session, metadata);
       return [];
     }
-    return this.checkpoints.writeWith([session.id], sign.signer, sign.at, (client) =>
+    return this.attestations.writeWith([session.id], sign.signer, sign.at, (client) =>
       insertRow(client, session, metadata),
     );
   }
@@ -59,14 +59,14 @@ export class PostgresSessions {
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-    sign?: RowCheckpoint,
+    sign?: RowAttestation,
   ): Promise<SessionUpdated | undefined> {
     if (!sign) {
       const session = await updateSessionRow(this.pool, id, patch, metadata, now);
-      return session ? { session, checkpoints: [] } : undefined;
+      return session ? { session, attestations: [] } : undefined;
     }
     let session: Session | undefined;
-    const checkpoints = await this.checkpoints.writeWith(
+    const attestations = await this.attestations.writeWith(
       [id],
       sign.signer,
       sign.at,
@@ -76,7 +76,7 @@ export class PostgresSessions {
         if (!session) throw new DocketError("unknown_session", `There is no session ${id}.`);
       },
     );
-    return session ? { session, checkpoints } : undefined;
+    return session ? { session, attestations } : undefined;
   }
 }
 

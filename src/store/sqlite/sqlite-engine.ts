@@ -6,8 +6,15 @@ import type {
   DecideResult,
   NewApproval,
 } from "../approval-record.js";
+import type {
+  MessageRow,
+  RowAttestation,
+  SessionUpdated,
+  SignOptions,
+  UnsignedTail,
+} from "../attestation-plan.js";
+import type { AttestationSigner, AuditAttestation } from "../audit-attestation.js";
 import type { ChainRow } from "../audit-chain.js";
-import type { AuditCheckpoint, CheckpointSigner } from "../audit-checkpoint.js";
 import type {
   AuditRecord,
   ChainHeadRecord,
@@ -24,15 +31,8 @@ import type {
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
 import { CallTaken } from "../call-taken.js";
-import type {
-  MessageRow,
-  RowCheckpoint,
-  SessionUpdated,
-  SignOptions,
-  UnsignedTail,
-} from "../checkpoint-plan.js";
+import type { BatchAttestation, SavedMessages } from "../patched-sessions.js";
 import type { PendingEvent } from "../pending-event.js";
-import type { BatchCheckpoint, SavedMessages } from "../patched-sessions.js";
 import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
@@ -41,9 +41,9 @@ import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
 import { SqliteApprovals } from "./sqlite-approvals.js";
+import { SqliteAttestations } from "./sqlite-attestations.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { SqliteCalls } from "./sqlite-calls.js";
-import { SqliteCheckpoints } from "./sqlite-checkpoints.js";
 import type { Database, Statement, Transaction } from "./sqlite-driver.js";
 import { SqliteFileGuard } from "./sqlite-file-guard.js";
 import { SqliteLeases } from "./sqlite-leases.js";
@@ -80,7 +80,7 @@ export class SqliteEngine implements StoreEngine {
   private readonly audit: SqliteAuditLog;
   private readonly approvals: SqliteApprovals;
   readonly leases: SqliteLeases;
-  private readonly checkpoints: SqliteCheckpoints;
+  private readonly attestations: SqliteAttestations;
   readonly deliveries: SqliteOwedDeliveries;
   private readonly sessions: SqliteSessions;
   private readonly messages: SqliteMessages;
@@ -101,8 +101,8 @@ export class SqliteEngine implements StoreEngine {
     this.approvals = new SqliteApprovals(db, now);
     this.leases = new SqliteLeases(db, now);
     this.deliveries = new SqliteOwedDeliveries(db);
-    this.checkpoints = new SqliteCheckpoints(db, owner, this.deliveries);
-    this.sessions = new SqliteSessions(db, this.checkpoints);
+    this.attestations = new SqliteAttestations(db, owner, this.deliveries);
+    this.sessions = new SqliteSessions(db, this.attestations);
     this.messages = new SqliteMessages(db, this.sessions);
     this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
   }
@@ -141,8 +141,8 @@ export class SqliteEngine implements StoreEngine {
   insertSession(
     session: Session,
     metadata: string | null,
-    sign?: RowCheckpoint,
-  ): AuditCheckpoint[] {
+    sign?: RowAttestation,
+  ): AuditAttestation[] {
     const written = this.sessions.insert(session, metadata, sign);
     this.file?.check();
     return written;
@@ -161,7 +161,7 @@ export class SqliteEngine implements StoreEngine {
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-    sign?: RowCheckpoint,
+    sign?: RowAttestation,
   ): SessionUpdated | undefined {
     const updated = this.sessions.update(id, patch, metadata, now, sign);
     this.file?.check();
@@ -175,12 +175,14 @@ export class SqliteEngine implements StoreEngine {
     createdAt: number,
     session?: SessionUpdate,
     items: readonly PendingWrite[] = [],
-    sign?: BatchCheckpoint,
+    sign?: BatchAttestation,
   ): SavedMessages {
     const save = this.db.transaction((): SavedMessages => {
       this.writeQueued(items);
       const first = this.messages.insert(sessionId, messages, batch, createdAt, session);
-      const checkpoints = sign ? this.checkpoints.writeIn(sign.sessions, sign.signer, sign.at) : [];
+      const attestations = sign
+        ? this.attestations.writeIn(sign.sessions, sign.signer, sign.at)
+        : [];
       const saved = messages.map((message, index) =>
         toMessage({
           session_id: sessionId,
@@ -191,7 +193,7 @@ export class SqliteEngine implements StoreEngine {
           batch: batch ? first : null,
         }),
       );
-      return { messages: saved, checkpoints };
+      return { messages: saved, attestations };
     });
     const saved = save.immediate();
     this.afterCommit();
@@ -226,13 +228,13 @@ export class SqliteEngine implements StoreEngine {
   appendAndSign(
     items: readonly PendingWrite[],
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
-  ): AuditCheckpoint[] {
+  ): AuditAttestation[] {
     const written = this.db
       .transaction(() => {
         this.writeQueued(items);
-        return this.checkpoints.writeIn(sessions, signer, at);
+        return this.attestations.writeIn(sessions, signer, at);
       })
       .immediate();
     this.afterCommit();
@@ -248,42 +250,42 @@ export class SqliteEngine implements StoreEngine {
   }
 
   storeId(): string | undefined {
-    return this.checkpoints.storeId();
+    return this.attestations.storeId();
   }
 
-  writeCheckpoints(
+  writeAttestations(
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
     options: SignOptions = {},
-  ): AuditCheckpoint[] {
-    const written = this.checkpoints.write(sessions, signer, at, options);
+  ): AuditAttestation[] {
+    const written = this.attestations.write(sessions, signer, at, options);
     this.afterCommit();
     return written;
   }
 
   unsignedTails(): UnsignedTail[] {
-    return this.checkpoints.unsignedTails();
+    return this.attestations.unsignedTails();
   }
 
-  listCheckpoints(sessionId: string | undefined): AuditCheckpoint[] {
-    return this.checkpoints.list(sessionId);
+  listAttestations(sessionId: string | undefined): AuditAttestation[] {
+    return this.attestations.list(sessionId);
   }
 
   listChainSessions(sessionId: string | undefined): string[] {
-    return this.checkpoints.chainSessions(sessionId);
+    return this.attestations.chainSessions(sessionId);
   }
 
   listChainHeads(sessionId: string | undefined): ChainHeadRecord[] {
-    return this.checkpoints.heads(sessionId);
+    return this.attestations.heads(sessionId);
   }
 
   listChainRows(sessionId: string, afterSeq: number, limit: number): ChainRow[] {
-    return this.checkpoints.chainRows(sessionId, afterSeq, limit);
+    return this.attestations.chainRows(sessionId, afterSeq, limit);
   }
 
   listMessageRows(sessionId: string, afterSeq: number): MessageRow[] {
-    return this.checkpoints.messages(sessionId, afterSeq);
+    return this.attestations.messages(sessionId, afterSeq);
   }
 
   claimAndStart(

@@ -1,5 +1,5 @@
-import type { AuditCheckpoint } from "../audit-checkpoint.js";
-import { checkpointFromRow } from "../checkpoint-plan.js";
+import { attestationFromRow } from "../attestation-plan.js";
+import type { AuditAttestation } from "../audit-attestation.js";
 import type { OwedDeliveries } from "../owed-deliveries.js";
 import type { Row } from "../store-rows.js";
 import type { Database } from "./sqlite-driver.js";
@@ -7,14 +7,14 @@ import { statementCache } from "./statement-cache.js";
 
 /**
  * The owed-deliveries rows of a SQLite store (schema 12). `note` runs inside the commit of a
- * checkpoint: an `INSERT OR IGNORE` of one row per process, so a rolled-back first checkpoint
+ * attestation: an `INSERT OR IGNORE` of one row per process, so a rolled-back first attestation
  * leaves nothing stale and the next one writes it again.
  *
  * @example
  * ```ts
  * import { openNodeSqlite } from "./node-sqlite-database.js";
  * const owed = new SqliteOwedDeliveries(openNodeSqlite(".docket/docket.db"));
- * owed.note("host:1234#1", Date.now()); // inside the checkpoint's transaction
+ * owed.note("host:1234#1", Date.now()); // inside the attestation's transaction
  * ```
  */
 export class SqliteOwedDeliveries implements OwedDeliveries {
@@ -25,7 +25,7 @@ export class SqliteOwedDeliveries implements OwedDeliveries {
     this.sql = statementCache(db);
   }
 
-  /** In the caller's transaction: `owner` signs checkpoints and may owe copies of them. */
+  /** In the caller's transaction: `owner` signs attestations and may owe copies of them. */
   note(owner: string, at: number): void {
     this.sql("INSERT OR IGNORE INTO audit_deliveries_owed (owner, started_at) VALUES (?, ?)").run(
       owner,
@@ -40,12 +40,12 @@ export class SqliteOwedDeliveries implements OwedDeliveries {
     );
   }
 
-  signedBy(owner: string): AuditCheckpoint[] {
+  signedBy(owner: string): AuditAttestation[] {
     if (!this.exists()) return [];
     const rows = this.sql(
       "SELECT session_id, n, body, signature FROM audit_checkpoints WHERE owner = ? ORDER BY session_id, n",
     ).all(owner) as Row[];
-    return rows.map(checkpointFromRow);
+    return rows.map(attestationFromRow);
   }
 
   settle(owner: string): void {

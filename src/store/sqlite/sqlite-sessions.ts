@@ -1,21 +1,21 @@
 import { DocketError } from "../../errors/docket-error.js";
-import type { AuditCheckpoint } from "../audit-checkpoint.js";
-import type { RowCheckpoint, SessionUpdated } from "../checkpoint-plan.js";
+import type { RowAttestation, SessionUpdated } from "../attestation-plan.js";
+import type { AuditAttestation } from "../audit-attestation.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import { listLimit } from "../store-input.js";
 import { type Row, SESSION_COLUMNS, sessionRowValues, toSession } from "../store-rows.js";
-import type { SqliteCheckpoints } from "./sqlite-checkpoints.js";
+import type { SqliteAttestations } from "./sqlite-attestations.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 
 /**
  * The `sessions` table of a SQLite store. A signed store writes a session's row (created or
- * updated) and its checkpoint in one `BEGIN IMMEDIATE` transaction: no crash leaves a row that
- * no checkpoint covers.
+ * updated) and its attestation in one `BEGIN IMMEDIATE` transaction: no crash leaves a row that
+ * no attestation covers.
  *
  * @example
  * ```ts
- * const sessions = new SqliteSessions(db, checkpoints);
+ * const sessions = new SqliteSessions(db, attestations);
  * sessions.get("ses_1");
  * ```
  */
@@ -24,35 +24,35 @@ export class SqliteSessions {
 
   constructor(
     private readonly db: Database,
-    private readonly checkpoints: SqliteCheckpoints,
+    private readonly attestations: SqliteAttestations,
   ) {
     this.sql = statementCache(db);
   }
 
-  /** Insert a new session's row; with `sign`, its first checkpoint in the same commit. */
-  insert(session: Session, metadata: string | null, sign?: RowCheckpoint): AuditCheckpoint[] {
+  /** Insert a new session's row; with `sign`, its first attestation in the same commit. */
+  insert(session: Session, metadata: string | null, sign?: RowAttestation): AuditAttestation[] {
     return this.db
       .transaction(() => {
         this.insertRow(session, metadata);
-        return sign ? this.checkpoints.writeIn([session.id], sign.signer, sign.at) : [];
+        return sign ? this.attestations.writeIn([session.id], sign.signer, sign.at) : [];
       })
       .immediate();
   }
 
-  /** Update a session's row; with `sign`, its checkpoint in the same commit. */
+  /** Update a session's row; with `sign`, its attestation in the same commit. */
   update(
     id: string,
     patch: SessionPatch,
     metadata: string | null,
     now: number,
-    sign?: RowCheckpoint,
+    sign?: RowAttestation,
   ): SessionUpdated | undefined {
     return this.db
       .transaction((): SessionUpdated | undefined => {
         const session = this.updateRow(id, patch, metadata, now);
         if (!session) return undefined;
-        const checkpoints = sign ? this.checkpoints.writeIn([id], sign.signer, sign.at) : [];
-        return { session, checkpoints };
+        const attestations = sign ? this.attestations.writeIn([id], sign.signer, sign.at) : [];
+        return { session, attestations };
       })
       .immediate();
   }

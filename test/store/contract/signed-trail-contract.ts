@@ -55,7 +55,7 @@ const attacks: Attack[] = [
     message: /events 5 to 8 were rewritten/,
   },
   {
-    name: "the tail cut, the head moved back and the store's checkpoints of it deleted",
+    name: "the tail cut, the head moved back and the store's attestations of it deleted",
     sql: async (store) => {
       const [rows] = await rawSql(store, [`SELECT hash FROM audit_events ${a(" AND seq = 4")}`]);
       const hash = String((rows as { hash: unknown }[])[0]?.hash);
@@ -70,7 +70,7 @@ const attacks: Attack[] = [
     kind: "truncated",
     sessionId: "ses_a",
     seq: 5,
-    message: /events 5 to 8 are missing: checkpoint 3 signed the chain up to event 8/,
+    message: /events 5 to 8 are missing: attestation 3 signed the chain up to event 8/,
   },
   {
     name: "every event of one call removed and the rest re-chained",
@@ -87,7 +87,7 @@ const attacks: Attack[] = [
     message: /events 1 to 4 were rewritten/,
   },
   {
-    name: "a whole session deleted with its head, checkpoints, calls and approvals",
+    name: "a whole session deleted with its head, attestations, calls and approvals",
     sql: async () =>
       ["audit_events", "chain_heads", "audit_checkpoints", "calls", "approvals"].map(
         (table) => `DELETE FROM ${table} WHERE session_id = 'ses_b'`,
@@ -95,7 +95,7 @@ const attacks: Attack[] = [
     kind: "deleted_session",
     sessionId: "ses_b",
     seq: 1,
-    message: /the session was deleted: checkpoint 2 signed 3 events/,
+    message: /the session was deleted: attestation 2 signed 3 events/,
   },
   {
     name: "a forged session with a correct chain and head",
@@ -103,7 +103,7 @@ const attacks: Attack[] = [
     kind: "forged_session",
     sessionId: "ses_f",
     seq: 1,
-    message: /no signed checkpoint covers any of this session's 4 events/,
+    message: /no signed attestation covers any of this session's 4 events/,
   },
   {
     // Read in verify's one pass over the sessions (no second whole-store chain pass).
@@ -143,7 +143,7 @@ const attacks: Attack[] = [
     sessionId: "ses_a",
     seq: 0,
     message:
-      /the session's row \(principal, title, status, metadata\) is not the one checkpoint 3 signed/,
+      /the session's row \(principal, title, status, metadata\) is not the one attestation 3 signed/,
   },
   {
     name: "the sessions row deleted",
@@ -151,7 +151,7 @@ const attacks: Attack[] = [
     kind: "session",
     sessionId: "ses_b",
     seq: 0,
-    message: /the session's row is gone: checkpoint 2 signed it/,
+    message: /the session's row is gone: attestation 2 signed it/,
   },
   {
     name: "a transcript message edited",
@@ -159,17 +159,17 @@ const attacks: Attack[] = [
     kind: "messages",
     sessionId: "ses_a",
     seq: 1,
-    message: /transcript messages 1 to 1 contradict checkpoint 2/,
+    message: /transcript messages 1 to 1 contradict attestation 2/,
   },
   {
-    name: "a checkpoint whose signed text was edited",
+    name: "an attestation whose signed text was edited",
     sql: async () => [
       `UPDATE audit_checkpoints SET body = replace(body, '"seq":8', '"seq":7') ${a(" AND n = 3")}`,
     ],
     kind: "bad_signature",
     sessionId: "ses_a",
     seq: 7,
-    message: /checkpoint 3 \(event 7\) is not signed by this key/,
+    message: /attestation 3 \(event 7\) is not signed by this key/,
   },
 ];
 
@@ -198,7 +198,7 @@ async function rechainAfter(store: Store, sessionId: string): Promise<string[]> 
 }
 
 /**
- * Signed checkpoints: the untouched store verifies with the key and the digest log; each attack
+ * Signed attestations: the untouched store verifies with the key and the digest log; each attack
  * of someone who can write the database (guards dropped, hashes recomputed) is caught and named.
  */
 export function signedTrailContract(fresh: OpenFreshStore): void {
@@ -225,7 +225,7 @@ export function signedTrailContract(fresh: OpenFreshStore): void {
       try {
         const report = await verify();
         expect(report.problems).toEqual([]);
-        expect(report).toMatchObject({ ok: true, sessions: 2, events: 11, checkpoints: 5 });
+        expect(report).toMatchObject({ ok: true, sessions: 2, events: 11, attestations: 5 });
         expect(report.notProven).toEqual([]);
         const bare = await verifyStoreTrail(reader);
         expect(bare.ok).toBe(true);
@@ -318,7 +318,7 @@ export function signedTrailContract(fresh: OpenFreshStore): void {
       }
     });
 
-    it("reports a digest log that lost a checkpoint, and one it never had", async () => {
+    it("reports a digest log that lost an attestation, and one it never had", async () => {
       const { reader, signer, publicKey } = await signedStore();
       try {
         const other = await openDigestLog(`${signer.paths.digests}.empty`);
@@ -344,7 +344,7 @@ export function signedTrailContract(fresh: OpenFreshStore): void {
         );
         const good = await verifyTrail(readExport(text, "x.jsonl").source, { publicKey });
         expect(good.problems).toEqual([]);
-        expect(good).toMatchObject({ ok: true, events: 8, checkpoints: 3 });
+        expect(good).toMatchObject({ ok: true, events: 8, attestations: 3 });
         const edited = text.replace("SU-88421", "SU-00000");
         const bad = await verifyTrail(readExport(edited, "x.jsonl").source, { publicKey });
         expect(bad.ok).toBe(false);

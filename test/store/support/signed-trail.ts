@@ -6,8 +6,8 @@ import { type AuditSigner, createAuditSigner } from "../../../src/audit/create-a
 import { openDigestLog } from "../../../src/audit/digest-log.js";
 import type { TrailReport } from "../../../src/audit/trail-report.js";
 import { verifyStoreTrail } from "../../../src/audit/verify-store-trail.js";
+import type { AttestationSigner, AuditAttestation } from "../../../src/store/audit-attestation.js";
 import { linkHash } from "../../../src/store/audit-chain.js";
-import type { AuditCheckpoint, CheckpointSigner } from "../../../src/store/audit-checkpoint.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { StoreEvent } from "../../../src/store/store-event.js";
@@ -87,25 +87,25 @@ export async function openSignedAt(
 }
 
 /**
- * A signer whose key cannot sign (it was removed): every checkpoint fails with `message`.
+ * A signer whose key cannot sign (it was removed): every attestation fails with `message`.
  *
  * @example
  * ```ts
  * const broken = await openStore(url, { signer: failingSigner("the key is gone") });
  * ```
  */
-export function failingSigner(message: string): CheckpointSigner {
+export function failingSigner(message: string): AttestationSigner {
   return {
     keyId: "k".repeat(16),
     sign(): string {
       throw new Error(message);
     },
-    deliver(_checkpoints: readonly AuditCheckpoint[]): void {},
+    deliver(_attestations: readonly AuditAttestation[]): void {},
   };
 }
 
 /**
- * The trail the tamper tests start from: session A with two calls (a checkpoint after each,
+ * The trail the tamper tests start from: session A with two calls (an attestation after each,
  * seqs 4 and 8) and a transcript, session B with one call and a pending approval.
  *
  * @example
@@ -118,12 +118,12 @@ export async function writeSignedTrail(store: Store): Promise<{ a: string; b: st
   const b = (await store.createSession({ id: "ses_b", principal: "agent", configHash: "x" })).id;
   await store.appendMessage(a, { role: "user", content: "refund SU-88421" });
   await store.emitMany(callEvents({ sessionId: a, callId: "c1" }));
-  await store.checkpoint();
+  await store.attest();
   await store.emitMany(callEvents({ sessionId: a, callId: "c2", at: 1_700_000_001_000 }));
   await store.saveBatch(a, { role: "assistant", content: "refunding" }, [
     { role: "tool", content: { ok: true } },
   ]);
-  await store.checkpoint();
+  await store.attest();
   const base = { callId: "c3", tool: "delete_file", sessionId: b };
   const events: StoreEvent[] = [
     { ...base, type: "requested", at: 1, principal: "agent", rawArguments: "{}", rawBytes: 2 },
@@ -147,7 +147,7 @@ export async function writeSignedTrail(store: Store): Promise<{ a: string; b: st
     requestedBy: "agent",
     createdAt: 1,
   });
-  await store.checkpoint();
+  await store.attest();
   return { a, b };
 }
 

@@ -1,13 +1,13 @@
 import { DocketError } from "../errors/docket-error.js";
-import type { ChainHead } from "./audit-chain.js";
 import {
-  type AuditCheckpoint,
-  type CheckpointFields,
-  type CheckpointSigner,
+  type AttestationFields,
+  type AttestationSigner,
+  type AuditAttestation,
   messageLinkHash,
-  NO_CHECKPOINT,
-  parseCheckpoint,
-} from "./audit-checkpoint.js";
+  NO_ATTESTATION,
+  parseAttestation,
+} from "./audit-attestation.js";
+import type { ChainHead } from "./audit-chain.js";
 import type { Session } from "./session-record.js";
 import { sessionRowHash } from "./session-row-hash.js";
 import { type Row, toSession } from "./store-rows.js";
@@ -21,34 +21,34 @@ export interface MessageRow {
   readonly batch: number | undefined;
 }
 
-/** How an engine signs: `recovered` marks checkpoints of what a dead process left unsigned. */
+/** How an engine signs: `recovered` marks attestations of what a dead process left unsigned. */
 export interface SignOptions {
   readonly recovered?: boolean;
 }
 
 /**
- * A session's checkpoint written in the commit that writes its row (its creation, or an update
+ * A session's attestation written in the commit that writes its row (its creation, or an update
  * of its status, title or metadata): no crash can leave the row changed and unsigned.
  */
-export interface RowCheckpoint {
-  readonly signer: CheckpointSigner;
+export interface RowAttestation {
+  readonly signer: AttestationSigner;
   readonly at: number;
 }
 
-/** A session's row as updated, and the checkpoint committed with it (none when unsigned). */
+/** A session's row as updated, and the attestation committed with it (none when unsigned). */
 export interface SessionUpdated {
   readonly session: Session;
-  readonly checkpoints: AuditCheckpoint[];
+  readonly attestations: AuditAttestation[];
 }
 
-/** A session's events after its last checkpoint, and the owners of the calls among them. */
+/** A session's events after its last attestation, and the owners of the calls among them. */
 export interface UnsignedTail {
   readonly sessionId: string;
   readonly signedSeq: number;
   /** Distinct owners of the tail's calls rows; null for events of no owned call. */
   readonly owners: readonly (string | null)[];
   /**
-   * The owner recorded on the session's last checkpoint (schema 12), or null: who wrote the
+   * The owner recorded on the session's last attestation (schema 12), or null: who wrote the
    * session last, for a tail whose events name no owned call (`requested` events committed
    * before their claims).
    */
@@ -56,11 +56,11 @@ export interface UnsignedTail {
 }
 
 /** What an engine read, inside its write transaction, for one session. */
-export interface CheckpointInputs {
+export interface AttestationInputs {
   readonly storeId: string;
   readonly sessionId: string;
   readonly head: ChainHead | undefined;
-  readonly last: AuditCheckpoint | undefined;
+  readonly last: AuditAttestation | undefined;
   /** The session's messages after `last.messagesSeq`, in order. */
   readonly messages: readonly MessageRow[];
   readonly keyId: string;
@@ -72,21 +72,21 @@ export interface CheckpointInputs {
 }
 
 /**
- * The next checkpoint of a session, or undefined when neither its chain, its transcript nor its
- * row moved since the last one. A session's first checkpoint is written even with no event yet
+ * The next attestation of a session, or undefined when neither its chain, its transcript nor its
+ * row moved since the last one. A session's first attestation is written even with no event yet
  * (at its creation): a session cut before its first batch is then known, not taken for forged.
  * Both engines call it inside the transaction that holds the session's
  * write lock, so the head it signs is the head.
  *
  * @example
  * ```ts
- * const fields = planCheckpoint({ storeId, sessionId, head, last, messages, keyId, at: Date.now() });
- * if (fields) insert(signCheckpoint(fields, signer));
+ * const fields = planAttestation({ storeId, sessionId, head, last, messages, keyId, at: Date.now() });
+ * if (fields) insert(signAttestation(fields, signer));
  * ```
  */
-export function planCheckpoint(inputs: CheckpointInputs): CheckpointFields | undefined {
+export function planAttestation(inputs: AttestationInputs): AttestationFields | undefined {
   const { last, head, messages } = inputs;
-  const before = last ?? { ...NO_CHECKPOINT, headHash: NO_CHECKPOINT.hash };
+  const before = last ?? { ...NO_ATTESTATION, headHash: NO_ATTESTATION.hash };
   const seq = head?.seq ?? 0;
   if (
     last &&
@@ -101,7 +101,7 @@ export function planCheckpoint(inputs: CheckpointInputs): CheckpointFields | und
   for (const message of messages) {
     if (message.seq !== messagesSeq + 1) {
       throw new DocketError(
-        "audit_checkpoint_failed",
+        "audit_attestation_failed",
         `Session ${inputs.sessionId}: message ${messagesSeq + 1} is missing; the transcript was changed after it was signed.`,
       );
     }
@@ -113,11 +113,11 @@ export function planCheckpoint(inputs: CheckpointInputs): CheckpointFields | und
     sessionId: inputs.sessionId,
     n: before.n + 1,
     seq,
-    headHash: head?.hash ?? NO_CHECKPOINT.hash,
+    headHash: head?.hash ?? NO_ATTESTATION.hash,
     messagesSeq,
     messagesHash,
     at: inputs.at,
-    prev: last?.hash ?? NO_CHECKPOINT.hash,
+    prev: last?.hash ?? NO_ATTESTATION.hash,
     keyId: inputs.keyId,
     ...(inputs.sessionHash === undefined ? {} : { sessionHash: inputs.sessionHash }),
     ...(inputs.recovered === true ? { recovered: true as const } : {}),
@@ -125,7 +125,7 @@ export function planCheckpoint(inputs: CheckpointInputs): CheckpointFields | und
 }
 
 /**
- * `sessionRowHash` of a `sessions` row read inside a checkpoint's transaction, or undefined when
+ * `sessionRowHash` of a `sessions` row read inside an attestation's transaction, or undefined when
  * the session has no row (events without a session).
  *
  * @example
@@ -156,20 +156,20 @@ export function toMessageRow(row: Row): MessageRow {
 }
 
 /**
- * An `audit_checkpoints` row (session_id, n, body, signature) as a checkpoint read from its
+ * An `audit_checkpoints` row (session_id, n, body, signature) as an attestation read from its
  * body. A body that does not parse is kept, with an empty hash, so that the verifier reports
  * it instead of skipping it.
  *
  * @example
  * ```ts
- * rows.map(checkpointFromRow);
+ * rows.map(attestationFromRow);
  * ```
  */
-export function checkpointFromRow(row: Row): AuditCheckpoint {
+export function attestationFromRow(row: Row): AuditAttestation {
   const body = String(row.body);
   const signature = String(row.signature);
   return (
-    parseCheckpoint(body, signature) ?? {
+    parseAttestation(body, signature) ?? {
       storeId: "",
       sessionId: String(row.session_id),
       n: Number(row.n),

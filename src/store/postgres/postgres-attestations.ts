@@ -1,41 +1,41 @@
 import type { Pool, PoolClient } from "pg";
 import { DocketError } from "../../errors/docket-error.js";
-import type { ChainRow } from "../audit-chain.js";
 import {
-  type AuditCheckpoint,
-  type CheckpointSigner,
-  signCheckpoint,
-} from "../audit-checkpoint.js";
-import type { ChainHeadRecord } from "../audit-record.js";
-import {
-  checkpointFromRow,
+  attestationFromRow,
   type MessageRow,
   ownerText,
-  planCheckpoint,
+  planAttestation,
   type SignOptions,
   sessionHashOf,
   toMessageRow,
   type UnsignedTail,
-} from "../checkpoint-plan.js";
+} from "../attestation-plan.js";
+import {
+  type AttestationSigner,
+  type AuditAttestation,
+  signAttestation,
+} from "../audit-attestation.js";
+import type { ChainRow } from "../audit-chain.js";
+import type { ChainHeadRecord } from "../audit-record.js";
 import { type Row, toChainRow } from "../store-rows.js";
 import type { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
 import { lockSessions, sqlState, transaction } from "./postgres-transaction.js";
 
 /**
- * Signed checkpoints of a PostgreSQL store, and the raw reads an auditor needs. A checkpoint is
+ * Signed attestations of a PostgreSQL store, and the raw reads an auditor needs. An attestation is
  * written under the same per-session advisory lock as the appends, so the head signed is the
  * head, whichever process appended last.
  *
  * @example
  * ```ts
- * const checkpoints = new PostgresCheckpoints(pool, owner, new PostgresOwedDeliveries(pool));
- * await checkpoints.write(["ses_1"], signer, Date.now());
+ * const attestations = new PostgresAttestations(pool, owner, new PostgresOwedDeliveries(pool));
+ * await attestations.write(["ses_1"], signer, Date.now());
  * ```
  */
-export class PostgresCheckpoints {
+export class PostgresAttestations {
   constructor(
     private readonly pool: Pool,
-    /** This process's store owner, recorded on each checkpoint it signs. */
+    /** This process's store owner, recorded on each attestation it signs. */
     private readonly owner: string,
     private readonly owed: PostgresOwedDeliveries,
   ) {}
@@ -54,10 +54,10 @@ export class PostgresCheckpoints {
 
   write(
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
     options: SignOptions = {},
-  ): Promise<AuditCheckpoint[]> {
+  ): Promise<AuditAttestation[]> {
     return this.writeWith(sessions, signer, at, async () => undefined, options);
   }
 
@@ -67,11 +67,11 @@ export class PostgresCheckpoints {
    */
   async writeWith(
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
     first: (client: PoolClient) => Promise<void>,
     { recovered = false }: SignOptions = {},
-  ): Promise<AuditCheckpoint[]> {
+  ): Promise<AuditAttestation[]> {
     const written = await transaction(this.pool, async (client) => {
       await lockSessions(client, sessions);
       await first(client);
@@ -79,11 +79,11 @@ export class PostgresCheckpoints {
       const storeId = (meta.rows[0] as Row | undefined)?.store_id;
       if (storeId === undefined) {
         throw new DocketError(
-          "audit_checkpoint_failed",
+          "audit_attestation_failed",
           "The store has no id (schema < 4): open it once with this docket, not read-only, to upgrade it.",
         );
       }
-      const written: AuditCheckpoint[] = [];
+      const written: AuditAttestation[] = [];
       for (const sessionId of sessions) {
         const head = (
           await client.query("SELECT seq, hash FROM chain_heads WHERE session_id = $1", [sessionId])
@@ -94,18 +94,18 @@ export class PostgresCheckpoints {
             [sessionId],
           )
         ).rows[0] as Row | undefined;
-        const last = lastRow ? checkpointFromRow(lastRow) : undefined;
+        const last = lastRow ? attestationFromRow(lastRow) : undefined;
         if (last && last.hash === "") {
           throw new DocketError(
-            "audit_checkpoint_failed",
-            `Session ${sessionId}: the last checkpoint in the store is not readable; run docket audit verify.`,
+            "audit_attestation_failed",
+            `Session ${sessionId}: the last attestation in the store is not readable; run docket audit verify.`,
           );
         }
         const messages = await client.query(
           "SELECT seq, role, content, created_at, batch FROM messages WHERE session_id = $1 AND seq > $2 ORDER BY seq",
           [sessionId, last?.messagesSeq ?? 0],
         );
-        const fields = planCheckpoint({
+        const fields = planAttestation({
           storeId: String(storeId),
           sessionId,
           head: head ? { seq: Number(head.seq), hash: String(head.hash) } : undefined,
@@ -121,25 +121,25 @@ export class PostgresCheckpoints {
           recovered,
         });
         if (!fields) continue;
-        const checkpoint = signCheckpoint(fields, signer);
+        const attestation = signAttestation(fields, signer);
         await client.query(
           "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature, owner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
           [
             sessionId,
-            checkpoint.n,
-            checkpoint.seq,
-            checkpoint.messagesSeq,
-            checkpoint.at,
-            checkpoint.body,
-            checkpoint.hash,
-            checkpoint.signature,
+            attestation.n,
+            attestation.seq,
+            attestation.messagesSeq,
+            attestation.at,
+            attestation.body,
+            attestation.hash,
+            attestation.signature,
             this.owner,
           ],
         );
-        written.push(checkpoint);
+        written.push(attestation);
       }
       // In the same commit: until this process closes with every copy delivered, a crash leaves
-      // a row saying which checkpoints may be missing from the digest log (ADR 0049).
+      // a row saying which attestations may be missing from the digest log (ADR 0049).
       if (written.length > 0) await this.owed.note(client, this.owner, at);
       return written;
     });
@@ -147,13 +147,13 @@ export class PostgresCheckpoints {
     return written;
   }
 
-  async list(sessionId: string | undefined): Promise<AuditCheckpoint[]> {
+  async list(sessionId: string | undefined): Promise<AuditAttestation[]> {
     try {
       const result = await this.pool.query(
         "SELECT session_id, n, body, signature FROM audit_checkpoints WHERE ($1::text IS NULL OR session_id = $1) ORDER BY session_id, n",
         [sessionId ?? null],
       );
-      return (result.rows as Row[]).map(checkpointFromRow);
+      return (result.rows as Row[]).map(attestationFromRow);
     } catch (error) {
       if (sqlState(error) === "42P01") return [];
       throw error;
@@ -194,9 +194,9 @@ export class PostgresCheckpoints {
     return (result.rows as Row[]).map(toChainRow);
   }
 
-  /** Sessions whose chain runs past their last checkpoint, with the owners of that tail's calls. */
+  /** Sessions whose chain runs past their last attestation, with the owners of that tail's calls. */
   async unsignedTails(): Promise<UnsignedTail[]> {
-    // Sessions whose chain, or transcript, runs past their last checkpoint (ADR 0067: messages
+    // Sessions whose chain, or transcript, runs past their last attestation (ADR 0067: messages
     // written alone have no events for a chain tail to show).
     const tails = await this.pool.query(
       `SELECT s.session_id, COALESCE(h.seq, 0) AS seq, COALESCE(c.seq, 0) AS signed,

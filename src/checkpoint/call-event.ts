@@ -1,7 +1,7 @@
 import type { Decision } from "../policy/policy.js";
 import type { ToolResultStatus } from "./tool-result.js";
 
-/** What every checkpoint event carries. */
+/** What every call event carries. */
 export interface EventBase {
   readonly callId: string;
   /** The tool name as the model sent it. */
@@ -15,7 +15,7 @@ export interface EventBase {
  * One step of one call through the checkpoint. Every call emits `requested` first and exactly
  * one of `refused`, `awaiting_approval` or `finished` last.
  */
-export type CheckpointEvent =
+export type CallEvent =
   | (EventBase & {
       readonly type: "requested";
       readonly principal: string;
@@ -93,7 +93,7 @@ export type CheckpointEvent =
   | (EventBase & { readonly type: "log"; readonly message: string; readonly data: unknown });
 
 /** The `type` of each event. */
-export type CheckpointEventType = CheckpointEvent["type"];
+export type CallEventType = CallEvent["type"];
 
 /**
  * Where events go. A returned promise is awaited: a sink that persists (the store) can make the
@@ -101,7 +101,7 @@ export type CheckpointEventType = CheckpointEvent["type"];
  * handler starts stops the call (fail closed).
  */
 export interface EventSink {
-  emit(event: CheckpointEvent, options?: EmitOptions): void | Promise<void>;
+  emit(event: CallEvent, options?: EmitOptions): void | Promise<void>;
 }
 
 /** How soon an emitted event must be durable. */

@@ -1,22 +1,22 @@
 import { DocketError } from "../../errors/docket-error.js";
-import type { ChainRow } from "../audit-chain.js";
 import {
-  type AuditCheckpoint,
-  type CheckpointSigner,
-  parseCheckpoint,
-  signCheckpoint,
-} from "../audit-checkpoint.js";
-import type { ChainHeadRecord } from "../audit-record.js";
-import {
-  checkpointFromRow,
+  attestationFromRow,
   type MessageRow,
   ownerText,
-  planCheckpoint,
+  planAttestation,
   type SignOptions,
   sessionHashOf,
   toMessageRow,
   type UnsignedTail,
-} from "../checkpoint-plan.js";
+} from "../attestation-plan.js";
+import {
+  type AttestationSigner,
+  type AuditAttestation,
+  parseAttestation,
+  signAttestation,
+} from "../audit-attestation.js";
+import type { ChainRow } from "../audit-chain.js";
+import type { ChainHeadRecord } from "../audit-record.js";
 import type { Row } from "../store-rows.js";
 import type { Database } from "./sqlite-driver.js";
 import type { SqliteOwedDeliveries } from "./sqlite-owed-deliveries.js";
@@ -24,25 +24,25 @@ import { statementCache } from "./statement-cache.js";
 import { unpackTrailRow } from "./unpack-trail-row.js";
 
 /**
- * Signed checkpoints of a SQLite store, and the raw reads an auditor needs (chain rows as
- * stored, heads, message texts). A checkpoint is written in its own `BEGIN IMMEDIATE`
+ * Signed attestations of a SQLite store, and the raw reads an auditor needs (chain rows as
+ * stored, heads, message texts). An attestation is written in its own `BEGIN IMMEDIATE`
  * transaction: the write lock is held while the head is read, so the head signed is the head.
  *
  * @example
  * ```ts
- * const checkpoints = new SqliteCheckpoints(db, owner, new SqliteOwedDeliveries(db));
- * checkpoints.write(["ses_1"], signer, Date.now());
+ * const attestations = new SqliteAttestations(db, owner, new SqliteOwedDeliveries(db));
+ * attestations.write(["ses_1"], signer, Date.now());
  * ```
  */
-export class SqliteCheckpoints {
+export class SqliteAttestations {
   private readonly sql: ReturnType<typeof statementCache>;
   private id: string | undefined;
-  /** The last checkpoint this connection wrote per session (a rollback only makes it unused). */
-  private readonly written = new Map<string, AuditCheckpoint>();
+  /** The last attestation this connection wrote per session (a rollback only makes it unused). */
+  private readonly written = new Map<string, AuditAttestation>();
 
   constructor(
     private readonly db: Database,
-    /** This process's store owner, recorded on each checkpoint it signs. */
+    /** This process's store owner, recorded on each attestation it signs. */
     private readonly owner: string,
     private readonly owed: SqliteOwedDeliveries,
   ) {
@@ -61,31 +61,31 @@ export class SqliteCheckpoints {
   /** Sign in a transaction of its own. */
   write(
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
     options: SignOptions = {},
-  ): AuditCheckpoint[] {
+  ): AuditAttestation[] {
     return this.db.transaction(() => this.writeIn(sessions, signer, at, options)).immediate();
   }
 
   /** Sign inside the caller's write transaction. */
   writeIn(
     sessions: readonly string[],
-    signer: CheckpointSigner,
+    signer: AttestationSigner,
     at: number,
     { recovered = false }: SignOptions = {},
-  ): AuditCheckpoint[] {
+  ): AuditAttestation[] {
     {
       const storeId = this.storeId();
       if (storeId === undefined) {
         throw new DocketError(
-          "audit_checkpoint_failed",
+          "audit_attestation_failed",
           "The store has no id (schema < 4): open it once with this docket, not read-only, to upgrade it.",
         );
       }
-      const written: AuditCheckpoint[] = [];
+      const written: AuditAttestation[] = [];
       for (const sessionId of sessions) {
-        // One statement for the head and the last checkpoint: per statement, the driver
+        // One statement for the head and the last attestation: per statement, the driver
         // costs about as much as SQLite's own work here.
         const row = this.sql(
           `SELECT h.seq AS head_seq, h.hash AS head_hash, c.n, c.body, c.signature
@@ -99,7 +99,7 @@ export class SqliteCheckpoints {
             ? undefined
             : { seq: Number(row.head_seq), hash: String(row.head_hash) };
         const last = this.last(sessionId, row);
-        const fields = planCheckpoint({
+        const fields = planAttestation({
           storeId,
           sessionId,
           head,
@@ -113,52 +113,52 @@ export class SqliteCheckpoints {
           recovered,
         });
         if (!fields) continue;
-        const checkpoint = signCheckpoint(fields, signer);
+        const attestation = signAttestation(fields, signer);
         this.sql(
           "INSERT INTO audit_checkpoints (session_id, n, seq, messages_seq, at, body, hash, signature, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         ).run(
           sessionId,
-          checkpoint.n,
-          checkpoint.seq,
-          checkpoint.messagesSeq,
-          checkpoint.at,
-          checkpoint.body,
-          checkpoint.hash,
-          checkpoint.signature,
+          attestation.n,
+          attestation.seq,
+          attestation.messagesSeq,
+          attestation.at,
+          attestation.body,
+          attestation.hash,
+          attestation.signature,
           this.owner,
         );
-        written.push(checkpoint);
-        this.written.set(sessionId, checkpoint);
+        written.push(attestation);
+        this.written.set(sessionId, attestation);
       }
       // In the same commit: until this process closes with every copy delivered, a crash leaves
-      // a row saying which checkpoints may be missing from the digest log (ADR 0049).
+      // a row saying which attestations may be missing from the digest log (ADR 0049).
       if (written.length > 0) this.owed.note(this.owner, at);
       return written;
     }
   }
 
-  /** The last checkpoint, read from its body; the one this connection wrote is not re-parsed. */
-  private last(sessionId: string, row: Row): AuditCheckpoint | undefined {
+  /** The last attestation, read from its body; the one this connection wrote is not re-parsed. */
+  private last(sessionId: string, row: Row): AuditAttestation | undefined {
     if (row.body === null || row.body === undefined) return undefined;
     const cached = this.written.get(sessionId);
     if (cached && cached.body === row.body && cached.signature === row.signature) return cached;
-    const checkpoint = parseCheckpoint(String(row.body), String(row.signature));
-    if (!checkpoint) {
+    const attestation = parseAttestation(String(row.body), String(row.signature));
+    if (!attestation) {
       throw new DocketError(
-        "audit_checkpoint_failed",
-        `Session ${sessionId}: the last checkpoint in the store is not readable; run docket audit verify.`,
+        "audit_attestation_failed",
+        `Session ${sessionId}: the last attestation in the store is not readable; run docket audit verify.`,
       );
     }
-    return checkpoint;
+    return attestation;
   }
 
   /**
-   * Sessions whose chain runs past their last checkpoint, with the owners of the calls in that
+   * Sessions whose chain runs past their last attestation, with the owners of the calls in that
    * tail (null for an event of no owned call): what recovery may sign once those owners are gone.
    */
   unsignedTails(): UnsignedTail[] {
     if (!this.hasTable("audit_checkpoints")) return [];
-    // Sessions whose chain, or transcript, runs past their last checkpoint (ADR 0067: messages
+    // Sessions whose chain, or transcript, runs past their last attestation (ADR 0067: messages
     // written alone have no events for a chain tail to show).
     const tails = this.sql(
       `SELECT s.session_id, COALESCE(h.seq, 0) AS seq, COALESCE(c.seq, 0) AS signed,
@@ -202,7 +202,7 @@ export class SqliteCheckpoints {
     return rows.map(toMessageRow);
   }
 
-  list(sessionId: string | undefined): AuditCheckpoint[] {
+  list(sessionId: string | undefined): AuditAttestation[] {
     if (!this.hasTable("audit_checkpoints")) return [];
     const rows = (
       sessionId === undefined
@@ -213,7 +213,7 @@ export class SqliteCheckpoints {
             "SELECT session_id, n, body, signature FROM audit_checkpoints WHERE session_id = ? ORDER BY n",
           ).all(sessionId)
     ) as Row[];
-    return rows.map(checkpointFromRow);
+    return rows.map(attestationFromRow);
   }
 
   /**

@@ -7,7 +7,7 @@ import { GENESIS_HASH } from "./audit-chain.js";
  * folding to `messagesHash`, at `at`; the previous statement about this session hashed to
  * `prev`". `body` is the exact signed text; the other fields are read from it.
  */
-export interface AuditCheckpoint {
+export interface AuditAttestation {
   readonly storeId: string;
   readonly sessionId: string;
   /** 1, 2, 3, ... per session. */
@@ -17,13 +17,13 @@ export interface AuditCheckpoint {
   readonly messagesSeq: number;
   readonly messagesHash: string;
   readonly at: number;
-  /** The hash of checkpoint n - 1 of this session, GENESIS_HASH for the first. */
+  /** The hash of attestation n - 1 of this session, GENESIS_HASH for the first. */
   readonly prev: string;
   /** The signing key's id (`keyIdOf`): which public key checks `signature`. */
   readonly keyId: string;
   /**
    * `sessionRowHash` of the session's row (principal, title, status, metadata...) when signed;
-   * absent in checkpoints written before rows were covered, and for events without a session.
+   * absent in attestations written before rows were covered, and for events without a session.
    */
   readonly sessionHash?: string | undefined;
   /**
@@ -33,32 +33,32 @@ export interface AuditCheckpoint {
   readonly recovered?: true | undefined;
   /** The signed text: canonical JSON of the fields above. */
   readonly body: string;
-  /** SHA-256 of `body`, hex: what the next checkpoint names as `prev`. */
+  /** SHA-256 of `body`, hex: what the next attestation names as `prev`. */
   readonly hash: string;
   /** Ed25519 signature of `body`, base64. */
   readonly signature: string;
 }
 
-/** The fields a checkpoint signs, before it is signed. */
-export type CheckpointFields = Omit<AuditCheckpoint, "body" | "hash" | "signature">;
+/** The fields an attestation signs, before it is signed. */
+export type AttestationFields = Omit<AuditAttestation, "body" | "hash" | "signature">;
 
 /**
- * What signs checkpoints: the private key (never shown to tools) and where copies go outside
- * the store. `openStore(url, { signer })` writes signed checkpoints; without one it writes none.
+ * What signs attestations: the private key (never shown to tools) and where copies go outside
+ * the store. `openStore(url, { signer })` writes signed attestations; without one it writes none.
  *
  * @example
  * ```ts
  * const store = await openStore(url, { signer: await createAuditSigner({ keyFile, digests }) });
  * ```
  */
-export interface CheckpointSigner {
+export interface AttestationSigner {
   readonly keyId: string;
   /** Ed25519 signature of `body`, base64. */
   sign(body: string): string;
-  /** Copy checkpoints to the digest log, after the store committed them. */
-  deliver(checkpoints: readonly AuditCheckpoint[]): void | Promise<void>;
+  /** Copy attestations to the digest log, after the store committed them. */
+  deliver(attestations: readonly AuditAttestation[]): void | Promise<void>;
   /**
-   * The hashes of this store's checkpoints the digest log holds. Read only by recovery after a
+   * The hashes of this store's attestations the digest log holds. Read only by recovery after a
    * crash (never on a normal open), to send only what a dead process still owed; without it,
    * recovery sends all that process signed again (a copy delivered twice is harmless).
    */
@@ -67,19 +67,19 @@ export interface CheckpointSigner {
 }
 
 /**
- * The signed text of a checkpoint: keys in a fixed (sorted) order, so the same fields always
+ * The signed text of an attestation: keys in a fixed (sorted) order, so the same fields always
  * give the same bytes.
  *
  * @example
  * ```ts
- * const body = checkpointBody(fields);
- * const checkpoint = { ...fields, body, hash: sha256Hex(body), signature: signer.sign(body) };
+ * const body = attestationBody(fields);
+ * const attestation = { ...fields, body, hash: sha256Hex(body), signature: signer.sign(body) };
  * ```
  */
-export function checkpointBody(fields: CheckpointFields): string {
+export function attestationBody(fields: AttestationFields): string {
   const { at, headHash, keyId, messagesHash, messagesSeq, n, prev, seq, sessionId, storeId } =
     fields;
-  // The newer fields only when present: a checkpoint without them keeps its bytes of before.
+  // The newer fields only when present: an attestation without them keeps its bytes of before.
   return JSON.stringify({
     at,
     headHash,
@@ -98,31 +98,31 @@ export function checkpointBody(fields: CheckpointFields): string {
 }
 
 /**
- * Sign fields into a checkpoint.
+ * Sign fields into an attestation.
  *
  * @example
  * ```ts
- * const checkpoint = signCheckpoint(fields, signer);
+ * const attestation = signAttestation(fields, signer);
  * ```
  */
-export function signCheckpoint(
-  fields: CheckpointFields,
-  signer: CheckpointSigner,
-): AuditCheckpoint {
-  const body = checkpointBody(fields);
+export function signAttestation(
+  fields: AttestationFields,
+  signer: AttestationSigner,
+): AuditAttestation {
+  const body = attestationBody(fields);
   return { ...fields, body, hash: sha256Hex(body), signature: signer.sign(body) };
 }
 
 /**
- * Read a checkpoint back from its signed text (a row or a digest line): the fields come from
- * `body`, never from columns beside it. Returns undefined when `body` is not a checkpoint.
+ * Read an attestation back from its signed text (a row or a digest line): the fields come from
+ * `body`, never from columns beside it. Returns undefined when `body` is not an attestation.
  *
  * @example
  * ```ts
- * const checkpoint = parseCheckpoint(row.body, row.signature);
+ * const attestation = parseAttestation(row.body, row.signature);
  * ```
  */
-export function parseCheckpoint(body: string, signature: string): AuditCheckpoint | undefined {
+export function parseAttestation(body: string, signature: string): AuditAttestation | undefined {
   let value: Record<string, unknown>;
   try {
     value = JSON.parse(body) as Record<string, unknown>;
@@ -137,7 +137,7 @@ export function parseCheckpoint(body: string, signature: string): AuditCheckpoin
   if (typeof signature !== "string") return undefined;
   if (value.sessionHash !== undefined && typeof value.sessionHash !== "string") return undefined;
   if (value.recovered !== undefined && value.recovered !== true) return undefined;
-  const fields = value as unknown as CheckpointFields;
+  const fields = value as unknown as AttestationFields;
   return {
     storeId: fields.storeId,
     sessionId: fields.sessionId,
@@ -159,7 +159,7 @@ export function parseCheckpoint(body: string, signature: string): AuditCheckpoin
 
 /**
  * The running hash of a session's transcript after one more message: the transcript is
- * append-only, so checkpoints carry its fold the way they carry the chain head.
+ * append-only, so attestations carry its fold the way they carry the chain head.
  *
  * @example
  * ```ts
@@ -189,8 +189,8 @@ export function messageLinkHash(
   );
 }
 
-/** Where a session's checkpoints start: no previous checkpoint, no messages. */
-export const NO_CHECKPOINT = {
+/** Where a session's attestations start: no previous attestation, no messages. */
+export const NO_ATTESTATION = {
   n: 0,
   seq: 0,
   hash: GENESIS_HASH,

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AuditCheckpoint, CheckpointSigner } from "../../src/store/audit-checkpoint.js";
+import type { AttestationSigner, AuditAttestation } from "../../src/store/audit-attestation.js";
 import { openStore } from "../../src/store/open-store.js";
 import { callEvents } from "./support/call-events.js";
 import { freshSigner } from "./support/signed-trail.js";
@@ -10,10 +10,10 @@ import { freshSigner } from "./support/signed-trail.js";
 const url = () => `sqlite:${join(mkdtempSync(join(tmpdir(), "docket-cp-")), "docket.db")}`;
 
 describe("when a store signs", () => {
-  it("never per event: a batch's checkpoint rides in the commit after its end", async () => {
+  it("never per event: a batch's attestation rides in the commit after its end", async () => {
     const { signer } = await freshSigner();
     let signatures = 0;
-    const counting: CheckpointSigner = {
+    const counting: AttestationSigner = {
       ...signer,
       sign: (body) => {
         signatures += 1;
@@ -38,22 +38,22 @@ describe("when a store signs", () => {
     ]);
     await store.flush();
     expect(signatures).toBe(1);
-    const [created, checkpoint] = await store.listCheckpoints(session.id);
+    const [created, attestation] = await store.listAttestations(session.id);
     expect(created).toMatchObject({ n: 1, seq: 0, messagesSeq: 0 });
-    expect(checkpoint).toMatchObject({ n: 2, seq: 100, messagesSeq: 2 });
-    const delivered = (await signer.digests.read()).checkpoints;
-    expect(delivered.map((c: AuditCheckpoint) => c.hash)).toEqual([
+    expect(attestation).toMatchObject({ n: 2, seq: 100, messagesSeq: 2 });
+    const delivered = (await signer.digests.read()).attestations;
+    expect(delivered.map((c: AuditAttestation) => c.hash)).toEqual([
       created?.hash,
-      checkpoint?.hash,
+      attestation?.hash,
     ]);
-    // A batch that ends within 200 ms of the last checkpoint is signed at most 200 ms later.
+    // A batch that ends within 200 ms of the last attestation is signed at most 200 ms later.
     await store.emitMany(callEvents({ sessionId: session.id, callId: "late", writes: false }));
     await store.queueBatch(session.id, { role: "assistant", content: "b" }, []);
     await store.flush();
     expect(signatures).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(signatures).toBe(2);
-    expect((await store.listCheckpoints(session.id)).at(-1)).toMatchObject({
+    expect((await store.listAttestations(session.id)).at(-1)).toMatchObject({
       n: 3,
       seq: 104,
       messagesSeq: 3,
@@ -65,17 +65,17 @@ describe("when a store signs", () => {
 
   it("at the latest after the interval during a long batch, and on close", async () => {
     const { signer } = await freshSigner();
-    const store = await openStore(url(), { signer, checkpointIntervalMs: 30 });
+    const store = await openStore(url(), { signer, attestationIntervalMs: 30 });
     await store.emitMany(callEvents({ sessionId: "s", callId: "c1" }));
-    expect(await store.listCheckpoints()).toEqual([]);
+    expect(await store.listAttestations()).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await store.listCheckpoints()).map((c) => c.seq)).toEqual([4]);
+    expect((await store.listAttestations()).map((c) => c.seq)).toEqual([4]);
     await store.emitMany(callEvents({ sessionId: "s", callId: "c2" }));
     const location = store.location;
     await store.close();
     const reader = await openStore(location, { readOnly: true });
-    // The last checkpoint covers the whole chain (8 events).
-    expect((await reader.listCheckpoints()).map((c) => [c.n, c.seq])).toEqual([
+    // The last attestation covers the whole chain (8 events).
+    expect((await reader.listAttestations()).map((c) => [c.n, c.seq])).toEqual([
       [1, 4],
       [2, 8],
     ]);
@@ -92,17 +92,17 @@ describe("when a store signs", () => {
     }
     // The checkpoint flushes the store at the end of every dispatch.
     await store.flush();
-    expect((await store.listCheckpoints(session.id)).map((c) => c.seq)).toEqual([0]);
+    expect((await store.listAttestations(session.id)).map((c) => c.seq)).toEqual([0]);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect((await store.listCheckpoints(session.id)).map((c) => c.seq)).toEqual([0, 4]);
+    expect((await store.listAttestations(session.id)).map((c) => c.seq)).toEqual([0, 4]);
     await store.close();
     await signer.close();
   });
 
-  it("fails the next write when a checkpoint cannot reach the digest log (fail closed)", async () => {
+  it("fails the next write when an attestation cannot reach the digest log (fail closed)", async () => {
     const { signer } = await freshSigner();
     let broken = true;
-    const flaky: CheckpointSigner = {
+    const flaky: AttestationSigner = {
       keyId: signer.keyId,
       sign: (body) => signer.sign(body),
       deliver: (c) => {
@@ -112,7 +112,7 @@ describe("when a store signs", () => {
     };
     const store = await openStore(url(), { signer: flaky });
     await store.emitMany(callEvents({ sessionId: "s", callId: "c1" }));
-    await expect(store.checkpoint()).rejects.toThrow("digest log unreachable");
+    await expect(store.attest()).rejects.toThrow("digest log unreachable");
     await expect(store.emitMany(callEvents({ sessionId: "s", callId: "c2" }))).rejects.toThrow(
       "digest log unreachable",
     );
@@ -122,7 +122,7 @@ describe("when a store signs", () => {
     // started (7). When the error surfaced after the commit, all four are there (8).
     await store.flush();
     await store.close();
-    const log = (await signer.digests.read()).checkpoints.map((c) => [c.n, c.seq]);
+    const log = (await signer.digests.read()).attestations.map((c) => [c.n, c.seq]);
     expect(log[0]).toEqual([1, 4]);
     expect(log.length).toBe(2);
     expect([7, 8]).toContain(log[1]?.[1]);

@@ -1,44 +1,44 @@
-import type { AuditCheckpoint } from "./audit-checkpoint.js";
+import type { AuditAttestation } from "./audit-attestation.js";
 
-/** Writes checkpoints for the sessions given (the store: flush, sign, commit, deliver). */
-export type CheckpointRun = (sessions: readonly string[]) => Promise<AuditCheckpoint[]>;
+/** Writes attestations for the sessions given (the store: flush, sign, commit, deliver). */
+export type AttestationRun = (sessions: readonly string[]) => Promise<AuditAttestation[]>;
 
 /**
  * Decides when a store signs: never per event. Sessions whose chain or transcript moved are
- * remembered (a Set insert per written event, nothing more); a checkpoint is written at the end
+ * remembered (a Set insert per written event, nothing more); an attestation is written at the end
  * of a batch (`soon`: in the commit after it, or on the next turn of the event loop; no sooner
  * than `minGapMs` after the last one), at the latest `intervalMs` after the first unsigned
  * write during a long batch,
- * on `now()` and when the store closes. A failed checkpoint keeps its sessions for the next
+ * on `now()` and when the store closes. A failed attestation keeps its sessions for the next
  * try and is remembered until `takeError` hands it to the next write, which then fails: the
  * trail is never silently left unsigned.
  *
  * @example
  * ```ts
- * const scheduler = new CheckpointScheduler((sessions) => store.signNow(sessions));
+ * const scheduler = new AttestationScheduler((sessions) => store.signNow(sessions));
  * scheduler.note("ses_1");
  * scheduler.soon();
  * ```
  */
-export class CheckpointScheduler {
+export class AttestationScheduler {
   private dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private immediate = false;
   private batchEnded = false;
   private gapTimer: NodeJS.Timeout | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
-  /** When the last checkpoint was written (performance.now()). */
+  /** When the last attestation was written (performance.now()). */
   private lastAt = Number.NEGATIVE_INFINITY;
-  private running: Promise<AuditCheckpoint[]> | undefined;
+  private running: Promise<AuditAttestation[]> | undefined;
   private error: unknown;
 
   constructor(
-    private readonly run: CheckpointRun,
+    private readonly run: AttestationRun,
     private readonly intervalMs = 2000,
     /**
-     * The least time between two checkpoints of a store: a batch that ends sooner after the last
+     * The least time between two attestations of a store: a batch that ends sooner after the last
      * one is signed with the next, at the latest this much later. A real model takes longer
-     * than this per turn, so every batch gets its own checkpoint; a loop that spins through
+     * than this per turn, so every batch gets its own attestation; a loop that spins through
      * batches (a scripted model) is not charged a signature per batch.
      */
     private readonly minGapMs = 200,
@@ -56,7 +56,7 @@ export class CheckpointScheduler {
         this.timer = undefined;
         this.now().catch(() => undefined);
       }, this.intervalMs);
-      // A pending checkpoint must not keep a process alive; close() writes the last one.
+      // A pending attestation must not keep a process alive; close() writes the last one.
       this.timer.unref();
     }
   }
@@ -124,15 +124,15 @@ export class CheckpointScheduler {
     this.error = error;
   }
 
-  /** A commit succeeded: if a batch ended before it, its checkpoint is due now. */
+  /** A commit succeeded: if a batch ended before it, its attestation is due now. */
   committed(): void {
     if (!this.batchEnded || this.gapLeft() > 0) return;
     this.batchEnded = false;
     this.now().catch(() => undefined);
   }
 
-  /** Sign every noted session now (after a checkpoint in flight); resolves with what was written. */
-  async now(): Promise<AuditCheckpoint[]> {
+  /** Sign every noted session now (after an attestation in flight); resolves with what was written. */
+  async now(): Promise<AuditAttestation[]> {
     while (this.running) await this.running.catch(() => undefined);
     if (this.dirty.size === 0) return [];
     if (this.timer !== undefined) {
@@ -158,7 +158,7 @@ export class CheckpointScheduler {
     }
   }
 
-  /** The last checkpoint failure, once: the next write reports it. */
+  /** The last attestation failure, once: the next write reports it. */
   takeError(): unknown {
     const error = this.error;
     this.error = undefined;
