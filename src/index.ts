@@ -117,6 +117,13 @@ export {
 export type { InboxChange, InboxFeed } from "./console/inbox-feed.js";
 export type { LimitAnswer, SignInLimiter } from "./console/sign-in-limiter.js";
 export type { SignInSession, SignInSessions } from "./console/sign-in-sessions.js";
+// The names before ADR 0065: deprecated aliases, for one release.
+export type {
+  AuditCheckpoint,
+  CheckpointEvent,
+  CheckpointEventType,
+  CheckpointSigner,
+} from "./deprecated-names.js";
 export { DocketError, type DocketErrorCode, isDocketError } from "./errors/docket-error.js";
 export type { GatewayTaintScope } from "./gateway/conversation-id.js";
 export type { GatewayOAuthOptions, GatewaySettings } from "./gateway/gateway-settings.js";

@@ -146,6 +146,8 @@ export function readExport(
         messages.set(id, [...(messages.get(id) ?? []), message as unknown as MessageRow]);
         break;
       }
+      // legacy-name: exports written before ADR 0065 call these lines "checkpoint"; still read.
+      case "checkpoint": // legacy-name
       case "attestation": {
         const parsed = parseDigestLines([line]);
         const attestation = parsed.attestations[0];

@@ -101,7 +101,15 @@ export interface TrailReport {
   readonly storeId: string | undefined;
   readonly sessions: number;
   readonly events: number;
+  /** How many signed attestations of the chains were checked. */
   readonly attestations: number;
+  /**
+   * The same number as `attestations`, under its name before ADR 0065, so that scripts reading
+   * `docket audit verify --json` keep working for one release.
+   *
+   * @deprecated Read `attestations`.
+   */
+  readonly checkpoints: number; // legacy-name
   /** Proven tampering: an edit, a removal, a forgery. */
   readonly problems: readonly TrailProblem[];
   /** What the last signature does not reach (`UNPROVEN_KINDS`): not proven either way. */

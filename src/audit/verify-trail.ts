@@ -143,6 +143,7 @@ export async function verifyTrail(
     sessions: sessions.size,
     events,
     attestations: checked,
+    checkpoints: checked, // legacy-name
     problems,
     unsigned,
     recovered,

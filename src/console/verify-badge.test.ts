@@ -9,6 +9,7 @@ const base: TrailReport = {
   sessions: 1,
   events: 8,
   attestations: 2,
+  checkpoints: 2, // legacy-name
   problems: [],
   unsigned: [],
   recovered: [],

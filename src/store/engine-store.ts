@@ -272,6 +272,11 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     return this.signing ? this.signing.now() : [];
   }
 
+  /** @deprecated Call `attest()` (ADR 0065). */
+  checkpoint(): ReturnType<Store["attest"]> {
+    return this.attest(); // legacy-name: the store's signing method before ADR 0065
+  }
+
   async claimCall(
     sessionId: string | undefined,
     callId: string,

@@ -29,6 +29,12 @@ export interface OpenStoreOptions {
   readonly signer?: AttestationSigner;
   /** The longest a written event stays unsigned during a long batch. Default 2000 ms. */
   readonly attestationIntervalMs?: number;
+  /**
+   * The same as `attestationIntervalMs`, under its name before ADR 0065; ignored when that is set.
+   *
+   * @deprecated Use `attestationIntervalMs`.
+   */
+  readonly checkpointIntervalMs?: number; // legacy-name
 }
 
 /**
@@ -58,7 +64,8 @@ export async function openStore(
     mustExist = false,
     clock = Date.now,
     signer,
-    attestationIntervalMs = 2000,
+    checkpointIntervalMs = 2000, // legacy-name
+    attestationIntervalMs = checkpointIntervalMs, // legacy-name
   }: OpenStoreOptions = {},
 ): Promise<Store> {
   if (typeof url !== "string") {

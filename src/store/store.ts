@@ -128,6 +128,12 @@ export interface Store extends EventSink {
    * `signer` also does it at the end of every batch and on close); [] without a signer.
    */
   attest(): Promise<AuditAttestation[]>;
+  /**
+   * `attest()` under its name before ADR 0065, kept for one release.
+   *
+   * @deprecated Call `attest()`.
+   */
+  checkpoint(): Promise<AuditAttestation[]>; // legacy-name
   /** Signed attestations in the store, by session then n. */
   listAttestations(sessionId?: string): Promise<AuditAttestation[]>;
   /**
