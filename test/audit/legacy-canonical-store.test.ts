@@ -9,6 +9,7 @@ import { openDigestLog } from "../../src/audit/digest-log.js";
 import { verifyStoreTrail } from "../../src/audit/verify-store-trail.js";
 import { createAuditSigner, createCheckpoint, defineTool, openStore } from "../../src/index.js";
 import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
+import { runDocketSource } from "./support/run-docket-source.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/legacy-canonical-store/", import.meta.url));
 const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
@@ -25,12 +26,8 @@ function legacyCopy(): { dir: string; db: string } {
 
 /** `docket audit verify` on a store, as an operator runs it. */
 function cliVerify(dir: string, db: string) {
-  return spawnSync(
-    process.execPath,
+  return runDocketSource(
     [
-      "--import",
-      tsx,
-      main,
       "audit",
       "verify",
       "--store",
@@ -40,7 +37,7 @@ function cliVerify(dir: string, db: string) {
       "--digests",
       join(dir, "audit-digests.jsonl"),
     ],
-    { encoding: "utf8", env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config") } },
+    dir,
   );
 }
 

@@ -1,26 +1,20 @@
-import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readExport } from "../../src/audit/export-trail.js";
+import { runDocketSource } from "./support/run-docket-source.js";
 
 // ADR 0065: an export written before the rename names its signed lines "checkpoint". The bytes
 // each signature covers did not change, so such a file must still verify, line for line.
 const fixture = fileURLToPath(new URL("../fixtures/pre-attestation-export/", import.meta.url));
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
 
-/** `docket audit verify --file` as an auditor runs it, on a copy of the export. */
+/** `docket audit verify --file` as an auditor runs it, with the key and log it was signed with. */
 function verifyFile(trail: string, ...extra: string[]) {
   const home = mkdtempSync(join(tmpdir(), "docket-pre-attestation-"));
-  return spawnSync(
-    process.execPath,
+  return runDocketSource(
     [
-      "--import",
-      tsx,
-      main,
       "audit",
       "verify",
       "--file",
@@ -31,10 +25,7 @@ function verifyFile(trail: string, ...extra: string[]) {
       join(fixture, "audit-digests.jsonl"),
       ...extra,
     ],
-    {
-      encoding: "utf8",
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config") },
-    },
+    home,
   );
 }
 
