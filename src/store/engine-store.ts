@@ -18,13 +18,13 @@ import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
 import type { BatchAttestation } from "./patched-sessions.js";
 import { prepareEvent, storedText } from "./pending-event.js";
-import type {
-  MessageText,
-  PendingCallWrite,
-  PendingClaim,
-  PendingResult,
-  PendingWrite,
-  SessionUpdate,
+import {
+  type MessageText,
+  type PendingCallWrite,
+  type PendingResult,
+  type PendingWrite,
+  pendingClaim,
+  type SessionUpdate,
 } from "./pending-write.js";
 import { resultJson } from "./result-json.js";
 import type { NewSession, Session, SessionPatch } from "./session-record.js";
@@ -291,19 +291,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
       if (!this.queue.holds(session, id)) {
         const row = await this.lookahead.row(session, id);
         if (row && !isClaimable(row)) return seenClaim(row);
-        await this.queue.add(
-          {
-            kind: "claim",
-            sessionId: session,
-            callId: id,
-            tool: tool ?? "",
-            writes: options.writes,
-            dedupeKey: options.dedupeKey === undefined ? undefined : storedText(options.dedupeKey),
-            argsHash: options.argsHash,
-            at: this.now(),
-          },
-          false,
-        );
+        await this.queue.add(pendingClaim(session, id, { ...options, tool }, this.now()), false);
         return { status: "claimed" };
       }
     }
@@ -328,17 +316,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     if (!isIntent(intent.event) || intent.sessionId !== sessionId || intent.callId !== callId) {
       throw new DocketError("invalid_event", "A claim's start must be the intent of that call.");
     }
-    const claim: PendingClaim = {
-      kind: "claim",
-      sessionId,
-      callId,
-      tool: options.tool ?? "",
-      writes: true,
-      dedupeKey: options.dedupeKey === undefined ? undefined : storedText(options.dedupeKey),
-      argsHash: options.argsHash,
-      at: this.now(),
-      exclusive: true,
-    };
+    const claim = pendingClaim(sessionId, callId, { ...options, writes: true }, this.now(), true);
     // Its row is being written: what was read ahead of it is stale.
     this.lookahead.forget(sessionId, callId);
     try {

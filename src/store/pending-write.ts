@@ -1,4 +1,5 @@
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { ClaimOptions } from "./call-record.js";
 import {
   applyCallEvent,
   applyCallResult,
@@ -8,7 +9,7 @@ import {
   type ResultEcho,
 } from "./call-state.js";
 import { CallTaken } from "./call-taken.js";
-import type { PendingEvent } from "./pending-event.js";
+import { type PendingEvent, storedText } from "./pending-event.js";
 import type { SessionPatch } from "./session-record.js";
 import type { MessageRole } from "./transcript-message.js";
 
@@ -44,6 +45,35 @@ export interface PendingClaim {
   readonly at: number;
   /** A write's claim: taking an id that is not free fails the commit instead of being dropped. */
   readonly exclusive?: boolean;
+}
+
+/**
+ * The claim of `callId` as the queue and the engines take it: the dedupe key cut to what a
+ * column stores, the time given. A write's claim is `exclusive`.
+ *
+ * @example
+ * ```ts
+ * const claim = pendingClaim("s1", "c1", { tool: "write_file", writes: true }, Date.now(), true);
+ * ```
+ */
+export function pendingClaim(
+  sessionId: string,
+  callId: string,
+  options: ClaimOptions & { readonly tool?: string | undefined },
+  at: number,
+  exclusive = false,
+): PendingClaim {
+  return {
+    kind: "claim",
+    sessionId,
+    callId,
+    tool: options.tool ?? "",
+    writes: options.writes,
+    dedupeKey: options.dedupeKey === undefined ? undefined : storedText(options.dedupeKey),
+    argsHash: options.argsHash,
+    at,
+    ...(exclusive ? { exclusive: true } : {}),
+  };
 }
 
 /** A call's full result, queued to be committed with its `finished` event. */

@@ -42,6 +42,7 @@ import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js
 import { type Row, seenClaim, toCallRow, toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
+import { insertMessages } from "./insert-messages.js";
 import { openPostgresPool } from "./open-postgres-pool.js";
 import { PostgresApprovals } from "./postgres-approvals.js";
 import { PostgresAttestations } from "./postgres-attestations.js";
@@ -49,7 +50,7 @@ import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
 import { PostgresLeases } from "./postgres-leases.js";
 import { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
-import { PostgresSessions, updateSessionRow } from "./postgres-sessions.js";
+import { PostgresSessions } from "./postgres-sessions.js";
 import { transaction } from "./postgres-transaction.js";
 import { APPROVAL_CHANNEL, PostgresWakeups } from "./postgres-wakeups.js";
 
@@ -364,45 +365,4 @@ export class PostgresEngine implements StoreEngine {
     if (!this.readOnly) await this.audit.unregister().catch(() => undefined);
     await this.pool.end();
   }
-}
-
-/** A transcript write inside the caller's transaction: the messages, then the row's patch. */
-async function insertMessages(
-  client: pg.PoolClient,
-  sessionId: string,
-  messages: readonly MessageText[],
-  batch: boolean,
-  createdAt: number,
-  update: SessionUpdate | undefined,
-): Promise<TranscriptMessage[]> {
-  // Locking the session's row serialises appends to one transcript.
-  const session = await client.query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", [
-    sessionId,
-  ]);
-  if (session.rowCount === 0) {
-    throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
-  }
-  const last = await client.query(
-    "SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session_id = $1",
-    [sessionId],
-  );
-  const first = Number(last.rows[0]?.seq ?? 0) + 1;
-  const seqs = messages.map((_, index) => first + index);
-  const inserted = await client.query(
-    `INSERT INTO messages (session_id, seq, role, content, created_at, batch)
-     SELECT $1, s, r, c, $2, $3 FROM unnest($4::int[], $5::text[], $6::text[]) AS m(s, r, c)
-     RETURNING *`,
-    [
-      sessionId,
-      createdAt,
-      batch ? first : null,
-      seqs,
-      messages.map((message) => message.role),
-      messages.map((message) => message.content),
-    ],
-  );
-  if (update) {
-    await updateSessionRow(client, sessionId, update.patch, update.metadata, createdAt);
-  }
-  return (inserted.rows as Row[]).map(toMessage).sort((a, b) => a.seq - b.seq);
 }
