@@ -90,6 +90,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "docket hook serve's own Unix socket (0600, in docket's state folder), whose every request goes through the checkpoint's decide-only pass",
   "hook/hook-client.ts":
     "the thin hook client connects to docket hook serve's own socket; a failure is a deny",
+  "hook/start-hook-daemon.ts":
+    "starts docket hook serve on a hook's first use: makes docket's own state folder (0700) for its socket and appends the daemon's log there (0600)",
   "hook/install-hook.ts":
     "docket hook install/uninstall writes the host's settings file (or opencode's plugin) the operator confirmed after seeing the diff; no tool reaches it",
   "config/yaml-parse-cache.ts":

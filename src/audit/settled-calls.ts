@@ -29,7 +29,8 @@ export type OpenSpill = () => Database;
  *
  * @example
  * ```ts
- * const settled = new SettledCalls(() => openNodeSqlite(""));
+ * declare const openSpill: OpenSpill; // opens a private temporary SQLite file
+ * const settled = new SettledCalls(openSpill);
  * settled.add("c1", { tool: "t", decision: "allow", rule: "r", status: "ok", reason: undefined, state: "finished", firstSeq: 1 });
  * settled.take("c1")?.status; // "ok"
  * settled.close();

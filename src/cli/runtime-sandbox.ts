@@ -93,6 +93,7 @@ export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
  *
  * @example
  * ```ts
+ * declare const sandbox: import("../sandbox/sandbox-settings.js").SandboxSettings;
  * const probing = probeSandboxEarly(sandbox);
  * // … load the built-in tools …
  * await probing;
@@ -111,7 +112,9 @@ export async function probeSandboxEarly(sandbox: SandboxSettings): Promise<void>
  *
  * @example
  * ```ts
- * const sandbox = protectedSandbox({ storeUrl, configFile, layers, sandbox: configured }, protection);
+ * declare const files: RuntimeFiles;
+ * declare const protection: import("../policy/self-protection-vote.js").SelfProtection;
+ * const sandbox = protectedSandbox(files, protection);
  * ```
  */
 export function protectedSandbox(files: RuntimeFiles, protection: SelfProtection): SandboxSettings {

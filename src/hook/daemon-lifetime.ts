@@ -16,7 +16,9 @@ export interface DaemonLifetimeOptions {
  *
  * @example
  * ```ts
- * await Promise.race([signalled, daemonLifetime(server, socket, { idleMs: 900_000 })]);
+ * declare const server: import("node:net").Server;
+ * declare const signalled: Promise<void>; // resolves on SIGTERM
+ * await Promise.race([signalled, daemonLifetime(server, "/ws/.docket/hook.sock", { idleMs: 900_000 })]);
  * ```
  */
 export function daemonLifetime(

@@ -36,6 +36,7 @@ export function isDaemonClientCall(argv: readonly string[]): boolean {
  *
  * @example
  * ```ts
+ * const argv = process.argv.slice(2);
  * if (isDaemonClientCall(argv)) await answerAsDaemonClient(argv);
  * ```
  */

@@ -26,6 +26,8 @@ export interface StartHookDaemonOptions {
  *
  * @example
  * ```ts
+ * declare const answers: () => Promise<boolean>; // asks the socket whether a daemon is there
+ * const socket = "/ws/.docket/hook.sock";
  * await startHookDaemon({ socket, cwd: process.cwd(), serveArgs: [], answers, waitMs: 10_000 });
  * ```
  */

@@ -21,6 +21,7 @@ export interface SavedMessages {
  *
  * @example
  * ```ts
+ * declare const queued: readonly import("./pending-write.js").PendingWrite[];
  * patchedSessions(queued, "ses_1", { patch: { metadata: {} }, metadata: "{}" }); // ["ses_1", ...]
  * ```
  */

@@ -119,6 +119,9 @@ export function callKey(item: { readonly sessionId: string; readonly callId: str
  *
  * @example
  * ```ts
+ * declare const claim: PendingClaim;
+ * declare const result: PendingResult;
+ * const owner = "store-1";
  * let row = foldCallWrite(undefined, claim, owner); // state "claimed"
  * row = foldCallWrite(row, result, owner);          // state "finished", result kept
  * ```

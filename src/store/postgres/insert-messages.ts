@@ -10,6 +10,7 @@ import { updateSessionRow } from "./postgres-sessions.js";
  *
  * @example
  * ```ts
+ * declare const client: import("pg").PoolClient; // inside a transaction
  * const saved = await insertMessages(client, "s1", [{ role: "user", content: "{}" }], false, Date.now(), undefined);
  * ```
  */
