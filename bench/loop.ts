@@ -14,12 +14,12 @@ import { createScriptedModel, createScriptedModelV3 } from "../src/model/scripte
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import type { AttestationSigner } from "../src/store/audit-attestation.js";
 import { openStore } from "../src/store/open-store.js";
-import type { Store } from "../src/store/store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { benchLoopMemory } from "./loop-memory.js";
 import { benchLoopPeer } from "./loop-peer.js";
 import { benchLoopProfile } from "./loop-profile.js";
 import { median, us } from "./stats.js";
+import { timedStore } from "./timed-store.js";
 
 const TURNS = 100;
 const CALLS_PER_TURN = 10;
@@ -95,32 +95,6 @@ function timedModel(
     model,
     spentMs: () => spent,
   };
-}
-
-/**
- * A store whose every method call is timed until its promise settles, by method name. The loop
- * awaits nearly every store call in turn, so the sum is close to the time the run spent waiting
- * on the store; an emit that is not awaited can overlap other work, so treat it as an estimate.
- */
-function timedStore(store: Store): { store: Store; byMethod: Map<string, number> } {
-  const byMethod = new Map<string, number>();
-  const add = (name: string, ms: number) => byMethod.set(name, (byMethod.get(name) ?? 0) + ms);
-  const proxy = new Proxy(store, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver);
-      if (typeof value !== "function" || typeof key !== "string") return value;
-      return (...args: unknown[]) => {
-        const start = performance.now();
-        const out = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (out instanceof Promise) {
-          return out.finally(() => add(key, performance.now() - start));
-        }
-        add(key, performance.now() - start);
-        return out;
-      };
-    },
-  });
-  return { store: proxy, byMethod };
 }
 
 interface HarnessRound {
