@@ -386,8 +386,11 @@ class StatementWalker {
  *
  * @example
  * ```ts
- * const tree = parser.parse("ls && rm x");
- * walkTree(readTree(parser.parse("ls && rm x")), "ls && rm x", { depth: 0, via: [], stdin: null }, sink);
+ * import { readTree } from "./syntax-tree.js";
+ * declare const parser: import("web-tree-sitter").Parser; // with the bash grammar
+ * declare const sink: WalkSink;
+ * const tree = parser.parse("ls && rm x")!;
+ * walkTree(readTree(tree), "ls && rm x", { depth: 0, via: [], stdin: null }, sink);
  * ```
  */
 export function walkTree(
