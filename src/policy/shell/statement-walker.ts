@@ -386,11 +386,8 @@ class StatementWalker {
  *
  * @example
  * ```ts
- * import { readTree } from "./syntax-tree.js";
- * declare const parser: import("web-tree-sitter").Parser; // with the bash grammar
- * declare const sink: WalkSink;
- * const tree = parser.parse("ls && rm x")!;
- * walkTree(readTree(tree), "ls && rm x", { depth: 0, via: [], stdin: null }, sink);
+ * declare const sink: WalkSink, tree: import("./syntax-tree.js").SyntaxTree; // readTree(parser.parse("ls && rm x")!)
+ * walkTree(tree, "ls && rm x", { depth: 0, via: [], stdin: null }, sink);
  * ```
  */
 export function walkTree(
