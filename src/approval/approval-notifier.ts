@@ -36,7 +36,7 @@ export interface ApprovalNotifierOptions {
  * ```ts
  * declare const req: import("node:http").IncomingMessage;
  * declare const rawBody: string; // the request body exactly as received
- * const secret = process.env.DOCKET_NOTIFY_SECRET ?? "";
+ * declare const secret: string; // the one the notifier was configured with
  * const expected = notifySignature(secret, String(req.headers["x-docket-timestamp"]), rawBody);
  * ```
  */
