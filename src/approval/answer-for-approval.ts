@@ -9,6 +9,8 @@ import type { ApprovalAnswer, ApprovalRequest } from "./approval.js";
  *
  * @example
  * ```ts
+ * declare const approval: import("../store/approval-record.js").Approval;
+ * declare const request: import("./approval.js").ApprovalRequest;
  * const answer = answerFor(approval, request); // approval: the stored request, decided
  * ```
  */

@@ -34,7 +34,10 @@ export interface ApprovalNotifierOptions {
  *
  * @example
  * ```ts
- * const expected = notifySignature(secret, req.headers["x-docket-timestamp"], rawBody);
+ * declare const req: import("node:http").IncomingMessage;
+ * declare const rawBody: string; // the request body exactly as received
+ * declare const secret: string; // the one the notifier was configured with
+ * const expected = notifySignature(secret, String(req.headers["x-docket-timestamp"]), rawBody);
  * ```
  */
 export function notifySignature(secret: string, timestamp: string, body: string): string {
@@ -49,6 +52,9 @@ export function notifySignature(secret: string, timestamp: string, body: string)
  *
  * @example
  * ```ts
+ * declare const approval: import("../store/approval-record.js").Approval;
+ * const url = "https://hooks.slack.com/services/T000/B000/XXXX";
+ * const consoleOrigin = "https://docket.example.com";
  * const notify = createApprovalNotifier({ targets: [{ format: "slack", url }], consoleOrigin });
  * await notify(approval);
  * ```

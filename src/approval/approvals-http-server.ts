@@ -40,6 +40,8 @@ export interface ApprovalsHttpServer {
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const directory: import("./approver-directory.js").ApproverDirectory;
  * const api = await serveApprovals({ store, directory, port: 7420 });
  * console.log(`approvals at ${api.url}`);
  * ```

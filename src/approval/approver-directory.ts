@@ -94,6 +94,7 @@ function sameHash(a: string, b: string): boolean {
  *
  * @example
  * ```ts
+ * declare const directory: ApproverDirectory;
  * authenticate(directory, { name: "alice" }); // { status: "authenticated", name: "alice", locallyAsserted: true }
  * authenticate(directory, { token: "…" });    // finds bob by his token
  * ```
@@ -136,6 +137,7 @@ export function authenticate(
  *
  * @example
  * ```ts
+ * declare const directory: ApproverDirectory;
  * mayDecide(directory, "alice", ["role:lead"]); // true when alice has the lead role
  * ```
  */

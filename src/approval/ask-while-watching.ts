@@ -31,6 +31,8 @@ export interface AskWhileWatchingOptions {
  *
  * @example
  * ```ts
+ * import type { AskWhileWatchingOptions as Ask } from "./ask-while-watching.js";
+ * declare const { store, directory, approval, request, interactive, watch }: Ask;
  * const answer = await askWhileWatching({ store, directory, approval, request, interactive, watch, pollMs: 500, now: Date.now });
  * ```
  */

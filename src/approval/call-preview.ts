@@ -19,6 +19,7 @@ const MAX_DIFF_LINES = 120;
  *
  * @example
  * ```ts
+ * declare const request: import("./approval.js").ApprovalRequest; // a write_file call
  * const diff = await previewCall(request, { workspace: "/home/me/project" });
  * // "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-old\n+new\n"
  * ```
@@ -63,6 +64,7 @@ export async function previewCall(
  *
  * @example
  * ```ts
+ * import { terminalStyle } from "../shared/terminal-style.js";
  * renderDiff("-a\n+b\n", terminalStyle(false), "    "); // "    -a\n    +b\n"
  * ```
  */

@@ -74,6 +74,9 @@ function signedInAs(
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const directory: import("./approver-directory.js").ApproverDirectory;
+ * const approvalId = approvalIdFor("ses_1", "call_1");
  * const outcome = await decideApproval(store, directory, { approvalId, decision: "approve", claim: { name: "alice" } });
  * if (outcome.status === "conflict") console.log("someone decided first");
  * ```

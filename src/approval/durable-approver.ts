@@ -44,6 +44,7 @@ export interface DurableApproverOptions {
  *
  * @example
  * ```ts
+ * declare const request: import("./approval.js").ApprovalRequest;
  * canGrantSession(request); // false for run_command
  * ```
  */
@@ -60,6 +61,8 @@ const grantKeepers = new WeakSet<Approver>();
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const directory: import("./approver-directory.js").ApproverDirectory;
  * keepsSessionGrants(createDurableApprover({ store, directory, mode: "wait" })); // true
  * ```
  */
@@ -75,6 +78,11 @@ export function keepsSessionGrants(approver: Approver): boolean {
  *
  * @example
  * ```ts
+ * import { createHarness } from "../loop/create-harness.js";
+ * declare const store: import("../store/store.js").Store;
+ * declare const directory: import("./approver-directory.js").ApproverDirectory;
+ * declare const tools: import("../tool/tool.js").Tool[];
+ * const model = "anthropic:claude-sonnet-4-5";
  * const approvals = createDurableApprover({ store, directory, mode: "suspend" });
  * const harness = createHarness({ model, tools, store, approvals });
  * ```

@@ -24,6 +24,7 @@ export interface NotifyFacts {
  *
  * @example
  * ```ts
+ * declare const approval: import("../store/approval-record.js").Approval;
  * notifyFacts(approval, "https://docket.example.com"); // { id, tool, …, url: "https://…/console/approvals/apr_1" }
  * ```
  */
@@ -52,6 +53,7 @@ function summary(facts: NotifyFacts): string {
  *
  * @example
  * ```ts
+ * declare const facts: NotifyFacts;
  * JSON.stringify(notifyBody("slack", facts)); // {"text":"…","blocks":[…]}
  * ```
  */

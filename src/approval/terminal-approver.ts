@@ -36,6 +36,7 @@ export interface PromptExtras {
  *
  * @example
  * ```ts
+ * declare const request: import("./approval.js").ApprovalRequest;
  * process.stdout.write(describeRequest(request));
  * ```
  */
@@ -91,6 +92,8 @@ export function describeRequest(
  * @example
  * ```ts
  * const approvals = createTerminalApprover({ as: "alice" });
+ * import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+ * declare const tools: import("../tool/tool.js").Tool[];
  * const checkpoint = createCheckpoint({ tools, approvals });
  * ```
  */

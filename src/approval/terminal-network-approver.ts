@@ -17,6 +17,9 @@ export interface TerminalNetworkApproverOptions {
  *
  * @example
  * ```ts
+ * import { builtinTools } from "../builtin/builtin-tools.js";
+ * const workspace = "/home/me/project";
+ * declare const sandbox: import("../sandbox/sandbox-settings.js").SandboxSettings; // a filtered network
  * builtinTools({ workspace, run: { sandbox, networkApprover: createTerminalNetworkApprover() } });
  * ```
  */

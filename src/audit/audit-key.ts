@@ -198,6 +198,7 @@ export function readPublicKey(file: string): { key: crypto.KeyObject; pem: strin
  *
  * @example
  * ```ts
+ * declare const pem: string; // the key an export's header carries
  * publicKeyFromPem(pem, "export.jsonl").keyId;
  * ```
  */
@@ -223,6 +224,7 @@ export function publicKeyFromPem(
  *
  * @example
  * ```ts
+ * const { publicKeyPem } = loadAuditKey("/home/me/.config/docket/audit-key.pem");
  * keyIdOf(publicKeyPem); // "3f9a0c1e5b7d2a40"
  * ```
  */

@@ -21,6 +21,10 @@ export interface SessionRowDigest {
  *
  * @example
  * ```ts
+ * import type { TrailProblem } from "./trail-report.js";
+ * declare const digest: SessionRowDigest; // the session row as stored
+ * declare const trusted: readonly import("../store/audit-attestation.js").AuditAttestation[];
+ * const problems: TrailProblem[] = [];
  * checkSignedSession("ses_1", digest, trusted, 4, (problem) => problems.push(problem));
  * ```
  */
@@ -80,6 +84,7 @@ export function checkSignedSession(
  *
  * @example
  * ```ts
+ * declare const trusted: readonly import("../store/audit-attestation.js").AuditAttestation[];
  * recoveredSpans("ses_1", trusted); // [{ fromSeq: 5, toSeq: 9, ... }]
  * ```
  */

@@ -21,6 +21,7 @@ export interface AuditSigner extends AttestationSigner {
  * @example
  * ```ts
  * const signer = await createAuditSigner();
+ * import { openStore } from "../store/open-store.js";
  * const store = await openStore("sqlite:.docket/docket.db", { signer });
  * // ... createHarness({ store, ... }) ...
  * await store.close();

@@ -19,6 +19,8 @@ const CLOSED = new Set(["finished", "interrupted"]);
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const rows: readonly import("../store/audit-chain.js").ChainRow[]; // the session's chain
  * const problems = crossCheckCalls("ses_1", rows, await store.listCalls({ sessionId: "ses_1" }));
  * ```
  */
@@ -50,6 +52,9 @@ interface OpenCall {
  * @example
  * ```ts
  * const check = new TableCrossCheck("ses_1");
+ * declare const rows: readonly import("../store/audit-chain.js").ChainRow[];
+ * declare const callRows: readonly import("../store/call-record.js").CallRecord[];
+ * declare const approvalRows: readonly import("../store/approval-record.js").Approval[];
  * for (const row of rows) check.row(row);
  * const problems = [...check.calls(callRows), ...check.approvals(approvalRows)];
  * ```
@@ -214,6 +219,8 @@ function compareCall(
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const rows: readonly import("../store/audit-chain.js").ChainRow[];
  * crossCheckApprovals("ses_1", rows, await store.listApprovals({ sessionId: "ses_1" }));
  * ```
  */

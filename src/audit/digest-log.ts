@@ -25,6 +25,7 @@ export interface DigestContents {
  * @example
  * ```ts
  * const log = await openDigestLog("/home/me/.config/docket/audit-digests.jsonl");
+ * declare const attestations: readonly import("../store/audit-attestation.js").AuditAttestation[];
  * await log.deliver(attestations);
  * ```
  */
@@ -106,6 +107,9 @@ function statOrUndefined(file: string): { ino: number } | undefined {
  *
  * @example
  * ```ts
+ * import { readFileSync } from "node:fs";
+ * const text = readFileSync("/home/me/.config/docket/audit-digests.jsonl", "utf8");
+ * const storeId = "store-1";
  * parseDigestLines(text.split("\n"), storeId).attestations;
  * ```
  */

@@ -28,7 +28,13 @@ const PAGE = 5000;
  *
  * @example
  * ```ts
- * await exportTrail(store, { sessionId: "ses_1", publicKey: pem }, (line) => out.write(line));
+ * import { createWriteStream } from "node:fs";
+ * declare const store: import("../store/store.js").Store;
+ * declare const pem: string; // the audit public key, PEM
+ * const out = createWriteStream("trail.jsonl");
+ * await exportTrail(store, { sessionId: "ses_1", publicKey: pem }, (line) => {
+ *   out.write(line);
+ * });
  * ```
  */
 export async function exportTrail(
@@ -94,6 +100,10 @@ export async function exportTrail(
  * @example
  * ```ts
  * const { source, header } = readExport(readFileSync("trail.jsonl", "utf8"), "trail.jsonl");
+ * import { createPublicKey } from "node:crypto";
+ * import { readFileSync } from "node:fs";
+ * import { verifyTrail } from "./verify-trail.js";
+ * const publicKey = header.publicKey ? createPublicKey(header.publicKey) : undefined;
  * const report = await verifyTrail(source, { publicKey });
  * ```
  */

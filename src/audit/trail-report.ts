@@ -90,6 +90,10 @@ export interface TrailProblem {
  *
  * @example
  * ```ts
+ * import { verifyStoreTrail } from "./verify-store-trail.js";
+ * declare const store: import("../store/store.js").Store;
+ * declare const publicKey: import("node:crypto").KeyObject;
+ * declare const digests: import("./digest-log.js").DigestLog;
  * const report = await verifyStoreTrail(store, { publicKey, digests });
  * if (!report.ok) for (const p of report.problems) console.error(p.message);
  * ```

@@ -28,6 +28,10 @@ export interface VerifyStoreTrailOptions {
  *
  * @example
  * ```ts
+ * import { openDigestLog } from "./digest-log.js";
+ * declare const store: import("../store/store.js").Store;
+ * declare const publicKey: import("node:crypto").KeyObject;
+ * const log = await openDigestLog("/home/me/.config/docket/audit-digests.jsonl");
  * const report = await verifyStoreTrail(store, { publicKey, digests: log });
  * process.exitCode = report.verdict === "verified" ? 0 : report.verdict === "unsigned" ? 3 : 1;
  * ```

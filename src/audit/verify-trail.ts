@@ -65,6 +65,9 @@ export interface SessionObserver {
  *
  * @example
  * ```ts
+ * declare const source: TrailSource; // a store's chain, or an export read back
+ * declare const publicKey: import("node:crypto").KeyObject;
+ * declare const digests: import("./digest-log.js").DigestContents;
  * const report = await verifyTrail(source, { publicKey, digests });
  * ```
  */

@@ -12,6 +12,8 @@ import type { Tool } from "../tool/tool.js";
  *
  * @example
  * ```ts
+ * declare const tool: import("../tool/tool.js").Tool; // an http_request tool
+ * declare const sealed: import("../tool/handler-seal.js").SealedTool;
  * const seen = await callTool(tool, sealed, { method: "GET", url: "https://example.com" });
  * seen.writes; // false when the tool's `writes` said so for a GET
  * ```

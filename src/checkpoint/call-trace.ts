@@ -59,6 +59,7 @@ function labelledFinished(
  *
  * @example
  * ```ts
+ * declare const trace: CallTrace;
  * eventOf(trace, { type: "started", writes: false, timeoutMs: 5000 }, Date.now());
  * // { at, callId, sessionId, timeoutMs: 5000, tool, type: "started", writes: false }
  * ```

@@ -10,6 +10,7 @@ import type { Tool } from "../tool/tool.js";
  *
  * @example
  * ```ts
+ * declare const tool: import("../tool/tool.js").Tool;
  * confineVerdict(tool, { decision: "allow", rule: "r1" });
  * // with tool.confinement = { status: "unconfined", reason: "bubblewrap … is not installed" }:
  * // { decision: "ask", rule: "r1", reason: "not sandboxed: bubblewrap … is not installed; …" }
@@ -42,6 +43,8 @@ export function confineVerdict(tool: Tool, verdict: PolicyVerdict): PolicyVerdic
  *
  * @example
  * ```ts
+ * import { toPolicyFunction } from "../policy/policy.js";
+ * declare const options: import("./checkpoint-options.js").CheckpointOptions;
  * const decide = withConfinement(toPolicyFunction(options.policy));
  * ```
  */

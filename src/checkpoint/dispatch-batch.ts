@@ -20,6 +20,7 @@ function runLimitMessage(max: number, used: number, what: string): string {
  *
  * @example
  * ```ts
+ * declare const [state, counter, call]: Parameters<typeof dispatchOne>;
  * const result = await dispatchOne(state, counter, call, { runId: "run_1" });
  * ```
  */
@@ -83,6 +84,7 @@ function withheld(result: ToolResult): ToolResult {
  *
  * @example
  * ```ts
+ * declare const [state, counter, calls]: Parameters<typeof dispatchBatch>; // calls: one reply's
  * const results = await dispatchBatch(state, counter, calls, { runId: "run_1" });
  * ```
  */

@@ -30,6 +30,7 @@ function quoteName(name: string): string {
  *
  * @example
  * ```ts
+ * declare const state: import("./checkpoint-state.js").CheckpointState;
  * const result = await dispatch(state, { id: "call_1", name: "read_file", arguments: '{"path":"a.txt"}' }, {});
  * ```
  */
@@ -263,6 +264,7 @@ function requestedEvent(state: CheckpointState, principal: string, raw: unknown)
  *
  * @example
  * ```ts
+ * declare const [state, call, ctx]: Parameters<typeof refuseUnrun>;
  * await refuseUnrun(state, call, ctx, "duplicate_call_id", "Another call already used this id.");
  * ```
  */

@@ -32,7 +32,9 @@ export interface ExecuteInput {
  *
  * @example
  * ```ts
- * return executeTool(state, trace, { tool, sealed, args, principal, signal });
+ * declare const [state, trace]: Parameters<typeof executeTool>;
+ * declare const { tool, sealed, args, principal, signal }: ExecuteInput; // read and decided
+ * const result = await executeTool(state, trace, { tool, sealed, args, principal, signal, ctx: { runId: "run_1" } });
  * ```
  */
 export async function executeTool(

@@ -127,8 +127,10 @@ function reusedId(trace: CallTrace, tool: Tool): ToolResult {
  *
  * @example
  * ```ts
+ * declare const [state, trace, tool, sealed, args]: Parameters<typeof guardRepeat>;
+ * const timeoutMs = 5000;
  * const repeat = await guardRepeat(state, trace, tool, sealed, args, { type: "started", writes: true, timeoutMs });
- * if (repeat.status === "answered") return repeat.result;
+ * if (repeat.status === "answered") console.log(repeat.result); // the earlier run's result: not run again
  * ```
  */
 export async function guardRepeat(

@@ -92,6 +92,11 @@ class Running {
  *
  * @example
  * ```ts
+ * import type { ToolCall, ToolResult } from "./tool-result.js";
+ * declare const calls: readonly ToolCall[];
+ * declare const run: (call: ToolCall, watch: HandlerWatch) => Promise<ToolResult>;
+ * const signal = AbortSignal.timeout(60_000); // the run's
+ * const results: ToolResult[] = [];
  * const watch = new HandlerWatch(signal);
  * try {
  *   for (const call of calls) results.push(await run(call, watch));

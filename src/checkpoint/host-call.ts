@@ -65,6 +65,8 @@ const hostRun: RunStep = async (state, trace, { tool, sealed, args }) => {
  *
  * @example
  * ```ts
+ * declare const [state, counter]: Parameters<typeof preflightCall>;
+ * declare const answerHost: (decision: "allow" | "deny") => void; // the hook's reply
  * const verdict = await preflightCall(state, counter, { id: "toolu_1", name: "run_command", arguments: '{"command":"ls"}' }, { sessionId: "s1" });
  * if (verdict.status === "cleared") answerHost("allow");
  * ```
@@ -137,6 +139,7 @@ export interface HostOutcome {
  *
  * @example
  * ```ts
+ * declare const state: import("./checkpoint-state.js").CheckpointState;
  * await recordHostOutcome(state, { callId: "toolu_1", name: "run_command", sessionId: "s1", status: "ok", output: "hi" });
  * ```
  */

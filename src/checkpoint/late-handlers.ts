@@ -11,6 +11,8 @@ const MAX_TRACKED = 1024;
  *
  * @example
  * ```ts
+ * declare const token: object; // one handler's, from its HandlerWatch
+ * declare const recordedPromise: Promise<void>;
  * const late = new LateHandlers();
  * late.add(token);                      // stopped at its deadline, still running
  * late.settle(token, recordedPromise);  // it ended; its event is being recorded

@@ -13,6 +13,9 @@ export interface MemoryEventSink extends EventSink {
  * @example
  * ```ts
  * const events = createMemoryEventSink();
+ * import { createCheckpoint } from "./create-checkpoint.js";
+ * declare const tools: import("../tool/tool.js").Tool[];
+ * declare const call: import("./tool-result.js").ToolCall;
  * const checkpoint = createCheckpoint({ tools, events });
  * await checkpoint.dispatch(call);
  * events.forCall(call.id).map((e) => e.type); // ["requested", "decided", "started", "finished"]

@@ -34,7 +34,8 @@ function positiveZero(_key: string, value: unknown): unknown {
  *
  * @example
  * ```ts
- * readArguments('{"path":"a.txt"}', { maxBytes: 1 << 20, maxDepth: 64 });
+ * const limits: ReadLimits = { maxBytes: 1 << 20, maxDepth: 64 };
+ * readArguments('{"path":"a.txt"}', limits);
  * // { status: "read", args: { path: "a.txt" } }
  * readArguments('{"a":1,"a":2}', limits);
  * // { status: "unreadable", problem: 'the key "a" appears twice in one object' }

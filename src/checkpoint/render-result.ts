@@ -58,6 +58,7 @@ export function capText(text: string, maxBytes: number): string {
  *
  * @example
  * ```ts
+ * declare const result: import("./tool-result.js").ToolResult;
  * renderResult(result); // '{"order_id":"SU-1","status":"shipped"}' or "Refused: …"
  * ```
  */

@@ -33,8 +33,10 @@ const NEVER = new AbortController().signal;
  *
  * @example
  * ```ts
+ * declare const [state, trace]: Parameters<typeof requestApproval>;
+ * declare const { tool, args, principal, verdict, signal }: ApprovalInput; // verdict: an ask
  * const answered = await requestApproval(state, trace, { tool, args, principal, verdict, signal });
- * if (answered !== "approved") return answered; // a refusal or an awaiting_approval result
+ * if (answered !== "approved") console.log(answered.status); // the call's result: "refused" or "awaiting_approval"
  * ```
  */
 export async function requestApproval(

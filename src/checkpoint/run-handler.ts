@@ -26,8 +26,10 @@ export interface RunHandlerOptions {
  *
  * @example
  * ```ts
+ * declare const [handler, args, ctx]: Parameters<typeof runHandler>;
+ * const signal = AbortSignal.timeout(60_000); // the run's
  * const outcome = await runHandler(handler, args, ctx, { timeoutMs: 5000, signal });
- * if (outcome.status === "timeout") { ... }
+ * if (outcome.status === "timeout") console.log("stopped at its deadline; the model is told");
  * ```
  */
 export function runHandler<A, C extends HandlerTarget>(

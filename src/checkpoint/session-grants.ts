@@ -18,6 +18,8 @@ const grantsByCheckpoint = new WeakMap<object, Map<string, SessionGrant>>();
  *
  * @example
  * ```ts
+ * declare const state: import("./checkpoint-state.js").CheckpointState;
+ * declare const scope: Extract<import("../policy/grant-scope.js").GrantScope, { status: "offered" }>;
  * sessionGrantsOf(state).get(scope.key); // { by: "alice", callId: "c1", covers: "…" } or undefined
  * ```
  */
@@ -37,6 +39,9 @@ export function sessionGrantsOf(checkpoint: object): Map<string, SessionGrant> {
  *
  * @example
  * ```ts
+ * declare const tool: import("../tool/tool.js").Tool; // write_file
+ * const args = { path: "notes.txt", content: "hi" };
+ * const verdict = { decision: "ask", rule: "writes" } as const;
  * grantScopeFor({ tool, args, principal: "agent", sessionId: "ses_1", verdict }).status; // "offered"
  * ```
  */

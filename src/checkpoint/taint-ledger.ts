@@ -56,6 +56,7 @@ const MAX_SOURCE_CHARS = 200;
  *
  * @example
  * ```ts
+ * declare const fetchUrlTool: import("../tool/tool.js").Tool;
  * describeSource(fetchUrlTool, { url: "https://example.com/page" }); // "fetch_url https://example.com/page"
  * ```
  */

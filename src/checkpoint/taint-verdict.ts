@@ -11,6 +11,8 @@ import { describeTaint, type RunTaint, type TaintedWrites } from "./taint-ledger
  *
  * @example
  * ```ts
+ * declare const refundTool: import("../tool/tool.js").Tool;
+ * declare const taint: import("./taint-ledger.js").RunTaint; // after a fetch_url
  * taintVerdict(refundTool, { decision: "allow", rule: "small-refunds" }, taint, "ask");
  * // { decision: "ask", rule: "small-refunds", reason: "after fetch_url https://… (call c4): …" }
  * ```
@@ -44,7 +46,10 @@ export function taintVerdict(
  *
  * @example
  * ```ts
- * const scope = taintGrant(grantScopeFor(...), taint); // a different key once tainted
+ * import { grantScopeFor } from "./session-grants.js";
+ * declare const input: Parameters<typeof grantScopeFor>[0]; // tool, args, principal, session, verdict
+ * declare const taint: import("./taint-ledger.js").RunTaint;
+ * const scope = taintGrant(grantScopeFor(input), taint); // a different key once tainted
  * ```
  */
 export function taintGrant(grant: GrantScope, taint: RunTaint): GrantScope {

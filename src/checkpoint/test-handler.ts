@@ -34,6 +34,8 @@ export interface TestLogLine {
  *
  * @example
  * ```ts
+ * import { expect } from "vitest";
+ * declare const getOrder: import("../tool/tool.js").Tool; // made by defineTool
  * const outcome = await testHandler(getOrder, { order_id: "SU-1" });
  * if (outcome.status === "returned") expect(outcome.output).toEqual({ order_id: "SU-1", status: "shipped" });
  * ```

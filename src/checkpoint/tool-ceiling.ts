@@ -37,6 +37,9 @@ function ceiling(request: PolicyRequest, verdict: PolicyVerdict | undefined) {
  *
  * @example
  * ```ts
+ * import { toPolicyFunction } from "../policy/policy.js";
+ * import { withConfinement } from "./confine-verdict.js";
+ * declare const options: import("./checkpoint-options.js").CheckpointOptions;
  * const decide = withConfinement(withToolCeilings(toPolicyFunction(options.policy)));
  * ```
  */

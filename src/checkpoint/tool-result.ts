@@ -82,6 +82,8 @@ export interface FailedResult extends ResultBase {
  *
  * @example
  * ```ts
+ * declare const result: ToolResult;
+ * declare const use: (output: unknown) => void;
  * switch (result.status) {
  *   case "ok": use(result.output); break;
  *   case "refused": case "failed": console.log(result.reason, result.message); break;

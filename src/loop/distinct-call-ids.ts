@@ -67,6 +67,8 @@ export function distinctCalls(
  *
  * @example
  * ```ts
+ * import { toPrompt } from "./to-prompt.js";
+ * declare const messages: readonly import("./transcript-message.js").TranscriptMessage[];
  * const prompt = toPrompt(distinctTranscript(messages));
  * ```
  */

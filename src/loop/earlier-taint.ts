@@ -10,6 +10,7 @@ const ENVELOPE = /^(?:\[[^\n]*\]\n)?<data from="([^"\n]*)">\n/;
  *
  * @example
  * ```ts
+ * declare const transcript: import("./session-transcript.js").SessionTranscript;
  * earlierTaint(await transcript.load()); // [{ tool: "fetch_url", source: "fetch_url https://…", callId: "c4" }]
  * ```
  */

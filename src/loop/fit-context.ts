@@ -57,6 +57,8 @@ export function elisionMarker(bytes: number): string {
  *
  * @example
  * ```ts
+ * import { toPrompt } from "./to-prompt.js";
+ * declare const transcript: readonly import("./transcript-message.js").TranscriptMessage[];
  * const prompt = toPrompt(fitContext(transcript, 400_000));
  * ```
  */

@@ -150,6 +150,7 @@ export interface RunResultBase<OUTPUT = unknown> {
  *
  * @example
  * ```ts
+ * declare const harness: import("./create-harness.js").Harness;
  * const result = await harness.run("Refund SU-1.");
  * if (result.status === "suspended") for (const a of result.approvals) console.log(a.approvalId);
  * if (result.status === "failed") console.error(result.error);

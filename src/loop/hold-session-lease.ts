@@ -31,6 +31,10 @@ function busyMessage(lease: SessionLease): string {
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const run: (lost: AbortSignal) => Promise<void>; // stops when `lost` is aborted
+ * const sessionId = "support-7";
+ * const runId = "run-2";
  * const lease = await holdSessionLease(store, sessionId, `${store.owner}#${runId}`, { wait: 5_000 });
  * try { await run(lease.lost); } finally { await lease.release(); }
  * ```

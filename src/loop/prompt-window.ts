@@ -13,8 +13,10 @@ import type { TranscriptMessage, TranscriptToolResult } from "./transcript-messa
  *
  * @example
  * ```ts
+ * declare const model: import("@ai-sdk/provider").LanguageModelV4;
+ * declare const messages: readonly import("./transcript-message.js").TranscriptMessage[];
  * const promptWindow = new PromptWindow(400_000);
- * await model.doStream({ prompt: promptWindow.prompt(messages), ... });
+ * await model.doStream({ prompt: promptWindow.prompt(messages) });
  * ```
  */
 export class PromptWindow {

@@ -42,6 +42,11 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
  *
  * @example
  * ```ts
+ * import type { LanguageModelV4, LanguageModelV4FunctionTool, LanguageModelV4Prompt } from "@ai-sdk/provider";
+ * declare const model: LanguageModelV4;
+ * declare const prompt: LanguageModelV4Prompt;
+ * declare const tools: LanguageModelV4FunctionTool[];
+ * const signal = AbortSignal.timeout(60_000);
  * const outcome = await requestTurn(model, { prompt, tools, signal });
  * if (outcome.status === "failed") console.error(outcome.failure.message);
  * ```

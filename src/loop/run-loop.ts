@@ -125,7 +125,8 @@ function lastAssistantText(messages: readonly TranscriptMessage[]): string {
  *
  * @example
  * ```ts
- * const result = await runLoop(ctx, system);
+ * declare const ctx: RunContext; // the run's model, checkpoint, transcript and limits
+ * const result = await runLoop(ctx);
  * ```
  */
 export async function runLoop(ctx: RunContext): Promise<RunResult> {

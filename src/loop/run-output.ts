@@ -37,6 +37,7 @@ const FENCED = /^\s*```[a-z]*\s*\n([\s\S]*?)\n\s*```\s*$/i;
  *
  * @example
  * ```ts
+ * import { z } from "zod";
  * const format = runOutputFormat(z.object({ refunded: z.boolean() }));
  * await format.check('{"refunded":true}'); // { status: "valid", value: { refunded: true } }
  * await format.check("Done!"); // { status: "invalid", problem: "the final answer is not JSON…", … }

@@ -22,6 +22,10 @@ export interface RunTelemetry {
  *
  * @example
  * ```ts
+ * import { PromptWindow } from "./prompt-window.js";
+ * declare const ctx: import("./run-loop.js").RunContext;
+ * const messages = await ctx.transcript.load();
+ * const contextBytes = 400_000;
  * const surface = surfaceOf(ctx.menu, messages);
  * new PromptWindow(contextBytes - surface.menuBytes);
  * ```
@@ -42,8 +46,9 @@ export function surfaceOf(
  *
  * @example
  * ```ts
+ * declare const ctx: import("./run-loop.js").RunContext;
  * const spans = startRunTelemetry(ctx);
- * const done = spans?.chat(surface);
+ * const done = spans?.chat(surfaceOf(ctx.menu, await ctx.transcript.load()));
  * ```
  */
 export function startRunTelemetry(run: {

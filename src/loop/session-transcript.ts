@@ -31,7 +31,8 @@ function fromStored(message: StoredMessage): TranscriptMessage {
  *
  * @example
  * ```ts
- * const transcript = sessionTranscript(store, sessionId);
+ * declare const store: import("../store/store.js").Store;
+ * const transcript = sessionTranscript(store, "support-7");
  * const messages = await transcript.load();
  * ```
  */

@@ -50,6 +50,11 @@ export class StreamError extends Error {
  *
  * @example
  * ```ts
+ * import type { LanguageModelV4, LanguageModelV4FunctionTool, LanguageModelV4Prompt } from "@ai-sdk/provider";
+ * declare const model: LanguageModelV4;
+ * declare const prompt: LanguageModelV4Prompt;
+ * declare const tools: LanguageModelV4FunctionTool[];
+ * const signal = AbortSignal.timeout(60_000);
  * const turn = await streamTurn(model, { prompt, tools, signal, onText: (t) => process.stdout.write(t) });
  * ```
  */

@@ -58,7 +58,9 @@ export function mayBePrefix(program: string): boolean {
  *
  * @example
  * ```ts
- * proposeAllowRule({ tool: "run_command", command: "git status" }, { policyArgs: { command: "command" }, args, shell });
+ * declare const shell: import("./shell/judge-shell.js").ShellCoverage; // what no rule covered
+ * const args = { command: "git status" };
+ * proposeAllowRule({ tool: "run_command", policyArgs: { command: "command" }, args, shell });
  * // { status: "offered", rule: { decision: "allow", tool: "run_command", command: ["git status *"] }, covers: "…" }
  * ```
  */

@@ -11,6 +11,7 @@ export const MAX_CACHED_CHARS = 8 * 1024;
  *
  * @example
  * ```ts
+ * import { loadShellParser } from "./shell/shell-parser.js";
  * const analyse = createAnalysisCache(await loadShellParser(), 256);
  * analyse("git status") === analyse("git status"); // true: the second is a cache hit
  * ```

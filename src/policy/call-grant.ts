@@ -11,6 +11,10 @@ import type { PolicyVote } from "./policy-vote.js";
  *
  * @example
  * ```ts
+ * import { chooseVerdict } from "./choose-verdict.js";
+ * declare const [tool, votes, defaults, notes]: Parameters<typeof chooseVerdict>;
+ * declare const view: import("./call-view.js").CallView;
+ * declare const matched: readonly import("./compiled-rule.js").CompiledRule[];
  * const verdict = chooseVerdict(tool, votes, defaults, notes);
  * withGrant(verdict, view, votes, matched); // the verdict with `grant` when it is an ask
  * ```

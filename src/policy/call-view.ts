@@ -16,6 +16,7 @@ import type { ConditionContext } from "./when-condition.js";
  *
  * @example
  * ```ts
+ * declare const request: import("./policy.js").PolicyRequest; // read_file of .env
  * const view = new CallView(request, { workspace: "/ws", workspaceReal: "/ws", home: "/home/ada" });
  * view.paths()?.[0]?.absolute; // "/ws/.env"
  * ```

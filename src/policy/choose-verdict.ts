@@ -12,6 +12,7 @@ import type { PolicyVote } from "./policy-vote.js";
  *
  * @example
  * ```ts
+ * declare const defaults: import("./compile-layers.js").EffectiveDefaults;
  * chooseVerdict({ name: "read_file", writes: false }, [], defaults, []).rule; // "default:reads"
  * ```
  */

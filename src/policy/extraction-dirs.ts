@@ -76,7 +76,12 @@ function unpacks(command: SimpleCommand): "no" | "here" | "anywhere" {
  *
  * @example
  * ```ts
- * unpacksAbove(analysis, folderBases(analysis, home).dirs, own, { workspace, home }); // the user policy
+ * import { folderBases } from "./folder-bases.js";
+ * declare const analysis: import("./shell/shell-analysis.js").ShellAnalysis; // of `cd ~/.config && tar xf x.tar`
+ * declare const own: import("../protect/docket-own-files.js").DocketOwnFiles;
+ * const workspace = "/ws";
+ * const home = "/home/ada";
+ * unpacksAbove(analysis, folderBases(analysis, home).dirs, own, { workspace }); // the user policy
  * ```
  */
 export function unpacksAbove(

@@ -56,7 +56,9 @@ export function folderWord(word: string, home: string): string {
  *
  * @example
  * ```ts
- * folderBases(analyseShell("cd ~ && cp x y"), "/home/ada", "cd ~ && cp x y").bases; // ["", "/home/ada"]
+ * import { loadShellParser } from "./shell/shell-parser.js";
+ * const parser = await loadShellParser();
+ * folderBases(parser.analyse("cd ~ && cp x y"), "/home/ada", "cd ~ && cp x y").bases; // ["", "/home/ada"]
  * ```
  */
 export function folderBases(

@@ -44,6 +44,7 @@ export interface GrantBasis {
  *
  * @example
  * ```ts
+ * declare const runCommandTool: import("../tool/tool.js").Tool;
  * grantRefusal(runCommandTool); // "run_command runs shell commands: …"
  * ```
  */
@@ -58,6 +59,7 @@ export function grantRefusal(tool: Pick<Tool, "name" | "policyArgs">): string | 
  *
  * @example
  * ```ts
+ * declare const tool: import("../tool/tool.js").Tool; // issue_refund
  * scopeOf({ tool, principal: "agent", sessionId: "ses_1", rule: "refund-ceiling", votes: ["ask refund-ceiling"], bound: { "args.amount": [300] } });
  * // { status: "offered", key: "…", covers: "later issue_refund calls in this session … with amount = 300 …" }
  * ```
@@ -115,7 +117,10 @@ function describeBound(name: string, value: unknown): string {
  *
  * @example
  * ```ts
- * fallbackScope({ tool, args, principal: "agent", sessionId: "ses_1", rule: "my-rule" }).covers;
+ * declare const tool: import("../tool/tool.js").Tool; // issue_refund
+ * const args = { order_id: "SU-1", amount: 300 };
+ * const scope = fallbackScope({ tool, args, principal: "agent", sessionId: "ses_1", rule: "my-rule" });
+ * if (scope.status === "offered") console.log(scope.covers);
  * // "later issue_refund calls in this session … with exactly these arguments"
  * ```
  */
@@ -135,6 +140,7 @@ export function fallbackScope(input: {
  *
  * @example
  * ```ts
+ * declare const writeFileTool: import("../tool/tool.js").Tool;
  * declaredBound(writeFileTool, { path: "a.txt", content: "x" }); // { path: ["a.txt"] }
  * ```
  */

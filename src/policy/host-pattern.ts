@@ -20,6 +20,7 @@ const NOT_A_HOST = /[/?#@\s\\]|:\/\//;
  *
  * @example
  * ```ts
+ * import { parseUrlTarget } from "./url-target.js";
  * const p = compileHostPattern("*.github.com");
  * p.test(parseUrlTarget("https://api.github.com/")!); // true
  * p.test(parseUrlTarget("https://github.com/")!); // false

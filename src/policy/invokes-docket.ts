@@ -48,6 +48,8 @@ const RUNNERS = new Set([
  *
  * @example
  * ```ts
+ * import { loadShellParser } from "./shell/shell-parser.js";
+ * const parser = await loadShellParser();
  * invokesDocket(parser.analyse("npx docket approvals approve apr_1 --as me"), { workspace: "/ws" });
  * // { command: "npx docket approvals approve apr_1 --as me", word: "docket" }
  * ```

@@ -49,6 +49,8 @@ function hostText(rule: CompiledRule, view: CallView, allow: boolean): string | 
  *
  * @example
  * ```ts
+ * declare const rule: import("./compiled-rule.js").CompiledRule; // tool read_file, path **\/.env
+ * declare const view: import("./call-view.js").CallView; // read_file of /ws/.env
  * matchRule(rule, view); // { matched: true, texts: ['tool "read_file"', 'path "/ws/.env" ~ "**\/.env"'] }
  * ```
  */

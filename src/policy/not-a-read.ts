@@ -10,6 +10,9 @@ import type { ShellAnalysis } from "./shell/shell-analysis.js";
  *
  * @example
  * ```ts
+ * import { loadShellParser } from "./shell/shell-parser.js";
+ * declare const runCommand: import("../tool/tool.js").Tool;
+ * const parser = await loadShellParser();
  * notARead(runCommand, parser.analyse("sed -i s/a/b/ x"), "run_command can change things…").reason;
  * // 'run_command can change things… Not a read: "sed -i s/a/b/ x": sed -i edits files in place.'
  * ```

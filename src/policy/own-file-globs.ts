@@ -14,6 +14,7 @@ const MAX_STRING_CHARS = 4096;
  *
  * @example
  * ```ts
+ * declare const codeFiles: import("../protect/docket-own-files.js").DocketOwnFiles; // docket's installed code
  * globReaching("node_modules/do*ket/x", codeFiles, { workspace: "/ws", home: "/h" })?.what;
  * ```
  */
@@ -40,6 +41,7 @@ export function globReaching(
  *
  * @example
  * ```ts
+ * declare const ownFiles: import("../protect/docket-own-files.js").DocketOwnFiles;
  * globAbove("~/.conf*", ownFiles, { workspace: "/ws", home: "/h" })?.what; // "docket's user config folder"
  * ```
  */
@@ -70,6 +72,7 @@ export function globAbove(
  *
  * @example
  * ```ts
+ * declare const ownFiles: import("../protect/docket-own-files.js").DocketOwnFiles;
  * globHit("/h/.config/dock?t/*", ownFiles, (reach) => reach.type !== "above");
  * ```
  */
@@ -96,6 +99,7 @@ export function globHit(
  *
  * @example
  * ```ts
+ * declare const ownFiles: import("../protect/docket-own-files.js").DocketOwnFiles;
  * treeHolding("~", ownFiles, { workspace: "/ws", home: "/h" })?.what; // "docket's user config folder"
  * ```
  */

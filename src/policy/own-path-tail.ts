@@ -31,6 +31,7 @@ export function startsUnknown(word: string): boolean {
  *
  * @example
  * ```ts
+ * declare const own: import("../protect/docket-own-files.js").DocketOwnFiles;
  * ownTail("docket/policy.yaml", own); // the user policy, when it is ~/.config/docket/policy.yaml
  * ```
  */

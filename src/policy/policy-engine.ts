@@ -101,6 +101,8 @@ export interface DocketPolicyEngine extends PolicyEngine {
  *
  * @example
  * ```ts
+ * import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+ * declare const tools: import("../tool/tool.js").Tool[];
  * const engine = await createPolicyEngine({
  *   layers: [{ name: "project", rules: [{ decision: "deny", tool: "run_command", command: "rm *", reason: "no deletions" }] }],
  *   workspace: process.cwd(),

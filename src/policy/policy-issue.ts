@@ -32,6 +32,7 @@ export function formatIssuePath(path: IssuePath): string {
  *
  * @example
  * ```ts
+ * declare const source: import("./policy-rule.js").LayerSource; // docket.yaml, as read
  * lineOf(source, ["rules", 2, "when"]); // 12
  * ```
  */
@@ -72,6 +73,7 @@ export function throwIssues(
  *
  * @example
  * ```ts
+ * declare const source: import("./policy-rule.js").LayerSource; // docket.yaml, as read
  * formatIssue({ path: ["rules", 2, "when"], message: "Unexpected token" }, { layer: "project", source });
  * // "docket.yaml:12: rules[2].when: Unexpected token"
  * ```

@@ -23,6 +23,7 @@ export interface PolicyVote {
  *
  * @example
  * ```ts
+ * declare const rule: import("./compiled-rule.js").CompiledRule; // project:0, a deny
  * voteOf(rule, ['tool "read_file"']); // { decision: "deny", rule: "project:0", ... }
  * ```
  */

@@ -99,6 +99,8 @@ export type PolicyInput = PolicyFunction | PolicyEngine | PolicyConfig;
  *
  * @example
  * ```ts
+ * import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+ * declare const tools: import("../tool/tool.js").Tool[];
  * createCheckpoint({ tools, policy: defaultPolicy }); // same as leaving policy out
  * ```
  */

@@ -20,7 +20,9 @@ const RECURSIVE_OPTIONS: Readonly<Record<string, { short: RegExp; long: readonly
  *
  * @example
  * ```ts
- * recursiveCopyWords(analyseShell("cp -r ~ hh")); // ["~", "hh"]
+ * import { loadShellParser } from "./shell/shell-parser.js";
+ * const parser = await loadShellParser();
+ * recursiveCopyWords(parser.analyse("cp -r ~ hh")); // ["~", "hh"]
  * ```
  */
 export function recursiveCopyWords(analysis: ShellAnalysis | undefined): string[] {

@@ -23,7 +23,8 @@ const MAX_MEMO = 4096;
  *
  * @example
  * ```ts
- * const index = createRuleIndex(policy.rules);
+ * declare const rules: readonly import("./compiled-rule.js").CompiledRule[]; // every layer's, compiled
+ * const index = createRuleIndex(rules);
  * index.candidates("read_file").map((r) => r.id); // ["managed:0", "project:3"]
  * ```
  */

@@ -81,6 +81,9 @@ const WORD_BREAK = /[\s=,;|&<>()'"`]+/;
  *
  * @example
  * ```ts
+ * declare const view: import("./call-view.js").CallView; // run_command `cat .docket/docket.db`
+ * declare const ownFiles: import("../protect/docket-own-files.js").DocketOwnFiles;
+ * const analysis = view.analysis();
  * selfProtectionVote(view, { ownFiles }, { workspace: "/ws", home: "/home/ada" }, analysis)?.decision; // "deny"
  * ```
  */

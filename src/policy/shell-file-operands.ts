@@ -15,7 +15,10 @@ const MAX_WORDS = 2048;
  *
  * @example
  * ```ts
- * commandFileOperands("grep -n SECRET .env && cat < ~/.ssh/id_rsa", parser.analyse(script));
+ * import { loadShellParser } from "./shell/shell-parser.js";
+ * const parser = await loadShellParser();
+ * const script = "grep -n SECRET .env && cat < ~/.ssh/id_rsa";
+ * commandFileOperands(script, parser.analyse(script));
  * // ["SECRET", ".env", "~/.ssh/id_rsa"]
  * ```
  */
@@ -64,6 +67,7 @@ export function redirectTargets(script: string): string[] {
  *
  * @example
  * ```ts
+ * declare const analysis: import("./shell/shell-analysis.js").ShellAnalysis; // of the same script
  * scriptTokens("cd src && cat '../.docket/docket.db'", analysis); // [..., "../.docket/docket.db"]
  * ```
  */

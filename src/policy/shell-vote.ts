@@ -22,6 +22,9 @@ export const UNCERTAIN_RULE = "shell:uncertain";
  *
  * @example
  * ```ts
+ * import { loadShellParser } from "./shell/shell-parser.js";
+ * declare const candidates: readonly ShellCandidate[]; // a deny rule on `rm *` among them
+ * const parser = await loadShellParser();
  * shellVote(candidates, "ls; rm -rf /", (script) => parser.analyse(script))?.decision; // "deny"
  * ```
  */

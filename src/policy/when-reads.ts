@@ -22,6 +22,7 @@ function isArgs(value: unknown): boolean {
  *
  * @example
  * ```ts
+ * declare const environment: import("@marcbachmann/cel-js").Environment; // the rules' CEL environment
  * whenReads(environment.parse("args.amount > 150 && args.currency == 'USD'").ast); // ["amount", "currency"]
  * whenReads(environment.parse("size(args) > 2").ast); // "all"
  * ```

@@ -13,6 +13,11 @@ import { ownTail, startsUnknown, unknownAsGlob } from "./own-path-tail.js";
  *
  * @example
  * ```ts
+ * import { folderBases } from "./folder-bases.js";
+ * declare const analysis: import("./shell/shell-analysis.js").ShellAnalysis; // of `cd ~ && cat …`
+ * declare const own: import("../protect/docket-own-files.js").DocketOwnFiles;
+ * declare const check: (text: string, expanded: boolean) => import("../protect/docket-own-files.js").OwnFile | undefined;
+ * const home = "/home/ada";
  * wordInFolders(".config/docket/policy.yaml", folderBases(analysis, home), own, check); // after `cd ~`
  * ```
  */

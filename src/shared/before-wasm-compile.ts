@@ -22,6 +22,7 @@ export function beforeWasmCompile(run: () => void): void {
  *
  * @example
  * ```ts
+ * const { Parser } = await import("web-tree-sitter");
  * prepareWasmCompile();
  * await Parser.init();
  * ```

@@ -21,6 +21,7 @@ export interface CallDurations {
  *
  * @example
  * ```ts
+ * declare const events: readonly TimedEvent[]; // one call's audit events
  * callDurations(events); // { totalMs: 5025.8, handlerMs: 25.8, approvalWaitMs: 5000 }
  * ```
  */

@@ -6,7 +6,10 @@ let offByFlag = false;
  *
  * @example
  * ```ts
- * program.hook("preAction", (command) => command.opts().color === false && disableColour());
+ * declare const program: import("commander").Command;
+ * program.hook("preAction", (command) => {
+ *   if (command.opts().color === false) disableColour();
+ * });
  * ```
  */
 export function disableColour(): void {
@@ -21,6 +24,7 @@ export function disableColour(): void {
  *
  * @example
  * ```ts
+ * import { terminalStyle } from "./terminal-style.js";
  * const style = terminalStyle(colourEnabled(process.stderr));
  * ```
  */

@@ -4,6 +4,7 @@
  *
  * @example
  * ```ts
+ * declare const compute: () => number | Promise<number>; // sync or async, as a caller chose
  * const value = compute();
  * const result = isThenable(value) ? await value : value;
  * ```

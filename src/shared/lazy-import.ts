@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * const handlers = lazyImport(() => import("./read-file.handler.js"));
+ * const handlers = lazyImport(() => import("../builtin/files/read-file.handler.js"));
  * const { readFile } = await handlers();
  * ```
  */

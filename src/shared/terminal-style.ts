@@ -36,6 +36,7 @@ const wrap =
  *
  * @example
  * ```ts
+ * import { colourEnabled } from "./colour-enabled.js";
  * const style = terminalStyle(colourEnabled(process.stderr));
  * process.stderr.write(`${style.status("deny")} by rule no-rm\n`);
  * ```

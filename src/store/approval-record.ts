@@ -9,6 +9,11 @@ export type ApprovalStatus = "pending" | "approved" | "denied" | "expired";
  *
  * @example
  * ```ts
+ * import { canonicalJson, hashCanonical } from "../shared/canonical-json.js";
+ * declare const store: import("./store.js").Store;
+ * const args = { order_id: "SU-1", amount: 300 };
+ * const canonicalArgs = canonicalJson(args);
+ * const argsHash = hashCanonical(args);
  * const approval = await store.createApproval({ callId: "call_1", tool: "refund", canonicalArgs, argsHash, requestedBy: "agent" });
  * approval.status; // "pending"
  * ```

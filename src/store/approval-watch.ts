@@ -15,6 +15,7 @@ export interface ApprovalWatch {
  *
  * @example
  * ```ts
+ * const signal = AbortSignal.timeout(60_000); // the run's
  * const watch = pollingWatch();
  * await watch.next(500, signal); // half a second later, read the approval again
  * ```
@@ -32,6 +33,8 @@ export function pollingWatch(): ApprovalWatch {
  *
  * @example
  * ```ts
+ * declare const wakeUp: Promise<void>; // resolves on the store's notification
+ * const signal = AbortSignal.timeout(60_000); // the run's
  * await waitFor(wakeUp, 10_000, signal);
  * ```
  */

@@ -80,6 +80,10 @@ export interface AttestationInputs {
  *
  * @example
  * ```ts
+ * import { signAttestation } from "./audit-attestation.js";
+ * declare const { storeId, sessionId, head, last, messages, keyId }: AttestationInputs; // read in the transaction
+ * declare const signer: import("./audit-attestation.js").AttestationSigner;
+ * declare const insert: (attestation: import("./audit-attestation.js").AuditAttestation) => void;
  * const fields = planAttestation({ storeId, sessionId, head, last, messages, keyId, at: Date.now() });
  * if (fields) insert(signAttestation(fields, signer));
  * ```
@@ -130,7 +134,9 @@ export function planAttestation(inputs: AttestationInputs): AttestationFields | 
  *
  * @example
  * ```ts
- * sessionHashOf(db.prepare("SELECT * FROM sessions WHERE id = ?").get(id));
+ * declare const db: import("./sqlite/sqlite-driver.js").Database;
+ * const id = "ses_1";
+ * sessionHashOf(db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as import("./store-rows.js").Row | undefined);
  * ```
  */
 export function sessionHashOf(row: Row | undefined): string | undefined {
@@ -142,6 +148,7 @@ export function sessionHashOf(row: Row | undefined): string | undefined {
  *
  * @example
  * ```ts
+ * declare const rows: import("./store-rows.js").Row[]; // SELECT * FROM messages
  * rows.map(toMessageRow);
  * ```
  */
@@ -162,6 +169,7 @@ export function toMessageRow(row: Row): MessageRow {
  *
  * @example
  * ```ts
+ * declare const rows: import("./store-rows.js").Row[]; // SELECT * FROM attestations
  * rows.map(attestationFromRow);
  * ```
  */

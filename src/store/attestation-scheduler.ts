@@ -15,6 +15,7 @@ export type AttestationRun = (sessions: readonly string[]) => Promise<AuditAttes
  *
  * @example
  * ```ts
+ * declare const store: { signNow: import("./attestation-scheduler.js").AttestationRun }; // signs these sessions now
  * const scheduler = new AttestationScheduler((sessions) => store.signNow(sessions));
  * scheduler.note("ses_1");
  * scheduler.soon();

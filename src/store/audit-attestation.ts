@@ -48,6 +48,11 @@ export type AttestationFields = Omit<AuditAttestation, "body" | "hash" | "signat
  *
  * @example
  * ```ts
+ * import { createAuditSigner } from "../audit/create-audit-signer.js";
+ * import { openStore } from "./open-store.js";
+ * const url = "sqlite:.docket/docket.db";
+ * const keyFile = "/home/me/.config/docket/audit-key.pem";
+ * const digests = "/home/me/.config/docket/audit-digests.jsonl";
  * const store = await openStore(url, { signer: await createAuditSigner({ keyFile, digests }) });
  * ```
  */
@@ -72,6 +77,8 @@ export interface AttestationSigner {
  *
  * @example
  * ```ts
+ * declare const fields: AttestationFields;
+ * declare const signer: AttestationSigner;
  * const body = attestationBody(fields);
  * const attestation = { ...fields, body, hash: sha256Hex(body), signature: signer.sign(body) };
  * ```
@@ -102,6 +109,8 @@ export function attestationBody(fields: AttestationFields): string {
  *
  * @example
  * ```ts
+ * declare const fields: AttestationFields;
+ * declare const signer: AttestationSigner;
  * const attestation = signAttestation(fields, signer);
  * ```
  */
@@ -119,6 +128,7 @@ export function signAttestation(
  *
  * @example
  * ```ts
+ * declare const row: { body: string; signature: string }; // an attestations row
  * const attestation = parseAttestation(row.body, row.signature);
  * ```
  */
@@ -163,6 +173,8 @@ export function parseAttestation(body: string, signature: string): AuditAttestat
  *
  * @example
  * ```ts
+ * import { GENESIS_HASH } from "./audit-chain.js";
+ * declare const messages: readonly import("./attestation-plan.js").MessageRow[]; // in seq order
  * let hash = GENESIS_HASH;
  * for (const m of messages) hash = messageLinkHash(hash, m);
  * ```

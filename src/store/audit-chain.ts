@@ -7,6 +7,8 @@ import { storedText } from "./pending-event.js";
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
+ * const sessionId = "ses_1";
  * (await store.listEvents({ sessionId }))[0]?.prevHash === GENESIS_HASH; // true
  * ```
  */
@@ -20,6 +22,8 @@ export const GENESIS_HASH = "0".repeat(64);
  *
  * @example
  * ```ts
+ * import { canonicalJson, hashCanonical } from "../shared/canonical-json.js";
+ * declare const event: import("./store-event.js").StoreEvent;
  * linkHash(1, "ses_1", GENESIS_HASH, canonicalJson(event)) ===
  *   hashCanonical({ seq: 1, sessionId: "ses_1", prevHash: GENESIS_HASH, event }); // true
  * ```
@@ -92,6 +96,8 @@ type Problem = {
  *
  * @example
  * ```ts
+ * declare const heads: Map<string, ChainHead>; // each session's recorded head
+ * declare const rows: readonly ChainRow[]; // ordered by session, then seq
  * const verifier = new ChainVerifier((id) => heads.get(id));
  * for (const row of rows) if (verifier.row(row)) break;
  * const result = verifier.finish(heads.keys());

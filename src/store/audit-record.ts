@@ -6,9 +6,10 @@ import type { StoreEvent, StoreEventType } from "./store-event.js";
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
  * const [first] = await store.listEvents({ sessionId: "ses_1" });
- * first.seq; // 1
- * first.prevHash; // GENESIS_HASH
+ * first?.seq; // 1
+ * first?.prevHash; // GENESIS_HASH
  * ```
  */
 export interface AuditRecord {
@@ -45,6 +46,7 @@ export interface EventFilter {
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
  * const check = await store.verifyChain();
  * if (!check.ok) console.error(`session ${check.sessionId}, event ${check.seq}: ${check.problem}`);
  * ```
@@ -63,6 +65,7 @@ export type ChainVerification =
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
  * const heads: ChainHeadRecord[] = await store.listChainHeads();
  * ```
  */

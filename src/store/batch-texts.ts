@@ -9,6 +9,8 @@ import type { NewMessage } from "./transcript-message.js";
  *
  * @example
  * ```ts
+ * declare const assistant: import("./transcript-message.js").NewMessage; // the reply with its calls
+ * declare const results: readonly import("./transcript-message.js").NewMessage[];
  * const { texts, update } = batchTexts(assistant, results, { sessionPatch: { metadata: {} } });
  * ```
  */

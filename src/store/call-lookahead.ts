@@ -12,6 +12,7 @@ import type { StoreEngine } from "./store-engine.js";
  *
  * @example
  * ```ts
+ * declare const engine: import("./store-engine.js").StoreEngine;
  * const lookahead = new CallLookahead(engine);
  * await lookahead.prefetch("ses_1", ["call_1", "call_2"]);
  * await lookahead.row("ses_1", "call_1"); // from the prefetch, no read

@@ -25,7 +25,8 @@ export function createOwner(): string {
  *
  * @example
  * ```ts
- * releaseOwner(owner);
+ * declare const store: import("./store.js").Store; // closing
+ * releaseOwner(store.owner);
  * ```
  */
 export function releaseOwner(owner: string): void {
@@ -66,6 +67,7 @@ export function isOwnerGone(owner: string | undefined): boolean {
  *
  * @example
  * ```ts
+ * import { hostname } from "node:os";
  * isOwnerAlive(`${hostname()}/${process.pid}/x`); // false unless that store is open here
  * ```
  */

@@ -17,6 +17,7 @@ export type CallState = "requested" | "claimed" | "started" | "finished" | "inte
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
  * const outcome = await store.callOutcome("ses_1", "call_7");
  * if (outcome?.kind === "interrupted") console.log(outcome.message);
  * ```

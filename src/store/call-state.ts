@@ -37,7 +37,7 @@ export interface ResultEcho {
  *
  * @example
  * ```ts
- * resultEcho({ callId: "c1", name: "echo", status: "ok", output: "hi", message: "echo succeeded." });
+ * resultEcho({ callId: "c1", name: "echo", status: "ok", output: "hi", message: "echo succeeded.", durationMs: 3 });
  * // { message: "echo succeeded.", output: "hi" }
  * ```
  */
@@ -99,8 +99,9 @@ export function newCallRow(
  *
  * @example
  * ```ts
+ * declare const requestedEvent: import("./store-event.js").StoreEvent; // type "requested"
  * const row = applyCallEvent(undefined, "ses_1", requestedEvent, "host/1/abc");
- * row.state; // "requested"
+ * row?.state; // "requested"
  * ```
  */
 export function applyCallEvent(
@@ -179,6 +180,8 @@ export function applyCallEvent(
  *
  * @example
  * ```ts
+ * declare const row: CallRow | undefined;
+ * declare const result: import("../checkpoint/tool-result.js").ToolResult;
  * applyCallResult(row, "ses_1", "call_1", result, "refund:88421", Date.now());
  * ```
  */
@@ -259,7 +262,8 @@ function isOpen(row: CallRow): boolean {
  *
  * @example
  * ```ts
- * if (row && !isClaimable(row)) return { status: "seen", state: row.state };
+ * declare const row: CallRow | undefined;
+ * const seen = row && !isClaimable(row) ? { status: "seen", state: row.state } : undefined;
  * ```
  */
 export function isClaimable(row: CallRow): boolean {
@@ -288,6 +292,7 @@ function isAwaiting(row: CallRow): boolean {
  *
  * @example
  * ```ts
+ * declare const row: CallRow;
  * isReadInFlight({ ...row, state: "claimed", writes: false, startedAt: 5 }); // true
  * ```
  */
@@ -368,7 +373,9 @@ function outcomeOf(
  *
  * @example
  * ```ts
- * rowArgsHash(applyCallEvent(undefined, "ses_1", decidedEvent, owner)); // sha256 of its args
+ * declare const decidedEvent: import("./store-event.js").StoreEvent; // type "decided"
+ * const row = applyCallEvent(undefined, "ses_1", decidedEvent, "host/1/abc");
+ * if (row) rowArgsHash(row); // sha256 of its args
  * ```
  */
 export function rowArgsHash(row: CallRow): string | undefined {

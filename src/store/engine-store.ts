@@ -44,7 +44,10 @@ import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
  *
  * @example
  * ```ts
- * const store: Store = new EngineStore(engine, options, owner, { buffer: true });
+ * declare const engine: import("./store-engine.js").StoreEngine;
+ * declare const options: import("./engine-options.js").EngineOptions;
+ * const owner = "host/1/uuid";
+ * const store: import("./store.js").Store = new EngineStore(engine, options, owner, { buffer: true });
  * ```
  */
 export class EngineStore extends EngineStoreCoordination implements Store {

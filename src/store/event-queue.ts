@@ -45,7 +45,10 @@ const MAX_QUEUED = 1024;
  *
  * @example
  * ```ts
- * const queue = new EventQueue((events) => engine.append(events), { buffer: true });
+ * import { prepareEvent } from "./pending-event.js";
+ * declare const engine: import("./store-engine.js").StoreEngine;
+ * declare const event: import("./store-event.js").StoreEvent;
+ * const queue = new EventQueue((items, key) => engine.appendEvents(items, key), { buffer: true });
  * await queue.add(prepareEvent(event, ""));
  * ```
  */

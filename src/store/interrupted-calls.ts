@@ -13,6 +13,8 @@ import type { InterruptedEvent, StoreEvent } from "./store-event.js";
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
+ * declare const openCalls: readonly import("./call-record.js").CallRecord[]; // started, no outcome
  * const { interrupt, release } = recoverable(openCalls, store.owner, false);
  * ```
  */
@@ -42,6 +44,8 @@ export function recoverable(
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
+ * declare const calls: readonly import("./call-record.js").CallRecord[];
  * await store.emitMany(calls.map((call) => interruptedEvent(call, Date.now())));
  * ```
  */
@@ -68,6 +72,9 @@ export function interruptedEvent(call: CallRecord, at: number): InterruptedEvent
  *
  * @example
  * ```ts
+ * declare const engine: import("./store-engine.js").StoreEngine;
+ * declare const store: import("./store.js").Store;
+ * const owner = store.owner;
  * await interruptOpenCalls(engine, (events) => store.emitMany(events), { owner, at: Date.now(), all: false });
  * ```
  */

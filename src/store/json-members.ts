@@ -87,6 +87,7 @@ export function sameKeys(keys: readonly string[], shape: readonly string[]): boo
  *
  * @example
  * ```ts
+ * const value = { a: 1 };
  * let text = "{";
  * text = withMember(text, '"a":', 1);
  * text = withMember(text, '"b":', undefined);

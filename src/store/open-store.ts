@@ -47,6 +47,7 @@ export interface OpenStoreOptions {
  *
  * @example
  * ```ts
+ * import { resolveStoreUrl } from "./resolve-store-url.js";
  * const store = await openStore(resolveStoreUrl());
  * try {
  *   console.log(await store.verifyChain());

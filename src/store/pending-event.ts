@@ -70,6 +70,7 @@ export interface PendingEvent {
  *
  * @example
  * ```ts
+ * declare const event: import("./store-event.js").StoreEvent;
  * const pending = prepareEvent(event, ""); // pending.sessionId is "" when event.sessionId is undefined
  * ```
  */

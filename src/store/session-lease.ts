@@ -23,6 +23,7 @@ export type LeaseResult =
  *
  * @example
  * ```ts
+ * declare const engine: import("./store-engine.js").StoreEngine;
  * const taken = await engine.leases.acquire("s1", "host/1/uuid#run", 30_000);
  * if (taken.status === "held") console.log(taken.lease.owner);
  * ```

@@ -22,6 +22,7 @@ export const SESSION_STATUSES: readonly SessionStatus[] = [
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
  * const session = await store.createSession({ principal: "agent", configHash: "ab12..." });
  * session.status; // "active"
  * ```

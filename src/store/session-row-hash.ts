@@ -9,7 +9,8 @@ import type { Session } from "./session-record.js";
  *
  * @example
  * ```ts
- * const signed = sessionRowHash(await store.getSession("ses_1"));
+ * declare const session: import("./session-record.js").Session; // await store.getSession("ses_1")
+ * const signed = sessionRowHash(session);
  * ```
  */
 export function sessionRowHash(session: Session): string {

@@ -28,6 +28,7 @@ export interface InterruptedEvent {
  * @example
  * ```ts
  * const event: StoreEvent = { type: "log", callId: "c1", tool: "t", sessionId: "s", at: Date.now(), message: "hi", data: null };
+ * declare const store: import("./store.js").Store;
  * await store.emit(event);
  * ```
  */
@@ -65,7 +66,8 @@ const KNOWN: ReadonlySet<string> = new Set([
  *
  * @example
  * ```ts
- * isIntent({ type: "started", writes: true, ... }); // true
+ * declare const started: Extract<StoreEvent, { type: "started" }>; // with writes: true
+ * isIntent(started); // true
  * ```
  */
 export function isIntent(event: StoreEvent): boolean {
@@ -78,7 +80,8 @@ export function isIntent(event: StoreEvent): boolean {
  *
  * @example
  * ```ts
- * isTerminal({ type: "refused", ... }); // true
+ * declare const refused: Extract<StoreEvent, { type: "refused" }>;
+ * isTerminal(refused); // true
  * ```
  */
 export function isTerminal(event: StoreEvent): boolean {

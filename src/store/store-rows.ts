@@ -30,7 +30,9 @@ function json(value: unknown): unknown {
  *
  * @example
  * ```ts
- * const session = toSession(db.prepare("SELECT * FROM sessions WHERE id = ?").get(id));
+ * declare const db: import("./sqlite/sqlite-driver.js").Database;
+ * const id = "ses_1";
+ * const session = toSession(db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as Row);
  * ```
  */
 export function toSession(row: Row): Session {
@@ -51,6 +53,7 @@ export function toSession(row: Row): Session {
  *
  * @example
  * ```ts
+ * declare const rows: Row[]; // SELECT * FROM messages
  * rows.map(toMessage);
  * ```
  */
@@ -70,6 +73,8 @@ export function toMessage(row: Row): TranscriptMessage {
  *
  * @example
  * ```ts
+ * declare const verifier: import("./audit-chain.js").ChainVerifier;
+ * declare const row: Row; // an events row
  * verifier.row(toChainRow(row));
  * ```
  */
@@ -92,6 +97,7 @@ export function toChainRow(row: Row): ChainRow {
  *
  * @example
  * ```ts
+ * declare const rows: Row[]; // SELECT * FROM events
  * rows.map(toAuditRecord);
  * ```
  */
@@ -114,6 +120,7 @@ export function toAuditRecord(row: Row): AuditRecord {
  *
  * @example
  * ```ts
+ * declare const row: Row; // a calls row
  * const call = toCallRow(row);
  * ```
  */
@@ -152,6 +159,7 @@ export function toCallRow(row: Row): CallRow {
  *
  * @example
  * ```ts
+ * declare const row: import("./call-state.js").CallRow;
  * const outcome = outcomeOfRow(row); // undefined while the call has none
  * ```
  */
@@ -166,7 +174,9 @@ export function outcomeOfRow(row: CallRow): CallOutcome | undefined {
  *
  * @example
  * ```ts
- * if (row && !isClaimable(row)) return seenClaim(row);
+ * import { type CallRow, isClaimable } from "./call-state.js";
+ * declare const row: CallRow | undefined; // the call's row, if any
+ * const seen = row && !isClaimable(row) ? seenClaim(row) : undefined;
  * ```
  */
 export function seenClaim(row: CallRow): ClaimResult {
@@ -182,6 +192,7 @@ export function seenClaim(row: CallRow): ClaimResult {
  *
  * @example
  * ```ts
+ * declare const rows: Row[]; // SELECT * FROM calls
  * rows.map((row) => toCallRecord(toCallRow(row)));
  * ```
  */
@@ -227,6 +238,8 @@ export const CALL_COLUMNS = [
  *
  * @example
  * ```ts
+ * declare const insert: import("./sqlite/sqlite-driver.js").Statement; // INSERT INTO calls VALUES (…)
+ * declare const row: import("./call-state.js").CallRow;
  * insert.run(...callRowValues(row));
  * ```
  */
@@ -242,6 +255,8 @@ export function callRowValues(row: CallRow): unknown[] {
  *
  * @example
  * ```ts
+ * declare const insert: import("./sqlite/multi-row-insert.js").MultiRowInsert;
+ * declare const row: import("./call-state.js").CallRow;
  * appendCallRowValues(insert.nextRow(), row);
  * ```
  */
@@ -279,6 +294,7 @@ function columnText(value: string | undefined): string | null {
  *
  * @example
  * ```ts
+ * declare const row: Row; // an approvals row
  * const approval = toApproval(row);
  * ```
  */

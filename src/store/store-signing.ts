@@ -17,8 +17,13 @@ type Write = (items: readonly PendingWrite[], key: number) => void | Promise<voi
  *
  * @example
  * ```ts
- * const signing = new StoreSigning(engine, signer, { flush: () => queue.flush(), now: Date.now });
- * const queue = new EventQueue(signing.write(), { buffer: true });
+ * import { EventQueue } from "./event-queue.js";
+ * declare const engine: import("./store-engine.js").StoreEngine;
+ * declare const signer: import("./audit-attestation.js").AttestationSigner;
+ * let queue: EventQueue | undefined; // the store's, made once the signing is
+ * const context = { flush: async () => queue?.flush(), now: Date.now, intervalMs: 2000, owner: "host/1/uuid" };
+ * const signing = new StoreSigning(engine, signer, context);
+ * queue = new EventQueue(signing.write(), { buffer: true });
  * ```
  */
 export class StoreSigning {

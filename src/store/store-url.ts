@@ -6,6 +6,7 @@ import { maskSecrets } from "../shared/mask-secrets.js";
  *
  * @example
  * ```ts
+ * import { openStore } from "./open-store.js";
  * await openStore(`sqlite:${DEFAULT_SQLITE_PATH}`);
  * ```
  */

@@ -48,6 +48,11 @@ export interface SaveBatchOptions {
  *
  * @example
  * ```ts
+ * import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+ * import { openStore } from "./open-store.js";
+ * declare const tools: import("../tool/tool.js").Tool[];
+ * declare const call: import("../checkpoint/tool-result.js").ToolCall;
+ * const configHash = "ab12…"; // of the configuration the session runs under
  * const store = await openStore("sqlite:.docket/docket.db");
  * const session = await store.createSession({ principal: "agent", configHash });
  * const checkpoint = createCheckpoint({ tools, events: store });

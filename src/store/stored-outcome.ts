@@ -19,6 +19,7 @@ const RESULT_JSON = 2;
  *
  * @example
  * ```ts
+ * declare const row: import("./call-state.js").CallRow; // a finished call
  * storedOutcome(row); // '{"kind":"finished","status":"ok","message":1,"output":1,"at":…}'
  * ```
  */
@@ -88,6 +89,7 @@ export function outcomeJson(outcome: CallOutcome, message: unknown, output: unkn
  *
  * @example
  * ```ts
+ * declare const row: { outcome: unknown; result: string }; // a calls row as read
  * readOutcome(row.outcome, row.result).outcome?.message; // "echo succeeded."
  * ```
  */

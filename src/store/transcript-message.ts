@@ -16,6 +16,8 @@ export const MESSAGE_ROLES: readonly MessageRole[] = ["system", "user", "assista
  *
  * @example
  * ```ts
+ * declare const store: import("./store.js").Store;
+ * const sessionId = "ses_1";
  * await store.appendMessage(sessionId, { role: "user", content: "Refund order 88421" });
  * ```
  */

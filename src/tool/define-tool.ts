@@ -166,6 +166,7 @@ export function defineTool<I extends StandardSchemaV1 | JsonSchema, O>(
  *
  * @example
  * ```ts
+ * import { z } from "zod";
  * const tool = defineBuiltinTool({ name: "echo", description: "Echo.", input: z.object({}), writes: false, handler: () => "ok" });
  * tool.inputSchema; // derived now: { type: "object", ... }
  * ```

@@ -38,6 +38,7 @@ interface StandardJsonSchemaCapable {
  *
  * @example
  * ```ts
+ * import { z } from "zod";
  * isStandardSchema(z.string()); // true
  * isStandardSchema({ type: "object" }); // false: a JSON Schema
  * ```
@@ -84,6 +85,7 @@ function fromStandardResult(result: StandardSchemaV1.Result<unknown>): Validatio
  *
  * @example
  * ```ts
+ * import { z } from "zod";
  * const compiled = compileInput(z.object({ path: z.string() }), "read_file");
  * compiled.validate({ path: 1 }); // { status: "invalid", issues: [{ path: "/path", ... }] }
  * ```
@@ -103,6 +105,7 @@ export function compileInput(input: ToolInput, toolName: string): CompiledInput 
  *
  * @example
  * ```ts
+ * import { z } from "zod";
  * const compiled = compileInputLazily(z.object({ path: z.string() }), "read_file");
  * compiled.validate({ path: "a" }); // { status: "valid", value: { path: "a" } }
  * compiled.jsonSchema.type; // "object", derived now

@@ -36,6 +36,7 @@ const inputs = new WeakMap<MenuEntry, unknown>();
  *
  * @example
  * ```ts
+ * declare const myLogger: { warn(fields: object, message: string): void };
  * setToolLintHandler((findings) => myLogger.warn({ findings }, "tool lint"));
  * ```
  */
@@ -49,6 +50,8 @@ export function setToolLintHandler(next: ToolLintHandler | null): void {
  *
  * @example
  * ```ts
+ * declare const tool: import("./tool.js").Tool;
+ * declare const zodSchema: import("zod").ZodType; // what defineTool was given as `input`
  * rememberToolInput(tool, zodSchema);
  * ```
  */
@@ -63,8 +66,9 @@ export function rememberToolInput(entry: MenuEntry, input: unknown): void {
  *
  * @example
  * ```ts
+ * declare const checkpoint: import("../checkpoint/create-checkpoint.js").Checkpoint;
  * reportToolLint(checkpoint.tools); // to the handler set by setToolLintHandler
- * reportToolLint(tools, (findings) => log.warn(findings));
+ * reportToolLint(checkpoint.tools, (findings) => console.warn(findings));
  * ```
  */
 export function reportToolLint(
@@ -91,6 +95,7 @@ export function reportToolLint(
  *
  * @example
  * ```ts
+ * declare const tools: readonly import("./tool.js").Tool[];
  * for (const tool of tools) for (const f of lintDefinedTool(tool)) console.log(f.tool, f.message);
  * ```
  */
@@ -105,6 +110,9 @@ export function lintDefinedTool(entry: MenuEntry): LintFinding[] {
  * @example
  * ```ts
  * import { lintTools } from "docket";
+ * import { expect } from "vitest";
+ * declare const getOrder: import("docket").Tool;
+ * declare const issueRefund: import("docket").Tool;
  * expect(lintTools([getOrder, issueRefund])).toEqual([]);
  * ```
  */

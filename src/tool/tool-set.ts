@@ -18,6 +18,8 @@ export interface ToolSet {
  *
  * @example
  * ```ts
+ * declare const getOrder: import("./tool.js").Tool;
+ * declare const issueRefund: import("./tool.js").Tool;
  * const set = createToolSet([getOrder, issueRefund]);
  * set.get("get_order"); // the tool
  * set.get("__proto__"); // undefined

@@ -69,6 +69,8 @@ function testOperands(test: Node, source: string, sink: WalkSink): void {
  *
  * @example
  * ```ts
+ * declare const node: import("./syntax-tree.js").SyntaxNode;
+ * declare const sink: import("./statement-walker.js").WalkSink;
  * arithmeticContext(node, "echo $((n + 1))", sink); // for the arithmetic_expansion node
  * // sink.arithmetic("$((n + 1))", "$((n + 1))")
  * ```
@@ -106,6 +108,8 @@ export function arithmeticContext(node: Node, source: string, sink: WalkSink): v
  *
  * @example
  * ```ts
+ * declare const arrayNode: import("./syntax-tree.js").SyntaxNode;
+ * declare const sink: import("./statement-walker.js").WalkSink;
  * arrayIndices(arrayNode, "a", "a=([n]=1)", sink); // sink.arithmetic("n", "[n]=1")
  * ```
  */
@@ -123,6 +127,9 @@ export function arrayIndices(node: Node, name: string, source: string, sink: Wal
  *
  * @example
  * ```ts
+ * declare const node: import("./syntax-tree.js").SyntaxNode;
+ * declare const words: readonly import("./shell-word.js").ShellWord[]; // declare, -i, n
+ * declare const sink: import("./statement-walker.js").WalkSink;
  * declarationAttributes(node, words, "declare -i n", sink); // sink.setAttribute("n", "integer")
  * ```
  */

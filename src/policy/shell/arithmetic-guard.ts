@@ -45,6 +45,7 @@ const SAFE: Verdict = { safe: true };
  *
  * @example
  * ```ts
+ * declare const host: ArithmeticHost; // the walker: what is known of each variable
  * const guard = new ArithmeticGuard(host);
  * guard.use("n * 2", "echo $((n * 2))"); // n unknown: noted as arithmetic_value
  * guard.finish();

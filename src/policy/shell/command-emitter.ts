@@ -132,6 +132,9 @@ function openStartWords(words: readonly ShellWord[]): number[] {
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
+ * declare const sink: import("./analysis-sink.js").AnalysisSink;
+ * const source = "sudo rm -rf /";
  * emitCommand(words("sudo rm -rf /"), { depth: 0, via: [], stdin: null }, source, sink);
  * // sink receives "sudo rm -rf /" and "rm -rf /" (via ["sudo"])
  * ```

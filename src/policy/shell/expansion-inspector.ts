@@ -88,6 +88,9 @@ class ExpansionReader {
  *
  * @example
  * ```ts
+ * declare const node: import("./syntax-tree.js").SyntaxNode;
+ * declare const sink: import("./statement-walker.js").WalkSink;
+ * declare const context: import("./analysis-sink.js").WalkContext;
  * inspectExpansion(node, "echo ${x#$(rm y)}", sink, context);
  * // notes expansion_code and analyses "rm y", which a deny rule on rm then denies
  * ```

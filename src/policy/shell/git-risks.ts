@@ -225,6 +225,7 @@ function inspectSubcommand(
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectGit(words("git -c core.pager=evil log")).findings[0]?.reason; // "dangerous_flag"
  * inspectGit(words("git log --oneline")).findings.length;              // 0
  * ```

@@ -81,6 +81,7 @@ function outputOptions(sub: string, words: readonly ShellWord[], start: number):
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * gitWrites("archive", words("git archive -o x.tar HEAD"), 2)[0]?.detail; // "git archive writes to x.tar"
  * gitWrites("log", words("git log -5"), 2).length;                        // 0
  * ```

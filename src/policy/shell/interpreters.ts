@@ -290,6 +290,7 @@ function inspectCode(
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectInterpreter("bash", words('bash -c "rm x"'), null, false)?.scripts[0]?.word.value; // "rm x"
  * inspectInterpreter("python3", words("python3 -c 'import os'"), null, false)?.findings[0]?.reason; // "inline_code"
  * ```

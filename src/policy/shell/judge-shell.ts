@@ -85,6 +85,8 @@ function withRule(base: ShellVerdict, rule: ShellRule | undefined): ShellVerdict
  *
  * @example
  * ```ts
+ * import { compileCommandPattern } from "./command-pattern.js";
+ * import { loadShellParser } from "./shell-parser.js";
  * const shell = await loadShellParser();
  * const rules = [
  *   { id: "read", decision: "allow", patterns: [compileCommandPattern("ls *")] },
@@ -187,6 +189,9 @@ export interface ShellCoverage {
  *
  * @example
  * ```ts
+ * import { compileCommandPattern } from "./command-pattern.js";
+ * import { loadShellParser } from "./shell-parser.js";
+ * const shell = await loadShellParser();
  * const rules = [{ id: "git", decision: "allow", patterns: [compileCommandPattern("git status *")] }] satisfies ShellRule[];
  * shellCoverage(shell.analyse("git status && npm test"), rules).uncovered[0]?.text; // "npm test"
  * ```

@@ -79,6 +79,7 @@ function knowsFlags(spec: OptionSpec): boolean {
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * const scan = scanOptions(words("sudo -u root rm x"), 1, { shortValued: "u" });
  * scan.next; // 3, the index of "rm"
  * ```
@@ -192,6 +193,7 @@ function scanShort(
  *
  * @example
  * ```ts
+ * declare const word: import("./shell-word.js").ShellWord; // the word `-u`
  * optionText({ name: "-u", word, value: "root" }); // "root"
  * ```
  */
@@ -205,6 +207,7 @@ export function optionText(option: ScannedOption): string | undefined {
  *
  * @example
  * ```ts
+ * declare const word: import("./shell-word.js").ShellWord; // the word `-c`
  * optionValueWord({ name: "-c", word, value: "rm x" })?.value; // "rm x"
  * ```
  */

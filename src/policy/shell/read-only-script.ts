@@ -65,6 +65,8 @@ function entryNotRead(
  *
  * @example
  * ```ts
+ * import { loadShellParser } from "./shell-parser.js";
+ * const parser = await loadShellParser();
  * commandNotRead(parser.analyse("rg -n foo").commands[0]!); // undefined
  * commandNotRead(parser.analyse("npm ci").commands[0]!);    // "npm runs code or changes things …"
  * ```
@@ -92,6 +94,8 @@ export function commandNotRead(command: SimpleCommand): string | undefined {
  *
  * @example
  * ```ts
+ * import { loadShellParser } from "./shell-parser.js";
+ * const parser = await loadShellParser();
  * readOnlyVerdict(parser.analyse("git status --short && rg -n TODO src")); // { status: "read" }
  * readOnlyVerdict(parser.analyse("sed -i s/a/b/ notes.txt")).status;       // "write"
  * ```

@@ -23,6 +23,7 @@ const HARMLESS_TARGETS = new Set([
  *
  * @example
  * ```ts
+ * declare const fileRedirectNode: import("./syntax-tree.js").SyntaxNode; // of `echo x >> log`
  * redirectOperator(fileRedirectNode); // ">>"
  * ```
  */
@@ -38,6 +39,8 @@ export function redirectOperator(node: Node): string {
  *
  * @example
  * ```ts
+ * declare const redirectOf: (script: string) => import("./syntax-tree.js").SyntaxNode; // its redirect node
+ * declare const source: string; // the script the node was read from
  * writtenTarget(redirectOf("echo x > out.txt"), source); // "out.txt"
  * writtenTarget(redirectOf("ls 2>&1"), source);          // null
  * ```
@@ -64,6 +67,8 @@ export function writtenTarget(node: Node, source: string): string | null {
  *
  * @example
  * ```ts
+ * declare const redirectsOf: (script: string) => import("./syntax-tree.js").SyntaxNode[]; // its redirect nodes
+ * const source = 'bash <<< "rm x"';
  * inputFeed(redirectsOf('bash <<< "rm x"'), source); // { content: "rm x" }
  * ```
  */

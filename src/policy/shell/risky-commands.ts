@@ -319,6 +319,7 @@ function tableFindings(
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectRisky("find", words("find . -delete"))?.findings[0]?.detail; // "find -delete deletes files"
  * inspectRisky("ls", words("ls -la"));                                // null
  * ```

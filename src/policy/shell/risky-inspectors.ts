@@ -16,6 +16,7 @@ const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/d
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectSed(words("sed -i s/a/b/ f")).findings[0]?.detail; // "sed -i edits files in place"
  * ```
  */
@@ -84,6 +85,7 @@ export function inspectSed(words: readonly ShellWord[]): Inspection {
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectAwk(words("awk '{print $1}' f")).findings.length; // 0
  * ```
  */
@@ -133,6 +135,7 @@ export function inspectAwk(words: readonly ShellWord[]): Inspection {
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectTee(words("tee out.txt")).findings[0]?.reason; // "redirect_write"
  * ```
  */
@@ -151,6 +154,7 @@ export function inspectTee(words: readonly ShellWord[]): Inspection {
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectDd(words("dd if=a of=b")).findings[0]?.reason; // "redirect_write"
  * ```
  */
@@ -175,6 +179,7 @@ const SSH_EXEC_OPTIONS =
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectSshOptions(words("ssh -o ProxyCommand=evil host")).findings[0]?.reason; // "dangerous_flag"
  * ```
  */
@@ -200,6 +205,7 @@ export function inspectSshOptions(words: readonly ShellWord[]): Inspection {
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectVim(words("vim +'!rm x' f")).findings[0]?.reason; // "inline_code"
  * ```
  */
@@ -222,6 +228,7 @@ const SQLITE_DOT =
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectSqlite(words("sqlite3 db '.shell rm x'")).findings[0]?.reason; // "inline_code"
  * ```
  */

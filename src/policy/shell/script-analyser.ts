@@ -38,6 +38,7 @@ const TOP_LEVEL: WalkContext = { depth: 0, via: [], stdin: null };
  *
  * @example
  * ```ts
+ * import { loadBashGrammar } from "./bash-grammar.js";
  * const analysis = new ScriptAnalyser(await loadBashGrammar()).analyse("ls | wc -l");
  * analysis.commands.map((c) => c.program); // ["ls", "wc"]
  * ```
@@ -190,6 +191,7 @@ export class ScriptAnalyser implements WalkSink {
  *
  * @example
  * ```ts
+ * import { loadBashGrammar } from "./bash-grammar.js";
  * analyseScript(await loadBashGrammar(), "ls | wc -l").commands.length; // 2
  * ```
  */

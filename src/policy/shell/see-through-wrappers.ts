@@ -32,6 +32,8 @@ export const SEE_THROUGH_WRAPPERS: ReadonlySet<string> = new Set([
  *
  * @example
  * ```ts
+ * import { loadShellParser } from "./shell-parser.js";
+ * const parser = await loadShellParser();
  * const [outer] = parser.analyse("timeout 5 ls").commands;
  * seesThrough(outer!); // true: `ls` is listed after it and decides
  * ```

@@ -110,6 +110,7 @@ function inspectTest(result: Inspection, words: readonly ShellWord[]): void {
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * inspectBuiltin("eval", words('eval "rm -rf /"'))?.scripts[0]?.word.value; // "rm -rf /"
  * ```
  */

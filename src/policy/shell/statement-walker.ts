@@ -386,8 +386,8 @@ class StatementWalker {
  *
  * @example
  * ```ts
- * const tree = parser.parse("ls && rm x");
- * walkTree(readTree(parser.parse("ls && rm x")), "ls && rm x", { depth: 0, via: [], stdin: null }, sink);
+ * declare const sink: WalkSink, tree: import("./syntax-tree.js").SyntaxTree; // readTree(parser.parse("ls && rm x")!)
+ * walkTree(tree, "ls && rm x", { depth: 0, via: [], stdin: null }, sink);
  * ```
  */
 export function walkTree(

@@ -66,7 +66,8 @@ function infoFor(language: Language): TypeInfo {
  *
  * @example
  * ```ts
- * const tree = parser.parse("ls | wc -l");
+ * declare const parser: import("web-tree-sitter").Parser; // with the bash grammar
+ * const tree = parser.parse("ls | wc -l")!;
  * const { root } = readTree(tree);
  * root.namedChildren[0]?.type; // "pipeline"
  * tree.delete();
@@ -128,6 +129,7 @@ export function readTree(tree: Tree): SyntaxTree {
  *
  * @example
  * ```ts
+ * declare const commandNode: SyntaxNode; // of `ls -l src`
  * childForField(commandNode, "name")?.type; // "command_name"
  * ```
  */
@@ -141,6 +143,7 @@ export function childForField(node: SyntaxNode, field: string): SyntaxNode | nul
  *
  * @example
  * ```ts
+ * declare const commandNode: SyntaxNode;
  * childrenForField(commandNode, "argument").length; // 2 for `ls -l src`
  * ```
  */

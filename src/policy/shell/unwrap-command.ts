@@ -161,6 +161,7 @@ function unwrapGeneric(name: string, words: readonly ShellWord[], spec: WrapperS
  *
  * @example
  * ```ts
+ * declare const words: (script: string) => import("./shell-word.js").ShellWord[]; // a command's words, as resolved
  * unwrapCommand("sudo", words("sudo -u root rm -rf /"))?.commands[0]?.words.map((w) => w.value);
  * // ["rm", "-rf", "/"]
  * ```

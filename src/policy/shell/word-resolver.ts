@@ -160,6 +160,8 @@ function variableRef(parts: readonly Node[], source: string): ShellWord["ref"] {
  * @example
  * ```ts
  * // for the nodes of `r''m` in "r''m -rf /"
+ * declare const parts: readonly import("./syntax-tree.js").SyntaxNode[];
+ * const source = "r''m -rf /";
  * resolveWord(parts, source)[0]?.value; // "rm"
  * ```
  */
@@ -207,6 +209,9 @@ export function resolveWord(parts: readonly Node[], source: string): ShellWord[]
  *
  * @example
  * ```ts
+ * import type { SyntaxNode } from "./syntax-tree.js";
+ * declare const commandNode: SyntaxNode;
+ * declare const isArgument: (node: SyntaxNode) => boolean;
  * groupAdjacent(commandNode.children.filter(isArgument)); // [[n1], [n2, n3], …]
  * ```
  */

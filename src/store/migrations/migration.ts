@@ -27,6 +27,8 @@ export interface Migration {
  *
  * @example
  * ```ts
+ * declare const current: number; // the file's schema version
+ * declare const apply: (migration: Migration) => void;
  * for (const migration of MIGRATIONS.filter((m) => m.version > current)) apply(migration);
  * ```
  */
@@ -51,6 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
  *
  * @example
  * ```ts
+ * declare const store: { schemaVersion(): Promise<number> }; // a store's engine
  * (await store.schemaVersion()) === LATEST_SCHEMA_VERSION; // true after open
  * ```
  */
@@ -64,6 +67,7 @@ export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.reduce(
  *
  * @example
  * ```ts
+ * declare const db: import("../sqlite/sqlite-driver.js").Database;
  * db.exec(SCHEMA_VERSION_TABLE);
  * ```
  */

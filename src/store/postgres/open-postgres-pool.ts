@@ -23,7 +23,9 @@ type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
  *
  * @example
  * ```ts
- * const pool = await openPostgresPool(parseStoreUrl("postgres://db/docket"), { readOnly: false, location: "…" });
+ * import { parseStoreUrl } from "../store-url.js";
+ * const target = parseStoreUrl("postgres://db/docket");
+ * if (target.engine === "postgres") await openPostgresPool(target, { readOnly: false, location: "…" });
  * ```
  */
 export async function openPostgresPool(

@@ -20,6 +20,8 @@ import { numbered, sqlState } from "./postgres-transaction.js";
  *
  * @example
  * ```ts
+ * declare const pool: import("pg").Pool;
+ * const id = "apr_1";
  * const approvals = new PostgresApprovals(pool, () => Date.now());
  * await approvals.decide(id, { decision: "denied", by: "bob" });
  * ```

@@ -28,6 +28,10 @@ import { lockSessions, sqlState, transaction } from "./postgres-transaction.js";
  *
  * @example
  * ```ts
+ * import { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
+ * declare const pool: import("pg").Pool;
+ * declare const signer: import("../audit-attestation.js").AttestationSigner;
+ * const owner = "host/1/uuid";
  * const attestations = new PostgresAttestations(pool, owner, new PostgresOwedDeliveries(pool));
  * await attestations.write(["ses_1"], signer, Date.now());
  * ```

@@ -52,6 +52,10 @@ function literal(client: PoolClient, value: unknown): string {
  *
  * @example
  * ```ts
+ * import { prepareEvent } from "../pending-event.js";
+ * declare const pool: import("pg").Pool;
+ * declare const event: import("../store-event.js").StoreEvent;
+ * const owner = "host/1/uuid";
  * const log = new PostgresAuditLog(pool, owner);
  * await log.append([prepareEvent(event, "")]);
  * ```

@@ -58,6 +58,8 @@ export const CALL_TYPES = [
  *
  * @example
  * ```ts
+ * declare const client: import("pg").PoolClient; // inside a transaction
+ * declare const rows: readonly import("../call-state.js").CallRow[];
  * await client.query(upsertCallsSql(1), callColumns(rows));
  * ```
  */
@@ -74,6 +76,8 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_COLUMNS.slice(2)
  *
  * @example
  * ```ts
+ * import { CALL_COLUMNS } from "../store-rows.js";
+ * declare const row: import("../call-state.js").CallRow;
  * callColumns([row]).length === CALL_COLUMNS.length; // true
  * ```
  */
@@ -96,6 +100,8 @@ const UPSERT = upsertCallsSql(1);
  *
  * @example
  * ```ts
+ * declare const pool: import("pg").Pool;
+ * const owner = "host/1/uuid";
  * const calls = new PostgresCalls(pool, owner, () => Date.now());
  * await calls.claim("ses_1", "call_1", {}); // { status: "claimed" }
  * ```

@@ -64,6 +64,7 @@ type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
  *
  * @example
  * ```ts
+ * import { openStore } from "../open-store.js";
  * const store = await openStore("postgres://docket@db.internal/docket?schema=agent");
  * ```
  */
@@ -101,7 +102,11 @@ export class PostgresEngine implements StoreEngine {
    *
    * @example
    * ```ts
-   * const engine = await PostgresEngine.open(target, { readOnly: false, location }, owner, Date.now);
+   * import { parseStoreUrl } from "../store-url.js";
+   * const location = "postgres://db/docket";
+   * const target = parseStoreUrl(location);
+   * const owner = "host/1/uuid";
+   * if (target.engine === "postgres") await PostgresEngine.open(target, { readOnly: false, location }, owner, Date.now);
    * ```
    */
   static async open(

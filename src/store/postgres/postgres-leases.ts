@@ -21,6 +21,7 @@ const ACQUIRE = `INSERT INTO session_leases AS l (session_id, owner, since, expi
  *
  * @example
  * ```ts
+ * declare const pool: import("pg").Pool;
  * const leases = new PostgresLeases(pool);
  * await leases.acquire("s1", "me", 30_000); // { status: "acquired", lease }
  * ```

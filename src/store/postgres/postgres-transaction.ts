@@ -6,6 +6,7 @@ import type { Pool, PoolClient } from "pg";
  *
  * @example
  * ```ts
+ * declare const pool: import("pg").Pool;
  * await transaction(pool, async (client) => {
  *   await client.query("INSERT INTO t VALUES ($1)", [1]);
  * });
@@ -40,6 +41,7 @@ export async function transaction<T>(
  *
  * @example
  * ```ts
+ * declare const client: import("pg").PoolClient; // inside a transaction
  * await lockSessions(client, ["ses_2", "ses_1"]);
  * ```
  */
@@ -75,6 +77,8 @@ export function numbered(sql: string): string {
  *
  * @example
  * ```ts
+ * import { DocketError } from "../../errors/docket-error.js";
+ * declare const error: unknown; // what an INSERT threw
  * if (sqlState(error) === "23505") throw new DocketError("duplicate_session", "…");
  * ```
  */

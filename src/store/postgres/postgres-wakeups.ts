@@ -19,6 +19,8 @@ interface Interest {
  *
  * @example
  * ```ts
+ * const connectionString = "postgres://docket@db.internal/docket";
+ * const signal = AbortSignal.timeout(60_000); // the run's
  * const wakeups = new PostgresWakeups(connectionString);
  * const watch = await wakeups.watch("apr_1");
  * await watch.next(500, signal);

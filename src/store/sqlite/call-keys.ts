@@ -20,6 +20,7 @@ export const SESSIONS_WITH_CALLS = `WITH RECURSIVE s(id) AS (
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
  * const keys = callKeys(db);
  * db.prepare(`SELECT * FROM calls WHERE ${keys.session} AND call_id = ?`).get("ses_1", "call_1");
  * ```
@@ -47,6 +48,7 @@ export interface CallKeys {
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
  * callKeys(db).numbered; // true for a file of version 10
  * ```
  */

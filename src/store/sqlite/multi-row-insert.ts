@@ -13,6 +13,7 @@ const MAX_ROWS = 64;
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
  * const insert = new MultiRowInsert(db, "INSERT INTO t (a, b) VALUES", 2);
  * insert.nextRow().push(1, "x");
  * insert.nextRow().push(2, "y");

@@ -26,7 +26,9 @@ type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
  *
  * @example
  * ```ts
- * const db = openSqliteDatabase(parseStoreUrl("sqlite:.docket/docket.db"), { readOnly: false, mustExist: false });
+ * import { parseStoreUrl } from "../store-url.js";
+ * const target = parseStoreUrl("sqlite:.docket/docket.db");
+ * if (target.engine === "sqlite") openSqliteDatabase(target, { readOnly: false, mustExist: false });
  * ```
  */
 export function openSqliteDatabase(

@@ -22,6 +22,10 @@ const RARE = 2_000;
  *
  * @example
  * ```ts
+ * import { canonicalJson, hashCanonical } from "../../shared/canonical-json.js";
+ * declare const db: import("./sqlite-driver.js").Database;
+ * const [callId, tool, args] = ["call_1", "refund", { amount: 300 }] as const;
+ * const [canonicalArgs, argsHash] = [canonicalJson(args), hashCanonical(args)];
  * const approvals = new SqliteApprovals(db, () => Date.now());
  * const approval = approvals.create({ callId, tool, canonicalArgs, argsHash, requestedBy: "agent" });
  * approvals.decide(approval.id, { decision: "approved", by: "alice" }); // { status: "decided", ... }

@@ -30,6 +30,10 @@ import { unpackTrailRow } from "./unpack-trail-row.js";
  *
  * @example
  * ```ts
+ * import { SqliteOwedDeliveries } from "./sqlite-owed-deliveries.js";
+ * declare const db: import("./sqlite-driver.js").Database;
+ * declare const signer: import("../audit-attestation.js").AttestationSigner;
+ * const owner = "host/1/uuid";
  * const attestations = new SqliteAttestations(db, owner, new SqliteOwedDeliveries(db));
  * attestations.write(["ses_1"], signer, Date.now());
  * ```

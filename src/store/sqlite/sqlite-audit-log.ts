@@ -24,6 +24,12 @@ import { auditRecordOf, unpackTrailRow } from "./unpack-trail-row.js";
  *
  * @example
  * ```ts
+ * import { prepareEvent } from "../pending-event.js";
+ * import { SqliteCalls } from "./sqlite-calls.js";
+ * declare const db: import("./sqlite-driver.js").Database;
+ * declare const event: import("../store-event.js").StoreEvent;
+ * const owner = "host/1/uuid";
+ * const calls = new SqliteCalls(db, owner, Date.now);
  * const log = new SqliteAuditLog(db, calls, owner);
  * db.transaction(() => log.write([prepareEvent(event, "")])).immediate();
  * log.verify(undefined); // { ok: true, checked: 1, sessions: 1 }

@@ -43,6 +43,8 @@ export interface CallEntry {
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
+ * const owner = "host/1/uuid";
  * const calls = new SqliteCalls(db, owner, () => Date.now());
  * calls.claim("ses_1", "call_1", {}); // { status: "claimed" }
  * ```

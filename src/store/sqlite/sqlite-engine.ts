@@ -69,6 +69,7 @@ type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
  *
  * @example
  * ```ts
+ * import { openStore } from "../open-store.js";
  * const store = await openStore("sqlite:.docket/docket.db?synchronous=FULL");
  * ```
  */
@@ -112,7 +113,10 @@ export class SqliteEngine implements StoreEngine {
    *
    * @example
    * ```ts
-   * const engine = SqliteEngine.open(target, { readOnly: false, mustExist: false }, owner, Date.now);
+   * import { parseStoreUrl } from "../store-url.js";
+   * const target = parseStoreUrl("sqlite:.docket/docket.db");
+   * const owner = "host/1/uuid";
+   * if (target.engine === "sqlite") SqliteEngine.open(target, { readOnly: false, mustExist: false }, owner, Date.now);
    * ```
    */
   static open(

@@ -15,6 +15,7 @@ import type { Database } from "./sqlite-driver.js";
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
  * const guard = new SqliteFileGuard(db, ".docket/docket.db");
  * guard.check(); // after a commit; throws DocketError("store_file_gone") once the file is gone
  * ```

@@ -19,6 +19,7 @@ const ACQUIRE = `INSERT INTO session_leases (session_id, owner, since, expires_a
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
  * const leases = new SqliteLeases(db, Date.now);
  * leases.acquire("s1", "me", 30_000); // { status: "acquired", lease }
  * ```

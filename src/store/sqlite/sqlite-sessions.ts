@@ -15,6 +15,8 @@ import { statementCache } from "./statement-cache.js";
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
+ * declare const attestations: import("./sqlite-attestations.js").SqliteAttestations;
  * const sessions = new SqliteSessions(db, attestations);
  * sessions.get("ses_1");
  * ```

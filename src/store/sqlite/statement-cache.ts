@@ -6,6 +6,8 @@ import type { Database, Statement } from "./sqlite-driver.js";
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
+ * const id = "ses_1";
  * const sql = statementCache(db);
  * sql("SELECT * FROM sessions WHERE id = ?").get(id);
  * ```

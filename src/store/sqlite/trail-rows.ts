@@ -21,6 +21,9 @@ interface Link {
  *
  * @example
  * ```ts
+ * declare const insert: import("./multi-row-insert.js").MultiRowInsert;
+ * declare const item: import("../pending-event.js").PendingEvent;
+ * declare const [seq, prevHash, hash]: [number, string, string]; // its place in the chain
  * const rows = new TrailRows(insert);
  * rows.add(item, seq, prevHash, hash); // for each event, in chain order
  * rows.end();

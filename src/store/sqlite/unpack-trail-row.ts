@@ -15,6 +15,8 @@ import { toChainRow } from "../store-rows.js";
  *
  * @example
  * ```ts
+ * declare const row: import("../store-rows.js").Row; // an audit_trail row
+ * declare const verifier: import("../audit-chain.js").ChainVerifier;
  * for (const link of unpackTrailRow(row)) verifier.row(link);
  * ```
  */
@@ -61,6 +63,7 @@ function eventColumns(text: string): { type: string; at: number } {
  *
  * @example
  * ```ts
+ * declare const row: import("../store-rows.js").Row;
  * unpackTrailRow(row).map(auditRecordOf);
  * ```
  */

@@ -48,6 +48,7 @@ const BACKSTOP_PAGES = 20_000;
  *
  * @example
  * ```ts
+ * declare const db: import("./sqlite-driver.js").Database;
  * const checkpointer = new WalCheckpointer(db, "/path/docket.db");
  * checkpointer.noteCommit(); // after each write transaction
  * await checkpointer.close(); // before db.close()
