@@ -51,8 +51,13 @@ const PREFIX = "ai-sdk:";
  * @example
  * ```ts
  * const approvals = createAiSdkApprovals({ by: "ada@support" });
- * const checkpoint = createCheckpoint({ tools, policy, store, approvals: approvals.approver });
- * const tools = docketTools(checkpoint, { sessionId, approvals });
+ * import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+ * import { docketTools } from "./docket-tools.js";
+ * declare const orderTools: import("../tool/tool.js").Tool[];
+ * declare const policy: import("../policy/policy.js").PolicyInput;
+ * declare const store: import("../store/store.js").Store;
+ * const checkpoint = createCheckpoint({ tools: orderTools, policy, store, approvals: approvals.approver });
+ * const tools = docketTools(checkpoint, { sessionId: "s-1", approvals });
  * ```
  */
 export function createAiSdkApprovals({ by }: AiSdkApprovalsOptions): AiSdkApprovals {

@@ -90,6 +90,13 @@ function contextFor(
  * @example
  * ```ts
  * import { generateText, stepCountIs } from "ai";
+ * import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+ * declare const getOrder: import("../tool/tool.js").Tool;
+ * declare const issueRefund: import("../tool/tool.js").Tool;
+ * declare const policy: import("../policy/policy.js").PolicyInput;
+ * declare const store: import("../store/store.js").Store;
+ * declare const model: import("ai").LanguageModel;
+ * const sessionId = "s-1";
  * const checkpoint = createCheckpoint({ tools: [getOrder, issueRefund], policy, store });
  * const { text } = await generateText({
  *   model,

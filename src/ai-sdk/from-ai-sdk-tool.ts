@@ -79,6 +79,8 @@ async function lastOf(results: AsyncIterable<unknown>): Promise<unknown> {
  * @example
  * ```ts
  * import { tool } from "ai";
+ * import { z } from "zod";
+ * import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
  * const weather = tool({
  *   description: "The weather in a city. Use it when asked about the weather.",
  *   inputSchema: z.object({ city: z.string().describe("The city.") }),

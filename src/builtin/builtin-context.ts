@@ -8,6 +8,7 @@ import type { FileGuard } from "./files/file-guard.js";
  * @example
  * ```ts
  * const ctx: BuiltinContext = { workspace: "/home/me/project", signal: AbortSignal.timeout(60_000) };
+ * import { readFile } from "./files/read-file.handler.js";
  * await readFile({ path: "README.md" }, ctx);
  * ```
  */

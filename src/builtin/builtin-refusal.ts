@@ -28,6 +28,8 @@ export class BuiltinRefusal extends Error {
  *
  * @example
  * ```ts
+ * declare const error: unknown; // what a handler threw
+ * declare const report: (message: string) => void;
  * if (isBuiltinRefusal(error, "outside_workspace")) report(error.message);
  * ```
  */

@@ -31,6 +31,12 @@ export interface AlwaysAllowOptions {
  *
  * @example
  * ```ts
+ * import { createTerminalApprover } from "../approval/terminal-approver.js";
+ * declare const layers: import("../policy/policy-rule.js").PolicyLayer[];
+ * declare const protection: import("../policy/self-protection-vote.js").SelfProtection;
+ * declare const policy: import("../policy/policy-engine.js").DocketPolicyEngine;
+ * const projectFile = "docket.yaml";
+ * const workspace = "/ws";
  * const alwaysAllow = createAlwaysAllow({ projectFile, layers, workspace, protection, policy });
  * createTerminalApprover({ as: "alice", alwaysAllow });
  * ```

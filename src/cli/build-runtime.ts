@@ -130,6 +130,7 @@ function terminalOperator(
  *
  * @example
  * ```ts
+ * declare const options: { config?: string }; // the command's flags
  * const runtime = await buildRuntime({ config: options.config, terminal: process.stdin.isTTY });
  * ```
  */

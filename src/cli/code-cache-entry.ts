@@ -53,6 +53,7 @@ const sha256 = (...parts: readonly (string | Buffer)[]) => {
  *
  * @example
  * ```ts
+ * import { readFileSync } from "node:fs";
  * const key = codeCacheKey(readFileSync("dist/src/cli/bin/policy-check.cjs"));
  * ```
  */
@@ -124,6 +125,10 @@ const inFolder = (folder: number, name: string) => `/proc/self/fd/${folder}/${na
  *
  * @example
  * ```ts
+ * import { Script } from "node:vm";
+ * declare const dir: string; // the cache directory
+ * declare const source: string; // the bundle's text
+ * declare const key: Buffer; // codeCacheKey of its bytes
  * const read = readCodeCacheEntry(dir, "policy-check", key);
  * if (read.status === "hit") new Script(source, { cachedData: read.data });
  * ```
@@ -189,6 +194,9 @@ export function readCodeCacheEntry(dir: string, name: string, key: Buffer): Code
  *
  * @example
  * ```ts
+ * declare const dir: string; // the cache directory
+ * declare const key: Buffer; // codeCacheKey of the bundle's bytes
+ * declare const script: import("node:vm").Script; // compiled and run
  * writeCodeCacheEntry(dir, "policy-check", key, script.createCachedData());
  * ```
  */

@@ -108,6 +108,8 @@ function chosenName(argv: readonly string[]): string | undefined {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * await registerCommands(program, ["policy", "check", "run_command", '{"command":"ls"}']);
  * await program.parseAsync(["policy", "check", "run_command", '{"command":"ls"}'], { from: "user" });
  * ```

@@ -13,6 +13,10 @@ import { packageRoot } from "./package-root.js";
  *
  * @example
  * ```ts
+ * import { createPolicyEngine } from "../policy/policy-engine.js";
+ * declare const layers: import("../policy/policy-rule.js").PolicyLayer[];
+ * const storeUrl = "sqlite:.docket/docket.db";
+ * const workspace = "/ws";
  * const protection = docketProtection({ storeUrl, configFile: "docket.yaml", layers, workspace });
  * const engine = await createPolicyEngine({ layers, workspace, protection });
  * ```

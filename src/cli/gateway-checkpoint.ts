@@ -10,6 +10,9 @@ import type { GatewayCommandOptions } from "./commands/gateway-command.js";
  *
  * @example
  * ```ts
+ * import { registerGatewayCommand } from "./commands/gateway-command.js";
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerGatewayCommand(program, { buildCheckpoint: buildGatewayCheckpoint });
  * ```
  */

@@ -17,6 +17,7 @@ export const LIFTOFF_FLAGS = "--liftoff-only --wasm-tier-up-filter=2147483647";
  *
  * @example
  * ```ts
+ * import { beforeWasmCompile } from "../shared/before-wasm-compile.js";
  * beforeWasmCompile(keepWasmInLiftoff); // just before tree-sitter's first compile
  * ```
  */

@@ -61,6 +61,7 @@ type Wrapper = (
  *
  * @example
  * ```ts
+ * import { readFileSync } from "node:fs";
  * const key = scriptCacheKey(readFileSync("dist/src/cli/bin/policy-check.cjs"));
  * ```
  */
@@ -87,6 +88,9 @@ function defaultDir(env: NodeJS.ProcessEnv): string | undefined {
  *
  * @example
  * ```ts
+ * const file = "dist/src/cli/bin/policy-check.cjs";
+ * const check = { tool: "run_command", args: '{"command":"ls"}', json: false };
+ * const argv = process.argv.slice(2);
  * const bundle = loadCachedScript<typeof import("./policy-check-main.js")>(file);
  * const code = await bundle.exports.runPolicyCheck(check, argv, { beforeV8Flags: bundle.snapshot });
  * bundle.save();

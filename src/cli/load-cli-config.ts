@@ -84,6 +84,7 @@ function lineOf(config: DocketConfig | undefined, key: string): string {
  *
  * @example
  * ```ts
+ * declare const options: { config?: string; store?: string }; // the command's flags
  * const { runtime, storeUrl } = loadCliConfig({ config: options.config, store: options.store });
  * ```
  */

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
  *
  * @example
  * ```ts
+ * import { join } from "node:path";
  * join(packageRoot().dir, "examples/support-desk/script.yaml");
  * ```
  */

@@ -13,6 +13,7 @@ type PolicyCheckBundle = typeof import("./policy-check-main.js");
  *
  * @example
  * ```ts
+ * const argv = process.argv.slice(2);
  * process.exitCode = await runPolicyCheck({ tool: "run_command", args: '{"command":"ls"}', json: false }, argv);
  * ```
  */

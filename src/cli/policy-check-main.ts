@@ -22,6 +22,7 @@ export interface PolicyCheckHooks {
  *
  * @example
  * ```ts
+ * const argv = process.argv.slice(2);
  * process.exitCode = await runPolicyCheck({ tool: "run_command", args: '{"command":"ls"}', json: false }, argv);
  * ```
  */

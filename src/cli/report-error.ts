@@ -8,6 +8,7 @@ import { isExpectedError, writeCrashLog } from "./crash-log.js";
  *
  * @example
  * ```ts
+ * declare const error: unknown; // what the command threw
  * process.exitCode = reportError(error, process.argv.slice(2));
  * ```
  */

@@ -37,6 +37,8 @@ export interface RunPrinterOptions {
  *
  * @example
  * ```ts
+ * declare const harness: import("../loop/create-harness.js").Harness;
+ * const prompt = "Refund SU-1001";
  * const printer = createRunPrinter({ json: false });
  * const result = await harness.run(prompt, { onEvent: printer.onEvent });
  * printer.finish(result);

@@ -24,6 +24,7 @@ export interface RuntimeFiles {
  *
  * @example
  * ```ts
+ * declare const layers: import("../policy/policy-rule.js").PolicyLayer[];
  * const sandbox = runtimeSandbox({ storeUrl: "sqlite:.docket/docket.db", configFile: "docket.yaml", layers, sandbox: {} });
  * sandbox.hide; // ["/ws/.docket/docket.db", …, "/ws/.docket", "/ws/docket.yaml"]
  * ```

@@ -23,7 +23,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  *
  * @example
  * ```ts
- * const { config, origins } = layerConfigs({ user: loadConfig(userFile), project: loadConfig("docket.yaml") });
+ * import { loadConfig } from "./load-config.js";
+ * const { config, origins } = layerConfigs({ user: loadConfig("~/.docket/config.yaml"), project: loadConfig("docket.yaml") });
  * origins.get("model"); // "docket.yaml:3"
  * ```
  */

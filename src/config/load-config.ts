@@ -54,6 +54,7 @@ export interface DocketConfig {
  * @example
  * ```ts
  * const config = loadConfig("docket.yaml");
+ * import { createPolicyEngine } from "../policy/policy-engine.js";
  * const engine = await createPolicyEngine({ layers: config.policy ? [config.policy] : [] });
  * ```
  */

@@ -39,6 +39,7 @@ export interface PolicyFileOptions {
  * @example
  * ```ts
  * const layers = loadPolicyFiles({ projectFile: "docket.yaml" });
+ * import { createPolicyEngine } from "../policy/policy-engine.js";
  * const engine = await createPolicyEngine({ layers });
  * ```
  */

@@ -13,6 +13,8 @@ const SECTION_KEYS = ["defaults", "rules", "network"];
  *
  * @example
  * ```ts
+ * declare const value: { policy: unknown }; // the parsed docket.yaml
+ * declare const lines: ReadonlyMap<string, number>; // its line per key path
  * const layer = policyLayerFrom(value.policy, { name: "project", source: { file: "docket.yaml", lines } });
  * layer.rules?.length; // 3
  * ```

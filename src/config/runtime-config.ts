@@ -217,6 +217,7 @@ function check<S extends z.ZodType>(
  *
  * @example
  * ```ts
+ * import { loadConfig } from "./load-config.js";
  * const runtime = readRuntimeConfig(loadConfig("docket.yaml"));
  * runtime.approvals.expiresMs; // 900000 unless configured
  * ```

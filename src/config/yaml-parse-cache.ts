@@ -106,6 +106,8 @@ function writeEntry(dir: string, file: string, key: string, parsed: ParsedYaml):
  *
  * @example
  * ```ts
+ * declare const text: string; // the file's contents
+ * declare const parseWithYaml: (text: string) => ParsedYaml; // the slow parse
  * const { value, lines } = cachedYamlParse(text, () => parseWithYaml(text), { version: "0.1.0" });
  * ```
  */

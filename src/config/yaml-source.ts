@@ -119,6 +119,7 @@ export function parseYamlSource(text: string, file: string, code: DocketErrorCod
  *
  * @example
  * ```ts
+ * const source = readYamlSource("docket.yaml", "config_invalid");
  * linesUnder(source.lines, "policy").get("rules[2].when"); // 12
  * ```
  */

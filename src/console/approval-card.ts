@@ -109,6 +109,8 @@ ${
  *
  * @example
  * ```ts
+ * declare const approval: import("../store/approval-record.js").Approval;
+ * const viewer = { name: "bob", csrf: "c5rf" };
  * approvalCard(approval, viewer, { status: "may_decide", session: false }).toString();
  * ```
  */

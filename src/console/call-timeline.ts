@@ -18,7 +18,8 @@ export interface CallEvents {
  *
  * @example
  * ```ts
- * groupByCall(await store.listEvents({ sessionId })); // [{ callId: "c1", tool: "get_order", events: [...] }]
+ * declare const store: import("../store/store.js").Store;
+ * groupByCall(await store.listEvents({ sessionId: "s-1" })); // [{ callId: "c1", tool: "get_order", events: [...] }]
  * ```
  */
 export function groupByCall(records: readonly AuditRecord[]): CallEvents[] {
@@ -80,7 +81,8 @@ function describe(record: AuditRecord, durations: CallDurations): Html {
  *
  * @example
  * ```ts
- * callTimeline(groupByCall(records)[0]).toString();
+ * declare const records: import("../store/audit-record.js").AuditRecord[]; // one session's events
+ * for (const call of groupByCall(records)) callTimeline(call).toString();
  * ```
  */
 export function callTimeline(call: CallEvents): Html {

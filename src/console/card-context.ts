@@ -41,7 +41,12 @@ function asksFor(message: TranscriptMessage, callId: string): boolean {
  *
  * @example
  * ```ts
- * approvalCard(approval, viewer, right, await cardContext(store, approval, { project }));
+ * import { approvalCard } from "./approval-card.js";
+ * declare const store: import("../store/store.js").Store;
+ * declare const approval: import("../store/approval-record.js").Approval;
+ * const viewer = { name: "bob", csrf: "c5rf" };
+ * const right = { status: "may_decide", session: false } as const;
+ * approvalCard(approval, viewer, right, await cardContext(store, approval, { project: "/ws" }));
  * ```
  */
 export async function cardContext(

@@ -47,7 +47,8 @@ export const CSP =
  *
  * @example
  * ```ts
- * return problemPage(c, 404, "There is no such session.");
+ * declare const app: import("hono").Hono<ConsoleEnv>;
+ * app.get("/console/sessions/:id", (c) => problemPage(c, 404, "There is no such session."));
  * ```
  */
 export function problemPage(

@@ -14,6 +14,8 @@ const MAX_HAVE = 200;
  *
  * @example
  * ```ts
+ * declare const app: import("hono").Hono<import("./console-context.js").ConsoleEnv>;
+ * declare const context: import("./console-context.js").ConsoleContext;
  * registerConsoleEvents(app, context);
  * ```
  */

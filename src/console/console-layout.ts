@@ -12,6 +12,8 @@ export interface Viewer {
  *
  * @example
  * ```ts
+ * import { html } from "./html.js";
+ * const viewer = { name: "bob", csrf: "c5rf" };
  * layout({ title: "Inbox", viewer, body: html`<p>Nothing waits.</p>` }).toString();
  * ```
  */

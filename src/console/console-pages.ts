@@ -30,6 +30,8 @@ ${approval.sessionId ? html`<p><a href="/console/sessions/${encodeURIComponent(a
  *
  * @example
  * ```ts
+ * declare const app: import("hono").Hono<import("./console-context.js").ConsoleEnv>;
+ * declare const context: import("./console-context.js").ConsoleContext;
  * registerConsolePages(app, context);
  * ```
  */

@@ -15,6 +15,8 @@ const EVENTS_SHOWN = 5000;
  *
  * @example
  * ```ts
+ * declare const app: import("hono").Hono<import("./console-context.js").ConsoleEnv>;
+ * declare const context: import("./console-context.js").ConsoleContext;
  * registerSessionPages(app, context);
  * ```
  */

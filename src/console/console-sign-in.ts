@@ -14,6 +14,8 @@ import { sameToken } from "./sign-in-sessions.js";
  *
  * @example
  * ```ts
+ * declare const app: import("hono").Hono<import("./console-context.js").ConsoleEnv>;
+ * declare const context: import("./console-context.js").ConsoleContext;
  * registerSignIn(app, context);
  * ```
  */

@@ -74,6 +74,10 @@ export interface WebConsole {
  *
  * @example
  * ```ts
+ * import { getRequestListener } from "@hono/node-server";
+ * import { serveApprovals } from "../approval/approvals-http-server.js";
+ * declare const store: import("../store/store.js").Store;
+ * declare const directory: import("../approval/approver-directory.js").ApproverDirectory;
  * const web = createWebConsole({ store, directory });
  * const api = await serveApprovals({ store, directory, fallback: getRequestListener(web.fetch) });
  * ```

@@ -9,6 +9,8 @@ import type { DecisionRight } from "./approval-card.js";
  *
  * @example
  * ```ts
+ * declare const directory: import("../approval/approver-directory.js").ApproverDirectory;
+ * declare const approval: import("../store/approval-record.js").Approval;
  * decisionRight(directory, "bob", approval); // { status: "may_decide", session: true }
  * ```
  */

@@ -48,7 +48,8 @@ function render(value: HtmlValue): string {
  *
  * @example
  * ```ts
- * html`<li>${toolName}</li>`.toString(); // toolName "<b>x</b>" gives "<li>&lt;b&gt;x&lt;/b&gt;</li>"
+ * const toolName = "<b>x</b>"; // model-supplied
+ * html`<li>${toolName}</li>`.toString(); // "<li>&lt;b&gt;x&lt;/b&gt;</li>"
  * ```
  */
 export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): Html {

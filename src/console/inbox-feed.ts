@@ -30,6 +30,7 @@ interface Subscriber {
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
  * const feed = createInboxFeed(store);
  * const stop = feed.subscribe(["apr_1"], (change) => console.log(change.type));
  * ```

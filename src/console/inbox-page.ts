@@ -9,7 +9,9 @@ import { html } from "./html.js";
  *
  * @example
  * ```ts
- * inboxPage(page, cards, { older: page.next }).toString();
+ * declare const page: import("../store/approval-record.js").ApprovalPage;
+ * declare const cards: import("./html.js").Html[]; // one approvalCard per approval
+ * inboxPage(page, cards, { live: true, cursor: page.next }).toString();
  * ```
  */
 export function inboxPage(

@@ -9,6 +9,7 @@ import { type Html, html } from "./html.js";
  *
  * @example
  * ```ts
+ * declare const connection: import("../sandbox/network/network-connection.js").NetworkConnection;
  * networkNote({ type: "log", message: "network connection", data: connection }).toString();
  * // "<b>network</b>: connect <code>registry.npmjs.org:443</code>, allow by …"
  * ```

@@ -17,6 +17,7 @@ export interface SessionRow {
  *
  * @example
  * ```ts
+ * declare const session: import("../store/session-record.js").Session;
  * sessionsPage([{ session, calls: 3 }]).toString();
  * ```
  */
@@ -41,6 +42,7 @@ ${rows.map(
  *
  * @example
  * ```ts
+ * declare const report: import("../audit/trail-report.js").TrailReport;
  * verifyBadge(report).toString(); // '<p class="badge ok" …>✔ Audit chain verified …'
  * ```
  */
@@ -106,7 +108,12 @@ ${results.map(
  *
  * @example
  * ```ts
- * sessionPage({ session, messages, calls: groupByCall(records), report }).toString();
+ * import { groupByCall } from "./call-timeline.js";
+ * declare const session: import("../store/session-record.js").Session;
+ * declare const messages: import("../store/transcript-message.js").TranscriptMessage[];
+ * declare const records: import("../store/audit-record.js").AuditRecord[];
+ * declare const report: import("../audit/trail-report.js").TrailReport;
+ * sessionPage({ session, messages, calls: groupByCall(records), report, eventsCapped: false }).toString();
  * ```
  */
 export function sessionPage({

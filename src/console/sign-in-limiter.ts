@@ -18,7 +18,8 @@ export interface SignInLimiter {
  * @example
  * ```ts
  * const limiter = createSignInLimiter();
- * if (limiter.attempt("127.0.0.1").status === "limited") return tooMany();
+ * declare const tooMany: () => Response; // a 429 page
+ * const signIn = (ip: string) => (limiter.attempt(ip).status === "limited" ? tooMany() : undefined);
  * ```
  */
 export function createSignInLimiter({

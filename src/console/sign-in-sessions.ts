@@ -80,6 +80,8 @@ export function createSignInSessions({
  *
  * @example
  * ```ts
+ * declare const session: SignInSession;
+ * declare const form: Record<string, unknown>; // the posted form
  * sameToken(session.csrf, String(form._csrf)); // true only for this session's forms
  * ```
  */

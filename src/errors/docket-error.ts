@@ -64,6 +64,7 @@ export type DocketErrorCode =
  *
  * @example
  * ```ts
+ * import { defineTool } from "../tool/define-tool.js";
  * try {
  *   defineTool({ name: "bad name", description: "x", input: {}, writes: false, handler: () => 1 });
  * } catch (error) {
@@ -87,7 +88,8 @@ export class DocketError extends Error {
  *
  * @example
  * ```ts
- * if (isDocketError(error, "duplicate_tool")) { ... }
+ * declare const error: unknown; // what a catch caught
+ * if (isDocketError(error, "duplicate_tool")) console.error(error.message);
  * ```
  */
 export function isDocketError(value: unknown, code?: DocketErrorCode): value is DocketError {

@@ -61,7 +61,9 @@ function deny(reason: string): PolicyVerdict {
  *
  * @example
  * ```ts
- * const policy = guardHostSettings(runtime.policy, [process.cwd(), os.homedir()]);
+ * import { homedir } from "node:os";
+ * declare const runtime: import("../cli/build-runtime.js").Runtime;
+ * const policy = guardHostSettings(runtime.policy, [process.cwd(), homedir()]);
  * ```
  */
 export function guardHostSettings(

@@ -32,6 +32,10 @@ function headlessRefusal(host: HostName): Approver {
  *
  * @example
  * ```ts
+ * import { loadConfig } from "../config/load-config.js";
+ * import { hookSettings } from "./hook-config.js";
+ * declare const runtime: import("../cli/build-runtime.js").Runtime;
+ * const config = loadConfig("docket.yaml");
  * const approvals = hookApprover(runtime, hookSettings(config, "claude-code"), "claude-code", () => false);
  * ```
  */

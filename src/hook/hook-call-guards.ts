@@ -36,6 +36,8 @@ function holdsWorkspace(folder: string, workspace: string): boolean {
  *
  * @example
  * ```ts
+ * declare const runtime: import("../cli/build-runtime.js").Runtime;
+ * declare const mapping: import("./host-tool-mapping.js").HostToolMapping;
  * const policy = guardHookCall(runtime.policy.decide, mapping, runtime.workspace);
  * ```
  */

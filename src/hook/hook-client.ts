@@ -24,6 +24,7 @@ export type DaemonAsk =
  *
  * @example
  * ```ts
+ * declare const payload: string; // the hook's stdin, as the host sent it
  * const asked = await askDaemon("/work/app/.docket/hook.sock", "claude-code", payload);
  * if (asked.status === "answered") process.stdout.write(asked.reply.stdout);
  * ```

@@ -55,6 +55,7 @@ const section = z.strictObject({
  *
  * @example
  * ```ts
+ * import { loadConfig } from "../config/load-config.js";
  * hookSettings(loadConfig("docket.yaml"), "codex"); // { ask: "wait", waitMs: 120000, timeoutMs: 10000, tools: {}, trustedServers: Set {} }
  * ```
  */

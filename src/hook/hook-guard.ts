@@ -47,7 +47,8 @@ export function isHookInvocation(argv: readonly string[]): boolean {
  *
  * @example
  * ```ts
- * process.exitCode = await guardHook(argv, () => import("./hook-main.js").then((m) => m.hookRunner), nodeIo());
+ * const argv = process.argv.slice(2); // ["hook", "claude-code"]
+ * process.exitCode = await guardHook(argv, () => import("./hook-main.js").then((m) => m.hookRunner), nodeHookIo());
  * ```
  */
 export async function guardHook(
@@ -112,6 +113,7 @@ export async function guardHook(
  *
  * @example
  * ```ts
+ * const argv = process.argv.slice(2); // ["hook", "claude-code"]
  * await guardHook(argv, loadHookRunner(), nodeHookIo());
  * ```
  */
@@ -124,6 +126,8 @@ export function loadHookRunner(): () => Promise<HookRunner> {
  *
  * @example
  * ```ts
+ * const argv = process.argv.slice(2); // ["hook", "claude-code"]
+ * const load = loadHookRunner();
  * const code = await guardHook(argv, load, nodeHookIo());
  * ```
  */

@@ -9,6 +9,9 @@ import { runHook } from "./run-hook.js";
  *
  * @example
  * ```ts
+ * import { guardHook, nodeHookIo } from "./hook-guard.js";
+ * const argv = process.argv.slice(2); // ["hook", "claude-code"]
+ * const io = nodeHookIo();
  * await guardHook(argv, async () => (await import("./hook-main.js")).hookRunner, io);
  * ```
  */

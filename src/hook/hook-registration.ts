@@ -24,6 +24,7 @@ export function registrationTarget(host: HostName): RegistrationTarget {
  *
  * @example
  * ```ts
+ * declare const text: string; // the settings file as it is
  * withoutRegistration("claude-code", text, "docket hook claude-code", ".claude/settings.json");
  * ```
  */

@@ -10,6 +10,9 @@ import type { HostToolMapping } from "./host-tool-mapping.js";
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const event: import("./hook-event.js").HookEvent;
+ * declare const runtime: import("../cli/build-runtime.js").Runtime;
  * await ensureHookSession(store, event, runtime.configHash);
  * ```
  */
@@ -38,6 +41,8 @@ export async function ensureHookSession(
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const event: import("./hook-event.js").HookEvent;
  * const { callId, asked } = await findHookCall(store, event);
  * ```
  */
@@ -66,6 +71,9 @@ export async function findHookCall(
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
+ * declare const event: import("./hook-event.js").HookEvent;
+ * declare const mapping: import("./host-tool-mapping.js").HostToolMapping;
  * await durableAnswer(store, event, mapping); // { type: "allow", reason: "docket: approved by alice" }
  * ```
  */

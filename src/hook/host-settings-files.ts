@@ -9,7 +9,8 @@ import { hostAdapters } from "./host-registry.js";
  *
  * @example
  * ```ts
- * await buildRuntime({ …, alsoOwn: hostSettingsFiles() });
+ * import { buildRuntime } from "../cli/build-runtime.js";
+ * await buildRuntime({ terminal: false, alsoOwn: hostSettingsFiles() });
  * ```
  */
 export function hostSettingsFiles(): { file: string; what: string }[] {

@@ -77,6 +77,7 @@ export async function planRegistration(
  *
  * @example
  * ```ts
+ * declare const change: RegistrationChange; // from planRegistration
  * await applyRegistration(change);
  * ```
  */

@@ -84,6 +84,7 @@ function verdictOf(result: Preflight): HookVerdict {
  *
  * @example
  * ```ts
+ * declare const payload: string; // the hook's stdin, as the host sent it
  * const reply = await runHook({ host: "claude-code", text: payload });
  * process.stdout.write(reply.stdout);
  * ```

@@ -19,6 +19,7 @@ const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
  *
  * @example
  * ```ts
+ * declare const runtime: import("../cli/build-runtime.js").Runtime;
  * const server = await serveHooks(runtime, "/work/app/.docket/hook.sock");
  * ```
  */

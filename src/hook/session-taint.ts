@@ -10,8 +10,11 @@ import type { Store } from "../store/store.js";
  *
  * @example
  * ```ts
+ * import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
+ * declare const store: import("../store/store.js").Store;
+ * declare const tools: import("../tool/tool.js").Tool[];
  * const earlier = await sessionTaint(store, "cc-session-1");
- * createCheckpoint({ …, taint: { earlier: { sessionId: "cc-session-1", sources: earlier } } });
+ * createCheckpoint({ tools, store, taint: { earlier: { sessionId: "cc-session-1", sources: earlier } } });
  * ```
  */
 export function sessionTaint(store: Store, sessionId: string): Promise<TaintSource[]> {

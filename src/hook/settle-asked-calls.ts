@@ -28,6 +28,7 @@ function endOf(event: SettleEvent): string {
  *
  * @example
  * ```ts
+ * declare const store: import("../store/store.js").Store;
  * await settleAskedCalls(store, { host: "claude-code", eventName: "UserPromptSubmit", sessionId: "s1", callIds: undefined });
  * // ["toolu_1"]
  * ```

@@ -4,6 +4,8 @@
  *
  * @example
  * ```ts
+ * declare const restarting: Promise<import("@modelcontextprotocol/sdk/client/index.js").Client>;
+ * declare const ctx: import("../tool/tool.js").ToolContext; // the call's context
  * const client = await abortable(restarting, ctx.signal);
  * ```
  */
@@ -31,6 +33,7 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
  *
  * @example
  * ```ts
+ * declare const ctx: import("../tool/tool.js").ToolContext; // the call's context
  * await delay(500, ctx.signal);
  * ```
  */

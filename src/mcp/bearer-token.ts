@@ -18,6 +18,8 @@ export function generateToken(): string {
  *
  * @example
  * ```ts
+ * declare const req: import("node:http").IncomingMessage;
+ * const token = generateToken();
  * hasBearerToken(req.headers.authorization, token); // false → 401
  * ```
  */

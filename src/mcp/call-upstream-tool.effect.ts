@@ -8,6 +8,8 @@ import type { UpstreamCallOptions, UpstreamConnection } from "./upstream-connect
  *
  * @example
  * ```ts
+ * declare const connection: import("./upstream-connection.js").UpstreamConnection;
+ * const signal = AbortSignal.timeout(30_000);
  * const result = await callUpstreamTool(connection, "echo", { message: "hi" }, { signal });
  * ```
  */

@@ -51,6 +51,8 @@ export interface ConnectMcpOptions {
  *
  * @example
  * ```ts
+ * import { createLiveCheckpoint, type LiveCheckpoint } from "./live-checkpoint.js";
+ * declare const policy: import("../policy/policy.js").PolicyInput;
  * let checkpoint: LiveCheckpoint | undefined;
  * const upstreams = await connectMcpServers(
  *   { servers: { everything: { command: "mcp-server-everything", args: ["stdio"] } } },

@@ -41,6 +41,7 @@ export interface McpGatewayBackend extends GatewayBackend {
  *
  * @example
  * ```ts
+ * import { builtinTools } from "../builtin/builtin-tools.js";
  * const backend = await createGatewayBackend({
  *   tools: builtinTools({ workspace: "." }),
  *   mcp: { servers: { files: { command: "mcp-server-filesystem", args: ["."] } } },

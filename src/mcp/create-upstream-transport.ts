@@ -19,6 +19,8 @@ export interface UpstreamTransport {
  *
  * @example
  * ```ts
+ * declare const server: import("./mcp-config.js").McpServerConfig;
+ * declare const log: (level: "debug" | "error", text: string) => void;
  * const { transport, process } = createUpstreamTransport(server, (line) => log("debug", line), (notice) => log("error", notice.text));
  * ```
  */

@@ -76,6 +76,10 @@ function describe(server: string, tool: McpTool): string {
  *
  * @example
  * ```ts
+ * declare const server: import("./mcp-config.js").McpServerConfig;
+ * declare const listedTool: import("@modelcontextprotocol/sdk/types.js").Tool; // as tools/list gave it
+ * declare const connection: import("./upstream-connection.js").UpstreamConnection;
+ * const menu: import("../tool/tool.js").Tool[] = [];
  * const outcome = defineUpstreamTool(server, listedTool, connection);
  * if (outcome.status === "defined") menu.push(outcome.tool);
  * ```

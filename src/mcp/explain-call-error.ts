@@ -13,6 +13,8 @@ export type CallErrorKind = "answered" | "timeout" | "stopped" | "unreachable";
  *
  * @example
  * ```ts
+ * declare const error: unknown; // what the call threw
+ * declare const transport: import("./process-transport.js").ProcessTransport;
  * explainCallError(error, "files", transport.exit);
  * // { kind: "stopped", error: Error('MCP server "files" stopped during the call (killed by SIGKILL); …') }
  * ```

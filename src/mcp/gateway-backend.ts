@@ -9,6 +9,7 @@ import type { Tool } from "../tool/tool.js";
  *
  * @example
  * ```ts
+ * declare const checkpoint: import("../checkpoint/create-checkpoint.js").Checkpoint;
  * const backend: GatewayBackend = { checkpoint, tools: () => checkpoint.tools, close: async () => {} };
  * ```
  */

@@ -50,6 +50,9 @@ function menuEntry(tool: Tool): McpTool {
  *
  * @example
  * ```ts
+ * declare const checkpoint: import("../checkpoint/create-checkpoint.js").Checkpoint;
+ * declare const call: import("../checkpoint/tool-result.js").ToolCall;
+ * declare const ctx: import("../checkpoint/checkpoint-options.js").DispatchContext;
  * const answer = callToolAnswer(await checkpoint.dispatch(call, ctx));
  * ```
  */

@@ -4,6 +4,7 @@
  *
  * @example
  * ```ts
+ * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
  * new Client(DOCKET_IMPLEMENTATION, { capabilities: {} });
  * ```
  */

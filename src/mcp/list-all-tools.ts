@@ -26,6 +26,7 @@ export interface ListedTools {
  *
  * @example
  * ```ts
+ * declare const client: import("@modelcontextprotocol/sdk/client/index.js").Client;
  * const { tools, problems } = await listAllTools(client, { timeoutMs: 10_000 });
  * ```
  */

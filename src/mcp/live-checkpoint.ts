@@ -25,6 +25,10 @@ export interface LiveCheckpointOptions extends Omit<CheckpointOptions, "tools"> 
  *
  * @example
  * ```ts
+ * import { connectMcpServers } from "./connect-mcp-servers.js";
+ * declare const config: import("./mcp-config.js").McpConfig; // docket.yaml's mcp section
+ * declare const builtins: import("../tool/tool.js").Tool[];
+ * declare const policy: import("../policy/policy.js").PolicyInput;
  * let checkpoint: LiveCheckpoint | undefined;
  * const upstreams = await connectMcpServers(config, { onToolsChanged: () => checkpoint?.refresh() });
  * checkpoint = createLiveCheckpoint({ tools: () => [...builtins, ...upstreams.tools()], policy });

@@ -160,7 +160,7 @@ export type McpServerConfig = StdioServerConfig | HttpServerConfig;
  * @example
  * ```ts
  * const [server] = resolveMcpConfig({ servers: { everything: { command: "mcp-server-everything", args: ["stdio"] } } });
- * server.transport; // "stdio"
+ * server?.transport; // "stdio"
  * ```
  */
 export function resolveMcpConfig(config: McpConfig): McpServerConfig[] {

@@ -36,6 +36,7 @@ export const WATCH_FD = 3;
  *
  * @example
  * ```ts
+ * import { spawn } from "node:child_process";
  * const { file, args } = withParentWatchdog("mcp-server-everything", ["stdio"]);
  * spawn(file, args, { stdio: ["pipe", "pipe", "pipe", "pipe"], detached: true });
  * ```

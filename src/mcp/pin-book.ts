@@ -16,6 +16,7 @@ import {
  * @example
  * ```ts
  * const book = new PinBook("/repo/docket.lock.json");
+ * declare const listedTool: import("@modelcontextprotocol/sdk/types.js").Tool; // as tools/list gave it
  * book.status("files", listedTool).status; // "pinned"
  * ```
  */

@@ -27,6 +27,7 @@ function pinsOf(upstreams: McpUpstreams) {
  *
  * @example
  * ```ts
+ * declare const upstreams: import("./connect-mcp-servers.js").McpUpstreams;
  * acceptServer(upstreams, "files"); // ["files: pinned 3 tool(s) in /repo/docket.lock.json (1 changed, 1 new)"]
  * ```
  */
@@ -51,6 +52,7 @@ export function acceptServer(upstreams: McpUpstreams, server: string): string[] 
  *
  * @example
  * ```ts
+ * declare const upstreams: import("./connect-mcp-servers.js").McpUpstreams;
  * process.stdout.write(diffServer(upstreams, "files"));
  * ```
  */

@@ -91,6 +91,7 @@ function installExitHook(): void {
  *
  * @example
  * ```ts
+ * declare const client: import("@modelcontextprotocol/sdk/client/index.js").Client;
  * const transport = new ProcessTransport({ command: "mcp-server-everything", args: ["stdio"] });
  * await client.connect(transport);
  * transport.pid; // the group id

@@ -11,8 +11,10 @@ export type CappedBody =
  *
  * @example
  * ```ts
+ * declare const req: import("node:http").IncomingMessage;
+ * declare const res: import("node:http").ServerResponse;
  * const body = await readCappedBody(req, 1024 * 1024);
- * if (body.status === "too_large") return reply(413);
+ * if (body.status === "too_large") res.writeHead(413).end();
  * ```
  */
 export async function readCappedBody(req: IncomingMessage, maxBytes: number): Promise<CappedBody> {

@@ -74,6 +74,8 @@ const HOST = "127.0.0.1";
  *
  * @example
  * ```ts
+ * import { generateToken } from "./bearer-token.js";
+ * declare const backend: import("./gateway-backend.js").GatewayBackend;
  * const gateway = await serveGatewayHttp(backend, { token: generateToken(), port: 8931 });
  * console.error(`listening on ${gateway.url}`);
  * ```

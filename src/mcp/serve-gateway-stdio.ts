@@ -30,6 +30,7 @@ export interface StdioGateway {
  *
  * @example
  * ```ts
+ * declare const backend: import("./gateway-backend.js").GatewayBackend;
  * const gateway = await serveGatewayStdio(backend);
  * await gateway.closed;
  * await backend.close();

@@ -29,6 +29,10 @@ export interface ToolStanding {
  *
  * @example
  * ```ts
+ * declare const server: import("./mcp-config.js").McpServerConfig;
+ * declare const connection: import("./upstream-connection.js").UpstreamConnection;
+ * declare const log: import("./mcp-log.js").McpLogger;
+ * declare const onChanged: () => void; // tells the checkpoint to refresh
  * const menu = new ServerMenu(server, connection, log);
  * if (menu.update(await connection.listTools())) onChanged();
  * menu.tools; // [everything__echo, …]

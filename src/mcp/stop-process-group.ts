@@ -19,6 +19,7 @@ export function signalProcessGroup(groupId: number, signal: NodeJS.Signals | 0):
  *
  * @example
  * ```ts
+ * declare const pid: number; // a group leader's pid (spawned with detached: true)
  * if (groupHasLiveMembers(pid)) signalProcessGroup(pid, "SIGKILL");
  * ```
  */
@@ -47,7 +48,8 @@ export function groupHasLiveMembers(groupId: number): boolean {
  *
  * @example
  * ```ts
- * await stopProcessGroup(child.pid, { graceMs: 2000 });
+ * declare const child: import("node:child_process").ChildProcess; // spawned with detached: true
+ * if (child.pid !== undefined) await stopProcessGroup(child.pid, { graceMs: 2000 });
  * ```
  */
 export async function stopProcessGroup(

@@ -122,6 +122,7 @@ export function readToolLock(file: string): ToolLock {
  *
  * @example
  * ```ts
+ * declare const lock: ToolLock;
  * writeToolLock("/repo/docket.lock.json", lock);
  * ```
  */
@@ -137,6 +138,8 @@ export function writeToolLock(file: string, lock: ToolLock): void {
  *
  * @example
  * ```ts
+ * declare const lock: ToolLock;
+ * declare const listedTool: import("@modelcontextprotocol/sdk/types.js").Tool; // as tools/list gave it
  * pinStatus(lock, "files", listedTool).status; // "pinned" | "changed" | "new" | "unpinned_server"
  * ```
  */
@@ -153,6 +156,8 @@ export function pinStatus(lock: ToolLock, server: string, tool: McpTool): PinSta
  *
  * @example
  * ```ts
+ * declare const lock: ToolLock;
+ * declare const listed: import("./list-all-tools.js").ListedTools; // the server's tools/list
  * const next = withServerPins(lock, "files", listed.tools);
  * ```
  */

@@ -64,6 +64,9 @@ export interface UpstreamStatus {
  *
  * @example
  * ```ts
+ * declare const server: import("./mcp-config.js").McpServerConfig;
+ * declare const log: import("./mcp-log.js").McpLogger;
+ * declare const onTools: (listed: import("./list-all-tools.js").ListedTools) => void;
  * const connection = new UpstreamConnection(server, { log, onTools });
  * await connection.start();
  * const names = (await connection.listTools()).tools.map((tool) => tool.name);

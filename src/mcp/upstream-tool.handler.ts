@@ -13,7 +13,10 @@ const PROGRESS_LOG_EVERY_MS = 5_000;
  *
  * @example
  * ```ts
- * defineTool({ name, description, input, handler: upstreamToolHandler(connection, "echo") });
+ * import { defineTool } from "../tool/define-tool.js";
+ * declare const connection: import("./upstream-connection.js").UpstreamConnection;
+ * const input = { type: "object", properties: { message: { type: "string" } } } as const;
+ * defineTool({ name: "everything__echo", description: "Echoes back the input.", input, writes: false, handler: upstreamToolHandler(connection, "echo") });
  * ```
  */
 export function upstreamToolHandler(

@@ -72,6 +72,8 @@ function providerErrorPayload(
  *
  * @example
  * ```ts
+ * import { setTimeout as sleep } from "node:timers/promises";
+ * declare const error: unknown; // what the provider call threw
  * const failure = classifyModelError(error);
  * if (failure.retryable) await sleep(failure.retryAfterMs ?? 1000);
  * ```

@@ -28,7 +28,8 @@ function plainOptions(options: LanguageModelV4CallOptions): LanguageModelV4CallO
  *
  * @example
  * ```ts
- * const model = plainErrorResults(createOpenAI({ apiKey }).chat("gpt-4o"));
+ * declare const openai: { chat(id: string): import("@ai-sdk/provider").LanguageModelV4 }; // createOpenAI({ apiKey })
+ * const model = plainErrorResults(openai.chat("gpt-4o"));
  * ```
  */
 export function plainErrorResults(model: LanguageModelV4): LanguageModelV4 {

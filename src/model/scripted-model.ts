@@ -97,6 +97,7 @@ function contentOf(turn: ScriptedTurn): LanguageModelV4Content[] {
  *
  * @example
  * ```ts
+ * import { parseModelScript } from "./model-script.js";
  * const model = createScriptedModel(parseModelScript("turns:\n  - text: Hi\n", "inline"));
  * ```
  */
@@ -178,6 +179,8 @@ export interface ScriptedModelV3 extends LanguageModelV3 {
  *
  * @example
  * ```ts
+ * import { createHarness } from "../loop/create-harness.js";
+ * declare const script: import("./model-script.js").ModelScript;
  * const harness = createHarness({ model: createScriptedModelV3(script) });
  * ```
  */

@@ -45,8 +45,9 @@ const MAX_IDENTITIES = 4096;
  *
  * @example
  * ```ts
+ * import { resolve } from "node:path";
  * const own = docketOwnFiles({ files: [{ path: "docket.yaml", what: "docket.yaml" }] });
- * own.find(path.resolve("sub/../DOCKET.yaml"))?.what; // "docket.yaml"
+ * own.find(resolve("sub/../DOCKET.yaml"))?.what; // "docket.yaml"
  * ```
  */
 export function docketOwnFiles(spec: OwnFileSpec): DocketOwnFiles {

@@ -6,7 +6,11 @@ import type { DocketOwnFiles } from "./docket-own-files.js";
  *
  * @example
  * ```ts
- * const code = lazyOwnFiles(() => docketOwnFiles({ directories: docketCodeDirs(root, ws).map(…) }));
+ * import { docketCodeDirs } from "./docket-code-dir.js";
+ * import { docketOwnFiles } from "./docket-own-files.js";
+ * const toDir = (dir: string) => ({ path: dir, what: "docket's code" });
+ * // Nothing is read from disk until the first lookup.
+ * const code = lazyOwnFiles(() => docketOwnFiles({ directories: docketCodeDirs("/opt/docket", "/ws").map(toDir) }));
  * ```
  */
 export function lazyOwnFiles(build: () => DocketOwnFiles): DocketOwnFiles {

@@ -34,8 +34,9 @@ export interface RuntimeFiles {
  *
  * @example
  * ```ts
+ * import { resolve } from "node:path";
  * const own = runtimeOwnFiles({ storeUrl: "sqlite:.docket/docket.db", configFile: "docket.yaml" });
- * own.find(path.resolve(".docket/docket.db-wal"))?.what; // "docket's state folder"
+ * own.find(resolve(".docket/docket.db-wal"))?.what; // "docket's state folder"
  * ```
  */
 export function runtimeOwnFiles(runtime: RuntimeFiles = {}): DocketOwnFiles {

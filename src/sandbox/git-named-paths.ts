@@ -49,6 +49,7 @@ function fileWords(command: string): string[] {
  *
  * @example
  * ```ts
+ * import { parseGitConfig } from "./git-config-file.js";
  * gitNamedPaths(parseGitConfig("[core]\nhooksPath = .husky/_\n"), { configDir: "/ws/.git", worktree: "/ws", home: "/home/u" });
  * // { includes: [], loaded: ["/ws/.husky/_", "/ws/.husky"] }
  * ```

@@ -67,6 +67,7 @@ export function renameAside(file: string): string {
  *
  * @example
  * ```ts
+ * declare const log: (text: string) => void; // the call's log
  * const watch = watchPlanted(["/ws/docket.yaml"]);
  * // … the sandboxed program runs …
  * for (const note of moveAsidePlanted(watch)) log(note.text);

@@ -101,6 +101,7 @@ function findBase(): string | undefined {
  *
  * @example
  * ```ts
+ * declare const child: import("node:child_process").ChildProcess;
  * const cgroup = createCallCgroup(512);
  * // spawn: sh -c 'echo $$ > "$0" && exec bwrap …' cgroup.procsFile …
  * child.on("close", () => cgroup?.remove());

@@ -88,6 +88,8 @@ function runProbe(bwrapPath: string): SandboxProbe {
  *
  * @example
  * ```ts
+ * import { resolveConfinement } from "./resolve-confinement.js";
+ * declare const settings: import("./sandbox-settings.js").SandboxSettings;
  * const probing = probeSandboxSoon();
  * // … load the policy …
  * await probing; resolveConfinement(settings); // no wait: the probe is cached

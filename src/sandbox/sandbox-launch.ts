@@ -120,6 +120,8 @@ function createMissingOwnDirs(dirs: readonly string[], roots: readonly string[])
  *
  * @example
  * ```ts
+ * import { spawn } from "node:child_process";
+ * declare const settings: import("./sandbox-settings.js").SandboxSettings;
  * const plan = planSandboxLaunch({ workspace: "/ws", argv: ["bash", "-c", "ls"], settings });
  * if (plan.status === "ready") spawn(plan.file, plan.args, { env: plan.env, detached: true });
  * ```

@@ -36,6 +36,7 @@ const RACY_MS = 2_000;
  *
  * @example
  * ```ts
+ * const test = (subject: string) => subject.endsWith("/.env"); // the compiled globs
  * const scan = scanDir("/ws/app", { key: "rel:/ws:**\/.env", test, base: "/ws", skip: new Set() });
  * scan?.matches; // ["/ws/app/.env"]
  * ```

@@ -82,6 +82,8 @@ function plantedIn(gitDir: string, known: ReadonlySet<string>): { file: string; 
  *
  * @example
  * ```ts
+ * declare const plan: { gitWatch: GitWatch }; // a ready LaunchPlan
+ * declare const log: (text: string) => void; // the call's log
  * for (const note of sweepGit(plan.gitWatch)) log(note.text);
  * ```
  */

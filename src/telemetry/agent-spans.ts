@@ -43,7 +43,9 @@ export function providerName(provider: string): string {
  *
  * @example
  * ```ts
- * const agent = startAgentSpan(telemetry, { sessionId, runId, model });
+ * declare const telemetry: import("./telemetry.js").Telemetry;
+ * const model = { provider: "anthropic.messages", modelId: "claude-sonnet-4-5" };
+ * const agent = startAgentSpan(telemetry, { sessionId: "s-1", runId: "r-1", model });
  * agent.end("completed");
  * ```
  */
@@ -108,7 +110,10 @@ export interface ChatRequest {
  *
  * @example
  * ```ts
- * const done = startChatSpan(telemetry, agent.context, { model, sessionId, surfaceTokens: 900, tools: 3 });
+ * declare const telemetry: import("./telemetry.js").Telemetry;
+ * declare const agent: AgentSpan;
+ * declare const model: ModelIdentity;
+ * const done = startChatSpan(telemetry, agent.context, { model, sessionId: "s-1", surfaceTokens: 900, tools: 3 });
  * done({ status: "ok", inputTokens: 1200, outputTokens: 80, finishReason: "tool-calls" });
  * ```
  */

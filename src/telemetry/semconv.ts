@@ -7,6 +7,7 @@
  *
  * @example
  * ```ts
+ * declare const span: import("@opentelemetry/api").Span;
  * span.setAttribute(GEN_AI.toolName, "read_file");
  * ```
  */

@@ -154,6 +154,7 @@ export class ToolSpan {
  *
  * @example
  * ```ts
+ * declare const telemetry: import("./telemetry.js").Telemetry;
  * const span = startToolSpan(telemetry, { tool: "echo", callId: "call_1", known: true });
  * span?.note({ type: "refused", reason: "denied", message: "…", durationMs: 1 });
  * ```

@@ -14,6 +14,8 @@ const ALL_ZERO = /^0+$/;
  * @example
  * ```ts
  * const parent = contextFromTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+ * declare const checkpoint: import("../checkpoint/create-checkpoint.js").Checkpoint;
+ * declare const call: import("../checkpoint/tool-result.js").ToolCall;
  * checkpoint.dispatch(call, { traceContext: parent });
  * ```
  */

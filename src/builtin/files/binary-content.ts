@@ -33,6 +33,8 @@ export function looksBinary(sample: Uint8Array): boolean {
  *
  * @example
  * ```ts
+ * import { BuiltinRefusal } from "../builtin-refusal.js";
+ * declare const handle: import("node:fs/promises").FileHandle;
  * if (await handleLooksBinary(handle)) throw new BuiltinRefusal("binary_file", "…");
  * ```
  */

@@ -37,6 +37,7 @@ export interface EditFileResult {
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
  * const result = await editFile({ path: "a.ts", old_string: "x = 1", new_string: "x = 2" }, ctx);
  * result.diff; // "--- a/a.ts\n+++ b/a.ts\n@@ -1,1 +1,1 @@\n-x = 1\n+x = 2\n"
  * ```

@@ -33,6 +33,8 @@ export interface FilePolicy {
  *
  * @example
  * ```ts
+ * declare const ownFiles: import("../../protect/docket-own-files.js").DocketOwnFiles;
+ * declare const engine: import("../../policy/policy-engine.js").DocketPolicyEngine;
  * const guard = fileGuard({ own: (file) => ownFiles.find(file)?.what, policy: engine });
  * ```
  */
@@ -60,6 +62,9 @@ export function fileGuard({
  *
  * @example
  * ```ts
+ * import { resolveInWorkspace } from "../workspace/resolve-in-workspace.js";
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
+ * const args = { path: ".docket/docket.db" }; // from the model
  * const target = await resolveInWorkspace(ctx.workspace, args.path);
  * refuseOwnFile(ctx, target); // throws BuiltinRefusal("docket_file") for .docket/docket.db
  * ```
@@ -82,6 +87,8 @@ export function refuseOwnFile(
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
+ * declare const target: import("../workspace/resolve-in-workspace.js").ResolvedPath;
  * refuseDeniedRead(ctx, target); // throws BuiltinRefusal("denied_path") for app/.env under `**\/.env`
  * ```
  */
@@ -102,7 +109,12 @@ export function refuseDeniedRead(
  *
  * @example
  * ```ts
- * if (hiddenFile(ctx, file.absolute) !== undefined) continue;
+ * import { walkFiles } from "./walk-files.js";
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
+ * for await (const file of walkFiles(ctx.workspace, ".")) {
+ *   if (hiddenFile(ctx, file.absolute) !== undefined) continue;
+ *   console.log(file.relative);
+ * }
  * ```
  */
 export function hiddenFile(ctx: BuiltinContext, absolute: string): "own" | "secret" | undefined {

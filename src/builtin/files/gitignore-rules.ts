@@ -50,6 +50,7 @@ export async function loadIgnoreLevels(
  *
  * @example
  * ```ts
+ * declare const levels: IgnoreLevel[]; // the .gitignore files from the root down
  * isIgnored(levels, "src/generated/a.ts", false);
  * ```
  */

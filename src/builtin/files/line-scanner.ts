@@ -43,6 +43,7 @@ const NEWLINE = 0x0a;
  *
  * @example
  * ```ts
+ * declare const handle: import("node:fs/promises").FileHandle;
  * await scanLines(handle, (line) => {
  *   console.log(line.number, line.bytes.toString("utf8"));
  *   return line.number >= 10 ? "stop" : undefined;
@@ -110,6 +111,8 @@ export async function scanLines(
  *
  * @example
  * ```ts
+ * declare const handle: import("node:fs/promises").FileHandle;
+ * declare const outcome: ScanOutcome; // scanLines stopped early
  * const rest = await countLinesFrom(handle, outcome.end, 64 * 1024 * 1024);
  * ```
  */

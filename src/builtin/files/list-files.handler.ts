@@ -37,6 +37,7 @@ export interface ListFilesResult {
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
  * const result = await listFiles({ path: "src", pattern: "*.ts" }, ctx);
  * result.entries; // ["src/a.ts", "src/lib/b.ts"]
  * ```

@@ -52,6 +52,7 @@ export interface ReadFileResult {
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
  * const result = await readFile({ path: "big.log", offset: 2001, limit: 100 }, ctx);
  * result.text; // "2001\t…\n…\n… showing lines 2001-2100 of 51234; call read_file with offset 2101 to continue."
  * ```

@@ -54,6 +54,7 @@ export interface SearchFilesResult {
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
  * const result = await searchFiles({ pattern: "TODO", glob: "*.ts" }, ctx);
  * result.text; // "src/a.ts:12: // TODO: remove\n…"
  * ```

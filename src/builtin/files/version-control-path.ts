@@ -47,6 +47,8 @@ export function versionControlPath(workspace: string, absolute: string): string 
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
+ * declare const target: import("../workspace/resolve-in-workspace.js").ResolvedPath;
  * refuseMetadataWrite(ctx, target, "write_file"); // throws for .git/hooks/pre-commit
  * ```
  */

@@ -62,6 +62,8 @@ export interface WalkOptions {
  *
  * @example
  * ```ts
+ * const root = "/ws"; // the workspace's real path
+ * const signal = AbortSignal.timeout(30_000);
  * for await (const file of walkFiles(root, "src", { signal })) console.log(file.relative);
  * ```
  */
@@ -150,6 +152,7 @@ async function* walkFolder(
  *
  * @example
  * ```ts
+ * const root = "/ws"; // the workspace's real path
  * const stats = newWalkStats();
  * for await (const file of walkFiles(root, ".", { stats })) {}
  * stats.visited;

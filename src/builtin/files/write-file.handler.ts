@@ -32,6 +32,7 @@ export interface WriteFileResult {
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
  * await writeFile({ path: "notes/todo.md", content: "- ship it\n" }, ctx);
  * // { path: "notes/todo.md", bytes: 10, created: true, text: "Created notes/todo.md (10 bytes)." }
  * ```

@@ -29,7 +29,8 @@ export interface OutputCapture {
  * @example
  * ```ts
  * const capture = createOutputCapture(1024);
- * child.stdout.on("data", (chunk) => capture.push(chunk));
+ * declare const child: import("node:child_process").ChildProcessByStdio<null, import("node:stream").Readable, null>;
+ * child.stdout.on("data", (chunk: Buffer) => capture.push(chunk));
  * capture.finish().text; // "first 512 bytes…\n[… 99000 bytes omitted …]\n…last 512 bytes"
  * ```
  */

@@ -5,6 +5,7 @@
  *
  * @example
  * ```ts
+ * declare const child: { pid: number }; // spawned with detached: true
  * signalGroup(child.pid, "SIGTERM");
  * ```
  */
@@ -25,6 +26,7 @@ export function signalGroup(groupId: number, signal: NodeJS.Signals | 0): boolea
  *
  * @example
  * ```ts
+ * declare const pid: number; // a group leader's pid
  * if (groupExists(pid)) signalGroup(pid, "SIGKILL");
  * ```
  */
@@ -39,6 +41,7 @@ export function groupExists(groupId: number): boolean {
  *
  * @example
  * ```ts
+ * declare const child: import("node:child_process").ChildProcess & { pid: number }; // spawned with detached: true
  * const cancel = terminateGroup(child.pid, 2000);
  * child.on("close", () => cancel());
  * ```

@@ -10,6 +10,7 @@ import type { RunCommandResult } from "./run-command.handler.js";
  *
  * @example
  * ```ts
+ * const result = { exitCode: 0, signal: null, timedOut: false, durationMs: 120 };
  * runCommandFailure({ ...result, exitCode: 3 }); // { reason: "command_failed", message: "the command exited with code 3." }
  * ```
  */

@@ -85,6 +85,7 @@ export interface RunCommandResult {
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
  * const result = await runCommand({ command: "npm test", timeout_ms: 300_000 }, ctx);
  * result.exitCode; // 0
  * result.text; // "Exit code 0 after 4210 ms.\n[stdout]\n…"

@@ -34,6 +34,8 @@ export interface ChildEnding {
  *
  * @example
  * ```ts
+ * import { spawn } from "node:child_process";
+ * const signal = AbortSignal.timeout(120_000); // the call's signal
  * const child = spawn("bash", ["-c", "make"], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
  * const ending = await superviseChild(child, { signal, timeoutMs: 60_000, killGraceMs: 2000 });
  * ending.timedOut; // false

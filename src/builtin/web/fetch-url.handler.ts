@@ -57,6 +57,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  *
  * @example
  * ```ts
+ * declare const ctx: import("../builtin-context.js").BuiltinContext;
  * const page = await fetchUrl({ url: "https://example.com/" }, ctx);
  * page.text; // "# Example Domain\nFetched https://example.com/ (HTTP 200, text/html)\n\n…"
  * ```

@@ -13,7 +13,8 @@ type LookupHook = NonNullable<RequestOptions["lookup"]>;
  *
  * @example
  * ```ts
- * http.request({ hostname: "example.com", lookup: pinnedLookup("93.184.215.14", 4) });
+ * import { request } from "node:http";
+ * request({ hostname: "example.com", lookup: pinnedLookup("93.184.215.14", 4) });
  * ```
  */
 export function pinnedLookup(address: string, family: 4 | 6): LookupHook {
@@ -38,6 +39,9 @@ export function pinnedLookup(address: string, family: 4 | 6): LookupHook {
  *
  * @example
  * ```ts
+ * import { vetTarget } from "./vet-target.effect.js";
+ * const target = await vetTarget(new URL("https://example.com/"));
+ * const signal = AbortSignal.timeout(30_000);
  * const response = await requestPinned(target, { signal, headers: { accept: "text/html" } });
  * response.statusCode; // 200
  * ```

@@ -18,6 +18,7 @@ export interface CappedBody {
  *
  * @example
  * ```ts
+ * declare const response: import("node:http").IncomingMessage;
  * const { bytes, truncated } = await readCappedBody(response, 1024 * 1024);
  * ```
  */

@@ -34,6 +34,8 @@ export interface AtomicWriteOptions {
  *
  * @example
  * ```ts
+ * import { resolveInWorkspace } from "./resolve-in-workspace.js";
+ * const ws = "/ws";
  * const target = await resolveInWorkspace(ws, "notes/todo.md", { forWrite: true });
  * await writeFileAtomic(target, "- ship it\n"); // { created: true, bytes: 10 }
  * ```

@@ -36,6 +36,9 @@ export interface VerifiedDirectory {
  *
  * @example
  * ```ts
+ * import { resolveInWorkspace } from "./resolve-in-workspace.js";
+ * const ws = "/ws";
+ * const buffer = Buffer.alloc(100);
  * const target = await resolveInWorkspace(ws, "a.txt", { mustExist: true });
  * const handle = await openVerifiedFile(target);
  * try { await handle.read(buffer, 0, 100, 0); } finally { await handle.close(); }
@@ -84,7 +87,10 @@ export interface OpenDirectoryOptions {
  *
  * @example
  * ```ts
- * const dir = await openVerifiedDirectory(target.workspaceRoot, path.dirname(target.absolute));
+ * import { rename } from "node:fs/promises";
+ * import { dirname } from "node:path";
+ * declare const target: import("./resolve-in-workspace.js").ResolvedPath;
+ * const dir = await openVerifiedDirectory(target.workspaceRoot, dirname(target.absolute));
  * try { await rename(dir.entry(".tmp"), dir.entry("a.txt")); } finally { await dir.close(); }
  * ```
  */
@@ -133,6 +139,9 @@ function directoryOf(handle: FileHandle, directory: string, viaProc: boolean): V
  *
  * @example
  * ```ts
+ * import { readdir } from "node:fs/promises";
+ * const root = "/ws"; // the workspace's real path
+ * const dir = await openVerifiedDirectory(root, root);
  * const child = await openChildDirectory(root, dir, "src");
  * try { await readdir(child.entry(".")); } finally { await child.close(); }
  * ```
@@ -161,6 +170,7 @@ export async function openChildDirectory(
  *
  * @example
  * ```ts
+ * declare const handle: import("node:fs/promises").FileHandle;
  * await kernelPathOf(handle); // "/ws/a.txt"
  * ```
  */

@@ -93,6 +93,8 @@ async function tokenFor(
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerApprovalsCommand(program);
  * await program.parseAsync(["approvals", "approve", "apr_1", "--as", "alice"], { from: "user" });
  * ```

@@ -32,7 +32,8 @@ interface ListOptions {
  *
  * @example
  * ```ts
- * const program = createProgram();
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerAuditCommand(program);
  * await program.parseAsync(["audit", "verify", "--store", "sqlite:.docket/docket.db"], { from: "user" });
  * ```

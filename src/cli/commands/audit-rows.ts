@@ -26,6 +26,7 @@ export function timingKey(sessionId: string | undefined, callId: string): string
  *
  * @example
  * ```ts
+ * declare const events: import("../../store/audit-record.js").AuditRecord[];
  * approvalTimings(events).get(timingKey("ses_1", "call_7")); // { by: "lead", waitMs: 5120 }
  * ```
  */
@@ -54,6 +55,7 @@ export function approvalTimings(events: readonly AuditRecord[]): Map<string, App
  *
  * @example
  * ```ts
+ * declare const newestFirst: import("../../store/call-record.js").CallRecord[]; // as listCalls gives them
  * storyOrder(newestFirst); // ses_2's calls c1, c2, then ses_1's c1, c2
  * ```
  */
@@ -105,6 +107,9 @@ export function auditHeader(withSession: boolean): string[] {
  *
  * @example
  * ```ts
+ * declare const call: import("../../store/call-record.js").CallRecord;
+ * declare const events: import("../../store/audit-record.js").AuditRecord[];
+ * const timings = approvalTimings(events);
  * auditRow(call, timings, false); // ["2026-…Z", "call_7", "issue_refund", "ask", "refund-ceiling", "lead", "ok", "", "3 ms", "5.1 s"]
  * ```
  */

@@ -34,6 +34,8 @@ function auditPaths(options: { config?: string }) {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerAuditTrailCommands(program.command("audit"));
  * ```
  */

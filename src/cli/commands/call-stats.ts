@@ -109,7 +109,8 @@ function note(facts: CallFacts, record: AuditRecord): void {
  *
  * @example
  * ```ts
- * const rows = callStats(await store.listEvents({ sessionId }), "day");
+ * declare const store: import("../../store/store.js").Store;
+ * const rows = callStats(await store.listEvents({ sessionId: "s-1" }), "day");
  * rows[0]?.handlerMs.p95;
  * ```
  */

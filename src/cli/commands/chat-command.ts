@@ -66,6 +66,8 @@ async function showEarlier(runtime: Runtime, sessionId: string): Promise<void> {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerChatCommand(program);
  * ```
  */

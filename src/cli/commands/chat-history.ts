@@ -40,6 +40,7 @@ export function keepInHistory(entry: string): boolean {
  *
  * @example
  * ```ts
+ * const projectDir = "/ws";
  * const history = loadChatHistory(chatHistoryFile(projectDir)); // ["last line", "the one before"]
  * ```
  */
@@ -69,6 +70,7 @@ export function loadChatHistory(file: string): string[] {
  *
  * @example
  * ```ts
+ * const projectDir = "/ws";
  * saveChatHistory(chatHistoryFile(projectDir), ["newest", "older"]);
  * ```
  */

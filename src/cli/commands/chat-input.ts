@@ -46,6 +46,8 @@ function continues(line: string): boolean {
  *
  * @example
  * ```ts
+ * import { chatHistoryFile, loadChatHistory } from "./chat-history.js";
+ * const file = chatHistoryFile("/ws");
  * const lines = chatLines({ history: loadChatHistory(file) });
  * const input = await lines.next(); // { type: "message", text: "first\nsecond" }
  * ```

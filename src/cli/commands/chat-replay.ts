@@ -37,7 +37,10 @@ function outcome(result: TranscriptToolResult | undefined): string {
  *
  * @example
  * ```ts
- * replayLines(await store.loadTranscript(sessionId));
+ * declare const store: import("../../store/store.js").Store;
+ * const sessionId = "s-1";
+ * import { sessionTranscript } from "../../loop/session-transcript.js";
+ * replayLines(await sessionTranscript(store, sessionId).load());
  * // ["you> Where is SU-1?", "assistant: Let me look.", "  · get_order {\"order_id\":\"SU-1\"} → ok"]
  * ```
  */

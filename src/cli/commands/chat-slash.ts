@@ -103,6 +103,8 @@ async function showAudit({ store, sessionId, write }: SlashContext): Promise<voi
  *
  * @example
  * ```ts
+ * declare const store: import("../../store/store.js").Store;
+ * const sessionId = "s-1";
  * await runSlashCommand("approvals", { store, sessionId, write: (t) => process.stderr.write(t) });
  * ```
  */

@@ -9,6 +9,7 @@ import { maskSecrets } from "../../shared/mask-secrets.js";
  *
  * @example
  * ```ts
+ * declare const verdict: { ok: boolean; seq?: number }; // the chain check
  * if (!verdict.ok) commandFailure(1, "docket.audit.verify", `broken: event ${verdict.seq}`);
  * ```
  */

@@ -4,6 +4,8 @@
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const command = new Command("sessions");
  * command.option("--config <file>", CONFIG_FLAG_HELP).option("--store <url>", STORE_FLAG_HELP);
  * ```
  */

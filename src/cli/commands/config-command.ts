@@ -86,6 +86,8 @@ function settings(options: { config?: string; store?: string }): Setting[] {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerConfigCommand(program);
  * await program.parseAsync(["config", "--json"], { from: "user" });
  * ```

@@ -56,6 +56,8 @@ interface DemoOptions {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerDemoCommand(program);
  * await program.parseAsync(["demo", "--approve"], { from: "user" });
  * ```

@@ -19,6 +19,7 @@ const BEFORE_POLICY: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * declare const events: import("../../store/audit-record.js").AuditRecord[]; // one call's
  * narrateCall(events);
  * // ["the policy says ask, by rule refund-ceiling: refunds over 150 USD need a lead's approval",
  * //  "asked role:lead for approval", "approved by lead (--approve)"]

@@ -52,6 +52,8 @@ async function doctor(options: DoctorOptions): Promise<void> {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerDoctorCommand(program);
  * await program.parseAsync(["doctor", "--json"], { from: "user" });
  * ```

@@ -62,6 +62,9 @@ function untilSignalled(): { promise: Promise<void>; dispose(): void } {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
+ * declare const buildFromConfig: (config: string | undefined) => Promise<import("../../mcp/gateway-backend.js").GatewayBackend>;
  * registerGatewayCommand(program, { buildCheckpoint: (options) => buildFromConfig(options.config) });
  * // $ docket gateway --http 8931
  * ```

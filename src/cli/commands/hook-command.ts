@@ -191,6 +191,8 @@ async function serve(flags: {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerHookCommand(program);
  * await program.parseAsync(["hook", "install", "claude-code", "--yes"], { from: "user" });
  * ```

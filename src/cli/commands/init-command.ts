@@ -189,6 +189,8 @@ export const NEXT_COMMANDS = [
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerInitCommand(program);
  * ```
  */

@@ -32,6 +32,8 @@ function oneOf<T extends string>(allowed: readonly T[], value: string): T {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * program.option("--status <status>", "…", parseCallStatus);
  * ```
  */
@@ -44,6 +46,8 @@ export function parseCallStatus(value: string): ToolResultStatus | CallState {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * program.option("--status <status>", "…", parseApprovalStatus, "pending");
  * ```
  */
@@ -56,6 +60,8 @@ export function parseApprovalStatus(value: string): ApprovalStatus {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * program.option("--status <status>", "…", parseSessionStatus);
  * ```
  */
@@ -69,6 +75,9 @@ export function parseSessionStatus(value: string): SessionStatus {
  *
  * @example
  * ```ts
+ * declare const store: import("../../store/store.js").Store;
+ * declare const options: { session?: string }; // the command's flags
+ * const calls = await store.listCalls({ sessionId: options.session });
  * await checkSessionFilter(store, options.session, calls.length);
  * ```
  */

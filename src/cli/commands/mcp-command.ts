@@ -73,6 +73,8 @@ function stderrLog(event: McpLogEvent): void {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerMcpCommand(program);
  * // $ docket mcp diff files && docket mcp pin --update files
  * ```

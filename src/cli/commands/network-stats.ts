@@ -29,6 +29,7 @@ export interface NetworkStats {
  *
  * @example
  * ```ts
+ * declare const records: import("../../store/audit-record.js").AuditRecord[];
  * networkStats(records, "day")[0]; // { type: "network", host: "registry.npmjs.org", port: 443, connections: 12, … }
  * ```
  */

@@ -16,6 +16,8 @@ export interface CommandStoreFlags {
  *
  * @example
  * ```ts
+ * declare const options: { store?: string; config?: string }; // the command's flags
+ * const print = (rows: unknown) => console.log(rows);
  * await withCommandStore(options, async (store) => print(await store.listSessions()));
  * ```
  */

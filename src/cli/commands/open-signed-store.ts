@@ -17,6 +17,8 @@ export interface SignedStore {
  *
  * @example
  * ```ts
+ * import { loadCliConfig } from "../load-cli-config.js";
+ * const cli = loadCliConfig({ config: "docket.yaml" });
  * const { store, close } = await openSignedStore(cli.storeUrl, cli.runtime.audit, { recover: false });
  * ```
  */

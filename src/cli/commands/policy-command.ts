@@ -98,7 +98,8 @@ function withSharedOptions(command: Command): Command {
  *
  * @example
  * ```ts
- * const program = createProgram();
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerPolicyCommand(program);
  * await program.parseAsync(["policy", "check", "read_file", '{"path":".env"}'], { from: "user" });
  * ```

@@ -57,6 +57,8 @@ export function dryRunTools(workspace: string, declared: ReadonlyMap<string, Too
  *
  * @example
  * ```ts
+ * declare const engine: import("../../policy/policy-engine.js").DocketPolicyEngine;
+ * const tools = dryRunTools("/ws", new Map());
  * const outcome = await dryRun({ engine, tools, name: "read_file", raw: '{"path":1}', principal: "cli" });
  * // { status: "refused", reason: "invalid_arguments", message: "The arguments for read_file do not match …" }
  * ```

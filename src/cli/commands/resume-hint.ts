@@ -49,6 +49,7 @@ export function resumeCommand(words: readonly string[], flags: WhereFlags = {}):
  *
  * @example
  * ```ts
+ * declare const store: import("../../store/store.js").Store;
  * const session = await latestSession(store); // undefined when the store has none
  * ```
  */

@@ -129,6 +129,8 @@ function common(command: Command): Command {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerRunCommands(program);
  * ```
  */

@@ -103,6 +103,8 @@ async function openServedStore(
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerServeCommand(program);
  * ```
  */

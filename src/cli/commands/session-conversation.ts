@@ -34,6 +34,7 @@ interface StoredResult {
  *
  * @example
  * ```ts
+ * declare const messages: import("../../store/transcript-message.js").TranscriptMessage[];
  * conversationLines(messages);
  * // ["user: Where is my order?", "assistant: Let me look.", "  → get_order {…}  [call_1]", "  ← ok: {…}"]
  * ```

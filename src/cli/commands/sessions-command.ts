@@ -12,7 +12,8 @@ import { formatTime, textTable } from "./text-table.js";
  *
  * @example
  * ```ts
- * const program = createProgram();
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerSessionsCommand(program);
  * await program.parseAsync(["sessions", "list", "--json"], { from: "user" });
  * ```

@@ -116,6 +116,8 @@ function networkTableOf(rows: readonly NetworkStats[]): string {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerStatsCommand(program);
  * await program.parseAsync(["stats", "--since", "7d", "--json"], { from: "user" });
  * ```

@@ -86,6 +86,8 @@ function printFindings(findings: readonly LintFinding[], json: boolean): void {
  *
  * @example
  * ```ts
+ * import { Command } from "commander";
+ * const program = new Command("docket");
  * registerToolsCommand(program);
  * await program.parseAsync(["tools", "--lint"], { from: "user" });
  * ```

@@ -45,6 +45,7 @@ function groupsOf(hooks: Json, event: string): HookGroup[] {
  *
  * @example
  * ```ts
+ * declare const text: string; // the settings file as it is
  * withoutJsonHooks(text, "docket hook claude-code", ".claude/settings.json", ["PreToolUse"]);
  * ```
  */
@@ -79,6 +80,7 @@ export function withoutJsonHooks(
  *
  * @example
  * ```ts
+ * declare const shape: JsonHookShape; // the host's events and matcher
  * withJsonHooks("{}", "docket hook gemini-cli", 30, ".gemini/settings.json", shape);
  * ```
  */

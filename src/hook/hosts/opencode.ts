@@ -17,7 +17,8 @@ import { quietReply } from "./pre-tool-use-reply.js";
  *
  * @example
  * ```ts
- * opencodePlugin("docket hook opencode"); // the text of .opencode/plugin/docket.js
+ * // The text of .opencode/plugin/docket.js, whose export const DocketPlugin opencode loads:
+ * opencodePlugin("docket hook opencode");
  * ```
  */
 export function opencodePlugin(command: string): string {
@@ -81,6 +82,7 @@ export const DocketPlugin = async () => ({
  *
  * @example
  * ```ts
+ * // The plugin file docket writes (export const DocketPlugin in it) and where:
  * opencodeHost.registration.target; // { file: ".opencode/plugin/docket.js", home: false }
  * ```
  */

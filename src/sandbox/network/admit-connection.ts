@@ -36,6 +36,10 @@ export type Admission =
  *
  * @example
  * ```ts
+ * import { connect } from "node:net";
+ * import { compileNetworkRules } from "./network-rules.js";
+ * const decide = compileNetworkRules([{ name: "project", allow: ["registry.npmjs.org"] }]);
+ * const signal = AbortSignal.timeout(60_000); // aborts when the client leaves
  * const admission = await admitConnection("connect", "registry.npmjs.org", 443, signal, { decide });
  * if (admission.open) connect({ host: admission.connection.address, port: 443 });
  * ```

@@ -40,6 +40,9 @@ export interface NetworkProxy {
  *
  * @example
  * ```ts
+ * import { compileNetworkRules } from "./network-rules.js";
+ * declare const ctx: import("../../tool/tool.js").ToolContext; // the call's context
+ * declare const listener: import("node:net").Server; // handed over by the sandbox's bootstrap
  * const proxy = createNetworkProxy({
  *   decide: compileNetworkRules([{ name: "project", allow: ["registry.npmjs.org"] }]),
  *   onConnection: (c) => ctx.log("network connection", c) });

@@ -33,10 +33,13 @@ export interface SandboxNetworkHooks {
  *
  * @example
  * ```ts
- * const network = openSandboxNetwork(settings, { onConnection: (c) => ctx.log?.("network connection", c) });
- * const plan = planSandboxLaunch({ workspace, argv, settings, networkProxy: network.proxy });
- * const child = spawn(plan.file, plan.args, { stdio: ["ignore", "pipe", "pipe", "ipc"] });
- * network.attach(child);
+ * import { spawn } from "node:child_process";
+ * import { planSandboxLaunch } from "../sandbox-launch.js";
+ * declare const settings: import("../sandbox-settings.js").SandboxSettings;
+ * declare const ctx: import("../../tool/tool.js").ToolContext; // the call's context
+ * const network = openSandboxNetwork(settings, { onConnection: (c) => ctx.log("network connection", c) });
+ * const plan = planSandboxLaunch({ workspace: "/ws", argv: ["npm", "ci"], settings, networkProxy: network.proxy });
+ * if (plan.status === "ready") network.attach(spawn(plan.file, plan.args, { stdio: ["ignore", "pipe", "pipe", "ipc"] }));
  * ```
  */
 export function openSandboxNetwork(

@@ -13,7 +13,8 @@ const DECISIONS = new Set(["allow", "ask", "deny"]);
  *
  * @example
  * ```ts
- * readNetworkConnection({ type: "log", message: "network connection", data: { host: "a.org", … } })?.host; // "a.org"
+ * declare const connection: import("./network-connection.js").NetworkConnection; // host "a.org"
+ * readNetworkConnection({ type: "log", message: "network connection", data: connection })?.host; // "a.org"
  * ```
  */
 export function readNetworkConnection(event: {

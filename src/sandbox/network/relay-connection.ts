@@ -34,6 +34,10 @@ function splitAuthority(authority: string): { host: string; port: number } | und
  *
  * @example
  * ```ts
+ * declare const server: import("node:http").Server;
+ * declare const admit: Admit;
+ * declare const report: Report;
+ * const open = new Set<import("node:stream").Duplex>(); // the tunnels to end on close
  * server.on("connect", (req, client, head) => void tunnel(req, client, head, admit, open, report));
  * ```
  */
@@ -126,6 +130,9 @@ export async function tunnel(
  *
  * @example
  * ```ts
+ * import { createServer } from "node:http";
+ * declare const admit: Admit;
+ * declare const report: Report;
  * createServer((req, res) => void forwardRequest(req, res, admit, report));
  * ```
  */

@@ -59,6 +59,9 @@ export function listenerArgv(node: string, argv: readonly string[]): string[] {
  *
  * @example
  * ```ts
+ * import { spawn } from "node:child_process";
+ * declare const plan: { file: string; args: string[] }; // a ready LaunchPlan
+ * declare const proxy: import("./network-proxy.js").NetworkProxy;
  * const child = spawn(plan.file, plan.args, { stdio: ["ignore", "pipe", "pipe", "ipc"] });
  * receiveListener(child, (server) => proxy.adopt(server));
  * ```
