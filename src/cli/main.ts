@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readPolicyCheckArgv } from "./commands/policy-check-argv.js";
+import { growYoungGeneration } from "./grow-young-generation.js";
 import { keepWasmInLiftoff } from "./keep-wasm-in-liftoff.js";
 
 const argv = process.argv.slice(2);
@@ -42,7 +43,13 @@ async function runEverythingElse(): Promise<void> {
   if (argv[0] === "policy") {
     const { beforeWasmCompile } = await import("../shared/before-wasm-compile.js");
     beforeWasmCompile(keepWasmInLiftoff);
-  } else keepWasmInLiftoff();
+  } else {
+    keepWasmInLiftoff();
+    // A run's start-up garbage dies in a young generation that grows in larger steps: about
+    // 25 ms less CPU. Only `run`: `docket --help`, which loads every command, measured 15 ms more
+    // CPU and 12 MB more RSS with it (grow-young-generation.ts, ADR 0071).
+    if (argv[0] === "run") growYoungGeneration();
+  }
   await runCommand();
 }
 

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { YOUNG_GENERATION_FLAGS } from "../../src/cli/grow-young-generation.js";
 import { LIFTOFF_FLAGS } from "../../src/cli/keep-wasm-in-liftoff.js";
 import { processReport as fixture, reported, useBuiltBin } from "../support/built-bin.js";
 
@@ -77,7 +78,7 @@ describe("the built, bundled bin", () => {
     }
   });
 
-  it("keeps WebAssembly in Liftoff from before its first compile, for a check and for a run", async () => {
+  it("keeps WebAssembly in Liftoff from before its first compile, for a check and for a run; grows a run's young generation", async () => {
     const check = await docket(
       ["policy", "check", "run_command", '{"command":"ls -la && ls src"}'],
       undefined,
@@ -90,9 +91,14 @@ describe("the built, bundled bin", () => {
     expect(events.filter((event) => event.startsWith("flag:"))).toHaveLength(1);
     // Other commands set it at once, before any WebAssembly of Node's own (fetch's parser).
     const run = await docket(["run", "Hi."], undefined, [fixture("wasm-order.mjs")]);
-    expect(reported(run.stderr, "wasm-order")[0]).toBe(
+    const runEvents = reported(run.stderr, "wasm-order");
+    expect(runEvents[0]).toBe(`flag:${LIFTOFF_FLAGS.replaceAll(" ", ",")}`);
+    // A run, and only a run, also lets its young generation grow in larger steps (ADR 0071):
+    // the check above set one flag, the Liftoff ones.
+    expect(runEvents.filter((event) => event.startsWith("flag:"))).toEqual([
       `flag:${LIFTOFF_FLAGS.replaceAll(" ", ",")}`,
-    );
+      `flag:${YOUNG_GENERATION_FLAGS}`,
+    ]);
   });
 
   it("checks a shell command with the tree-sitter parser", async () => {
