@@ -28,6 +28,7 @@ const benches: Record<string, () => Promise<void>> = {
   cold: () => benchCold(),
   firstcalls: async () => (await import("./first-calls.js")).benchFirstCalls(),
   network: async () => (await import("./sandbox-network.js")).benchSandboxNetwork(),
+  relayfloor: async () => (await import("./relay-floor.js")).benchRelayFloor(),
   verify: async () => (await import("./verify.js")).benchVerify(),
 };
 
