@@ -72,6 +72,23 @@ const callArb = fc.oneof(
   },
 );
 
+/** A checkpoint that allows everything, over a read tool `x` and a write tool `writer`. */
+function allowingCheckpoint(
+  onRun: (name: string, args: unknown) => void,
+  events = createMemoryEventSink(),
+) {
+  const tools = ["x", "writer"].map((name) =>
+    defineTool({
+      name,
+      description: name,
+      input: { type: "object" },
+      writes: name === "writer",
+      handler: (args) => onRun(name, args),
+    }),
+  );
+  return createCheckpoint({ tools, events, policy: () => ({ decision: "allow" }) });
+}
+
 describe("dispatch over any input shape", () => {
   it("never throws, gives one result, records requested and a terminal event, and runs only calls with a string id, a string naming a tool and string arguments", async () => {
     let ranTotal = 0;
@@ -79,20 +96,7 @@ describe("dispatch over any input shape", () => {
       fc.asyncProperty(callArb, async (call) => {
         const events = createMemoryEventSink();
         const ran: unknown[] = [];
-        const tools = ["x", "writer"].map((name) =>
-          defineTool({
-            name,
-            description: name,
-            input: { type: "object" },
-            writes: name === "writer",
-            handler: (args) => void ran.push(args),
-          }),
-        );
-        const checkpoint = createCheckpoint({
-          tools,
-          events,
-          policy: () => ({ decision: "allow" }),
-        });
+        const checkpoint = allowingCheckpoint((_name, args) => void ran.push(args), events);
         const result = await checkpoint.dispatch(call as ToolCall);
         expect(["ok", "refused", "failed", "awaiting_approval"]).toContain(result.status);
         expect(typeof result.callId).toBe("string");
@@ -134,20 +138,7 @@ describe("dispatch over any input shape", () => {
 
   it("runs each well-formed call exactly once (the property's positive control, fixed)", async () => {
     const ran: string[] = [];
-    const tools = ["x", "writer"].map((name) =>
-      defineTool({
-        name,
-        description: name,
-        input: { type: "object" },
-        writes: name === "writer",
-        handler: () => void ran.push(name),
-      }),
-    );
-    const checkpoint = createCheckpoint({
-      tools,
-      events: createMemoryEventSink(),
-      policy: () => ({ decision: "allow" }),
-    });
+    const checkpoint = allowingCheckpoint((name) => void ran.push(name));
     for (const [id, name, args] of [
       ["a", "x", "{}"],
       ["b", "writer", '{"a":1}'],
