@@ -170,8 +170,8 @@ export function createDurableNetworkApprover({
     }
     // A session grant answers without queueing a request: then the record names none.
     const id = approvalIdFor(request.sessionId, request.callId);
-    const queued = answer.decision !== "pending" && (await store.getApproval(id)) !== undefined;
-    const named = queued ? { approvalId: id } : {};
+    const stored = answer.decision !== "pending" ? await store.getApproval(id) : undefined;
+    const named = stored !== undefined ? { approvalId: id } : {};
     switch (answer.decision) {
       case "approve":
         return { approved: true, ...named, by: answer.by };
@@ -181,6 +181,8 @@ export function createDurableNetworkApprover({
           ...named,
           by: answer.by,
           ...(answer.reason ? { reason: answer.reason } : {}),
+          // Nobody decided before the queue expired it: the same end as the proxy's own timeout.
+          ...(stored?.status === "expired" ? { expired: true } : {}),
         };
       case "pending":
         // Only a suspending approver answers pending; a connection cannot suspend.

@@ -61,6 +61,9 @@ async function askTwice(
   const session = await store.createSession({ principal: "agent", configHash: "test" });
   const events = createMemoryEventSink();
   let turn = 0;
+  // Every answer's outcome is awaited before the caller asserts on it: under load an answer can
+  // still be in flight when the command ends.
+  const answers: Promise<unknown>[] = [];
   const networkApprover = createDurableNetworkApprover({
     store,
     directory,
@@ -68,7 +71,7 @@ async function askTwice(
     pollMs: 25,
     expiresMs: askTimeoutMs,
     // Another channel (the HTTP API, `docket approvals`) answers once the request is queued.
-    onPending: (approval) => void decide(approval.id, turn++),
+    onPending: (approval) => void answers.push(decide(approval.id, turn++)),
   });
   const checkpoint = createCheckpoint({
     tools: builtinTools({
@@ -99,6 +102,7 @@ async function askTwice(
     },
     { principal: "agent", sessionId: session.id },
   );
+  await Promise.all(answers);
   const connections: NetworkConnection[] = events.forCall(callId).flatMap((event) => {
     const connection = readNetworkConnection(event);
     return connection ? [connection] : [];

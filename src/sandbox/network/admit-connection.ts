@@ -112,7 +112,7 @@ async function askApprover(
     (said): AskOutcome => {
       const full = typeof said === "boolean" ? { approved: said } : said;
       return {
-        approval: full.approved ? "approved" : "denied",
+        approval: full.approved ? "approved" : full.expired === true ? "timed_out" : "denied",
         approvalId: full.approvalId,
         by: full.by,
         reason: full.reason,

@@ -67,6 +67,8 @@ export interface NetworkAskAnswer {
   readonly by?: string;
   /** Why, for a refusal: shown to the command and kept in the trail. */
   readonly reason?: string;
+  /** A refusal because nobody answered before the request expired: recorded as `timed_out`. */
+  readonly expired?: boolean;
 }
 
 /**
