@@ -30,6 +30,8 @@ export class StoreSigning {
   private readonly scheduler: AttestationScheduler;
   /** Attestations committed whose copy to the digest log failed: sent with the next ones. */
   private undelivered: AuditAttestation[] = [];
+  /** A signing write failed: it may have committed attestations nobody has copied yet. */
+  private inDoubt = false;
   private delivering: Promise<void> = Promise.resolve();
   /** This process signed an attestation: its owed-deliveries row exists until a clean close. */
   private signedAny = false;
@@ -109,7 +111,9 @@ export class StoreSigning {
     write: (sign: RowAttestation) => Awaitable<T | undefined>,
   ): Promise<T | undefined> {
     this.throwFailure();
-    const written = await write({ signer: this.signer, at: this.context.now() });
+    const written = await this.inDoubtOnFailure(() =>
+      write({ signer: this.signer, at: this.context.now() }),
+    );
     await this.delivered(written?.attestations ?? []);
     return written;
   }
@@ -156,8 +160,11 @@ export class StoreSigning {
       await this.delivering;
       if (this.undelivered.length > 0) await this.signer.deliver(this.undelivered);
       this.undelivered = [];
+      // A signing write that failed may still have committed (a PostgreSQL restart mid-commit):
+      // its attestations are copied now, from what the store says this process signed.
+      if (this.inDoubt) await this.deliverOwed([this.context.owner]);
       // Every copy is delivered: nothing is owed if this process is gone from now on.
-      if (this.signedAny) await this.db.deliveries.settle(this.context.owner);
+      if (this.signedAny || this.inDoubt) await this.db.deliveries.settle(this.context.owner);
     } finally {
       this.scheduler.stop();
     }
@@ -169,11 +176,8 @@ export class StoreSigning {
     options: SignOptions = {},
   ): Promise<AuditAttestation[]> {
     await this.context.flush();
-    const written = await this.db.writeAttestations(
-      sessions,
-      this.signer,
-      this.context.now(),
-      options,
+    const written = await this.inDoubtOnFailure(() =>
+      this.db.writeAttestations(sessions, this.signer, this.context.now(), options),
     );
     await this.delivered(written);
     return written;
@@ -225,15 +229,30 @@ export class StoreSigning {
       (owner) => owner !== this.context.owner && isOwnerGone(owner),
     );
     if (dead.length === 0) return;
+    await this.deliverOwed(dead);
+    for (const owner of dead) await deliveries.settle(owner);
+  }
+
+  /** Copy to the digest log what these owners signed and it does not hold yet. */
+  private async deliverOwed(owners: readonly string[]): Promise<void> {
     const storeId = await this.db.storeId();
     const have =
       storeId !== undefined && this.signer.delivered
         ? await this.signer.delivered(storeId)
         : new Set<string>();
-    for (const owner of dead) {
-      const owed = (await deliveries.signedBy(owner)).filter((c) => !have.has(c.hash));
+    for (const owner of owners) {
+      const owed = (await this.db.deliveries.signedBy(owner)).filter((c) => !have.has(c.hash));
       if (owed.length > 0) await this.signer.deliver(owed);
-      await deliveries.settle(owner);
+    }
+  }
+
+  /** Run a signing write; when it fails, its commit may still have happened (see `close`). */
+  private async inDoubtOnFailure<T>(write: () => Awaitable<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      this.inDoubt = true;
+      throw error;
     }
   }
 
