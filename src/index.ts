@@ -242,8 +242,10 @@ export type {
   DecideResult,
   NewApproval,
 } from "./store/approval-record.js";
+export type { ApprovalStore } from "./store/approval-store.js";
 export type { ApprovalWatch } from "./store/approval-watch.js";
 export type { MessageRow } from "./store/attestation-plan.js";
+export type { AttestationStore } from "./store/attestation-store.js";
 export type { AttestationSigner, AuditAttestation } from "./store/audit-attestation.js";
 export type { ChainRow } from "./store/audit-chain.js";
 export type {
@@ -252,6 +254,7 @@ export type {
   ChainVerification,
   EventFilter,
 } from "./store/audit-record.js";
+export type { AuditTrail } from "./store/audit-trail.js";
 export type {
   CallFilter,
   CallOutcome,
@@ -262,6 +265,8 @@ export type {
   DuplicateCall,
   MarkInterruptedOptions,
 } from "./store/call-record.js";
+export type { CallStore } from "./store/call-store.js";
+export type { LeaseStore } from "./store/lease-store.js";
 export { type OpenStoreOptions, openStore } from "./store/open-store.js";
 export type { StoreUrlSources } from "./store/resolve-store-url.js";
 export { resolveStoreUrl } from "./store/resolve-store-url.js";
@@ -273,9 +278,11 @@ export type {
   SessionPatch,
   SessionStatus,
 } from "./store/session-record.js";
-export type { SaveBatchOptions, Store } from "./store/store.js";
+export type { SessionStore } from "./store/session-store.js";
+export type { Store } from "./store/store.js";
 export type { InterruptedEvent, StoreEvent, StoreEventType } from "./store/store-event.js";
 export type { MessageRole, NewMessage, TranscriptMessage } from "./store/transcript-message.js";
+export type { SaveBatchOptions, TranscriptStore } from "./store/transcript-store.js";
 export type { SystemEvent, SystemEventData } from "./system-events/system-event.js";
 export { DOCKET, GEN_AI, METRIC, SEMCONV_VERSION } from "./telemetry/semconv.js";
 export type { Instruments } from "./telemetry/telemetry.js";
