@@ -5,7 +5,8 @@ import { isDocketError } from "../errors/docket-error.js";
 import type { FailedAttemptLimiter } from "../shared/failed-attempt-limiter.js";
 import { hostAllowed } from "../shared/host-check.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
-import type { Store } from "../store/store.js";
+import type { ApprovalStore } from "../store/approval-store.js";
+import type { AuditTrail } from "../store/audit-trail.js";
 import { readListQuery } from "./approvals-list-query.js";
 import { type ApproverDirectory, authenticate } from "./approver-directory.js";
 import { decideApproval } from "./decide-approval.js";
@@ -58,7 +59,7 @@ const notFound = (c: Context) =>
 
 /** What the routes need: the store, who may decide, and the limiter token checks share. */
 export interface ApprovalsRouteOptions {
-  readonly store: Store;
+  readonly store: ApprovalStore & AuditTrail;
   readonly directory: ApproverDirectory;
   /** The address the server is bound to, for the Host check. */
   readonly host: string;

@@ -1,6 +1,7 @@
 import type { Approval } from "../store/approval-record.js";
+import type { ApprovalStore } from "../store/approval-store.js";
 import { type ApprovalWatch, pollingWatch } from "../store/approval-watch.js";
-import type { Store } from "../store/store.js";
+import type { AuditTrail } from "../store/audit-trail.js";
 import { answerFor } from "./answer-for-approval.js";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.js";
 import type { ApproverDirectory } from "./approver-directory.js";
@@ -8,7 +9,7 @@ import { decideApproval } from "./decide-approval.js";
 
 /** What asking an interactive channel beside the store needs. */
 export interface AskWhileWatchingOptions {
-  readonly store: Store;
+  readonly store: ApprovalStore & AuditTrail;
   readonly directory: ApproverDirectory;
   readonly approval: Approval;
   readonly request: ApprovalRequest;
@@ -119,7 +120,7 @@ function decidedBy(approval: Approval): string {
 
 /** The request once decided or expired in the store; undefined if `signal` ends the wait first. */
 async function decidedInStore(
-  store: Store,
+  store: ApprovalStore,
   start: Approval,
   watch: ApprovalWatch | undefined,
   pollMs: number,

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Approval } from "../store/approval-record.js";
-import type { Store } from "../store/store.js";
+import type { ApprovalStore } from "../store/approval-store.js";
+import type { AuditTrail } from "../store/audit-trail.js";
 import {
   type ApproverDirectory,
   type Authentication,
@@ -82,7 +83,7 @@ function signedInAs(
  * ```
  */
 export async function decideApproval(
-  store: Store,
+  store: ApprovalStore & AuditTrail,
   directory: ApproverDirectory,
   attempt: DecisionAttempt,
   now: () => number = Date.now,

@@ -1,6 +1,7 @@
 import type { Approval } from "../store/approval-record.js";
+import type { ApprovalStore } from "../store/approval-store.js";
 import { type ApprovalWatch, pollingWatch } from "../store/approval-watch.js";
-import type { Store } from "../store/store.js";
+import type { AuditTrail } from "../store/audit-trail.js";
 import { answerFor } from "./answer-for-approval.js";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approval.js";
 import type { ApproverDirectory } from "./approver-directory.js";
@@ -9,7 +10,7 @@ import { approvalIdFor } from "./decide-approval.js";
 
 /** How a durable approver behaves. */
 export interface DurableApproverOptions {
-  readonly store: Store;
+  readonly store: ApprovalStore & AuditTrail;
   readonly directory: ApproverDirectory;
   /** `wait`: block until decided or expired. `suspend`: report pending and let the run suspend. */
   readonly mode: "wait" | "suspend";
@@ -197,7 +198,7 @@ export function createDurableApprover({
  * nothing but its own call.
  */
 async function sessionGrant(
-  store: Store,
+  store: ApprovalStore,
   request: ApprovalRequest,
 ): Promise<ApprovalAnswer | undefined> {
   const scope = request.grant;
