@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AttestationSigner } from "../../src/store/audit-attestation.js";
 import { openStore } from "../../src/store/open-store.js";
+import { prepareEvent } from "../../src/store/pending-event.js";
 import { FileMarks } from "../../src/store/sqlite/file-mark.js";
 import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import { SqliteEngine } from "../../src/store/sqlite/sqlite-engine.js";
@@ -151,6 +152,60 @@ describe("rows kept between commits (SQLite)", () => {
         [1, "one"],
         [2, "two"],
       ]);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe("chain heads kept between commits (SQLite)", () => {
+  it("links each store's events after the other's in one chain", async () => {
+    const url = fileUrl();
+    const first = await openStore(url);
+    const other = await openStore(url);
+    try {
+      for (let i = 0; i < 4; i += 1) {
+        await first.emitMany(readEvents("s1", `a${i}`));
+        await other.emitMany(readEvents("s1", `b${i}`));
+      }
+      expect(await first.verifyChain("s1")).toEqual({ ok: true, checked: 16, sessions: 1 });
+      const seqs = (await other.listEvents({ sessionId: "s1" })).map((record) => record.seq);
+      expect(seqs).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    } finally {
+      await first.close();
+      await other.close();
+    }
+  });
+
+  it("appends after the committed head, and numbers a new session again, when a commit was undone", () => {
+    const target = parseStoreUrl(fileUrl());
+    if (target.engine !== "sqlite") throw new Error("a SQLite URL");
+    const engine = SqliteEngine.open(target, { readOnly: false, mustExist: false }, "o", Date.now);
+    try {
+      const items = (callId: string, sessionId = "s1") =>
+        readEvents(sessionId, callId).map((event) => prepareEvent(event, ""));
+      engine.appendEvents(items("c1"));
+      // The messages of a session that does not exist fail the commit after its events.
+      const orphan = {
+        kind: "messages" as const,
+        sessionId: "no-such-session",
+        messages: [{ role: "user" as const, content: '"lost"' }],
+        createdAt: 1,
+        session: undefined,
+      };
+      expect(() => engine.appendEvents([...items("c2"), orphan])).toThrow("no-such-session");
+      engine.appendEvents(items("c3"));
+      expect(engine.verifyChain("s1")).toEqual({ ok: true, checked: 4, sessions: 1 });
+      expect(engine.listEvents({ sessionId: "s1" }).map((r) => [r.seq, r.callId])).toEqual([
+        [1, "c1"],
+        [2, "c1"],
+        [3, "c3"],
+        [4, "c3"],
+      ]);
+      // The same for a session's first calls: the number the undone commit gave it is gone too.
+      expect(() => engine.appendEvents([...items("d1", "s2"), orphan])).toThrow("no-such-session");
+      engine.appendEvents(items("d2", "s2"));
+      expect(engine.listCalls({ sessionId: "s2" }).map((call) => call.callId)).toEqual(["d2"]);
     } finally {
       engine.close();
     }

@@ -101,7 +101,7 @@ export class SqliteEngine implements StoreEngine {
     // One mark reader: the version is read once per transaction, whoever asks first.
     const marks = new FileMarks(db);
     this.calls = new SqliteCalls(db, owner, now, marks);
-    this.audit = new SqliteAuditLog(db, this.calls, owner);
+    this.audit = new SqliteAuditLog(db, this.calls, owner, marks);
     this.approvals = new SqliteApprovals(db, now);
     this.leases = new SqliteLeases(db, now);
     this.deliveries = new SqliteOwedDeliveries(db);
