@@ -20,6 +20,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let files = 0;
 const fileUrl = () => `sqlite:${join(root, `kept-${++files}.db`)}`;
 
+/** The engine itself, on a new file: its commits can be made to fail halfway. */
+function openEngine(): SqliteEngine {
+  const target = parseStoreUrl(fileUrl());
+  if (target.engine !== "sqlite") throw new Error("a SQLite URL");
+  return SqliteEngine.open(target, { readOnly: false, mustExist: false }, "o", Date.now);
+}
+
 function readEvents(sessionId: string, callId: string): StoreEvent[] {
   const base = { sessionId, callId, tool: "lookup", at: 1 };
   return [
@@ -123,9 +130,7 @@ describe("rows kept between commits (SQLite)", () => {
   });
 
   it("numbers the next message after the last committed one when a transcript commit failed", () => {
-    const target = parseStoreUrl(fileUrl());
-    if (target.engine !== "sqlite") throw new Error("a SQLite URL");
-    const engine = SqliteEngine.open(target, { readOnly: false, mustExist: false }, "o", Date.now);
+    const engine = openEngine();
     try {
       const session = newSession({ principal: "agent", configHash: "h" }, 1);
       engine.insertSession(session, null);
@@ -178,9 +183,7 @@ describe("chain heads kept between commits (SQLite)", () => {
   });
 
   it("appends after the committed head, and numbers a new session again, when a commit was undone", () => {
-    const target = parseStoreUrl(fileUrl());
-    if (target.engine !== "sqlite") throw new Error("a SQLite URL");
-    const engine = SqliteEngine.open(target, { readOnly: false, mustExist: false }, "o", Date.now);
+    const engine = openEngine();
     try {
       const items = (callId: string, sessionId = "s1") =>
         readEvents(sessionId, callId).map((event) => prepareEvent(event, ""));
