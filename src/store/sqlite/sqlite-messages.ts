@@ -3,6 +3,7 @@ import type { MessageText, SessionUpdate } from "../pending-write.js";
 import { type Row, toMessage } from "../store-rows.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { type FileMark, FileMarks } from "./file-mark.js";
+import { MultiRowInsert } from "./multi-row-insert.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import type { SqliteSessions } from "./sqlite-sessions.js";
 import { statementCache } from "./statement-cache.js";
@@ -21,6 +22,7 @@ import { statementCache } from "./statement-cache.js";
  */
 export class SqliteMessages {
   private readonly sql: (source: string) => Statement;
+  private readonly rows: MultiRowInsert;
   /**
    * The last message this store wrote (its session exists, its seq is the last), with the mark it
    * holds under: the next batch of that session is appended without reading either again.
@@ -33,6 +35,11 @@ export class SqliteMessages {
     private readonly marks: FileMarks = new FileMarks(db),
   ) {
     this.sql = statementCache(db);
+    this.rows = new MultiRowInsert(
+      db,
+      "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES",
+      6,
+    );
   }
 
   /**
@@ -48,19 +55,21 @@ export class SqliteMessages {
     session: SessionUpdate | undefined,
   ): number {
     const first = this.lastSeq(sessionId) + 1;
-    const insert = this.sql(
-      "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, ?)",
-    );
+    // One statement for the batch's messages (an assistant request and its results).
+    this.rows.discard();
     messages.forEach((message, index) => {
-      insert.run(
-        sessionId,
-        first + index,
-        message.role,
-        message.content,
-        createdAt,
-        batch ? first : null,
-      );
+      this.rows
+        .nextRow()
+        .push(
+          sessionId,
+          first + index,
+          message.role,
+          message.content,
+          createdAt,
+          batch ? first : null,
+        );
     });
+    this.rows.flush();
     // Marked after the rows: a rollback of this transaction moves the mark's `undone`.
     this.last = { sessionId, seq: first + messages.length - 1, mark: this.marks.latest() };
     if (session) this.sessions.updateRow(sessionId, session.patch, session.metadata, createdAt);
