@@ -1,6 +1,15 @@
 import type { Database, Statement } from "./sqlite-driver.js";
 
-/** What a connection had seen of its file when a cache was filled. */
+/**
+ * What a connection had seen of its file when a cache was filled.
+ *
+ * @example
+ * ```ts
+ * declare const marks: FileMarks;
+ * const mark: FileMark = marks.latest();
+ * mark.version; // the data_version it was taken at
+ * ```
+ */
 export interface FileMark {
   /** `PRAGMA data_version`: moves whenever another connection commits to the file. */
   readonly version: number;
