@@ -71,6 +71,16 @@ export function callKeys(db: Database): CallKeys {
   }
   let find: Statement | undefined;
   let give: Statement | undefined;
+  // The last number used: a session's number never changes once committed (no row of
+  // session_keys is ever deleted), and one given by a transaction that was undone is dropped.
+  let last: { sessionId: string; no: number; undone: number } | undefined;
+  const number = (sessionId: string): number => {
+    find ??= db.prepare("SELECT no FROM session_keys WHERE id = ?").pluck();
+    const found = find.get(sessionId);
+    if (found !== undefined) return Number(found);
+    give ??= db.prepare("INSERT INTO session_keys (id) VALUES (?)");
+    return Number(give.run(sessionId).lastInsertRowid);
+  };
   return {
     numbered,
     session: "session_no = (SELECT no FROM session_keys WHERE id = ?)",
@@ -81,11 +91,10 @@ export function callKeys(db: Database): CallKeys {
         JOIN calls c ON c.session_no = k.no
         WHERE k.id IN (SELECT value FROM json_each(?)) GROUP BY k.no`,
     numberOf: (sessionId) => {
-      find ??= db.prepare("SELECT no FROM session_keys WHERE id = ?").pluck();
-      const found = find.get(sessionId);
-      if (found !== undefined) return Number(found);
-      give ??= db.prepare("INSERT INTO session_keys (id) VALUES (?)");
-      return Number(give.run(sessionId).lastInsertRowid);
+      if (last?.sessionId === sessionId && last.undone === db.undone) return last.no;
+      const no = number(sessionId);
+      last = { sessionId, no, undone: db.undone };
+      return no;
     },
   };
 }

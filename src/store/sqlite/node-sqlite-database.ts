@@ -119,6 +119,8 @@ class NodeStatement implements Statement {
 
 class NodeDatabase implements Database {
   private depth = 0;
+  private undoneCount = 0;
+  private begunCount = 0;
 
   constructor(
     private readonly inner: DatabaseSync,
@@ -132,6 +134,14 @@ class NodeDatabase implements Database {
 
   get inTransaction(): boolean {
     return this.inner.isTransaction;
+  }
+
+  get begun(): number {
+    return this.begunCount;
+  }
+
+  get undone(): number {
+    return this.undoneCount;
   }
 
   get memory(): boolean {
@@ -159,11 +169,13 @@ class NodeDatabase implements Database {
         // Inside an open transaction, a savepoint: a nested failure undoes only its own part.
         if (this.inner.isTransaction) return this.savepoint(fn, args);
         this.exec(begin);
+        this.begunCount += 1;
         try {
           const result = fn(...args) as ReturnType<F>;
           this.exec("COMMIT");
           return result;
         } catch (error) {
+          this.undoneCount += 1;
           if (this.inner.isTransaction) this.inner.exec("ROLLBACK");
           throw error;
         }
@@ -208,6 +220,7 @@ class NodeDatabase implements Database {
       this.exec(`RELEASE ${name}`);
       return result;
     } catch (error) {
+      this.undoneCount += 1;
       if (this.inner.isTransaction) {
         this.inner.exec(`ROLLBACK TO ${name}`);
         this.inner.exec(`RELEASE ${name}`);

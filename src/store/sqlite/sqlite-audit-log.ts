@@ -10,6 +10,7 @@ import type { CallRow } from "../call-state.js";
 import { foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import type { Row } from "../store-rows.js";
+import { type FileMark, FileMarks } from "./file-mark.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
 import type { CallEntry, SqliteCalls } from "./sqlite-calls.js";
 import type { Database, Statement } from "./sqlite-driver.js";
@@ -40,11 +41,17 @@ export class SqliteAuditLog {
   private readonly insertEvents: MultiRowInsert;
   private readonly saveHeadStatement: Statement;
   private readonly sql: (source: string) => Statement;
+  /**
+   * The head this store last wrote, with the mark it holds under: the session's next append
+   * starts from it without reading `chain_heads` while the file is unchanged.
+   */
+  private lastHead: { sessionId: string; head: ChainHead; mark: FileMark } | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly calls: SqliteCalls,
     private readonly owner: string,
+    private readonly marks: FileMarks = new FileMarks(db),
   ) {
     this.sql = statementCache(db);
     this.headStatement = db.prepare("SELECT seq, hash FROM chain_heads WHERE session_id = ?");
@@ -112,6 +119,8 @@ export class SqliteAuditLog {
     this.insertEvents.flush();
     for (const [sessionId, head] of heads) {
       this.saveHeadStatement.run(sessionId, head.seq, head.hash);
+      // Marked after the write: a rollback of this transaction moves the mark's `undone`.
+      this.lastHead = { sessionId, head: { ...head }, mark: this.marks.latest() };
     }
     const inserted: CallRow[] = [];
     const updated: CallRow[] = [];
@@ -125,6 +134,9 @@ export class SqliteAuditLog {
   }
 
   private head(sessionId: string): ChainHead {
+    const last = this.lastHead;
+    if (last?.sessionId === sessionId && this.marks.unchanged(last.mark)) return last.head;
+    this.lastHead = undefined;
     const row = this.headStatement.get(sessionId) as Row | undefined;
     return row ? { seq: Number(row.seq), hash: String(row.hash) } : { seq: 0, hash: GENESIS_HASH };
   }

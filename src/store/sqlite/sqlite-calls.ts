@@ -19,6 +19,7 @@ import {
   toCallRow,
 } from "../store-rows.js";
 import { type CallKeys, callKeys } from "./call-keys.js";
+import { type FileMark, FileMarks } from "./file-mark.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
@@ -61,11 +62,20 @@ export class SqliteCalls {
   private readonly sql: (source: string) => Statement;
   /** How the file keys its rows: by session number from version 10. */
   readonly keys: CallKeys;
+  /**
+   * The rows a batch read ahead (null: absent), with the mark they were read under: while the
+   * file is unchanged but for this store's own writes (whose rows are dropped from here), the
+   * append transaction takes them instead of reading them again.
+   */
+  private ahead:
+    | { mark: FileMark; sessionId: string; rows: Map<string, CallRow | null> }
+    | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly owner: string,
     private readonly now: () => number,
+    private readonly marks: FileMarks = new FileMarks(db),
   ) {
     this.sql = statementCache(db);
     this.keys = callKeys(db);
@@ -126,6 +136,21 @@ export class SqliteCalls {
   }
 
   /**
+   * The rows of several call ids of one session, read ahead of a batch (outside a transaction):
+   * kept until the batch's append, which uses them if the file has not changed meanwhile.
+   */
+  readAhead(sessionId: string, callIds: readonly string[]): CallRow[] {
+    // Marked before the read (or earlier): a commit after the mark moves the version.
+    const mark = this.marks.latest();
+    const found = this.loadMany(sessionId, callIds);
+    const rows = new Map<string, CallRow | null>();
+    for (const callId of callIds) rows.set(callId, null);
+    for (const row of found) rows.set(row.callId, row);
+    this.ahead = { mark, sessionId, rows };
+    return found;
+  }
+
+  /**
    * The rows of the calls that queued items touch, by session and call id: one query per
    * session (a batch has one), a row of undefined for a call not yet recorded.
    */
@@ -149,8 +174,23 @@ export class SqliteCalls {
         calls.set(item.callId, { row: undefined, changed: false, stored: false });
       }
     }
+    const ahead = this.aheadStill(sessions);
     for (const [sessionId, calls] of sessions) {
-      const ids = [...calls.keys()];
+      let ids = [...calls.keys()];
+      const known = ahead?.sessionId === sessionId ? ahead.rows : undefined;
+      if (known) {
+        ids = ids.filter((callId) => {
+          const row = known.get(callId);
+          if (row === undefined) return true;
+          if (row !== null) {
+            const entry = calls.get(callId) as CallEntry;
+            entry.row = row;
+            entry.stored = true;
+          }
+          return false;
+        });
+      }
+      if (ids.length === 0) continue;
       const rows =
         ids.length === 1 ? [this.load(sessionId, ids[0] as string)] : this.loadMany(sessionId, ids);
       for (const row of rows) {
@@ -162,6 +202,21 @@ export class SqliteCalls {
       }
     }
     return sessions;
+  }
+
+  /** The rows read ahead, if the file has not changed since (else they are dropped). */
+  private aheadStill(sessions: ReadonlyMap<string, unknown>): SqliteCalls["ahead"] {
+    const ahead = this.ahead;
+    // Checked only when this write could use them: the check is a statement of its own.
+    if (ahead === undefined || !sessions.has(ahead.sessionId)) return undefined;
+    if (ahead.rows.size > 0 && this.marks.unchanged(ahead.mark)) return ahead;
+    this.ahead = undefined;
+    return undefined;
+  }
+
+  /** This store writes the row: what was read ahead of it no longer says what is stored. */
+  private written(sessionId: string, callId: string): void {
+    if (this.ahead?.sessionId === sessionId) this.ahead.rows.delete(callId);
   }
 
   /** Insert or replace one row (call inside a transaction). */
@@ -181,6 +236,7 @@ export class SqliteCalls {
     let sessionId: string | undefined;
     let no = 0;
     for (const row of rows) {
+      this.written(row.sessionId, row.callId);
       const target = statement.nextRow();
       if (this.keys.numbered) {
         if (row.sessionId !== sessionId) {
@@ -266,6 +322,7 @@ export class SqliteCalls {
 
   /** Release a claim that never started, if it is still held by `owner`. */
   release(call: CallRecord): void {
+    this.written(call.sessionId, call.callId);
     this.releaseStatement.run(call.sessionId, call.callId, call.owner ?? null);
   }
 }

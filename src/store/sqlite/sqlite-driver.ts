@@ -16,6 +16,13 @@ export interface Database {
   readonly name: string;
   readonly memory: boolean;
   readonly readonly: boolean;
+  /**
+   * How many transactions or savepoints of this connection ended undone (rolled back, or a
+   * failed COMMIT): what a cache noted of its own writes before a change of it may be gone.
+   */
+  readonly undone: number;
+  /** How many transactions (not savepoints) this connection began: names the open one. */
+  readonly begun: number;
   prepare(source: string): Statement;
   exec(source: string): this;
   /** `PRAGMA source`: its rows, or with `simple` the first column of the first row. */

@@ -39,6 +39,7 @@ import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js
 import { seenClaim, toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
+import { FileMarks } from "./file-mark.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
 import { SqliteApprovals } from "./sqlite-approvals.js";
 import { SqliteAttestations } from "./sqlite-attestations.js";
@@ -97,14 +98,16 @@ export class SqliteEngine implements StoreEngine {
   ) {
     this.sql = statementCache(db);
     this.readOnly = db.readonly;
-    this.calls = new SqliteCalls(db, owner, now);
-    this.audit = new SqliteAuditLog(db, this.calls, owner);
+    // One mark reader: the version is read once per transaction, whoever asks first.
+    const marks = new FileMarks(db);
+    this.calls = new SqliteCalls(db, owner, now, marks);
+    this.audit = new SqliteAuditLog(db, this.calls, owner, marks);
     this.approvals = new SqliteApprovals(db, now);
     this.leases = new SqliteLeases(db, now);
     this.deliveries = new SqliteOwedDeliveries(db);
     this.attestations = new SqliteAttestations(db, owner, this.deliveries);
     this.sessions = new SqliteSessions(db, this.attestations);
-    this.messages = new SqliteMessages(db, this.sessions);
+    this.messages = new SqliteMessages(db, this.sessions, marks);
     this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
   }
 
@@ -320,7 +323,7 @@ export class SqliteEngine implements StoreEngine {
   }
 
   loadCalls(sessionId: string, callIds: readonly string[]): CallRow[] {
-    return this.calls.loadMany(sessionId, callIds);
+    return this.calls.readAhead(sessionId, callIds);
   }
 
   callOutcome(sessionId: string, callId: string): CallOutcome | undefined {

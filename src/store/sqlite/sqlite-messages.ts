@@ -2,6 +2,8 @@ import { DocketError } from "../../errors/docket-error.js";
 import type { MessageText, SessionUpdate } from "../pending-write.js";
 import { type Row, toMessage } from "../store-rows.js";
 import type { TranscriptMessage } from "../transcript-message.js";
+import { type FileMark, FileMarks } from "./file-mark.js";
+import { MultiRowInsert } from "./multi-row-insert.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import type { SqliteSessions } from "./sqlite-sessions.js";
 import { statementCache } from "./statement-cache.js";
@@ -20,12 +22,24 @@ import { statementCache } from "./statement-cache.js";
  */
 export class SqliteMessages {
   private readonly sql: (source: string) => Statement;
+  private readonly rows: MultiRowInsert;
+  /**
+   * The last message this store wrote (its session exists, its seq is the last), with the mark it
+   * holds under: the next batch of that session is appended without reading either again.
+   */
+  private last: { sessionId: string; seq: number; mark: FileMark } | undefined;
 
   constructor(
     db: Database,
     private readonly sessions: SqliteSessions,
+    private readonly marks: FileMarks = new FileMarks(db),
   ) {
     this.sql = statementCache(db);
+    this.rows = new MultiRowInsert(
+      db,
+      "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES",
+      6,
+    );
   }
 
   /**
@@ -40,28 +54,40 @@ export class SqliteMessages {
     createdAt: number,
     session: SessionUpdate | undefined,
   ): number {
+    const first = this.lastSeq(sessionId) + 1;
+    // One statement for the batch's messages (an assistant request and its results).
+    this.rows.discard();
+    messages.forEach((message, index) => {
+      this.rows
+        .nextRow()
+        .push(
+          sessionId,
+          first + index,
+          message.role,
+          message.content,
+          createdAt,
+          batch ? first : null,
+        );
+    });
+    this.rows.flush();
+    // Marked after the rows: a rollback of this transaction moves the mark's `undone`.
+    this.last = { sessionId, seq: first + messages.length - 1, mark: this.marks.latest() };
+    if (session) this.sessions.updateRow(sessionId, session.patch, session.metadata, createdAt);
+    return first;
+  }
+
+  /** The seq of the session's last message (0: none); fails for a session that does not exist. */
+  private lastSeq(sessionId: string): number {
+    const last = this.last;
+    if (last?.sessionId === sessionId && this.marks.unchanged(last.mark)) return last.seq;
+    this.last = undefined;
     if (this.sql("SELECT 1 FROM sessions WHERE id = ?").get(sessionId) === undefined) {
       throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
     }
-    const last = this.sql("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?")
+    const seq = this.sql("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?")
       .pluck()
       .get(sessionId);
-    const first = Number(last) + 1;
-    const insert = this.sql(
-      "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    messages.forEach((message, index) => {
-      insert.run(
-        sessionId,
-        first + index,
-        message.role,
-        message.content,
-        createdAt,
-        batch ? first : null,
-      );
-    });
-    if (session) this.sessions.updateRow(sessionId, session.patch, session.metadata, createdAt);
-    return first;
+    return Number(seq);
   }
 
   /** A session's transcript, in order. */
