@@ -38,6 +38,7 @@ import type { MessageText, PendingClaim, PendingWrite, SessionUpdate } from "./p
 export type { MessageText, SessionUpdate } from "./pending-write.js";
 
 import type { OwedDeliveries } from "./owed-deliveries.js";
+import type { RunWritesEngine } from "./run-writes.js";
 import type { LeaseTable } from "./session-lease.js";
 import type { Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { TranscriptMessage } from "./transcript-message.js";
@@ -45,7 +46,7 @@ import type { TranscriptMessage } from "./transcript-message.js";
 /** A value now (SQLite) or later (PostgreSQL). */
 export type Awaitable<T> = T | Promise<T>;
 
-export interface StoreEngine {
+export interface StoreEngine extends RunWritesEngine {
   readonly engine: "sqlite" | "postgres";
   readonly readOnly: boolean;
   /**

@@ -28,6 +28,7 @@ import type {
   DuplicateCall,
   MarkInterruptedOptions,
 } from "./call-record.js";
+import type { RunWrites } from "./run-writes.js";
 import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { NewSession, Session, SessionFilter, SessionPatch } from "./session-record.js";
 import type { StoreEvent } from "./store-event.js";
@@ -61,7 +62,7 @@ export interface SaveBatchOptions {
  * await store.close();
  * ```
  */
-export interface Store extends EventSink {
+export interface Store extends EventSink, RunWrites {
   readonly engine: "sqlite" | "postgres";
   /** The store's URL, without a password. */
   readonly location: string;
