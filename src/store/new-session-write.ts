@@ -21,7 +21,7 @@ function newRow(input: NewSession, now: number): { session: Session; metadata: s
  *
  * @example
  * ```ts
- * declare const engine: StoreEngine;
+ * declare const engine: import("./store-engine.js").StoreEngine;
  * const session = await insertNewSession(engine, undefined, { principal: "agent", configHash: "" }, Date.now());
  * ```
  */
@@ -48,7 +48,7 @@ export async function insertNewSession(
  *
  * @example
  * ```ts
- * declare const engine: StoreEngine;
+ * declare const engine: import("./store-engine.js").StoreEngine;
  * const lease = { owner: "host/1/uuid#run", ttlMs: 30_000 };
  * await startNewSession(engine, undefined, { principal: "agent", configHash: "" }, { lease }, Date.now());
  * ```
