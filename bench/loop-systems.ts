@@ -20,10 +20,14 @@ export type NoopHandler = (args: { n: number }) => number;
 const input = z.object({ n: z.number() });
 const noopHandler: NoopHandler = ({ n }) => n;
 
+/** The most turns a docket bench run may have (its harness's limits are set above it). */
+const MAX_TURNS = 10_000;
+
 /**
  * docket: createHarness with an allow policy and a SQLite store (a file in `dir`, or
- * `:memory:`), audit trail on; the no-op tool a read, or with `writes` a write. The store and the policy engine are opened once, as a service
- * keeps them; each run is a new harness and session.
+ * `:memory:`), audit trail on; the no-op tool a read, or with `writes` a write. The store, the
+ * policy engine and the harness are made once and reused across runs, as a service keeps them
+ * (issue 38); each run is a new session, its model the one the run is given.
  *
  * @example
  * ```ts
@@ -60,19 +64,36 @@ export async function docketSystem({
       return handler(args);
     },
   });
+  // One harness for every run: its model forwards each request to the model of the run at hand.
+  let current: LanguageModelV4 | undefined;
+  const model = (): LanguageModelV4 => {
+    if (!current) throw new Error("No bench run is in progress.");
+    return current;
+  };
+  const harness = createHarness({
+    model: {
+      specificationVersion: "v4",
+      provider: "bench",
+      modelId: "workload",
+      supportedUrls: {},
+      doGenerate: (options) => model().doGenerate(options),
+      doStream: (options) => model().doStream(options),
+    },
+    tools: [noop],
+    policy,
+    store,
+    // Above the work of the longest run: reaching a limit ends a run before its closing turn.
+    limits: { maxTurns: MAX_TURNS + 1, maxToolCallsPerRun: MAX_TURNS * CALLS_PER_TURN + 1 },
+  });
   return {
-    async run(model, turns) {
+    async run(workload, turns) {
+      if (turns > MAX_TURNS) throw new Error(`A bench run has at most ${MAX_TURNS} turns.`);
       const calls = turns * CALLS_PER_TURN;
       executed = 0;
-      const harness = createHarness({
-        model,
-        tools: [noop],
-        policy,
-        store,
-        // Above the work to do: reaching a limit ends a run before its closing text turn.
-        limits: { maxTurns: turns + 1, maxToolCallsPerRun: calls + 1 },
+      current = workload;
+      const result = await harness.run(WORKLOAD_PROMPT).finally(() => {
+        current = undefined;
       });
-      const result = await harness.run(WORKLOAD_PROMPT);
       if (result.status !== "completed" || result.text !== CLOSING_TEXT || executed !== calls)
         throw new Error(
           `docket's run ended ${result.status} after ${executed} calls: ${result.text}`,

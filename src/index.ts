@@ -270,6 +270,13 @@ export type { LeaseStore } from "./store/lease-store.js";
 export { type OpenStoreOptions, openStore } from "./store/open-store.js";
 export type { StoreUrlSources } from "./store/resolve-store-url.js";
 export { resolveStoreUrl } from "./store/resolve-store-url.js";
+export type {
+  RunEnd,
+  RunLease,
+  RunWrites,
+  SessionStart,
+  StartedSession,
+} from "./store/run-writes.js";
 export type { LeaseResult, SessionLease } from "./store/session-lease.js";
 export type {
   NewSession,

@@ -20,11 +20,18 @@ import {
   type RunResult,
   resolveHarnessLimits,
 } from "./harness-options.js";
-import { holdSessionLease } from "./hold-session-lease.js";
+import {
+  DEFAULT_LEASE_TTL_MS,
+  type HeldLease,
+  holdSessionLease,
+  keepSessionLease,
+  sessionBusy,
+} from "./hold-session-lease.js";
 import { type RunContext, runLoop } from "./run-loop.js";
 import { type OutputSchema, runOutputFormat } from "./run-output.js";
 import { sessionTitle } from "./session-title.js";
 import { sessionTranscript } from "./session-transcript.js";
+import type { TranscriptMessage } from "./transcript-message.js";
 
 /** An agent: a model, tools behind the checkpoint, and a store for its sessions. */
 export interface Harness {
@@ -134,32 +141,43 @@ export function createHarness(options: HarnessOptions): Harness {
     const format = run.output === undefined ? undefined : runOutputFormat(run.output);
     const store = await getStore();
     const resolvedModel = await getModel();
-    let id = sessionId;
-    let fresh = false;
     const title = input === undefined ? undefined : sessionTitle(input);
-    if (id === undefined) {
-      id = (
-        await store.createSession({
-          principal,
-          configHash: options.configHash ?? "",
-          ...(title ? { title } : {}),
-        })
-      ).id;
-      fresh = true;
+    const runId = randomUUID();
+    const owner = `${store.owner}#${runId}`;
+    const leaseOptions = { ...options.lease, ...run.lease };
+    let id: string;
+    let lease: HeldLease;
+    // A new session's first messages: the system prompt (part of the session, so a resume by any
+    // harness sends the same one) and the user's prompt.
+    const opening: TranscriptMessage[] = [];
+    if (sessionId === undefined) {
+      if (options.system) opening.push({ role: "system", text: options.system });
+      if (input !== undefined) opening.push({ role: "user", text: input });
+      const ttlMs = leaseOptions.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+      // The session, its lease and its first messages in one commit (ADR 0072): a crash leaves
+      // all of them or none, and no other runner can come between.
+      const started = await store.startSession(
+        { principal, configHash: options.configHash ?? "", ...(title ? { title } : {}) },
+        {
+          lease: { owner, ttlMs },
+          messages: opening.map((message) => ({ role: message.role, content: message })),
+        },
+      );
+      if (started.status === "held") throw sessionBusy(started.lease);
+      id = started.session.id;
+      lease = keepSessionLease(store, id, owner, ttlMs);
     } else {
+      id = sessionId;
       const existing = await store.getSession(id);
       if (!existing) {
         throw new DocketError("unknown_session", `There is no session ${id} in ${store.location}.`);
       }
       // A session opened without a prompt is named after the first one it gets.
       if (title && existing.title === undefined) await store.updateSession(id, { title });
+      // Before anything reads or writes the session: one runner per session, across processes.
+      lease = await holdSessionLease(store, id, owner, leaseOptions);
     }
-    // Before anything reads or writes the session: one runner per session, across processes.
-    const runId = randomUUID();
-    const lease = await holdSessionLease(store, id, `${store.owner}#${runId}`, {
-      ...options.lease,
-      ...run.lease,
-    });
+    const fresh = sessionId === undefined;
     try {
       // The lease makes this run the session's only runner, so what an earlier holder whose
       // process is gone left open is settled now, not at the next open of a store (this store
@@ -167,8 +185,9 @@ export function createHarness(options: HarnessOptions): Harness {
       // call runs once; a write it started is closed as interrupted. Live owners are left alone.
       // A session this run has just created has had no earlier holder.
       if (!fresh) await store.markInterrupted({ sessionId: id });
-      const result = await leased(store, resolvedModel, id, fresh, input, run, runId, {
-        lost: lease.lost,
+      const result = await leased(store, resolvedModel, id, input, run, runId, {
+        lease,
+        opening: fresh ? opening : undefined,
         ...(format ? { responseFormat: format.responseFormat } : {}),
       });
       return format && result.status === "completed"
@@ -183,16 +202,26 @@ export function createHarness(options: HarnessOptions): Harness {
     store: Store,
     resolvedModel: LanguageModelV4,
     id: string,
-    fresh: boolean,
     input: string | undefined,
     run: RunOptions,
     runId: string,
-    { lost, responseFormat }: { lost: AbortSignal; responseFormat?: RunContext["responseFormat"] },
+    {
+      lease,
+      opening,
+      responseFormat,
+    }: {
+      lease: HeldLease;
+      /** Set when this run created the session, with the messages committed with it. */
+      opening: readonly TranscriptMessage[] | undefined;
+      responseFormat?: RunContext["responseFormat"];
+    },
   ): Promise<RunResult> => {
+    const fresh = opening !== undefined;
     // A session made for this run is read from nothing but what this run writes to it.
-    const transcript = sessionTranscript(store, id, { created: fresh });
-    // The system prompt is part of the session, so a resume by any harness sends the same one.
-    if (fresh && options.system) await transcript.append({ role: "system", text: options.system });
+    const transcript = sessionTranscript(store, id, {
+      created: fresh,
+      ...(fresh ? { opening } : {}),
+    });
     if (input !== undefined && !fresh && (await transcript.pendingBatch())) {
       throw new DocketError(
         "session_pending",
@@ -236,8 +265,7 @@ export function createHarness(options: HarnessOptions): Harness {
     emit({ type: "run_start", sessionId: id });
     // A new session is created active.
     if (!fresh) await store.updateSession(id, { status: "active" });
-    if (input !== undefined) await transcript.append({ role: "user", text: input });
-    const sessionIdFixed = id;
+    if (input !== undefined && !fresh) await transcript.append({ role: "user", text: input });
     try {
       return await runLoop({
         model: resolvedModel,
@@ -252,10 +280,16 @@ export function createHarness(options: HarnessOptions): Harness {
         ...(options.reasoning ? { reasoning: options.reasoning } : {}),
         ...(responseFormat ? { responseFormat } : {}),
         telemetry: resolveTelemetry(options.telemetry),
-        signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
+        signal: run.signal ? AbortSignal.any([run.signal, lease.lost]) : lease.lost,
         emit,
-        setStatus: async (status) => {
-          await store.updateSession(sessionIdFixed, { status });
+        setStatus: async (status, closing) => {
+          // A handler stopped by a cancel or its deadline ends first: nothing of this run is
+          // still writing when its lease goes, in the run's last commit (ADR 0072).
+          await checkpoint.drain();
+          const messages = closing ? [{ role: closing.role, content: closing }] : [];
+          await lease.releaseWith(() =>
+            store.endRun(id, { status, messages, releaseLease: lease.owner }),
+          );
         },
       });
     } finally {

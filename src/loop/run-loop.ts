@@ -45,9 +45,13 @@ export interface RunContext {
   readonly responseFormat?: LanguageModelV4CallOptions["responseFormat"];
   readonly signal: AbortSignal | undefined;
   readonly emit: (event: HarnessEvent) => void;
-  /** Marks the session's status in the store. */
+  /**
+   * Ends the run in the store: the closing message (the final answer), if any, and the session's
+   * status, in one commit (ADR 0072).
+   */
   readonly setStatus: (
     status: "active" | "suspended" | "completed" | "cancelled" | "failed",
+    closing?: TranscriptMessage,
   ) => Promise<void>;
   /** Spans (`invoke_agent`, `chat`) and model metrics; none without it. */
   readonly telemetry?: Telemetry;
@@ -160,10 +164,14 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
     const end = async (
       status: RunStatus,
       text: string,
-      extra: { approvals?: readonly PendingApproval[]; error?: string } = {},
+      extra: {
+        approvals?: readonly PendingApproval[];
+        error?: string;
+        closing?: TranscriptMessage;
+      } = {},
     ): Promise<RunResult> => {
       const stored = status === "limit_reached" ? "active" : status;
-      await ctx.setStatus(stored);
+      await ctx.setStatus(stored, extra.closing);
       ctx.emit({ type: "run_end", status, sessionId: ctx.sessionId });
       const base = { sessionId: ctx.sessionId, text, usage: usage() };
       if (status === "suspended") return { ...base, status, approvals: extra.approvals ?? [] };
@@ -302,8 +310,10 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         return end("failed", message, { error: message });
       }
       if (turn.toolCalls.length === 0) {
-        await ctx.transcript.append({ role: "assistant", text: turn.text, toolCalls: [] });
-        return end("completed", turn.text || lastAssistantText(messages));
+        // The final answer commits with the session's status: the run's last commit.
+        return end("completed", turn.text || lastAssistantText(messages), {
+          closing: { role: "assistant", text: turn.text, toolCalls: [] },
+        });
       }
       const assistantTurn = assistantTurns + 1;
       const toolCalls = distinctCalls(turn.toolCalls, usedIds, assistantTurn);

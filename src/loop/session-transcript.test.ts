@@ -92,4 +92,26 @@ describe("sessionTranscript of a session the run has just created", () => {
     await expect(created.append(cyclic as unknown as TranscriptMessage)).rejects.toThrow();
     expect(await created.load()).toEqual(await stored(store, id));
   });
+
+  it("starts from the messages committed with the session (store.startSession), unread", async () => {
+    const store = await openStore(":memory:");
+    stores.push(store);
+    const opening: TranscriptMessage[] = [
+      { role: "system", text: "Be brief." },
+      { role: "user", text: "hi" },
+    ];
+    const owner = `${store.owner}#run`;
+    const started = await store.startSession(
+      { principal: "agent", configHash: "" },
+      {
+        lease: { owner, ttlMs: 30_000 },
+        messages: opening.map((message) => ({ role: message.role, content: message })),
+      },
+    );
+    if (started.status !== "started") throw new Error(`not started: ${started.status}`);
+    const { store: counted, reads } = countingReads(store);
+    const created = sessionTranscript(counted, started.session.id, { created: true, opening });
+    expect(await created.load()).toEqual(await stored(store, started.session.id));
+    expect(reads).toEqual([]);
+  });
 });

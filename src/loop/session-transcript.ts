@@ -39,13 +39,20 @@ function fromStored(message: StoredMessage): TranscriptMessage {
 export function sessionTranscript(
   store: Store,
   sessionId: string,
-  { created = false }: { created?: boolean } = {},
+  {
+    created = false,
+    opening = [],
+  }: {
+    created?: boolean;
+    /** A created session's messages committed with it (`store.startSession`). */
+    opening?: readonly TranscriptMessage[];
+  } = {},
 ) {
   // Runs of one session take turns (the harness serialises them), so within a run this object
   // is the only writer of the session's metadata: it is read once and then kept up to date.
   let known: SessionMetadata | undefined = created ? {} : undefined;
   // A session made by this run: its messages so far, all appended here (undefined otherwise).
-  const appended: TranscriptMessage[] | undefined = created ? [] : undefined;
+  const appended: TranscriptMessage[] | undefined = created ? [...opening] : undefined;
   const metadata = async (): Promise<SessionMetadata> => {
     if (known) return known;
     const session = await store.getSession(sessionId);

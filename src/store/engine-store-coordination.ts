@@ -123,7 +123,15 @@ export abstract class EngineStoreCoordination extends EngineStoreReads {
 /** How long a lease lasts unless renewed: the heartbeat renews it every third of this. */
 const DEFAULT_LEASE_TTL_MS = 30_000;
 
-function checkTtl(ttlMs: number): void {
+/**
+ * A lease's ttl must be a whole number of ms from 1 ms to a day, else DocketError("invalid_lease").
+ *
+ * @example
+ * ```ts
+ * checkTtl(30_000); // fine; checkTtl(0) throws
+ * ```
+ */
+export function checkTtl(ttlMs: number): void {
   if (!Number.isInteger(ttlMs) || ttlMs < 1 || ttlMs > 86_400_000) {
     throw new DocketError(
       "invalid_lease",

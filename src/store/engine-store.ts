@@ -16,6 +16,7 @@ import type { EngineOptions } from "./engine-options.js";
 import { EngineStoreCoordination } from "./engine-store-coordination.js";
 import { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
+import { insertNewSession, startNewSession } from "./new-session-write.js";
 import type { BatchAttestation } from "./patched-sessions.js";
 import { prepareEvent, storedText } from "./pending-event.js";
 import {
@@ -27,11 +28,12 @@ import {
   type SessionUpdate,
 } from "./pending-write.js";
 import { resultJson } from "./result-json.js";
+import type { RunEnd, SessionStart, StartedSession } from "./run-writes.js";
 import type { NewSession, Session, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
 import { isIntent, isTerminal, type StoreEvent } from "./store-event.js";
-import { checkSessionPatch, jsonText, messageContent, newSession } from "./store-input.js";
+import { checkSessionPatch, jsonText, messageTexts } from "./store-input.js";
 import { seenClaim } from "./store-rows.js";
 import { StoreSigning } from "./store-signing.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
@@ -100,23 +102,27 @@ export class EngineStore extends EngineStoreCoordination implements Store {
 
   async createSession(input: NewSession): Promise<Session> {
     this.assertWritable();
-    const session = newSession(input, this.now());
-    const metadata =
-      session.metadata === undefined
-        ? null
-        : jsonText(session.metadata, "invalid_session", "The metadata");
-    // Signed in its first commit: a session cut before its first batch is not taken for a
-    // forged one, nor its row for an inserted one.
-    if (this.signing) {
-      await this.signing.inCommit(async (sign) => ({
-        attestations: await this.db.insertSession(session, metadata, sign),
-      }));
-    } else {
-      await this.db.insertSession(session, metadata);
-    }
+    const session = await insertNewSession(this.db, this.signing, input, this.now());
     // The run that made it queues its first batch next: no look-up to learn that it exists.
     this.knownSessions.add(session.id);
     return session;
+  }
+
+  async startSession(input: NewSession, start: SessionStart): Promise<StartedSession> {
+    this.assertWritable();
+    const started = await startNewSession(this.db, this.signing, input, start, this.now());
+    if (started.status === "started") this.knownSessions.add(started.session.id);
+    return started;
+  }
+
+  async endRun(sessionId: string, { status, messages = [], releaseLease }: RunEnd): Promise<void> {
+    this.assertWritable();
+    checkSessionPatch({ status });
+    const [texts, update] = [messageTexts(messages), { patch: { status }, metadata: null }];
+    await this.withQueue(
+      (items) => this.saveTranscript(sessionId, texts, false, update, items, { releaseLease }),
+      sessionId,
+    );
   }
 
   async updateSession(id: string, patch: SessionPatch): Promise<Session> {
@@ -140,10 +146,10 @@ export class EngineStore extends EngineStoreCoordination implements Store {
 
   async appendMessage(sessionId: string, message: NewMessage): Promise<TranscriptMessage> {
     this.assertWritable();
-    const text = { role: message?.role, content: messageContent(message) };
+    const texts = messageTexts([message]);
     // After any queued batch, so that messages keep their order.
     const [saved] = await this.withQueue(
-      (items) => this.saveTranscript(sessionId, [text], false, undefined, items),
+      (items) => this.saveTranscript(sessionId, texts, false, undefined, items),
       sessionId,
     );
     return saved as TranscriptMessage;
@@ -173,9 +179,12 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     batch: boolean,
     update: SessionUpdate | undefined,
     items: readonly PendingWrite[],
+    end?: { readonly releaseLease: string | undefined },
   ): Promise<TranscriptMessage[]> {
     const save = (sign: BatchAttestation | undefined) =>
-      this.db.saveMessages(sessionId, texts, batch, this.now(), update, items, sign);
+      end && update
+        ? this.db.endRun(sessionId, texts, this.now(), update, end.releaseLease, items, sign)
+        : this.db.saveMessages(sessionId, texts, batch, this.now(), update, items, sign);
     const saved = this.signing
       ? await this.signing.inTranscriptCommit(items, sessionId, update, save)
       : await save(undefined);

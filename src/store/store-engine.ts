@@ -3,6 +3,7 @@ import type { AttestationEngine } from "./attestation-engine.js";
 import type { AuditTrailEngine } from "./audit-trail-engine.js";
 import type { Awaitable } from "./awaitable.js";
 import type { CallEngine } from "./call-engine.js";
+import type { RunWritesEngine } from "./run-writes-engine.js";
 import type { SessionEngine } from "./session-engine.js";
 import type { LeaseTable } from "./session-lease.js";
 import type { TranscriptEngine } from "./transcript-engine.js";
@@ -29,7 +30,8 @@ export interface StoreEngine
     AuditTrailEngine,
     AttestationEngine,
     CallEngine,
-    ApprovalEngine {
+    ApprovalEngine,
+    RunWritesEngine {
   readonly engine: "sqlite" | "postgres";
   readonly readOnly: boolean;
   /** Who runs which session (ADR 0011): the lease part, an object of its own. */

@@ -4,6 +4,7 @@ import { approvalQuerySql, type SearchEngine } from "./approval-query.js";
 import type { Approval, ApprovalDecision, ApprovalFilter, NewApproval } from "./approval-record.js";
 import type { EventFilter } from "./audit-record.js";
 import type { CallFilter, CallState } from "./call-record.js";
+import type { MessageText } from "./pending-write.js";
 import {
   type NewSession,
   SESSION_STATUSES,
@@ -80,6 +81,18 @@ export function messageContent(message: NewMessage): string {
     );
   }
   return jsonText(message.content, "invalid_message", "The message content");
+}
+
+/**
+ * Messages as the engines store them: role and content text, each checked by `messageContent`.
+ *
+ * @example
+ * ```ts
+ * messageTexts([{ role: "user", content: { text: "hi" } }]); // [{ role: "user", content: '{"text":"hi"}' }]
+ * ```
+ */
+export function messageTexts(messages: readonly NewMessage[]): MessageText[] {
+  return messages.map((message) => ({ role: message?.role, content: messageContent(message) }));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AttestationStore } from "./attestation-store.js";
 import type { AuditTrail } from "./audit-trail.js";
 import type { CallStore } from "./call-store.js";
 import type { LeaseStore } from "./lease-store.js";
+import type { RunWrites } from "./run-writes.js";
 import type { SessionStore } from "./session-store.js";
 import type { TranscriptStore } from "./transcript-store.js";
 
@@ -40,7 +41,8 @@ export interface Store
     AttestationStore,
     CallStore,
     LeaseStore,
-    ApprovalStore {
+    ApprovalStore,
+    RunWrites {
   readonly engine: "sqlite" | "postgres";
   /** The store's URL, without a password. */
   readonly location: string;

@@ -18,6 +18,7 @@ const STORE_PARTS = {
   "call-store.ts": "CallStore",
   "lease-store.ts": "LeaseStore",
   "approval-store.ts": "ApprovalStore",
+  "run-writes.ts": "RunWrites",
 } as const;
 const ENGINE_PARTS = {
   "write-path-engine.ts": "WritePathEngine",
@@ -27,6 +28,7 @@ const ENGINE_PARTS = {
   "attestation-engine.ts": "AttestationEngine",
   "call-engine.ts": "CallEngine",
   "approval-engine.ts": "ApprovalEngine",
+  "run-writes-engine.ts": "RunWritesEngine",
 } as const;
 // What the whole declares itself: who it is and its life, no capability's method.
 const STORE_OWN = ["close", "defaultSession", "engine", "location", "owner", "schemaVersion"];

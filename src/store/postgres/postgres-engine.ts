@@ -37,6 +37,7 @@ import { CallTaken } from "../call-taken.js";
 import type { BatchAttestation, SavedMessages } from "../patched-sessions.js";
 import type { PendingEvent } from "../pending-event.js";
 import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
+import type { RunWritesEngine } from "../run-writes-engine.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
 import { type Row, seenClaim, toCallRow, toMessage } from "../store-rows.js";
@@ -50,6 +51,7 @@ import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
 import { PostgresLeases } from "./postgres-leases.js";
 import { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
+import { PostgresRunWrites } from "./postgres-run-writes.js";
 import { PostgresSessions } from "./postgres-sessions.js";
 import { transaction } from "./postgres-transaction.js";
 import { APPROVAL_CHANNEL, PostgresWakeups } from "./postgres-wakeups.js";
@@ -79,6 +81,8 @@ export class PostgresEngine implements StoreEngine {
   private readonly attestations: PostgresAttestations;
   readonly deliveries: PostgresOwedDeliveries;
   private readonly sessions: PostgresSessions;
+  readonly startSession: RunWritesEngine["startSession"];
+  readonly endRun: RunWritesEngine["endRun"];
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -95,6 +99,9 @@ export class PostgresEngine implements StoreEngine {
     this.deliveries = new PostgresOwedDeliveries(pool);
     this.attestations = new PostgresAttestations(pool, owner, this.deliveries);
     this.sessions = new PostgresSessions(pool, this.attestations);
+    const runs = new PostgresRunWrites(pool, this.attestations);
+    this.startSession = runs.startSession.bind(runs);
+    this.endRun = runs.endRun.bind(runs);
   }
 
   /**

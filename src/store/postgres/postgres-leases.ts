@@ -17,6 +17,28 @@ const ACQUIRE = `INSERT INTO session_leases AS l (session_id, owner, since, expi
   RETURNING *`;
 
 /**
+ * One try at a lease with `db` (a pool, or the client of the caller's transaction): acquired,
+ * held by another, or undefined when it was released between the two statements.
+ *
+ * @example
+ * ```ts
+ * declare const client: import("pg").PoolClient;
+ * await acquireLeaseWith(client, "s1", "me", 30_000); // { status: "acquired", lease }
+ * ```
+ */
+export async function acquireLeaseWith(
+  db: pg.Pool | pg.PoolClient,
+  sessionId: string,
+  owner: string,
+  ttlMs: number,
+): Promise<LeaseResult | undefined> {
+  const taken = await db.query(ACQUIRE, [sessionId, owner, ttlMs]);
+  if (taken.rows[0]) return { status: "acquired", lease: toLease(taken.rows[0]) };
+  const held = await db.query("SELECT * FROM session_leases WHERE session_id = $1", [sessionId]);
+  return held.rows[0] ? { status: "held", lease: toLease(held.rows[0]) } : undefined;
+}
+
+/**
  * The `session_leases` table of a PostgreSQL store, on the database's clock.
  *
  * @example
@@ -31,11 +53,9 @@ export class PostgresLeases implements LeaseTable {
 
   async acquire(sessionId: string, owner: string, ttlMs: number): Promise<LeaseResult> {
     for (;;) {
-      const taken = await this.pool.query(ACQUIRE, [sessionId, owner, ttlMs]);
-      if (taken.rows[0]) return { status: "acquired", lease: toLease(taken.rows[0]) };
-      const held = await this.get(sessionId);
+      const taken = await acquireLeaseWith(this.pool, sessionId, owner, ttlMs);
       // Released between the two statements: it is free now, try again.
-      if (held) return { status: "held", lease: held };
+      if (taken) return taken;
     }
   }
 

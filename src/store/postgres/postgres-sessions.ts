@@ -31,11 +31,11 @@ export class PostgresSessions {
     sign?: RowAttestation,
   ): Promise<AuditAttestation[]> {
     if (!sign) {
-      await insertRow(this.pool, session, metadata);
+      await insertSessionRow(this.pool, session, metadata);
       return [];
     }
     return this.attestations.writeWith([session.id], sign.signer, sign.at, (client) =>
-      insertRow(client, session, metadata),
+      insertSessionRow(client, session, metadata),
     );
   }
 
@@ -106,7 +106,18 @@ export async function updateSessionRow(
   return row ? toSession(row) : undefined;
 }
 
-async function insertRow(
+/**
+ * Insert a new session's row with `db` (a pool, or the client of the caller's transaction); a
+ * duplicate id throws DocketError("duplicate_session").
+ *
+ * @example
+ * ```ts
+ * declare const client: import("pg").PoolClient;
+ * declare const session: import("../session-record.js").Session;
+ * await insertSessionRow(client, session, null);
+ * ```
+ */
+export async function insertSessionRow(
   db: Pool | PoolClient,
   session: Session,
   metadata: string | null,

@@ -33,10 +33,11 @@ import type { CallRow } from "../call-state.js";
 import { CallTaken } from "../call-taken.js";
 import type { BatchAttestation, SavedMessages } from "../patched-sessions.js";
 import type { PendingEvent } from "../pending-event.js";
-import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
+import type { PendingClaim, PendingWrite } from "../pending-write.js";
+import type { RunWritesEngine } from "../run-writes-engine.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
-import { seenClaim, toMessage } from "../store-rows.js";
+import { seenClaim } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
 import { FileMarks } from "./file-mark.js";
@@ -50,9 +51,11 @@ import { SqliteFileGuard } from "./sqlite-file-guard.js";
 import { SqliteLeases } from "./sqlite-leases.js";
 import { SqliteMessages } from "./sqlite-messages.js";
 import { SqliteOwedDeliveries } from "./sqlite-owed-deliveries.js";
+import { SqliteRunWrites, savedMessages } from "./sqlite-run-writes.js";
 import { SqliteSessions } from "./sqlite-sessions.js";
 import { statementCache } from "./statement-cache.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
+import { writeQueued } from "./write-queued.js";
 
 type SqliteTarget = Extract<StoreTarget, { engine: "sqlite" }>;
 
@@ -88,6 +91,8 @@ export class SqliteEngine implements StoreEngine {
   private readonly messages: SqliteMessages;
   private readonly sql: (source: string) => Statement;
   private readonly appendQueued: Transaction<(items: readonly PendingWrite[]) => void>;
+  readonly startSession: RunWritesEngine["startSession"];
+  readonly endRun: RunWritesEngine["endRun"];
 
   private constructor(
     private readonly db: Database,
@@ -109,6 +114,13 @@ export class SqliteEngine implements StoreEngine {
     this.sessions = new SqliteSessions(db, this.attestations);
     this.messages = new SqliteMessages(db, this.sessions, marks);
     this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
+    const runs = new SqliteRunWrites({
+      ...{ db, sessions: this.sessions, leases: this.leases, messages: this.messages },
+      ...{ attestations: this.attestations, afterCommit: () => this.afterCommit() },
+      writeQueued: (items) => this.writeQueued(items),
+    });
+    this.startSession = runs.startSession.bind(runs);
+    this.endRun = runs.endRun.bind(runs);
   }
 
   /**
@@ -190,17 +202,10 @@ export class SqliteEngine implements StoreEngine {
       const attestations = sign
         ? this.attestations.writeIn(sign.sessions, sign.signer, sign.at)
         : [];
-      const saved = messages.map((message, index) =>
-        toMessage({
-          session_id: sessionId,
-          seq: first + index,
-          role: message.role,
-          content: message.content,
-          created_at: createdAt,
-          batch: batch ? first : null,
-        }),
-      );
-      return { messages: saved, attestations };
+      return {
+        messages: savedMessages(sessionId, messages, first, createdAt, batch),
+        attestations,
+      };
     });
     const saved = save.immediate();
     this.afterCommit();
@@ -209,17 +214,7 @@ export class SqliteEngine implements StoreEngine {
 
   /** Write queued items in order (inside a write transaction): audit runs and message batches. */
   private writeQueued(items: readonly PendingWrite[]): void {
-    let run: PendingCallWrite[] = [];
-    for (const item of items) {
-      if (item.kind !== "messages") {
-        run.push(item);
-        continue;
-      }
-      this.audit.write(run);
-      run = [];
-      this.messages.insert(item.sessionId, item.messages, true, item.createdAt, item.session);
-    }
-    this.audit.write(run);
+    writeQueued(this.audit, this.messages, items);
   }
 
   loadTranscript(sessionId: string): TranscriptMessage[] {

@@ -38,7 +38,8 @@ export class SqliteLeases implements LeaseTable {
     return this.db.transaction(() => this.acquireIn(sessionId, owner, ttlMs)).immediate();
   }
 
-  private acquireIn(sessionId: string, owner: string, ttlMs: number): LeaseResult {
+  /** Take the lease inside the caller's write transaction. */
+  acquireIn(sessionId: string, owner: string, ttlMs: number): LeaseResult {
     // A holder whose process runs keeps its lease, however far another process's clock has
     // run ahead: on one machine liveness is known, so time is not trusted for it.
     const holder = this.get(sessionId);

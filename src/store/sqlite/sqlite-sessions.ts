@@ -74,7 +74,8 @@ export class SqliteSessions {
     return row ? toSession(row) : undefined;
   }
 
-  private insertRow(session: Session, metadata: string | null): void {
+  /** Insert a new session's row inside the caller's write transaction (a duplicate id throws). */
+  insertRow(session: Session, metadata: string | null): void {
     try {
       this.sql(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
         ...sessionRowValues(session, metadata),
