@@ -254,6 +254,7 @@ export function createHarness(options: HarnessOptions): Harness {
         telemetry: resolveTelemetry(options.telemetry),
         signal: run.signal ? AbortSignal.any([run.signal, lost]) : lost,
         emit,
+        listening: run.onEvent !== undefined,
         setStatus: async (status) => {
           await store.updateSession(sessionIdFixed, { status });
         },
