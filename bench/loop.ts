@@ -56,7 +56,8 @@ function benchScript(): ModelScript {
 }
 
 /**
- * Time spent in the model stub: the scripted model's doStream, summed over a run. `v3` puts the
+ * Time spent in the model stub: the scripted model's doGenerate or doStream (a run nobody
+ * listens to asks for whole turns), summed over a run. `v3` puts the
  * same script behind LanguageModelV3, so the run goes through docket's V3 adapter.
  */
 function timedModel(
@@ -79,6 +80,7 @@ function timedModel(
     const inner = createScriptedModelV3(script);
     const model: LanguageModelV3 = {
       ...inner,
+      doGenerate: (options) => timed(() => inner.doGenerate(options)),
       doStream: (options) => timed(() => inner.doStream(options)),
     };
     return {
@@ -89,6 +91,7 @@ function timedModel(
   const inner = createScriptedModel(script);
   const model: LanguageModelV4 = {
     ...inner,
+    doGenerate: (options) => timed(() => inner.doGenerate(options)),
     doStream: (options) => timed(() => inner.doStream(options)),
   };
   return {

@@ -282,6 +282,7 @@ export function createHarness(options: HarnessOptions): Harness {
         telemetry: resolveTelemetry(options.telemetry),
         signal: run.signal ? AbortSignal.any([run.signal, lease.lost]) : lease.lost,
         emit,
+        listening: run.onEvent !== undefined,
         setStatus: async (status, closing) => {
           // A handler stopped by a cancel or its deadline ends first: nothing of this run is
           // still writing when its lease goes, in the run's last commit (ADR 0072).

@@ -1,11 +1,22 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { classifyModelError, type ModelFailure } from "../model/model-failure.js";
+import { generatesTurns, generateTurn } from "./generate-turn.js";
 import { StreamError, type StreamTurnOptions, streamTurn, type TurnOutput } from "./stream-turn.js";
 
 /** How a turn request ended: a turn, or a failure already explained. */
 export type TurnRequestOutcome =
   | { readonly status: "ok"; readonly turn: TurnOutput; readonly attempts: number }
   | { readonly status: "failed"; readonly failure: ModelFailure; readonly attempts: number };
+
+/** One turn's request: a streamed turn's options, and how the model is asked. */
+export interface RequestTurnOptions extends StreamTurnOptions {
+  /**
+   * `"generate"` asks the model for the whole turn (doGenerate) when it can, with no stream to
+   * parse: for a run nobody reads as it comes (`onText` is then never called). Default
+   * `"stream"`.
+   */
+  readonly mode?: "stream" | "generate";
+}
 
 /** Retry settings for model requests. */
 export interface RetryOptions {
@@ -37,8 +48,9 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
 /**
  * Request one turn, retrying rate limits, server errors and unreachable endpoints a bounded
  * number of times with exponential backoff, honouring retry-after. A turn that already streamed
- * text is not retried (the reader has seen part of it). Never throws: failures come back as
- * values with a clear message.
+ * text is not retried (the reader has seen part of it). `mode: "generate"` asks for the whole turn
+ * instead, when nobody reads it as it comes. Never throws: failures come
+ * back as values with a clear message.
  *
  * @example
  * ```ts
@@ -53,7 +65,7 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
  */
 export async function requestTurn(
   model: LanguageModelV4,
-  options: StreamTurnOptions,
+  options: RequestTurnOptions,
   {
     maxRetries = 3,
     baseDelayMs = 500,
@@ -65,14 +77,18 @@ export async function requestTurn(
   for (let attempt = 1; ; attempt += 1) {
     let streamed = false;
     try {
-      const turn = await streamTurn(model, {
-        ...options,
-        onText: (delta) => {
-          // Chat Completions streams open with an empty delta: nothing has been shown yet.
-          if (delta.length > 0) streamed = true;
-          options.onText?.(delta);
-        },
-      });
+      const onText = options.onText;
+      const turn =
+        options.mode === "generate" && generatesTurns(model)
+          ? await generateTurn(model, options)
+          : await streamTurn(model, {
+              ...options,
+              onText: (delta) => {
+                // Chat Completions streams open with an empty delta: nothing has been shown yet.
+                if (delta.length > 0) streamed = true;
+                onText?.(delta);
+              },
+            });
       return { status: "ok", turn, attempts: attempt };
     } catch (error) {
       const failure = classifyModelError(

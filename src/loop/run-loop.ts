@@ -46,6 +46,11 @@ export interface RunContext {
   readonly signal: AbortSignal | undefined;
   readonly emit: (event: HarnessEvent) => void;
   /**
+   * Someone reads the run's events as they come (`run.onEvent`): the model's text is streamed
+   * to it. Without a listener each turn is asked for whole (doGenerate), with no stream to parse.
+   */
+  readonly listening?: boolean;
+  /**
    * Ends the run in the store: the closing message (the final answer), if any, and the session's
    * status, in one commit (ADR 0072).
    */
@@ -121,7 +126,7 @@ function lastAssistantText(messages: readonly TranscriptMessage[]): string {
 }
 
 /**
- * The loop: send the transcript and the menu, stream the reply, run its tool calls through the
+ * The loop: send the transcript and the menu, get the reply (streamed when someone listens), run its tool calls through the
  * checkpoint, save the reply and its results as one unit, repeat, until the model answers without
  * tools, a limit is reached, an approval is pending, the caller cancels or the provider fails.
  * The assistant's reply is kept as a pending batch before any call runs, so a crash or a resume
@@ -279,6 +284,8 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           ...(ctx.limits.maxOutputTokens ? { maxOutputTokens: ctx.limits.maxOutputTokens } : {}),
           ...(ctx.reasoning ? { reasoning: ctx.reasoning } : {}),
           ...(ctx.responseFormat ? { responseFormat: ctx.responseFormat } : {}),
+          // Nobody reads the text as it comes: the model answers whole, with no stream to parse.
+          mode: ctx.listening ? "stream" : "generate",
           onText: (delta) => ctx.emit({ type: "text", delta }),
         },
         {

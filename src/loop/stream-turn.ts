@@ -5,6 +5,7 @@ import type {
   LanguageModelV4Prompt,
 } from "@ai-sdk/provider";
 import type { TranscriptToolCall } from "./transcript-message.js";
+import { turnCallOptions } from "./turn-call-options.js";
 
 /** What one assistant turn produced. */
 export interface TurnOutput {
@@ -62,14 +63,7 @@ export async function streamTurn(
   model: LanguageModelV4,
   options: StreamTurnOptions,
 ): Promise<TurnOutput> {
-  const { stream } = await model.doStream({
-    prompt: options.prompt,
-    tools: options.tools.length > 0 ? [...options.tools] : undefined,
-    abortSignal: options.signal,
-    ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
-    ...(options.reasoning ? { reasoning: options.reasoning } : {}),
-    ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
-  });
+  const { stream } = await model.doStream(turnCallOptions(options));
   let text = "";
   const deltas = new Map<string, string>();
   const toolCalls: TranscriptToolCall[] = [];

@@ -165,9 +165,9 @@ describe("a session saved with one id on several calls (an older docket, or by h
     const prompts: unknown[] = [];
     const model = {
       ...inner,
-      doStream: (options: Parameters<typeof inner.doStream>[0]) => {
+      doGenerate: (options: Parameters<typeof inner.doGenerate>[0]) => {
         prompts.push(structuredClone(options.prompt));
-        return inner.doStream(options);
+        return inner.doGenerate(options);
       },
     };
     const harness = createHarness({

@@ -85,7 +85,8 @@ describe("LanguageModelV4 turns in the loop", () => {
       ],
     ]);
     const harness = createHarness({ model, tools: [tool], store: ":memory:" });
-    const result = await harness.run("echo hi");
+    // A listener, so the turn streams: the parts under test come only over doStream.
+    const result = await harness.run("echo hi", { onEvent: () => {} });
     await harness.close();
 
     expect(result).toMatchObject({ status: "completed", text: "Done." });
@@ -104,7 +105,8 @@ describe("LanguageModelV4 turns in the loop", () => {
       ],
     ]);
     const harness = createHarness({ model, tools: [tool], store: ":memory:" });
-    const result = await harness.run("echo hi");
+    // A listener, so the turn streams: the parts under test come only over doStream.
+    const result = await harness.run("echo hi", { onEvent: () => {} });
     const transcript = await (await harness.store()).loadTranscript(result.sessionId);
     await harness.close();
 

@@ -1,4 +1,4 @@
-import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provider";
 
 /** A model whose first request hangs until it is cancelled, and what that request saw. */
 export interface HeldModel {
@@ -10,7 +10,7 @@ export interface HeldModel {
 }
 
 /**
- * Wrap a model so that its first streaming request waits until its abort signal fires, then
+ * Wrap a model so that its first request (streamed or not) waits until its abort signal fires, then
  * fails the way a cancelled fetch does; later requests go to the wrapped model.
  *
  * @example
@@ -28,22 +28,23 @@ export function holdFirstRequest(inner: LanguageModelV4): HeldModel {
   const inFlight = new Promise<void>((resolve) => {
     markInFlight = resolve;
   });
+  // The first request hangs whichever way it is asked: streamed (someone listens) or whole.
+  const hold = async (options: LanguageModelV4CallOptions): Promise<never> => {
+    first = false;
+    seen = options.abortSignal;
+    markInFlight();
+    const signal = options.abortSignal;
+    if (!signal) throw new Error("the request was made without an abort signal");
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    throw new DOMException("This operation was aborted", "AbortError");
+  };
   const model: LanguageModelV4 = {
     ...inner,
-    doGenerate: (options) => inner.doGenerate(options),
-    async doStream(options) {
-      if (!first) return inner.doStream(options);
-      first = false;
-      seen = options.abortSignal;
-      markInFlight();
-      const signal = options.abortSignal;
-      if (!signal) throw new Error("the request was made without an abort signal");
-      await new Promise<void>((resolve) => {
-        if (signal.aborted) resolve();
-        else signal.addEventListener("abort", () => resolve(), { once: true });
-      });
-      throw new DOMException("This operation was aborted", "AbortError");
-    },
+    doGenerate: (options) => (first ? hold(options) : inner.doGenerate(options)),
+    doStream: (options) => (first ? hold(options) : inner.doStream(options)),
   };
   return { model, inFlight, signal: () => seen };
 }
