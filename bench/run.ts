@@ -29,6 +29,7 @@ const benches: Record<string, () => Promise<void>> = {
   firstcalls: async () => (await import("./first-calls.js")).benchFirstCalls(),
   network: async () => (await import("./sandbox-network.js")).benchSandboxNetwork(),
   relayfloor: async () => (await import("./relay-floor.js")).benchRelayFloor(),
+  commitfloor: async () => (await import("./commit-floor.js")).benchCommitFloor(),
   verify: async () => (await import("./verify.js")).benchVerify(),
 };
 
