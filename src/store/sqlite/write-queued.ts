@@ -9,8 +9,8 @@ import type { SqliteMessages } from "./sqlite-messages.js";
  *
  * @example
  * ```ts
- * declare const audit: SqliteAuditLog;
- * declare const messages: SqliteMessages;
+ * declare const audit: import("./sqlite-audit-log.js").SqliteAuditLog;
+ * declare const messages: import("./sqlite-messages.js").SqliteMessages;
  * declare const queued: readonly import("../pending-write.js").PendingWrite[];
  * writeQueued(audit, messages, queued);
  * ```
