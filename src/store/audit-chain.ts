@@ -1,5 +1,6 @@
 import { sha256Hex } from "../shared/canonical-json.js";
 import type { ChainVerification } from "./audit-record.js";
+import { joinedLinkText } from "./joined-link.js";
 import { storedText } from "./pending-event.js";
 
 /**
@@ -74,6 +75,12 @@ export interface ChainRow {
    * a read call's events): only that row's last hash is stored, so an edit is named by row.
    */
   readonly packedFrom?: number;
+  /**
+   * The seq of the last event of the link this event belongs to, when one link holds several
+   * events (a read call's, ADR 0077). Every event of such a link carries the link's `prevHash`
+   * and `hash`, and `packedFrom` is its first seq; the hash covers them all (`joinedLinkText`).
+   */
+  readonly linkEnd?: number;
 }
 
 /** The last link of a chain, kept beside it so that a truncated chain is noticed. */
@@ -110,6 +117,8 @@ export class ChainVerifier {
   private checked = 0;
   private readonly seen = new Set<string>();
   private problem: Problem | undefined;
+  /** The link being read when it holds several events: checked at its last one. */
+  private link: OpenLink | undefined;
 
   constructor(private readonly headOf: (sessionId: string) => ChainHead | undefined) {}
 
@@ -123,7 +132,7 @@ export class ChainVerifier {
       this.expected = 1;
       this.prevHash = GENESIS_HASH;
     }
-    const found = checkRow(row, this.expected, this.prevHash);
+    const found = checkRow(row, this.expected, this.prevHash) ?? this.checkLink(row);
     if (found) {
       this.problem = {
         ok: false,
@@ -135,8 +144,37 @@ export class ChainVerifier {
     }
     this.checked += 1;
     this.expected = row.seq + 1;
-    this.prevHash = row.hash;
+    // Inside a link of several events the chain moves on at its last one.
+    if (this.link === undefined) this.prevHash = row.hash;
     return false;
+  }
+
+  /**
+   * An event's place in a link of several: the link's events come in a run, agree on where it
+   * ends and on its hash, and its hash is checked over all of their texts at its last one.
+   */
+  private checkLink(row: ChainRow): { seq: number; problem: string } | undefined {
+    const open = this.link;
+    if (row.linkEnd === undefined) {
+      if (open === undefined) return checkHash(row) ?? checkColumns(row);
+      this.link = undefined;
+      return altered(open.from, open.end, "it ends before its last event");
+    }
+    const link = open ?? { from: row.seq, end: row.linkEnd, hash: row.hash, events: [] };
+    if (row.linkEnd !== link.end || row.hash !== link.hash || link.end < row.seq) {
+      this.link = undefined;
+      return altered(link.from, Math.max(link.end, row.seq), "its events disagree on the link");
+    }
+    link.events.push(row.event);
+    this.link = link;
+    if (row.seq === link.end) {
+      this.link = undefined;
+      const text = joinedLinkText(link.events);
+      if (linkHash(link.end, row.sessionId, row.prevHash, text) !== link.hash) {
+        return altered(link.from, link.end, "its hash does not match their content");
+      }
+    }
+    return checkColumns(row);
   }
 
   /** The verdict, once every row was fed. `heads` lists every session that has a chain head. */
@@ -156,7 +194,12 @@ export class ChainVerifier {
     const sessionId = this.current ?? "";
     const last = this.expected - 1;
     const head = this.headOf(sessionId);
-    if (!head) {
+    const open = this.link;
+    this.link = undefined;
+    if (open) {
+      const found = altered(open.from, open.end, "its last event is missing");
+      this.problem = fail(sessionId, found.seq, found.problem);
+    } else if (!head) {
       this.problem = fail(sessionId, last, "the chain has no head record (was it inserted?)");
     } else if (head.seq !== last) {
       this.problem =
@@ -203,18 +246,25 @@ function checkRow(
           : `event ${row.seq} does not link to event ${row.seq - 1} (prev_hash differs: an event was inserted, removed or reordered)`,
     };
   }
-  if (linkHash(row.seq, row.sessionId, row.prevHash, row.event) !== row.hash) {
-    if (row.packedFrom !== undefined && row.packedFrom < row.seq) {
-      return {
-        seq: row.packedFrom,
-        problem: `events ${row.packedFrom} to ${row.seq} were altered (they are stored in one row, and its hash does not match their content)`,
-      };
-    }
+  return undefined;
+}
+
+/** The hash of a link that holds one event (or one of a legacy packed row's events). */
+function checkHash(row: ChainRow): { seq: number; problem: string } | undefined {
+  if (linkHash(row.seq, row.sessionId, row.prevHash, row.event) === row.hash) return undefined;
+  if (row.packedFrom !== undefined && row.packedFrom < row.seq) {
     return {
-      seq: row.seq,
-      problem: `event ${row.seq} was altered (its hash does not match its content)`,
+      seq: row.packedFrom,
+      problem: `events ${row.packedFrom} to ${row.seq} were altered (they are stored in one row, and its hash does not match their content)`,
     };
   }
+  return {
+    seq: row.seq,
+    problem: `event ${row.seq} was altered (its hash does not match its content)`,
+  };
+}
+
+function checkColumns(row: ChainRow): { seq: number; problem: string } | undefined {
   const column = disagreeingColumn(row);
   if (column) {
     return {
@@ -223,6 +273,21 @@ function checkRow(
     };
   }
   return undefined;
+}
+
+/** The events of one link, stored and hashed together: named as a range. */
+function altered(from: number, end: number, why: string): { seq: number; problem: string } {
+  return {
+    seq: from,
+    problem: `events ${from} to ${end} were altered (they are one link of the chain, and ${why})`,
+  };
+}
+
+interface OpenLink {
+  readonly from: number;
+  readonly end: number;
+  readonly hash: string;
+  readonly events: string[];
 }
 
 function disagreeingColumn(row: ChainRow): string | undefined {

@@ -1,10 +1,14 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { exportTrail, readExport } from "../../src/audit/export-trail.js";
+import { verifyTrail } from "../../src/audit/verify-trail.js";
 import { canonicalJson } from "../../src/shared/canonical-json.js";
 import { GENESIS_HASH, linkHash } from "../../src/store/audit-chain.js";
+import { joinedLinkText } from "../../src/store/joined-link.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { StoreEvent } from "../../src/store/store-event.js";
@@ -30,15 +34,49 @@ async function rows(store: Store): Promise<Record<string, unknown>[]> {
   return found as Record<string, unknown>[];
 }
 
-/** The chain as it must read: every event a link, hashed as `linkHash` defines it. */
-function expectedChain(events: readonly StoreEvent[]): Map<string, string[]> {
-  const chains = new Map<string, string[]>();
-  for (const event of events) {
-    const sessionId = event.sessionId ?? "";
-    const hashes = chains.get(sessionId) ?? [];
-    const prev = hashes.at(-1) ?? GENESIS_HASH;
-    hashes.push(linkHash(hashes.length + 1, sessionId, prev, canonicalJson(event)));
-    chains.set(sessionId, hashes);
+/** Each link's events, as a SQLite store groups them: a read call's consecutive events are one. */
+function links(batch: readonly StoreEvent[]): StoreEvent[][] {
+  const grouped: StoreEvent[][] = [];
+  for (const event of batch) {
+    const last = grouped.at(-1)?.[0];
+    const same =
+      last &&
+      last.sessionId === event.sessionId &&
+      last.callId === event.callId &&
+      last.tool === event.tool;
+    if (same) grouped.at(-1)?.push(event);
+    else grouped.push([event]);
+  }
+  return grouped.flatMap((run) => {
+    const starts = run.filter((event) => event.type === "started");
+    const read =
+      run.length > 1 &&
+      starts.length > 0 &&
+      starts.every((event) => event.type === "started" && event.writes === false);
+    return read ? [run] : run.map((event) => [event]);
+  });
+}
+
+/**
+ * The chain as it must read, batch by batch: one link per event, one per read call's events
+ * (their texts joined as `joinedLinkText` says), each hashed as `linkHash` defines it. Every
+ * event of a link shows the link's hashes.
+ */
+function expectedChain(
+  batches: readonly (readonly StoreEvent[])[],
+): Map<string, { hash: string; prevHash: string }[]> {
+  const chains = new Map<string, { hash: string; prevHash: string }[]>();
+  for (const batch of batches) {
+    for (const link of links(batch)) {
+      const sessionId = link[0]?.sessionId ?? "";
+      const events = chains.get(sessionId) ?? [];
+      const prevHash = events.at(-1)?.hash ?? GENESIS_HASH;
+      const text =
+        link.length === 1 ? canonicalJson(link[0]) : joinedLinkText(link.map(canonicalJson));
+      const hash = linkHash(events.length + link.length, sessionId, prevHash, text);
+      for (const _ of link) events.push({ hash, prevHash });
+      chains.set(sessionId, events);
+    }
   }
   return chains;
 }
@@ -56,11 +94,12 @@ describe("a SQLite row holding a read call's events", () => {
       [8, "w1", "finished"],
     ]);
     expect(String(stored[0]?.event).split("\n")).toHaveLength(4);
+    expect(JSON.parse(String(stored[0]?.event))).toHaveLength(4);
     expect(stored[0]?.prev_hash).toBe(GENESIS_HASH);
     await store.close();
   });
 
-  it("lists, pages and filters every event with its own seq and hashes, and verifies", async () => {
+  it("lists, pages and filters every event with its own seq and its link's hashes, and verifies", async () => {
     const store = await fresh();
     const events = [
       ...read("r1"),
@@ -69,10 +108,15 @@ describe("a SQLite row holding a read call's events", () => {
     ];
     await store.emitMany(events);
     const listed = await store.listEvents({ sessionId: "ses_1" });
-    const hashes = expectedChain(events).get("ses_1") ?? [];
+    const chain = expectedChain([events]).get("ses_1") ?? [];
+    const hashes = chain.map((link) => link.hash);
     expect(listed.map((record) => record.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(listed.map((record) => record.hash)).toEqual(hashes);
-    expect(listed.map((record) => record.prevHash)).toEqual([GENESIS_HASH, ...hashes.slice(0, -1)]);
+    expect(listed.map((record) => record.prevHash)).toEqual(chain.map((link) => link.prevHash));
+    // One link a read call: its four events share the hashes; a write's events are four links.
+    expect(new Set(hashes).size).toBe(6);
+    expect(listed[3]?.prevHash).toBe(GENESIS_HASH);
+    expect(listed[4]?.prevHash).toBe(hashes[3]);
     expect(listed.map((record) => record.event)).toEqual(JSON.parse(JSON.stringify(events)));
     expect(listed[5]).toMatchObject({ callId: "r2", tool: "lookup", type: "decided" });
     const [head] = await store.listChainHeads("ses_1");
@@ -121,10 +165,12 @@ describe("a SQLite row holding a read call's events", () => {
             all.push(...events);
             await store.emitMany(events);
           }
-          const expected = expectedChain(all);
-          for (const [sessionId, hashes] of expected) {
+          const expected = expectedChain(
+            batches.map((batch) => batch.flatMap((c) => callEvents(c))),
+          );
+          for (const [sessionId, chain] of expected) {
             const listed = await store.listEvents({ sessionId, limit: 10_000 });
-            expect(listed.map((record) => record.hash)).toEqual(hashes);
+            expect(listed.map((record) => record.hash)).toEqual(chain.map((link) => link.hash));
           }
           expect(await store.verifyChain()).toMatchObject({ ok: true, checked: all.length });
           await store.close();
@@ -132,6 +178,104 @@ describe("a SQLite row holding a read call's events", () => {
       ),
       { numRuns: 25 },
     );
+  });
+});
+
+/** The event texts of a packed row. */
+function eventsOf(row: Record<string, unknown>): string[] {
+  return (JSON.parse(String(row.event)) as unknown[]).map((event) => canonicalJson(event));
+}
+
+describe("a read call's link in an export", () => {
+  async function exported(): Promise<string> {
+    const store = await fresh();
+    await store.emitMany([...read("r1"), ...callEvents({ sessionId: "ses_1", callId: "w1" })]);
+    let text = "";
+    await exportTrail(store, { sessionId: "ses_1" }, (line) => {
+      text += line;
+    });
+    await store.close();
+    return text;
+  }
+  const chainProblems = async (text: string) =>
+    (await verifyTrail(readExport(text, "x.jsonl").source)).problems.filter(
+      (problem) => problem.kind === "chain",
+    );
+
+  it("is one line per event, each naming the link it belongs to, and verifies on its own", async () => {
+    const text = await exported();
+    const rows = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind: string; row?: Record<string, unknown> })
+      .filter((line) => line.kind === "event")
+      .map((line) => line.row);
+    expect(rows.map((row) => [row?.seq, row?.type, row?.linkEnd])).toEqual([
+      [1, "requested", 4],
+      [2, "decided", 4],
+      [3, "started", 4],
+      [4, "finished", 4],
+      [5, "requested", undefined],
+      [6, "decided", undefined],
+      [7, "started", undefined],
+      [8, "finished", undefined],
+    ]);
+    expect(await chainProblems(text)).toEqual([]);
+  });
+
+  it("recomputes, link by link, with nothing but SHA-256 as docs/audit.md describes", async () => {
+    type Row = {
+      sessionId: string;
+      seq: number;
+      event: string;
+      prevHash: string;
+      hash: string;
+      packedFrom?: number;
+      linkEnd?: number;
+    };
+    const rows = (await exported())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind: string; row: Row })
+      .filter((line) => line.kind === "event")
+      .map((line) => line.row);
+    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+    let prev = "0".repeat(64);
+    let checked = 0;
+    for (let i = 0; i < rows.length; ) {
+      const row = rows[i] as Row;
+      const group =
+        row.linkEnd === undefined ? [row] : rows.filter((r) => r.linkEnd === row.linkEnd);
+      const last = group.at(-1) as Row;
+      const text = group.length === 1 ? row.event : `[${group.map((r) => r.event).join(",\n")}]`;
+      const body = `{"event":${text},"prevHash":${JSON.stringify(prev)},"seq":${last.seq},"sessionId":${JSON.stringify(row.sessionId)}}`;
+      for (const member of group) {
+        expect([member.prevHash, member.hash]).toEqual([prev, sha256(body)]);
+      }
+      if (row.linkEnd !== undefined) expect(row.packedFrom).toBe(row.seq);
+      prev = last.hash;
+      checked += 1;
+      i += group.length;
+    }
+    expect(checked).toBe(5);
+  });
+
+  it("is refused with one of its events edited, dropped, or cut loose from the link", async () => {
+    const text = await exported();
+    const lines = text.split("\n");
+    const decided = lines.findIndex(
+      (line) => line.includes('\\"decided\\"') && line.includes('"seq":2'),
+    );
+    expect(decided).toBeGreaterThan(0);
+    const edits = [
+      lines.map((line, i) => (i === decided ? line.replace("lookup", "lookuq") : line)),
+      lines.filter((_, i) => i !== decided),
+      lines.map((line) => line.replace(',"linkEnd":4', "")),
+    ];
+    for (const edited of edits) {
+      const problems = await chainProblems(edited.join("\n"));
+      expect(problems[0], edited.join("\n")).toMatchObject({ sessionId: "ses_1" });
+    }
   });
 });
 
@@ -152,16 +296,39 @@ describe("tampering with a packed row", () => {
     {
       name: "an event removed from it",
       sql: (row) =>
-        `UPDATE audit_events SET event = ${lit(String(row.event).split("\n").slice(1).join("\n"))} WHERE seq = 4`,
+        `UPDATE audit_events SET event = ${lit(joinedLinkText(eventsOf(row).slice(1)))} WHERE seq = 4`,
       seq: 1,
       problem: /event 1 is missing/,
     },
     {
       name: "an event added to it",
       sql: (row) =>
-        `UPDATE audit_events SET event = ${lit(`${String(row.event)}\n${String(row.event).split("\n")[0]}`)}, seq = 5 WHERE seq = 4`,
+        `UPDATE audit_events SET event = ${lit(joinedLinkText([...eventsOf(row), eventsOf(row)[0] ?? ""]))}, seq = 5 WHERE seq = 4`,
       seq: 1,
       problem: /events 1 to 5 were altered/,
+    },
+    {
+      name: "two of its events swapped",
+      sql: (row) => {
+        const [a, b, ...rest] = eventsOf(row);
+        return `UPDATE audit_events SET event = ${lit(joinedLinkText([b ?? "", a ?? "", ...rest]))} WHERE seq = 4`;
+      },
+      seq: 1,
+      problem: /events 1 to 4 were altered/,
+    },
+    {
+      name: "its events rejoined as an older docket's packed row",
+      sql: (row) =>
+        `UPDATE audit_events SET event = ${lit(eventsOf(row).join("\n"))} WHERE seq = 4`,
+      seq: 1,
+      problem: /events 1 to 4 were altered/,
+    },
+    {
+      name: "its closing bracket taken off",
+      sql: (row) =>
+        `UPDATE audit_events SET event = ${lit(String(row.event).slice(0, -1))} WHERE seq = 4`,
+      seq: 1,
+      problem: /altered/,
     },
     {
       name: "an edited type column",

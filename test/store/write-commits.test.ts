@@ -40,8 +40,11 @@ function seenFromOutside(path: string, callId: string): { state?: string; events
       .all(callId) as { event: string }[];
     return {
       ...(row ? { state: row.state } : {}),
+      // A read call's row holds its events as one JSON array (ADR 0077).
       events: events.flatMap(({ event }) =>
-        event.split("\n").map((line) => (JSON.parse(line) as { type: string }).type),
+        [JSON.parse(event) as { type: string } | { type: string }[]]
+          .flat()
+          .map((parsed) => parsed.type),
       ),
     };
   } finally {

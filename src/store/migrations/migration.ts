@@ -12,6 +12,7 @@ import { callsStateCheck } from "./011-calls-state-check.js";
 import { owedDeliveries } from "./012-owed-deliveries.js";
 import { approvalsByTime } from "./013-approvals-by-time.js";
 import { approvalsSearch } from "./014-approvals-search.js";
+import { oneLinkReadCalls } from "./015-one-link-read-calls.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   owedDeliveries,
   approvalsByTime,
   approvalsSearch,
+  oneLinkReadCalls,
 ];
 
 /**

@@ -1,10 +1,4 @@
-import {
-  type ChainHead,
-  type ChainRow,
-  ChainVerifier,
-  GENESIS_HASH,
-  linkHash,
-} from "../audit-chain.js";
+import { type ChainHead, type ChainRow, ChainVerifier, GENESIS_HASH } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
 import type { CallRow } from "../call-state.js";
 import { foldCallWrite, type PendingCallWrite } from "../pending-write.js";
@@ -103,12 +97,9 @@ export class SqliteAuditLog {
           }
           headSession = sessionId;
         }
-        const seq = head.seq + 1;
-        const hash = linkHash(seq, sessionId, head.hash, item.json);
-        rows.add(item, seq, head.hash, hash);
-        // The map holds this object: the head moves on in place.
-        head.seq = seq;
-        head.hash = hash;
+        // The map holds this object: the head moves on in place (its hash as the rows link).
+        head.seq += 1;
+        rows.add(item, head.seq, head);
       }
       if (next !== entry.row) {
         entry.row = next;

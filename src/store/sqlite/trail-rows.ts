@@ -1,42 +1,53 @@
+import { linkHash } from "../audit-chain.js";
+import { joinedLinkText } from "../joined-link.js";
 import type { PendingEvent } from "../pending-event.js";
 import type { MultiRowInsert } from "./multi-row-insert.js";
 
-/** One chained event on its way to a row. */
-interface Link {
+/** A session's chain head as a write moves it on: the rows laid out here advance it in place. */
+export interface MovingHead {
+  seq: number;
+  hash: string;
+}
+
+/** One event on its way to a row, with its seq in the chain. */
+interface Placed {
   readonly item: PendingEvent;
   readonly seq: number;
-  readonly prevHash: string;
-  readonly hash: string;
 }
 
 /**
- * Lays a write's chained events out as `audit_events` rows: one row per event, except that the
- * consecutive events of one read call (a `started` that does not write, and no intent) share a
- * row. Such a row holds their canonical JSON texts joined by newlines (canonical JSON never
- * contains a raw newline), its `seq`, `type` and `at` are its last event's, its `prev_hash` is
- * the first event's and its `hash` the last event's: every event is still a link of the chain
- * (`hash = SHA-256(seq, sessionId, prevHash, event)`), only the hashes inside a row are not
- * stored, since each follows from the one before. A row costs SQLite about as much as the
- * bytes it adds to the write-ahead log; four rows of a read call cost about twice one row.
+ * Lays a write's chained events out as `audit_events` rows and links them into their session's
+ * chain: one row and one link per event, except that the consecutive events of one read call
+ * (a `started` that does not write, and no intent) are one row and one link (ADR 0077). Such a
+ * row holds their canonical JSON texts as `joinedLinkText` joins them, its `seq`, `type` and
+ * `at` are its last event's, and its hash is `linkHash(seq, sessionId, prevHash, text)`: one
+ * SHA-256 for the call instead of one per event. Each event keeps its own seq, so `audit show`
+ * and the listings read every event as before. A row costs SQLite about as much as the bytes it
+ * adds to the write-ahead log; four rows of a read call cost about twice one row.
  *
  * @example
  * ```ts
  * declare const insert: import("./multi-row-insert.js").MultiRowInsert;
  * declare const item: import("../pending-event.js").PendingEvent;
- * declare const [seq, prevHash, hash]: [number, string, string]; // its place in the chain
+ * const head = { seq: 0, hash: "0".repeat(64) }; // the session's chain head
  * const rows = new TrailRows(insert);
- * rows.add(item, seq, prevHash, hash); // for each event, in chain order
- * rows.end();
+ * head.seq += 1;
+ * rows.add(item, head.seq, head); // for each event, in chain order
+ * rows.end(); // head.hash is now the last link's
  * insert.flush();
  * ```
  */
 export class TrailRows {
-  private run: Link[] = [];
+  private run: Placed[] = [];
+  private runHead: MovingHead | undefined;
 
   constructor(private readonly insert: MultiRowInsert) {}
 
-  /** The next event of the chain (of any session). */
-  add(item: PendingEvent, seq: number, prevHash: string, hash: string): void {
+  /**
+   * The next event of the chain (of any session), at `seq`; `head` is its session's head,
+   * whose hash moves on when the event's link is laid out (at the latest at `end`).
+   */
+  add(item: PendingEvent, seq: number, head: MovingHead): void {
     const last = this.run[this.run.length - 1];
     if (
       last &&
@@ -46,43 +57,51 @@ export class TrailRows {
     ) {
       this.end();
     }
-    this.run.push({ item, seq, prevHash, hash });
+    this.runHead = head;
+    this.run.push({ item, seq });
   }
 
-  /** Write out the run in hand (call before flushing the insert). */
+  /** Write out the run in hand (call before flushing the insert, and before reading a head). */
   end(): void {
     const run = this.run;
-    if (run.length === 0) return;
+    const head = this.runHead;
+    if (run.length === 0 || head === undefined) return;
     this.run = [];
+    const { sessionId } = (run[0] as Placed).item;
     if (run.length === 1 || !isRead(run)) {
-      for (const link of run) this.row(link, link.item.json, link.prevHash);
+      for (const { item, seq } of run) {
+        const prevHash = head.hash;
+        head.hash = linkHash(seq, sessionId, prevHash, item.json);
+        this.row(item, seq, item.json, prevHash, head.hash);
+      }
       return;
     }
-    let text = (run[0] as Link).item.json;
-    for (let i = 1; i < run.length; i += 1) text += `\n${(run[i] as Link).item.json}`;
-    this.row(run[run.length - 1] as Link, text, (run[0] as Link).prevHash);
+    const last = run[run.length - 1] as Placed;
+    const text = joinedLinkText(run.map(({ item }) => item.json));
+    const prevHash = head.hash;
+    head.hash = linkHash(last.seq, sessionId, prevHash, text);
+    this.row(last.item, last.seq, text, prevHash, head.hash);
   }
 
-  private row(last: Link, text: string, prevHash: string): void {
-    const { item } = last;
+  private row(item: PendingEvent, seq: number, text: string, prevHash: string, hash: string) {
     this.insert
       .nextRow()
       .push(
         item.sessionId,
-        last.seq,
+        seq,
         item.callId,
         item.event.type,
         item.tool,
         item.event.at,
         text,
         prevHash,
-        last.hash,
+        hash,
       );
   }
 }
 
 /** A read call's events: one `started` that does not write, and no intent among them. */
-function isRead(run: readonly Link[]): boolean {
+function isRead(run: readonly Placed[]): boolean {
   let read = false;
   for (const { item } of run) {
     if (item.event.type !== "started") continue;

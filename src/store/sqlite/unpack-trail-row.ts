@@ -1,17 +1,21 @@
 import type { ChainRow } from "../audit-chain.js";
 import { linkHash } from "../audit-chain.js";
 import type { AuditRecord } from "../audit-record.js";
+import { splitJoinedLink } from "../joined-link.js";
 import type { StoreEventType } from "../store-event.js";
 import type { Row } from "../store-rows.js";
 import { toChainRow } from "../store-rows.js";
 
 /**
  * The events an `audit_events` row holds, as the verifier reads them: one for a row of one
- * event, every event of a read call for a packed row (`TrailRows`). Inside a packed row the
- * hashes between its events are not stored: each is computed from the one before, starting at
- * the row's `prev_hash`, and its last event carries the row's stored `hash` and `type` and
- * `at` columns. So an edit of any event in it, or of a column, breaks the last link of the row
- * (named as the row's first event, `packedFrom`) and everything after.
+ * event, every event of a read call for a packed row (`TrailRows`). A packed row is one link of
+ * the chain (ADR 0077): each of its events carries the row's `prev_hash` and `hash`, the seq of
+ * its first (`packedFrom`) and last (`linkEnd`) event, and the verifier hashes their texts
+ * together at the last one. A row an older docket packed (its events joined by newlines, ADR
+ * 0015) is a run of links: the hashes between its events are computed from the one before,
+ * starting at the row's `prev_hash`, and its last event carries the row's stored `hash`. In
+ * both, the last event carries the row's `type` and `at` columns, and an edit of any event or
+ * column breaks the row's last link (named as its first event) and everything after.
  *
  * @example
  * ```ts
@@ -26,14 +30,25 @@ export function unpackTrailRow(
   wanted?: (link: Pick<ChainRow, "seq" | "type" | "at">) => boolean,
 ): ChainRow[] {
   const text = String(row.event);
-  if (!text.includes("\n")) return [toChainRow(row)];
-  const parts = text.split("\n");
+  const joined = splitJoinedLink(text);
+  if (joined === undefined && !text.includes("\n")) return [toChainRow(row)];
+  const parts = joined ?? text.split("\n");
   const last = toChainRow(row);
   const first = last.seq - parts.length + 1;
   const columns = parts.map((part, i) =>
     i === parts.length - 1 ? { type: last.type, at: last.at } : eventColumns(part),
   );
   if (wanted && !columns.some((column, i) => wanted({ seq: first + i, ...column }))) return [];
+  if (joined !== undefined) {
+    return parts.map((event, i) => ({
+      ...last,
+      seq: first + i,
+      ...(columns[i] as { type: string; at: number }),
+      event,
+      packedFrom: first,
+      linkEnd: last.seq,
+    }));
+  }
   const links: ChainRow[] = [];
   let prevHash = last.prevHash;
   for (let i = 0; i < parts.length - 1; i += 1) {

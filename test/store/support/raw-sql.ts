@@ -71,7 +71,7 @@ export function lit(text: string): string {
 
 /**
  * `audit_events` rows (selected with their `call_id` and `event` columns) as the events they
- * hold, in order: a SQLite row may hold all the events of a read call, joined by newlines.
+ * hold, in order: a SQLite row may hold all the events of a read call (a JSON array, ADR 0077).
  *
  * @example
  * ```ts
@@ -80,10 +80,12 @@ export function lit(text: string): string {
  * ```
  */
 export function eventsOfRows(rows: unknown[] | undefined): { call_id: string; type: string }[] {
-  return (rows as { call_id: string; event: string }[]).flatMap((row) =>
-    row.event.split("\n").map((text) => ({
+  return (rows as { call_id: string; event: string }[]).flatMap((row) => {
+    // A read call's row is one link: its events as a JSON array (ADR 0077).
+    const parsed = JSON.parse(row.event) as { type: unknown } | { type: unknown }[];
+    return (Array.isArray(parsed) ? parsed : [parsed]).map((event) => ({
       call_id: row.call_id,
-      type: String((JSON.parse(text) as { type: unknown }).type),
-    })),
-  );
+      type: String(event.type),
+    }));
+  });
 }
