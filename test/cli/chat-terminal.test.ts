@@ -3,9 +3,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
+import { useBuiltBin } from "../support/built-bin.js";
 import { driveDocketTty } from "../support/drive-docket-tty.js";
 import { runDocket } from "../support/run-docket.js";
 import { cliProject, userMessages } from "./support/cli-project.js";
+
+// The shipped CLI: a Ctrl-C at the terminal would kill the sources' tsx loader too.
+const { bin } = useBuiltBin();
 
 const project = () => cliProject();
 
@@ -16,7 +20,11 @@ describe("docket chat at a terminal", { timeout: 120_000 }, () => {
       turn("Looking.", call("c_list", "list_files", { path: "." })),
       turn("There is a docket.yaml."),
     ]);
-    const tty = driveDocketTty(["chat", "--model", `scripted:${script}`], { cwd: dir, env });
+    const tty = driveDocketTty(["chat", "--model", `scripted:${script}`], {
+      cli: bin.main,
+      cwd: dir,
+      env,
+    });
     let at = await tty.waitFor("you> ");
     tty.type("/help\r");
     at = await tty.waitFor("/clear", { from: at });
@@ -71,7 +79,7 @@ async function chatOnce(
   { dir, env }: { dir: string; env: NodeJS.ProcessEnv },
   steps: readonly { type: string; until?: string }[],
 ) {
-  const tty = driveDocketTty(["chat", ...args], { cwd: dir, env });
+  const tty = driveDocketTty(["chat", ...args], { cli: bin.main, cwd: dir, env });
   let at = await tty.waitFor("you> ");
   for (const step of steps) {
     tty.type(step.type);
@@ -170,7 +178,11 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
     expect(sessionId, first.stdout).toBeDefined();
 
     for (const how of [["--session", String(sessionId)], ["--continue"]]) {
-      const tty = driveDocketTty(["chat", ...model, ...how], { cwd: ctx.dir, env: ctx.env });
+      const tty = driveDocketTty(["chat", ...model, ...how], {
+        cli: bin.main,
+        cwd: ctx.dir,
+        env: ctx.env,
+      });
       const prompt = await tty.waitFor("you> ");
       const shown = tty.output().slice(0, prompt);
       expect(shown).toContain(`Continuing session ${sessionId}:\n`);
@@ -188,6 +200,7 @@ describe("docket chat history, multi-line input and resume", { timeout: 120_000 
     const ctx = await project();
     const script = await writeScriptFile(ctx.dir, [turn("unused")]);
     const tty = driveDocketTty(["chat", "--model", `scripted:${script}`, "--continue"], {
+      cli: bin.main,
       cwd: ctx.dir,
       env: ctx.env,
     });
@@ -204,6 +217,7 @@ describe("Ctrl-C prints the command that continues", { timeout: 120_000 }, () =>
     writeFileSync(join(ctx.dir, "team.yaml"), "principal: agent\n");
     const script = await writeScriptFile(ctx.dir, [turn("Hello.")]);
     const tty = driveDocketTty(["chat", "--model", `scripted:${script}`, "--config", "team.yaml"], {
+      cli: bin.main,
       cwd: ctx.dir,
       env: ctx.env,
     });
@@ -240,6 +254,7 @@ describe("Ctrl-C prints the command that continues", { timeout: 120_000 }, () =>
         turn("Done waiting."),
       ]);
       const tty = driveDocketTty(["chat", "--model", `scripted:${script}`], {
+        cli: bin.main,
         cwd: ctx.dir,
         env: ctx.env,
       });

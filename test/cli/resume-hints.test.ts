@@ -2,11 +2,15 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { call, turn, writeScriptFile } from "../loop/support/model-script.js";
+import { useBuiltBin } from "../support/built-bin.js";
 import { driveDocketTty } from "../support/drive-docket-tty.js";
 import { runDocket } from "../support/run-docket.js";
 import { runDocketTty } from "../support/run-docket-tty.js";
 import { cliProject, userMessages } from "./support/cli-project.js";
 import { suspendedWrite } from "./support/suspended-write.js";
+
+// The shipped CLI: a Ctrl-C at the terminal would kill the sources' tsx loader too.
+const { bin } = useBuiltBin();
 
 // Issue 39: every command docket prints is run here, in the situation that printed it, with the
 // model given as `--model` (the README's path: `docket init` leaves `model:` commented out).
@@ -42,7 +46,7 @@ describe("the commands docket prints, run as printed", { timeout: 180_000 }, () 
     ]);
     const tty = driveDocketTty(
       ["run", "wait a minute", "--model", `scripted:${script}`, "--config", "team.yaml"],
-      { cwd: dir, env },
+      { cli: bin.main, cwd: dir, env },
     );
     await tty.waitFor("running run_command");
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -70,7 +74,11 @@ describe("the commands docket prints, run as printed", { timeout: 180_000 }, () 
   it("after Ctrl-C in docket chat: `docket chat --session …` opens the same conversation", async () => {
     const { dir, env } = await cliProject();
     const script = await writeScriptFile(dir, [turn("Hello."), turn("Hello again.")]);
-    const first = driveDocketTty(["chat", "--model", `scripted:${script}`], { cwd: dir, env });
+    const first = driveDocketTty(["chat", "--model", `scripted:${script}`], {
+      cli: bin.main,
+      cwd: dir,
+      env,
+    });
     let at = await first.waitFor("you> ");
     first.type("hi\r");
     at = await first.waitFor("Hello.", { from: at });
@@ -80,7 +88,7 @@ describe("the commands docket prints, run as printed", { timeout: 180_000 }, () 
     expect(ended.code, ended.stdout).toBe(130);
     const chat = printed(ended.stdout, /session ses_[\w-]+ saved: (docket chat [^\n]+)\n/);
 
-    const second = driveDocketTty(chat, { cwd: dir, env });
+    const second = driveDocketTty(chat, { cli: bin.main, cwd: dir, env });
     at = await second.waitFor("you> ");
     expect(second.output()).toContain("hi");
     second.type("and again\r");

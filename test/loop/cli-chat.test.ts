@@ -5,19 +5,21 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
+import { useBuiltBin } from "../support/built-bin.js";
 import { call, turn, writeScriptFile } from "./support/model-script.js";
 import { tempDir } from "./support/temp-dir.js";
 import { expectWholeBatches } from "./support/whole-batches.js";
 
 const relay = fileURLToPath(new URL("../support/pty-relay.py", import.meta.url));
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// The shipped CLI: a Ctrl-C at the terminal reaches the whole process group, and under tsx it
+// kills the esbuild service every later module load needs (see drive-docket-tty.ts).
+const { bin } = useBuiltBin();
 
 /** `docket chat` in a real pseudo-terminal: type into it, read what it shows. */
 function chatInTerminal(args: readonly string[], cwd: string) {
   const child: ChildProcess = spawn(
     "python3",
-    [relay, process.execPath, "--import", tsx, main, "chat", ...args],
+    [relay, process.execPath, bin.main, "chat", ...args],
     { cwd, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, COLUMNS: "200" } },
   );
   let screen = "";

@@ -2,9 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { CommandOutcome } from "./run-docket.js";
 
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const relay = fileURLToPath(new URL("./pty-relay.py", import.meta.url));
-const tsx = import.meta.resolve("tsx");
 
 /** A `docket` process at a real pseudo-terminal, typed into step by step. */
 export interface TtySession {
@@ -19,22 +17,27 @@ export interface TtySession {
 }
 
 /**
- * Start the CLI from source under test/support/pty-relay.py, so that its stdin and stdout are a
- * TTY, and drive it as a person would: wait for a prompt, then type. Typing only after the
- * prompt is shown matters at a terminal: a Ctrl-C typed early interrupts whatever runs then.
+ * Start the installed CLI (`cli`: useBuiltBin's `bin.main`, what `npm pack` ships) under
+ * test/support/pty-relay.py, so that its stdin and stdout are a TTY, and drive it as a person
+ * would: wait for a prompt, then type. Typing only after the prompt is shown matters at a
+ * terminal: a Ctrl-C typed early interrupts whatever runs then. It is the shipped bundle, never
+ * the sources under tsx: a Ctrl-C at the terminal reaches the whole foreground process group,
+ * tsx's esbuild service with it, and every module loaded after that failed ("The service is no
+ * longer running") where a user's docket goes on.
  *
  * @example
  * ```ts
- * const tty = driveDocketTty(["chat", "--model", `scripted:${script}`], { cwd });
+ * const { bin } = useBuiltBin();
+ * const tty = driveDocketTty(["chat", "--model", `scripted:${script}`], { cli: bin.main, cwd });
  * await tty.waitFor("you> ");
  * tty.type("hello\r");
  * ```
  */
 export function driveDocketTty(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  options: { cli: string; env?: NodeJS.ProcessEnv; cwd?: string },
 ): TtySession {
-  const child = spawn("python3", [relay, process.execPath, "--import", tsx, main, ...args], {
+  const child = spawn("python3", [relay, process.execPath, options.cli, ...args], {
     env: { ...process.env, ...options.env },
     cwd: options.cwd,
     stdio: ["pipe", "pipe", "pipe"],
