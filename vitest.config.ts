@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -22,6 +22,10 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
     exclude: ["**/node_modules/**", "test/fixtures/**"],
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where
+    // most test time is spent waiting on the docket processes, servers and agents a test starts.
+    // Two workers there took the whole suite from 1,351 s to 893 s (2026-12-04), all passing.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ["test/support/pack-run-id.ts"],
