@@ -263,8 +263,6 @@ export function createHarness(options: HarnessOptions): Harness {
       ...(options.toolLint === undefined ? {} : { toolLint: options.toolLint }),
     });
     emit({ type: "run_start", sessionId: id });
-    // A new session is created active.
-    if (!fresh) await store.updateSession(id, { status: "active" });
     if (input !== undefined && !fresh) await transcript.append({ role: "user", text: input });
     try {
       return await runLoop({
@@ -283,6 +281,8 @@ export function createHarness(options: HarnessOptions): Harness {
         signal: run.signal ? AbortSignal.any([run.signal, lease.lost]) : lease.lost,
         emit,
         listening: run.onEvent !== undefined,
+        // A new session is created active; a resumed one becomes active once it has work.
+        ...(fresh ? {} : { markActive: () => store.updateSession(id, { status: "active" }) }),
         setStatus: async (status, closing) => {
           // A handler stopped by a cancel or its deadline ends first: nothing of this run is
           // still writing when its lease goes, in the run's last commit (ADR 0072).

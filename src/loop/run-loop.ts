@@ -60,6 +60,12 @@ export interface RunContext {
   ) => Promise<void>;
   /** Spans (`invoke_agent`, `chat`) and model metrics; none without it. */
   readonly telemetry?: Telemetry;
+  /**
+   * Marks a resumed session active, once the run has found work to do: a resume of a session
+   * whose last word is the model's answer ends it completed without ever showing it active, so
+   * a process stopped meanwhile leaves it as it was. Unset for a session this run created.
+   */
+  readonly markActive?: () => Promise<unknown>;
 }
 
 function toTranscriptResult(result: ToolResult, maxBytes: number): TranscriptToolResult {
@@ -207,6 +213,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
     if (!pendingBatch && last?.role === "assistant" && last.toolCalls.length === 0) {
       return end("completed", last.text);
     }
+    await ctx.markActive?.();
     for (;;) {
       // A reply whose calls have not all got results: finish it before asking the model again.
       if (pendingBatch) {

@@ -23,4 +23,28 @@ describe("resuming a session the model has already answered", () => {
     expect(model.requests).toHaveLength(0);
     expect((await store.getSession(session.id))?.status).toBe("completed");
   });
+
+  it("never shows a completed session active: a resume stopped before its end leaves it completed", async () => {
+    const { store } = await tempStore();
+    const first = await createHarness({
+      model: createScriptedModel(scriptOf([turn("Done.")])),
+      tools: [],
+      store,
+    }).run("Do it.");
+    expect((await store.getSession(first.sessionId))?.status).toBe("completed");
+    // The resuming process stops just before its closing commit: its endRun never happens.
+    const stopped = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key === "endRun") return () => Promise.reject(new Error("the process stopped here"));
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const model = createScriptedModel(scriptOf([turn("Another answer.")]));
+    await createHarness({ model, tools: [], store: stopped })
+      .resume(first.sessionId)
+      .catch(() => undefined);
+    expect(model.requests).toHaveLength(0);
+    expect((await store.getSession(first.sessionId))?.status).toBe("completed");
+  });
 });
