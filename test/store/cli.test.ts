@@ -166,7 +166,7 @@ describe("docket audit and docket sessions", () => {
     const unsigned = await docket(["audit", "verify", "--store", url], env);
     expect(unsigned.code).toBe(1);
     expect(unsigned.stdout).toMatch(/forged_session: session "ses_1", event 1/);
-  });
+  }, 120_000);
 
   it("reports a store that does not exist without creating it", async () => {
     const verify = await docket([

@@ -25,6 +25,12 @@ describe.each(faultEngines)("a harness SIGKILLed mid-batch and restarted, on $na
       for (let run = 0; run < RUNS; run += 1) {
         const worker = spawnWorker("harness-batch-loop-worker", [url, dir]);
         await worker.waitFor("READY");
+        // Its first conversation ended (however slow the machine), then a kill at a random
+        // moment of the ones that follow it.
+        for (let waited = 0; waited < 60_000 && worker.child.exitCode === null; waited += 10) {
+          if (/^RUN /m.test(worker.output())) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
         await new Promise((resolve) => setTimeout(resolve, 40 + Math.random() * 400));
         worker.child.kill("SIGKILL");
         await worker.exited;
