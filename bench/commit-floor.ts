@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { linkHash } from "../src/store/audit-chain.js";
 import { openStore } from "../src/store/open-store.js";
 import { openNodeSqlite } from "../src/store/sqlite/node-sqlite-database.js";
 import type { Database } from "../src/store/sqlite/sqlite-driver.js";
 import { median } from "./stats.js";
 
 const COMMITS = 5_000;
+const READ_FLOOR = "read call floor";
 const ROUNDS = 7;
 const HASH = "e9ff6690cf7c0a91bb99311e7af0b444cca7bcc84026ad0ce1488d7d978f14c1";
 /** About the size of a write call's `started` event as docket stores it. */
@@ -102,6 +104,47 @@ function perCommit(db: Database, shape: CommitShape, sessionId: string): number 
   return (used.user + used.system) / COMMITS;
 }
 
+/** About the size of a read call's one link (ADR 0077: its four events' texts, joined). */
+const READ_LINK = JSON.stringify({ type: "finished", pad: "x".repeat(920) });
+/** About the sizes of a turn's two transcript messages: the model's ten calls, their results. */
+const ASSISTANT_MESSAGE = JSON.stringify({ role: "assistant", pad: "x".repeat(560) });
+const TOOL_MESSAGE = JSON.stringify({ role: "tool", pad: "x".repeat(780) });
+
+/**
+ * CPU µs per read call of the least a durable trail of read calls can write, on docket's schema:
+ * a turn's commit of 10 links (one `audit_events` row each, its link hash computed here as the
+ * store computes it), the chain head and the turn's two transcript rows; no `calls` row, no
+ * docket JavaScript. What docket's store could cost a read call if its calls rows went (ADR 0078).
+ */
+function perReadCallFloor(db: Database, sessionId: string): number {
+  const event = db.prepare(
+    "INSERT INTO audit_events (session_id, seq, call_id, type, tool, at, event, prev_hash, hash) VALUES (?, ?, ?, 'finished', 'noop', ?, ?, ?, ?)",
+  );
+  const head = headUpsert(db);
+  const message = db.prepare(
+    "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, NULL)",
+  );
+  const turns = COMMITS / 10;
+  let seq = 4_000_000;
+  let hash = HASH;
+  const cpu = process.cpuUsage();
+  for (let turn = 0; turn < turns; turn += 1) {
+    db.exec("BEGIN IMMEDIATE");
+    for (let call = 0; call < 10; call += 1) {
+      seq += 1;
+      const prev = hash;
+      hash = linkHash(seq, sessionId, prev, READ_LINK);
+      event.run(sessionId, seq, `read_${seq}`, Date.now(), READ_LINK, prev, hash);
+    }
+    head(sessionId, seq);
+    message.run(sessionId, 2 * turn + 1, "assistant", ASSISTANT_MESSAGE, Date.now());
+    message.run(sessionId, 2 * turn + 2, "tool", TOOL_MESSAGE, Date.now());
+    db.exec("COMMIT");
+  }
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / (turns * 10);
+}
+
 /**
  * The floor under issue 38's write target, measured rather than argued: the CPU one commit costs
  * on docket's own schema (a store made by `openStore`, its tables, indexes and triggers), growing
@@ -138,6 +181,9 @@ export async function benchCommitFloor(): Promise<void> {
         list.push(perCommit(db, shape, session.id));
         figures.set(shape.name, list);
       }
+      const reads = figures.get(READ_FLOOR) ?? [];
+      reads.push(perReadCallFloor(db, session.id));
+      figures.set(READ_FLOOR, reads);
       db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -152,6 +198,9 @@ export async function benchCommitFloor(): Promise<void> {
   const write = median(figures.get(SHAPES[3]?.name ?? "") ?? []);
   const peer = median(figures.get(SHAPES[0]?.name ?? "") ?? []);
   console.log(
-    `  a write call's two commits: ${(2 * write).toFixed(1)} µs of SQLite alone, against the peer's ${(2 * peer).toFixed(1)} (load at the end ${load()})`,
+    `  a write call's two commits: ${(2 * write).toFixed(1)} µs of SQLite alone, against the peer's ${(2 * peer).toFixed(1)}`,
+  );
+  console.log(
+    `  a read call at the floor (10 one-link rows with their SHA-256, the head and the 2 transcript rows a commit; no calls row): ${median(figures.get(READ_FLOOR) ?? []).toFixed(1)} µs a call (load at the end ${load()})`,
   );
 }
