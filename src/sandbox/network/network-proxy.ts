@@ -53,19 +53,43 @@ export interface NetworkProxy {
 export function createNetworkProxy(options: NetworkProxyOptions): NetworkProxy {
   const open = new Set<Socket | Duplex>();
   const listeners = new Set<Server>();
-  const admit = (kind: "connect" | "http", host: string, port: number, signal: AbortSignal) =>
-    admitConnection(kind, host, port, signal, options);
+  // Connections whose admission has begun and whose report has not been made: `close` waits for
+  // them, so a call's outcome never goes out before its connections are on the trail.
+  let unreported = 0;
+  let allReported: (() => void) | undefined;
+  const reported = () => {
+    unreported -= 1;
+    if (unreported === 0) allReported?.();
+  };
+  const admit = async (
+    kind: "connect" | "http",
+    host: string,
+    port: number,
+    signal: AbortSignal,
+  ) => {
+    unreported += 1;
+    try {
+      return await admitConnection(kind, host, port, signal, options);
+    } catch (error) {
+      // No admission, no report to wait for.
+      reported();
+      throw error;
+    }
+  };
+  const report = (started: number) => (record: Omit<NetworkConnection, "durationMs">) => {
+    try {
+      options.onConnection(finish(record, started));
+    } finally {
+      reported();
+    }
+  };
   const server = createServer({ keepAlive: false }, (req, res) => {
-    const started = performance.now();
-    void forwardRequest(req, res, admit, (record) => options.onConnection(finish(record, started)));
+    void forwardRequest(req, res, admit, report(performance.now()));
   });
   server.on("connect", (req: IncomingMessage, client: Duplex, head: Buffer) => {
     open.add(client);
     client.once("close", () => open.delete(client));
-    const started = performance.now();
-    void tunnel(req, client, head, admit, open, (record) =>
-      options.onConnection(finish(record, started)),
-    );
+    void tunnel(req, client, head, admit, open, report(performance.now()));
   });
   const accept = (socket: Socket) => {
     open.add(socket);
@@ -85,11 +109,25 @@ export function createNetworkProxy(options: NetworkProxyOptions): NetworkProxy {
       );
       for (const socket of open) socket.destroy();
       await Promise.all(closed);
-      // The sockets' close events (which report each connection) fire on the next turns.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Each ended connection is reported from its sockets' close events, which come on later
+      // turns of the event loop (a handle's close callback runs after setImmediate's): wait for
+      // every report, bounded in case a connection's sockets never close.
+      if (unreported > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, REPORT_WAIT_MS);
+          allReported = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        allReported = undefined;
+      }
     },
   };
 }
+
+/** The longest `close` waits for the reports of connections it ended. */
+const REPORT_WAIT_MS = 5_000;
 
 function finish(record: Omit<NetworkConnection, "durationMs">, started: number): NetworkConnection {
   return { ...record, durationMs: Math.round((performance.now() - started) * 10) / 10 };
