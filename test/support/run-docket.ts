@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { installedCli, useInstalledCli } from "./installed-cli.js";
 
 const run = promisify(execFile);
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-// Resolved from this repository, so the child can run from any directory.
-const tsx = import.meta.resolve("tsx");
+// Every file that runs the CLI installs it before its tests start (the first of a run packs).
+useInstalledCli();
 
 /** The outcome of one `docket` command. */
 export interface CommandOutcome {
@@ -15,7 +14,8 @@ export interface CommandOutcome {
 }
 
 /**
- * Run the CLI from source in a child process, as a user runs the `docket` bin.
+ * Run the installed CLI (the packed package's bundle, test/support/installed-cli.ts) in a child
+ * process, as a user runs the `docket` bin.
  *
  * @example
  * ```ts
@@ -27,7 +27,8 @@ export async function runDocket(
   options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
 ): Promise<CommandOutcome> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", tsx, main, ...args], {
+    const main = await installedCli();
+    const { stdout, stderr } = await run(process.execPath, [main, ...args], {
       env: { ...process.env, ...options.env },
       cwd: options.cwd,
     });

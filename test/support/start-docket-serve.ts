@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { installedCli, useInstalledCli } from "./installed-cli.js";
 
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// Every file that serves installs the CLI before its tests start (the first of a run packs).
+useInstalledCli();
 
 /** A `docket serve` process, once it has said where it listens. */
 export interface ServingDocket {
@@ -29,7 +29,7 @@ export async function startDocketServe(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<ServingDocket> {
-  const child = spawn(process.execPath, ["--import", tsx, main, "serve", ...args], {
+  const child = spawn(process.execPath, [await installedCli(), "serve", ...args], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "ignore", "pipe"],

@@ -1,0 +1,39 @@
+import { join } from "node:path";
+import { beforeAll } from "vitest";
+import { packedDocket } from "./packed-docket.js";
+
+let cli: Promise<string> | undefined;
+
+/**
+ * The CLI as users install it: `dist/src/cli/main.js` of the packed package installed with its
+ * optional peers (test/support/packed-docket.ts packs and installs once per test run). Tests that
+ * spawn `docket` run this, not the sources under tsx: what ships is what is tested, and a start
+ * costs about a quarter of the CPU (no TypeScript compiled in each child).
+ *
+ * @example
+ * ```ts
+ * useInstalledCli(); // at the top of a test file: packs in its beforeAll, not in a test
+ * const main = await installedCli();
+ * ```
+ */
+export function installedCli(): Promise<string> {
+  cli ??= packedDocket("full").then(({ dir }) =>
+    join(dir, "node_modules/docket/dist/src/cli/main.js"),
+  );
+  return cli;
+}
+
+/**
+ * Pack and install in the file's `beforeAll`, whose time limit allows for it (the first pack of
+ * a run builds): a test that then spawns the CLI does not spend its own time limit on it.
+ *
+ * @example
+ * ```ts
+ * useInstalledCli(); // at a test file's top level, or in a helper module it imports
+ * ```
+ */
+export function useInstalledCli(): void {
+  beforeAll(async () => {
+    await installedCli();
+  }, 900_000);
+}
