@@ -4,7 +4,9 @@ import { openStore } from "../../src/store/open-store.js";
 import { crashSession } from "./support/crash-session.js";
 import { spawnWorker } from "./support/spawn-worker.js";
 
-const KILLS = 50;
+// 50 by default; DOCKET_FAULT_RUNS (the fault tests' repeat count, 20 by default) scales it, as
+// CI does where the suite must fit its time budget.
+const KILLS = Math.max(10, Math.round(2.5 * Number(process.env.DOCKET_FAULT_RUNS ?? 20)));
 
 describe("crash safety", () => {
   it(`survives ${KILLS} SIGKILLs: whole batches, a verifying chain, intents reported interrupted, nothing run twice`, async () => {
