@@ -22,9 +22,10 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
     exclude: ["**/node_modules/**", "test/fixtures/**"],
-    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where
-    // most test time is spent waiting on the docket processes, servers and agents a test starts.
-    // Two workers there took the whole suite from 1,351 s to 893 s (2026-12-04), all passing.
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, which
+    // leaves a core idle while a test waits on the docket processes, servers and agents it starts.
+    // Two workers there took the whole suite from 1,351 s to 893 s (2026-12-04), all passing; with
+    // two the cores are busy (7% idle in vmstat), so a third would only share them.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,

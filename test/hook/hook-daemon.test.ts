@@ -4,16 +4,16 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runtimeOwnFiles } from "../../src/protect/runtime-own-files.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 
 // docket hook serve and its thin client (`docket hook HOST --daemon`): the real processes.
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// The installed CLI (the packed package's bundle), installed before the file's tests start.
+useInstalledCli();
 
 function docket(args: readonly string[], cwd: string) {
-  return spawn(process.execPath, ["--import", tsx, main, ...args], { cwd });
+  return spawn(process.execPath, [installedCliPath(), ...args], { cwd });
 }
 
 function answer(args: readonly string[], cwd: string, input: string) {

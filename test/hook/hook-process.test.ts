@@ -2,13 +2,13 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 
 // The hook as a host starts it: a process, the payload on stdin, the answer on stdout or (deny)
 // exit 2 with the reason on stderr.
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// The installed CLI (the packed package's bundle), installed before the file's tests start.
+useInstalledCli();
 
 function runHookProcess(
   args: readonly string[],
@@ -17,7 +17,7 @@ function runHookProcess(
   cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsx, main, ...args], {
+    const child = spawn(process.execPath, [installedCliPath(), ...args], {
       env: { ...process.env, ...env },
       cwd,
     });

@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withRegistration } from "../../src/hook/hook-registration.js";
@@ -13,13 +12,12 @@ import {
   hostWorkspace,
   opencodeBinary,
 } from "../support/host-e2e.js";
+import { installedCliPath } from "../support/installed-cli.js";
 
-// `docket hook test claude-code` run from the sources against the real Claude Code 2.1.332: it
+// `docket hook test claude-code`, the installed CLI, against the real Claude Code 2.1.332: it
 // starts the host headless against docket's own probe model and reports what happened. Passed
 // only when the denied call did not run, the allowed one did, and both are on the trail.
 const run = promisify(execFile);
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
 
 let w: HostWorkspace;
 let g: HostWorkspace;
@@ -39,7 +37,7 @@ afterAll(async () => {
 });
 
 const hookTest = (args: readonly string[], host = "claude-code", at: HostWorkspace = w) =>
-  run(process.execPath, ["--import", tsx, main, "hook", "test", host, ...args], {
+  run(process.execPath, [installedCliPath(), "hook", "test", host, ...args], {
     cwd: at.ws,
     env: {
       ...process.env,

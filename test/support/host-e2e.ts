@@ -10,10 +10,11 @@ import type { AuditRecord } from "../../src/store/audit-record.js";
 import type { CallRecord } from "../../src/store/call-record.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Session } from "../../src/store/session-record.js";
+import { installedCliPath, useInstalledCli } from "./installed-cli.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const main = join(root, "src", "cli", "main.ts");
-const tsx = import.meta.resolve("tsx");
+// The hooks the hosts run are the installed CLI's: installed before each file's tests start.
+useInstalledCli();
 
 /** The policy of the host end-to-end tests: `touch` is denied, `mkdir` allowed. */
 export const TOUCH_DENIED_MKDIR_ALLOWED = [
@@ -37,8 +38,8 @@ export function hostBinary(name: "claude" | "gemini" | "codex"): string {
 }
 
 /**
- * The hook command a host runs: docket from source (`docket hook HOST`), with `--config` when
- * given, quoted for the host's shell.
+ * The hook command a host runs: the installed CLI (`docket hook HOST`, the packed package's
+ * bundle), with `--config` when given, quoted for the host's shell. Call it in a test or hook.
  *
  * @example
  * ```ts
@@ -46,7 +47,7 @@ export function hostBinary(name: "claude" | "gemini" | "codex"): string {
  * ```
  */
 export function docketHookCommand(host: HostName, config?: string): string {
-  const base = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(tsx)} ${JSON.stringify(main)} hook ${host}`;
+  const base = `${JSON.stringify(process.execPath)} ${JSON.stringify(installedCliPath())} hook ${host}`;
   return config === undefined ? base : `${base} --config ${JSON.stringify(config)}`;
 }
 

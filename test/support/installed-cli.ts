@@ -3,6 +3,7 @@ import { beforeAll } from "vitest";
 import { packedDocket } from "./packed-docket.js";
 
 let cli: Promise<string> | undefined;
+let installed: string | undefined;
 
 /**
  * The CLI as users install it: `dist/src/cli/main.js` of the packed package installed with its
@@ -17,10 +18,26 @@ let cli: Promise<string> | undefined;
  * ```
  */
 export function installedCli(): Promise<string> {
-  cli ??= packedDocket("full").then(({ dir }) =>
-    join(dir, "node_modules/docket/dist/src/cli/main.js"),
-  );
+  cli ??= packedDocket("full").then(({ dir }) => {
+    installed = join(dir, "node_modules/docket/dist/src/cli/main.js");
+    return installed;
+  });
   return cli;
+}
+
+/**
+ * `installedCli()`'s path once a `beforeAll` of `useInstalledCli` has run: for what must be
+ * written synchronously, such as the hook command a host's settings name.
+ *
+ * @example
+ * ```ts
+ * useInstalledCli();
+ * it("registers", () => expect(installedCliPath()).toMatch(/main\.js$/));
+ * ```
+ */
+export function installedCliPath(): string {
+  if (installed === undefined) throw new Error("useInstalledCli() has not installed the CLI yet");
+  return installed;
 }
 
 /**
