@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { installedCli, useInstalledCli } from "../../support/installed-cli.js";
 
 const run = promisify(execFile);
-const main = fileURLToPath(new URL("../../../src/cli/main.ts", import.meta.url));
-// Resolved from this repository, so the child can run from any directory.
-const tsx = import.meta.resolve("tsx");
+// The installed CLI (the packed package's bundle), installed before the file's tests start.
+useInstalledCli();
 
 /** The outcome of one command. */
 export interface CliOutcome {
@@ -15,7 +14,7 @@ export interface CliOutcome {
 }
 
 /**
- * Run `docket ARGS` in a child process from `cwd`, with
+ * Run `docket ARGS` (the installed CLI) in a child process from `cwd`, with
  * HOME pointing at `home` so no real user policy leaks in and no managed policy unless given.
  *
  * @example
@@ -31,7 +30,8 @@ export async function runPolicyCli(
   delete env.XDG_CONFIG_HOME;
   if (options.env?.DOCKET_MANAGED_POLICY === undefined) delete env.DOCKET_MANAGED_POLICY;
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", tsx, main, ...args], {
+    const main = await installedCli();
+    const { stdout, stderr } = await run(process.execPath, [main, ...args], {
       cwd: options.cwd,
       env,
     });
