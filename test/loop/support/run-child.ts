@@ -2,11 +2,14 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { installedCli, useInstalledCli } from "../../support/installed-cli.js";
 
 const exec = promisify(execFile);
 // Resolved from this repository, so a child started in a temp directory still finds tsx.
 const tsx = import.meta.resolve("tsx");
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
+// runDocketIn runs the installed CLI: installed before each file's tests start.
+useInstalledCli();
 
 /** The outcome of one child process. */
 export interface ChildOutcome {
@@ -55,7 +58,12 @@ export async function runTsx(
   args: readonly string[],
   options: ChildOptions = {},
 ): Promise<ChildOutcome> {
-  const child = exec(process.execPath, ["--import", tsx, join(repo, file), ...args], {
+  return runNode(["--import", tsx, join(repo, file), ...args], options);
+}
+
+/** `node ARGS` with the child options: empty stdin, the isolated environment, 30 s at most. */
+async function runNode(args: readonly string[], options: ChildOptions): Promise<ChildOutcome> {
+  const child = exec(process.execPath, args, {
     cwd: options.cwd ?? repo,
     env: isolatedEnv(options),
     timeout: 30_000,
@@ -76,7 +84,7 @@ export async function runTsx(
 }
 
 /**
- * Run the `docket` command from source, as a user runs the bin.
+ * Run the installed `docket` command (the packed package's bundle), as a user runs the bin.
  *
  * @example
  * ```ts
@@ -88,7 +96,7 @@ export function runDocketIn(
   args: readonly string[],
   options: Omit<ChildOptions, "cwd"> = {},
 ): Promise<ChildOutcome> {
-  return runTsx("src/cli/main.ts", args, { home: cwd, ...options, cwd });
+  return installedCli().then((main) => runNode([main, ...args], { home: cwd, ...options, cwd }));
 }
 
 /**
