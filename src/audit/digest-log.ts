@@ -85,7 +85,11 @@ function fileDigestLog(file: string): DigestLog {
           cause: error,
         });
       }
-      return parseDigestLines(text.split("\n"), storeId);
+      // What follows the last newline is a line still being written (a delivery is one
+      // append): read while a signer writes, it is not an unreadable line.
+      const lines = text.split("\n");
+      lines.pop();
+      return parseDigestLines(lines, storeId);
     },
     async close() {
       if (fd !== undefined) closeSync(fd);

@@ -1,5 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { Approval } from "../store/approval-record.js";
+import type { AuditAttestation } from "../store/audit-attestation.js";
 import { legacySessionRowHash, sessionRowHash } from "../store/session-row-hash.js";
 import type { Store } from "../store/store.js";
 import { TableCrossCheck } from "./cross-check-tables.js";
@@ -40,16 +41,16 @@ export async function verifyStoreTrail(
   store: Store,
   options: VerifyStoreTrailOptions = {},
 ): Promise<TrailReport> {
-  let { report, heads } = await verifyOnce(store, options);
+  let { report, marks } = await verifyOnce(store, options);
   for (let attempt = 0; attempt < LIVE_RETRIES && !report.ok; attempt += 1) {
-    const moved = await movedSessions(store, report, heads);
+    const moved = await movedSessions(store, options.digests, report, marks);
     if (moved.length === 0) break;
     const runs = await Promise.all(
-      moved.map(async ({ id }) => verifyOnce(store, { ...options, sessionId: id })),
+      moved.map(async (id) => verifyOnce(store, { ...options, sessionId: id })),
     );
     const again = runs.map((run) => run.report);
-    heads = new Map([...heads, ...runs.flatMap((run) => [...run.heads])]);
-    const ids = new Set(moved.map((m) => m.id));
+    marks = new Map([...marks, ...runs.flatMap((run) => [...run.marks])]);
+    const ids = new Set(moved);
     const keep = (p: TrailProblem) => !ids.has(p.sessionId);
     const problems = [...report.problems.filter(keep), ...again.flatMap((r) => r.problems)];
     const unsigned = [...report.unsigned.filter(keep), ...again.flatMap((r) => r.unsigned)];
@@ -59,17 +60,40 @@ export async function verifyStoreTrail(
   return report;
 }
 
-/** The sessions with findings whose chain head is not what the report read. */
+/**
+ * Where a session stood when verify read it: its chain head, its last attestation in the store
+ * and its last copy in the digest log. A live writer moves any of the three between verify's
+ * reads (an attestation is committed, then copied to the log), and that is not tampering.
+ */
+type SessionMark = string;
+
+function sessionMark(
+  head: number,
+  stored: readonly AuditAttestation[],
+  delivered: readonly AuditAttestation[],
+): SessionMark {
+  const last = (list: readonly AuditAttestation[]) => Math.max(0, ...list.map((c) => c.n));
+  return `${head}/${last(stored)}/${last(delivered)}`;
+}
+
+/** The sessions with findings that moved since the report read them. */
 async function movedSessions(
   store: Store,
+  digests: DigestLog | undefined,
   report: TrailReport,
-  read: ReadonlyMap<string, number>,
-): Promise<{ id: string }[]> {
+  read: ReadonlyMap<string, SessionMark>,
+): Promise<string[]> {
   const ids = new Set([...report.problems, ...report.unsigned].map((p) => p.sessionId));
-  const moved: { id: string }[] = [];
+  if (ids.size === 0) return [];
+  const storeId = await store.storeId();
+  const log = digests && storeId !== undefined ? await digests.read(storeId) : undefined;
+  const moved: string[] = [];
   for (const id of ids) {
     const [head] = await store.listChainHeads(id);
-    if ((head?.seq ?? 0) !== (read.get(id) ?? 0)) moved.push({ id });
+    const stored = await store.listAttestations(id);
+    const delivered = (log?.attestations ?? []).filter((c) => c.sessionId === id);
+    const mark = sessionMark(head?.seq ?? 0, stored, delivered);
+    if (mark !== (read.get(id) ?? sessionMark(0, [], []))) moved.push(id);
   }
   return moved;
 }
@@ -77,8 +101,12 @@ async function movedSessions(
 async function verifyOnce(
   store: Store,
   { publicKey, digests, sessionId }: VerifyStoreTrailOptions,
-): Promise<{ report: TrailReport; heads: Map<string, number> }> {
+): Promise<{ report: TrailReport; marks: Map<string, SessionMark> }> {
   const storeId = await store.storeId();
+  // The digest log is read before the store: a signer commits an attestation, then copies it to
+  // the log, so a copy read first is in the store read after unless the store lost it. Read the
+  // other way round, an attestation committed between the two reads looked deleted (issue 38).
+  const delivered = digests && storeId !== undefined ? await digests.read(storeId) : undefined;
   // Loaded here, not imported: the driver module loads node:sqlite only when a spill opens.
   const { openNodeSqlite } = await import("../store/sqlite/node-sqlite-database.js");
   // "" is SQLite's private temporary database: a file nobody else can open, deleted on close.
@@ -90,6 +118,7 @@ async function verifyOnce(
     approvals.set(key, [...(approvals.get(key) ?? []), approval]);
   }
   const heads = await store.listChainHeads(sessionId);
+  const attestations = await store.listAttestations(sessionId);
   const sessionRows =
     sessionId === undefined
       ? (await store.listSessions({ limit: ALL })).map((s) => s.id)
@@ -102,7 +131,7 @@ async function verifyOnce(
       heads,
       // Sessions with events and no head are read (and reported) with the rest: one pass.
       sessionIds: await store.listChainSessions(sessionId),
-      attestations: await store.listAttestations(sessionId),
+      attestations,
       owed: new Set(await store.listOwedAttestations(sessionId)),
       chainRows: (id, afterSeq) => store.listChainRows(id, { afterSeq, limit: PAGE }),
       messages: (id) => store.listMessageRows(id),
@@ -120,7 +149,7 @@ async function verifyOnce(
     },
     {
       publicKey,
-      digests: digests && storeId !== undefined ? await digests.read(storeId) : undefined,
+      digests: delivered,
       sessionId,
       onSession: (id) => {
         const check = new TableCrossCheck(id, { openSpill });
@@ -161,6 +190,24 @@ async function verifyOnce(
       ],
     };
   }
-  // Which head each session had when it was read: a session that moved since is read again.
-  return { report: result, heads: new Map(heads.map((h) => [h.sessionId, h.seq])) };
+  // Where each session with findings stood when it was read: one that moved since is read again.
+  const findings = new Set([...result.problems, ...result.unsigned].map((p) => p.sessionId));
+  const bySession = (list: readonly AuditAttestation[]) => {
+    const grouped = new Map<string, AuditAttestation[]>();
+    for (const c of list) {
+      if (!findings.has(c.sessionId)) continue;
+      const group = grouped.get(c.sessionId);
+      if (group) group.push(c);
+      else grouped.set(c.sessionId, [c]);
+    }
+    return grouped;
+  };
+  const stored = bySession(attestations);
+  const copies = bySession(delivered?.attestations ?? []);
+  const headSeq = new Map(heads.map((h) => [h.sessionId, h.seq]));
+  const marks = new Map<string, SessionMark>();
+  for (const id of findings) {
+    marks.set(id, sessionMark(headSeq.get(id) ?? 0, stored.get(id) ?? [], copies.get(id) ?? []));
+  }
+  return { report: result, marks };
 }
