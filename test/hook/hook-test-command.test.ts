@@ -10,7 +10,9 @@ import {
   type HostWorkspace,
   hostBinary,
   hostWorkspace,
+  keepOpencodePackages,
   opencodeBinary,
+  seedOpencodePackages,
 } from "../support/host-e2e.js";
 import { installedCliPath } from "../support/installed-cli.js";
 
@@ -158,7 +160,9 @@ describe("docket hook test opencode", () => {
       "--timeout",
       "280",
     ];
+    const seeded = await seedOpencodePackages(o.ws);
     const { code, stdout } = await hookTest(args, "opencode", o);
+    if (!seeded) await keepOpencodePackages(o.ws);
     expect(stdout).toMatch(/^ok {3}opencode asked docket$/m);
     expect(stdout).toMatch(
       /^ok {3}the denied call did not run: touch .*\n.*refused by docket:self/m,

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -132,7 +133,8 @@ export function opencodeBinary(): string {
 
 /**
  * Run the real opencode headless (`opencode run`) in `ws` against a fake Chat Completions API at
- * `url`: a provider for the fake in `OPENCODE_CONFIG_CONTENT` (no models.dev, no update check),
+ * `url`: a provider for the fake in `OPENCODE_CONFIG_CONTENT` (no models.dev, no update check, no
+ * default plugins),
  * its own permission prompt off for bash (docket is the gate under test), and docket's plugin in
  * `ws/.opencode/plugin/docket.js` as `docket hook install opencode` writes it. `env` adds variables.
  *
@@ -164,6 +166,7 @@ export async function runOpencode(
     model: "fake/fake-model",
     permission: { bash: "allow", edit: "allow" },
   };
+  const seeded = await seedOpencodePackages(w.ws);
   const opencode = promisify(execFile)(opencodeBinary(), ["run", prompt], {
     cwd: w.ws,
     env: {
@@ -174,6 +177,9 @@ export async function runOpencode(
       OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_DISABLE_AUTOUPDATE: "1",
+      // Its default plugins (provider logins) come from the registry at every start: 20-30 s
+      // here, and nothing docket's plugin needs.
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
       ...env,
     },
     timeout: 280_000,
@@ -181,6 +187,68 @@ export async function runOpencode(
   // opencode run reads a standard input that is not a terminal, until it ends.
   opencode.child.stdin?.end();
   await opencode;
+  if (!seeded) await keepOpencodePackages(w.ws);
+}
+
+// opencode installs its plugin package (@opencode-ai/plugin, about 64 MB from the registry) into
+// every project whose .opencode/ holds a plugin, before its first turn: about 12 s a run here.
+// The first run of a test run installs it as opencode does; later runs start from a hard-linked
+// copy of that install, as a machine that ran opencode in the project before would.
+const opencodePackages = join(
+  tmpdir(),
+  `docket-opencode-packages-u${process.getuid?.() ?? 0}-${opencodeVersion()}`,
+);
+
+function opencodeVersion(): string {
+  try {
+    const manifest = join(root, "node_modules", "opencode-ai", "package.json");
+    return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+const OPENCODE_INSTALLED = ["package.json", "package-lock.json", "node_modules"] as const;
+
+/**
+ * Give `ws/.opencode` the plugin packages an earlier run installed, if one did: true when it did.
+ *
+ * @example
+ * ```ts
+ * const seeded = await seedOpencodePackages(w.ws); // before opencode runs in w.ws
+ * ```
+ */
+export async function seedOpencodePackages(ws: string): Promise<boolean> {
+  if (!existsSync(join(opencodePackages, "ready"))) return false;
+  await mkdir(join(ws, ".opencode"), { recursive: true });
+  for (const name of OPENCODE_INSTALLED) {
+    await promisify(execFile)("cp", ["-al", join(opencodePackages, name), join(ws, ".opencode")]);
+  }
+  return true;
+}
+
+/**
+ * Keep what opencode installed into `ws/.opencode` for later runs (the first complete copy wins).
+ *
+ * @example
+ * ```ts
+ * if (!seeded) await keepOpencodePackages(w.ws); // after opencode ran in w.ws
+ * ```
+ */
+export async function keepOpencodePackages(ws: string): Promise<void> {
+  const from = join(ws, ".opencode");
+  if (!OPENCODE_INSTALLED.every((name) => existsSync(join(from, name)))) return;
+  const staging = await mkdtemp(`${opencodePackages}-staging-`);
+  try {
+    for (const name of OPENCODE_INSTALLED) {
+      await promisify(execFile)("cp", ["-al", join(from, name), staging]);
+    }
+    await writeFile(join(staging, "ready"), "");
+    await rename(staging, opencodePackages);
+  } catch {
+    // Another worker kept its copy first: this one is not needed.
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
 }
 
 /** A temp dir with a project (`ws`, holding docket.yaml) and a home for the host. */

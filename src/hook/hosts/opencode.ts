@@ -157,6 +157,9 @@ export const opencodeHost: HostAdapter<"opencode"> = {
       }),
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_DISABLE_AUTOUPDATE: "1",
+      // Its default plugins (provider logins) are fetched from the registry at every start: a
+      // probe with its own provider needs none, and then runs offline and in seconds.
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
     }),
   },
 };
