@@ -9,7 +9,7 @@
  *   ```ts                   typechecked as a module against the package (`docket` = src/)
  *   ```ts given=a,b         the same, with `a` and `b` declared (values set up elsewhere)
  *   ```sh / bash / console  every command run with bash in a fresh project after `docket init`
- *                           (console: the `$ ` lines); `npx docket` runs this checkout's CLI;
+ *                           (console: the `$ ` lines); `npx docket` runs the packed CLI;
  *                           each must exit 0, or N when its comment says `exit N`
  *   ```sh exit=N            every command of the block must exit N (`policy check` of a deny)
  *   ```sh in-repo           run in this repository's folder instead (read-only commands)
@@ -33,6 +33,7 @@ import { loadConfig } from "../src/config/load-config.js";
 import { readRuntimeConfig } from "../src/config/runtime-config.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import { type DocSnippet, docCommands, docSnippets, whereIs } from "./support/doc-snippets.js";
+import { installedCli } from "./support/installed-cli.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -167,16 +168,15 @@ describe("shell blocks of docket commands run", () => {
     ANTHROPIC_API_KEY: "",
     OPENAI_API_KEY: "",
   };
-  beforeAll(() => {
+  beforeAll(async () => {
     mkdirSync(bin, { recursive: true });
     mkdirSync(env.HOME, { recursive: true });
-    const main = join(root, "src", "cli", "main.ts");
-    writeFileSync(
-      join(bin, "docket"),
-      `#!/bin/sh\nexec "${process.execPath}" --import "${import.meta.resolve("tsx")}" "${main}" "$@"\n`,
-      { mode: 0o755 },
-    );
-  });
+    // The CLI as users install it (test/support/installed-cli.ts).
+    const main = await installedCli();
+    writeFileSync(join(bin, "docket"), `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`, {
+      mode: 0o755,
+    });
+  }, 900_000);
   const sh = (line: string, cwd: string) =>
     run("bash", ["-c", line], { cwd, env, timeout: 60_000 }).then(
       ({ stdout, stderr }) => ({ code: 0, out: stdout + stderr }),

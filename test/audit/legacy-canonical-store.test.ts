@@ -9,11 +9,10 @@ import { openDigestLog } from "../../src/audit/digest-log.js";
 import { verifyStoreTrail } from "../../src/audit/verify-store-trail.js";
 import { createAuditSigner, createCheckpoint, defineTool, openStore } from "../../src/index.js";
 import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
-import { runDocketSource } from "./support/run-docket-source.js";
+import { installedCliPath } from "../support/installed-cli.js";
+import { runDocketAuditor } from "./support/run-docket-auditor.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/legacy-canonical-store/", import.meta.url));
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
 
 /** A fresh copy of the store written before RFC 8785, so that a test may tamper with it. */
 function legacyCopy(): { dir: string; db: string } {
@@ -26,7 +25,7 @@ function legacyCopy(): { dir: string; db: string } {
 
 /** `docket audit verify` on a store, as an operator runs it. */
 function cliVerify(dir: string, db: string) {
-  return runDocketSource(
+  return runDocketAuditor(
     [
       "audit",
       "verify",
@@ -135,7 +134,7 @@ describe("a store written now", () => {
     expect(row.event).toContain('"args":{"01":4,"10":1,"2":2,"a":3}');
     const verify = spawnSync(
       process.execPath,
-      ["--import", tsx, main, "audit", "verify", "--store", `sqlite:${db}`],
+      [installedCliPath(), "audit", "verify", "--store", `sqlite:${db}`],
       { encoding: "utf8", env: { ...env, DOCKET_AUDIT_KEY: "" } },
     );
     expect(verify.stdout, verify.stderr).toMatch(/^ok: 4 events in 1 chain verified/);

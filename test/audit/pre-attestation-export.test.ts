@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readExport } from "../../src/audit/export-trail.js";
-import { runDocketSource } from "./support/run-docket-source.js";
+import { runDocketAuditor } from "./support/run-docket-auditor.js";
 
 // ADR 0065: an export written before the rename names its signed lines "checkpoint". The bytes
 // each signature covers did not change, so such a file must still verify, line for line.
@@ -13,7 +13,7 @@ const fixture = fileURLToPath(new URL("../fixtures/pre-attestation-export/", imp
 /** `docket audit verify --file` as an auditor runs it, with the key and log it was signed with. */
 function verifyFile(trail: string, ...extra: string[]) {
   const home = mkdtempSync(join(tmpdir(), "docket-pre-attestation-"));
-  return runDocketSource(
+  return runDocketAuditor(
     [
       "audit",
       "verify",

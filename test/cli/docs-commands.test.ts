@@ -5,12 +5,13 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../loop/support/temp-dir.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { runDocket } from "../support/run-docket.js";
 
 const exec = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const main = join(root, "src", "cli", "main.ts");
-const tsx = fileURLToPath(import.meta.resolve("tsx"));
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 /** The fenced blocks of a markdown file in the given language, in order. */
 function blocks(file: string, lang: string): string[] {
@@ -27,9 +28,9 @@ function isolated(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
   return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), ...extra };
 }
 
-/** `npx docket …` as the docs write it, run from source. */
+/** `npx docket …` as the docs write it, run by the installed CLI. */
 async function shell(line: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const prelude = `docket() { "${process.execPath}" --import "${tsx}" "${main}" "$@"; }; npx() { shift 0; "$@"; }; `;
+  const prelude = `docket() { "${process.execPath}" "${installedCliPath()}" "$@"; }; npx() { shift 0; "$@"; }; `;
   try {
     const { stdout, stderr } = await exec("bash", ["-c", prelude + line], {
       cwd,

@@ -1,25 +1,24 @@
 import { execFile } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
 import { turn, writeScriptFile } from "../loop/support/model-script.js";
 import { tempDir } from "../loop/support/temp-dir.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 
 const exec = promisify(execFile);
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = fileURLToPath(import.meta.resolve("tsx"));
-const prelude = 'docket() { "$DK_NODE" --import "$DK_TSX" "$DK_MAIN" "$@"; }; ';
+const prelude = 'docket() { "$DK_NODE" "$DK_MAIN" "$@"; }; ';
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 /** Run a shell line (pipes and all) with `docket` as the CLI; never throws for an exit code. */
 async function shell(line: string, cwd: string) {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DK_NODE: process.execPath,
-    DK_TSX: tsx,
-    DK_MAIN: main,
+    DK_MAIN: installedCliPath(),
     HOME: cwd,
     XDG_CONFIG_HOME: join(cwd, ".config"),
   };

@@ -2,14 +2,15 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, realpath, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
+
 const text = (result: CallToolResult) =>
   result.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 
@@ -45,7 +46,7 @@ describe("a policy that reloads while the gateway serves", () => {
     let stderr = "";
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", tsx, main, "gateway", "--config", file],
+      args: [installedCliPath(), "gateway", "--config", file],
       cwd: dir,
       env: env as Record<string, string>,
       stderr: "pipe",
@@ -101,9 +102,7 @@ describe("a policy that reloads while the gateway serves", () => {
     const events = spawnSync(
       process.execPath,
       [
-        "--import",
-        tsx,
-        main,
+        installedCliPath(),
         "audit",
         "events",
         "--type",
@@ -127,7 +126,7 @@ describe("a policy that reloads while the gateway serves", () => {
     expect(reloads[1].files[0].sha256).not.toBe(reloads[0].files[0].sha256);
     const verified = spawnSync(
       process.execPath,
-      ["--import", tsx, main, "audit", "verify", "--config", file],
+      [installedCliPath(), "audit", "verify", "--config", file],
       {
         cwd: dir,
         env,

@@ -2,12 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
+
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 // The hook daemon is the other long-running entry point that decides calls: it reloads too.
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
 
 let server: ChildProcess | undefined;
 let dir: string | undefined;
@@ -18,11 +19,9 @@ afterAll(async () => {
 
 function answer(cwd: string, input: string) {
   return new Promise<string>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", tsx, main, "hook", "claude-code", "--daemon"],
-      { cwd },
-    );
+    const child = spawn(process.execPath, [installedCliPath(), "hook", "claude-code", "--daemon"], {
+      cwd,
+    });
     let stdout = "";
     child.stdout?.on("data", (chunk) => {
       stdout += chunk;
@@ -40,7 +39,7 @@ describe("docket hook serve", () => {
     dir = await mkdtemp(join(tmpdir(), "docket-reload-daemon-"));
     const cwd = dir;
     await writeFile(join(cwd, "docket.yaml"), rules("allow"));
-    const serving = spawn(process.execPath, ["--import", tsx, main, "hook", "serve"], { cwd });
+    const serving = spawn(process.execPath, [installedCliPath(), "hook", "serve"], { cwd });
     server = serving;
     let said = "";
     serving.stderr?.on("data", (chunk) => {

@@ -4,15 +4,18 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
 import { decideApproval } from "../../src/approval/decide-approval.js";
 import { NETWORK_APPROVAL_TOOL } from "../../src/approval/durable-network-approver.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { askingProjectYaml } from "./support/asking-project.js";
 import { pendingApprovals, trailConnections } from "./support/trail-connections.js";
+
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 // An ask network rule on a command a Claude Code hook contained (ADR 0069): the hook's answer
 // rewrites the command into `docket hook exec --session … --call …`; the host's shell runs that
@@ -20,8 +23,6 @@ import { pendingApprovals, trailConnections } from "./support/trail-connections.
 // in the store's queue as a request of the hooked call until bob answers from another channel.
 const available = probeSandbox().status === "available";
 const HOST = "asked-hook.docket-test.example";
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
 const env = { BOB_TOKEN: "bob-secret-token-0123456789abcdef" };
 
 let project: string;
@@ -75,11 +76,7 @@ async function hookedCurl(callId: string): Promise<string> {
     tool_input: { command: `curl -sSf http://${HOST}:${port}/` },
     tool_use_id: callId,
   });
-  const asked = await run(
-    process.execPath,
-    ["--import", tsx, main, "hook", "claude-code"],
-    payload,
-  );
+  const asked = await run(process.execPath, [installedCliPath(), "hook", "claude-code"], payload);
   const answer = JSON.parse(asked.stdout) as {
     hookSpecificOutput: { permissionDecision: string; updatedInput?: { command: string } };
   };
@@ -143,7 +140,7 @@ describe.skipIf(!available)("an ask network rule on a command a hook contained",
     } finally {
       await store.close();
     }
-    const verify = await run(process.execPath, ["--import", tsx, main, "audit", "verify"]);
+    const verify = await run(process.execPath, [installedCliPath(), "audit", "verify"]);
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
   }, 120_000);
 });

@@ -2,19 +2,19 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
 import { openStore } from "../../src/store/open-store.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { callEvents } from "./support/call-events.js";
 import { rawSql } from "./support/raw-sql.js";
 import { liftAllGuards, writeSignedTrail } from "./support/signed-trail.js";
 
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 function serve(args: readonly string[], env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", tsx, main, "serve", ...args], {
+  const child: ChildProcess = spawn(process.execPath, [installedCliPath(), "serve", ...args], {
     env,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -68,7 +68,7 @@ describe("a decision made through docket serve", () => {
     const verify = () =>
       spawnSync(
         process.execPath,
-        ["--import", tsx, main, "audit", "verify", "--config", config, "--store", url, "--json"],
+        [installedCliPath(), "audit", "verify", "--config", config, "--store", url, "--json"],
         { env, encoding: "utf8" },
       );
     const clean = verify();

@@ -1,15 +1,17 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { installedCli, useInstalledCli } from "./installed-cli.js";
 import type { CommandOutcome } from "./run-docket.js";
 
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const relay = fileURLToPath(new URL("./pty-relay.py", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// The installed CLI, installed before each file's tests start.
+useInstalledCli();
 
 /**
- * Run the CLI from source under a real pseudo-terminal (test/support/pty-relay.py), so that its
- * stdin and stdout are a TTY. The terminal merges stdout and stderr: both come back in `stdout`,
- * with `\r\n` line ends turned into `\n`.
+ * Run the installed CLI (test/support/installed-cli.ts, what `npm pack` ships) under a real
+ * pseudo-terminal (test/support/pty-relay.py), so that its stdin and stdout are a TTY. The
+ * terminal merges stdout and stderr: both come back in `stdout`, with `\r\n` line ends turned
+ * into `\n`.
  *
  * @example
  * ```ts
@@ -26,8 +28,16 @@ export function runDocketTty(
     onData?: (text: string) => void;
   } = {},
 ): Promise<CommandOutcome> {
+  return installedCli().then((main) => ttyOutcome(main, args, options));
+}
+
+function ttyOutcome(
+  main: string,
+  args: readonly string[],
+  options: Parameters<typeof runDocketTty>[1] & object,
+): Promise<CommandOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn("python3", [relay, process.execPath, "--import", tsx, main, ...args], {
+    const child = spawn("python3", [relay, process.execPath, main, ...args], {
       env: { ...process.env, ...options.env },
       cwd: options.cwd,
       stdio: ["pipe", "pipe", "pipe"],

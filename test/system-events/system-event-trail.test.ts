@@ -2,7 +2,6 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAuditSigner, createCheckpoint, defineTool, openStore } from "../../src/index.js";
 import { policyReloaded } from "../../src/system-events/policy-reloaded.js";
@@ -13,10 +12,11 @@ import {
 } from "../../src/system-events/system-event-kinds.js";
 import { rawSql } from "../store/support/raw-sql.js";
 import { liftAllGuards } from "../store/support/signed-trail.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { dropTestSchemas, freshPostgresUrl, skipPostgres } from "../support/postgres.js";
 
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 // A kind defined here and nowhere else: adding a system event needs no store change.
 const keyRotated = defineSystemEvent({
@@ -87,7 +87,7 @@ describe.each(engines)("system events on $engine", ({ url: urlOf, skip }) => {
       await signer.close();
 
       const cli = (...args: string[]) =>
-        spawnSync(process.execPath, ["--import", tsx, main, "audit", ...args, "--store", url], {
+        spawnSync(process.execPath, [installedCliPath(), "audit", ...args, "--store", url], {
           env,
           encoding: "utf8",
         });

@@ -6,11 +6,10 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { turn, writeScriptFile } from "../loop/support/model-script.js";
 import { tempDir } from "../loop/support/temp-dir.js";
+import { installedCli, useInstalledCli } from "../support/installed-cli.js";
 import { startOtlpReceiver } from "../support/otlp-receiver.js";
 
 const exec = promisify(execFile);
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = fileURLToPath(import.meta.resolve("tsx"));
 const hooks = fileURLToPath(new URL("../fixtures/otel-load-hooks/register.mjs", import.meta.url));
 
 let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
@@ -18,15 +17,17 @@ beforeEach(async () => {
   receiver = await startOtlpReceiver();
 });
 afterEach(() => receiver.close());
+// The CLI as users install it, with the optional peers (the OpenTelemetry SDK among them).
+useInstalledCli();
 
-/** `docket run` from source, with a hook that names every OpenTelemetry SDK module it loads. */
+/** The installed `docket run`, with a hook that names every OpenTelemetry SDK module it loads. */
 async function run(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = await tempDir("docket-lazy-sdk-");
   const script = await writeScriptFile(dir, [turn("Hello.")]);
   await writeFile(join(dir, "docket.yaml"), `model: scripted:${script}\n`);
   const { stderr } = await exec(
     process.execPath,
-    ["--import", hooks, "--import", tsx, main, "run", "Hi."],
+    ["--import", hooks, await installedCli(), "run", "Hi."],
     { cwd: dir, env: { ...process.env, DOCKET_CONFIG: "", DOCKET_STORE: "", ...env } },
   );
   return stderr;
