@@ -4,12 +4,12 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/shared/canonical-json.js";
 import type { CallRecord } from "../../src/store/call-record.js";
 import { openStore } from "../../src/store/open-store.js";
+import { installedCli, useInstalledCli } from "../support/installed-cli.js";
 import { runDocket } from "../support/run-docket.js";
 
 // The terminal channel through the real CLI: `docket run` under a pseudo-terminal (tmux), a
@@ -18,8 +18,8 @@ import { runDocket } from "../support/run-docket.js";
 
 const exec = promisify(execFile);
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 const BOB_TOKEN = "bob-secret-token-of-22-chars-or-more";
 const DOCKET_YAML = `approvers:
@@ -72,7 +72,7 @@ async function startRun({
   const storeUrl = `sqlite:${join(dir, "docket.db")}`;
   await writeFile(join(dir, "docket.yaml"), DOCKET_YAML);
   await writeFile(join(dir, "model.yaml"), MODEL_YAML);
-  const command = [process.execPath, "--import", tsx, main, "run"]
+  const command = [process.execPath, await installedCli(), "run"]
     .concat(["--model", "scripted:model.yaml", "--config", "docket.yaml", "--store", storeUrl])
     .concat(["--as", as, "refund"])
     .map(quote)

@@ -2,23 +2,24 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
 import { openStore } from "../../src/store/open-store.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { callEvents } from "./support/call-events.js";
 import { liftAppendOnly, rawSql } from "./support/raw-sql.js";
 
 const run = promisify(execFile);
-const cli = fileURLToPath(new URL("./fixtures/store-cli.ts", import.meta.url));
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 const root = mkdtempSync(join(tmpdir(), "docket-cli-"));
 const url = `sqlite:${join(root, "docket.db")}`;
 const raw = '{"order_id": "SU-88421", "amount": 42.5,  "note":"as typed"}';
 
 async function docket(args: string[], env: NodeJS.ProcessEnv = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", cli, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [installedCliPath(), ...args], {
       // Hermetic: the audit key and digest log are this test's, never the machine user's.
       env: {
         ...process.env,
