@@ -2,20 +2,22 @@ import { execFile, spawn } from "node:child_process";
 import { mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
-import { tsxLoader, waitFor } from "../mcp/support/mcp-fixtures.js";
+import { waitFor } from "../mcp/support/mcp-fixtures.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { connectWithBearer } from "./support/bearer-client.js";
 import { rawHeaders } from "./support/raw-initialize.js";
+
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 // `docket gateway --http` as the CLI builds it from a docket.yaml: the sessions it opens and the
 // bodies it refuses are in the store's signed trail under the config's principal, and `docket
 // audit events` shows them.
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const run = promisify(execFile);
 const token = "cli-gateway-trail-token-0123456789";
 
@@ -30,7 +32,7 @@ describe("docket gateway --http, the trail of its sessions and refusals", () => 
     );
     const child = spawn(
       process.execPath,
-      ["--import", tsxLoader, main, "gateway", "--config", config, "--http", "0"],
+      [installedCliPath(), "gateway", "--config", config, "--http", "0"],
       {
         cwd: dir,
         env: { ...process.env, DOCKET_GATEWAY_TOKEN: token },
@@ -85,17 +87,7 @@ describe("docket gateway --http, the trail of its sessions and refusals", () => 
     }
     const listed = await run(
       process.execPath,
-      [
-        "--import",
-        tsxLoader,
-        main,
-        "audit",
-        "events",
-        "--type",
-        "gateway_refused",
-        "--config",
-        config,
-      ],
+      [installedCliPath(), "audit", "events", "--type", "gateway_refused", "--config", config],
       { cwd: dir },
     );
     expect(listed.stdout).toMatch(

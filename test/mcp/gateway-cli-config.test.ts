@@ -1,16 +1,18 @@
 import { mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { wrapUntrusted } from "../../src/checkpoint/wrap-untrusted.js";
 import { openStore } from "../../src/store/open-store.js";
-import { everythingBin, tsxLoader } from "./support/mcp-fixtures.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
+import { everythingBin } from "./support/mcp-fixtures.js";
 
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
+
 const text = (result: CallToolResult) =>
   result.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 
@@ -33,7 +35,7 @@ policy:
     );
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", tsxLoader, main, "gateway", "--config", join(dir, "docket.yaml")],
+      args: [installedCliPath(), "gateway", "--config", join(dir, "docket.yaml")],
       cwd: dir,
       stderr: "pipe",
     });

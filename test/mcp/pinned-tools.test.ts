@@ -6,10 +6,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
 import { buildRuntime } from "../../src/cli/build-runtime.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { runDocket } from "../support/run-docket.js";
 import { tsxLoader } from "./support/mcp-fixtures.js";
 
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
+
 const changingServer = fileURLToPath(new URL("./support/changing-server.ts", import.meta.url));
 
 async function setup() {
@@ -47,7 +50,7 @@ async function harnessMenu(config: string): Promise<string[]> {
 async function gatewayMenu(dir: string, config: string): Promise<string[]> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", tsxLoader, main, "gateway", "--config", config],
+    args: [installedCliPath(), "gateway", "--config", config],
     cwd: dir,
     stderr: "pipe",
   });

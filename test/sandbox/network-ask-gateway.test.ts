@@ -4,7 +4,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
@@ -14,10 +13,14 @@ import { sandboxCanRun } from "../../src/sandbox/network/visible-node.js";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
 import { connectWithBearer } from "../gateway/support/bearer-client.js";
-import { dynamicServer, tsxLoader, waitFor } from "../mcp/support/mcp-fixtures.js";
+import { dynamicServer, waitFor } from "../mcp/support/mcp-fixtures.js";
+import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { askingProjectYaml } from "./support/asking-project.js";
 import { BOB_ENV } from "./support/asking-run.js";
 import { pendingApprovals, trailConnections } from "./support/trail-connections.js";
+
+// The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
+useInstalledCli();
 
 // `docket gateway` fronting a sandboxed MCP server whose network asks (ADR 0069): real bwrap, the
 // server over stdio in the sandbox, a real HTTP client of the gateway, a real server on 127.0.0.1
@@ -27,7 +30,6 @@ const repoInPrivateFolder = /^\/(tmp|run|var\/tmp)\//.test(
   new URL("../../", import.meta.url).pathname,
 );
 const HOST = "asked-gateway.docket-test.example";
-const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const token = "gateway-network-ask-token-0123456789";
 
 let dir: string;
@@ -61,7 +63,7 @@ describe.skipIf(!available || repoInPrivateFolder || !sandboxCanRun(process.exec
       );
       const child = spawn(
         process.execPath,
-        ["--import", tsxLoader, main, "gateway", "--config", config, "--http", "0"],
+        [installedCliPath(), "gateway", "--config", config, "--http", "0"],
         {
           cwd: dir,
           env: { ...process.env, ...BOB_ENV, DOCKET_GATEWAY_TOKEN: token },
