@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll } from "vitest";
 import { writeScriptedProject } from "../cli/support/scripted-project.js";
+import { cliIn } from "./installed-cli.js";
 import { packedDocket } from "./packed-docket.js";
 
 const exec = promisify(execFile);
@@ -43,9 +44,9 @@ export interface TracedRun {
 export function useBuiltBin() {
   const bin: BuiltBin = { main: "", bundle: "", dir: "" };
   beforeAll(async () => {
-    const installed = join((await packedDocket("lean")).dir, "node_modules/docket");
-    bin.main = join(installed, "dist/src/cli/main.js");
-    bin.bundle = join(installed, "dist/src/cli/bin/main.js");
+    const { main, bundle } = cliIn((await packedDocket("lean")).dir);
+    bin.main = main;
+    bin.bundle = bundle;
     bin.dir = await mkdtemp(join(tmpdir(), "docket-built-bin-"));
     await writeScriptedProject(bin.dir, ["node *"]);
   }, 900_000);

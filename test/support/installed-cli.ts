@@ -19,10 +19,27 @@ let installed: string | undefined;
  */
 export function installedCli(): Promise<string> {
   cli ??= packedDocket("full").then(({ dir }) => {
-    installed = join(dir, "node_modules/docket/dist/src/cli/main.js");
+    installed = cliIn(dir).main;
     return installed;
   });
   return cli;
+}
+
+/**
+ * Where the CLI is in a project `packedDocket` installed: `main`, the launcher `bin` names, and
+ * `bundle`, the bundled command line it loads.
+ *
+ * @example
+ * ```ts
+ * const { main } = cliIn((await packedDocket("lean")).dir);
+ * ```
+ */
+export function cliIn(project: string): { readonly main: string; readonly bundle: string } {
+  const installedDocket = join(project, "node_modules/docket");
+  return {
+    main: join(installedDocket, "dist/src/cli/main.js"),
+    bundle: join(installedDocket, "dist/src/cli/bin/main.js"),
+  };
 }
 
 /**
