@@ -49,7 +49,8 @@ export function compareDigestCopies(
     });
   }
   // A later delivered attestation chains back through an owed one: the log vouches for it.
-  const lastDelivered = Math.max(0, ...delivered.map((c) => c.n));
+  // A loop, not Math.max(...): a long session's copies would overflow the call's arguments.
+  const lastDelivered = delivered.reduce((n, c) => Math.max(n, c.n), 0);
   const pending = onlyStore.find((c) => owed.has(c.hash) && c.n > lastDelivered);
   if (pending) {
     found({

@@ -72,7 +72,8 @@ function sessionMark(
   stored: readonly AuditAttestation[],
   delivered: readonly AuditAttestation[],
 ): SessionMark {
-  const last = (list: readonly AuditAttestation[]) => Math.max(0, ...list.map((c) => c.n));
+  // A loop, not Math.max(...list): a long session's attestations would overflow the arguments.
+  const last = (list: readonly AuditAttestation[]) => list.reduce((n, c) => Math.max(n, c.n), 0);
   return `${head}/${last(stored)}/${last(delivered)}`;
 }
 

@@ -134,7 +134,7 @@ export async function verifyTrail(
     if (messages && publicKey) checkMessages(id, messages, trusted, found);
     if (publicKey && source.sessionRow) {
       checkSignedSession(id, await source.sessionRow(id), trusted, chain.count, found);
-      recovered.push(...recoveredSpans(id, trusted));
+      for (const span of recoveredSpans(id, trusted)) recovered.push(span);
     }
     if (observer) for (const problem of await observer.finish()) found(problem);
   }
@@ -360,7 +360,7 @@ function checkMessages(
     }
     matched = attestation.messagesSeq;
   }
-  const signed = Math.max(0, ...trusted.map((c) => c.messagesSeq));
+  const signed = trusted.reduce((seq, c) => Math.max(seq, c.messagesSeq), 0);
   if (messages.length > signed) {
     found({
       kind: "unsigned_messages",

@@ -148,7 +148,10 @@ async function timingsOf(store: Store, calls: readonly CallRecord[]) {
     calls.filter((c) => c.decision === "ask").map((c) => c.sessionId),
   )) {
     for (const type of ["approval_requested", "approved", "approval_denied"] as const) {
-      events.push(...(await store.listEvents({ sessionId, type, limit: 100_000 })));
+      // One at a time: spreading 100,000 records as arguments would overflow the stack.
+      for (const event of await store.listEvents({ sessionId, type, limit: 100_000 })) {
+        events.push(event);
+      }
     }
   }
   events.sort((a, b) => a.event.at - b.event.at);
