@@ -100,6 +100,9 @@ describe("the grant scope of an asked call", () => {
       "args.url": [["x"]],
     });
     expect(declaredBound(tool, {})).toEqual({ path: [], "args.path": [], "args.url": [] });
+    // As many paths as a 1 MB argument holds: more than a spread's arguments can.
+    const paths = Array.from({ length: 200_000 }, (_, i) => `f${i}`);
+    expect(declaredBound(tool, { path: paths }).path).toHaveLength(200_000);
   });
 
   it("is absent for allow and deny, and names no key for a call outside a session", async () => {

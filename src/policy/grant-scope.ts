@@ -162,7 +162,7 @@ export function declaredBound(
       const value = args[key];
       if (typeof value === "string") texts.push(value);
       else if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
-        texts.push(...value);
+        for (const item of value) texts.push(item);
       } else raw(key);
     }
     bound.path = resolvePaths(texts);

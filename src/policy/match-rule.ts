@@ -65,7 +65,9 @@ export function matchRule(rule: CompiledRule, view: CallView): RuleMatch {
   if (rule.paths !== undefined) {
     const hits = pathTexts(rule, view, allow);
     if (hits === undefined) return NO_MATCH;
-    texts.push(...hits);
+    // One at a time: a call may name as many paths as its arguments hold, more than a
+    // spread's arguments can.
+    for (const hit of hits) texts.push(hit);
   }
   if (rule.hosts !== undefined) {
     const hit = hostText(rule, view, allow);

@@ -137,8 +137,9 @@ export function findRepositories(
         problem: `more than ${walkLimit} folders to look through for git repositories (under ${workspace})`,
       };
     }
-    dotGits.push(...scan.matches);
-    queue.push(...scan.subdirs);
+    // One at a time: a folder may hold more entries than a spread's arguments can.
+    for (const match of scan.matches) dotGits.push(match);
+    for (const subdir of scan.subdirs) queue.push(subdir);
   }
   const repositories: GitRepository[] = [];
   const seen = new Set<string>();
@@ -156,7 +157,7 @@ export function findRepositories(
     visited.add(dotGit);
     if (lstatSync(dotGit, { throwIfNoEntry: false }) === undefined) continue;
     const worktree = path.dirname(dotGit);
-    pending.push(...declaredSubmodules(worktree));
+    for (const submodule of declaredSubmodules(worktree)) pending.push(submodule);
     const gitDir = gitDirOf(dotGit);
     if (gitDir === undefined) {
       // A `.git` file naming nothing yet: still kept read-only, so it cannot be pointed anywhere.

@@ -127,7 +127,7 @@ export function resolveHiddenPaths({
         };
       }
       for (const match of scan.matches) add(match);
-      queue.push(...scan.subdirs);
+      for (const subdir of scan.subdirs) queue.push(subdir);
     }
   }
   return { status: "ok", files: [...files], dirs: [...dirs], literal: [...literal] };
