@@ -138,9 +138,12 @@ function wordsOf(tool: Tool, args: Readonly<Record<string, unknown>>): string[] 
   for (const key of typeof declared === "string" ? [declared] : (declared ?? [])) {
     const value = args[key];
     if (typeof value === "string") words.push(value);
-    else if (Array.isArray(value)) words.push(...value.filter((v) => typeof v === "string"));
+    // One at a time: a model's list or command may hold more words than a spread's arguments can.
+    else if (Array.isArray(value)) for (const v of value) if (typeof v === "string") words.push(v);
   }
   const command = tool.policyArgs.command === undefined ? undefined : args[tool.policyArgs.command];
-  if (typeof command === "string") words.push(...command.split(/[\s;|&<>()'"`]+/).filter(Boolean));
+  if (typeof command === "string") {
+    for (const word of command.split(/[\s;|&<>()'"`]+/)) if (word !== "") words.push(word);
+  }
   return words;
 }

@@ -28,3 +28,16 @@ describe("a call naming 150,000 paths", () => {
     expect(denied).toMatchObject({ decision: "deny", reason: "secrets" });
   });
 });
+
+describe("a shell command of 150,000 words", () => {
+  it("is analysed and decided, not failed by the count", async () => {
+    const engine = await createPolicyEngine({
+      layers: [{ name: "project", rules: [] }],
+      workspace: process.cwd(),
+    });
+    // `git add -- …`: every word after `--` is an operand git writes to the index.
+    const command = `git add -- ${"a ".repeat(150_000)}`;
+    const verdict = await engine.decide(call("run_command", { command }));
+    expect(["ask", "deny"]).toContain(verdict.decision);
+  });
+});

@@ -287,6 +287,6 @@ export function inspectGit(words: readonly ShellWord[]): Inspection {
   inspectSubcommand(result, sub.value, words, i + 1);
   if (sub.value === "config" && !configReadsOnly(words, i + 1))
     inspectConfigKey(result, words, i + 1);
-  result.findings.push(...gitWrites(sub.value, words, i + 1));
+  for (const finding of gitWrites(sub.value, words, i + 1)) result.findings.push(finding);
   return result;
 }

@@ -47,7 +47,8 @@ function operands(words: readonly ShellWord[], start: number, valued: RegExp): S
   for (let i = start; i < words.length; i++) {
     const text = (words[i] as ShellWord).value;
     if (text === "--") {
-      found.push(...words.slice(i + 1));
+      // One at a time: a command may hold more words than a spread's arguments can.
+      for (let j = i + 1; j < words.length; j++) found.push(words[j] as ShellWord);
       break;
     }
     if (!text.startsWith("-") || text === "-") found.push(words[i] as ShellWord);

@@ -330,7 +330,9 @@ export function inspectRisky(name: string, words: readonly ShellWord[]): Inspect
   const custom = Object.hasOwn(CUSTOM, key) ? CUSTOM[key] : undefined;
   if (rules === undefined && custom === undefined) return null;
   const result = custom === undefined ? emptyInspection() : custom(words);
-  if (rules !== undefined) result.findings.push(...tableFindings(rules, words, name));
+  if (rules !== undefined) {
+    for (const finding of tableFindings(rules, words, name)) result.findings.push(finding);
+  }
   const open = openOption(words);
   if (open !== undefined && rules !== undefined)
     result.findings.push({
