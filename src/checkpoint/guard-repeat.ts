@@ -198,12 +198,17 @@ export async function guardRepeat(
       (claim.outcome === undefined || claim.outcome.kind === "awaiting_approval");
     const result =
       same || reserved ? replay(trace, claim.outcome, claim.state) : reusedId(trace, tool);
-    await trace.emitAfterRun({
-      type: "refused",
-      reason: "duplicate_call_id",
-      message: result.message,
-      durationMs: trace.elapsed(),
-    });
+    // Nothing ran: the closing event waits for the flush at the end of the dispatch or batch,
+    // which comes before any result leaves, instead of a commit of its own.
+    await trace.emitAfterRun(
+      {
+        type: "refused",
+        reason: "duplicate_call_id",
+        message: result.message,
+        durationMs: trace.elapsed(),
+      },
+      { defer: true },
+    );
     return { status: "answered", result };
   }
   if (claim.started === true && start !== undefined && intent !== undefined) {

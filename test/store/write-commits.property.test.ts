@@ -58,9 +58,8 @@ describe("writes committed with their claims (property, SQLite file store)", () 
               ],
             });
             const before = countWalCommits(`${path}-wal`);
-            let refusedReads = 0;
             for (const batch of batches) {
-              const results = await checkpoint.dispatchBatch(
+              await checkpoint.dispatchBatch(
                 batch.map((c) => ({
                   id: c.id,
                   name: c.writes ? "note" : "look",
@@ -68,19 +67,16 @@ describe("writes committed with their claims (property, SQLite file store)", () 
                 })),
                 { sessionId: session.id },
               );
-              refusedReads += results.filter(
-                (r, i) => !batch[i]?.writes && r.status === "refused",
-              ).length;
             }
             const commits = countWalCommits(`${path}-wal`) - before;
             for (const [id, times] of ran) {
               expect(times, id).toBe(1);
               expect(heldElsewhere).not.toContain(id);
             }
-            // Each write call: at most two commits (run or refused); a read refused as a repeat:
-            // one (its closing event); each batch: one more for the rest of its reads.
+            // Each write call: at most two commits (run or refused); each batch: one more for its
+            // reads, whether they ran or were answered as repeats (nothing ran: no commit of its own).
             const writeCalls = batches.flat().filter((c) => c.writes).length;
-            expect(commits).toBeLessThanOrEqual(2 * writeCalls + refusedReads + batches.length);
+            expect(commits).toBeLessThanOrEqual(2 * writeCalls + batches.length);
             expect(writesRun).toBeLessThanOrEqual(writeCalls);
             expect((await store.verifyChain(session.id)).ok).toBe(true);
             const calls = await store.listCalls({ sessionId: session.id });
@@ -94,7 +90,22 @@ describe("writes committed with their claims (property, SQLite file store)", () 
           }
         },
       ),
-      { numRuns: 40 },
+      {
+        numRuns: 40,
+        // Found by CI: a read re-delivered in a later batch once cost a commit of its own.
+        examples: [
+          [
+            [
+              [{ writes: false, id: "f", n: 1 }],
+              [
+                { writes: false, id: "f", n: 1 },
+                { writes: false, id: "a", n: 0 },
+              ],
+            ],
+            [],
+          ],
+        ],
+      },
     );
   });
 });
