@@ -8,6 +8,7 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import { type CallRow, isClaimable, newCallRow } from "../call-state.js";
+import { storedText } from "../pending-event.js";
 import { callFilterSql, listLimit } from "../store-input.js";
 import {
   appendCallRowValues,
@@ -23,6 +24,31 @@ import { type FileMark, FileMarks } from "./file-mark.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
+
+/**
+ * True when reading `row` back from the table gives the row itself: its texts are kept as they
+ * are (`storedText` returns them unchanged) and its arguments' hash is on it, not still to make.
+ */
+function storesAsHeld(row: CallRow): boolean {
+  if (row.argsHash === undefined && row.decidedArgs !== undefined) return false;
+  return (
+    sameStored(row.sessionId) &&
+    sameStored(row.callId) &&
+    sameStored(row.tool) &&
+    sameStored(row.principal) &&
+    sameStored(row.status) &&
+    sameStored(row.reason) &&
+    sameStored(row.decision) &&
+    sameStored(row.rule) &&
+    sameStored(row.dedupeKey) &&
+    sameStored(row.owner) &&
+    sameStored(row.argsHash)
+  );
+}
+
+function sameStored(text: string | undefined): boolean {
+  return text === undefined || storedText(text) === text;
+}
 
 /** `session_no` first (version 10), then the columns both engines share. */
 const NUMBERED_COLUMNS = ["session_no", ...CALL_COLUMNS] as const;
@@ -214,9 +240,23 @@ export class SqliteCalls {
     return undefined;
   }
 
-  /** This store writes the row: what was read ahead of it no longer says what is stored. */
+  /** This store changes the row other than by `saveMany`: what was kept of it is dropped. */
   private written(sessionId: string, callId: string): void {
     if (this.ahead?.sessionId === sessionId) this.ahead.rows.delete(callId);
+  }
+
+  /**
+   * This store saves the row (inside a write transaction): it is kept as what the table holds
+   * from then on, so a write call's second commit does not read back the row its first wrote
+   * (ADR 0079). The mark still guards it: another connection's commit, or this transaction
+   * undone, drops everything kept. A row that stores differently from how it is held (a text
+   * SQLite would keep with replacement characters, arguments not hashed yet) is dropped instead.
+   */
+  private saved(row: CallRow): void {
+    const ahead = this.ahead;
+    if (ahead?.sessionId !== row.sessionId) return;
+    if (storesAsHeld(row)) ahead.rows.set(row.callId, row);
+    else ahead.rows.delete(row.callId);
   }
 
   /** Insert or replace one row (call inside a transaction). */
@@ -236,7 +276,7 @@ export class SqliteCalls {
     let sessionId: string | undefined;
     let no = 0;
     for (const row of rows) {
-      this.written(row.sessionId, row.callId);
+      this.saved(row);
       const target = statement.nextRow();
       if (this.keys.numbered) {
         if (row.sessionId !== sessionId) {
