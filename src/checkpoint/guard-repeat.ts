@@ -1,7 +1,7 @@
 import { hashCanonical } from "../shared/canonical-json.js";
 import type { SealedTool } from "../tool/handler-seal.js";
 import type { Tool } from "../tool/tool.js";
-import type { RecordedOutcome } from "./call-ledger.js";
+import type { CallLedger, RecordedOutcome } from "./call-ledger.js";
 import type { CallTrace, EventBody } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { sanitiseError } from "./sanitise-error.js";
@@ -32,6 +32,9 @@ const FAILURES: ReadonlySet<string> = new Set<FailureReason>([
   "unserialisable_output",
   "interrupted",
 ]);
+
+/** An earlier success of the same action, as the ledger finds it. */
+type DuplicateCall = NonNullable<Awaited<ReturnType<CallLedger["findDuplicate"]>>>;
 
 /** Run the handler (with the dedupe key, if any), or answer without running it. */
 export type RepeatCheck =
@@ -162,12 +165,20 @@ export async function guardRepeat(
   // Hashed once per call: the store keeps this hash on the calls row and no longer hashes the
   // decided arguments again when a claim brings one.
   const argsHash = hashCanonical(args);
-  // A write without dedupe asks for nothing between its claim and its start: both go in one
+  // An earlier success of the same action is looked for before the claim, so that a write that
+  // runs still commits its claim with its intent (two commits a write call, dedupe or not). The
+  // look is no weaker for it: a success committed between it and the claim is a concurrent run
+  // of the action, which a look after the claim does not see either.
+  let earlier: DuplicateCall | undefined;
+  if (dedupeKey !== undefined) {
+    const found = await findEarlier(state, trace, tool, sealed, dedupeKey);
+    if (found.status === "answered") return found;
+    earlier = found.earlier;
+  }
+  // A write about to run asks for nothing between its claim and its start: both go in one
   // commit where the store can.
   const intent =
-    start !== undefined && tool.writes && dedupeKey === undefined
-      ? trace.eventFor(start)
-      : undefined;
+    start !== undefined && tool.writes && earlier === undefined ? trace.eventFor(start) : undefined;
   let claim: Awaited<ReturnType<typeof ledger.claimCall>>;
   try {
     claim = await ledger.claimCall(trace.sessionId, trace.callId, {
@@ -230,27 +241,7 @@ export async function guardRepeat(
     }
     return { status: "run", dedupeKey, started: true };
   }
-  if (dedupeKey === undefined) return { status: "run", dedupeKey };
-
-  const windowMs = sealed.dedupe?.windowMs;
-  let earlier: Awaited<ReturnType<typeof ledger.findDuplicate>>;
-  try {
-    earlier = await ledger.findDuplicate(
-      trace.sessionId,
-      tool.name,
-      dedupeKey,
-      windowMs === undefined ? undefined : Date.now() - windowMs,
-    );
-  } catch {
-    return {
-      status: "answered",
-      result: await trace.refuse(
-        "audit_failed",
-        `The store could not be asked whether ${tool.name} already did this, so it was not run.`,
-      ),
-    };
-  }
-  if (earlier?.result.status !== "ok") return { status: "run", dedupeKey };
+  if (earlier === undefined) return { status: "run", dedupeKey };
   const result: ToolResult = {
     callId: trace.callId,
     name: trace.name,
@@ -261,19 +252,54 @@ export async function guardRepeat(
     durationMs: trace.elapsed(),
     rule: trace.rule,
   };
-  await trace.emitAfterRun({
-    type: "finished",
-    status: "ok",
-    reason: "duplicate",
-    message: result.message,
-    durationMs: result.durationMs,
-    outputBytes: 0,
-    output: "",
-  });
+  // Nothing ran: the event goes in the result's commit.
+  await trace.emitAfterRun(
+    {
+      type: "finished",
+      status: "ok",
+      reason: "duplicate",
+      message: result.message,
+      durationMs: result.durationMs,
+      outputBytes: 0,
+      output: "",
+    },
+    { defer: true },
+  );
   try {
     await ledger.recordCallResult(trace.sessionId, trace.callId, result, dedupeKey);
   } catch (error) {
     state.onEventError(error);
   }
   return { status: "answered", result };
+}
+
+/** An earlier success of the same action (none: run), or the refusal when it cannot be asked. */
+async function findEarlier(
+  state: CheckpointState,
+  trace: CallTrace,
+  tool: Tool,
+  sealed: SealedTool,
+  dedupeKey: string,
+): Promise<
+  | { readonly status: "looked"; readonly earlier: DuplicateCall | undefined }
+  | { readonly status: "answered"; readonly result: ToolResult }
+> {
+  const windowMs = sealed.dedupe?.windowMs;
+  try {
+    const earlier = await state.ledger?.findDuplicate(
+      trace.sessionId,
+      tool.name,
+      dedupeKey,
+      windowMs === undefined ? undefined : Date.now() - windowMs,
+    );
+    return { status: "looked", earlier: earlier?.result.status === "ok" ? earlier : undefined };
+  } catch {
+    return {
+      status: "answered",
+      result: await trace.refuse(
+        "audit_failed",
+        `The store could not be asked whether ${tool.name} already did this, so it was not run.`,
+      ),
+    };
+  }
 }

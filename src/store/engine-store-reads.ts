@@ -47,6 +47,16 @@ export abstract class EngineStoreReads {
   /** Commit what is buffered: every read starts with it. */
   abstract flush(): Promise<void>;
 
+  /**
+   * Before a look for an earlier success of this action: commit what is buffered when it could
+   * be that success (a queued result of the key, a closing event of the tool), else nothing.
+   */
+  protected abstract flushForDuplicate(
+    sessionId: string,
+    tool: string,
+    dedupeKey: string,
+  ): Promise<void>;
+
   async getSession(id: string): Promise<Session | undefined> {
     this.assertOpen();
     await this.flush();
@@ -132,13 +142,12 @@ export abstract class EngineStoreReads {
     dedupeKey: string,
     sinceMs = 0,
   ): Promise<DuplicateCall | undefined> {
-    await this.flush();
-    return this.db.findDuplicate(
-      this.session(sessionId),
-      storedText(tool),
-      storedText(dedupeKey),
-      sinceMs,
-    );
+    this.assertOpen();
+    const session = this.session(sessionId);
+    const name = storedText(tool);
+    const key = storedText(dedupeKey);
+    await this.flushForDuplicate(session, name, key);
+    return this.db.findDuplicate(session, name, key, sinceMs);
   }
 
   async listCalls(filter: CallFilter = {}): Promise<CallRecord[]> {

@@ -12,6 +12,8 @@ import type {
   MarkInterruptedOptions,
 } from "./call-record.js";
 import { isClaimable, resultEcho } from "./call-state.js";
+import { claimIntent } from "./claim-intent.js";
+import { couldBeDuplicate } from "./could-be-duplicate.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EngineStoreCoordination } from "./engine-store-coordination.js";
 import { EventQueue } from "./event-queue.js";
@@ -21,11 +23,11 @@ import type { BatchAttestation } from "./patched-sessions.js";
 import { prepareEvent, storedText } from "./pending-event.js";
 import {
   type MessageText,
-  type PendingCallWrite,
   type PendingResult,
   type PendingWrite,
   pendingClaim,
   type SessionUpdate,
+  settlesCall,
 } from "./pending-write.js";
 import { resultJson } from "./result-json.js";
 import type { RunEnd, SessionStart, StartedSession } from "./run-writes.js";
@@ -90,10 +92,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
           ? { committed: (key: number) => db.committed?.(key) ?? Promise.resolve(false) }
           : {}),
         // Queued items that settle a call's claim: its claim, its result, its closing event.
-        indexed: (item): item is PendingCallWrite =>
-          item.kind === "claim" ||
-          item.kind === "result" ||
-          (item.kind === "event" && isTerminal(item.event)),
+        indexed: settlesCall,
         // What was read ahead of such a call is stale once its row is being written.
         onIndexed: (item) => this.lookahead.forget(item.sessionId, item.callId),
       },
@@ -278,6 +277,10 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     this.signing?.settled();
   }
 
+  protected async flushForDuplicate(session: string, tool: string, key: string): Promise<void> {
+    if (this.queue.mayHold(couldBeDuplicate(session, tool, key))) await this.flush();
+  }
+
   async attest(): Promise<AuditAttestation[]> {
     this.assertOpen();
     await this.flush();
@@ -307,34 +310,30 @@ export class EngineStore extends EngineStoreCoordination implements Store {
         return { status: "claimed" };
       }
     }
-    const start = options.start;
     const engineClaim = this.db.claimAndStart?.bind(this.db);
-    if (start !== undefined && options.writes === true && engineClaim) {
-      return this.claimAndStart(engineClaim, session, id, { ...options, tool }, start);
+    if (options.writes === true && engineClaim) {
+      return this.claimAndStart(engineClaim, session, id, { ...options, tool }, options.start);
     }
     await this.flush();
     return this.db.claimCall(session, id, { ...options, start: undefined, tool });
   }
 
-  /** A write's claim and intent in one commit, with everything queued before them. */
+  /** A write's claim (and its intent, if given) in one commit, with everything queued before. */
   private async claimAndStart(
     engineClaim: NonNullable<StoreEngine["claimAndStart"]>,
     sessionId: string,
     callId: string,
     options: ClaimOptions,
-    start: StoreEvent,
+    start: StoreEvent | undefined,
   ): Promise<ClaimResult> {
-    const intent = prepareEvent(start, this.defaultSession);
-    if (!isIntent(intent.event) || intent.sessionId !== sessionId || intent.callId !== callId) {
-      throw new DocketError("invalid_event", "A claim's start must be the intent of that call.");
-    }
+    const intent = claimIntent(start, sessionId, callId, this.defaultSession);
     const claim = pendingClaim(sessionId, callId, { ...options, writes: true }, this.now(), true);
     // Its row is being written: what was read ahead of it is stale.
     this.lookahead.forget(sessionId, callId);
     try {
       return await this.withQueue((items) => engineClaim(items, claim, intent), sessionId);
     } catch (error) {
-      this.queue.intentFailed(intent);
+      if (intent !== undefined) this.queue.intentFailed(intent);
       throw error;
     }
   }

@@ -200,6 +200,14 @@ export class EventQueue {
     }
   }
 
+  /**
+   * True when a queued item matches `test`, or a write is in flight (its items are not kept
+   * here): a read whose answer such an item could change waits for the write; others need not.
+   */
+  mayHold(test: (item: PendingWrite) => boolean): boolean {
+    return this.inflight !== undefined || this.pending.some(test);
+  }
+
   /** True when nothing is queued or being written. */
   get idle(): boolean {
     return this.pending.length === 0 && this.inflight === undefined;

@@ -11,6 +11,7 @@ import {
 import { CallTaken } from "./call-taken.js";
 import { type PendingEvent, storedText } from "./pending-event.js";
 import type { SessionPatch } from "./session-record.js";
+import { isTerminal } from "./store-event.js";
 import type { MessageRole } from "./transcript-message.js";
 
 /** A message with its content already serialised. */
@@ -107,6 +108,23 @@ export type PendingCallWrite = PendingEvent | PendingClaim | PendingResult;
 
 /** One item of the store's write queue: a call's event or row change, or transcript messages. */
 export type PendingWrite = PendingCallWrite | PendingMessages;
+
+/**
+ * A queued item that settles a call's claim: its claim, its result, or its closing event.
+ *
+ * @example
+ * ```ts
+ * declare const item: PendingWrite;
+ * if (settlesCall(item)) console.log(item.callId);
+ * ```
+ */
+export function settlesCall(item: PendingWrite): item is PendingCallWrite {
+  return (
+    item.kind === "claim" ||
+    item.kind === "result" ||
+    (item.kind === "event" && isTerminal(item.event))
+  );
+}
 
 /** The `calls` row key of an item: session and call id, NUL-separated. */
 export function callKey(item: { readonly sessionId: string; readonly callId: string }): string {

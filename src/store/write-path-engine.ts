@@ -58,12 +58,13 @@ export interface WritePathEngine {
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Awaitable<ClaimResult>;
   /**
-   * Optional: commit the queued items, a write's claim (`exclusive`) and its intent in one
-   * transaction; when the id is taken by then, only the items, and the answer is `seen`.
+   * Optional: commit the queued items, a write's claim (`exclusive`) and its intent, if any, in
+   * one transaction; when the id is taken by then, only the items, and the answer is `seen`.
+   * With an intent the answer is `{ status: "claimed", started: true }`.
    */
   claimAndStart?(
     items: readonly PendingWrite[],
     claim: PendingClaim,
-    intent: PendingEvent,
+    intent: PendingEvent | undefined,
   ): Awaitable<ClaimResult>;
 }

@@ -268,17 +268,17 @@ export class PostgresEngine implements StoreEngine {
   async claimAndStart(
     items: readonly PendingWrite[],
     claim: PendingClaim,
-    intent: PendingEvent,
+    intent: PendingEvent | undefined,
   ): Promise<ClaimResult> {
     try {
       // Under the session's lock, as every claim: the fold refuses an id taken meanwhile.
-      await this.appendEvents([...items, claim, intent]);
+      await this.appendEvents(intent === undefined ? [...items, claim] : [...items, claim, intent]);
     } catch (error) {
       if (!(error instanceof CallTaken)) throw error;
       await this.appendEvents(items);
       return seenClaim(error.row);
     }
-    return { status: "claimed", started: true };
+    return intent === undefined ? { status: "claimed" } : { status: "claimed", started: true };
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {

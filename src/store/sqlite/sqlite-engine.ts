@@ -293,10 +293,12 @@ export class SqliteEngine implements StoreEngine {
   claimAndStart(
     items: readonly PendingWrite[],
     claim: PendingClaim,
-    intent: PendingEvent,
+    intent: PendingEvent | undefined,
   ): ClaimResult {
     try {
-      this.appendQueued.immediate([...items, claim, intent]);
+      this.appendQueued.immediate(
+        intent === undefined ? [...items, claim] : [...items, claim, intent],
+      );
     } catch (error) {
       if (!(error instanceof CallTaken)) throw error;
       // Taken meanwhile: nothing of that commit happened; the rest goes without claim and intent.
@@ -304,7 +306,7 @@ export class SqliteEngine implements StoreEngine {
       return seenClaim(error.row);
     }
     this.afterCommit();
-    return { status: "claimed", started: true };
+    return intent === undefined ? { status: "claimed" } : { status: "claimed", started: true };
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {

@@ -129,6 +129,23 @@ export function callsContract(fresh: OpenFreshStore): void {
       });
     });
 
+    it("finds a success whose result is still queued, and its finish when only that is queued", async () => {
+      const store = await fresh();
+      // A read's events and result wait for the end of its batch: the look must still see them.
+      await store.emitMany(
+        callEvents({ sessionId: "s", callId: "c1", writes: false, outcome: "open" }),
+      );
+      await store.recordCallResult("s", "c1", ok("c1", { refund: "rf_9" }), "k9", { defer: true });
+      expect((await store.findDuplicate("s", "refund_order", "k9"))?.callId).toBe("c1");
+      await store.emitMany(
+        callEvents({ sessionId: "s", callId: "c2", writes: false, outcome: "open" }),
+      );
+      await store.recordCallResult("s", "c2", ok("c2", { refund: "rf_8" }), "k8", { defer: true });
+      await store.flush();
+      expect((await store.findDuplicate("s", "refund_order", "k8"))?.callId).toBe("c2");
+      expect(await store.findDuplicate("s", "refund_order", "k7")).toBeUndefined();
+    });
+
     it("keeps a result recorded after the call's events, and lists calls by status", async () => {
       const store = await fresh();
       await store.emitMany(callEvents({ sessionId: "s", callId: "c1" }));
