@@ -17,9 +17,12 @@ const TURNS = 3;
 const perCall = (commits: number | undefined) =>
   commits === undefined ? Number.NaN : commits / (TURNS * CALLS_PER_TURN);
 
-/** docket's commits per write call: batches of 10 write calls through the checkpoint. */
-async function docketCommits(dir: string): Promise<number> {
-  const path = join(dir, "docket.db");
+/**
+ * docket's commits per write call: batches of 10 write calls through the checkpoint; with
+ * `dedupe`, the tool has a dedupe key (each call a new action, so each runs).
+ */
+async function docketCommits(dir: string, { dedupe = false } = {}): Promise<number> {
+  const path = join(dir, dedupe ? "dedupe.db" : "docket.db");
   const store = await openStore(`sqlite:${path}`);
   try {
     const session = await store.createSession({ principal: "agent", configHash: "" });
@@ -28,6 +31,7 @@ async function docketCommits(dir: string): Promise<number> {
       description: "Use it when a bench asks for a write; writes nothing.",
       input: z.object({ n: z.number().describe("Any number.") }),
       writes: true,
+      ...(dedupe ? { dedupe: { key: ({ n }: { n: number }) => `noop:${n}` } } : {}),
       handler: ({ n }) => n,
     });
     const checkpoint = createCheckpoint({
@@ -40,7 +44,7 @@ async function docketCommits(dir: string): Promise<number> {
       const batch = Array.from({ length: CALLS_PER_TURN }, (_, c) => ({
         id: `call_${t}_${c}`,
         name: "noop_write",
-        arguments: `{"n":${c}}`,
+        arguments: `{"n":${t * CALLS_PER_TURN + c}}`,
       }));
       await checkpoint.dispatchBatch(batch, { sessionId: session.id, runId: "bench" });
     }
@@ -103,10 +107,11 @@ export async function benchWriteCommits(): Promise<{
   const [checkpointDir = "", harnessDir = "", peerDir = ""] = dirs;
   try {
     const docket = await docketCommits(checkpointDir);
+    const dedupe = await docketCommits(checkpointDir, { dedupe: true });
     const harness = await harnessCommits(harnessDir);
     const peer = await peerCommits(peerDir);
     console.log(
-      `  commits per write call (SQLite write-ahead log, batches of 10): docket's checkpoint ${shown(docket)}, docket's whole loop ${shown(harness)}, durable AI SDK peer ${shown(peer)} (target: at most the peer's; each is one fsync with synchronous=FULL)`,
+      `  commits per write call (SQLite write-ahead log, batches of 10): docket's checkpoint ${shown(docket)} (${shown(dedupe)} with a dedupe key), docket's whole loop ${shown(harness)}, durable AI SDK peer ${shown(peer)} (target: at most the peer's; each is one fsync with synchronous=FULL)`,
     );
     return { docket, harness, peer };
   } finally {
