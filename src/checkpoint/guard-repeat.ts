@@ -222,7 +222,8 @@ export async function guardRepeat(
     );
     return { status: "answered", result };
   }
-  if (claim.started === true && start !== undefined && intent !== undefined) {
+  const started = claim.started === true && start !== undefined && intent !== undefined;
+  if (started) {
     trace.noteRecorded(start);
     // The other sink sees the intent as it would have through `emit`, and may still stop the run.
     try {
@@ -239,9 +240,28 @@ export async function guardRepeat(
         ),
       };
     }
-    return { status: "run", dedupeKey, started: true };
   }
-  if (earlier === undefined) return { status: "run", dedupeKey };
+  // A write's claim may have waited (a round trip, another process's commit): a success of the
+  // same action committed meanwhile is looked for again now, as when the look came after the
+  // claim. A success found here closes the intent: the call is answered, not run (ADR 0080).
+  if (dedupeKey !== undefined && earlier === undefined && tool.writes) {
+    const found = await findEarlier(state, trace, tool, sealed, dedupeKey, started);
+    if (found.status === "answered") return found;
+    earlier = found.earlier;
+  }
+  if (earlier === undefined || dedupeKey === undefined) {
+    return started ? { status: "run", dedupeKey, started: true } : { status: "run", dedupeKey };
+  }
+  return { status: "answered", result: await answerDuplicate(state, trace, earlier, dedupeKey) };
+}
+
+/** Answer a call with an earlier success of the same action, and record that: not run. */
+async function answerDuplicate(
+  state: CheckpointState,
+  trace: CallTrace,
+  earlier: DuplicateCall,
+  dedupeKey: string,
+): Promise<ToolResult> {
   const result: ToolResult = {
     callId: trace.callId,
     name: trace.name,
@@ -266,11 +286,11 @@ export async function guardRepeat(
     { defer: true },
   );
   try {
-    await ledger.recordCallResult(trace.sessionId, trace.callId, result, dedupeKey);
+    await state.ledger?.recordCallResult(trace.sessionId, trace.callId, result, dedupeKey);
   } catch (error) {
     state.onEventError(error);
   }
-  return { status: "answered", result };
+  return result;
 }
 
 /** An earlier success of the same action (none: run), or the refusal when it cannot be asked. */
@@ -280,6 +300,8 @@ async function findEarlier(
   tool: Tool,
   sealed: SealedTool,
   dedupeKey: string,
+  /** The claim's commit held the intent: a refusal closes it. */
+  intentFailed = false,
 ): Promise<
   | { readonly status: "looked"; readonly earlier: DuplicateCall | undefined }
   | { readonly status: "answered"; readonly result: ToolResult }
@@ -299,6 +321,7 @@ async function findEarlier(
       result: await trace.refuse(
         "audit_failed",
         `The store could not be asked whether ${tool.name} already did this, so it was not run.`,
+        { intentFailed },
       ),
     };
   }

@@ -197,6 +197,25 @@ describe("SqliteCalls: the rows a commit saved are kept as the table holds them"
     }
   });
 
+  it("keeps no row the batch did not read ahead, however many calls come one at a time", async () => {
+    const { db } = await openSchemaFile();
+    const calls = new SqliteCalls(db, "o", () => 1_000);
+    // Internal: what the store holds between commits (a result's whole JSON per row).
+    const kept = () => (calls as unknown as { ahead?: { rows: Map<string, unknown> } }).ahead;
+    try {
+      calls.readAhead("s1", ["c1", "c2"]);
+      for (let i = 0; i < 500; i += 1) {
+        const row = rowOf(`single_${i}`, { tool: "note", argsHash: undefined, steps: [] });
+        db.transaction(() => calls.saveMany([row], { absent: true })).immediate();
+      }
+      const row = rowOf("c1", { tool: "note", argsHash: undefined, steps: [] });
+      db.transaction(() => calls.saveMany([row], { absent: true })).immediate();
+      expect([...(kept()?.rows.keys() ?? [])].sort()).toEqual(["c1", "c2"]);
+    } finally {
+      db.close();
+    }
+  });
+
   it("reads the table again after the saving transaction was undone", async () => {
     const { db } = await openSchemaFile();
     const calls = new SqliteCalls(db, "o", () => 1_000);

@@ -246,15 +246,17 @@ export class SqliteCalls {
   }
 
   /**
-   * This store saves the row (inside a write transaction): it is kept as what the table holds
-   * from then on, so a write call's second commit does not read back the row its first wrote
-   * (ADR 0079). The mark still guards it: another connection's commit, or this transaction
-   * undone, drops everything kept. A row that stores differently from how it is held (a text
-   * SQLite would keep with replacement characters, arguments not hashed yet) is dropped instead.
+   * This store saves a row the batch read ahead (inside a write transaction): it is kept as what
+   * the table holds from then on, so a write call's second commit does not read back the row its
+   * first wrote (ADR 0079). The mark still guards it: another connection's commit, or this
+   * transaction undone, drops everything kept. A row that stores differently from how it is held
+   * (a text SQLite would keep with replacement characters, arguments not hashed yet) is dropped.
    */
   private saved(row: CallRow): void {
     const ahead = this.ahead;
-    if (ahead?.sessionId !== row.sessionId) return;
+    // Only a row the batch read ahead is kept: what is kept stays the batch's size, however many
+    // calls come one at a time after it.
+    if (ahead?.sessionId !== row.sessionId || !ahead.rows.has(row.callId)) return;
     if (storesAsHeld(row)) ahead.rows.set(row.callId, row);
     else ahead.rows.delete(row.callId);
   }
