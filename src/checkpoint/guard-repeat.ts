@@ -166,9 +166,8 @@ export async function guardRepeat(
   // decided arguments again when a claim brings one.
   const argsHash = hashCanonical(args);
   // An earlier success of the same action is looked for before the claim, so that a write that
-  // runs still commits its claim with its intent (two commits a write call, dedupe or not). The
-  // look is no weaker for it: a success committed between it and the claim is a concurrent run
-  // of the action, which a look after the claim does not see either.
+  // runs still commits its claim with its intent (two commits a write call, dedupe or not); a
+  // write looks again after its claim (below), which may have waited (ADR 0080).
   let earlier: DuplicateCall | undefined;
   if (dedupeKey !== undefined) {
     const found = await findEarlier(state, trace, tool, sealed, dedupeKey);
