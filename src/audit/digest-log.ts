@@ -4,6 +4,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   statSync,
   writeSync,
 } from "node:fs";
@@ -54,6 +55,20 @@ function line(attestation: AuditAttestation): string {
   return `${JSON.stringify({ body: attestation.body, signature: attestation.signature })}\n`;
 }
 
+/** How every digest line starts (a body is a JSON string: its own quotes are escaped). */
+const LINE_START = '{"body":';
+
+/**
+ * Whether the file ends a line. A delivery is one write, but a write can be cut short: the kernel
+ * copies it a page at a time and stops between pages for a SIGKILL. What is left has no newline.
+ */
+function endsWithNewline(fd: number): boolean {
+  const { size } = fstatSync(fd);
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
+}
+
 function fileDigestLog(file: string): DigestLog {
   let fd: number | undefined;
   let inode = -1;
@@ -64,7 +79,7 @@ function fileDigestLog(file: string): DigestLog {
     if (fd !== undefined && current?.ino === inode) return fd;
     if (fd !== undefined) closeSync(fd);
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    fd = openSync(file, "a", 0o600);
+    fd = openSync(file, "a+", 0o600);
     inode = fstatSync(fd).ino;
     return fd;
   };
@@ -72,7 +87,9 @@ function fileDigestLog(file: string): DigestLog {
     location: file,
     deliver(attestations) {
       // One write of whole lines to an O_APPEND file: processes sharing the log never interleave.
-      writeSync(open(), attestations.map(line).join(""));
+      // After a delivery a crash cut short, the next starts on a line of its own.
+      const fd = open();
+      writeSync(fd, (endsWithNewline(fd) ? "" : "\n") + attestations.map(line).join(""));
     },
     async read(storeId) {
       let text: string;
@@ -122,10 +139,9 @@ export function parseDigestLines(lines: readonly string[], storeId?: string): Di
   const unreadable: { line: number; reason: string }[] = [];
   lines.forEach((text, index) => {
     if (text.trim() === "") return;
-    let value: { body?: unknown; signature?: unknown };
-    try {
-      value = JSON.parse(text) as { body?: unknown; signature?: unknown };
-    } catch {
+    const value = digestJson(text);
+    if (value === "cut") return;
+    if (value === undefined) {
       unreadable.push({ line: index + 1, reason: "not JSON" });
       return;
     }
@@ -140,6 +156,28 @@ export function parseDigestLines(lines: readonly string[], storeId?: string): Di
     if (storeId === undefined || attestation.storeId === storeId) attestations.push(attestation);
   });
   return { attestations, unreadable };
+}
+
+/**
+ * One line's JSON. A delivery cut short by a crash (see `endsWithNewline`) left the start of a
+ * line: alone on its line it is `cut`, not an unreadable line, and glued to the line delivered
+ * after it (a log written before the newline was added) that line is read from its own start.
+ * Either way it hides nothing: the attestation it held is in the store, and verify still wants
+ * a whole copy of it in the log (recovery delivers it again), or a process that owes it.
+ */
+function digestJson(text: string): { body?: unknown; signature?: unknown } | "cut" | undefined {
+  try {
+    return JSON.parse(text) as { body?: unknown; signature?: unknown };
+  } catch {
+    if (!text.startsWith(LINE_START)) return undefined;
+    const next = text.lastIndexOf(LINE_START);
+    if (next === 0) return "cut";
+    try {
+      return JSON.parse(text.slice(next)) as { body?: unknown; signature?: unknown };
+    } catch {
+      return undefined;
+    }
+  }
 }
 
 async function openPostgresDigestLog(url: string): Promise<DigestLog> {
