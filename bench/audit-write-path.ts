@@ -103,7 +103,8 @@ function median(values: readonly number[]): number {
  * The audit write path per call: CPU time of the checkpoint's dispatchBatch with the SQLite file
  * store minus the same with a memory sink, in batches of 10 calls, rounds interleaved so that
  * both sides see the same machine. For reads (the harness's common case; target <= 30 µs) and
- * for writes (each makes two commits: its claim with its intent, its outcome with its calls row).
+ * for writes (its claim with its intent in one commit, its outcome with its calls row in the
+ * next write's claim commit or the batch's flush: 11 commits a batch of 10, ADR 0081).
  *
  * @example
  * ```ts
@@ -153,7 +154,7 @@ export async function benchAuditWritePath({
       );
     }
     console.log(
-      `  audit write path per call, writes in batches of 10 (SQLite file, CPU): ${writeUs.toFixed(1)} µs (two commits each: claim and intent before its run, outcome and calls row after; dispatchBatch ${figures["noop_write:sqlite"]?.toFixed(1)} µs with the store)`,
+      `  audit write path per call, writes in batches of 10 (SQLite file, CPU): ${writeUs.toFixed(1)} µs (claim and intent committed before its run, outcome and calls row with the next claim: 1.1 commits each; dispatchBatch ${figures["noop_write:sqlite"]?.toFixed(1)} µs with the store)`,
     );
     return { readUs, modelUs, writeUs };
   } finally {

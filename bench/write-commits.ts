@@ -93,7 +93,7 @@ const shown = (value: number) =>
  *
  * @example
  * ```ts
- * const { docket, harness, peer } = await benchWriteCommits(); // e.g. 2.0, 2.3 and 2.0
+ * const { docket, harness, peer } = await benchWriteCommits(); // e.g. 1.1, 1.3 and 2.0
  * ```
  */
 export async function benchWriteCommits(): Promise<{

@@ -67,6 +67,13 @@ export interface CallLedger {
    * without a prompt for a call that would not run.
    */
   callOutcome?(sessionId: string | undefined, callId: string): Promise<RecordedOutcome | undefined>;
+  /**
+   * Optional: whether something recorded of this call still waits for its commit (queued, or
+   * being written). A store that answers it lets a write's outcome wait for the next commit (the
+   * next write's claim carries it, ADR 0081); after a failed flush, a write that still waits ran
+   * but is not on record, and its result is withheld.
+   */
+  awaitsCommit?(sessionId: string | undefined, callId: string): boolean;
   /** Commit everything deferred; the checkpoint calls it at the end of each dispatch and batch. */
   flush(): Promise<void>;
   findDuplicate(

@@ -4,6 +4,7 @@ import type { CheckpointState } from "./checkpoint-state.js";
 import { dispatch, type RunStep, refuseUnrun } from "./dispatch.js";
 import { HandlerWatch } from "./handler-watch.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
+import { ranButNotKept, withheldResult } from "./unrecorded-result.js";
 
 /** Counts calls per run id for the per-run limit. */
 export interface RunCounter {
@@ -44,7 +45,7 @@ export function dispatchOne(
  * Wait for the results, then commit what the calls deferred (the events, claims and results of
  * reads, refusals) in one go: nothing is handed back before it is on record. A store that
  * fails here cannot undo what ran; the failure is reported, and a result that was not kept is
- * withheld (`withheld`): a write's outcome was committed before it returned, so it stands.
+ * withheld (`unflushed`).
  */
 async function settled<T extends ToolResult | readonly ToolResult[]>(
   state: CheckpointState,
@@ -57,24 +58,25 @@ async function settled<T extends ToolResult | readonly ToolResult[]>(
       await state.ledger.flush();
     } catch (error) {
       state.onEventError(error);
-      const keep = (result: ToolResult) =>
-        state.tools.get(result.name)?.writes === true ? result : withheld(result);
+      const keep = (result: ToolResult) => unflushed(state, ctx, result);
       return (Array.isArray(value) ? value.map(keep) : keep(value as ToolResult)) as T;
     }
   }
   return value;
 }
 
-/** A result the store could not keep: never handed on as if it were on record. */
-function withheld(result: ToolResult): ToolResult {
-  return {
-    callId: result.callId,
-    name: result.name,
-    status: "refused",
-    reason: "audit_failed",
-    message: `The result of ${result.name} could not be recorded (the store failed), so it is withheld.`,
-    durationMs: result.durationMs,
-  };
+/**
+ * What a batch's results become when its closing flush failed. A read's records were deferred:
+ * withheld. A write's outcome waited for the next commit (ADR 0081): kept when a later claim's
+ * commit took it, reported as not kept when it still waits, and kept as before with a store that
+ * cannot tell (it committed the outcome before returning).
+ */
+function unflushed(state: CheckpointState, ctx: DispatchContext, result: ToolResult): ToolResult {
+  if (state.tools.get(result.name)?.writes !== true) return withheldResult(result);
+  if (state.ledger?.awaitsCommit?.(ctx.sessionId, result.callId) !== true) return result;
+  return result.status === "ok" || result.status === "failed"
+    ? ranButNotKept(result)
+    : withheldResult(result);
 }
 
 /**

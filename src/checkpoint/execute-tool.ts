@@ -12,6 +12,7 @@ import { runHandler } from "./run-handler.js";
 import { sanitiseError } from "./sanitise-error.js";
 import { describeSource } from "./taint-ledger.js";
 import type { FailedResult, OkResult, ToolResult } from "./tool-result.js";
+import { ranButNotKept } from "./unrecorded-result.js";
 
 /** What the run step needs to know about the call. */
 export interface ExecuteInput {
@@ -150,10 +151,12 @@ export async function executeTool(
   text = labelled.text;
   const kept = result.output !== undefined;
   const output = kept ? capText(text, state.limits.maxResultBytes) : "";
-  // A write's outcome is committed now; a read's with the rest of its batch (dispatch flushes).
-  const defer = { defer: !tool.writes };
-  // With a store, a write's outcome event waits for its calls row: the result's commit takes
-  // both, and the result is returned only after it (one commit, not two).
+  // A read's outcome is committed with the rest of its batch (dispatch flushes). A write's waits
+  // for the next commit: the next write's claim, before that one's handler runs, or the batch's
+  // flush, before any result leaves (ADR 0081); with a store that cannot tell whether it still
+  // waits (`awaitsCommit`), it is committed now.
+  const defer = { defer: !tool.writes || state.ledger?.awaitsCommit !== undefined };
+  // With a store, a write's outcome event waits for its calls row: one commit takes both.
   const finishedOptions = tool.writes && state.ledger !== undefined ? { defer: true } : defer;
   const source = result.status === "ok" ? result.source : undefined;
   if (source !== undefined) {
@@ -172,9 +175,9 @@ export async function executeTool(
     outputBytes: kept || result.status === "ok" ? Buffer.byteLength(text) : 0,
     output,
   };
-  // A result leaves docket only once its outcome is on record (issue 33.4). A write's outcome is
-  // committed here; when that fails (a store gone, an outage) the write ran but is not kept, so
-  // its result must not leave as it is: it is reported as the trail will show it, interrupted.
+  // A result leaves docket only once its outcome is on record (issue 33.4). When a write's commit
+  // fails (a store gone, an outage) the write ran but is not kept, so its result must not leave as
+  // it is: it is reported as the trail will show it, interrupted (here, or by the batch's flush).
   let unrecorded = false;
   const lost = (error: unknown) => {
     unrecorded = true;
@@ -203,20 +206,7 @@ export async function executeTool(
       lost(error);
     }
   }
-  return unrecorded ? notKept(result) : result;
-}
-
-/** The result of a call that ran but whose outcome the store could not keep: withheld. */
-function notKept(result: ToolResult): ToolResult {
-  return {
-    callId: result.callId,
-    name: result.name,
-    status: "failed",
-    reason: "interrupted",
-    message: `${result.name} ran, but its outcome could not be recorded (the store failed): its result is withheld, and the call is not run again.`,
-    durationMs: result.durationMs,
-    ...(result.rule === undefined ? {} : { rule: result.rule }),
-  };
+  return unrecorded ? ranButNotKept(result) : result;
 }
 
 /** What the trail records of an open-world result: where it came from, and the taint it caused. */

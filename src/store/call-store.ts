@@ -52,6 +52,11 @@ export interface CallStore extends CallLedger {
     options?: { readonly defer?: boolean },
   ): Promise<void>;
   /**
+   * Whether something recorded of this call is still queued or being written: a write's outcome
+   * waits for the next commit (ADR 0081), and after a failed flush this tells whether it was kept.
+   */
+  awaitsCommit(sessionId: string | undefined, callId: string): boolean;
+  /**
    * The latest successful result of `tool` with the same dedupe key in the session, finished at
    * or after `sinceMs` (ms since the epoch; e.g. `Date.now() - windowMs`).
    */

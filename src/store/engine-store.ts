@@ -292,6 +292,10 @@ export class EngineStore extends EngineStoreCoordination implements Store {
     return this.attest(); // legacy-name: the store's signing method before ADR 0065
   }
 
+  awaitsCommit(sessionId: string | undefined, callId: string): boolean {
+    return this.queue.holds(this.session(sessionId), storedText(callId));
+  }
+
   async claimCall(
     sessionId: string | undefined,
     callId: string,

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { isDocketError } from "../../src/errors/docket-error.js";
 import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { spawnWorker } from "./support/spawn-worker.js";
 
@@ -14,6 +15,28 @@ const acks = (output: string) =>
     .map((line) => line.split(" "))
     .filter(([word, id, status]) => word === "ACK" && id && status)
     .map(([, id, status]) => ({ id: id as string, status: status as string }));
+
+/** The store's file and its -wal and -shm, removed as a user's `rm` would. */
+function removeStoreFile(path: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+}
+
+/** A checkpoint with one write tool, `write_note`, whose handler is `run`. */
+function writeCheckpoint(store: Store, run: (callId: string) => string) {
+  const note = defineTool({
+    name: "write_note",
+    description: "Write something.",
+    input: { type: "object", properties: {} },
+    writes: true,
+    handler: (_args, ctx) => run(ctx.callId),
+  });
+  return createCheckpoint({
+    tools: [note],
+    store,
+    policy: () => ({ decision: "allow", rule: "test" }),
+    onEventError: () => undefined,
+  });
+}
 
 describe("the SQLite file under a running process", () => {
   // Under load, a write whose outcome commit was the one that found the file gone used to be
@@ -57,22 +80,10 @@ describe("the SQLite file under a running process", () => {
     const dir = mkdtempSync(join(tmpdir(), "docket-file-gone-write-"));
     const path = join(dir, "docket.db");
     const store = await openStore(`sqlite:${path}`);
-    const note = defineTool({
-      name: "write_note",
-      description: "Write something.",
-      input: { type: "object", properties: {} },
-      writes: true,
-      // The intent is committed before this runs; the outcome's commit finds the file gone.
-      handler: () => {
-        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
-        return "written";
-      },
-    });
-    const checkpoint = createCheckpoint({
-      tools: [note],
-      store,
-      policy: () => ({ decision: "allow", rule: "test" }),
-      onEventError: () => undefined,
+    // The intent is committed before this runs; the outcome's commit finds the file gone.
+    const checkpoint = writeCheckpoint(store, () => {
+      removeStoreFile(path);
+      return "written";
     });
     const session = await store.createSession({ principal: "agent", configHash: "" });
     const result = await checkpoint.dispatch(
@@ -82,6 +93,37 @@ describe("the SQLite file under a running process", () => {
     expect(result).toMatchObject({ status: "failed", reason: "interrupted" });
     expect(result.message).toMatch(/could not be recorded/);
     expect(JSON.stringify(result)).not.toContain("written");
+    await store.close().catch(() => undefined);
+  });
+
+  it("in a batch of writes, the outcome that rode with the next claim stands and the one still waiting is not answered ok", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "docket-file-gone-batch-"));
+    const path = join(dir, "docket.db");
+    const store = await openStore(`sqlite:${path}`);
+    const runs: string[] = [];
+    // The second write's claim commits the first's outcome; then its own outcome finds the file
+    // gone (ADR 0081).
+    const checkpoint = writeCheckpoint(store, (callId) => {
+      runs.push(callId);
+      if (callId === "w2") removeStoreFile(path);
+      return `written ${callId}`;
+    });
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const [first, second, third] = await checkpoint.dispatchBatch(
+      [
+        { id: "w1", name: "write_note", arguments: "{}" },
+        { id: "w2", name: "write_note", arguments: "{}" },
+        { id: "w3", name: "write_note", arguments: "{}" },
+      ],
+      { sessionId: session.id },
+    );
+    expect(runs).toEqual(["w1", "w2"]);
+    expect(first).toMatchObject({ status: "ok", output: "written w1" });
+    expect(second).toMatchObject({ status: "failed", reason: "interrupted" });
+    expect(second?.message).toMatch(/could not be recorded/);
+    expect(JSON.stringify(second)).not.toContain("written");
+    // Its claim could not be committed: it never ran.
+    expect(third).toMatchObject({ status: "refused" });
     await store.close().catch(() => undefined);
   });
 

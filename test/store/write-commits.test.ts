@@ -64,12 +64,14 @@ function writeTool(run: (n: number, callId: string) => number | Promise<number>)
 }
 
 describe("a write call's commits (SQLite file store)", () => {
-  it("commits its claim and intent before the handler runs and its outcome with its calls row after: two commits", async () => {
+  it("commits its claim and intent before the handler runs and its outcome with its calls row after: two commits, the outcome riding with the next write's claim", async () => {
     const { store, path } = await fileStore();
     const session = await store.createSession({ principal: "agent", configHash: "" });
     const during: ReturnType<typeof seenFromOutside>[] = [];
+    const earlier: ReturnType<typeof seenFromOutside>[] = [];
     const write = writeTool((n, callId) => {
       during.push(seenFromOutside(path, callId));
+      if (callId === "w2") earlier.push(seenFromOutside(path, "w1"));
       return n;
     });
     const checkpoint = createCheckpoint({
@@ -86,9 +88,15 @@ describe("a write call's commits (SQLite file store)", () => {
       { sessionId: session.id },
     );
     expect(results.map((r) => r.status)).toEqual(["ok", "ok"]);
-    expect(countWalCommits(`${path}-wal`) - before).toBe(4);
+    // w1's claim and intent; w1's outcome with w2's claim and intent (ADR 0081); w2's outcome.
+    expect(countWalCommits(`${path}-wal`) - before).toBe(3);
     // Durable before it ran, as another process would find it after a crash.
     expect(during[0]).toEqual({ state: "started", events: ["requested", "decided", "started"] });
+    expect(during[1]).toEqual({ state: "started", events: ["requested", "decided", "started"] });
+    // Before the next handler ran, the earlier write's outcome was on record.
+    expect(earlier).toEqual([
+      { state: "finished", events: ["requested", "decided", "started", "finished"] },
+    ]);
     expect(seenFromOutside(path, "w1")).toEqual({
       state: "finished",
       events: ["requested", "decided", "started", "finished"],
