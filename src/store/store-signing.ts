@@ -130,8 +130,19 @@ export class StoreSigning {
   ): Promise<SavedMessages> {
     const sessions = patchedSessions(items, sessionId, update);
     if (sessions.length === 0) return write(undefined);
-    const saved = await this.inCommit((sign) => write({ ...sign, sessions }));
-    return saved as SavedMessages;
+    this.throwFailure();
+    const saved = await this.inDoubtOnFailure(() =>
+      write({ signer: this.signer, at: this.context.now(), sessions }),
+    );
+    // Committed, with the items queued before it: a failed copy must not read as a failed commit
+    // (the queue would append those items a second time). It is kept for the next delivery and
+    // fails the next write, as a queued batch's copy does.
+    try {
+      await this.delivered(saved.attestations);
+    } catch (error) {
+      this.scheduler.failed(error);
+    }
+    return saved;
   }
 
   /** Sign every session that moved, now. */

@@ -124,4 +124,59 @@ describe.each(faultEngines)("a transcript batch that patches its session, on $na
     },
     60_000,
   );
+
+  // The batch commits, with the events queued before it, then its attestation's copy to the
+  // digest log fails. The commit stands: its events must not be queued again (they were
+  // appended a second time by the next write), and the failure is said by the next write.
+  it.skipIf(engine.skip)(
+    "a batch that committed but whose digest copy failed: its queued events are kept once",
+    async () => {
+      const dir = dirs.fresh();
+      const url = engine.url(dir);
+      const real = await createAuditSigner({
+        keyFile: join(dir, "audit-key.pem"),
+        digests: join(dir, "audit-digests.jsonl"),
+        env: {},
+      });
+      let copyFails = false;
+      const store = await openStore(url, {
+        signer: {
+          keyId: real.keyId,
+          sign: (body) => real.sign(body),
+          deliver: (attestations) => {
+            if (copyFails) throw new Error("the digest log is unreachable");
+            return real.deliver(attestations);
+          },
+        },
+      });
+      try {
+        const { id } = await store.createSession({ principal: "agent", configHash: "x" });
+        await store.updateSession(id, { metadata: { pendingBatch: { callIds: ["call_1"] } } });
+        for (const event of callEvents({ sessionId: id, callId: "call_1", writes: false }))
+          await store.emit(event, { defer: true });
+        copyFails = true;
+        await store.saveBatch(id, assistant, results, patch);
+        copyFails = false;
+        // The next write says the copy failed; the one after it goes, the copy delivered.
+        await expect(
+          store.appendMessage(id, { role: "user", content: "And then?" }),
+        ).rejects.toThrow("the digest log is unreachable");
+        await store.appendMessage(id, { role: "user", content: "And then?" });
+        const events = await store.listEvents({ sessionId: id, limit: 100 });
+        expect(events.map((e) => e.event.type)).toEqual([
+          "requested",
+          "decided",
+          "started",
+          "finished",
+        ]);
+        expect(await store.loadTranscript(id)).toHaveLength(3);
+      } finally {
+        await store.close().catch(() => undefined);
+        await real.close();
+      }
+      const report = await verifyStoreAt(url, dir);
+      expect(report.problems).toEqual([]);
+    },
+    60_000,
+  );
 });
