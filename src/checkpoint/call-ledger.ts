@@ -68,7 +68,7 @@ export interface CallLedger {
    */
   callOutcome?(sessionId: string | undefined, callId: string): Promise<RecordedOutcome | undefined>;
   /**
-   * Optional: whether something recorded of this call still waits for its commit (queued, or
+   * Optional: whether this call's result (its outcome) still waits for its commit (queued, or
    * being written). A store that answers it lets a write's outcome wait for the next commit (the
    * next write's claim carries it, ADR 0081); after a failed flush, a write that still waits ran
    * but is not on record, and its result is withheld.

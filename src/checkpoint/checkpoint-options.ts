@@ -109,7 +109,8 @@ export interface DispatchContext {
   /**
    * The caller commits the store itself right after the dispatch (the harness does, with the
    * batch's transcript, in one transaction), so the checkpoint does not flush what the calls
-   * deferred before returning. Writes' intents and outcomes are committed as always.
+   * deferred before returning: the caller commits before it hands any result on. A write's intent
+   * is committed before it runs, as always; its outcome waits for the next commit (ADR 0081).
    */
   readonly commitByCaller?: boolean | undefined;
   /** The OpenTelemetry context the call's `execute_tool` span is a child of (e.g. a run's span). */

@@ -8,6 +8,7 @@ import type { ResolvedLimits, ToolOutputChunk } from "./checkpoint-options.js";
 import type { FlowRules } from "./flow-options.js";
 import type { LateHandlers } from "./late-handlers.js";
 import type { TaintLedger } from "./taint-ledger.js";
+import type { WaitingOutcome } from "./waiting-outcome.js";
 
 /** What one checkpoint holds: its tools, deciders, sink and limits. Internal to the checkpoint. */
 export interface CheckpointState {
@@ -34,6 +35,8 @@ export interface CheckpointState {
   readonly flow: FlowRules;
   /** Handlers stopped at their deadline or by a cancel that still run (`drain`). */
   readonly late: LateHandlers;
+  /** The write outcome left for the next commit: committed before a read's handler runs. */
+  readonly waiting: WaitingOutcome;
   /** Spans and metrics of each call (`execute_tool`). */
   readonly telemetry?: Telemetry;
 }

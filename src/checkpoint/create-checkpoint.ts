@@ -23,6 +23,7 @@ import { LateHandlers } from "./late-handlers.js";
 import { TaintLedger } from "./taint-ledger.js";
 import { withToolCeilings } from "./tool-ceiling.js";
 import type { ToolCall, ToolResult } from "./tool-result.js";
+import { WaitingOutcome } from "./waiting-outcome.js";
 
 /** The one path from a model's tool request to a handler. */
 export interface Checkpoint {
@@ -117,6 +118,7 @@ export function createCheckpoint(options: CheckpointOptions): Checkpoint {
     taint: new TaintLedger(options.taint),
     flow: compileFlow(options.flow),
     late: new LateHandlers(),
+    waiting: new WaitingOutcome(),
     telemetry: resolveTelemetry(options.telemetry),
   };
   const used = new Map<string, number>();

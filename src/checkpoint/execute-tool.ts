@@ -58,6 +58,8 @@ export async function executeTool(
     );
   }
 
+  // A write's claim committed any outcome that waited; a read's handler has no commit before it.
+  if (!tool.writes) await state.waiting.settle(state.ledger);
   const ctx = new HandlerContext(trace, principal, state.onOutput);
   let outcome = runHandler(sealed.handler, args, ctx, {
     timeoutMs,
@@ -202,6 +204,7 @@ export async function executeTool(
         repeat.dedupeKey,
         defer,
       );
+      if (tool.writes && defer.defer) state.waiting.note(trace.sessionId, trace.callId);
     } catch (error) {
       lost(error);
     }

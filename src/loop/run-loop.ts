@@ -91,6 +91,7 @@ async function runBatch(
   traceContext: Context | undefined,
 ): Promise<{
   results: (TranscriptToolResult | null)[];
+  fresh: ToolResult[];
   pending: PendingApproval[];
   limited: boolean;
 }> {
@@ -112,7 +113,6 @@ async function runBatch(
   const pending: PendingApproval[] = [];
   let limited = false;
   fresh.forEach((result, k) => {
-    ctx.emit({ type: "tool_result", result });
     if (result.reason === "limit_exceeded") limited = true;
     if (result.status === "awaiting_approval") {
       pending.push({ approvalId: result.approvalId, callId: result.callId, tool: result.name });
@@ -120,7 +120,7 @@ async function runBatch(
       results[open[k] as number] = toTranscriptResult(result, ctx.limits.maxResultBytes);
     }
   });
-  return { results, pending, limited };
+  return { results, fresh, pending, limited };
 }
 
 function lastAssistantText(messages: readonly TranscriptMessage[]): string {
@@ -228,15 +228,21 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
           pendingBatch = undefined;
           continue;
         }
-        const { results, pending, limited } = await runBatch(
+        const { results, fresh, pending, limited } = await runBatch(
           ctx,
           pendingBatch,
           signal,
           spans?.traceContext,
         );
         callsMade += pendingBatch.assistant.toolCalls.length;
+        // Results are told only once the commit that keeps them is done (a write's outcome waits
+        // for the batch's commit, ADR 0081): a store that fails stops the run before they leave.
+        const told = () => {
+          for (const result of fresh) ctx.emit({ type: "tool_result", result });
+        };
         if (pending.length > 0) {
           await ctx.transcript.setPendingBatch({ assistant: pendingBatch.assistant, results });
+          told();
           return end(
             "suspended",
             `Waiting for approval of ${pending.map((p) => p.tool).join(", ")}.`,
@@ -245,6 +251,7 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         }
         const final = results.filter((r): r is TranscriptToolResult => r !== null);
         await ctx.transcript.saveBatch(pendingBatch, final);
+        told();
         messages.push(
           { role: "assistant", ...pendingBatch.assistant },
           { role: "tool", results: final },

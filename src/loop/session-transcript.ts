@@ -80,8 +80,10 @@ export function sessionTranscript(
       known = next;
     },
     /**
-     * The assistant message and all its results, and the pending batch cleared: one unit, queued
-     * to be committed with the calls' audit records (see `Store.queueBatch`).
+     * The assistant message and all its results, and the pending batch cleared: one unit,
+     * committed with the calls' audit records (see `Store.queueBatch`) before it resolves. The
+     * results go on (to listeners, to the model) only after it: a read's records and the last
+     * write's outcome wait for this commit (ADR 0081).
      */
     async saveBatch(batch: PendingBatch, results: readonly TranscriptToolResult[]): Promise<void> {
       const assistant: TranscriptMessage = { role: "assistant", ...batch.assistant };
@@ -95,6 +97,7 @@ export function sessionTranscript(
         [{ role: "tool", content: tool }],
         saved === undefined ? {} : { sessionPatch: { metadata: rest } },
       );
+      await store.flush();
       known = saved === undefined ? current : rest;
       appended?.push(assistant, tool);
     },

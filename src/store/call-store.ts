@@ -52,7 +52,7 @@ export interface CallStore extends CallLedger {
     options?: { readonly defer?: boolean },
   ): Promise<void>;
   /**
-   * Whether something recorded of this call is still queued or being written: a write's outcome
+   * Whether this call's result (its outcome) is still queued or being written: a write's outcome
    * waits for the next commit (ADR 0081), and after a failed flush this tells whether it was kept.
    */
   awaitsCommit(sessionId: string | undefined, callId: string): boolean;

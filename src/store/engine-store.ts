@@ -293,7 +293,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
   }
 
   awaitsCommit(sessionId: string | undefined, callId: string): boolean {
-    return this.queue.holds(this.session(sessionId), storedText(callId));
+    return this.queue.holdsResult(this.session(sessionId), storedText(callId));
   }
 
   async claimCall(

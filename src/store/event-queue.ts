@@ -158,6 +158,20 @@ export class EventQueue {
     this.refusedIntents.add(callKey(item));
   }
 
+  /**
+   * True when this call's result (the outcome's calls row) is queued, or a write is in flight
+   * (its items are not kept here). After a failed write its items are queued again: a result
+   * still held is one no commit has kept.
+   */
+  holdsResult(sessionId: string, callId: string): boolean {
+    return (
+      this.inflight !== undefined ||
+      this.pending.some(
+        (item) => item.kind === "result" && item.callId === callId && item.sessionId === sessionId,
+      )
+    );
+  }
+
   /** True when an indexed item of this call is queued or being written. */
   holds(sessionId: string, callId: string): boolean {
     return this.calls.get(sessionId)?.has(callId) ?? false;

@@ -181,6 +181,73 @@ describe("a write call's commits (SQLite file store)", () => {
     expect(record?.state).toBe("finished");
     expect((await store.verifyChain(session.id)).ok).toBe(true);
   });
+
+  it("commits an earlier write's outcome before a read's handler runs (a read has no claim commit to carry it)", async () => {
+    const { store, path } = await fileStore();
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const during: ReturnType<typeof seenFromOutside>[] = [];
+    const read = defineTool({
+      name: "read_note",
+      description: "Reads a note.",
+      input: z.object({}),
+      writes: false,
+      handler: () => {
+        during.push(seenFromOutside(path, "w1"));
+        return "read";
+      },
+    });
+    const checkpoint = createCheckpoint({
+      tools: [writeTool((n) => n), read],
+      store,
+      policy: () => ({ decision: "allow" }),
+    });
+    const results = await checkpoint.dispatchBatch(
+      [
+        { id: "w1", name: "write_note", arguments: '{"n":1}' },
+        { id: "r2", name: "read_note", arguments: "{}" },
+      ],
+      { sessionId: session.id },
+    );
+    expect(results.map((r) => r.status)).toEqual(["ok", "ok"]);
+    expect(during).toEqual([
+      { state: "finished", events: ["requested", "decided", "started", "finished"] },
+    ]);
+  });
+
+  it("after a failed flush, answers a write carried by a later claim ok even when its id came again", async () => {
+    const { store, path } = await fileStore();
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const runs: string[] = [];
+    const write = writeTool((n, callId) => {
+      runs.push(callId);
+      // w2's claim committed w1's outcome; w2's own outcome finds the file gone.
+      if (callId === "w2")
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+      return n;
+    });
+    const checkpoint = createCheckpoint({
+      tools: [write],
+      store,
+      policy: () => ({ decision: "allow" }),
+      onEventError: () => undefined,
+    });
+    const results = await checkpoint.dispatchBatch(
+      [
+        { id: "w1", name: "write_note", arguments: '{"n":1}' },
+        { id: "w2", name: "write_note", arguments: '{"n":2}' },
+        // The same id again: its refusal is queued under w1 (not an outcome of w1).
+        { id: "w1", name: "write_note", arguments: '{"n":1}' },
+      ],
+      { sessionId: session.id },
+    );
+    expect(runs).toEqual(["w1", "w2"]);
+    expect(results.map((r) => `${r.callId} ${r.status} ${r.reason ?? ""}`)).toEqual([
+      "w1 ok ",
+      "w2 failed interrupted",
+      "w1 refused duplicate_call_id",
+    ]);
+    await store.close().catch(() => undefined);
+  });
 });
 
 describe.skipIf(skipPostgres)("a write call's claim and intent (PostgreSQL)", () => {
