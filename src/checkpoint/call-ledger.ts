@@ -74,6 +74,12 @@ export interface CallLedger {
    * but is not on record, and its result is withheld.
    */
   awaitsCommit?(sessionId: string | undefined, callId: string): boolean;
+  /**
+   * Optional: commit everything deferred in the middle of a batch (a write's outcome before a
+   * read's handler runs), keeping what was read ahead for the batch's next claims. Without it
+   * the checkpoint calls `flush`.
+   */
+  commitQueued?(): Promise<void>;
   /** Commit everything deferred; the checkpoint calls it at the end of each dispatch and batch. */
   flush(): Promise<void>;
   findDuplicate(

@@ -32,6 +32,6 @@ export class WaitingOutcome {
     if (last === undefined || ledger === undefined) return;
     this.last = undefined;
     if (ledger.awaitsCommit?.(last.sessionId, last.callId) !== true) return;
-    await ledger.flush().catch(() => undefined);
+    await (ledger.commitQueued ? ledger.commitQueued() : ledger.flush()).catch(() => undefined);
   }
 }

@@ -52,6 +52,11 @@ export interface CallStore extends CallLedger {
     options?: { readonly defer?: boolean },
   ): Promise<void>;
   /**
+   * Commit what is queued without ending the batch: the rows read ahead stay, as after a write's
+   * claim (its own rows are forgotten as they are queued), for the batch's next claims.
+   */
+  commitQueued(): Promise<void>;
+  /**
    * Whether this call's result (its outcome) is still queued or being written: a write's outcome
    * waits for the next commit (ADR 0081), and after a failed flush this tells whether it was kept.
    */

@@ -16,7 +16,7 @@ import { claimIntent } from "./claim-intent.js";
 import { couldBeDuplicate } from "./could-be-duplicate.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EngineStoreCoordination } from "./engine-store-coordination.js";
-import { EventQueue } from "./event-queue.js";
+import type { EventQueue } from "./event-queue.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
 import { insertNewSession, startNewSession } from "./new-session-write.js";
 import type { BatchAttestation } from "./patched-sessions.js";
@@ -27,7 +27,6 @@ import {
   type PendingWrite,
   pendingClaim,
   type SessionUpdate,
-  settlesCall,
 } from "./pending-write.js";
 import { resultJson } from "./result-json.js";
 import type { RunEnd, SessionStart, StartedSession } from "./run-writes.js";
@@ -35,6 +34,7 @@ import type { NewSession, Session, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions, Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
 import { isIntent, isTerminal, type StoreEvent } from "./store-event.js";
+import { storeEventQueue } from "./store-event-queue.js";
 import { checkSessionPatch, jsonText, messageTexts } from "./store-input.js";
 import { seenClaim } from "./store-rows.js";
 import { StoreSigning } from "./store-signing.js";
@@ -84,19 +84,7 @@ export class EngineStore extends EngineStoreCoordination implements Store {
           })
         : undefined;
     this.signing = signing;
-    this.queue = new EventQueue(
-      signing ? signing.write() : (items, key) => db.appendEvents(items, key),
-      {
-        buffer,
-        ...(db.committed
-          ? { committed: (key: number) => db.committed?.(key) ?? Promise.resolve(false) }
-          : {}),
-        // Queued items that settle a call's claim: its claim, its result, its closing event.
-        indexed: settlesCall,
-        // What was read ahead of such a call is stale once its row is being written.
-        onIndexed: (item) => this.lookahead.forget(item.sessionId, item.callId),
-      },
-    );
+    this.queue = storeEventQueue(db, signing, buffer, this.lookahead);
   }
 
   async createSession(input: NewSession): Promise<Session> {
@@ -290,6 +278,11 @@ export class EngineStore extends EngineStoreCoordination implements Store {
   /** @deprecated Call `attest()` (ADR 0065). */
   checkpoint(): ReturnType<Store["attest"]> {
     return this.attest(); // legacy-name: the store's signing method before ADR 0065
+  }
+
+  commitQueued(): Promise<void> {
+    this.assertWritable();
+    return this.queue.flush();
   }
 
   awaitsCommit(sessionId: string | undefined, callId: string): boolean {
