@@ -37,8 +37,9 @@ export interface TranscriptStore {
    * Like `saveBatch` (one transaction, the same checks), but queued: committed with the audit
    * items around it at the next write of the queue (an intent, a flush, a read of the store) or
    * at the latest when the event loop is next idle. Order is kept. A crash before then loses
-   * the batch whole, never half of it. The harness queues batches this way; a write's intent
-   * and outcome are committed before and after it runs, whatever is queued. PostgreSQL saves
+   * the batch whole, never half of it. The harness queues batches this way and flushes before
+   * it hands the results on, so the batch commits with the last write's outcome and the reads'
+   * records (a write's intent is committed before it runs, whatever is queued). PostgreSQL saves
    * the batch at once, after what is queued (its audit appends run a locking protocol of their
    * own and cannot share the batch's transaction).
    */
