@@ -141,6 +141,10 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   const configuredApprovers = cli.directory;
   checkOperator(configuredApprovers, request.as);
   await request.preflight?.(cli);
+  // Bubblewrap's probe processes run while the policy loads, the MCP servers connect, the
+  // built-in tools load and the store opens; awaited before the first use (the notice, the
+  // tools' construction). Its mode and binary are the config's: the policy adds only what to hide.
+  const probing = request.builtins === false ? undefined : probeSandboxEarly(cli.runtime.sandbox);
   const workspace = cli.workspace;
   const loaded = await loadRuntimePolicy(cli, {
     env,
@@ -167,10 +171,6 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     },
     protection,
   );
-  // Bubblewrap's probe processes run while the MCP servers connect and the built-in tools load;
-  // awaited before the first use (the tools' construction, the notice): about 20 ms of a one-turn
-  // run's wall otherwise spent blocked in spawnSync (docs/adr/0068-hook-client-bundle.md).
-  const probing = request.builtins === false ? undefined : probeSandboxEarly(sandbox);
   const mcpConfig = cli.runtime.mcp;
   // The sandbox network's ask rules are approval requests in the store, like a call's (ADR 0059,
   // 0069): asked at this terminal, or of the configured approvers. Made below, with the store; a
@@ -197,6 +197,20 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
       : undefined;
   const builtinModule =
     request.builtins === false ? undefined : import("../builtin/builtin-tools.js");
+  // Awaited below; a store that fails to open first is the error the operator reads.
+  builtinModule?.catch(() => undefined);
+  let store: Store;
+  let signer: AuditSigner | undefined;
+  try {
+    // Every store docket runs on signs its chains (docs/audit.md); the key is made on first use.
+    signer = await createAuditSigner({ ...cli.runtime.audit, env });
+    store = await openStore(cli.storeUrl, { signer });
+  } catch (error) {
+    await signer?.close().catch(() => undefined);
+    await upstreams?.close();
+    throw error;
+  }
+  // The store opened while bubblewrap's probe ran (about a tenth of a one-turn run's wall).
   await probing;
   if (request.builtins !== false) {
     const notice = sandboxNotice(sandbox);
@@ -219,17 +233,6 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     ...(request.tools ?? []),
     ...(upstreams?.tools() ?? []),
   ];
-  let store: Store;
-  let signer: AuditSigner | undefined;
-  try {
-    // Every store docket runs on signs its chains (docs/audit.md); the key is made on first use.
-    signer = await createAuditSigner({ ...cli.runtime.audit, env });
-    store = await openStore(cli.storeUrl, { signer });
-  } catch (error) {
-    await signer?.close().catch(() => undefined);
-    await upstreams?.close();
-    throw error;
-  }
   // The SDK is loaded only when configured, and registered globally so every span has it.
   const otel = telemetryConfig(cli.runtime.telemetry, env);
   const telemetry: StartedTelemetry | undefined = otel

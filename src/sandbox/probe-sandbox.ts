@@ -108,9 +108,12 @@ export async function probeSandboxSoon(
     const run = await step(bwrapPath, PROBE_ARGS, probeEnv());
     probe = judgeProbe(bwrapPath, { ...run, stdout: "" }, run);
   } else {
-    const version = await step(bwrapPath, ["--version"], process.env);
-    const run = version.error ? undefined : await step(bwrapPath, PROBE_ARGS, probeEnv());
-    probe = judgeProbe(bwrapPath, version, run);
+    // Side by side: a binary that cannot start fails both, and the version is then the reason.
+    const [version, run] = await Promise.all([
+      step(bwrapPath, ["--version"], process.env),
+      step(bwrapPath, PROBE_ARGS, probeEnv()),
+    ]);
+    probe = judgeProbe(bwrapPath, version, version.error ? undefined : run);
   }
   cache.set(bwrapPath, probe);
   return probe;
