@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Database } from "./sqlite-driver.js";
 
 /** The worker: its own connection to the file, a PASSIVE checkpoint on a timer. CommonJS. */
@@ -91,6 +91,9 @@ export class WalCheckpointer {
 
   private start(): void {
     try {
+      // Loaded here, not with the store: most stores never start the worker, and node:worker_threads
+      // is about 4 ms of every `docket run`'s start-up.
+      const { Worker } = process.getBuiltinModule("node:worker_threads");
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { path: this.path, intervalMs: this.intervalMs },
