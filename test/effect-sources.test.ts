@@ -133,7 +133,7 @@ describe("the source scan", () => {
     }
   });
 
-  it("catches createRequire, require, computed import(), process.binding and acting modules outside effect modules (fixtures)", async () => {
+  it("catches createRequire, require, computed import(), process.binding, process.getBuiltinModule and acting modules outside effect modules (fixtures)", async () => {
     const found = (await scanTree("test/fixtures/import-rules/src")).map(line);
     expect(found).toEqual([
       "effect builtin/web/pinned-request.effect.ts: imports request from node:https",
@@ -144,11 +144,13 @@ describe("the source scan", () => {
       'effect loop/sneaky-acts.ts: opens a file with flags that may write (open("/tmp/y", "w"))',
       "effect loop/sneaky-acts.ts: signals a process (process.kill)",
       "effect loop/sneaky-acts.ts: calls an MCP tool (callTool)",
+      "effect loop/sneaky-acts.ts: imports node:child_process",
       "loader loop/sneaky-computed.ts: import() of a computed specifier (name)",
       "loader loop/sneaky-computed.ts: require(name)",
       "loader loop/sneaky-computed.ts: binding on (process as unknown as { binding(name: s…",
       "loader loop/sneaky-computed.ts: dlopen on (process as unknown as Record<string, (n…",
       "loader loop/sneaky-computed.ts: new Function(): code built at run time",
+      "loader loop/sneaky-computed.ts: process.getBuiltinModule of a computed name (name)",
       "loader loop/sneaky-computed.ts: eval(): code built at run time",
       "loader loop/sneaky-require.ts: imports createRequire from node:module",
       "loader loop/sneaky-require.ts: uses createRequire",

@@ -258,6 +258,18 @@ export function scanSource(file: string, text: string): Finding[] {
     const target = callee.expression.getText(source);
     if (target === "process" && method === "kill")
       add(node, "effect", "signals a process (process.kill)");
+    if (
+      (target === "process" || target === "globalThis.process") &&
+      method === "getBuiltinModule"
+    ) {
+      // A built-in loaded at run time is an import like any other.
+      const [first] = node.arguments;
+      if (first === undefined || !ts.isStringLiteralLike(first)) {
+        add(node, "loader", `process.getBuiltinModule of a computed name (${argsText})`);
+      } else {
+        checkModule(node, first.text, ["*"]);
+      }
+    }
     if (target === "globalThis" && method === "fetch")
       add(node, "effect", "calls globalThis.fetch()");
     if (method === "callTool") add(node, "effect", "calls an MCP tool (callTool)");
