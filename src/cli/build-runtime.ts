@@ -210,29 +210,39 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     await upstreams?.close();
     throw error;
   }
-  // The store opened while bubblewrap's probe ran (about a tenth of a one-turn run's wall).
-  await probing;
-  if (request.builtins !== false) {
-    const notice = sandboxNotice(sandbox);
-    if (notice) process.stderr.write(`${notice}\n`);
-    if (installedInWorkspace(packageRoot().dir, workspace)) {
-      process.stderr.write(
-        "docket: docket is installed inside this workspace: its own folders are kept read-only, but Node's module search also reaches folders an agent's tools may write; for an agent you do not trust, run a docket installed outside the project (npm i -g docket).\n",
-      );
+  // The store opened while bubblewrap's probe ran; the notice and the tools need its answer.
+  let tools: Tool[];
+  try {
+    await probing;
+    if (request.builtins !== false) {
+      const notice = sandboxNotice(sandbox);
+      if (notice) process.stderr.write(`${notice}\n`);
+      if (installedInWorkspace(packageRoot().dir, workspace)) {
+        process.stderr.write(
+          "docket: docket is installed inside this workspace: its own folders are kept read-only, but Node's module search also reaches folders an agent's tools may write; for an agent you do not trust, run a docket installed outside the project (npm i -g docket).\n",
+        );
+      }
     }
+    tools = [
+      ...(builtinModule === undefined
+        ? []
+        : (await builtinModule).builtinTools({
+            workspace,
+            guard,
+            policy,
+            run: { sandbox, ...lateNetworkApprover },
+          })),
+      ...(request.tools ?? []),
+      ...(upstreams?.tools() ?? []),
+    ];
+  } catch (error) {
+    // Nothing opened above outlives a start that failed: a pool's connection would keep the
+    // process waiting.
+    await store.close().catch(() => undefined);
+    await signer?.close().catch(() => undefined);
+    await upstreams?.close();
+    throw error;
   }
-  const tools = [
-    ...(builtinModule === undefined
-      ? []
-      : (await builtinModule).builtinTools({
-          workspace,
-          guard,
-          policy,
-          run: { sandbox, ...lateNetworkApprover },
-        })),
-    ...(request.tools ?? []),
-    ...(upstreams?.tools() ?? []),
-  ];
   // The SDK is loaded only when configured, and registered globally so every span has it.
   const otel = telemetryConfig(cli.runtime.telemetry, env);
   const telemetry: StartedTelemetry | undefined = otel

@@ -46,6 +46,7 @@ describe("sandbox section", () => {
     ["limits: { processes: 0 }", "sandbox.limits.processes", 3],
     ["env: ['BAD NAME']", "sandbox.env.0", 3],
     ["isolate: true", "sandbox", 2],
+    ['bwrap: "/usr/bin/bwrap\\0x"', "sandbox.bwrap", 3],
   ])("stops on %s with the file, line and key", async (line, key, lineNumber) => {
     const config = await configFrom(`principal: bot\nsandbox:\n  ${line}\n`);
     expect(() => readRuntimeConfig(config)).toThrow(

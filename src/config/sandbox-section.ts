@@ -34,7 +34,11 @@ export const sandboxSectionSchema = z.strictObject({
   hide: z.array(absoluteOrHome).optional(),
   writable: z.array(absoluteOrHome).optional(),
   walk_limit: z.number().int().positive().optional(),
-  bwrap: z.string().min(1).optional(),
+  bwrap: z
+    .string()
+    .min(1)
+    .refine((value) => !value.includes("\0"), "a program's path cannot contain a NUL byte")
+    .optional(),
 });
 
 /**
