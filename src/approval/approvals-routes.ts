@@ -5,6 +5,7 @@ import { isDocketError } from "../errors/docket-error.js";
 import type { FailedAttemptLimiter } from "../shared/failed-attempt-limiter.js";
 import { hostAllowed } from "../shared/host-check.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
+import { parseJson } from "../shared/parse-json.js";
 import type { ApprovalStore } from "../store/approval-store.js";
 import type { AuditTrail } from "../store/audit-trail.js";
 import { readListQuery } from "./approvals-list-query.js";
@@ -216,7 +217,7 @@ type DecisionInput =
 function readDecision(body: string): DecisionInput {
   let input: { decision?: unknown; reason?: unknown; scope?: unknown };
   try {
-    input = JSON.parse(body) as typeof input;
+    input = parseJson(body) as typeof input;
   } catch {
     return {
       status: "invalid",

@@ -1,3 +1,4 @@
+import { parseJson } from "../shared/parse-json.js";
 import type { Approval } from "../store/approval-record.js";
 import type { ChainRow } from "../store/audit-chain.js";
 import type { CallRecord } from "../store/call-record.js";
@@ -310,7 +311,7 @@ function decisionReason(event: StoreEvent): string {
 
 function parse(row: ChainRow): StoreEvent | undefined {
   try {
-    const event = JSON.parse(row.event) as unknown;
+    const event = parseJson(row.event) as unknown;
     // Only an object is an event: `null` or a number would be read as one below.
     return typeof event === "object" && event !== null && !Array.isArray(event)
       ? (event as StoreEvent)

@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { DocketError } from "../errors/docket-error.js";
+import { parseJson } from "../shared/parse-json.js";
 import { type AuditAttestation, parseAttestation } from "../store/audit-attestation.js";
 
 /** What a digest log holds: readable attestations, and the lines that were not. */
@@ -167,13 +168,13 @@ export function parseDigestLines(lines: readonly string[], storeId?: string): Di
  */
 function digestJson(text: string): { body?: unknown; signature?: unknown } | "cut" | undefined {
   try {
-    return JSON.parse(text) as { body?: unknown; signature?: unknown };
+    return parseJson(text) as { body?: unknown; signature?: unknown };
   } catch {
     if (!text.startsWith(LINE_START)) return undefined;
     const next = text.lastIndexOf(LINE_START);
     if (next === 0) return "cut";
     try {
-      return JSON.parse(text.slice(next)) as { body?: unknown; signature?: unknown };
+      return parseJson(text.slice(next)) as { body?: unknown; signature?: unknown };
     } catch {
       return undefined;
     }

@@ -1,4 +1,5 @@
 import { DocketError } from "../errors/docket-error.js";
+import { parseJson } from "../shared/parse-json.js";
 import type { MessageRow } from "../store/attestation-plan.js";
 import type { AuditAttestation } from "../store/audit-attestation.js";
 import type { ChainRow } from "../store/audit-chain.js";
@@ -123,7 +124,7 @@ export function readExport(
     if (line.trim() === "") continue;
     let value: Record<string, unknown>;
     try {
-      value = JSON.parse(line) as Record<string, unknown>;
+      value = parseJson(line) as Record<string, unknown>;
     } catch {
       throw bad(index, "not JSON");
     }

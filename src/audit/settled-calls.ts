@@ -1,3 +1,4 @@
+import { parseJson } from "../shared/parse-json.js";
 import type { CallRow } from "../store/call-state.js";
 import type { Database, Statement } from "../store/sqlite/sqlite-driver.js";
 
@@ -101,7 +102,7 @@ class SpillFile {
 
   take(callId: string): SettledCall | undefined {
     const row = this.remove.get(callId) as { fold: string } | undefined;
-    return row ? (JSON.parse(row.fold) as SettledCall) : undefined;
+    return row ? (parseJson(row.fold) as SettledCall) : undefined;
   }
 
   *left(limit: number): Generator<[string, SettledCall]> {
@@ -110,7 +111,7 @@ class SpillFile {
       call_id: string;
       fold: string;
     }[];
-    for (const row of rows) yield [row.call_id, JSON.parse(row.fold) as SettledCall];
+    for (const row of rows) yield [row.call_id, parseJson(row.fold) as SettledCall];
   }
 
   close(): void {

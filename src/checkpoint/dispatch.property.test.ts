@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Decision } from "../policy/policy.js";
+import { parseJson } from "../shared/parse-json.js";
 import { defineTool } from "../tool/define-tool.js";
 import { createCheckpoint } from "./create-checkpoint.js";
 import { createMemoryEventSink } from "./memory-event-sink.js";
@@ -44,7 +45,7 @@ function oracleValid(name: string, args: unknown): boolean {
 
 function oracleRead(text: string): unknown {
   try {
-    const value = JSON.parse(text);
+    const value = parseJson(text);
     return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;

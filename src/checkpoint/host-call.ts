@@ -1,3 +1,4 @@
+import { parseJson } from "../shared/parse-json.js";
 import { CallTrace } from "./call-trace.js";
 import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
@@ -254,7 +255,7 @@ async function recordHostRefusal(state: CheckpointState, outcome: HostOutcome): 
 function argsOf(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJson(text);
     return typeof value === "object" && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : {};

@@ -1,3 +1,4 @@
+import { parseJson } from "../shared/parse-json.js";
 import { scanSecrets } from "../shared/scan-secrets.js";
 import type { Tool } from "../tool/tool.js";
 import type { CheckpointState } from "./checkpoint-state.js";
@@ -92,7 +93,7 @@ export function labelResult(
 function maskedOutput(output: unknown, masked: string): unknown {
   if (typeof output === "string") return masked;
   try {
-    return JSON.parse(masked);
+    return parseJson(masked);
   } catch {
     return masked;
   }

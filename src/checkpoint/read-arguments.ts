@@ -1,3 +1,5 @@
+import { parseJson, stringEnd, stringToken } from "../shared/parse-json.js";
+
 /** Caps on argument text, checked before anything else looks at it. */
 export interface ReadLimits {
   /** UTF-8 bytes. */
@@ -17,8 +19,19 @@ function describeType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function positiveZero(_key: string, value: unknown): unknown {
-  return value === 0 ? 0 : value;
+/** Write every -0 in a freshly read value as 0, in place; iterative, for any depth. */
+function positiveZeros(value: unknown): void {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== "object" || next === null) continue;
+    const holder = next as Record<string, unknown>;
+    for (const key of Object.keys(holder)) {
+      const item = holder[key];
+      if (Object.is(item, -0)) holder[key] = 0;
+      else if (typeof item === "object" && item !== null) pending.push(item);
+    }
+  }
 }
 
 /**
@@ -66,7 +79,7 @@ export function readArguments(raw: unknown, limits: ReadLimits): ReadOutcome {
   }
   let value: unknown;
   try {
-    value = JSON.parse(raw);
+    value = parseJson(raw);
   } catch (error) {
     return {
       status: "unreadable",
@@ -83,12 +96,11 @@ export function readArguments(raw: unknown, limits: ReadLimits): ReadOutcome {
   if (typeof structural === "string") return { status: "unreadable", problem: structural };
   // Rare, so the common path pays nothing: -0 is read as 0, because canonical JSON (what the
   // approver and the audit trail show) prints it as 0, and a handler must not see another number.
-  if (structural === NEGATIVE_ZERO) value = JSON.parse(raw, positiveZero);
+  if (structural === NEGATIVE_ZERO) positiveZeros(value);
   return { status: "read", args: value as Record<string, unknown> };
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
@@ -166,21 +178,10 @@ function checkStructure(text: string, maxDepth: number): string | typeof NEGATIV
   while (i < length) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
-      let end = i + 1;
-      let escaped = false;
-      for (;;) {
-        const c = text.charCodeAt(end);
-        if (c === BACKSLASH) {
-          escaped = true;
-          end += 2;
-        } else if (c === QUOTE) break;
-        else end += 1;
-      }
+      const end = stringEnd(text, i);
       if (expectKey) {
         const keys = open[open.length - 1];
-        const key = escaped
-          ? (JSON.parse(text.slice(i, end + 1)) as string)
-          : text.slice(i + 1, end);
+        const key = stringToken(text, i, end);
         if (keys?.has(key)) return `the key ${JSON.stringify(key)} appears twice in one object`;
         keys?.add(key);
         expectKey = false;

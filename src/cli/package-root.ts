@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseJson } from "../shared/parse-json.js";
 
 /**
  * docket's own package folder and version, found by walking up from this module: the same code
@@ -14,7 +15,7 @@ import { fileURLToPath } from "node:url";
 export function packageRoot(): { dir: string; version: string } {
   for (let dir = new URL(".", import.meta.url); dir.pathname !== "/"; dir = new URL("..", dir)) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as {
+      const pkg = parseJson(readFileSync(new URL("package.json", dir), "utf8")) as {
         name?: string;
         version: string;
       };

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { docketCacheDir } from "../shared/docket-cache-dir.js";
+import { parseJson } from "../shared/parse-json.js";
 
 /** A parsed YAML file without its name: the document as plain data and the line of each path. */
 export interface ParsedYaml {
@@ -56,7 +57,7 @@ function digestOf(key: string, value: unknown, lines: readonly (readonly [string
 function readEntry(file: string, key: string): ParsedYaml | undefined {
   let entry: { format?: unknown; key?: unknown; value?: unknown; lines?: unknown; check?: unknown };
   try {
-    entry = JSON.parse(readFileSync(file, "utf8"));
+    entry = parseJson(readFileSync(file, "utf8")) as typeof entry;
   } catch {
     return undefined;
   }

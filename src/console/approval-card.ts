@@ -1,5 +1,6 @@
 import { describeFileChange, type FileChange } from "../approval/describe-file-change.js";
 import { formatArguments, showControlCharacters } from "../approval/format-arguments.js";
+import { parseJson } from "../shared/parse-json.js";
 import type { Approval } from "../store/approval-record.js";
 import type { CardContext } from "./card-context.js";
 import { type Viewer, when } from "./console-layout.js";
@@ -16,7 +17,7 @@ export const shown = (text: string | undefined): string => showControlCharacters
 
 function parsed(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return undefined;
   }

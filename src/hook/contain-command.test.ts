@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseJson } from "../shared/parse-json.js";
 import {
   containedCommand,
   containedOriginal,
@@ -115,7 +116,7 @@ describe("uncontainedInput", () => {
           const line = containedCommand(command, { configFile, storeUrl: "sqlite:/a b/d.db" });
           expect(containedOriginal(line)).toBe(command);
           const after = JSON.stringify({ command: line, description: "d" });
-          expect(JSON.parse(uncontainedInput(after, bash))).toEqual({ command, description: "d" });
+          expect(parseJson(uncontainedInput(after, bash))).toEqual({ command, description: "d" });
         },
       ),
       { numRuns: 200 },

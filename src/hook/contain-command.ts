@@ -2,6 +2,7 @@ import type { Runtime } from "../cli/build-runtime.js";
 import { probeSandboxSoon } from "../sandbox/probe-sandbox.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import { SANDBOX_DEFAULTS } from "../sandbox/sandbox-settings.js";
+import { parseJson } from "../shared/parse-json.js";
 import type { ToolConfinement } from "../tool/tool.js";
 import type { HookVerdict } from "./hook-answer.js";
 import type { HostAdapter } from "./host-adapter.js";
@@ -87,7 +88,7 @@ export function containVerdict(
   const key = mapping.policyArgs.command;
   if (verdict.type !== "allow" && verdict.type !== "ask") return verdict;
   if (key === undefined || confinement?.status !== "sandboxed") return verdict;
-  const input = JSON.parse(inputText) as Record<string, unknown>;
+  const input = parseJson(inputText) as Record<string, unknown>;
   const command = input[key];
   if (typeof command !== "string") return verdict;
   return { ...verdict, updatedInput: { ...input, [key]: containedCommand(command, target) } };
@@ -146,7 +147,7 @@ export function containedOriginal(line: string): string | undefined {
 export function uncontainedInput(inputText: string, mapping: HostToolMapping): string {
   const key = mapping.policyArgs.command;
   if (key === undefined) return inputText;
-  const input = JSON.parse(inputText) as Record<string, unknown>;
+  const input = parseJson(inputText) as Record<string, unknown>;
   const line = input[key];
   const original = typeof line === "string" ? containedOriginal(line) : undefined;
   return original === undefined ? inputText : JSON.stringify({ ...input, [key]: original });

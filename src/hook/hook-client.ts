@@ -1,6 +1,7 @@
 // How the thin client asks `docket hook serve`: node:net only, so that a hook answered by the
 // daemon costs about one Node start-up (hook-client-main.ts runs it).
 import { connect } from "node:net";
+import { parseJson } from "../shared/parse-json.js";
 
 /** The daemon's reply: what the hook process prints and the code it exits with. */
 export interface DaemonReply {
@@ -62,7 +63,7 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
 /** The daemon's answer as a reply, or undefined when it is anything else. */
 function readReply(answer: string): DaemonReply | undefined {
   try {
-    const reply = JSON.parse(answer) as Partial<DaemonReply> | null;
+    const reply = parseJson(answer) as Partial<DaemonReply> | null;
     if (
       typeof reply?.stdout === "string" &&
       typeof reply.stderr === "string" &&

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseJson } from "../shared/parse-json.js";
 import { readHookEvent } from "./hook-event.js";
 import { HOST_NAMES, hostAdapter } from "./host-registry.js";
 import { ID_PATTERN, isSettleEvent, settleEvents } from "./settle-event.js";
@@ -51,7 +52,7 @@ describe("readHookEvent", () => {
     fc.assert(
       fc.property(host, payload, (name, generated) => {
         // As a host would send it: JSON, so no undefined.
-        const value = JSON.parse(JSON.stringify(generated)) as typeof generated;
+        const value = parseJson(JSON.stringify(generated)) as typeof generated;
         const reading = readHookEvent(name, JSON.stringify(value));
         if (reading.status !== "read") return;
         const event = reading.event;
@@ -60,7 +61,7 @@ describe("readHookEvent", () => {
         );
         expect(event.toolName).toBe(value.tool_name);
         expect(typeof value.tool_input === "object" && !Array.isArray(value.tool_input)).toBe(true);
-        expect(JSON.parse(event.inputText)).toEqual(value.tool_input);
+        expect(parseJson(event.inputText)).toEqual(value.tool_input);
       }),
     );
   });
@@ -85,7 +86,7 @@ describe("readHookEvent", () => {
     );
     fc.assert(
       fc.property(host, batch, (name, generated) => {
-        const value = JSON.parse(JSON.stringify(generated)) as Record<string, unknown>;
+        const value = parseJson(JSON.stringify(generated)) as Record<string, unknown>;
         const reading = readHookEvent(name, JSON.stringify(value));
         if (isSettleEvent(name, value.hook_event_name)) {
           expect(["settle", "ignored"]).toContain(reading.status);
@@ -114,5 +115,20 @@ describe("readHookEvent", () => {
         if (reply.exitCode === 0) expect(reply.stdout).toMatch(/deny/);
       }),
     );
+  });
+});
+
+describe("readHookEvent and V8's escaped-key misreading (nodejs/node#63785)", () => {
+  it("reads the agent's tool_input keys as written, after the process saw the key V8 confuses them with", () => {
+    // A first key no other object has, so V8 knows one next key after it: the one it confuses.
+    JSON.parse('{"hookProbeCommand":[],"a\\\\":0}');
+    const reading = readHookEvent(
+      "claude-code",
+      '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"hookProbeCommand":"ls","a\\n":1}}',
+    );
+    expect(reading.status).toBe("read");
+    if (reading.status === "read") {
+      expect(reading.event.inputText).toBe('{"hookProbeCommand":"ls","a\\n":1}');
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../shared/canonical-json.js";
+import { parseJson } from "../shared/parse-json.js";
 import { type HostName, hostAdapter } from "./host-registry.js";
 import { ID_PATTERN, isSettleEvent, readSettleEvent, type SettleEvent } from "./settle-event.js";
 
@@ -75,7 +76,7 @@ export function readHookEvent(
   }
   let payload: unknown;
   try {
-    payload = JSON.parse(text);
+    payload = parseJson(text);
   } catch {
     return { status: "unreadable", problem: "the payload is not JSON" };
   }

@@ -1,6 +1,7 @@
 // What a hook says when docket fails: shared by the guard and the daemon's thin client, which
 // answers its own failures without loading the guard.
 import { maskSecrets } from "../shared/mask-secrets.js";
+import { parseJson } from "../shared/parse-json.js";
 import { isSettleEvent } from "./settle-event.js";
 
 /**
@@ -46,7 +47,7 @@ export function describeFailure(error: unknown): string {
 
 function eventNameOf(text: string): unknown {
   try {
-    return (JSON.parse(text) as { hook_event_name?: unknown } | null)?.hook_event_name;
+    return (parseJson(text) as { hook_event_name?: unknown } | null)?.hook_event_name;
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../shared/canonical-json.js";
+import { parseJson } from "../shared/parse-json.js";
 import type { Store } from "../store/store.js";
 import type { HookVerdict } from "./hook-answer.js";
 import { derivedCallPrefix, type HookEvent } from "./hook-event.js";
@@ -54,9 +55,8 @@ export async function findHookCall(
     ? await store.listCalls({ sessionId: event.sessionId, callId: event.callId, limit: 1 })
     : (await store.listCalls({ sessionId: event.sessionId, limit: 200 })).filter(
         (record) =>
-          record.callId.startsWith(
-            derivedCallPrefix(event.toolName, JSON.parse(event.inputText)),
-          ) && record.outcome?.kind !== "finished",
+          record.callId.startsWith(derivedCallPrefix(event.toolName, parseJson(event.inputText))) &&
+          record.outcome?.kind !== "finished",
       );
   const record = records[0];
   return {
@@ -83,7 +83,7 @@ export async function durableAnswer(
   mapping: HostToolMapping,
 ): Promise<HookVerdict> {
   const hash = createHash("sha256")
-    .update(canonicalJson(JSON.parse(event.inputText)))
+    .update(canonicalJson(parseJson(event.inputText)))
     .digest("hex");
   const approvals = await store.listApprovals({ sessionId: event.sessionId, limit: 1000 });
   const match = approvals.find(

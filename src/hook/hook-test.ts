@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import * as path from "node:path";
+import { parseJson } from "../shared/parse-json.js";
 import type { CallRecord } from "../store/call-record.js";
 import type { Store } from "../store/store.js";
 import { type HostName, hostAdapter } from "./host-registry.js";
@@ -143,7 +144,7 @@ async function findProbeCall(
     const raw = (record.event as { rawArguments?: unknown }).rawArguments;
     if (typeof raw !== "string") return false;
     try {
-      return Object.values(JSON.parse(raw) as object).includes(call.command);
+      return Object.values(parseJson(raw) as object).includes(call.command);
     } catch {
       return false;
     }

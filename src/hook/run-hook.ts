@@ -4,6 +4,7 @@ import { createCheckpoint } from "../checkpoint/create-checkpoint.js";
 import type { Preflight } from "../checkpoint/host-call.js";
 import type { Runtime } from "../cli/build-runtime.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
+import { parseJson } from "../shared/parse-json.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { Tool, ToolConfinement } from "../tool/tool.js";
 import { containVerdict, hostConfinement, uncontainedInput } from "./contain-command.js";
@@ -97,7 +98,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
     return failClosed(`unreadable hook payload: ${reading.problem}`);
   if (reading.status === "ignored") return adapter.reply("", { type: "none" });
   if (reading.status === "settle") return settle(options, reading.event);
-  const eventName = (JSON.parse(options.text) as { hook_event_name: string }).hook_event_name;
+  const eventName = (parseJson(options.text) as { hook_event_name: string }).hook_event_name;
   const runtime = options.runtime ?? (await openHookRuntime(options));
   try {
     const settings = hookSettings(runtime.cli.config, host);
@@ -189,7 +190,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
 function sourceOf(mapping: HostToolMapping, event: HookEvent): string {
   const key = mapping.policyArgs.url;
   const url =
-    key === undefined ? undefined : (JSON.parse(event.inputText) as Record<string, unknown>)[key];
+    key === undefined ? undefined : (parseJson(event.inputText) as Record<string, unknown>)[key];
   const text =
     typeof url === "string" ? `${mapping.tool} ${url}` : `${event.host} ${event.toolName}`;
   return text.replace(/[\p{Cc}\p{Cf}]/gu, "?").slice(0, 200);

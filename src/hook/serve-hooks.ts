@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:net";
 import { dirname } from "node:path";
 import type { Runtime } from "../cli/build-runtime.js";
 import { maskSecrets } from "../shared/mask-secrets.js";
+import { parseJson } from "../shared/parse-json.js";
 import { failClosed } from "./hook-answer.js";
 import { socketAccepts } from "./hook-client.js";
 import { hostAdapter, isHostName } from "./host-registry.js";
@@ -42,7 +43,7 @@ export async function serveHooks(runtime: Runtime, socket: string): Promise<Serv
     connection.on("end", async () => {
       let reply = failClosed("the hook request could not be read");
       try {
-        const { host, text, parent } = JSON.parse(request) as {
+        const { host, text, parent } = parseJson(request) as {
           host?: unknown;
           text?: unknown;
           parent?: unknown;

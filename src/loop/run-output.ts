@@ -1,5 +1,6 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { parseJson } from "../shared/parse-json.js";
 import { compileInput, type SchemaIssue } from "../tool/input-schema.js";
 
 /** The schema of a run's final answer: a Standard Schema (zod 4 first) that can describe itself. */
@@ -56,7 +57,7 @@ export function runOutputFormat<T>(schema: OutputSchema<T>): RunOutputFormat<T> 
       });
       let value: unknown;
       try {
-        value = JSON.parse(FENCED.exec(text)?.[1] ?? text);
+        value = parseJson(FENCED.exec(text)?.[1] ?? text);
       } catch (error) {
         return invalid(`the final answer is not JSON (${(error as Error).message})`);
       }

@@ -1,4 +1,5 @@
 import type { LanguageModelV4Message, LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { parseJson } from "../shared/parse-json.js";
 import type { TranscriptMessage } from "./transcript-message.js";
 
 /**
@@ -8,7 +9,7 @@ import type { TranscriptMessage } from "./transcript-message.js";
  */
 function replayInput(text: string): unknown {
   try {
-    const value = JSON.parse(text);
+    const value = parseJson(text);
     return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
   } catch {
     return {};

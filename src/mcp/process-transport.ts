@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import {
@@ -17,6 +17,7 @@ import {
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import { planSandboxLaunch } from "../sandbox/sandbox-launch.js";
 import { type GitWatch, sweepGit } from "../sandbox/sweep-git.js";
+import { JsonRpcLineBuffer } from "./json-rpc-line-buffer.js";
 import type { ServerSandbox } from "./mcp-config.js";
 import { withParentWatchdog } from "./parent-watchdog.js";
 import { signalProcessGroup, stopProcessGroup } from "./stop-process-group.js";
@@ -104,7 +105,7 @@ export class ProcessTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage) => void) | undefined;
 
   readonly #options: ProcessTransportOptions;
-  readonly #buffer = new ReadBuffer();
+  readonly #buffer = new JsonRpcLineBuffer();
   #child: ChildProcess | undefined;
   #exit: ProcessExit | undefined;
   #stopping: Promise<void> | undefined;
@@ -253,27 +254,17 @@ export class ProcessTransport implements Transport {
   }
 
   #receive(chunk: Buffer): void {
-    try {
-      this.#buffer.append(chunk);
-    } catch (error) {
-      // Over the buffer cap: the stream cannot be resynchronised, so the server is stopped.
-      this.onerror?.(error as Error);
-      void this.close();
-      return;
-    }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      // After each answer, before docket acts on it: the server may have made one meanwhile.
-      if (this.#watch.length > 0 && "id" in message) this.#sweep();
-      this.onmessage?.(message);
-    }
+    const readable = this.#buffer.receive(
+      chunk,
+      (message) => {
+        // After each answer, before docket acts on it: the server may have made one meanwhile.
+        if (this.#watch.length > 0 && "id" in message) this.#sweep();
+        this.onmessage?.(message);
+      },
+      (error) => this.onerror?.(error),
+    );
+    // Over the buffer cap: the stream cannot be resynchronised, so the server is stopped.
+    if (!readable) void this.close();
   }
 
   // A sandboxed server may create docket's config files that were missing at its start

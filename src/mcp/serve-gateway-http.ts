@@ -20,6 +20,7 @@ import {
   type FailedAttemptLimiter,
   processAttemptLimiter,
 } from "../shared/failed-attempt-limiter.js";
+import { parseJson } from "../shared/parse-json.js";
 import { MIN_TOKEN_CHARS } from "../shared/token-strength.js";
 import type { GatewayBackend } from "./gateway-backend.js";
 import { callToolAnswer, createGatewayServer } from "./gateway-server.js";
@@ -208,7 +209,7 @@ export async function serveGatewayHttp(
         return deny(refusal as GatewayRefusal, JSON_RPC.invalidRequest);
       }
       try {
-        body = JSON.parse(read.text);
+        body = parseJson(read.text);
       } catch {
         const detail = "Parse error: the body is not JSON";
         const refusal = { reason: "malformed_body", httpStatus: 400, detail, principal: who };

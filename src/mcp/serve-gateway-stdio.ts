@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { gatewaySessionEvent } from "../system-events/gateway-session-event.js";
 import type { GatewayBackend } from "./gateway-backend.js";
 import { createGatewayServer } from "./gateway-server.js";
+import { StdioGatewayTransport } from "./stdio-gateway-transport.js";
 
 /** Options for `serveGatewayStdio`. */
 export interface StdioGatewayOptions {
@@ -85,6 +85,6 @@ export async function serveGatewayStdio(
   // The SDK's stdio transport does not notice the client leaving: end with stdin.
   stdin.once("end", () => void close());
   stdin.once("close", () => void close());
-  await server.connect(new StdioServerTransport(stdin, stdout));
+  await server.connect(new StdioGatewayTransport(stdin, stdout));
   return { closed, close };
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { DocketError } from "../errors/docket-error.js";
 import { canonicalJson, sha256Hex } from "../shared/canonical-json.js";
 import { legacyCanonicalJson } from "../shared/legacy-canonical-json.js";
+import { parseJson } from "../shared/parse-json.js";
 
 /** The lock file's name, beside docket.yaml; the team commits it. */
 export const LOCK_FILE_NAME = "docket.lock.json";
@@ -101,7 +102,7 @@ export function readToolLock(file: string): ToolLock {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (error) {
     throw new DocketError("config_invalid", `${file}: not JSON (${(error as Error).message})`);
   }
@@ -127,7 +128,7 @@ export function readToolLock(file: string): ToolLock {
  * ```
  */
 export function writeToolLock(file: string, lock: ToolLock): void {
-  const text = `${JSON.stringify(JSON.parse(canonicalJson(lock)), null, 2)}\n`;
+  const text = `${JSON.stringify(parseJson(canonicalJson(lock)), null, 2)}\n`;
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, text);
   renameSync(temporary, file);

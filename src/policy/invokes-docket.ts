@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { parseJson } from "../shared/parse-json.js";
 import { realPath } from "./resolve-policy-path.js";
 import type { ShellAnalysis } from "./shell/shell-analysis.js";
 
@@ -101,7 +102,7 @@ function namesDocket(
 
 function isDocketPackage(dir: string): boolean {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
+    const pkg = parseJson(readFileSync(path.join(dir, "package.json"), "utf8")) as {
       name?: unknown;
     };
     return pkg.name === "docket";

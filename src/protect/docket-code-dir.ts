@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import * as path from "node:path";
+import { parseJson } from "../shared/parse-json.js";
 
 // A package tree larger than this is cut: the folders found so far are still protected.
 const MAX_PACKAGES = 2000;
@@ -70,7 +71,7 @@ function dependencyClosure(code: string): string[] {
 
 function dependencyNames(dir: string): string[] {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
+    const manifest = parseJson(readFileSync(path.join(dir, "package.json"), "utf8")) as {
       dependencies?: Record<string, unknown>;
       peerDependencies?: Record<string, unknown>;
     };

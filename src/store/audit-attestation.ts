@@ -1,4 +1,5 @@
 import * as crypto from "node:crypto";
+import { parseJson } from "../shared/parse-json.js";
 import { GENESIS_HASH } from "./audit-chain.js";
 
 /**
@@ -135,7 +136,7 @@ export function signAttestation(
 export function parseAttestation(body: string, signature: string): AuditAttestation | undefined {
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(body) as Record<string, unknown>;
+    value = parseJson(body) as Record<string, unknown>;
   } catch {
     return undefined;
   }

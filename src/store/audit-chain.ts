@@ -1,4 +1,5 @@
 import { sha256Hex } from "../shared/canonical-json.js";
+import { parseJson } from "../shared/parse-json.js";
 import type { ChainVerification } from "./audit-record.js";
 import { joinedLinkText } from "./joined-link.js";
 import { storedText } from "./pending-event.js";
@@ -293,7 +294,7 @@ interface OpenLink {
 function disagreeingColumn(row: ChainRow): string | undefined {
   let event: Record<string, unknown>;
   try {
-    event = JSON.parse(row.event) as Record<string, unknown>;
+    event = parseJson(row.event) as Record<string, unknown>;
   } catch {
     return "event";
   }

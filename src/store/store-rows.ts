@@ -1,4 +1,5 @@
 import type { ToolResult, ToolResultStatus } from "../checkpoint/tool-result.js";
+import { parseJson } from "../shared/parse-json.js";
 import type { Approval, ApprovalStatus } from "./approval-record.js";
 import type { ChainRow } from "./audit-chain.js";
 import type { AuditRecord } from "./audit-record.js";
@@ -22,7 +23,7 @@ function num(value: unknown): number | undefined {
 }
 
 function json(value: unknown): unknown {
-  return value === null || value === undefined ? undefined : JSON.parse(String(value));
+  return value === null || value === undefined ? undefined : parseJson(String(value));
 }
 
 /**
@@ -109,7 +110,7 @@ export function toAuditRecord(row: Row): AuditRecord {
     type: String(row.type) as StoreEventType,
     tool: String(row.tool),
     at: Number(row.at),
-    event: JSON.parse(String(row.event)) as StoreEvent,
+    event: parseJson(String(row.event)) as StoreEvent,
     prevHash: String(row.prev_hash),
     hash: String(row.hash),
   };
@@ -166,7 +167,7 @@ export function toCallRow(row: Row): CallRow {
 export function outcomeOfRow(row: CallRow): CallOutcome | undefined {
   if (!row.outcome) return undefined;
   if (row.result === undefined) return row.outcome;
-  return { ...row.outcome, result: JSON.parse(row.result) as ToolResult };
+  return { ...row.outcome, result: parseJson(row.result) as ToolResult };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DocketError } from "../errors/docket-error.js";
+import { parseJson } from "../shared/parse-json.js";
 import type { CallOutcome } from "./call-record.js";
 import type { CallRow, ResultEcho } from "./call-state.js";
 import { primitiveJson, sameKeys, withMember } from "./json-members.js";
@@ -98,7 +99,7 @@ export function readOutcome(
   resultText: string | undefined,
 ): { outcome: CallOutcome | undefined; echo: ResultEcho | undefined } {
   if (stored === null || stored === undefined) return { outcome: undefined, echo: undefined };
-  const outcome = JSON.parse(String(stored)) as Record<string, unknown>;
+  const outcome = parseJson(String(stored)) as Record<string, unknown>;
   if (typeof outcome.message !== "number" && typeof outcome.output !== "number") {
     return { outcome: outcome as unknown as CallOutcome, echo: undefined };
   }
@@ -111,7 +112,7 @@ export function readOutcome(
 function echoOf(resultText: string | undefined): ResultEcho {
   let result: unknown;
   try {
-    result = resultText === undefined ? undefined : JSON.parse(resultText);
+    result = resultText === undefined ? undefined : parseJson(resultText);
   } catch {
     result = undefined;
   }

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { ApproverDirectory } from "../../approval/approver-directory.js";
 import { decideApproval } from "../../approval/decide-approval.js";
 import { formatArguments } from "../../approval/format-arguments.js";
+import { parseJson } from "../../shared/parse-json.js";
 import type { Approval, ApprovalStatus } from "../../store/approval-record.js";
 import type { Store } from "../../store/store.js";
 import { loadCliConfig } from "../load-cli-config.js";
@@ -39,7 +40,7 @@ async function withStore<T>(
 function describe(approval: Approval): string {
   let args: unknown = approval.canonicalArgs;
   try {
-    args = JSON.parse(approval.canonicalArgs);
+    args = parseJson(approval.canonicalArgs);
   } catch {}
   const lines = [
     `approval  ${approval.id}  (${approval.status})`,

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { maskSecrets } from "../../shared/mask-secrets.js";
+import { parseJson } from "../../shared/parse-json.js";
 
 /** How many entries the history keeps, as a shell's HISTSIZE does. */
 export const MAX_HISTORY = 1_000;
@@ -55,7 +56,7 @@ export function loadChatHistory(file: string): string[] {
   for (const line of text.split("\n")) {
     if (line === "") continue;
     try {
-      const entry: unknown = JSON.parse(line);
+      const entry: unknown = parseJson(line);
       if (typeof entry === "string" && keepInHistory(entry)) entries.push(entry);
     } catch {}
   }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseJson } from "../../shared/parse-json.js";
 
 /** package.json scripts that test, build, type-check or lint: what an agent runs all day. */
 const CHECK_SCRIPT = /^(test|build|check|lint|typecheck|type-check|types|tsc|compile)(:[\w:-]+)?$/;
@@ -27,7 +28,7 @@ const MAKE_TARGET = /^(test|check|build|lint):/gm;
 
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(readFileSync(file, "utf8"));
+    const value: unknown = parseJson(readFileSync(file, "utf8"));
     return typeof value === "object" && value !== null
       ? (value as Record<string, unknown>)
       : undefined;

@@ -1,4 +1,5 @@
 import { DocketError } from "../../errors/docket-error.js";
+import { parseJson } from "../../shared/parse-json.js";
 
 type Json = Record<string, unknown>;
 interface HookGroup {
@@ -20,7 +21,7 @@ function parseSettings(text: string, file: string): Json {
   if (text.trim() === "") return {};
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (error) {
     throw new DocketError(
       "hook_settings_unreadable",

@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { parseJson } from "../../shared/parse-json.js";
 
 /** One shell call the probe model asks for: its id and command. */
 export interface ProbeCall {
@@ -61,7 +62,7 @@ export async function startProbeServer(
     req.on("end", () => {
       let body: unknown;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        body = parseJson(Buffer.concat(chunks).toString("utf8"));
       } catch {
         body = undefined;
       }

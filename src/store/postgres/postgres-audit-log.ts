@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, QueryResult } from "pg";
+import { parseJson } from "../../shared/parse-json.js";
 import {
   type ChainHead,
   type ChainRow,
@@ -124,7 +125,7 @@ SELECT 'call', row_to_json(c)::text FROM calls c
     const heads = new Map<string, ChainHead>();
     const rows = new Map<string, CallRow>();
     for (const { kind, data } of read) {
-      const row = JSON.parse(data) as Row;
+      const row = parseJson(data) as Row;
       if (kind === "head") {
         heads.set(String(row.session_id), { seq: Number(row.seq), hash: String(row.hash) });
       } else {

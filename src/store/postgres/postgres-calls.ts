@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from "pg";
 import type { ToolResult } from "../../checkpoint/tool-result.js";
+import { parseJson } from "../../shared/parse-json.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -191,7 +192,7 @@ export class PostgresCalls {
     if (!row) return undefined;
     return {
       callId: String(row.call_id),
-      result: JSON.parse(String(row.result)) as ToolResult,
+      result: parseJson(String(row.result)) as ToolResult,
       finishedAt: Number(row.finished_at),
     };
   }

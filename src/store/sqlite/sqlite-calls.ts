@@ -1,4 +1,5 @@
 import type { ToolResult } from "../../checkpoint/tool-result.js";
+import { parseJson } from "../../shared/parse-json.js";
 import type {
   CallFilter,
   CallOutcome,
@@ -332,7 +333,7 @@ export class SqliteCalls {
     if (!row) return undefined;
     return {
       callId: String(row.call_id),
-      result: JSON.parse(String(row.result)) as ToolResult,
+      result: parseJson(String(row.result)) as ToolResult,
       finishedAt: Number(row.finished_at),
     };
   }

@@ -1,8 +1,9 @@
+import { parseJson } from "../../shared/parse-json.js";
 import type { ChainRow } from "../audit-chain.js";
 import { linkHash } from "../audit-chain.js";
 import type { AuditRecord } from "../audit-record.js";
 import { splitJoinedLink } from "../joined-link.js";
-import type { StoreEventType } from "../store-event.js";
+import type { StoreEvent, StoreEventType } from "../store-event.js";
 import type { Row } from "../store-rows.js";
 import { toChainRow } from "../store-rows.js";
 
@@ -66,7 +67,7 @@ export function unpackTrailRow(
 /** The type and time an event says it has; nothing when it is not readable (the verifier says so). */
 function eventColumns(text: string): { type: string; at: number } {
   try {
-    const event = JSON.parse(text) as { type?: unknown; at?: unknown };
+    const event = parseJson(text) as { type?: unknown; at?: unknown };
     return { type: String(event.type), at: Number(event.at) };
   } catch {
     return { type: "", at: Number.NaN };
@@ -90,7 +91,7 @@ export function auditRecordOf(link: ChainRow): AuditRecord {
     type: link.type as StoreEventType,
     tool: link.tool,
     at: link.at,
-    event: JSON.parse(link.event),
+    event: parseJson(link.event) as StoreEvent,
     prevHash: link.prevHash,
     hash: link.hash,
   };
