@@ -10,7 +10,11 @@ import { sourceFiles } from "./support/source-files.js";
  * (the console's browser script, the opencode plugin) is a string here, not a call, and is not
  * counted; nor are comments.
  */
-const ALLOWED = new Set(["shared/parse-json.ts"]);
+const ALLOWED: Readonly<Record<string, string>> = {
+  "shared/parse-json.ts": "the reader itself",
+  "hook/hook-client.ts":
+    "the daemon client loads nothing but its own module; it reads only the daemon's three fixed keys, and a misread key (which holds a backslash) matches none of them, so the answer is refused",
+};
 
 /** Each `JSON.parse(…)` call in a module's code, as `line`. */
 function jsonParseCalls(text: string, file: string): number[] {
@@ -36,7 +40,7 @@ describe("JSON is read by parseJson", () => {
   it("no module in src/ but shared/parse-json.ts calls JSON.parse", async () => {
     const found: string[] = [];
     for (const { file, path } of await sourceFiles("src")) {
-      if (ALLOWED.has(file)) continue;
+      if (Object.hasOwn(ALLOWED, file)) continue;
       for (const line of jsonParseCalls(await readFile(path, "utf8"), file)) {
         found.push(`src/${file}:${line}`);
       }

@@ -1,7 +1,6 @@
 // How the thin client asks `docket hook serve`: node:net only, so that a hook answered by the
 // daemon costs about one Node start-up (hook-client-main.ts runs it).
 import { connect } from "node:net";
-import { parseJson } from "../shared/parse-json.js";
 
 /** The daemon's reply: what the hook process prints and the code it exits with. */
 export interface DaemonReply {
@@ -63,7 +62,9 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
 /** The daemon's answer as a reply, or undefined when it is anything else. */
 function readReply(answer: string): DaemonReply | undefined {
   try {
-    const reply = parseJson(answer) as Partial<DaemonReply> | null;
+    // JSON.parse, not parseJson: this client loads nothing but itself. A key V8 misread
+    // (nodejs/node#63785) would hold a backslash, match none of these three, and fail closed.
+    const reply = JSON.parse(answer) as Partial<DaemonReply> | null;
     if (
       typeof reply?.stdout === "string" &&
       typeof reply.stderr === "string" &&
