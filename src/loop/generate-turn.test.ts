@@ -140,3 +140,51 @@ describe("generateTurn", () => {
     expect(asked).toBe(1);
   });
 });
+
+describe("a generated turn whose arguments a provider parsed (ADR 0083)", () => {
+  /** A model that answers `generated` whole and `streamed` over its stream, as `provider`. */
+  function twoFaced(provider: string, generated: string, streamed: string): LanguageModelV4 {
+    const turn = (args: string) => ({
+      turns: [
+        {
+          toolCalls: [{ id: "call_1", name: "write_note", arguments: args }],
+          usage: { input: 10, output: 4 },
+        },
+      ],
+      source: provider,
+    });
+    const whole = createScriptedModel(turn(generated));
+    const stream = createScriptedModel(turn(streamed));
+    return {
+      specificationVersion: "v4",
+      provider,
+      modelId: "two-faced",
+      supportedUrls: {},
+      doGenerate: (options) => whole.doGenerate(options),
+      doStream: (options) => stream.doStream(options),
+    };
+  }
+
+  it("asks again over the stream when a key holds a backslash, and counts both requests' tokens", async () => {
+    // What V8 can make of {"a\n":1} after it saw the key `a\` (nodejs/node#63785).
+    const model = twoFaced("anthropic.messages", '{"a\\\\":1}', '{"a\\n":1}');
+    const outcome = await requestTurn(model, { ...turnOptions, mode: "generate" });
+    expect(outcome.status).toBe("ok");
+    if (outcome.status !== "ok") return;
+    expect(outcome.turn.toolCalls.map((c) => c.arguments)).toEqual(['{"a\\n":1}']);
+    expect([outcome.turn.inputTokens, outcome.turn.outputTokens]).toEqual([20, 8]);
+  });
+
+  it("keeps a generated turn with no such key, and one from a provider that passes text through", async () => {
+    for (const [provider, args] of [
+      ["anthropic.messages", '{"path":"C:\\\\notes\\\\a.txt"}'],
+      ["openai.chat", '{"a\\\\":1}'],
+      ["scripted", '{"a\\\\":1}'],
+    ] as const) {
+      const model = twoFaced(provider, args, '{"other":true}');
+      const outcome = await requestTurn(model, { ...turnOptions, mode: "generate" });
+      expect(outcome.status === "ok" && outcome.turn.toolCalls[0]?.arguments).toBe(args);
+      expect(outcome.status === "ok" && outcome.turn.inputTokens).toBe(10);
+    }
+  });
+});

@@ -45,8 +45,8 @@ export class JsonRpcLineBuffer {
   }
 
   /**
-   * Add a chunk and hand on every whole message in order; a line that is not a message goes to
-   * `onError` and the next is read. False, after `onError`, when the chunk passed the size cap:
+   * Add a chunk and hand on every whole message in order; a line that is not a message, or a
+   * message `onMessage` throws on, goes to `onError`, and the next is read. False, after `onError`, when the chunk passed the size cap:
    * the stream cannot be resynchronised and its reader should stop.
    */
   receive(
@@ -69,7 +69,12 @@ export class JsonRpcLineBuffer {
         continue;
       }
       if (message === null) return true;
-      onMessage(message);
+      // A receiver that throws is reported like a bad line: the lines after it are still read.
+      try {
+        onMessage(message);
+      } catch (error) {
+        onError(error as Error);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { BUILTIN_LISTS } from "../builtin/builtin-lists.js";
+import { hasKeyWithBackslash } from "../shared/parse-json.js";
 import type { Tool } from "../tool/tool.js";
 import { defineUpstreamTool } from "./define-upstream-tool.js";
 import type { ListedTools } from "./list-all-tools.js";
@@ -144,6 +145,19 @@ export class ServerMenu {
     others: readonly string[],
   ): { standing: ToolStanding; tool: Tool | undefined } {
     const server = this.#server.name;
+    if (this.#server.transport === "http" && hasKeyWithBackslash(tool)) {
+      // The MCP SDK read this listing with JSON.parse, which can misread such a key (ADR 0083):
+      // a schema docket cannot read exactly is not one it can check arguments against.
+      const reason =
+        "its definition has a key holding a backslash, which docket cannot read exactly from a Streamable HTTP server";
+      this.#log({
+        level: "warn",
+        server,
+        tool: tool.name,
+        message: `tool "${tool.name}": ${reason}; not offered`,
+      });
+      return { standing: { tool, status: "refused", reason, findings: [] }, tool: undefined };
+    }
     const previous = this.#entries.get(tool.name);
     const findings = vetDescription(tool.description ?? "", others, parameterTexts(tool));
     // A tool that asks for a file's or a secret's content is an outward channel, whatever else.

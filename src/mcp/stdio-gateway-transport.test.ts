@@ -66,4 +66,22 @@ describe("StdioGatewayTransport", () => {
     expect(errors[0]?.message).toMatch(/byte limit/);
     expect(closed).toBe(true);
   });
+
+  it("reports a receiver that throws and goes on reading, as the SDK's transport does", async () => {
+    const { stdin, transport, errors } = open();
+    const ids: unknown[] = [];
+    transport.onmessage = (message) => {
+      const id = "id" in message ? message.id : undefined;
+      ids.push(id);
+      if (id === 1) throw new Error("handler threw");
+    };
+    await transport.start();
+    stdin.write(
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ids).toEqual([1, 2]);
+    expect(errors.map((error) => error.message)).toEqual(["handler threw"]);
+    await transport.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJson, parseJsonExactly } from "./parse-json.js";
+import { hasKeyWithBackslash, parseJson, parseJsonExactly, stringEnd } from "./parse-json.js";
 
 /** Build an object holding `key` after `first`, as JSON.parse does, so V8 remembers the shape. */
 function teach(first: string, key: string): void {
@@ -9,6 +9,24 @@ function teach(first: string, key: string): void {
 }
 
 describe("parseJson", () => {
+  it("looks at own keys only, so a polluted Object.prototype cannot stall it", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.pollutedByTest = {};
+    try {
+      expect(parseJson('{"a":"x\\ny"}')).toEqual({ a: "x\ny" });
+      expect(hasKeyWithBackslash({ a: { b: 1 } })).toBe(false);
+    } finally {
+      delete proto.pollutedByTest;
+    }
+  });
+
+  it("the exact reader throws on text that is not JSON instead of running on", () => {
+    expect(() => parseJsonExactly('{"a":"abc')).toThrow(SyntaxError);
+    expect(() => parseJsonExactly('{"a":[1')).toThrow(SyntaxError);
+    expect(() => parseJsonExactly("]")).toThrow(SyntaxError);
+    expect(() => stringEnd('"a\\', 0)).toThrow(SyntaxError);
+  });
+
   it("reads an escaped key as written after the process has seen the key V8 confuses it with", () => {
     // nodejs/node#63785: once an object held the key `\`, V8 can read the key `"` (written \")
     // as `\`. parseJson must not, whether or not this V8 has the bug.

@@ -26,8 +26,17 @@ export function parseJson(text: string): unknown {
   return parseJsonExactly(text);
 }
 
-/** Whether any object in the value has a key holding a backslash; iterative, for any depth. */
-function hasKeyWithBackslash(value: unknown): boolean {
+/**
+ * Whether any object in a parsed JSON value has a key holding a backslash: the only keys V8's
+ * JSON.parse can have read wrong (see `parseJson`). Iterative, for any depth; own keys only.
+ *
+ * @example
+ * ```ts
+ * hasKeyWithBackslash({ a: [{ "b\\c": 1 }] }); // true
+ * hasKeyWithBackslash({ a: "b\\c" }); // false: a value, not a key
+ * ```
+ */
+export function hasKeyWithBackslash(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const next = pending.pop();
@@ -36,7 +45,7 @@ function hasKeyWithBackslash(value: unknown): boolean {
       for (const item of next) if (typeof item === "object" && item !== null) pending.push(item);
       continue;
     }
-    for (const key in next) {
+    for (const key of Object.keys(next)) {
       if (key.indexOf("\\") !== -1) return true;
       const item = (next as Record<string, unknown>)[key];
       if (typeof item === "object" && item !== null) pending.push(item);
@@ -59,12 +68,13 @@ const BACKSLASH = 0x5c;
  */
 export function stringEnd(text: string, start: number): number {
   let end = start + 1;
-  for (;;) {
+  while (end < text.length) {
     const code = text.charCodeAt(end);
     if (code === BACKSLASH) end += 2;
     else if (code === QUOTE) return end;
     else end += 1;
   }
+  throw new SyntaxError(`Unterminated string in JSON at position ${start}`);
 }
 
 /**
@@ -90,6 +100,12 @@ type Frame =
  * Read text already known to be valid JSON (JSON.parse accepted it) without JSON.parse's object
  * parser: each string and number token is decoded alone, where V8 has nothing to confuse it with,
  * and objects are built by defining their keys. Iterative, so it reads any depth JSON.parse read.
+ * It does not validate: text that is not JSON gives a SyntaxError or a value, never a hang.
+ *
+ * @example
+ * ```ts
+ * parseJsonExactly('{"a\\n":[1,"x"]}'); // { "a\n": [1, "x"] }
+ * ```
  */
 export function parseJsonExactly(text: string): unknown {
   const stack: Frame[] = [];
@@ -125,7 +141,8 @@ export function parseJsonExactly(text: string): unknown {
       stack.push(frame);
       i += 1;
     } else if (code === 0x7d || code === 0x5d) {
-      const frame = stack.pop() as Frame;
+      const frame = stack.pop();
+      if (frame === undefined) throw new SyntaxError(`Unexpected close in JSON at position ${i}`);
       place(frame.value);
       i += 1;
     } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
@@ -147,5 +164,6 @@ export function parseJsonExactly(text: string): unknown {
       i += 1;
     }
   }
+  if (stack.length > 0) throw new SyntaxError("Unexpected end of JSON input");
   return root;
 }
