@@ -113,6 +113,37 @@ describe("the installed docket CLI", () => {
     expect(unreadable.code).toBe(2);
   });
 
+  it("judges a hook's arguments with escaped keys as the agent wrote them (nodejs/node#63785)", async () => {
+    const dir = await mkdtemp(join(lean.dir, "escaped-keys-"));
+    await writeFile(
+      join(dir, "docket.yaml"),
+      [
+        "policy:",
+        "  rules:",
+        "    - { id: saves, decision: allow, tool: notes__save }",
+        `    - { id: exact-keys, decision: deny, tool: notes__save, when: '"a\\n" in args.y', reason: the key was read as written }`,
+        "",
+      ].join("\n"),
+    );
+    // One payload poisons V8's JSON.parse for itself: after the object x holds the key `a\`,
+    // plain JSON.parse reads y's key "a\n" as `a\`, and the deny rule would not match.
+    const payload = JSON.stringify({
+      session_id: "packed-keys",
+      hook_event_name: "PreToolUse",
+      tool_name: "mcp__notes__save",
+      tool_input: { x: { pq7: [], "a\\": 0 }, y: { pq7: 1, "a\n": 2 } },
+      tool_use_id: "packed-keys-1",
+      cwd: dir,
+    });
+    try {
+      const answer = await runPacked(lean, ["hook", "claude-code"], { cwd: dir, input: payload });
+      expect(answer.stdout).toMatch(/"permissionDecision":\s*"deny"/);
+      expect(answer.stdout).toContain("the key was read as written");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("fronts an MCP server as the gateway, every call through the checkpoint", async () => {
     const dir = await mkdtemp(join(lean.dir, "gateway-"));
     await writeFile(
