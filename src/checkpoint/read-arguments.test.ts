@@ -81,12 +81,16 @@ describe("readArguments", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it("agrees with JSON.parse on every object JSON.parse accepts without duplicate keys", () => {
+  it("agrees with JSON.parse on every object JSON.parse accepts without duplicate keys, and refuses keys JSON must escape", () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), (value) => {
         const text = JSON.stringify(value);
         const outcome = readArguments(text, { maxBytes: 1 << 20, maxDepth: 64 });
-        expect(outcome).toEqual({ status: "read", args: parseJson(text) });
+        if (keys(value).some((key) => JSON.stringify(key) !== `"${key}"`)) {
+          expect(outcome.status === "unreadable" && outcome.problem).toMatch(/holds a quote/);
+        } else {
+          expect(outcome).toEqual({ status: "read", args: parseJson(text) });
+        }
       }),
       { numRuns: 2000 },
     );
@@ -203,15 +207,39 @@ describe("readArguments: numbers", () => {
   });
 });
 
-describe("readArguments and V8's escaped-key misreading (nodejs/node#63785)", () => {
-  it("reads a key written with an escape as written, after the process saw the key V8 confuses it with", () => {
+/** Every object key in a JSON value, at any depth. */
+function keys(value: unknown): string[] {
+  if (typeof value !== "object" || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap(keys);
+  return Object.entries(value).flatMap(([key, item]) => [key, ...keys(item)]);
+}
+
+describe("readArguments: keys JSON must escape (ADR 0083)", () => {
+  it.each([
+    ['{"a\\n":1}', "a\n"],
+    ['{"x":{"say \\"hi\\"":1}}', 'say "hi"'],
+    ['{"C:\\\\notes":1}', "C:\\notes"],
+    ['{"a":[{"\\u0000":1}]}', "\u0000"],
+    ['{"\\ud800":1}', "\ud800"],
+  ])("refuses %s, naming the key", (text, key) => {
+    const outcome = readArguments(text, limits);
+    expect(outcome.status).toBe("unreadable");
+    expect(outcome.status === "unreadable" && outcome.problem).toContain(
+      `the key ${JSON.stringify(key)} holds a quote`,
+    );
+  });
+
+  it("reads keys written with escapes that JSON need not escape", () => {
+    expect(readArguments('{"caf\\u00e9":1,"\\ud83d\\ude00":2,"\\u0061":3}', limits)).toEqual({
+      status: "read",
+      args: { café: 1, "😀": 2, a: 3 },
+    });
+  });
+
+  it("refuses a key V8 misread after the process saw the key it confuses it with (nodejs/node#63785)", () => {
     // A first key no other object has, so V8 knows one next key after it: the one it confuses.
     JSON.parse('{"escapedKeyProbe":[],"a\\\\":0}');
-    const outcome = readArguments('{"escapedKeyProbe":{"b":-0},"a\\n":-0}', {
-      maxBytes: 1024,
-      maxDepth: 8,
-    });
-    expect(outcome).toEqual({ status: "read", args: { escapedKeyProbe: { b: 0 }, "a\n": 0 } });
-    if (outcome.status === "read") expect(Object.is(outcome.args["a\n"], 0)).toBe(true);
+    const outcome = readArguments('{"escapedKeyProbe":{"b":-0},"a\\n":-0}', limits);
+    expect(outcome.status === "unreadable" && outcome.problem).toContain('the key "a\\n"');
   });
 });

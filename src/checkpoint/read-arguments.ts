@@ -38,7 +38,9 @@ function positiveZeros(value: unknown): void {
  * Read a model's argument text into an object, refusing anything ambiguous: not text, blank,
  * over the size cap, not JSON, not an object, nested past the depth cap, with a key written
  * twice (JSON.parse would silently keep the last one, so a policy and a handler could disagree
- * about what was asked), or with a number that would not be read as written: one too large to be
+ * about what was asked), with a key holding a character JSON must escape (a quote, a backslash, a
+ * control character, half a surrogate pair: V8 can read such a key as another one when a tool
+ * or server reads the arguments again, ADR 0083), or with a number that would not be read as written: one too large to be
  * finite (`1e400` would be Infinity to the policy and `null` to the approver and the audit), an
  * integer past 2^53 (`12345678901234567890` would lose digits; send it as a string), or a
  * nonzero number so small it would be read as zero (`1e-400`). `-0` is read as `0`. Other
@@ -109,6 +111,27 @@ const COMMA = 0x2c;
 const MINUS = 0x2d;
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
+/**
+ * Whether a key holds a character JSON.stringify writes as an escape: a quote, a backslash, a
+ * control character, or a surrogate without its pair. A key holding one is written with an escape
+ * whenever the arguments are written again (to an MCP server, a hooked agent, the audit trail),
+ * and V8's JSON.parse in Node 24 and 26 can read such a key as another one (ADR 0083).
+ */
+function mustEscape(key: string): boolean {
+  for (let i = 0; i < key.length; i += 1) {
+    const code = key.charCodeAt(i);
+    if (code < 0x20 || code === QUOTE || code === 0x5c) return true;
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = key.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+      i += 1;
+    } else if (code >= 0xdc00 && code <= 0xdfff) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Returned by `checkStructure` when the text holds a negative zero (and nothing wrong). */
 const NEGATIVE_ZERO = 1;
 /**
@@ -182,6 +205,11 @@ function checkStructure(text: string, maxDepth: number): string | typeof NEGATIV
       if (expectKey) {
         const keys = open[open.length - 1];
         const key = stringToken(text, i, end);
+        // Only a key written with escapes reads shorter than its text, and only such a key can
+        // hold a character JSON must escape.
+        if (key.length !== end - i - 1 && mustEscape(key)) {
+          return `the key ${JSON.stringify(key)} holds a quote, a backslash, a control character or half a surrogate pair; a tool or server reading the arguments again could read it as another key (nodejs/node#63785): send such a name as a value`;
+        }
         if (keys?.has(key)) return `the key ${JSON.stringify(key)} appears twice in one object`;
         keys?.add(key);
         expectKey = false;

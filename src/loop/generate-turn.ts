@@ -1,5 +1,4 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { hasKeyWithBackslash, parseJson } from "../shared/parse-json.js";
 import type { StreamTurnOptions, TurnOutput } from "./stream-turn.js";
 import type { TranscriptToolCall } from "./transcript-message.js";
 import { turnCallOptions } from "./turn-call-options.js";
@@ -68,35 +67,4 @@ export async function generateTurn(
     outputTokens: result.usage.outputTokens.total ?? 0,
     finishReason: result.finishReason.unified,
   };
-}
-
-/** Providers whose doGenerate hands over a tool call's argument text as the model wrote it. */
-const RAW_ARGUMENT_PROVIDERS = /^(scripted$|openai\.)/;
-
-/**
- * Whether a generated turn's argument text can be trusted to be what the model sent. A provider
- * that receives a tool call's input as a JSON object (Anthropic's Messages API) parses the whole
- * reply with V8's JSON.parse, which can misread an escaped object key as one holding a backslash
- * (ADR 0083), and writes the input back as text. So a turn from such a provider with a key
- * holding a backslash in any call's arguments is not exact; every other turn is.
- *
- * @example
- * ```ts
- * import type { LanguageModelV4 } from "@ai-sdk/provider";
- * declare const model: LanguageModelV4;
- * declare const turn: import("./stream-turn.js").TurnOutput;
- * if (!generatedArgumentsExact(model, turn)) console.log("ask again over the stream");
- * ```
- */
-export function generatedArgumentsExact(model: LanguageModelV4, turn: TurnOutput): boolean {
-  if (RAW_ARGUMENT_PROVIDERS.test(model.provider)) return true;
-  return turn.toolCalls.every(({ arguments: text }) => {
-    if (typeof text !== "string" || text.indexOf("\\") === -1) return true;
-    try {
-      return !hasKeyWithBackslash(parseJson(text));
-    } catch {
-      // Not JSON: the checkpoint refuses it whichever way it came.
-      return true;
-    }
-  });
 }

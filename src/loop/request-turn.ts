@@ -1,6 +1,6 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { classifyModelError, type ModelFailure } from "../model/model-failure.js";
-import { generatedArgumentsExact, generatesTurns, generateTurn } from "./generate-turn.js";
+import { generatesTurns, generateTurn } from "./generate-turn.js";
 import { StreamError, type StreamTurnOptions, streamTurn, type TurnOutput } from "./stream-turn.js";
 
 /** How a turn request ended: a turn, or a failure already explained. */
@@ -78,27 +78,17 @@ export async function requestTurn(
     let streamed = false;
     try {
       const onText = options.onText;
-      const stream = () =>
-        streamTurn(model, {
-          ...options,
-          onText: (delta) => {
-            // Chat Completions streams open with an empty delta: nothing has been shown yet.
-            if (delta.length > 0) streamed = true;
-            onText?.(delta);
-          },
-        });
-      const generate = options.mode === "generate" && generatesTurns(model);
-      let turn = generate ? await generateTurn(model, options) : await stream();
-      if (generate && !generatedArgumentsExact(model, turn)) {
-        // The provider parsed the arguments itself, and a key may have been misread (ADR 0083):
-        // the turn is asked for again over the stream, where arguments arrive as text.
-        const again = await stream();
-        turn = {
-          ...again,
-          inputTokens: turn.inputTokens + again.inputTokens,
-          outputTokens: turn.outputTokens + again.outputTokens,
-        };
-      }
+      const turn =
+        options.mode === "generate" && generatesTurns(model)
+          ? await generateTurn(model, options)
+          : await streamTurn(model, {
+              ...options,
+              onText: (delta) => {
+                // Chat Completions streams open with an empty delta: nothing has been shown yet.
+                if (delta.length > 0) streamed = true;
+                onText?.(delta);
+              },
+            });
       return { status: "ok", turn, attempts: attempt };
     } catch (error) {
       const failure = classifyModelError(

@@ -113,7 +113,7 @@ describe("the installed docket CLI", () => {
     expect(unreadable.code).toBe(2);
   });
 
-  it("judges a hook's arguments with escaped keys as the agent wrote them (nodejs/node#63785)", async () => {
+  it("denies a hook call whose keys V8 could misread, never allowing it (nodejs/node#63785)", async () => {
     const dir = await mkdtemp(join(lean.dir, "escaped-keys-"));
     await writeFile(
       join(dir, "docket.yaml"),
@@ -126,7 +126,8 @@ describe("the installed docket CLI", () => {
       ].join("\n"),
     );
     // One payload poisons V8's JSON.parse for itself: after the object x holds the key `a\`,
-    // plain JSON.parse reads y's key "a\n" as `a\`, and the deny rule would not match.
+    // plain JSON.parse reads y's key "a\n" as `a\`, and the deny rule would not match (the
+    // built CLI allowed this call before ADR 0083). Such keys are now refused as they are read.
     const payload = JSON.stringify({
       session_id: "packed-keys",
       hook_event_name: "PreToolUse",
@@ -138,7 +139,7 @@ describe("the installed docket CLI", () => {
     try {
       const answer = await runPacked(lean, ["hook", "claude-code"], { cwd: dir, input: payload });
       expect(answer.stdout).toMatch(/"permissionDecision":\s*"deny"/);
-      expect(answer.stdout).toContain("the key was read as written");
+      expect(answer.stdout).toContain("holds a quote, a backslash");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
