@@ -46,8 +46,9 @@ export class JsonRpcLineBuffer {
 
   /**
    * Add a chunk and hand on every whole message in order; a line that is not a message, or a
-   * message `onMessage` throws on, goes to `onError`, and the next is read. False, after `onError`, when the chunk passed the size cap:
-   * the stream cannot be resynchronised and its reader should stop.
+   * message `onMessage` throws on, goes to `onError`, and the next is read. False, after
+   * `onError`, when the chunk passed the size cap: the stream cannot be resynchronised and its
+   * reader should stop.
    */
   receive(
     chunk: Buffer,
