@@ -229,6 +229,20 @@ describe("readArguments: keys JSON must escape (ADR 0083)", () => {
     );
   });
 
+  it("refuses a lone surrogate written as it is, which JSON.stringify writes back as an escape", () => {
+    const outcome = readArguments(`{"mode":"safe","\ud800":"x"}`, limits);
+    expect(outcome.status === "unreadable" && outcome.problem).toContain('the key "\\ud800"');
+  });
+
+  it("names a long key by its first 80 characters", () => {
+    const key = "k".repeat(5000);
+    for (const text of [`{"${key}\\n":1}`, `{"${key}":1,"${key}":2}`]) {
+      const outcome = readArguments(text, { maxBytes: 1 << 20, maxDepth: 8 });
+      expect(outcome.status === "unreadable" && outcome.problem.length).toBeLessThan(400);
+      expect(outcome.status === "unreadable" && outcome.problem).toContain(`"${"k".repeat(80)}…"`);
+    }
+  });
+
   it("reads keys written with escapes that JSON need not escape", () => {
     expect(readArguments('{"caf\\u00e9":1,"\\ud83d\\ude00":2,"\\u0061":3}', limits)).toEqual({
       status: "read",

@@ -152,6 +152,11 @@ function isNumberPart(code: number): boolean {
   );
 }
 
+/** A key as a problem names it: quoted, and cut after 80 characters. */
+function quoteKey(key: string): string {
+  return JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key);
+}
+
 function quoteNumber(token: string): string {
   return token.length > 40 ? `${token.slice(0, 40)}…` : token;
 }
@@ -205,12 +210,12 @@ function checkStructure(text: string, maxDepth: number): string | typeof NEGATIV
       if (expectKey) {
         const keys = open[open.length - 1];
         const key = stringToken(text, i, end);
-        // Only a key written with escapes reads shorter than its text, and only such a key can
-        // hold a character JSON must escape.
-        if (key.length !== end - i - 1 && mustEscape(key)) {
-          return `the key ${JSON.stringify(key)} holds a quote, a backslash, a control character or half a surrogate pair; a tool or server reading the arguments again could read it as another key (nodejs/node#63785): send such a name as a value`;
+        // Every key, not only those written with escapes: JSON.parse takes a lone surrogate
+        // written as it is, and JSON.stringify writes it back as an escape.
+        if (mustEscape(key)) {
+          return `the key ${quoteKey(key)} holds a quote, a backslash, a control character or half a surrogate pair; a tool or server reading the arguments again could read it as another key (nodejs/node#63785): send such a name as a value`;
         }
-        if (keys?.has(key)) return `the key ${JSON.stringify(key)} appears twice in one object`;
+        if (keys?.has(key)) return `the key ${quoteKey(key)} appears twice in one object`;
         keys?.add(key);
         expectKey = false;
       }
