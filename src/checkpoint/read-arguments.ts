@@ -40,10 +40,10 @@ function positiveZeros(value: unknown): void {
  * twice (JSON.parse would silently keep the last one, so a policy and a handler could disagree
  * about what was asked), with a key holding a character JSON must escape (a quote, a backslash, a
  * control character, half a surrogate pair: V8 can read such a key as another one when a tool
- * or server reads the arguments again, ADR 0083), or with a number that would not be read as written: one too large to be
- * finite (`1e400` would be Infinity to the policy and `null` to the approver and the audit), an
- * integer past 2^53 (`12345678901234567890` would lose digits; send it as a string), or a
- * nonzero number so small it would be read as zero (`1e-400`). `-0` is read as `0`. Other
+ * or server reads the arguments again, ADR 0083), or with a number that would not be read as
+ * written: one too large to be finite (`1e400` would be Infinity to the policy and `null` to the
+ * approver and the audit), an integer past 2^53 (`12345678901234567890` would lose digits; send
+ * it as a string), or a nonzero number so small it would be read as zero (`1e-400`). `-0` is read as `0`. Other
  * decimals are read as the nearest double, as everywhere in JSON. `JSON.parse` defines
  * `__proto__` as an own property, never as the prototype, so no key reaches a prototype.
  *
