@@ -344,9 +344,12 @@ export async function runLoop(ctx: RunContext): Promise<RunResult> {
         results: toolCalls.map(() => null),
       };
       // Before a write runs, its batch is on record, so that a crash or a resume re-dispatches
-      // the same call ids (which never run twice) instead of asking the model again. A batch of
-      // reads alone is saved with its results; lost in a crash, the model is simply asked again.
-      if (requestsWrite(ctx, toolCalls)) await ctx.transcript.setPendingBatch(pendingBatch);
+      // the same call ids (which never run twice) instead of asking the model again: queued, it
+      // commits with the first write's claim, not in a commit of its own. A batch of reads alone
+      // is saved with its results; lost in a crash, the model is simply asked again.
+      if (requestsWrite(ctx, toolCalls)) {
+        await ctx.transcript.setPendingBatch(pendingBatch, { queued: true });
+      }
     }
   }
 }

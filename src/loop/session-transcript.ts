@@ -72,11 +72,19 @@ export function sessionTranscript(
     async pendingBatch(): Promise<PendingBatch | undefined> {
       return (await metadata()).pendingBatch;
     },
-    async setPendingBatch(batch: PendingBatch | undefined): Promise<void> {
+    /**
+     * Record the batch being run (or clear it). `queued`: committed with the store's next write,
+     * at the latest the claim of the batch's first write, before that write runs.
+     */
+    async setPendingBatch(
+      batch: PendingBatch | undefined,
+      { queued = false }: { queued?: boolean } = {},
+    ): Promise<void> {
       const { pendingBatch: _dropped, ...rest } = await metadata();
       const next = batch ? { ...rest, pendingBatch: batch } : rest;
       known = undefined;
-      await store.updateSession(sessionId, { metadata: next });
+      if (queued) await store.queueSessionUpdate(sessionId, { metadata: next });
+      else await store.updateSession(sessionId, { metadata: next });
       known = next;
     },
     /**

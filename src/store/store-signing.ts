@@ -3,7 +3,7 @@ import type { RowAttestation, SignOptions, UnsignedTail } from "./attestation-pl
 import { AttestationScheduler } from "./attestation-scheduler.js";
 import type { AttestationSigner, AuditAttestation } from "./audit-attestation.js";
 import { isOwnerGone } from "./call-owner.js";
-import { type BatchAttestation, patchedSessions, type SavedMessages } from "./patched-sessions.js";
+import { type BatchAttestation, patchedSessions } from "./patched-sessions.js";
 import type { PendingWrite, SessionUpdate } from "./pending-write.js";
 import type { Awaitable, StoreEngine } from "./store-engine.js";
 
@@ -119,15 +119,15 @@ export class StoreSigning {
   }
 
   /**
-   * A transcript write signed in its commit when it patches a session's row (its own batch, or
-   * a queued one it commits first): `write` gets the sessions to sign, or none.
+   * A transcript write, or a write's claim, signed in its commit when it patches a session's row
+   * (its own batch, or a queued one it commits first): `write` gets the sessions to sign, or none.
    */
-  async inTranscriptCommit(
+  async inTranscriptCommit<T extends { readonly attestations: readonly AuditAttestation[] }>(
     items: readonly PendingWrite[],
-    sessionId: string,
+    sessionId: string | undefined,
     update: SessionUpdate | undefined,
-    write: (sign: BatchAttestation | undefined) => Awaitable<SavedMessages>,
-  ): Promise<SavedMessages> {
+    write: (sign: BatchAttestation | undefined) => Awaitable<T>,
+  ): Promise<T> {
     const sessions = patchedSessions(items, sessionId, update);
     if (sessions.length === 0) return write(undefined);
     this.throwFailure();

@@ -60,11 +60,20 @@ export interface WritePathEngine {
   /**
    * Optional: commit the queued items, a write's claim (`exclusive`) and its intent, if any, in
    * one transaction; when the id is taken by then, only the items, and the answer is `seen`.
-   * With an intent the answer is `{ status: "claimed", started: true }`.
+   * With an intent the answer is `{ status: "claimed", started: true }`. With `sign` (a queued
+   * item patches a session's row), those sessions are signed in the same transaction, as
+   * `appendAndSign` does; only an engine with `appendAndSign` is given it.
    */
   claimAndStart?(
     items: readonly PendingWrite[],
     claim: PendingClaim,
     intent: PendingEvent | undefined,
-  ): Awaitable<ClaimResult>;
+    sign?: BatchAttestation,
+  ): Awaitable<ClaimCommit>;
+}
+
+/** What `claimAndStart` committed: the claim's answer and the attestations signed with it. */
+export interface ClaimCommit {
+  readonly result: ClaimResult;
+  readonly attestations: readonly AuditAttestation[];
 }

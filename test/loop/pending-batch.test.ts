@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { countWalCommits } from "../../bench/wal-commits.js";
 import { createHarness } from "../../src/loop/create-harness.js";
 import { createScriptedModel } from "../../src/model/scripted-model.js";
 import { openStore } from "../../src/store/open-store.js";
@@ -21,31 +22,30 @@ async function pendingSeenElsewhere(url: string, sessionId: string): Promise<str
   }
 }
 
+/** A tool whose handler notes, by call id, what another process sees of the pending batch. */
+function watchingTool(name: string, writes: boolean, watch: (callId: string) => Promise<void>) {
+  return defineTool({
+    name,
+    description: writes ? "Write a note." : "Look something up.",
+    input: z.object({}),
+    writes,
+    handler: async (_args, ctx) => {
+      await watch(ctx.callId);
+      return writes ? "written" : "found";
+    },
+  });
+}
+
 describe("the pending batch", () => {
   it("is on record while a batch that writes runs; a batch of reads is saved with its results alone", async () => {
     const { store, url } = await tempStore();
     const seen: Record<string, string[] | null> = {};
     let sessionId = "";
-    const lookup = defineTool({
-      name: "lookup",
-      description: "Look something up.",
-      input: z.object({}),
-      writes: false,
-      handler: async (_args, ctx) => {
-        seen[ctx.callId] = await pendingSeenElsewhere(url, sessionId);
-        return "found";
-      },
-    });
-    const note = defineTool({
-      name: "write_note",
-      description: "Write a note.",
-      input: z.object({}),
-      writes: true,
-      handler: async (_args, ctx) => {
-        seen[ctx.callId] = await pendingSeenElsewhere(url, sessionId);
-        return "written";
-      },
-    });
+    const watch = async (callId: string) => {
+      seen[callId] = await pendingSeenElsewhere(url, sessionId);
+    };
+    const lookup = watchingTool("lookup", false, watch);
+    const note = watchingTool("write_note", true, watch);
     sessionId = (await store.createSession({ principal: "agent", configHash: "" })).id;
     const harness = createHarness({
       model: createScriptedModel(
@@ -84,6 +84,52 @@ describe("the pending batch", () => {
         ["r3", "finished"],
         ["w1", "finished"],
       ]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("rides in the first write's claim: a turn of writes commits once per write and once for its results", async () => {
+    const { store, url, file } = await tempStore();
+    const seen: Record<string, string[] | null> = {};
+    const commitsAt: Record<string, number> = {};
+    let sessionId = "";
+    const note = watchingTool("write_note", true, async (callId) => {
+      commitsAt[callId] = countWalCommits(`${file}-wal`);
+      seen[callId] = await pendingSeenElsewhere(url, sessionId);
+    });
+    sessionId = (await store.createSession({ principal: "agent", configHash: "" })).id;
+    const harness = createHarness({
+      model: createScriptedModel(
+        scriptOf([
+          turn("Writing.", call("w1", "write_note"), call("w2", "write_note")),
+          turn("Writing more.", call("w3", "write_note"), call("w4", "write_note")),
+          turn("Done."),
+        ]),
+      ),
+      tools: [note],
+      policy: () => ({ decision: "allow", rule: "test" }),
+      store,
+    });
+    const result = await harness.run("Go.", { sessionId });
+    expect(result.status).toBe("completed");
+    // On record, signed with the claim, before the batch's first write ran.
+    expect(seen).toEqual({
+      w1: ["w1", "w2"],
+      w2: ["w1", "w2"],
+      w3: ["w3", "w4"],
+      w4: ["w3", "w4"],
+    });
+    // Between w2's handler and w4's: the first turn's messages with w2's outcome, its pending
+    // batch cleared; w3's claim and intent with the second pending batch; w4's claim and intent
+    // with w3's outcome. The pending batch has no commit of its own (ADR 0084).
+    expect((commitsAt.w4 ?? 0) - (commitsAt.w2 ?? 0)).toBe(3);
+    expect((commitsAt.w2 ?? 0) - (commitsAt.w1 ?? 0)).toBe(1);
+    expect(await pendingSeenElsewhere(url, sessionId)).toBeNull();
+    const other = await openStore(url);
+    try {
+      await expectWholeBatches(other, sessionId);
+      expect(await other.verifyChain(sessionId)).toMatchObject({ ok: true });
     } finally {
       await other.close();
     }

@@ -12,6 +12,8 @@ import { expectVerifiedThroughKill } from "./support/verified-through-kill.js";
 // Issue 33 (ADR 0067): a transcript batch that patches its session's row (the loop clearing its
 // pending batch) committed before the attestation that signs it, so for up to the cadence's gap
 // (and for good after a crash) verify read `unsigned_session` / `unsigned_messages`.
+/** The cadence never signs within a test: only commits that sign in themselves do. */
+const QUIET = { attestationIntervalMs: 600_000 };
 const dirs = faultDirs("docket-batch-patch-");
 afterAll(dirs.cleanup);
 
@@ -32,28 +34,13 @@ const commits = {
   },
 };
 
-/** A signed store in `dir` whose cadence never signs within a test: only commits sign. */
-async function openQuiet(url: string, dir: string) {
-  const signer = await createAuditSigner({
-    keyFile: join(dir, "audit-key.pem"),
-    digests: join(dir, "audit-digests.jsonl"),
-    env: {},
-  });
-  const store = await openStore(url, { signer, attestationIntervalMs: 600_000 });
-  const close = async () => {
-    await store.close();
-    await signer.close();
-  };
-  return { store, close };
-}
-
 describe.each(faultEngines)("a transcript batch that patches its session, on $name", (engine) => {
   it.skipIf(engine.skip).each(Object.keys(commits) as (keyof typeof commits)[])(
     "%s: another connection verifies it signed the moment it returns",
     async (how) => {
       const dir = dirs.fresh();
       const url = engine.url(dir);
-      const { store, close } = await openQuiet(url, dir);
+      const { store, close } = await openSignedAt(url, dir, QUIET);
       try {
         const { id } = await store.createSession({ principal: "agent", configHash: "x" });
         await store.updateSession(id, { metadata: { pendingBatch: { callIds: ["call_1"] } } });

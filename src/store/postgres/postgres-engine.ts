@@ -43,6 +43,7 @@ import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js
 import { type Row, seenClaim, toCallRow, toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
+import type { ClaimCommit } from "../write-path-engine.js";
 import { insertMessages } from "./insert-messages.js";
 import { openPostgresPool } from "./open-postgres-pool.js";
 import { PostgresApprovals } from "./postgres-approvals.js";
@@ -269,16 +270,21 @@ export class PostgresEngine implements StoreEngine {
     items: readonly PendingWrite[],
     claim: PendingClaim,
     intent: PendingEvent | undefined,
-  ): Promise<ClaimResult> {
+  ): Promise<ClaimCommit> {
+    // No `sign`: PostgreSQL has no `appendAndSign`, and its queue never holds a session patch.
     try {
       // Under the session's lock, as every claim: the fold refuses an id taken meanwhile.
       await this.appendEvents(intent === undefined ? [...items, claim] : [...items, claim, intent]);
     } catch (error) {
       if (!(error instanceof CallTaken)) throw error;
       await this.appendEvents(items);
-      return seenClaim(error.row);
+      return { result: seenClaim(error.row), attestations: [] };
     }
-    return intent === undefined ? { status: "claimed" } : { status: "claimed", started: true };
+    const result: ClaimResult = {
+      status: "claimed",
+      ...(intent === undefined ? {} : { started: true }),
+    };
+    return { result, attestations: [] };
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {

@@ -40,6 +40,7 @@ import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js
 import { seenClaim } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
+import type { ClaimCommit } from "../write-path-engine.js";
 import { FileMarks } from "./file-mark.js";
 import { openSqliteDatabase } from "./open-sqlite-database.js";
 import { SqliteApprovals } from "./sqlite-approvals.js";
@@ -90,7 +91,10 @@ export class SqliteEngine implements StoreEngine {
   private readonly sessions: SqliteSessions;
   private readonly messages: SqliteMessages;
   private readonly sql: (source: string) => Statement;
-  private readonly appendQueued: Transaction<(items: readonly PendingWrite[]) => void>;
+  /** Queued items in one transaction, with the given sessions signed in it (ADR 0067). */
+  private readonly appendQueued: Transaction<
+    (items: readonly PendingWrite[], sign?: BatchAttestation) => AuditAttestation[]
+  >;
   readonly startSession: RunWritesEngine["startSession"];
   readonly endRun: RunWritesEngine["endRun"];
 
@@ -113,7 +117,12 @@ export class SqliteEngine implements StoreEngine {
     this.attestations = new SqliteAttestations(db, owner, this.deliveries);
     this.sessions = new SqliteSessions(db, this.attestations);
     this.messages = new SqliteMessages(db, this.sessions, marks);
-    this.appendQueued = db.transaction((items: readonly PendingWrite[]) => this.writeQueued(items));
+    this.appendQueued = db.transaction(
+      (items: readonly PendingWrite[], sign?: BatchAttestation): AuditAttestation[] => {
+        this.writeQueued(items);
+        return sign ? this.attestations.writeIn(sign.sessions, sign.signer, sign.at) : [];
+      },
+    );
     const runs = new SqliteRunWrites({
       ...{ db, sessions: this.sessions, leases: this.leases, messages: this.messages },
       ...{ attestations: this.attestations, afterCommit: () => this.afterCommit() },
@@ -233,12 +242,7 @@ export class SqliteEngine implements StoreEngine {
     signer: AttestationSigner,
     at: number,
   ): AuditAttestation[] {
-    const written = this.db
-      .transaction(() => {
-        this.writeQueued(items);
-        return this.attestations.writeIn(sessions, signer, at);
-      })
-      .immediate();
+    const written = this.appendQueued.immediate(items, { sessions, signer, at });
     this.afterCommit();
     return written;
   }
@@ -294,19 +298,25 @@ export class SqliteEngine implements StoreEngine {
     items: readonly PendingWrite[],
     claim: PendingClaim,
     intent: PendingEvent | undefined,
-  ): ClaimResult {
+    sign?: BatchAttestation,
+  ): ClaimCommit {
+    let attestations: AuditAttestation[];
     try {
-      this.appendQueued.immediate(
-        intent === undefined ? [...items, claim] : [...items, claim, intent],
-      );
+      const all = intent === undefined ? [...items, claim] : [...items, claim, intent];
+      attestations = this.appendQueued.immediate(all, sign);
     } catch (error) {
       if (!(error instanceof CallTaken)) throw error;
       // Taken meanwhile: nothing of that commit happened; the rest goes without claim and intent.
-      this.appendEvents(items);
-      return seenClaim(error.row);
+      if (items.length === 0) return { result: seenClaim(error.row), attestations: [] };
+      attestations = this.appendQueued.immediate(items, sign);
+      this.afterCommit();
+      return { result: seenClaim(error.row), attestations };
     }
     this.afterCommit();
-    return intent === undefined ? { status: "claimed" } : { status: "claimed", started: true };
+    return {
+      result: { status: "claimed", ...(intent === undefined ? {} : { started: true }) },
+      attestations,
+    };
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {

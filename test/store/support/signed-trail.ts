@@ -60,7 +60,8 @@ export async function verifyStoreAt(url: string, dir: string): Promise<TrailRepo
 
 /**
  * A store at `url` opened as the CLI would, signing with the key and digest log in `dir`;
- * `close` closes both.
+ * `close` closes both. With a long `attestationIntervalMs` the cadence never signs within a
+ * test: only the commits that sign in themselves do.
  *
  * @example
  * ```ts
@@ -70,13 +71,17 @@ export async function verifyStoreAt(url: string, dir: string): Promise<TrailRepo
 export async function openSignedAt(
   url: string,
   dir: string,
+  { attestationIntervalMs }: { attestationIntervalMs?: number } = {},
 ): Promise<{ store: Store; close: () => Promise<void> }> {
   const signer = await createAuditSigner({
     keyFile: join(dir, "audit-key.pem"),
     digests: join(dir, "audit-digests.jsonl"),
     env: {},
   });
-  const store = await openStore(url, { signer });
+  const store = await openStore(url, {
+    signer,
+    ...(attestationIntervalMs === undefined ? {} : { attestationIntervalMs }),
+  });
   return {
     store,
     close: async () => {
