@@ -83,8 +83,12 @@ export function sessionTranscript(
       const { pendingBatch: _dropped, ...rest } = await metadata();
       const next = batch ? { ...rest, pendingBatch: batch } : rest;
       known = undefined;
-      if (queued) await store.queueSessionUpdate(sessionId, { metadata: next });
-      else await store.updateSession(sessionId, { metadata: next });
+      // A Store of the caller's own making, written before this method, is updated at once.
+      if (queued && typeof store.queueSessionUpdate === "function") {
+        await store.queueSessionUpdate(sessionId, { metadata: next });
+      } else {
+        await store.updateSession(sessionId, { metadata: next });
+      }
       known = next;
     },
     /**

@@ -38,8 +38,8 @@ export abstract class EngineStoreSessions extends EngineStoreCoordination {
   private readonly knownSessions = new Set<string>();
   /** Signing, when the store has a signer (never read-only). */
   protected readonly signing: StoreSigning | undefined;
-  /** A session update may be queued (`queueSessionUpdate`): commit it before a handler runs. */
-  private patchQueued = false;
+  /** Sessions whose update may be queued (`queueSessionUpdate`): kept before a handler runs. */
+  private readonly patchQueued = new Set<string>();
 
   constructor(
     db: StoreEngine,
@@ -206,30 +206,39 @@ export abstract class EngineStoreSessions extends EngineStoreCoordination {
   async queueSessionUpdate(id: string, patch: SessionPatch): Promise<void> {
     this.assertWritable();
     checkSessionPatch(patch);
-    if (!this.db.atomicWithMessages) {
-      await this.updateSession(id, patch);
-      return;
-    }
     const metadata =
       patch.metadata === undefined
         ? null
         : jsonText(patch.metadata, "invalid_session", "The metadata");
+    if (this.db.atomicWithMessages) await this.knownSession(id);
+    // Queued only when that starts no write: a write that failed would reject this call and
+    // still keep the update queued, to be applied later. Otherwise it is written now, as
+    // `updateSession` does (PostgreSQL always: its queue carries no transcript writes).
+    if (!this.db.atomicWithMessages || !this.queue.buffersNext) {
+      await this.updateSession(id, patch);
+      return;
+    }
     // A batch of no messages: its session patch is applied where it stands in the queue.
-    await this.queueMessages(id, [], { patch, metadata });
-    this.patchQueued = true;
+    const item = { kind: "messages", sessionId: id, messages: [], createdAt: this.now() } as const;
+    await this.queue.add({ ...item, session: { patch, metadata } }, false);
+    this.signing?.note(id);
+    this.patchQueued.add(id);
   }
 
   /**
-   * Before a call whose claim commits nothing (a read's deferred claim) goes on to its handler:
-   * a queued session update is committed first, so that no handler runs while one waits. A
-   * write's claim commits it with the claim.
+   * Before a call of `sessionId` whose claim commits nothing (a read's deferred claim) goes on
+   * to its handler: that session's queued update is committed first, and its signature copied
+   * to the digest log, so that no handler runs while the update waits. A write's claim commits
+   * it with the claim.
    */
-  protected async commitQueuedPatch(): Promise<void> {
-    if (!this.patchQueued) return;
-    this.patchQueued = false;
-    if (this.queue.mayHold((item) => item.kind === "messages" && item.session !== undefined)) {
-      await this.queue.flush();
-    }
+  protected async commitQueuedPatch(sessionId: string): Promise<void> {
+    if (!this.patchQueued.has(sessionId)) return;
+    const update = (item: PendingWrite) =>
+      item.kind === "messages" && item.session !== undefined && item.sessionId === sessionId;
+    // Again while one is held: a commit in flight, or one that failed and queued it again.
+    while (this.queue.mayHold(update)) await this.queue.flush();
+    await this.signing?.copied();
+    this.patchQueued.delete(sessionId);
   }
 
   private async queueMessages(
@@ -237,18 +246,21 @@ export abstract class EngineStoreSessions extends EngineStoreCoordination {
     messages: readonly MessageText[],
     session: SessionUpdate | undefined,
   ): Promise<void> {
-    // Checked now: a queued write for a session that does not exist would fail every commit.
-    if (!this.knownSessions.has(sessionId)) {
-      if (!(await this.db.getSession(sessionId))) {
-        throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
-      }
-      this.knownSessions.add(sessionId);
-    }
+    await this.knownSession(sessionId);
     await this.queue.add(
       { kind: "messages", sessionId, messages, createdAt: this.now(), session },
       false,
     );
     this.signing?.note(sessionId);
+  }
+
+  /** Checked before queueing: a queued write for a session that does not exist fails every commit. */
+  private async knownSession(sessionId: string): Promise<void> {
+    if (this.knownSessions.has(sessionId)) return;
+    if (!(await this.db.getSession(sessionId))) {
+      throw new DocketError("unknown_session", `There is no session ${sessionId}.`);
+    }
+    this.knownSessions.add(sessionId);
   }
 
   async flush(): Promise<void> {

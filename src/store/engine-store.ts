@@ -92,7 +92,7 @@ export class EngineStore extends EngineStoreSessions implements Store {
     const id = storedText(callId);
     const tool = options.tool === undefined ? undefined : storedText(options.tool);
     if (options.defer === true && options.writes !== true) {
-      await this.commitQueuedPatch();
+      await this.commitQueuedPatch(session);
       // A queued claim, result or closing event of the same id: commit it and claim for real.
       if (!this.queue.holds(session, id)) {
         const row = await this.lookahead.row(session, id);
@@ -122,15 +122,22 @@ export class EngineStore extends EngineStoreSessions implements Store {
     // Its row is being written: what was read ahead of it is stale.
     this.lookahead.forget(sessionId, callId);
     const signing = this.signing;
+    let signed = false;
     // A queued session patch (a loop's pending batch) is signed in this commit (ADR 0067).
     const commit = (items: readonly PendingWrite[]) =>
       signing
-        ? signing.inTranscriptCommit(items, undefined, undefined, (sign) =>
-            engineClaim(items, claim, intent, sign),
-          )
+        ? signing.inTranscriptCommit(items, undefined, undefined, (sign) => {
+            signed = sign !== undefined;
+            return engineClaim(items, claim, intent, sign);
+          })
         : engineClaim(items, claim, intent);
     try {
-      return (await this.withQueue(commit, sessionId)).result;
+      const { result } = await this.withQueue(commit, sessionId);
+      // The write runs only once that signature is in the digest log too, as it did when the
+      // update had a commit of its own (`updateSession`): else the claim fails, the call is
+      // refused, and the next write reports the failure again.
+      if (signed) await signing?.copied();
+      return result;
     } catch (error) {
       if (intent !== undefined) this.queue.intentFailed(intent);
       throw error;

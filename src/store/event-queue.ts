@@ -104,6 +104,14 @@ export class EventQueue {
     return RESOLVED;
   }
 
+  /**
+   * True when `add(item, false)` would only queue the item now, with no write: a write that could
+   * fail after the item joined the queue (and keep it there) is not started.
+   */
+  get buffersNext(): boolean {
+    return this.buffer && !this.failed && this.pending.length + 1 < MAX_QUEUED;
+  }
+
   /** Queue several events and write them (with anything queued) in one transaction. */
   addMany(items: readonly PendingWrite[]): Promise<void> {
     for (const item of items) this.push(item);

@@ -145,6 +145,17 @@ export class StoreSigning {
     return saved;
   }
 
+  /**
+   * Wait for the digest-log copies started so far, and throw a copy's failure (left for the next
+   * write to report as well): what must not start on a signature the log does not hold (a
+   * handler after its batch's pending record) waits here, as `inCommit`'s caller does.
+   */
+  async copied(): Promise<void> {
+    await this.delivering;
+    const error = this.scheduler.pendingError;
+    if (error !== undefined) throw error;
+  }
+
   /** Sign every session that moved, now. */
   now(): Promise<AuditAttestation[]> {
     return this.scheduler.now();

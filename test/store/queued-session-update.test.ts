@@ -1,7 +1,18 @@
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAuditSigner } from "../../src/audit/create-audit-signer.js";
+import { createHarness } from "../../src/loop/create-harness.js";
+import { createScriptedModel } from "../../src/model/scripted-model.js";
 import { openStore } from "../../src/store/open-store.js";
 import { sessionRowHash } from "../../src/store/session-row-hash.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../../src/store/store.js";
+import type { StoreEvent } from "../../src/store/store-event.js";
+import { defineTool } from "../../src/tool/define-tool.js";
+import { call, scriptOf, turn } from "../loop/support/model-script.js";
+import { callEvents } from "./support/call-events.js";
 import { faultDirs, faultEngines } from "./support/fault-engines.js";
 import { openSignedAt, verifyStoreAt } from "./support/signed-trail.js";
 import { expectVerifiedThroughKill } from "./support/verified-through-kill.js";
@@ -117,6 +128,142 @@ describe("a queued session update on SQLite", () => {
       expect(await metadataElsewhere(url, id)).toBeUndefined();
       await store.flush();
       expect(await metadataElsewhere(url, id)).toEqual({ step: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("a queued session update under faults (SQLite, signed)", () => {
+  it("of one session is kept before its read's claim returns while another session's commit is in flight", async () => {
+    const dir = dirs.fresh();
+    const url = `sqlite:${dir}/docket.db`;
+    const real = await createAuditSigner({
+      keyFile: join(dir, "audit-key.pem"),
+      digests: join(dir, "audit-digests.jsonl"),
+      env: {},
+    });
+    // A slow digest log (a network share): each delivery takes 200 ms.
+    const signer = {
+      keyId: real.keyId,
+      sign: (body: string) => real.sign(body),
+      deliver: async (copies: Parameters<typeof real.deliver>[0]) => {
+        await sleep(200);
+        await real.deliver(copies);
+      },
+    };
+    const store = await openStore(url, { signer, ...QUIET });
+    try {
+      for (const id of ["ses_a", "ses_b", "ses_c"]) {
+        await store.createSession({ id, principal: "agent", configHash: "x" });
+      }
+      // Session B's first write carries its pending batch; its copy is slow to deliver.
+      await store.queueSessionUpdate("ses_b", { metadata: { pendingBatch: "B" } });
+      const writeOfB = store.claimCall("ses_b", "b_w1", { tool: "refund", writes: true });
+      await sleep(20);
+      // Session A's reply opens with a read; session C's read waits on B's commit meanwhile.
+      await store.queueSessionUpdate("ses_a", { metadata: { pendingBatch: "A" } });
+      const readOfC = store.claimCall("ses_c", "c_r1", { tool: "lookup", defer: true });
+      expect(await store.claimCall("ses_a", "a_r1", { tool: "lookup", defer: true })).toEqual({
+        status: "claimed",
+      });
+      expect(await metadataElsewhere(url, "ses_a")).toEqual({ pendingBatch: "A" });
+      await Promise.all([writeOfB, readOfC]);
+    } finally {
+      await store.close();
+      await real.close();
+    }
+  });
+
+  it("whose signature the digest log refuses: no handler of the batch runs", async () => {
+    for (const first of ["write", "read"] as const) {
+      const dir = dirs.fresh();
+      const real = await createAuditSigner({
+        keyFile: join(dir, "audit-key.pem"),
+        digests: join(dir, "audit-digests.jsonl"),
+        env: {},
+      });
+      let refuseNext = false;
+      const signer = {
+        keyId: real.keyId,
+        sign: (body: string) => real.sign(body),
+        deliver: async (copies: Parameters<typeof real.deliver>[0]) => {
+          if (refuseNext) {
+            refuseNext = false;
+            throw new Error("the digest log is unreachable");
+          }
+          await real.deliver(copies);
+        },
+      };
+      const store = await openStore(`sqlite:${dir}/docket.db`, { signer, ...QUIET });
+      const ran: string[] = [];
+      const tool = (name: string, writes: boolean) =>
+        defineTool({
+          name,
+          description: `${name} a thing.`,
+          input: z.object({}),
+          writes,
+          handler: (_args, ctx) => {
+            ran.push(ctx.callId);
+            return "done";
+          },
+        });
+      const calls =
+        first === "write"
+          ? [call("w1", "refund"), call("r1", "lookup")]
+          : [call("r1", "lookup"), call("w1", "refund")];
+      const harness = createHarness({
+        model: createScriptedModel(scriptOf([turn("Working.", ...calls), turn("Done.")])),
+        tools: [tool("refund", true), tool("lookup", false)],
+        policy: () => ({ decision: "allow", rule: "test" }),
+        store,
+      });
+      try {
+        const { id } = await store.createSession({ principal: "agent", configHash: "x" });
+        await harness
+          .run("Go.", {
+            sessionId: id,
+            // The reply is in: the next copy to the digest log is the pending batch's.
+            onEvent: (event) => {
+              if (event.type === "tool_call") refuseNext = true;
+            },
+          })
+          .catch(() => undefined);
+        // Refused before its handler, each (a write first: the run stops as well).
+        expect(ran, `${first} first`).toEqual([]);
+        const calls = await store.listCalls({ sessionId: id });
+        expect(
+          calls.filter((c) => c.outcome?.status === "ok"),
+          `${first} first`,
+        ).toEqual([]);
+      } finally {
+        await store.close().catch(() => undefined);
+        await real.close();
+      }
+    }
+  });
+
+  it("that could not be queued (the store's last write failed) is not applied later", async () => {
+    const dir = dirs.fresh();
+    const file = join(dir, "docket.db");
+    const store = await openStore(`sqlite:${file}?busy_timeout=0`);
+    try {
+      const { id } = await store.createSession({ principal: "agent", configHash: "x" });
+      // Another process holds the write lock: the queue's next write fails.
+      const other = openNodeSqlite(file);
+      other.exec("BEGIN IMMEDIATE");
+      await store.flush();
+      await store.emit(callEvents({ sessionId: id, callId: "c1" })[0] as StoreEvent, {
+        defer: true,
+      });
+      await expect(store.flush()).rejects.toThrow();
+      await expect(
+        store.queueSessionUpdate(id, { metadata: { pendingBatch: "abandoned" } }),
+      ).rejects.toThrow();
+      other.exec("ROLLBACK");
+      other.close();
+      await store.flush();
+      expect((await store.getSession(id))?.metadata).toBeUndefined();
     } finally {
       await store.close();
     }
