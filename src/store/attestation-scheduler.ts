@@ -159,11 +159,6 @@ export class AttestationScheduler {
     }
   }
 
-  /** The last attestation failure, left for the next write to take. */
-  get pendingError(): unknown {
-    return this.error;
-  }
-
   /** The last attestation failure, once: the next write reports it. */
   takeError(): unknown {
     const error = this.error;

@@ -237,7 +237,17 @@ export abstract class EngineStoreSessions extends EngineStoreCoordination {
       item.kind === "messages" && item.session !== undefined && item.sessionId === sessionId;
     // Again while one is held: a commit in flight, or one that failed and queued it again.
     while (this.queue.mayHold(update)) await this.queue.flush();
-    await this.signing?.copied();
+    await this.patchCopied(sessionId);
+  }
+
+  /**
+   * After a commit that kept everything queued (a write's claim): `sessionId`'s queued update,
+   * if it had one, is signed in the store; its signature must be in the digest log as well
+   * before a handler runs, as when the update had a commit of its own (`updateSession`).
+   */
+  protected async patchCopied(sessionId: string): Promise<void> {
+    if (!this.patchQueued.has(sessionId)) return;
+    await this.signing?.copied(sessionId);
     this.patchQueued.delete(sessionId);
   }
 

@@ -122,21 +122,18 @@ export class EngineStore extends EngineStoreSessions implements Store {
     // Its row is being written: what was read ahead of it is stale.
     this.lookahead.forget(sessionId, callId);
     const signing = this.signing;
-    let signed = false;
     // A queued session patch (a loop's pending batch) is signed in this commit (ADR 0067).
     const commit = (items: readonly PendingWrite[]) =>
       signing
-        ? signing.inTranscriptCommit(items, undefined, undefined, (sign) => {
-            signed = sign !== undefined;
-            return engineClaim(items, claim, intent, sign);
-          })
+        ? signing.inTranscriptCommit(items, undefined, undefined, (sign) =>
+            engineClaim(items, claim, intent, sign),
+          )
         : engineClaim(items, claim, intent);
     try {
       const { result } = await this.withQueue(commit, sessionId);
-      // The write runs only once that signature is in the digest log too, as it did when the
-      // update had a commit of its own (`updateSession`): else the claim fails, the call is
-      // refused, and the next write reports the failure again.
-      if (signed) await signing?.copied();
+      // The write runs only once its session's queued update, kept by this commit or an earlier
+      // one, is in the digest log too: else the claim fails and the call is refused.
+      await this.patchCopied(sessionId);
       return result;
     } catch (error) {
       if (intent !== undefined) this.queue.intentFailed(intent);

@@ -146,14 +146,21 @@ export class StoreSigning {
   }
 
   /**
-   * Wait for the digest-log copies started so far, and throw a copy's failure (left for the next
-   * write to report as well): what must not start on a signature the log does not hold (a
-   * handler after its batch's pending record) waits here, as `inCommit`'s caller does.
+   * Before what must not start on a signature the digest log does not hold (a write's handler,
+   * once its batch's pending record is signed): wait for the copies under way, and when one of
+   * `sessionId`'s attestations is still not in the log (whoever was told of the failure), copy
+   * it now, as `inCommit` does for its own update. A copy that fails again is thrown here, and
+   * reported here only: the refusal that follows can still be written.
    */
-  async copied(): Promise<void> {
+  async copied(sessionId: string): Promise<void> {
     await this.delivering;
-    const error = this.scheduler.pendingError;
-    if (error !== undefined) throw error;
+    if (!this.undelivered.some((attestation) => attestation.sessionId === sessionId)) return;
+    try {
+      await this.delivered([]);
+    } catch (error) {
+      this.scheduler.takeError();
+      throw error;
+    }
   }
 
   /** Sign every session that moved, now. */

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
@@ -175,7 +176,7 @@ describe("a queued session update under faults (SQLite, signed)", () => {
     }
   });
 
-  it("whose signature the digest log refuses: no handler of the batch runs", async () => {
+  it("whose signature the digest log keeps refusing: no handler of the batch runs", async () => {
     for (const first of ["write", "read"] as const) {
       const dir = dirs.fresh();
       const real = await createAuditSigner({
@@ -183,15 +184,12 @@ describe("a queued session update under faults (SQLite, signed)", () => {
         digests: join(dir, "audit-digests.jsonl"),
         env: {},
       });
-      let refuseNext = false;
+      let refusing = false;
       const signer = {
         keyId: real.keyId,
         sign: (body: string) => real.sign(body),
         deliver: async (copies: Parameters<typeof real.deliver>[0]) => {
-          if (refuseNext) {
-            refuseNext = false;
-            throw new Error("the digest log is unreachable");
-          }
+          if (refusing) throw new Error("the digest log is unreachable");
           await real.deliver(copies);
         },
       };
@@ -223,9 +221,9 @@ describe("a queued session update under faults (SQLite, signed)", () => {
         await harness
           .run("Go.", {
             sessionId: id,
-            // The reply is in: the next copy to the digest log is the pending batch's.
+            // The reply is in: from the pending batch's copy on, the digest log is down.
             onEvent: (event) => {
-              if (event.type === "tool_call") refuseNext = true;
+              if (event.type === "tool_call") refusing = true;
             },
           })
           .catch(() => undefined);
@@ -237,6 +235,7 @@ describe("a queued session update under faults (SQLite, signed)", () => {
           `${first} first`,
         ).toEqual([]);
       } finally {
+        refusing = false;
         await store.close().catch(() => undefined);
         await real.close();
       }
@@ -266,6 +265,75 @@ describe("a queued session update under faults (SQLite, signed)", () => {
       expect((await store.getSession(id))?.metadata).toBeUndefined();
     } finally {
       await store.close();
+    }
+  });
+
+  it("kept by another session's commit whose digest copy failed, and that failure told elsewhere: its own call waits for the copy", async () => {
+    for (const [kind, logRecovers] of [
+      ["write", true],
+      ["read", true],
+      ["write", false],
+      ["read", false],
+    ] as const) {
+      const dir = dirs.fresh();
+      const digests = join(dir, "audit-digests.jsonl");
+      const real = await createAuditSigner({
+        keyFile: join(dir, "audit-key.pem"),
+        digests,
+        env: {},
+      });
+      let refusals = 0;
+      const signer = {
+        keyId: real.keyId,
+        sign: (body: string) => real.sign(body),
+        deliver: async (copies: Parameters<typeof real.deliver>[0]) => {
+          if (refusals > 0) {
+            refusals -= 1;
+            throw new Error("the digest log is unreachable");
+          }
+          await real.deliver(copies);
+        },
+      };
+      const store = await openStore(`sqlite:${dir}/docket.db`, { signer, ...QUIET });
+      const what = `${kind}, the log ${logRecovers ? "back" : "still down"}`;
+      try {
+        for (const id of ["ses_a", "ses_b"]) {
+          await store.createSession({ id, principal: "agent", configHash: "x" });
+        }
+        await store.queueSessionUpdate("ses_b", { metadata: { pendingBatch: "B" } });
+        // A's write claim commits B's update, signed; the copy of that signature fails.
+        refusals = 1;
+        await store.claimCall("ses_a", "a_w1", { tool: "refund", writes: true }).catch(() => {});
+        // The failure is told to another write, not to session B.
+        await store
+          .createSession({ id: "ses_c", principal: "agent", configHash: "x" })
+          .catch(() => {});
+        refusals = logRecovers ? 0 : 10;
+        const claimOfB =
+          kind === "write"
+            ? store.claimCall("ses_b", "b_1", { tool: "refund", writes: true })
+            : store.claimCall("ses_b", "b_1", { tool: "lookup", defer: true });
+        if (logRecovers) {
+          expect(await claimOfB, what).toEqual({ status: "claimed" });
+          // When B's handler may run, every signature of B is in the digest log.
+          const reader = openNodeSqlite(join(dir, "docket.db"));
+          const signatures = reader
+            .prepare("SELECT signature FROM audit_checkpoints WHERE session_id = 'ses_b'")
+            .all() as { signature: string }[];
+          reader.close();
+          const log = readFileSync(digests, "utf8");
+          expect(
+            signatures.filter(({ signature }) => !log.includes(signature)),
+            what,
+          ).toEqual([]);
+        } else {
+          await expect(claimOfB, what).rejects.toThrow("the digest log is unreachable");
+        }
+      } finally {
+        refusals = 0;
+        await store.close().catch(() => undefined);
+        await real.close();
+      }
     }
   });
 });
