@@ -131,6 +131,8 @@ export class EngineStore extends EngineStoreSessions implements Store {
         : engineClaim(items, claim, intent);
     try {
       const { result } = await this.withQueue(commit, sessionId);
+      // Taken meanwhile: nothing of this call was written, and nothing of it runs.
+      if (result.status !== "claimed") return result;
       // The write runs only once its session's queued update, kept by this commit or an earlier
       // one, is in the digest log too: else the claim fails and the call is refused.
       await this.patchCopied(sessionId);

@@ -33,6 +33,8 @@ export class StoreSigning {
   /** A signing write failed: it may have committed attestations nobody has copied yet. */
   private inDoubt = false;
   private delivering: Promise<void> = Promise.resolve();
+  /** Copies to the digest log under way (the queue's and direct ones), with what each holds. */
+  private readonly copying = new Set<Copy>();
   /** This process signed an attestation: its owed-deliveries row exists until a clean close. */
   private signedAny = false;
 
@@ -147,20 +149,20 @@ export class StoreSigning {
 
   /**
    * Before what must not start on a signature the digest log does not hold (a write's handler,
-   * once its batch's pending record is signed): wait for the copies under way, and when one of
-   * `sessionId`'s attestations is still not in the log (whoever was told of the failure), copy
-   * it now, as `inCommit` does for its own update. A copy that fails again is thrown here, and
-   * reported here only: the refusal that follows can still be written.
+   * once its batch's pending record is signed): wait for every copy under way that holds one of
+   * `sessionId`'s attestations, queued or direct, and when one is still not in the log (whoever
+   * was told of the failure), copy it now, as `inCommit` does for its own update. A copy that
+   * fails again is thrown here; the failure stays for the next write to report as well.
    */
   async copied(sessionId: string): Promise<void> {
-    await this.delivering;
-    if (!this.undelivered.some((attestation) => attestation.sessionId === sessionId)) return;
-    try {
-      await this.delivered([]);
-    } catch (error) {
-      this.scheduler.takeError();
-      throw error;
+    const holds = (attestations: readonly AuditAttestation[]) =>
+      attestations.some((attestation) => attestation.sessionId === sessionId);
+    for (;;) {
+      const under = [...this.copying].filter((copy) => holds(copy.attestations));
+      if (under.length === 0) break;
+      await Promise.all(under.map((copy) => copy.settled));
     }
+    if (holds(this.undelivered)) await this.delivered([]);
   }
 
   /** Sign every session that moved, now. */
@@ -213,18 +215,40 @@ export class StoreSigning {
   }
 
   /** Copy attestations just committed (and any left undelivered) to the digest log, now. */
-  private async delivered(written: readonly AuditAttestation[]): Promise<void> {
+  private delivered(written: readonly AuditAttestation[]): Promise<void> {
     if (written.length > 0) this.signedAny = true;
-    await this.delivering;
-    const undelivered = [...this.undelivered, ...written];
-    this.undelivered = [];
-    if (undelivered.length === 0) return;
-    try {
-      await this.signer.deliver(undelivered);
-    } catch (error) {
-      this.undelivered = undelivered;
-      throw error;
-    }
+    return this.tracked(written, async (copy) => {
+      await this.delivering;
+      const undelivered = [...this.undelivered, ...written];
+      copy.attestations = undelivered;
+      this.undelivered = [];
+      if (undelivered.length === 0) return;
+      try {
+        await this.signer.deliver(undelivered);
+      } catch (error) {
+        this.undelivered = undelivered;
+        throw error;
+      }
+    });
+  }
+
+  /** Run a copy to the digest log, known to `copied` until it settles. */
+  private tracked(
+    attestations: readonly AuditAttestation[],
+    run: (copy: Copy) => Promise<void>,
+  ): Promise<void> {
+    const copy: Copy = { attestations, settled: RESOLVED };
+    this.copying.add(copy);
+    const done = run(copy);
+    copy.settled = done.then(
+      () => {
+        this.copying.delete(copy);
+      },
+      () => {
+        this.copying.delete(copy);
+      },
+    );
+    return done;
   }
 
   /**
@@ -234,9 +258,10 @@ export class StoreSigning {
   private deliver(attestations: readonly AuditAttestation[]): void {
     if (attestations.length === 0) return;
     const previous = this.delivering;
-    this.delivering = (async () => {
+    this.delivering = this.tracked(attestations, async (copy) => {
       await previous;
       const batch = [...this.undelivered, ...attestations];
+      copy.attestations = batch;
       this.undelivered = [];
       try {
         await this.signer.deliver(batch);
@@ -244,7 +269,7 @@ export class StoreSigning {
         this.undelivered = batch;
         this.scheduler.failed(error);
       }
-    })();
+    });
   }
 
   /**
@@ -309,3 +334,11 @@ function isAbandoned(tail: UnsignedTail): boolean {
   const owners = called.length > 0 ? called : tail.signer === null ? [] : [tail.signer];
   return owners.length > 0 && owners.every((owner) => isOwnerGone(owner.split("#")[0]));
 }
+
+/** A copy to the digest log under way: the attestations it holds, and when it has settled. */
+interface Copy {
+  attestations: readonly AuditAttestation[];
+  settled: Promise<void>;
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();

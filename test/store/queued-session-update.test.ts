@@ -28,6 +28,37 @@ afterAll(dirs.cleanup);
 
 const pending = { pendingBatch: { callIds: ["call_1", "call_2"] } };
 
+/**
+ * How a test's digest log behaves: `down` refuses each copy while it answers true, `delayMs`
+ * slows each copy down (a network share).
+ */
+interface DigestLogFaults {
+  down: () => boolean;
+  delayMs?: () => number;
+}
+
+/** A signed SQLite store in `dir` whose digest log fails as `faults` says; `close` closes both. */
+async function openWithDigestLog(dir: string, faults: DigestLogFaults) {
+  const digests = join(dir, "audit-digests.jsonl");
+  const real = await createAuditSigner({ keyFile: join(dir, "audit-key.pem"), digests, env: {} });
+  const signer = {
+    keyId: real.keyId,
+    sign: (body: string) => real.sign(body),
+    deliver: async (copies: Parameters<typeof real.deliver>[0]) => {
+      const delay = faults.delayMs?.() ?? 0;
+      if (delay > 0) await sleep(delay);
+      if (faults.down()) throw new Error("the digest log is unreachable");
+      await real.deliver(copies);
+    },
+  };
+  const store = await openStore(`sqlite:${dir}/docket.db`, { signer, ...QUIET });
+  const close = async () => {
+    await store.close().catch(() => undefined);
+    await real.close();
+  };
+  return { store, digests, close };
+}
+
 /** What another connection reads of the session's metadata. */
 async function metadataElsewhere(url: string, id: string): Promise<unknown> {
   const reader = await openStore(url, { readOnly: true });
@@ -139,21 +170,11 @@ describe("a queued session update under faults (SQLite, signed)", () => {
   it("of one session is kept before its read's claim returns while another session's commit is in flight", async () => {
     const dir = dirs.fresh();
     const url = `sqlite:${dir}/docket.db`;
-    const real = await createAuditSigner({
-      keyFile: join(dir, "audit-key.pem"),
-      digests: join(dir, "audit-digests.jsonl"),
-      env: {},
+    // A slow digest log (a network share): each copy takes 200 ms.
+    const { store, close } = await openWithDigestLog(dir, {
+      down: () => false,
+      delayMs: () => 200,
     });
-    // A slow digest log (a network share): each delivery takes 200 ms.
-    const signer = {
-      keyId: real.keyId,
-      sign: (body: string) => real.sign(body),
-      deliver: async (copies: Parameters<typeof real.deliver>[0]) => {
-        await sleep(200);
-        await real.deliver(copies);
-      },
-    };
-    const store = await openStore(url, { signer, ...QUIET });
     try {
       for (const id of ["ses_a", "ses_b", "ses_c"]) {
         await store.createSession({ id, principal: "agent", configHash: "x" });
@@ -171,29 +192,15 @@ describe("a queued session update under faults (SQLite, signed)", () => {
       expect(await metadataElsewhere(url, "ses_a")).toEqual({ pendingBatch: "A" });
       await Promise.all([writeOfB, readOfC]);
     } finally {
-      await store.close();
-      await real.close();
+      await close();
     }
   });
 
   it("whose signature the digest log keeps refusing: no handler of the batch runs", async () => {
     for (const first of ["write", "read"] as const) {
       const dir = dirs.fresh();
-      const real = await createAuditSigner({
-        keyFile: join(dir, "audit-key.pem"),
-        digests: join(dir, "audit-digests.jsonl"),
-        env: {},
-      });
       let refusing = false;
-      const signer = {
-        keyId: real.keyId,
-        sign: (body: string) => real.sign(body),
-        deliver: async (copies: Parameters<typeof real.deliver>[0]) => {
-          if (refusing) throw new Error("the digest log is unreachable");
-          await real.deliver(copies);
-        },
-      };
-      const store = await openStore(`sqlite:${dir}/docket.db`, { signer, ...QUIET });
+      const { store, close } = await openWithDigestLog(dir, { down: () => refusing });
       const ran: string[] = [];
       const tool = (name: string, writes: boolean) =>
         defineTool({
@@ -236,8 +243,7 @@ describe("a queued session update under faults (SQLite, signed)", () => {
         ).toEqual([]);
       } finally {
         refusing = false;
-        await store.close().catch(() => undefined);
-        await real.close();
+        await close();
       }
     }
   });
@@ -276,25 +282,10 @@ describe("a queued session update under faults (SQLite, signed)", () => {
       ["read", false],
     ] as const) {
       const dir = dirs.fresh();
-      const digests = join(dir, "audit-digests.jsonl");
-      const real = await createAuditSigner({
-        keyFile: join(dir, "audit-key.pem"),
-        digests,
-        env: {},
-      });
       let refusals = 0;
-      const signer = {
-        keyId: real.keyId,
-        sign: (body: string) => real.sign(body),
-        deliver: async (copies: Parameters<typeof real.deliver>[0]) => {
-          if (refusals > 0) {
-            refusals -= 1;
-            throw new Error("the digest log is unreachable");
-          }
-          await real.deliver(copies);
-        },
-      };
-      const store = await openStore(`sqlite:${dir}/docket.db`, { signer, ...QUIET });
+      const { store, digests, close } = await openWithDigestLog(dir, {
+        down: () => refusals > 0 && refusals-- > 0,
+      });
       const what = `${kind}, the log ${logRecovers ? "back" : "still down"}`;
       try {
         for (const id of ["ses_a", "ses_b"]) {
@@ -331,9 +322,63 @@ describe("a queued session update under faults (SQLite, signed)", () => {
         }
       } finally {
         refusals = 0;
-        await store.close().catch(() => undefined);
-        await real.close();
+        await close();
       }
+    }
+  });
+
+  it("whose failed copy another write is still retrying: its own call waits for that copy", async () => {
+    const dir = dirs.fresh();
+    let refusals = 0;
+    let delayMs = 0;
+    const { store, close } = await openWithDigestLog(dir, {
+      down: () => refusals > 0 && refusals-- > 0,
+      delayMs: () => delayMs,
+    });
+    try {
+      for (const id of ["ses_a", "ses_b", "ses_c"]) {
+        await store.createSession({ id, principal: "agent", configHash: "x" });
+      }
+      await store.queueSessionUpdate("ses_b", { metadata: { pendingBatch: "B" } });
+      refusals = 1;
+      await store.claimCall("ses_a", "a_w1", { tool: "refund", writes: true }).catch(() => {});
+      await store
+        .createSession({ id: "ses_d", principal: "agent", configHash: "x" })
+        .catch(() => {});
+      // The log is down and slow; session C's update carries B's signature in its copy.
+      refusals = 100;
+      delayMs = 100;
+      const updateOfC = store.updateSession("ses_c", { metadata: { step: 1 } }).catch(() => {});
+      await sleep(20);
+      await expect(
+        store.claimCall("ses_b", "b_1", { tool: "refund", writes: true }),
+      ).rejects.toThrow("the digest log is unreachable");
+      await updateOfC;
+    } finally {
+      refusals = 0;
+      delayMs = 0;
+      await close();
+    }
+  });
+
+  it("carried by a claim whose id is taken: answered seen, its intent not marked failed, whatever the log", async () => {
+    const dir = dirs.fresh();
+    let down = false;
+    const { store, close } = await openWithDigestLog(dir, { down: () => down });
+    try {
+      await store.createSession({ id: "ses_b", principal: "agent", configHash: "x" });
+      expect(await store.claimCall("ses_b", "b_1", { tool: "refund", writes: true })).toEqual({
+        status: "claimed",
+      });
+      await store.queueSessionUpdate("ses_b", { metadata: { pendingBatch: "B" } });
+      down = true;
+      // The same id again, its first call still open: nothing of this one is written or runs.
+      expect(await store.claimCall("ses_b", "b_1", { tool: "refund", writes: true })).toMatchObject(
+        { status: "seen", state: "claimed" },
+      );
+    } finally {
+      down = false;
+      await close();
     }
   });
 });
