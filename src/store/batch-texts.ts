@@ -1,5 +1,6 @@
 import { DocketError } from "../errors/docket-error.js";
 import type { MessageText, SessionUpdate } from "./pending-write.js";
+import type { SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions } from "./store.js";
 import { checkSessionPatch, jsonText, messageContent } from "./store-input.js";
 import type { NewMessage } from "./transcript-message.js";
@@ -30,10 +31,22 @@ export function batchTexts(
     role: message.role,
     content: messageContent(message),
   }));
-  if (patch === undefined) return { texts, update: undefined };
+  return { texts, update: patch === undefined ? undefined : sessionUpdate(patch) };
+}
+
+/**
+ * A session patch as stored: checked, its metadata as JSON text (null: left as it is).
+ *
+ * @example
+ * ```ts
+ * sessionUpdate({ metadata: { step: 2 } }); // { patch: { metadata: { step: 2 } }, metadata: '{"step":2}' }
+ * ```
+ */
+export function sessionUpdate(patch: SessionPatch): SessionUpdate {
+  checkSessionPatch(patch);
   const metadata =
     patch.metadata === undefined
       ? null
       : jsonText(patch.metadata, "invalid_session", "The metadata");
-  return { texts, update: { patch, metadata } };
+  return { patch, metadata };
 }

@@ -1,6 +1,6 @@
 import { DocketError } from "../errors/docket-error.js";
 import type { AttestationSigner } from "./audit-attestation.js";
-import { batchTexts } from "./batch-texts.js";
+import { batchTexts, sessionUpdate } from "./batch-texts.js";
 import { CallLookahead } from "./call-lookahead.js";
 import type { EngineOptions } from "./engine-options.js";
 import { EngineStoreCoordination } from "./engine-store-coordination.js";
@@ -13,7 +13,7 @@ import type { NewSession, Session, SessionPatch } from "./session-record.js";
 import type { SaveBatchOptions } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
 import { storeEventQueue } from "./store-event-queue.js";
-import { checkSessionPatch, jsonText, messageTexts } from "./store-input.js";
+import { checkSessionPatch, messageTexts } from "./store-input.js";
 import { StoreSigning } from "./store-signing.js";
 import type { NewMessage, TranscriptMessage } from "./transcript-message.js";
 
@@ -93,11 +93,7 @@ export abstract class EngineStoreSessions extends EngineStoreCoordination {
 
   async updateSession(id: string, patch: SessionPatch): Promise<Session> {
     this.assertWritable();
-    checkSessionPatch(patch);
-    const metadata =
-      patch.metadata === undefined
-        ? null
-        : jsonText(patch.metadata, "invalid_session", "The metadata");
+    const { metadata } = sessionUpdate(patch);
     // After what is queued: a queued batch may carry a change to the same session.
     await this.flush();
     const now = this.now();
@@ -205,11 +201,7 @@ export abstract class EngineStoreSessions extends EngineStoreCoordination {
 
   async queueSessionUpdate(id: string, patch: SessionPatch): Promise<void> {
     this.assertWritable();
-    checkSessionPatch(patch);
-    const metadata =
-      patch.metadata === undefined
-        ? null
-        : jsonText(patch.metadata, "invalid_session", "The metadata");
+    const update = sessionUpdate(patch);
     if (this.db.atomicWithMessages) await this.knownSession(id);
     // Queued only when that starts no write: a write that failed would reject this call and
     // still keep the update queued, to be applied later. Otherwise it is written now, as
@@ -220,7 +212,7 @@ export abstract class EngineStoreSessions extends EngineStoreCoordination {
     }
     // A batch of no messages: its session patch is applied where it stands in the queue.
     const item = { kind: "messages", sessionId: id, messages: [], createdAt: this.now() } as const;
-    await this.queue.add({ ...item, session: { patch, metadata } }, false);
+    await this.queue.add({ ...item, session: update }, false);
     this.signing?.note(id);
     this.patchQueued.add(id);
   }
