@@ -224,12 +224,16 @@ export abstract class EngineStoreSessions extends EngineStoreCoordination {
    * it with the claim.
    */
   protected async commitQueuedPatch(sessionId: string): Promise<void> {
-    if (!this.patchQueued.has(sessionId)) return;
     const update = (item: PendingWrite) =>
       item.kind === "messages" && item.session !== undefined && item.sessionId === sessionId;
     // Again while one is held: a commit in flight, or one that failed and queued it again.
     while (this.queue.mayHold(update)) await this.queue.flush();
     await this.patchCopied(sessionId);
+  }
+
+  /** True when `sessionId` may have an update queued: checked before any await, on a read's path. */
+  protected hasQueuedPatch(sessionId: string): boolean {
+    return this.patchQueued.has(sessionId);
   }
 
   /**

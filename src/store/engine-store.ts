@@ -92,7 +92,8 @@ export class EngineStore extends EngineStoreSessions implements Store {
     const id = storedText(callId);
     const tool = options.tool === undefined ? undefined : storedText(options.tool);
     if (options.defer === true && options.writes !== true) {
-      await this.commitQueuedPatch(session);
+      // A set look-up, no await, for the common read that has nothing queued before it.
+      if (this.hasQueuedPatch(session)) await this.commitQueuedPatch(session);
       // A queued claim, result or closing event of the same id: commit it and claim for real.
       if (!this.queue.holds(session, id)) {
         const row = await this.lookahead.row(session, id);
