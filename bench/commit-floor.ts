@@ -146,6 +146,36 @@ function perReadCallFloor(db: Database, sessionId: string): number {
 }
 
 /**
+ * The read call's floor (`perReadCallFloor`) on a fresh store of docket's schema, made by
+ * `openStore` as a run makes it: CPU µs a call, one figure. `bench/loop-budget.ts` sets it beside
+ * what the read targets leave the store.
+ *
+ * @example
+ * ```ts
+ * const floorUs = await measureReadCallFloor(); // about 16 µs a call on the bench machine
+ * ```
+ */
+export async function measureReadCallFloor(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "docket-read-floor-"));
+  try {
+    const path = join(dir, "docket.db");
+    const store = await openStore(`sqlite:${path}`);
+    const session = await store.createSession({ principal: "bench", configHash: "" });
+    await store.close();
+    const db = openNodeSqlite(path);
+    try {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      return perReadCallFloor(db, session.id);
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * The floor under issue 38's write target, measured rather than argued: the CPU one commit costs
  * on docket's own schema (a store made by `openStore`, its tables, indexes and triggers), growing
  * by the tables a write call's commit touches, beside the durable peer's one-row commit. The same

@@ -15,6 +15,7 @@ import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import type { AttestationSigner } from "../src/store/audit-attestation.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
+import { benchLoopBudget } from "./loop-budget.js";
 import { benchLoopMemory } from "./loop-memory.js";
 import { benchLoopPeer } from "./loop-peer.js";
 import { benchLoopProfile } from "./loop-profile.js";
@@ -356,13 +357,16 @@ async function benchHarness(): Promise<void> {
   }
 }
 
-const PARTS = ["harness", "peer", "profile", "memory"] as const;
+const PARTS = ["harness", "peer", "profile", "memory", "budget"] as const;
+/** What `npm run bench loop` runs when no part is named: every part but the budget's. */
+const DEFAULT_PARTS = ["harness", "peer", "profile", "memory"] as const;
 
 /**
  * `npm run bench loop`: the harness's overhead per call and where it goes (part `harness`),
  * docket beside the AI SDK's generateText per run length (`peer`), docket's CPU per call by layer
  * from a sampling profile of warm runs (`profile`), and peak memory at 1,000
- * turns (`memory`). `DOCKET_BENCH_LOOP=peer,memory` picks parts; `DOCKET_BENCH_QUICK=1` runs one
+ * turns (`memory`); what the read targets leave the store against its floor (`budget`, run only
+ * when asked for). `DOCKET_BENCH_LOOP=peer,memory` picks parts; `DOCKET_BENCH_QUICK=1` runs one
  * process per system and run length, and leaves out the slowest figures.
  */
 export async function benchLoop({
@@ -370,7 +374,9 @@ export async function benchLoop({
 }: {
   env?: NodeJS.ProcessEnv;
 } = {}): Promise<void> {
-  const wanted = (env.DOCKET_BENCH_LOOP ?? PARTS.join(",")).split(",").map((part) => part.trim());
+  const wanted = (env.DOCKET_BENCH_LOOP ?? DEFAULT_PARTS.join(","))
+    .split(",")
+    .map((part) => part.trim());
   const unknown = wanted.filter((part) => !(PARTS as readonly string[]).includes(part));
   if (unknown.length > 0)
     throw new Error(
@@ -384,4 +390,5 @@ export async function benchLoop({
     await benchLoopProfile(quick ? { lengths: [10], warmupRuns: 5, calls: 2000 } : {});
   if (wanted.includes("memory"))
     await benchLoopMemory(quick ? { withPeer: false, longTurns: 0 } : {});
+  if (wanted.includes("budget")) await benchLoopBudget(quick ? { rounds: 1, calls: 2000 } : {});
 }
