@@ -97,6 +97,13 @@ export class SqliteEngine implements StoreEngine {
   >;
   readonly startSession: RunWritesEngine["startSession"];
   readonly endRun: RunWritesEngine["endRun"];
+  // The signed trail's reads, as its table keeps them.
+  readonly unsignedTails: () => UnsignedTail[];
+  readonly listAttestations: (sessionId: string | undefined) => AuditAttestation[];
+  readonly listChainSessions: (sessionId: string | undefined) => string[];
+  readonly listChainHeads: (sessionId: string | undefined) => ChainHeadRecord[];
+  readonly listChainRows: (sessionId: string, afterSeq: number, limit: number) => ChainRow[];
+  readonly listMessageRows: (sessionId: string, afterSeq: number) => MessageRow[];
 
   private constructor(
     private readonly db: Database,
@@ -130,6 +137,14 @@ export class SqliteEngine implements StoreEngine {
     });
     this.startSession = runs.startSession.bind(runs);
     this.endRun = runs.endRun.bind(runs);
+    const signed = this.attestations;
+    this.unsignedTails = () => signed.unsignedTails();
+    this.listAttestations = (sessionId) => signed.list(sessionId);
+    this.listChainSessions = (sessionId) => signed.chainSessions(sessionId);
+    this.listChainHeads = (sessionId) => signed.heads(sessionId);
+    this.listChainRows = (sessionId, afterSeq, limit) =>
+      signed.chainRows(sessionId, afterSeq, limit);
+    this.listMessageRows = (sessionId, afterSeq) => signed.messages(sessionId, afterSeq);
   }
 
   /**
@@ -268,30 +283,6 @@ export class SqliteEngine implements StoreEngine {
     const written = this.attestations.write(sessions, signer, at, options);
     this.afterCommit();
     return written;
-  }
-
-  unsignedTails(): UnsignedTail[] {
-    return this.attestations.unsignedTails();
-  }
-
-  listAttestations(sessionId: string | undefined): AuditAttestation[] {
-    return this.attestations.list(sessionId);
-  }
-
-  listChainSessions(sessionId: string | undefined): string[] {
-    return this.attestations.chainSessions(sessionId);
-  }
-
-  listChainHeads(sessionId: string | undefined): ChainHeadRecord[] {
-    return this.attestations.heads(sessionId);
-  }
-
-  listChainRows(sessionId: string, afterSeq: number, limit: number): ChainRow[] {
-    return this.attestations.chainRows(sessionId, afterSeq, limit);
-  }
-
-  listMessageRows(sessionId: string, afterSeq: number): MessageRow[] {
-    return this.attestations.messages(sessionId, afterSeq);
   }
 
   claimAndStart(
