@@ -1,14 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { linkHash } from "../src/store/audit-chain.js";
 import { openStore } from "../src/store/open-store.js";
 import { openNodeSqlite } from "../src/store/sqlite/node-sqlite-database.js";
 import type { Database } from "../src/store/sqlite/sqlite-driver.js";
+import { LEAN_LAYOUT, perReadCallFloor, type ReadLayout, TODAYS_LAYOUT } from "./read-floor.js";
 import { median } from "./stats.js";
 
 const COMMITS = 5_000;
-const READ_FLOOR = "read call floor";
 const ROUNDS = 7;
 const HASH = "e9ff6690cf7c0a91bb99311e7af0b444cca7bcc84026ad0ce1488d7d978f14c1";
 /** About the size of a write call's `started` event as docket stores it. */
@@ -19,6 +18,9 @@ interface CommitShape {
   readonly name: string;
   prepare(db: Database, sessionId: string): (i: number) => void;
 }
+
+/** The read layouts whose floor is printed: today's, and a leaner one (ADR 0085). */
+const READ_LAYOUTS = [TODAYS_LAYOUT, LEAN_LAYOUT];
 
 const SHAPES: readonly CommitShape[] = [
   {
@@ -104,77 +106,6 @@ function perCommit(db: Database, shape: CommitShape, sessionId: string): number 
   return (used.user + used.system) / COMMITS;
 }
 
-/** About the size of a read call's one link (ADR 0077: its four events' texts, joined). */
-const READ_LINK = JSON.stringify({ type: "finished", pad: "x".repeat(920) });
-/** About the sizes of a turn's two transcript messages: the model's ten calls, their results. */
-const ASSISTANT_MESSAGE = JSON.stringify({ role: "assistant", pad: "x".repeat(560) });
-const TOOL_MESSAGE = JSON.stringify({ role: "tool", pad: "x".repeat(780) });
-
-/**
- * CPU µs per read call of the least a durable trail of read calls can write, on docket's schema:
- * a turn's commit of 10 links (one `audit_events` row each, its link hash computed here as the
- * store computes it), the chain head and the turn's two transcript rows; no `calls` row, no
- * docket JavaScript. What docket's store could cost a read call if its calls rows went (ADR 0078).
- */
-function perReadCallFloor(db: Database, sessionId: string): number {
-  const event = db.prepare(
-    "INSERT INTO audit_events (session_id, seq, call_id, type, tool, at, event, prev_hash, hash) VALUES (?, ?, ?, 'finished', 'noop', ?, ?, ?, ?)",
-  );
-  const head = headUpsert(db);
-  const message = db.prepare(
-    "INSERT INTO messages (session_id, seq, role, content, created_at, batch) VALUES (?, ?, ?, ?, ?, NULL)",
-  );
-  const turns = COMMITS / 10;
-  let seq = 4_000_000;
-  let hash = HASH;
-  const cpu = process.cpuUsage();
-  for (let turn = 0; turn < turns; turn += 1) {
-    db.exec("BEGIN IMMEDIATE");
-    for (let call = 0; call < 10; call += 1) {
-      seq += 1;
-      const prev = hash;
-      hash = linkHash(seq, sessionId, prev, READ_LINK);
-      event.run(sessionId, seq, `read_${seq}`, Date.now(), READ_LINK, prev, hash);
-    }
-    head(sessionId, seq);
-    message.run(sessionId, 2 * turn + 1, "assistant", ASSISTANT_MESSAGE, Date.now());
-    message.run(sessionId, 2 * turn + 2, "tool", TOOL_MESSAGE, Date.now());
-    db.exec("COMMIT");
-  }
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / (turns * 10);
-}
-
-/**
- * The read call's floor (`perReadCallFloor`) on a fresh store of docket's schema, made by
- * `openStore` as a run makes it: CPU µs a call, one figure. `bench/loop-budget.ts` sets it beside
- * what the read targets leave the store.
- *
- * @example
- * ```ts
- * const floorUs = await measureReadCallFloor(); // about 16 µs a call on the bench machine
- * ```
- */
-export async function measureReadCallFloor(): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), "docket-read-floor-"));
-  try {
-    const path = join(dir, "docket.db");
-    const store = await openStore(`sqlite:${path}`);
-    const session = await store.createSession({ principal: "bench", configHash: "" });
-    await store.close();
-    const db = openNodeSqlite(path);
-    try {
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
-      return perReadCallFloor(db, session.id);
-    } finally {
-      db.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 /**
  * The floor under issue 38's write target, measured rather than argued: the CPU one commit costs
  * on docket's own schema (a store made by `openStore`, its tables, indexes and triggers), growing
@@ -211,9 +142,11 @@ export async function benchCommitFloor(): Promise<void> {
         list.push(perCommit(db, shape, session.id));
         figures.set(shape.name, list);
       }
-      const reads = figures.get(READ_FLOOR) ?? [];
-      reads.push(perReadCallFloor(db, session.id));
-      figures.set(READ_FLOOR, reads);
+      for (const layout of READ_LAYOUTS) {
+        const reads = figures.get(layout.name) ?? [];
+        reads.push(perReadCallFloor(db, session.id, layout));
+        figures.set(layout.name, reads);
+      }
       db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -232,7 +165,11 @@ export async function benchCommitFloor(): Promise<void> {
   console.log(
     `  a write call's commits (1.1 a call, a reply of 10 writes): ${(1.1 * write).toFixed(1)} µs of SQLite alone, against the peer's two, ${(2 * peer).toFixed(1)} µs`,
   );
+  const floor = (layout: ReadLayout) => median(figures.get(layout.name) ?? []).toFixed(1);
   console.log(
-    `  a read call at the floor (10 one-link rows with their SHA-256, the head and the 2 transcript rows a commit; no calls row): ${median(figures.get(READ_FLOOR) ?? []).toFixed(1)} µs a call (load at the end ${load()})`,
+    `  a read call at the floor of ${TODAYS_LAYOUT.name} (10 one-link rows with their SHA-256, the head and the 2 transcript rows a commit; no calls row): ${floor(TODAYS_LAYOUT)} µs a call`,
+  );
+  console.log(
+    `  a read call at the floor of ${LEAN_LAYOUT.name} (the turn's links in one ${LEAN_LAYOUT.linkBytes}-byte-a-call row, the head, the model's message; not built): ${floor(LEAN_LAYOUT)} µs a call (load at the end ${load()})`,
   );
 }

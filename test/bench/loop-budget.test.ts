@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { measureReadCallFloor } from "../../bench/commit-floor.js";
 import { storeBudget } from "../../bench/loop-budget.js";
+import { LEAN_LAYOUT, measureReadCallFloor, TODAYS_LAYOUT } from "../../bench/read-floor.js";
 
 describe("bench/loop's budget: what a read target leaves the store", () => {
   const shares = new Map([
@@ -36,9 +36,23 @@ describe("bench/loop's budget: what a read target leaves the store", () => {
     expect(justAbove.belowFloor).toBe(false);
   });
 
-  it("measures the read call's floor on a real SQLite file of docket's schema", async () => {
-    const floor = await measureReadCallFloor();
-    expect(Number.isFinite(floor)).toBe(true);
-    expect(floor).toBeGreaterThan(0);
+  it("scales the shares by the main thread's CPU, which the profile samples", () => {
+    // 200 µs in all, 160 of it on the main thread: V8's other threads did 40 µs, no layer's.
+    const budget = storeBudget(
+      { aiSdkUs: 100, docketUs: 200, mainThreadUs: 160, shares },
+      { ratio: 1, floorUs: 20 },
+    );
+    expect(budget.ownRestUs).toBeCloseTo(48, 6); // 30% of 160
+    expect(budget.restUs).toBeCloseTo(104, 6); // 200 less the store's 60% of 160
+    expect(budget.leftUs).toBeCloseTo(52, 6);
+  });
+
+  it("measures the read call's floor of both layouts on a real SQLite file", async () => {
+    const today = await measureReadCallFloor(TODAYS_LAYOUT, 1);
+    const lean = await measureReadCallFloor(LEAN_LAYOUT, 1);
+    for (const floor of [today, lean]) {
+      expect(Number.isFinite(floor)).toBe(true);
+      expect(floor).toBeGreaterThan(0);
+    }
   });
 });
