@@ -136,10 +136,12 @@ export async function benchLoopBudget({
         for (let i = 0; i < runs; i += 1)
           await system.run(workloadModel(workloadScript(turns)).model, turns);
         const used = process.cpuUsage(cpu);
-        const calls = runs * turns * CALLS_PER_TURN;
-        const all = (used.user + used.system) / calls;
-        const main = thread === undefined ? all : (mainThreadCpu() ?? 0) - thread;
-        return { all, main: thread === undefined ? all : main / calls };
+        const after = mainThreadCpu();
+        const measured = runs * turns * CALLS_PER_TURN;
+        const all = (used.user + used.system) / measured;
+        const main =
+          thread === undefined || after === undefined ? all : (after - thread) / measured;
+        return { all, main };
       };
       const warmupRuns = Math.max(1, Math.round(warmupCalls / (turns * CALLS_PER_TURN)));
       for (let i = 0; i < warmupRuns; i += 1) {
