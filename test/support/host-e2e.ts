@@ -312,8 +312,17 @@ export async function readHostTrail(ws: string): Promise<HostTrail> {
   try {
     const sessions = await store.listSessions();
     const sessionId = sessions[0]?.id;
-    const calls = await store.listCalls({ sessionId });
-    const events = await store.listEvents({ sessionId });
+    // The hook may commit while this reads: the calls and the events are taken between two reads
+    // of the events that agree, so they are of one commit (a call's row changes only with its
+    // events). Read apart, a poll that saw an event could see the call's row from before it.
+    let events = await store.listEvents({ sessionId });
+    let calls = await store.listCalls({ sessionId });
+    for (;;) {
+      const again = await store.listEvents({ sessionId });
+      if (again.length === events.length) break;
+      events = again;
+      calls = await store.listCalls({ sessionId });
+    }
     const verified = (await store.verifyChain()).ok;
     return {
       sessions,
