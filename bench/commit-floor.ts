@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { openStore } from "../src/store/open-store.js";
 import { openNodeSqlite } from "../src/store/sqlite/node-sqlite-database.js";
 import type { Database } from "../src/store/sqlite/sqlite-driver.js";
-import { LEAN_LAYOUT, perReadCallFloor, type ReadLayout, TODAYS_LAYOUT } from "./read-floor.js";
+import {
+  LEAN_LAYOUT,
+  LINK_PER_CALL_LAYOUT,
+  perReadCallFloor,
+  type ReadLayout,
+  TODAYS_LAYOUT,
+} from "./read-floor.js";
 import { median } from "./stats.js";
 
 const COMMITS = 5_000;
@@ -19,8 +25,8 @@ interface CommitShape {
   prepare(db: Database, sessionId: string): (i: number) => void;
 }
 
-/** The read layouts whose floor is printed: today's, and a leaner one (ADR 0085). */
-const READ_LAYOUTS = [TODAYS_LAYOUT, LEAN_LAYOUT];
+/** The read layouts whose floor is printed: today's, the one before it, a leaner one (ADR 0085). */
+const READ_LAYOUTS = [TODAYS_LAYOUT, LINK_PER_CALL_LAYOUT, LEAN_LAYOUT];
 
 const SHAPES: readonly CommitShape[] = [
   {
@@ -167,7 +173,10 @@ export async function benchCommitFloor(): Promise<void> {
   );
   const floor = (layout: ReadLayout) => median(figures.get(layout.name) ?? []).toFixed(1);
   console.log(
-    `  a read call at the floor of ${TODAYS_LAYOUT.name} (10 one-link rows with their SHA-256, the head and the 2 transcript rows a commit; no calls row): ${floor(TODAYS_LAYOUT)} µs a call`,
+    `  a read call at the floor of ${TODAYS_LAYOUT.name} (the turn's links in one ${TODAYS_LAYOUT.linkBytes}-byte-a-call row with its SHA-256, the head and the 2 transcript rows a commit; no calls row): ${floor(TODAYS_LAYOUT)} µs a call`,
+  );
+  console.log(
+    `  a read call at the floor of ${LINK_PER_CALL_LAYOUT.name} (ADR 0077, before ADR 0086: 10 one-link rows, the rest as today's): ${floor(LINK_PER_CALL_LAYOUT)} µs a call`,
   );
   console.log(
     `  a read call at the floor of ${LEAN_LAYOUT.name} (the turn's links in one ${LEAN_LAYOUT.linkBytes}-byte-a-call row, the head, the model's message; not built): ${floor(LEAN_LAYOUT)} µs a call (load at the end ${load()})`,

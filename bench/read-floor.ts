@@ -19,21 +19,29 @@ export interface ReadLayout {
 }
 
 /**
- * Today's layout (ADR 0077): one link row a read call, its four events' texts joined (about 950
- * bytes: each event names its session, call, tool, time and type again), and the turn's two
- * transcript rows, the model's calls and their results.
+ * Today's layout (ADR 0086): the turn's read calls in one chained row, each call's four events'
+ * texts joined (about 950 bytes a call: each event names its session, call, tool, time and type
+ * again), and the turn's two transcript rows, the model's calls and their results.
  */
 export const TODAYS_LAYOUT: ReadLayout = {
   name: "today's layout",
+  linkBytes: 920,
+  linkPerTurn: true,
+  toolMessageRow: true,
+};
+
+/** ADR 0077's layout, before ADR 0086: as today's, with one link row for each read call. */
+export const LINK_PER_CALL_LAYOUT: ReadLayout = {
+  name: "a link a call",
   linkBytes: 920,
   linkPerTurn: false,
   toolMessageRow: true,
 };
 
 /**
- * A leaner layout, measured and not built: the turn's links in one chained row, each call's
- * fields written once (about 470 bytes), and no tool-results row (the model's results rebuilt
- * from the `finished` events they repeat). Found by the review of ADR 0085.
+ * A leaner layout, measured and not built: as today's, with each call's fields written once
+ * (about 470 bytes), and no tool-results row (the model's results rebuilt from the `finished`
+ * events they repeat). Found by the review of ADR 0085.
  */
 export const LEAN_LAYOUT: ReadLayout = {
   name: "a lean layout",
@@ -59,7 +67,7 @@ let nextSeq = 4_000_000;
  * @example
  * ```ts
  * declare const db: Database; // a store's file, opened raw
- * perReadCallFloor(db, sessionId, TODAYS_LAYOUT); // about 16 µs on the bench machine
+ * perReadCallFloor(db, sessionId, TODAYS_LAYOUT); // about 10 µs on the bench machine
  * ```
  */
 export function perReadCallFloor(db: Database, sessionId: string, layout: ReadLayout): number {
@@ -111,7 +119,7 @@ export function perReadCallFloor(db: Database, sessionId: string, layout: ReadLa
  *
  * @example
  * ```ts
- * const floorUs = await measureReadCallFloor(TODAYS_LAYOUT); // about 16 µs a call
+ * const floorUs = await measureReadCallFloor(TODAYS_LAYOUT); // about 10 µs a call
  * ```
  */
 export async function measureReadCallFloor(layout: ReadLayout, repeats = 3): Promise<number> {

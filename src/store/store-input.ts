@@ -271,8 +271,9 @@ export function eventFilterSql(
     sessionsOfCall = "SELECT session_id FROM calls WHERE call_id = ?",
   }: {
     /**
-     * Rows may hold several events (SQLite, `TrailRows`): their type and at columns are their
-     * last event's, so those clauses let every such row through and the caller filters its events.
+     * Rows may hold several events, of several calls (SQLite, `TrailRows`): their columns are
+     * their last event's, so the clauses on them let every such row through and the caller
+     * filters its events.
      */
     packedRows?: boolean;
     /** A query of the sessions that have a call with the id given as its one parameter. */
@@ -285,16 +286,16 @@ export function eventFilterSql(
     clauses.push(clause);
     params.push(value);
   };
+  // A packed row's text has a newline between its events (canonical JSON has no raw newline).
+  const packed = packedRows ? " OR instr(event, char(10)) > 0" : "";
   if (filter.sessionId !== undefined) add("session_id = ?", filter.sessionId);
   if (filter.callId !== undefined) {
     // Events are indexed by session only (every index slows appends): the calls table says
     // which sessions to look in.
     if (filter.sessionId === undefined) add(`session_id IN (${sessionsOfCall})`, filter.callId);
-    add("call_id = ?", filter.callId);
+    add(`(call_id = ?${packed})`, filter.callId);
   }
-  if (filter.tool !== undefined) add("tool = ?", filter.tool);
-  // A packed row's text has a newline between its events (canonical JSON has no raw newline).
-  const packed = packedRows ? " OR instr(event, char(10)) > 0" : "";
+  if (filter.tool !== undefined) add(`(tool = ?${packed})`, filter.tool);
   if (filter.type !== undefined) add(`(type = ?${packed})`, filter.type);
   if (filter.since !== undefined) add(`(at >= ?${packed})`, filter.since);
   if (filter.afterSeq !== undefined) add("seq > ?", filter.afterSeq);

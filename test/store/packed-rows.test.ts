@@ -19,27 +19,36 @@ async function rows(store: Store): Promise<Record<string, unknown>[]> {
   return found as Record<string, unknown>[];
 }
 
-/** Each link's events, as a SQLite store groups them: a read call's consecutive events are one. */
+/**
+ * Each link's events, as a SQLite store groups them: a read call's consecutive events are one
+ * run, and the consecutive read calls of one session in one batch are one link (ADR 0086).
+ */
 function links(batch: readonly StoreEvent[]): StoreEvent[][] {
-  const grouped: StoreEvent[][] = [];
+  const runs: StoreEvent[][] = [];
   for (const event of batch) {
-    const last = grouped.at(-1)?.[0];
+    const last = runs.at(-1)?.[0];
     const same =
       last &&
       last.sessionId === event.sessionId &&
       last.callId === event.callId &&
       last.tool === event.tool;
-    if (same) grouped.at(-1)?.push(event);
-    else grouped.push([event]);
+    if (same) runs.at(-1)?.push(event);
+    else runs.push([event]);
   }
-  return grouped.flatMap((run) => {
+  const grouped: { events: StoreEvent[]; read: boolean }[] = [];
+  for (const run of runs) {
     const starts = run.filter((event) => event.type === "started");
     const read =
       run.length > 1 &&
       starts.length > 0 &&
       starts.every((event) => event.type === "started" && event.writes === false);
-    return read ? [run] : run.map((event) => [event]);
-  });
+    const open = grouped.at(-1);
+    if (read && open?.read && open.events[0]?.sessionId === run[0]?.sessionId) {
+      open.events.push(...run);
+    } else if (read) grouped.push({ events: run, read });
+    else for (const event of run) grouped.push({ events: [event], read: false });
+  }
+  return grouped.map((link) => link.events);
 }
 
 /**
@@ -66,7 +75,7 @@ function expectedChain(
   return chains;
 }
 
-describe("a SQLite row holding a read call's events", () => {
+describe("a SQLite row holding the events of a turn's read calls", () => {
   it("is one row for the four events of a read, one row per event for a write", async () => {
     const store = await fresh();
     await store.emitMany([...read("r1"), ...callEvents({ sessionId: "ses_1", callId: "w1" })]);
@@ -98,10 +107,13 @@ describe("a SQLite row holding a read call's events", () => {
     expect(listed.map((record) => record.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(listed.map((record) => record.hash)).toEqual(hashes);
     expect(listed.map((record) => record.prevHash)).toEqual(chain.map((link) => link.prevHash));
-    // One link a read call: its four events share the hashes; a write's events are four links.
-    expect(new Set(hashes).size).toBe(6);
-    expect(listed[3]?.prevHash).toBe(GENESIS_HASH);
-    expect(listed[4]?.prevHash).toBe(hashes[3]);
+    // One link for both read calls: their eight events share the hashes; a write's events are
+    // four links.
+    expect(new Set(hashes).size).toBe(5);
+    expect(new Set(hashes.slice(0, 8)).size).toBe(1);
+    expect(listed[7]?.prevHash).toBe(GENESIS_HASH);
+    expect(listed[8]?.prevHash).toBe(hashes[7]);
+    expect(await rows(store)).toHaveLength(5);
     expect(listed.map((record) => record.event)).toEqual(JSON.parse(JSON.stringify(events)));
     expect(listed[5]).toMatchObject({ callId: "r2", tool: "lookup", type: "decided" });
     const [head] = await store.listChainHeads("ses_1");
@@ -118,6 +130,23 @@ describe("a SQLite row holding a read call's events", () => {
     expect((await store.listEvents({ callId: "r2" })).map((record) => record.seq)).toEqual([
       5, 6, 7, 8,
     ]);
+    // The row's call_id column is r2's: r1's events are found by their own texts.
+    const first = await store.listEvents({ callId: "r1", sessionId: "ses_1" });
+    expect(first.map((record) => `${record.callId}:${record.seq}`)).toEqual([
+      "r1:1",
+      "r1:2",
+      "r1:3",
+      "r1:4",
+    ]);
+    expect((await store.listEvents({ callId: "r1" })).map((record) => record.seq)).toEqual([
+      1, 2, 3, 4,
+    ]);
+    expect(
+      (await store.listEvents({ callId: "r1", type: "finished" })).map((record) => record.seq),
+    ).toEqual([4]);
+    expect((await store.listEvents({ tool: "lookup" })).map((record) => record.callId)).toEqual(
+      [...events.filter((event) => event.tool === "lookup")].map((event) => event.callId),
+    );
     const since = events[5]?.at ?? 0;
     expect((await store.listEvents({ since })).every((record) => record.at >= since)).toBe(true);
     const chainRows = await store.listChainRows("ses_1", { afterSeq: 2, limit: 3 });
@@ -127,6 +156,52 @@ describe("a SQLite row holding a read call's events", () => {
       [5, hashes[4]],
     ]);
     expect(await store.verifyChain()).toEqual({ ok: true, checked: 12, sessions: 1 });
+    await store.close();
+  });
+
+  it("starts a new link when a turn's read calls pass 64 KiB of text, and verifies", async () => {
+    const store = await fresh();
+    const big = JSON.stringify({ q: "x".repeat(30_000) });
+    const events = ["r1", "r2", "r3", "r4"].flatMap((callId) =>
+      callEvents({ sessionId: "ses_1", callId, tool: "lookup", writes: false, rawArguments: big }),
+    );
+    await store.emitMany(events);
+    const stored = await rows(store);
+    // Each call's text is over 30,000 characters: two calls a link, never a third.
+    expect(stored.map((row) => [row.seq, row.call_id])).toEqual([
+      [8, "r2"],
+      [16, "r4"],
+    ]);
+    expect(stored.every((row) => String(row.event).length <= 64 * 1024 + 16)).toBe(true);
+    const listed = await store.listEvents({ sessionId: "ses_1", callId: "r3" });
+    expect(listed.map((record) => record.seq)).toEqual([9, 10, 11, 12]);
+    expect(await store.verifyChain()).toEqual({ ok: true, checked: 16, sessions: 1 });
+    await store.close();
+  });
+
+  it("keeps the reads of two sessions in one batch in links of their own sessions", async () => {
+    const store = await fresh();
+    const events = [
+      ...read("a1", "ses_a"),
+      ...read("a2", "ses_a"),
+      ...read("b1", "ses_b"),
+      ...read("a3", "ses_a"),
+    ];
+    await store.emitMany(events);
+    const stored = await rows(store);
+    expect(stored.map((row) => [row.session_id, row.seq, row.call_id])).toEqual([
+      ["ses_a", 8, "a2"],
+      ["ses_a", 12, "a3"],
+      ["ses_b", 4, "b1"],
+    ]);
+    const listed = await store.listEvents({ callId: "a1" });
+    expect(listed.map((record) => `${record.sessionId}:${record.seq}`)).toEqual([
+      "ses_a:1",
+      "ses_a:2",
+      "ses_a:3",
+      "ses_a:4",
+    ]);
+    expect(await store.verifyChain()).toEqual({ ok: true, checked: 16, sessions: 2 });
     await store.close();
   });
 
@@ -181,77 +256,88 @@ describe("tampering with a packed row", () => {
     {
       name: "an edited event inside it",
       sql: () =>
-        `UPDATE audit_events SET event = replace(event, '"decided"', '"log"') WHERE seq = 4`,
+        `UPDATE audit_events SET event = replace(event, '"decided"', '"log"') WHERE seq = 8`,
       seq: 1,
-      problem: /events 1 to 4 were altered/,
+      problem: /events 1 to 8 were altered/,
     },
     {
       name: "an event removed from it",
       sql: (row) =>
-        `UPDATE audit_events SET event = ${lit(joinedLinkText(eventsOf(row).slice(1)))} WHERE seq = 4`,
+        `UPDATE audit_events SET event = ${lit(joinedLinkText(eventsOf(row).slice(1)))} WHERE seq = 8`,
       seq: 1,
       problem: /event 1 is missing/,
     },
     {
       name: "an event added to it",
       sql: (row) =>
-        `UPDATE audit_events SET event = ${lit(joinedLinkText([...eventsOf(row), eventsOf(row)[0] ?? ""]))}, seq = 5 WHERE seq = 4`,
+        `UPDATE audit_events SET event = ${lit(joinedLinkText([...eventsOf(row), eventsOf(row)[0] ?? ""]))}, seq = 9 WHERE seq = 8`,
       seq: 1,
-      problem: /events 1 to 5 were altered/,
+      problem: /events 1 to 9 were altered/,
     },
     {
       name: "two of its events swapped",
       sql: (row) => {
         const [a, b, ...rest] = eventsOf(row);
-        return `UPDATE audit_events SET event = ${lit(joinedLinkText([b ?? "", a ?? "", ...rest]))} WHERE seq = 4`;
+        return `UPDATE audit_events SET event = ${lit(joinedLinkText([b ?? "", a ?? "", ...rest]))} WHERE seq = 8`;
       },
       seq: 1,
-      problem: /events 1 to 4 were altered/,
+      problem: /events 1 to 8 were altered/,
     },
     {
       name: "its events rejoined as an older docket's packed row",
       sql: (row) =>
-        `UPDATE audit_events SET event = ${lit(eventsOf(row).join("\n"))} WHERE seq = 4`,
+        `UPDATE audit_events SET event = ${lit(eventsOf(row).join("\n"))} WHERE seq = 8`,
       seq: 1,
-      problem: /events 1 to 4 were altered/,
+      problem: /events 1 to 8 were altered/,
     },
     {
       name: "its closing bracket taken off",
       sql: (row) =>
-        `UPDATE audit_events SET event = ${lit(String(row.event).slice(0, -1))} WHERE seq = 4`,
+        `UPDATE audit_events SET event = ${lit(String(row.event).slice(0, -1))} WHERE seq = 8`,
       seq: 1,
       problem: /altered/,
     },
     {
       name: "an edited type column",
-      sql: () => "UPDATE audit_events SET type = 'log' WHERE seq = 4",
-      seq: 4,
-      problem: /event 4 was altered \(its type column/,
+      sql: () => "UPDATE audit_events SET type = 'log' WHERE seq = 8",
+      seq: 8,
+      problem: /event 8 was altered \(its type column/,
     },
     {
       name: "an edited call_id column",
-      sql: () => "UPDATE audit_events SET call_id = 'other' WHERE seq = 4",
-      seq: 1,
-      problem: /event 1 was altered \(its call_id column/,
+      sql: () => "UPDATE audit_events SET call_id = 'other' WHERE seq = 8",
+      seq: 8,
+      problem: /event 8 was altered \(its call_id column/,
     },
     {
       name: "an edited prev_hash",
-      sql: () => `UPDATE audit_events SET prev_hash = ${lit("1".repeat(64))} WHERE seq = 4`,
+      sql: () => `UPDATE audit_events SET prev_hash = ${lit("1".repeat(64))} WHERE seq = 8`,
       seq: 1,
       problem: /does not start the chain/,
     },
     {
       name: "the row deleted",
-      sql: () => "DELETE FROM audit_events WHERE seq = 4",
+      sql: () => "DELETE FROM audit_events WHERE seq = 8",
       seq: 1,
-      problem: /events 1 to 4 are missing/,
+      problem: /events 1 to 8 are missing/,
     },
   ];
+  tamperings.push({
+    name: "one call's events moved to the other call",
+    sql: (row) => {
+      const moved = eventsOf(row).map((text) => text.replaceAll('"callId":"r1"', '"callId":"r2"'));
+      return `UPDATE audit_events SET event = ${lit(joinedLinkText(moved))} WHERE seq = 8`;
+    },
+    seq: 1,
+    problem: /events 1 to 8 were altered/,
+  });
   for (const tampering of tamperings) {
     it(`is caught by verify: ${tampering.name}`, async () => {
       const store = await fresh();
+      // One row for both reads of the first batch (seq 8), one for the next batch's (seq 12).
       await store.emitMany([...read("r1"), ...read("r2")]);
-      expect(await store.verifyChain()).toEqual({ ok: true, checked: 8, sessions: 1 });
+      await store.emitMany(read("r3"));
+      expect(await store.verifyChain()).toEqual({ ok: true, checked: 12, sessions: 1 });
       const [first] = await rows(store);
       await rawSql(store, [...liftAppendOnly(store), tampering.sql(first ?? {})]);
       const verdict = await store.verifyChain("ses_1");

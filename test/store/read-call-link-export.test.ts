@@ -5,15 +5,20 @@ import { verifyTrail } from "../../src/audit/verify-trail.js";
 import { callEvents } from "./support/call-events.js";
 import { freshSqliteStores, readCallEvents } from "./support/fresh-sqlite-stores.js";
 
-// A read call's events are one link of the chain on SQLite (ADR 0077); an export names the link
-// on each of its event lines, and anyone can check it from the export alone.
+// A turn's read calls are one link of the chain on SQLite (ADRs 0077, 0086); an export names the
+// link on each of its event lines, each line keeps its own call, and anyone can check it from
+// the export alone.
 const fresh = freshSqliteStores("docket-link-export-");
 const read = readCallEvents;
 
-describe("a read call's link in an export", () => {
+describe("a link of read calls in an export", () => {
   async function exported(): Promise<string> {
     const store = await fresh();
-    await store.emitMany([...read("r1"), ...callEvents({ sessionId: "ses_1", callId: "w1" })]);
+    await store.emitMany([
+      ...read("r1"),
+      ...read("r2"),
+      ...callEvents({ sessionId: "ses_1", callId: "w1" }),
+    ]);
     let text = "";
     await exportTrail(store, { sessionId: "ses_1" }, (line) => {
       text += line;
@@ -34,15 +39,19 @@ describe("a read call's link in an export", () => {
       .map((line) => JSON.parse(line) as { kind: string; row?: Record<string, unknown> })
       .filter((line) => line.kind === "event")
       .map((line) => line.row);
-    expect(rows.map((row) => [row?.seq, row?.type, row?.linkEnd])).toEqual([
-      [1, "requested", 4],
-      [2, "decided", 4],
-      [3, "started", 4],
-      [4, "finished", 4],
-      [5, "requested", undefined],
-      [6, "decided", undefined],
-      [7, "started", undefined],
-      [8, "finished", undefined],
+    expect(rows.map((row) => [row?.seq, row?.callId, row?.type, row?.linkEnd])).toEqual([
+      [1, "r1", "requested", 8],
+      [2, "r1", "decided", 8],
+      [3, "r1", "started", 8],
+      [4, "r1", "finished", 8],
+      [5, "r2", "requested", 8],
+      [6, "r2", "decided", 8],
+      [7, "r2", "started", 8],
+      [8, "r2", "finished", 8],
+      [9, "w1", "requested", undefined],
+      [10, "w1", "decided", undefined],
+      [11, "w1", "started", undefined],
+      [12, "w1", "finished", undefined],
     ]);
     expect(await chainProblems(text)).toEqual([]);
   });
@@ -94,7 +103,9 @@ describe("a read call's link in an export", () => {
     const edits = [
       lines.map((line, i) => (i === decided ? line.replace("lookup", "lookuq") : line)),
       lines.filter((_, i) => i !== decided),
-      lines.map((line) => line.replace(',"linkEnd":4', "")),
+      lines.map((line) => line.replace(',"linkEnd":8', "")),
+      // One call's event given to the other: its text is in the link's hash.
+      lines.map((line, i) => (i === decided ? line.replace('\\"r1\\"', '\\"r2\\"') : line)),
     ];
     for (const edited of edits) {
       const problems = await chainProblems(edited.join("\n"));

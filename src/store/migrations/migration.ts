@@ -13,6 +13,7 @@ import { owedDeliveries } from "./012-owed-deliveries.js";
 import { approvalsByTime } from "./013-approvals-by-time.js";
 import { approvalsSearch } from "./014-approvals-search.js";
 import { oneLinkReadCalls } from "./015-one-link-read-calls.js";
+import { oneLinkReadTurns } from "./016-one-link-read-turns.js";
 
 /** One numbered step of the schema, in each engine's SQL. */
 export interface Migration {
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   approvalsByTime,
   approvalsSearch,
   oneLinkReadCalls,
+  oneLinkReadTurns,
 ];
 
 /**

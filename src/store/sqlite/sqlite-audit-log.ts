@@ -1,4 +1,4 @@
-import { type ChainHead, type ChainRow, ChainVerifier, GENESIS_HASH } from "../audit-chain.js";
+import { type ChainHead, ChainVerifier, GENESIS_HASH } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
 import type { CallRow } from "../call-state.js";
 import { foldCallWrite, type PendingCallWrite } from "../pending-write.js";
@@ -10,7 +10,7 @@ import type { CallEntry, SqliteCalls } from "./sqlite-calls.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 import { TrailRows } from "./trail-rows.js";
-import { auditRecordOf, unpackTrailRow } from "./unpack-trail-row.js";
+import { auditRecordOf, type LinkColumns, unpackTrailRow } from "./unpack-trail-row.js";
 
 /**
  * The audit trail of a SQLite store: appends to the per-session hash chains, lists and verifies
@@ -142,7 +142,7 @@ export class SqliteAuditLog {
     const rows = this.sql(`SELECT * FROM audit_events ${where} ORDER BY session_id, seq`).iterate(
       ...params,
     );
-    const wanted = (link: Pick<ChainRow, "seq" | "type" | "at">) => matches(link, filter);
+    const wanted = (link: LinkColumns) => matches(link, filter);
     for (const row of rows) {
       for (const link of unpackTrailRow(row as Row, wanted)) {
         if (!wanted(link)) continue;
@@ -188,8 +188,10 @@ export class SqliteAuditLog {
 }
 
 /** The filters a packed row's columns cannot answer for each of its events. */
-function matches(link: Pick<ChainRow, "seq" | "type" | "at">, filter: EventFilter): boolean {
+function matches(link: LinkColumns, filter: EventFilter): boolean {
   if (filter.type !== undefined && link.type !== filter.type) return false;
+  if (filter.callId !== undefined && link.callId !== filter.callId) return false;
+  if (filter.tool !== undefined && link.tool !== filter.tool) return false;
   if (filter.since !== undefined && link.at < filter.since) return false;
   return filter.afterSeq === undefined || link.seq > filter.afterSeq;
 }

@@ -16,14 +16,22 @@ interface Placed {
 }
 
 /**
+ * The text a joined link holds at most before the next read call starts a link of its own: a
+ * turn of read calls stays one row, a turn of huge results does not become one huge row.
+ */
+export const MAX_JOINED_LINK_CHARS = 64 * 1024;
+
+/**
  * Lays a write's chained events out as `audit_events` rows and links them into their session's
- * chain: one row and one link per event, except that the consecutive events of one read call
- * (a `started` that does not write, and no intent) are one row and one link (ADR 0077). Such a
- * row holds their canonical JSON texts as `joinedLinkText` joins them, its `seq`, `type` and
- * `at` are its last event's, and its hash is `linkHash(seq, sessionId, prevHash, text)`: one
- * SHA-256 for the call instead of one per event. Each event keeps its own seq, so `audit show`
- * and the listings read every event as before. A row costs SQLite about as much as the bytes it
- * adds to the write-ahead log; four rows of a read call cost about twice one row.
+ * chain: one row and one link per event, except that the consecutive read calls of one session
+ * in one write (each a run of its events with a `started` that does not write, and no intent)
+ * are one row and one link together (ADRs 0077, 0086). Such a row holds their canonical JSON
+ * texts as `joinedLinkText` joins them, its `seq`, `call_id`, `type`, `tool` and `at` are its
+ * last event's, and its hash is `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for a
+ * turn's read calls instead of one per call. Each event keeps its own seq, call id and tool in
+ * its text, so `audit show` and the listings read every event as before. A row costs SQLite
+ * about as much as the bytes it adds to the write-ahead log, and ten rows of a turn's reads
+ * about one and a half times their one row.
  *
  * @example
  * ```ts
@@ -38,10 +46,18 @@ interface Placed {
  * ```
  */
 export class TrailRows {
+  /** The events of the call in hand. */
   private run: Placed[] = [];
   private runHead: MovingHead | undefined;
+  /** Read calls laid out so far that share one link, and the length of their texts. */
+  private joined: Placed[] = [];
+  private joinedHead: MovingHead | undefined;
+  private joinedChars = 0;
 
-  constructor(private readonly insert: MultiRowInsert) {}
+  constructor(
+    private readonly insert: MultiRowInsert,
+    private readonly maxJoinedChars = MAX_JOINED_LINK_CHARS,
+  ) {}
 
   /**
    * The next event of the chain (of any session), at `seq`; `head` is its session's head,
@@ -55,31 +71,59 @@ export class TrailRows {
         last.item.callId !== item.callId ||
         last.item.tool !== item.tool)
     ) {
-      this.end();
+      this.endCall();
     }
     this.runHead = head;
     this.run.push({ item, seq });
   }
 
-  /** Write out the run in hand (call before flushing the insert, and before reading a head). */
+  /** Write out everything in hand (call before flushing the insert, and before reading a head). */
   end(): void {
+    this.endCall();
+    this.endJoined();
+  }
+
+  /** The call in hand ends: a read joins the link in hand, anything else is a link an event. */
+  private endCall(): void {
     const run = this.run;
     const head = this.runHead;
     if (run.length === 0 || head === undefined) return;
     this.run = [];
-    const { sessionId } = (run[0] as Placed).item;
-    if (run.length === 1 || !isRead(run)) {
-      for (const { item, seq } of run) {
-        const prevHash = head.hash;
-        head.hash = linkHash(seq, sessionId, prevHash, item.json);
-        this.row(item, seq, item.json, prevHash, head.hash);
+    if (run.length > 1 && isRead(run)) {
+      let chars = 0;
+      for (const { item } of run) chars += item.json.length + 2;
+      if (
+        this.joinedHead !== head ||
+        (this.joined.length > 0 && this.joinedChars + chars > this.maxJoinedChars)
+      ) {
+        this.endJoined();
       }
+      this.joinedHead = head;
+      this.joinedChars += chars;
+      for (const placed of run) this.joined.push(placed);
       return;
     }
-    const last = run[run.length - 1] as Placed;
-    const text = joinedLinkText(run.map(({ item }) => item.json));
+    this.endJoined();
+    const { sessionId } = (run[0] as Placed).item;
+    for (const { item, seq } of run) {
+      const prevHash = head.hash;
+      head.hash = linkHash(seq, sessionId, prevHash, item.json);
+      this.row(item, seq, item.json, prevHash, head.hash);
+    }
+  }
+
+  /** The read calls in hand become one row and one link. */
+  private endJoined(): void {
+    const joined = this.joined;
+    const head = this.joinedHead;
+    if (joined.length === 0 || head === undefined) return;
+    this.joined = [];
+    this.joinedHead = undefined;
+    this.joinedChars = 0;
+    const last = joined[joined.length - 1] as Placed;
+    const text = joinedLinkText(joined.map(({ item }) => item.json));
     const prevHash = head.hash;
-    head.hash = linkHash(last.seq, sessionId, prevHash, text);
+    head.hash = linkHash(last.seq, last.item.sessionId, prevHash, text);
     this.row(last.item, last.seq, text, prevHash, head.hash);
   }
 
