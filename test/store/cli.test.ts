@@ -169,6 +169,48 @@ describe("docket audit and docket sessions", () => {
     expect(unsigned.stdout).toMatch(/forged_session: session "ses_1", event 1/);
   }, 120_000);
 
+  it("shows, lists and verifies each read call of a turn that is one link, and refuses an edit of one", async () => {
+    // Three read calls committed together are one row and one link of the chain (ADR 0086).
+    const readsUrl = `sqlite:${join(root, "reads.db")}`;
+    const store = await openStore(readsUrl);
+    await store.createSession({ id: "ses_r", principal: "agent", configHash: "c0ffee" });
+    await store.emitMany(
+      ["read_a", "read_b", "read_c"].flatMap((callId) =>
+        callEvents({ sessionId: "ses_r", callId, tool: "lookup", writes: false }),
+      ),
+    );
+    await store.close();
+    const [show, list, verify] = await Promise.all([
+      docket(["audit", "show", "read_b", "--store", readsUrl]),
+      docket(["audit", "list", "--session", "ses_r", "--json", "--store", readsUrl]),
+      docket(["audit", "verify", "--store", readsUrl]),
+    ]);
+    expect(show.code).toBe(0);
+    expect(show.stdout.match(/#\d+ /g)).toEqual(["#5 ", "#6 ", "#7 ", "#8 "]);
+    expect(show.stdout).not.toMatch(/read_a|read_c/);
+    const listed = list.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { callId: string; tool: string });
+    expect(listed.map((call) => [call.callId, call.tool]).sort()).toEqual([
+      ["read_a", "lookup"],
+      ["read_b", "lookup"],
+      ["read_c", "lookup"],
+    ]);
+    expect(verify).toMatchObject({ code: 0 });
+    expect(verify.stdout).toMatch(/^ok: 12 events in 1 chain verified\./);
+
+    const reads = await openStore(readsUrl, { readOnly: true });
+    await reads.close();
+    await rawSql(reads, [
+      ...liftAppendOnly(reads),
+      `UPDATE audit_events SET event = replace(event, '"callId":"read_b"', '"callId":"read_x"') WHERE seq = 12`,
+    ]);
+    const edited = await docket(["audit", "verify", "--store", readsUrl]);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toMatch(/^broken: session "ses_r", event 1: events 1 to 12 were altered/);
+  });
+
   it("reports a store that does not exist without creating it", async () => {
     const verify = await docket([
       "audit",
