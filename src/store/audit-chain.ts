@@ -228,6 +228,16 @@ function checkRow(
   prevHash: string,
 ): { seq: number; problem: string } | undefined {
   if (row.seq !== expected) {
+    // The first event of a link of several that follows the chain's last link: its row is
+    // where the gap is, so events were cut from its text (its seqs count back from its last).
+    if (
+      row.seq > expected &&
+      row.linkEnd !== undefined &&
+      row.packedFrom === row.seq &&
+      row.prevHash === prevHash
+    ) {
+      return altered(expected, row.linkEnd, "events are missing from it");
+    }
     return row.seq > expected
       ? {
           seq: expected,

@@ -159,6 +159,35 @@ describe("a SQLite row holding the events of a turn's read calls", () => {
     await store.close();
   });
 
+  it("finds each call of a turn's row by its id or tool, whatever characters the id holds", async () => {
+    const store = await fresh();
+    const ids = [
+      "plain",
+      'caf\u00e9 "quoted" \\',
+      "nul\u0000",
+      "lone\ud800",
+      "line\nbreak",
+      "\ufffd",
+    ];
+    const events = ids.flatMap((callId, i) =>
+      callEvents({ sessionId: "ses_1", callId, tool: `lookup_${i % 2}`, writes: false }),
+    );
+    await store.emitMany(events);
+    expect(await rows(store)).toHaveLength(1);
+    for (const callId of ids) {
+      const listed = await store.listEvents({ sessionId: "ses_1", callId });
+      expect(listed, JSON.stringify(callId)).toHaveLength(4);
+      expect(new Set(listed.map((record) => record.callId)).size).toBe(1);
+    }
+    // The stored ids of "nul\u0000" and "lone\ud800" both read "…\ufffd": each filter finds
+    // the events stored under that id.
+    expect(await store.listEvents({ callId: "absent" })).toEqual([]);
+    expect((await store.listEvents({ tool: "lookup_1" })).map((record) => record.seq)).toEqual([
+      5, 6, 7, 8, 13, 14, 15, 16, 21, 22, 23, 24,
+    ]);
+    await store.close();
+  });
+
   it("starts a new link when a turn's read calls pass 64 KiB of text, and verifies", async () => {
     const store = await fresh();
     const big = JSON.stringify({ q: "x".repeat(30_000) });
@@ -265,7 +294,16 @@ describe("tampering with a packed row", () => {
       sql: (row) =>
         `UPDATE audit_events SET event = ${lit(joinedLinkText(eventsOf(row).slice(1)))} WHERE seq = 8`,
       seq: 1,
-      problem: /event 1 is missing/,
+      problem:
+        /events 1 to 8 were altered \(they are one link of the chain, and events are missing from it\)/,
+    },
+    {
+      name: "a whole call cut from it",
+      sql: (row) =>
+        `UPDATE audit_events SET event = ${lit(joinedLinkText(eventsOf(row).slice(4)))} WHERE seq = 8`,
+      seq: 1,
+      problem:
+        /events 1 to 8 were altered \(they are one link of the chain, and events are missing from it\)/,
     },
     {
       name: "an event added to it",
@@ -346,6 +384,37 @@ describe("tampering with a packed row", () => {
       await store.close();
     });
   }
+});
+
+describe("a call cut from the middle of a turn's link", () => {
+  it("names the link, not the seqs of the intact call before the cut", async () => {
+    const store = await fresh();
+    await store.emitMany(callEvents({ sessionId: "ses_1", callId: "w1" })); // seqs 1-4
+    await store.emitMany([...read("r1"), ...read("r2"), ...read("r3")]); // seqs 5-16, one row
+    const [found] = await rawSql(store, ["SELECT event FROM audit_events WHERE seq = 16"]);
+    const texts = eventsOf((found as Record<string, unknown>[])[0] ?? {});
+    await rawSql(store, [
+      ...liftAppendOnly(store),
+      `UPDATE audit_events SET event = ${lit(joinedLinkText([...texts.slice(0, 4), ...texts.slice(8)]))} WHERE seq = 16`,
+    ]);
+    const verdict = await store.verifyChain("ses_1");
+    expect(verdict).toMatchObject({ ok: false, seq: 5 });
+    expect(verdict.ok === false && verdict.problem).toBe(
+      "events 5 to 16 were altered (they are one link of the chain, and events are missing from it)",
+    );
+    await store.close();
+  });
+
+  it("still names a deleted row before a link as its events missing", async () => {
+    const store = await fresh();
+    await store.emitMany(read("r0")); // seqs 1-4, one row
+    await store.emitMany([...read("r1"), ...read("r2")]); // seqs 5-12, one row
+    await rawSql(store, [...liftAppendOnly(store), "DELETE FROM audit_events WHERE seq = 4"]);
+    const verdict = await store.verifyChain("ses_1");
+    expect(verdict).toMatchObject({ ok: false, seq: 1 });
+    expect(verdict.ok === false && verdict.problem).toMatch(/^events 1 to 4 are missing/);
+    await store.close();
+  });
 });
 
 describe("an event text that is valid JSON but not an event", () => {

@@ -99,7 +99,10 @@ export class SqliteAuditLog {
         }
         // The map holds this object: the head moves on in place (its hash as the rows link).
         head.seq += 1;
-        rows.add(item, head.seq, head);
+        // A call whose row another process owns (its id already finished there) keeps a link of
+        // its own: a joined row's calls are all this writer's, as the owners of an unsigned
+        // tail are read from a row's last call (`SqliteAttestations.unsignedTails`).
+        rows.add(item, head.seq, head, next?.owner === this.owner);
       }
       if (next !== entry.row) {
         entry.row = next;
@@ -143,7 +146,13 @@ export class SqliteAuditLog {
       ...params,
     );
     const wanted = (link: LinkColumns) => matches(link, filter);
+    const needles = packedRowNeedles(filter);
     for (const row of rows) {
+      const text = String((row as Row).event);
+      // A packed row without the call's (or tool's) text holds none of its events: not parsed.
+      if (needles.length > 0 && text.includes("\n") && !needles.every((n) => text.includes(n))) {
+        continue;
+      }
       for (const link of unpackTrailRow(row as Row, wanted)) {
         if (!wanted(link)) continue;
         records.push(auditRecordOf(link));
@@ -185,6 +194,24 @@ export class SqliteAuditLog {
     // A read transaction: the heads and the rows are one snapshot, even while others append.
     return read.deferred();
   }
+}
+
+/**
+ * Texts every event a filter on a call id or a tool wants holds in its canonical JSON (which
+ * escapes strings as JSON.stringify does). A stored id with U+FFFD may stand for an id that held
+ * a NUL or a lone surrogate, written otherwise in the text: no needle then.
+ */
+function packedRowNeedles(filter: EventFilter): string[] {
+  const needles: string[] = [];
+  for (const [key, value] of [
+    ["callId", filter.callId],
+    ["tool", filter.tool],
+  ] as const) {
+    if (value !== undefined && !value.includes("\ufffd")) {
+      needles.push(`"${key}":${JSON.stringify(value)}`);
+    }
+  }
+  return needles;
 }
 
 /** The filters a packed row's columns cannot answer for each of its events. */

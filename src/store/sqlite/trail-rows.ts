@@ -25,7 +25,8 @@ export const MAX_JOINED_LINK_CHARS = 64 * 1024;
  * Lays a write's chained events out as `audit_events` rows and links them into their session's
  * chain: one row and one link per event, except that the consecutive read calls of one session
  * in one write (each a run of its events with a `started` that does not write, and no intent)
- * are one row and one link together (ADRs 0077, 0086). Such a row holds their canonical JSON
+ * are one row and one link together (ADRs 0077, 0086); a read call whose row another process
+ * owns is one link of its own, so that a joined row's calls all have its last call's owner. Such a row holds their canonical JSON
  * texts as `joinedLinkText` joins them, its `seq`, `call_id`, `type`, `tool` and `at` are its
  * last event's, and its hash is `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for a
  * turn's read calls instead of one per call. Each event keeps its own seq, call id and tool in
@@ -49,6 +50,8 @@ export class TrailRows {
   /** The events of the call in hand. */
   private run: Placed[] = [];
   private runHead: MovingHead | undefined;
+  /** Whether the call in hand is this writer's own (its row's owner), as of its last event. */
+  private runOwned = true;
   /** Read calls laid out so far that share one link, and the length of their texts. */
   private joined: Placed[] = [];
   private joinedHead: MovingHead | undefined;
@@ -61,9 +64,10 @@ export class TrailRows {
 
   /**
    * The next event of the chain (of any session), at `seq`; `head` is its session's head,
-   * whose hash moves on when the event's link is laid out (at the latest at `end`).
+   * whose hash moves on when the event's link is laid out (at the latest at `end`). `owned`
+   * says that the call's row is this writer's: only such read calls share a link with others.
    */
-  add(item: PendingEvent, seq: number, head: MovingHead): void {
+  add(item: PendingEvent, seq: number, head: MovingHead, owned = true): void {
     const last = this.run[this.run.length - 1];
     if (
       last &&
@@ -74,6 +78,7 @@ export class TrailRows {
       this.endCall();
     }
     this.runHead = head;
+    this.runOwned = owned;
     this.run.push({ item, seq });
   }
 
@@ -90,6 +95,14 @@ export class TrailRows {
     if (run.length === 0 || head === undefined) return;
     this.run = [];
     if (run.length > 1 && isRead(run)) {
+      if (!this.runOwned) {
+        // Another process's call: one link of its own events (ADR 0077), between the others.
+        this.endJoined();
+        this.joined = run;
+        this.joinedHead = head;
+        this.endJoined();
+        return;
+      }
       let chars = 0;
       for (const { item } of run) chars += item.json.length + 2;
       if (

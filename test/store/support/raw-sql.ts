@@ -71,7 +71,8 @@ export function lit(text: string): string {
 
 /**
  * `audit_events` rows (selected with their `call_id` and `event` columns) as the events they
- * hold, in order: a SQLite row may hold all the events of a read call (a JSON array, ADR 0077).
+ * hold, in order, each with its own call id: a SQLite row may hold all the events of a turn's
+ * read calls (a JSON array, ADRs 0077 and 0086).
  *
  * @example
  * ```ts
@@ -81,11 +82,12 @@ export function lit(text: string): string {
  */
 export function eventsOfRows(rows: unknown[] | undefined): { call_id: string; type: string }[] {
   return (rows as { call_id: string; event: string }[]).flatMap((row) => {
-    // A read call's row is one link: its events as a JSON array (ADR 0077).
-    const parsed = JSON.parse(row.event) as { type: unknown } | { type: unknown }[];
-    return (Array.isArray(parsed) ? parsed : [parsed]).map((event) => ({
-      call_id: row.call_id,
-      type: String(event.type),
-    }));
+    // A turn's read calls are one row: their events as a JSON array (ADRs 0077, 0086), each
+    // with its own call id; the row's call_id column is its last event's.
+    const parsed = JSON.parse(row.event) as
+      | { type: unknown; callId?: unknown }
+      | { type: unknown; callId?: unknown }[];
+    if (!Array.isArray(parsed)) return [{ call_id: row.call_id, type: String(parsed.type) }];
+    return parsed.map((event) => ({ call_id: String(event.callId), type: String(event.type) }));
   });
 }

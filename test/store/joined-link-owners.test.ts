@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readCallEvents as read } from "./support/fresh-sqlite-stores.js";
+import { rawSql } from "./support/raw-sql.js";
+import { openSignedAt, verifyStoreAt } from "./support/signed-trail.js";
+
+// A turn's read calls share one row (ADR 0086), and the owners of an unsigned tail are read from
+// each row's call: a call whose row another process owns must keep a row of its own, or a live
+// writer's tail is taken for a dead one's and signed as recovered.
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a read call whose row another process owns, in a turn of reads", () => {
+  for (const order of [
+    ["y", "x"],
+    ["x", "y"],
+  ]) {
+    it(`keeps a link of its own, and a live writer's tail is not recovered (${order.join(", ")})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "docket-joined-owners-"));
+      dirs.push(dir);
+      const url = `sqlite:${join(dir, "docket.db")}`;
+      // Process A runs read call x, signs its tail and is gone.
+      const a = await openSignedAt(url, dir);
+      await a.store.emitMany(read("x"));
+      await a.close();
+      // Process B, alive and not signed yet, runs y and x again (x's row: finished, A's).
+      const b = await openSignedAt(url, dir, { attestationIntervalMs: 3_600_000 });
+      await b.store.emitMany(order.flatMap((id) => read(id)));
+      const [rows] = await rawSql(b.store, [
+        "SELECT seq, call_id FROM audit_events WHERE seq > 4 ORDER BY seq",
+      ]);
+      expect((rows as { seq: number; call_id: string }[]).map((row) => row.call_id)).toEqual(order);
+      // A third process opens the store: recovery signs only tails whose owners are all gone.
+      const c = await openSignedAt(url, dir);
+      await c.close();
+      const report = await verifyStoreAt(url, dir);
+      await b.close();
+      expect(report.recovered).toEqual([]);
+    }, 60_000);
+  }
+});
