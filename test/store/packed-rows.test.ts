@@ -19,11 +19,16 @@ async function rows(store: Store): Promise<Record<string, unknown>[]> {
   return found as Record<string, unknown>[];
 }
 
+/** What the store's fold of a call's events says of its row: still open, and owned here. */
+type CallFold = { open: boolean; owned: boolean };
+
 /**
  * Each link's events, as a SQLite store groups them: a read call's consecutive events are one
- * run, and the consecutive read calls of one session in one batch are one link (ADR 0086).
+ * run, and the consecutive read calls of one session in one batch are one link (ADR 0086), if
+ * the call's row is this store's own: a started event gives it its owner while it is still open
+ * (a refused or finished call id that comes again keeps its row as it was).
  */
-function links(batch: readonly StoreEvent[]): StoreEvent[][] {
+function links(batch: readonly StoreEvent[], calls: Map<string, CallFold>): StoreEvent[][] {
   const runs: StoreEvent[][] = [];
   for (const event of batch) {
     const last = runs.at(-1)?.[0];
@@ -38,17 +43,35 @@ function links(batch: readonly StoreEvent[]): StoreEvent[][] {
   const grouped: { events: StoreEvent[]; read: boolean }[] = [];
   for (const run of runs) {
     const starts = run.filter((event) => event.type === "started");
+    const owned = foldOwned(run, calls);
     const read =
       run.length > 1 &&
       starts.length > 0 &&
       starts.every((event) => event.type === "started" && event.writes === false);
     const open = grouped.at(-1);
-    if (read && open?.read && open.events[0]?.sessionId === run[0]?.sessionId) {
+    if (read && owned && open?.read && open.events[0]?.sessionId === run[0]?.sessionId) {
       open.events.push(...run);
-    } else if (read) grouped.push({ events: run, read });
+    } else if (read) grouped.push({ events: run, read: owned });
     else for (const event of run) grouped.push({ events: [event], read: false });
   }
   return grouped.map((link) => link.events);
+}
+
+/** Fold a run of one call's events into its row's state; whether the row is owned after it. */
+function foldOwned(run: readonly StoreEvent[], calls: Map<string, CallFold>): boolean {
+  const first = run[0];
+  const key = `${first?.sessionId}\u0000${first?.callId}`;
+  const call = calls.get(key) ?? { open: true, owned: false };
+  for (const event of run) {
+    if (event.type === "started") {
+      if (call.open) call.owned = true;
+      // A write's started row is no longer open to another start.
+      if (event.writes) call.open = false;
+    }
+    if (event.type === "finished" || event.type === "refused") call.open = false;
+  }
+  calls.set(key, call);
+  return call.owned;
 }
 
 /**
@@ -60,8 +83,9 @@ function expectedChain(
   batches: readonly (readonly StoreEvent[])[],
 ): Map<string, { hash: string; prevHash: string }[]> {
   const chains = new Map<string, { hash: string; prevHash: string }[]>();
+  const calls = new Map<string, CallFold>();
   for (const batch of batches) {
-    for (const link of links(batch)) {
+    for (const link of links(batch, calls)) {
       const sessionId = link[0]?.sessionId ?? "";
       const events = chains.get(sessionId) ?? [];
       const prevHash = events.at(-1)?.hash ?? GENESIS_HASH;
@@ -265,7 +289,7 @@ describe("a SQLite row holding the events of a turn's read calls", () => {
           await store.close();
         },
       ),
-      { numRuns: 25 },
+      { numRuns: 100 },
     );
   });
 });
