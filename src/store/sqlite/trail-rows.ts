@@ -26,10 +26,11 @@ export const MAX_JOINED_LINK_CHARS = 64 * 1024;
  * chain: one row and one link per event, except that the consecutive read calls of one session
  * in one write (each a run of its events with a `started` that does not write, and no intent)
  * are one row and one link together (ADRs 0077, 0086); a read call whose row another process
- * owns is one link of its own, so that a joined row's calls all have its last call's owner. Such a row holds their canonical JSON
- * texts as `joinedLinkText` joins them, its `seq`, `call_id`, `type`, `tool` and `at` are its
- * last event's, and its hash is `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for a
- * turn's read calls instead of one per call. Each event keeps its own seq, call id and tool in
+ * owns is one link of its own, so that a joined row's calls all have its last call's owner.
+ * Such a row holds their canonical JSON texts as `joinedLinkText` joins them, its `seq`,
+ * `call_id`, `type`, `tool` and `at` are its last event's, and its hash is
+ * `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for a turn's read calls instead of one
+ * per call. Each event keeps its own seq, call id and tool in
  * its text, so `audit show` and the listings read every event as before. A row costs SQLite
  * about as much as the bytes it adds to the write-ahead log, and ten rows of a turn's reads
  * about one and a half times their one row.
