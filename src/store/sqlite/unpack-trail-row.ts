@@ -18,8 +18,9 @@ import { toChainRow } from "../store-rows.js";
  * covers), since one row may hold several calls. A row an older docket packed (its events
  * joined by newlines, ADR 0015) is a run of links: the hashes between its events are computed
  * from the one before, starting at the row's `prev_hash`, and its last event carries the row's
- * stored `hash`. In both, the last event carries the row's `type` and `at` columns, and an edit of any event or
- * column breaks the row's last link (named as its first event) and everything after.
+ * stored `hash`. In both, the last event carries the row's `type` and `at` columns, and an edit
+ * of any event or column breaks the row's last link (named as its first event) and everything
+ * after.
  *
  * @example
  * ```ts
