@@ -18,6 +18,12 @@ interface Placed {
 /**
  * The text a joined link holds at most before the next read call starts a link of its own: a
  * turn of read calls stays one row, a turn of huge results does not become one huge row.
+ *
+ * @example
+ * ```ts
+ * declare const insert: import("./multi-row-insert.js").MultiRowInsert;
+ * new TrailRows(insert, MAX_JOINED_LINK_CHARS); // the default
+ * ```
  */
 export const MAX_JOINED_LINK_CHARS = 64 * 1024;
 

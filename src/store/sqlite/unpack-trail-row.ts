@@ -77,7 +77,14 @@ export function unpackTrailRow(
   return links;
 }
 
-/** What a packed row's columns would say of one of its events; what filters look at. */
+/**
+ * What a packed row's columns would say of one of its events; what filters look at.
+ *
+ * @example
+ * ```ts
+ * const wanted = (link: LinkColumns) => link.callId === "call_1" && link.type === "finished";
+ * ```
+ */
 export type LinkColumns = Pick<ChainRow, "seq" | "type" | "at" | "callId" | "tool">;
 
 type EventColumns = Omit<LinkColumns, "seq">;
