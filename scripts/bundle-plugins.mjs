@@ -48,6 +48,18 @@ export const policyCheckApart = {
     }));
   },
 };
+// Every command but a hook call and the plain check is the CLI's CommonJS bundle (bin/cli.cjs),
+// which cli-loader.ts (bin/cli-main.js) compiles through V8's code cache: main.ts's import of
+// cli-bundle.ts is the loader's in the built CLI (docs/adr/0087-the-cli-is-one-cached-script.md).
+export const cliApart = {
+  name: "cli-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cli-bundle\.js$/ }, () => ({
+      path: "./cli-main.js",
+      external: true,
+    }));
+  },
+};
 // A hook registered with the daemon (`docket hook HOST --prefer-daemon`, main.ts hands it to
 // hook-client-main.js) is a bundle of its own too, bin/hook-client/: one small module instead of
 // the shared chunks, so a call the daemon answers costs about one Node start-up
@@ -84,6 +96,21 @@ export const requireInCheck = {
         "return import(name)",
         "return Promise.resolve().then(() => require(name))",
       );
+      if (replaced === text) throw new Error(`${args.path}: no \`return import(name)\` to replace`);
+      return { contents: replaced, loader: "ts", resolveDir: dirname(args.path) };
+    });
+  },
+};
+// import-package.ts loads packages with import(name); the CLI's bundle is CommonJS run through
+// vm.Script, which has no import() of its own without an experimental flag, so there it is the
+// loader's, handed in as __docketImport (load-cached-script.ts): the same ES module import,
+// resolved from the bundle's folder.
+export const importThroughLoader = {
+  name: "import-through-loader",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]shared[\\/]import-package\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      const replaced = text.replace("return import(name)", "return __docketImport(name)");
       if (replaced === text) throw new Error(`${args.path}: no \`return import(name)\` to replace`);
       return { contents: replaced, loader: "ts", resolveDir: dirname(args.path) };
     });

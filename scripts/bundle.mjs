@@ -5,8 +5,8 @@
 // stays a chunk of its own, loaded only when reached (docs/adr/0057-one-build-for-library-and-cli.md).
 // A cold `docket` process then resolves, reads and compiles a few dozen files, not hundreds
 // (docs/adr/0016-cold-start.md). Packages stay external and load from node_modules, except the
-// few small ones a cold run needs first (below, docs/adr/0027-packaging.md). The policy check's
-// CommonJS bundle is the one file that repeats code, for its V8 code cache (below, ADR 0022).
+// few small ones a cold run needs first (below, docs/adr/0027-packaging.md). The CLI's two
+// CommonJS bundles are the files that repeat code, for V8's code cache (below, ADRs 0022, 0087).
 // tsc writes only the declarations (package.json's build script).
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -14,9 +14,11 @@ import { dirname, join } from "node:path";
 import { build } from "esbuild";
 import {
   celOnFirstUse,
+  cliApart,
   docketItself,
   englishZodOnly,
   hookClientApart,
+  importThroughLoader,
   noHandlers,
   policyCheckApart,
   requireInCheck,
@@ -81,11 +83,21 @@ await build({
     "cli/bin/main": "src/cli/main.ts",
     // What main.js imports for `policy check`: it loads the check's own bundle (below).
     "cli/bin/policy-check-main": "src/cli/policy-check-loader.ts",
+    // What main.js imports for every other command but a hook call: it loads the CLI's bundle
+    // (below).
+    "cli/bin/cli-main": "src/cli/cli-loader.ts",
   },
   chunkNames: "chunks/[name]-[hash]",
   // Every package docket depends on, or may load as an optional peer.
   external: [...installed],
-  plugins: [docketItself, englishZodOnly, celOnFirstUse, policyCheckApart, hookClientApart],
+  plugins: [
+    docketItself,
+    englishZodOnly,
+    celOnFirstUse,
+    policyCheckApart,
+    cliApart,
+    hookClientApart,
+  ],
 });
 // The daemon's thin client (what main.js imports for `hook HOST --prefer-daemon`): its own small
 // ES module build with no package and no chunk of the CLI's, so a call the daemon answers loads
@@ -98,37 +110,55 @@ await build({
   entryPoints: { "hook-client": "src/hook/hook-client-main.ts" },
   chunkNames: "[name]-[hash]",
 });
-// The check's code is one CommonJS file, which policy-check-loader.ts (bin/policy-check-main.js,
-// the module main.js imports) compiles with vm.Script and V8's code cache in docket's own cache
-// folder: a cold check then deserialises its compiled code instead of compiling about 1 MB of
-// JavaScript (docs/adr/0022-code-cache.md). import.meta.url is the file's own URL, as in an ES
-// module; tree-sitter loads through its CommonJS build.
-await build({
+// Two CommonJS files, each compiled with vm.Script and V8's code cache in docket's own cache
+// folder by its loader (the module main.js imports): a cold command then deserialises its
+// compiled code instead of Node resolving, reading, linking and compiling dozens of ES module
+// files. import.meta.url is the file's own URL, as in an ES module. Each repeats what the shared
+// modules hold, on purpose: V8's code cache covers one script.
+// - bin/policy-check.cjs, the plain `policy check` (policy-check-loader.ts): the check's code
+//   only, about 0.8 MB, no handler; tree-sitter through its CommonJS build (ADR 0022).
+// - bin/cli.cjs, every other command but a hook call (cli-loader.ts), about 1.8 MB: apart from
+//   the check's, whose every cold start would read, hash and deserialise twice as much
+//   (docs/adr/0087-the-cli-is-one-cached-script.md).
+const cjs = {
   ...shared,
   splitting: false,
   format: "cjs",
   outdir: undefined,
-  entryPoints: ["src/cli/policy-check-main.ts"],
   charset: "ascii",
-  outfile: `${cli}/bin/policy-check.cjs`,
   define: { "import.meta.url": "__docketImportMetaUrl" },
   banner: {
     js: 'var __docketImportMetaUrl = require("node:url").pathToFileURL(__filename).href;',
   },
+};
+const checkBundle = `${cli}/bin/policy-check.cjs`;
+const cliBundle = `${cli}/bin/cli.cjs`;
+await build({
+  ...cjs,
+  entryPoints: ["src/cli/policy-check-main.ts"],
+  outfile: checkBundle,
   plugins: [englishZodOnly, celOnFirstUse, noHandlers, requireInCheck],
 });
-// ASCII only, so the loader reads it as Latin-1 into a one-byte string (about 1.5 ms less than
+await build({
+  ...cjs,
+  entryPoints: ["src/cli/cli-bundle.ts"],
+  outfile: cliBundle,
+  external: [...shared.external, ...installed],
+  plugins: [docketItself, englishZodOnly, celOnFirstUse, importThroughLoader],
+});
+// ASCII only, so a loader reads it as Latin-1 into a one-byte string (about 1.5 ms less than
 // decoding UTF-8 into a two-byte one). esbuild's ascii charset escapes strings, templates and
 // names; what it leaves (comments, a regular expression's literal characters) takes a \uXXXX
 // escape, which means the same character in a regular expression and nothing in a comment.
-const checkBundle = `${cli}/bin/policy-check.cjs`;
-writeFileSync(
-  checkBundle,
-  readFileSync(checkBundle, "utf8").replace(
-    /[^\0-\x7f]/g,
-    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  ),
-);
+for (const bundle of [checkBundle, cliBundle]) {
+  writeFileSync(
+    bundle,
+    readFileSync(bundle, "utf8").replace(
+      /[^\0-\x7f]/g,
+      (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    ),
+  );
+}
 // The bash grammar docket loads (1.3 MB), shipped as `docket/tree-sitter-bash.wasm` instead of
 // depending on tree-sitter-bash (about 20 MB of native sources and prebuilt binaries), with its
 // licence beside it.
@@ -139,8 +169,8 @@ copyFileSync(join(grammarPackage, "tree-sitter-bash.wasm"), "dist/tree-sitter-ba
 copyFileSync(join(grammarPackage, "LICENSE"), "dist/tree-sitter-bash.LICENSE");
 // The launcher. The bundle's main sets V8's --liftoff-only itself, just before tree-sitter's
 // first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).
-// No compile cache for the rest of the CLI (ADR 0019 says why Node's was withdrawn; ADR 0022
-// why the policy check's code cache is argued safe).
+// The CLI's code cache is docket's own (ADR 0019 says why Node's was withdrawn; ADR 0022 why
+// docket's is argued safe; ADR 0087 why it covers the whole CLI).
 // A hook call registered with the daemon goes straight to its client's one file, before
 // bin/main.js and its chunks (docs/adr/0068-hook-client-bundle.md); anything else, or a client
 // that does not load, goes to bin/main.js, whose own branch denies the hook.

@@ -54,7 +54,7 @@ const sha256 = (...parts: readonly (string | Buffer)[]) => {
  * @example
  * ```ts
  * import { readFileSync } from "node:fs";
- * const key = codeCacheKey(readFileSync("dist/src/cli/bin/policy-check.cjs"));
+ * const key = codeCacheKey(readFileSync("dist/src/cli/bin/cli.cjs"));
  * ```
  */
 export function codeCacheKey(
@@ -129,7 +129,7 @@ const inFolder = (folder: number, name: string) => `/proc/self/fd/${folder}/${na
  * declare const dir: string; // the cache directory
  * declare const source: string; // the bundle's text
  * declare const key: Buffer; // codeCacheKey of its bytes
- * const read = readCodeCacheEntry(dir, "policy-check", key);
+ * const read = readCodeCacheEntry(dir, "cli-run", key);
  * if (read.status === "hit") new Script(source, { cachedData: read.data });
  * ```
  */
@@ -197,7 +197,7 @@ export function readCodeCacheEntry(dir: string, name: string, key: Buffer): Code
  * declare const dir: string; // the cache directory
  * declare const key: Buffer; // codeCacheKey of the bundle's bytes
  * declare const script: import("node:vm").Script; // compiled and run
- * writeCodeCacheEntry(dir, "policy-check", key, script.createCachedData());
+ * writeCodeCacheEntry(dir, "cli-run", key, script.createCachedData());
  * ```
  */
 export function writeCodeCacheEntry(

@@ -41,10 +41,18 @@ export interface CachedScriptOptions {
   readonly name?: string;
   /** `DOCKET_CACHE`, `DOCKET_CODE_CACHE_TRACE`, `HOME` and `XDG_CONFIG_HOME` are read from it. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * What the bundle's `__docketImport(specifier)` does: a script compiled by `vm.Script` has no
+   * `import()` of its own without an experimental flag, so the loader, an ES module, lends its
+   * own (scripts/bundle.mjs routes the bundle's package imports to it). Default: none, and a
+   * call fails.
+   */
+  readonly importModule?: (specifier: string) => Promise<unknown>;
 }
 
-// Node's own CommonJS wrapper: the bundle runs as it would under require().
-const HEAD = "(function (exports, require, module, __filename, __dirname) {";
+// Node's own CommonJS wrapper, and the loader's import(): the bundle runs as it would under
+// require(), with the dynamic import an ES module has.
+const HEAD = "(function (exports, require, module, __filename, __dirname, __docketImport) {";
 const TAIL = "\n})";
 
 type Wrapper = (
@@ -53,7 +61,11 @@ type Wrapper = (
   module: { exports: unknown },
   filename: string,
   dirname: string,
+  importModule: (specifier: string) => Promise<unknown>,
 ) => void;
+
+const noImport = (specifier: string): Promise<unknown> =>
+  Promise.reject(new Error(`this bundle imports no package (${specifier})`));
 
 /**
  * The code cache key of a bundle's bytes as {@link loadCachedScript} compiles them (inside
@@ -62,7 +74,7 @@ type Wrapper = (
  * @example
  * ```ts
  * import { readFileSync } from "node:fs";
- * const key = scriptCacheKey(readFileSync("dist/src/cli/bin/policy-check.cjs"));
+ * const key = scriptCacheKey(readFileSync("dist/src/cli/bin/cli.cjs"));
  * ```
  */
 export function scriptCacheKey(bytes: Buffer): Buffer {
@@ -77,8 +89,9 @@ function defaultDir(env: NodeJS.ProcessEnv): string | undefined {
 /**
  * Compile and run the CommonJS bundle `file` with V8's code cache: a later process
  * deserialises what an earlier one compiled (the bundle's top level and every function its run
- * compiled lazily) instead of parsing and compiling it again, about a third of a cold
- * `docket policy check` on Node 20 (docs/adr/0022-code-cache.md). An entry is code docket
+ * compiled lazily) instead of parsing and compiling it again: about a third of a cold
+ * `docket policy check` (docs/adr/0022-code-cache.md), and with the whole CLI in one script
+ * about a third of a one-turn `docket run` (docs/adr/0087-the-cli-is-one-cached-script.md). An entry is code docket
  * runs: it is read only from docket's own cache folder, which no tool may write and the
  * sandbox hides, only if this user owns it and no one else could have written it, and only if
  * its key (SHA-256 of the exact source, Node's version, the architecture and the start flags)
@@ -88,12 +101,13 @@ function defaultDir(env: NodeJS.ProcessEnv): string | undefined {
  *
  * @example
  * ```ts
- * const file = "dist/src/cli/bin/policy-check.cjs";
- * const check = { tool: "run_command", args: '{"command":"ls"}', json: false };
- * const argv = process.argv.slice(2);
- * const bundle = loadCachedScript<typeof import("./policy-check-main.js")>(file);
- * const code = await bundle.exports.runPolicyCheck(check, argv, { beforeV8Flags: bundle.snapshot });
- * bundle.save();
+ * const file = "dist/src/cli/bin/cli.cjs";
+ * const bundle = loadCachedScript<typeof import("./cli-bundle.js")>(file, {
+ *   name: "cli-run",
+ *   importModule: (specifier) => import(specifier),
+ * });
+ * const code = await bundle.exports.runCommandLine(["run", "Hi."], { beforeV8Flags: bundle.snapshot });
+ * if (code === 0) bundle.save();
  * ```
  */
 export function loadCachedScript<T>(
@@ -102,6 +116,7 @@ export function loadCachedScript<T>(
     env = process.env,
     // One entry per bundle and Node: alternating Node versions do not evict each other's.
     name = `${path.basename(file, path.extname(file))}-node${process.versions.node}-${process.arch}`,
+    importModule = noImport,
     ...options
   }: CachedScriptOptions = {},
 ): CachedScript<T> {
@@ -131,7 +146,15 @@ export function loadCachedScript<T>(
   trace(read !== undefined && read.status !== "hit" ? `${cache} (${read.reason})` : cache);
   const module = { exports: {} as T };
   const run = script.runInThisContext() as Wrapper;
-  run.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  run.call(
+    module.exports,
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    path.dirname(file),
+    importModule,
+  );
 
   const wanted = dir !== undefined && key !== undefined && cache !== "hit";
   let data: Buffer | undefined;

@@ -40,10 +40,8 @@ async function runEverythingElse(): Promise<void> {
   // runs on it, and so does the demo's orders database) is not the operator's business.
   const { quietSqliteWarning } = await import("../shared/quiet-sqlite-warning.js");
   quietSqliteWarning();
-  if (argv[0] === "policy") {
-    const { beforeWasmCompile } = await import("../shared/before-wasm-compile.js");
-    beforeWasmCompile(keepWasmInLiftoff);
-  } else {
+  // `docket policy …` sets it in the command's own bundle (cli-bundle.ts).
+  if (argv[0] !== "policy") {
     keepWasmInLiftoff();
     // A run's start-up garbage dies in a young generation that grows in larger steps: about
     // 25 ms less CPU. Only `run`: `docket --help`, which loads every command, measured 15 ms more
@@ -54,47 +52,42 @@ async function runEverythingElse(): Promise<void> {
 }
 
 async function runCommand(): Promise<void> {
-  // Together: each dynamic import is a round trip through the module loader.
-  const [hook, { reportError }] = await Promise.all([
-    import("../hook/hook-guard.js"),
-    import("./report-error.js"),
-  ]).catch((error: unknown) => {
-    // A hook answers deny even when its own modules fail to load.
-    if (argv[0] === "hook") {
-      process.stderr.write("docket: the hook failed; the call is denied.\n");
-      process.exit(2);
-    }
-    throw error;
-  });
-  if (hook.isHookInvocation(argv)) {
-    // A hook answers deny on anything that goes wrong, its own modules failing to load included,
-    // and loads only what a hook needs (docs/hooks.md).
-    const deny = () => {
-      process.stderr.write("docket: the hook failed; the call is denied.\n");
-      process.exit(2);
-    };
-    process.on("uncaughtException", deny);
-    process.on("unhandledRejection", deny);
-    const code = await hook.guardHook(
-      argv,
-      hook.loadHookRunner(),
-      hook.nodeHookIo(),
-      hook.firstDeadline(),
-    );
-    // Out at once: a store or timer left open must not keep the host waiting.
-    process.stdout.write("", () => process.exit(code));
-    return;
-  }
-  // First: no tool may be defined before the development lint warnings are turned off.
-  await import("./quiet-tool-lint.js");
-  const { runCli } = await import("./run-cli.js");
-  // Whatever escapes a command (an error event nobody handled, a rejected promise nobody awaited)
-  // ends docket with one line and a log, never a stack trace.
-  const crash = (error: unknown) => {
+  if (argv[0] === "hook" && (await runHook())) return;
+  // Every other command: in the built CLI, the CLI's one script through V8's code cache
+  // (cli-loader.ts), which ends an escaped error with its own one line. Only its failing to
+  // load gets here.
+  try {
+    const { runCommandLine } = await import("./cli-bundle.js");
+    process.exitCode = await runCommandLine(argv);
+  } catch (error) {
+    const { reportError } = await import("./report-error.js");
     process.exitCode = reportError(error, argv);
-    process.exit();
+  }
+}
+
+/** A hook call (`docket hook HOST`), answered in this process; false for any other `hook …`. */
+async function runHook(): Promise<boolean> {
+  const hook = await import("../hook/hook-guard.js").catch(() => {
+    // A hook answers deny even when its own modules fail to load.
+    process.stderr.write("docket: the hook failed; the call is denied.\n");
+    process.exit(2);
+  });
+  if (!hook.isHookInvocation(argv)) return false;
+  // A hook answers deny on anything that goes wrong, its own modules failing to load included,
+  // and loads only what a hook needs (docs/hooks.md).
+  const deny = () => {
+    process.stderr.write("docket: the hook failed; the call is denied.\n");
+    process.exit(2);
   };
-  process.on("uncaughtException", crash);
-  process.on("unhandledRejection", crash);
-  process.exitCode = await runCli(argv);
+  process.on("uncaughtException", deny);
+  process.on("unhandledRejection", deny);
+  const code = await hook.guardHook(
+    argv,
+    hook.loadHookRunner(),
+    hook.nodeHookIo(),
+    hook.firstDeadline(),
+  );
+  // Out at once: a store or timer left open must not keep the host waiting.
+  process.stdout.write("", () => process.exit(code));
+  return true;
 }

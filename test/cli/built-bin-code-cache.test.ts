@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useBuiltBin } from "../support/built-bin.js";
 
-// The built bin's code cache for `policy check` (test/support/built-bin.ts): where it lives,
-// that later processes use it, and that a bad entry or an unwritable home changes no answer.
+// The built bin's code cache (test/support/built-bin.ts), for `policy check` and every other
+// command: where it lives, that later processes use it, and that a bad entry or an unwritable
+// home changes no answer.
 const { bin, traced, exec } = useBuiltBin();
 
 describe("the built, bundled bin's code cache", () => {
@@ -48,6 +49,57 @@ describe("the built, bundled bin's code cache", () => {
         });
         expect(result.stdout, JSON.stringify(args)).toContain("docket:self-protection");
       }
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it("runs every other command from the same cached script: one entry a command, written after a success", async () => {
+    const home = await mkdtemp(join(tmpdir(), "docket-code-cache-"));
+    try {
+      const cache = join(home, "docket", "cache", "code");
+      const docket = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>
+        traced(args, { XDG_CONFIG_HOME: home, ...env });
+      const first = await docket(["run", "Hi."]);
+      expect(first.stdout).toBe("Hello.\n");
+      expect(first.trace).toEqual(["miss (no entry)", "written"]);
+      expect(first.names[0]).toMatch(/^cli-run-node\d/);
+      for (const round of [1, 2]) {
+        const again = await docket(["run", "Hi."]);
+        expect(again.trace, `run ${round}`).toEqual(["hit"]);
+        expect(again.stdout).toBe("Hello.\n");
+        expect(again.code).toBe(0);
+      }
+      const uncached = await docket(["run", "Hi."], { DOCKET_CACHE: "off" });
+      expect(uncached.trace).toEqual(["off"]);
+      expect(uncached.stdout).toBe("Hello.\n");
+      // Another command has its own entry: what a run compiled is not what it runs.
+      const events = await docket(["audit", "events", "--type", "policy_reloaded"]);
+      expect(events.stdout).toBe("No policy_reloaded events.\n");
+      expect(events.names[0]).toMatch(/^cli-audit-node\d/);
+      expect(events.trace).toEqual(["miss (no entry)", "written"]);
+      expect((await docket(["audit", "events", "--type", "policy_reloaded"])).trace).toEqual([
+        "hit",
+      ]);
+      // A command that fails (here, one that does not exist) leaves no entry behind.
+      const unknown = await docket(["no-such-command"]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.trace).toEqual(["miss (no entry)"]);
+      const entries = (await readdir(cache)).sort();
+      expect(entries.map((entry) => entry.replace(/-node.*$/, ""))).toEqual([
+        "cli-audit",
+        "cli-run",
+      ]);
+      for (const entry of entries)
+        expect((await stat(join(cache, entry))).mode & 0o777, entry).toBe(0o600);
+      // A damaged entry is compiled around, to the same answer, and replaced.
+      const runEntry = join(cache, entries[1] ?? "");
+      const good = await readFile(runEntry);
+      await writeFile(runEntry, good.subarray(0, good.length >> 1));
+      const damaged = await docket(["run", "Hi."]);
+      expect(damaged.trace[0]).toMatch(/^ignored/);
+      expect(damaged.stdout).toBe("Hello.\n");
+      expect((await docket(["run", "Hi."])).trace).toEqual(["hit"]);
     } finally {
       await rm(home, { recursive: true, force: true });
     }

@@ -26,6 +26,8 @@ export interface TracedRun {
   readonly code: number;
   readonly stdout: string;
   readonly trace: string[];
+  /** The entry each trace line names (`cli-run-node24.21.0-x64`), line by line. */
+  readonly names: string[];
 }
 
 /**
@@ -82,11 +84,12 @@ export function useBuiltBin() {
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
-    const trace = outcome.stderr
+    const lines = outcome.stderr
       .split("\n")
-      .filter((line) => line.startsWith("docket code cache: "))
-      .map((line) => line.replace(/^docket code cache: \S+ /, ""));
-    return { code: outcome.code, stdout: outcome.stdout, trace };
+      .filter((line) => line.startsWith("docket code cache: "));
+    const trace = lines.map((line) => line.replace(/^docket code cache: \S+ /, ""));
+    const names = lines.map((line) => line.split(" ")[3] ?? "");
+    return { code: outcome.code, stdout: outcome.stdout, trace, names };
   };
 
   return { bin, docket, traced, exec };

@@ -1,0 +1,53 @@
+// First: no tool may be defined before the development lint warnings are turned off.
+import "./quiet-tool-lint.js";
+
+// The command's modules are imported when it runs: the script's top level then runs nothing the
+// command does not reach (docs/adr/0087-the-cli-is-one-cached-script.md).
+
+/** What the built CLI's loader of this bundle (cli-loader.ts) hooks into. */
+export interface CommandLineHooks {
+  /** Called once, just before the command sets a V8 flag (before tree-sitter's first compile). */
+  readonly beforeV8Flags?: () => void;
+}
+
+/**
+ * Every `docket` command but a hook call and the plain `policy check` main.ts reads itself (each
+ * has a bundle of its own): the entry of the CLI's CommonJS bundle, which the built CLI compiles
+ * through V8's code cache (cli-loader.ts, docs/adr/0087-the-cli-is-one-cached-script.md). The
+ * sources run it as a module like any other. Returns the exit code.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCommandLine(process.argv.slice(2));
+ * ```
+ */
+export async function runCommandLine(
+  argv: readonly string[],
+  { beforeV8Flags }: CommandLineHooks = {},
+): Promise<number> {
+  const [{ beforeWasmCompile }, { keepWasmInLiftoff }, { reportError }, { runCli }] =
+    await Promise.all([
+      import("../shared/before-wasm-compile.js"),
+      import("./keep-wasm-in-liftoff.js"),
+      import("./report-error.js"),
+      import("./run-cli.js"),
+    ]);
+  // Whatever escapes a command (an error event nobody handled, a rejected promise nobody
+  // awaited) ends docket with one line and a log, never a stack trace. This bundle's own
+  // reporter: a DocketError of this bundle is not one of the launcher's.
+  const crash = (error: unknown) => {
+    process.exitCode = reportError(error, argv);
+    process.exit();
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+  // `docket policy …` sets --liftoff-only just before tree-sitter's first compile, so a command
+  // that parses no shell syntax does not load node:v8 (main.ts sets it at once for the others).
+  if (argv[0] === "policy") {
+    beforeWasmCompile(() => {
+      beforeV8Flags?.();
+      keepWasmInLiftoff();
+    });
+  }
+  return runCli(argv);
+}

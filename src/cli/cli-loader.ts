@@ -1,0 +1,61 @@
+import { fileURLToPath } from "node:url";
+import type { CommandLineHooks } from "./cli-bundle.js";
+import { type CachedScript, loadCachedScript } from "./load-cached-script.js";
+
+type CliBundle = typeof import("./cli-bundle.js");
+
+// A command word as docket's commands are spelled: anything else shares one entry.
+const COMMAND_WORD = /^[a-z][a-z-]{0,31}$/;
+
+/**
+ * The name of the code cache entry a command line uses: one per command, since an entry holds
+ * what its first process compiled (a `run` and an `audit verify` compile different functions),
+ * and Node's version and the architecture, so alternating Nodes do not evict each other's.
+ *
+ * @example
+ * ```ts
+ * cacheEntryName(["run", "Hi."]); // "cli-run-node24.21.0-x64"
+ * ```
+ */
+export function cacheEntryName(argv: readonly string[]): string {
+  const word = argv.find((arg) => !arg.startsWith("-"));
+  const command = word !== undefined && COMMAND_WORD.test(word) ? word : "docket";
+  return `cli-${command}-node${process.versions.node}-${process.arch}`;
+}
+
+function loadCli(name: string): CachedScript<CliBundle> {
+  return loadCachedScript<CliBundle>(fileURLToPath(new URL("./cli.cjs", import.meta.url)), {
+    name,
+    // The bundle's import(name) of an installed package (a model provider, the OpenTelemetry
+    // SDK, PostgreSQL's driver): resolved from here, the folder the bundle is in.
+    importModule: (specifier) => import(specifier),
+  });
+}
+
+/**
+ * The built CLI's `runCommandLine` (scripts/bundle.mjs makes this module
+ * dist/src/cli/bin/cli-main.js, which main.js imports in place of cli-bundle.ts): every command
+ * but a hook call and the plain `policy check`, run from the CLI's CommonJS bundle beside it,
+ * bin/cli.cjs, through V8's code cache (load-cached-script.ts), one entry per command
+ * (cacheEntryName). The entry is written after the command, so that what it compiled lazily is
+ * in it too, and only after one that succeeded: a mistyped command or a failed run leaves none.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCommandLine(process.argv.slice(2));
+ * ```
+ */
+export async function runCommandLine(
+  argv: readonly string[],
+  hooks: CommandLineHooks = {},
+): Promise<number> {
+  const bundle = loadCli(cacheEntryName(argv));
+  const code = await bundle.exports.runCommandLine(argv, {
+    beforeV8Flags: () => {
+      bundle.snapshot();
+      hooks.beforeV8Flags?.();
+    },
+  });
+  if (code === 0) bundle.save();
+  return code;
+}
