@@ -1,6 +1,8 @@
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { probeSandbox } from "../sandbox/probe-sandbox.js";
+import { PROBE_ARGS, probeSandbox } from "../sandbox/probe-sandbox.js";
 import { docketCacheDir } from "../shared/docket-cache-dir.js";
 import { docketProtection } from "./docket-protection.js";
 import {
@@ -70,6 +72,24 @@ describe("runtimeSandbox", () => {
       const notice = sandboxNotice({ bwrapPath });
       if (fresh.status === "available") expect(notice).toBeUndefined();
       else expect(notice).toMatch(/no sandbox here/);
+    }
+  });
+
+  it("starts one process, the empty sandbox itself, and none when the sandbox is off", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "docket-early-probe-"));
+    try {
+      // A bubblewrap that writes down how it was started and succeeds.
+      const log = join(dir, "calls");
+      const bwrapPath = join(dir, "bwrap");
+      await writeFile(bwrapPath, `#!/bin/sh\necho "$*" >> '${log}'\n`);
+      await chmod(bwrapPath, 0o755);
+      await probeSandboxEarly({ bwrapPath, mode: "off" });
+      await expect(readFile(log, "utf8")).rejects.toThrow();
+      await probeSandboxEarly({ bwrapPath });
+      expect((await readFile(log, "utf8")).trim().split("\n")).toEqual([PROBE_ARGS.join(" ")]);
+      expect(probeSandbox(bwrapPath).status).toBe("available");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -90,7 +90,9 @@ export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
 
 /**
  * Start the sandbox probe without blocking, so that `sandboxNotice` and the shell tool's
- * construction find it cached: nothing is started when the sandbox is off.
+ * construction find it cached: nothing is started when the sandbox is off. One process, the
+ * empty sandbox itself: a run never shows bubblewrap's version (`docket doctor` probes afresh,
+ * with it), and a second spawn cost a cold `docket run` about 10 ms of CPU (ADR 0087).
  *
  * @example
  * ```ts
@@ -102,7 +104,7 @@ export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
  */
 export async function probeSandboxEarly(sandbox: SandboxSettings): Promise<void> {
   if ((sandbox.mode ?? SANDBOX_DEFAULTS.mode) === "off") return;
-  await probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath);
+  await probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath, { version: false });
 }
 
 /**
