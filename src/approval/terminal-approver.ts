@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { colourEnabled } from "../shared/colour-enabled.js";
 import { type TerminalStyle, terminalStyle } from "../shared/terminal-style.js";
@@ -122,6 +121,8 @@ export function createTerminalApprover({
     const rule = always?.status === "offered" ? always : undefined;
     output.write(describeRequest(request, session, { style, diff, always }));
     // Lines are read from an iterator, which buffers them: an answer typed ahead is not lost.
+    // Loaded on the first question: a run that asks nothing never loads node:readline.
+    const { createInterface } = process.getBuiltinModule("node:readline");
     const rl = createInterface({ input, terminal: false });
     const lines = rl[Symbol.asyncIterator]();
     const question = async (prompt: string): Promise<string | undefined> => {

@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { NetworkApprover } from "../sandbox/network/network-connection.js";
 import { showControlCharacters } from "./format-arguments.js";
@@ -42,6 +41,8 @@ export function createTerminalNetworkApprover({
     output.write(
       `\ndocket: a sandboxed command asks to connect to ${target} (rule ${showControlCharacters(request.rule)}).\n  [a]llow this connection, [d]eny? `,
     );
+    // Loaded on the first question: a run that asks nothing never loads node:readline.
+    const { createInterface } = process.getBuiltinModule("node:readline");
     const rl = createInterface({ input, terminal: false });
     const onAbort = () => rl.close();
     signal.addEventListener("abort", onAbort, { once: true });
