@@ -1,5 +1,6 @@
 // First: no tool may be defined before the development lint warnings are turned off.
 import "./quiet-tool-lint.js";
+import { commandWord } from "./command-word.js";
 
 // The command's modules are imported when it runs: the script's top level then runs nothing the
 // command does not reach (docs/adr/0087-the-cli-is-one-cached-script.md).
@@ -8,6 +9,8 @@ import "./quiet-tool-lint.js";
 export interface CommandLineHooks {
   /** Called once, just before the command sets a V8 flag (before tree-sitter's first compile). */
   readonly beforeV8Flags?: () => void;
+  /** Called when a command's action starts: not for `--help`, `--version` or a usage error. */
+  readonly onAction?: () => void;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface CommandLineHooks {
  */
 export async function runCommandLine(
   argv: readonly string[],
-  { beforeV8Flags }: CommandLineHooks = {},
+  { beforeV8Flags, onAction }: CommandLineHooks = {},
 ): Promise<number> {
   const [{ beforeWasmCompile }, { keepWasmInLiftoff }, { reportError }, { runCli }] =
     await Promise.all([
@@ -43,11 +46,11 @@ export async function runCommandLine(
   process.on("unhandledRejection", crash);
   // `docket policy …` sets --liftoff-only just before tree-sitter's first compile, so a command
   // that parses no shell syntax does not load node:v8 (main.ts sets it at once for the others).
-  if (argv[0] === "policy") {
+  if (commandWord(argv) === "policy") {
     beforeWasmCompile(() => {
       beforeV8Flags?.();
       keepWasmInLiftoff();
     });
   }
-  return runCli(argv);
+  return runCli(argv, { onAction });
 }

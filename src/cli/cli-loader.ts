@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { CommandLineHooks } from "./cli-bundle.js";
+import { commandWord } from "./command-word.js";
 import { type CachedScript, loadCachedScript } from "./load-cached-script.js";
 
 type CliBundle = typeof import("./cli-bundle.js");
@@ -18,7 +19,7 @@ const COMMAND_WORD = /^[a-z][a-z-]{0,31}$/;
  * ```
  */
 export function cacheEntryName(argv: readonly string[]): string {
-  const word = argv.find((arg) => !arg.startsWith("-"));
+  const word = commandWord(argv);
   const command = word !== undefined && COMMAND_WORD.test(word) ? word : "docket";
   return `cli-${command}-node${process.versions.node}-${process.arch}`;
 }
@@ -38,7 +39,8 @@ function loadCli(name: string): CachedScript<CliBundle> {
  * but a hook call and the plain `policy check`, run from the CLI's CommonJS bundle beside it,
  * bin/cli.cjs, through V8's code cache (load-cached-script.ts), one entry per command
  * (cacheEntryName). The entry is written after the command, so that what it compiled lazily is
- * in it too, and only after one that succeeded: a mistyped command or a failed run leaves none.
+ * in it too, and only after a command's action ran and succeeded: `--help`, a mistyped command
+ * or a failed run leaves none, so the first entry of a command is one its real work made.
  *
  * @example
  * ```ts
@@ -50,12 +52,17 @@ export async function runCommandLine(
   hooks: CommandLineHooks = {},
 ): Promise<number> {
   const bundle = loadCli(cacheEntryName(argv));
+  let acted = false;
   const code = await bundle.exports.runCommandLine(argv, {
     beforeV8Flags: () => {
       bundle.snapshot();
       hooks.beforeV8Flags?.();
     },
+    onAction: () => {
+      acted = true;
+      hooks.onAction?.();
+    },
   });
-  if (code === 0) bundle.save();
+  if (acted && code === 0) bundle.save();
   return code;
 }

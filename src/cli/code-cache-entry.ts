@@ -115,6 +115,18 @@ function openTrustedFolder(dir: string, uid: number): number | string {
 }
 
 const entryName = (name: string, key: Buffer) => `${name}-${key.toString("hex").slice(0, 32)}.bin`;
+
+/** Whether `file` is an entry: of the name `name` exactly (not one it begins), or of any name. */
+function isEntryOf(file: string, name?: string): boolean {
+  const key = /-[0-9a-f]{32}\.bin$/.exec(file);
+  return (
+    key !== null &&
+    (name === undefined || (file.length - key[0].length === name.length && file.startsWith(name)))
+  );
+}
+
+// An entry unreplaced this long is removed by the next write of any entry.
+const STALE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 const inFolder = (folder: number, name: string) => `/proc/self/fd/${folder}/${name}`;
 
 /**
@@ -188,8 +200,8 @@ export function readCodeCacheEntry(dir: string, name: string, key: Buffer): Code
 /**
  * Write the entry `name` for `key`: the folder made 0700 (and refused unless this user's and
  * not group- or world-writable), the file 0600, whole or not at all (a new temporary file,
- * then a rename), and the same bundle's older entries removed. `data` may be a function, called
- * only once the folder passed. Returns whether it was written; never throws (a cache that
+ * then a rename), the same name's older entries removed, and any entry that no write has
+ * replaced for 30 days. `data` may be a function, called only once the folder passed. Returns whether it was written; never throws (a cache that
  * cannot be written is only slower).
  *
  * @example
@@ -239,15 +251,17 @@ export function writeCodeCacheEntry(
       return false;
     }
     try {
+      const now = Date.now();
       for (const other of readdirSync(inFolder(folder, "."))) {
-        if (!other.startsWith(`${name}-`) || other === file) continue;
+        if (other === file) continue;
         const at = inFolder(folder, other);
+        const ours = isEntryOf(other, name);
         // Another writer's temporary file is its own until it is plainly abandoned (a crash).
-        if (
-          other.endsWith(".bin") ||
-          (other.endsWith(".tmp") && statSync(at).mtimeMs < Date.now() - 60_000)
-        )
-          rmSync(at, { force: true });
+        const abandoned = other.endsWith(".tmp") && statSync(at).mtimeMs < now - 60_000;
+        // Any name's entry nothing has replaced for a month (another Node, a command no longer
+        // run): the folder does not grow without end.
+        const stale = isEntryOf(other) && statSync(at).mtimeMs < now - STALE_AFTER_MS;
+        if (ours || abandoned || stale) rmSync(at, { force: true });
       }
     } catch {
       // Older entries left behind are only disk space.

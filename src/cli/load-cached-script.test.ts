@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { Script } from "node:vm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codeCacheKey, writeCodeCacheEntry } from "./code-cache-entry.js";
-import { loadCachedScript, scriptCacheKey } from "./load-cached-script.js";
+import { loadCachedScript, scriptCacheKey, startFlagsTag } from "./load-cached-script.js";
 
 // Real files: a small CommonJS bundle, compiled through the cache folder in a temp dir.
 let dir: string;
@@ -193,6 +193,49 @@ describe("loadCachedScript", () => {
   });
 });
 
+describe("the cache folder's entries", () => {
+  const key = (text: string) => codeCacheKey(Buffer.from(text));
+  const data = Buffer.from("v8 data");
+
+  it("replaces a name's older entry only: a name that begins another's leaves the other's be", () => {
+    expect(writeCodeCacheEntry(cache, "cli-run", key("a"), data)).toBe(true);
+    expect(writeCodeCacheEntry(cache, "cli-run-flags-0123abcd", key("b"), data)).toBe(true);
+    expect(writeCodeCacheEntry(cache, "cli-run-check", key("c"), data)).toBe(true);
+    expect(entries()).toHaveLength(3);
+    expect(writeCodeCacheEntry(cache, "cli-run", key("d"), data)).toBe(true);
+    const names = entries().map((file) => file.replace(/-[0-9a-f]{32}\.bin$/, ""));
+    expect(names.sort()).toEqual(["cli-run", "cli-run-check", "cli-run-flags-0123abcd"]);
+    expect(entries().some((file) => file.includes(key("d").toString("hex").slice(0, 32)))).toBe(
+      true,
+    );
+  });
+
+  it("removes any name's entry that no write replaced for 30 days, and nothing that is not one", () => {
+    writeCodeCacheEntry(cache, "cli-audit-node20.0.0-x64", key("old"), data);
+    writeCodeCacheEntry(cache, "cli-audit-node24.0.0-x64", key("recent"), data);
+    writeFileSync(path.join(cache, "notes.txt"), "mine");
+    const old = entries().find((file) => file.startsWith("cli-audit-node20")) ?? "";
+    const monthAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    utimesSync(path.join(cache, old), monthAgo, monthAgo);
+    utimesSync(path.join(cache, "notes.txt"), monthAgo, monthAgo);
+    writeCodeCacheEntry(cache, "cli-run", key("new"), data);
+    const left = readdirSync(cache).map((file) => file.replace(/-[0-9a-f]{32}\.bin$/, ""));
+    expect(left.sort()).toEqual(["cli-audit-node24.0.0-x64", "cli-run", "notes.txt"]);
+  });
+
+  it("names an entry by the start flags too, when the process has any", () => {
+    expect(startFlagsTag([], "")).toBe("");
+    const tags = [
+      startFlagsTag(["--cpu-prof"], ""),
+      startFlagsTag([], "--max-old-space-size=4096"),
+      startFlagsTag(["--cpu-prof"], "--max-old-space-size=4096"),
+    ];
+    for (const tag of tags) expect(tag).toMatch(/^-flags-[0-9a-f]{8}$/);
+    expect(new Set(tags).size).toBe(3);
+    expect(startFlagsTag(["--cpu-prof"], "")).toBe(tags[0]);
+  });
+});
+
 describe("codeCacheKey", () => {
   it("changes with the source, Node's version, the architecture and the start flags", () => {
     const source = Buffer.from(SOURCE);
@@ -219,9 +262,9 @@ describe("loadCachedScript when V8 rejects the entry", () => {
     const other = path.join(dir, "other.cjs");
     writeFileSync(other, `${SOURCE}\nmodule.exports.more = 1;\n`);
     const data = new Script(readFileSync(other, "utf8")).createCachedData();
-    expect(writeCodeCacheEntry(cache, "test", scriptCacheKey(readFileSync(bundle)), data)).toBe(
-      true,
-    );
+    // Under the name load() reads: "test", tagged with this process's start flags if any.
+    const name = `test${startFlagsTag()}`;
+    expect(writeCodeCacheEntry(cache, name, scriptCacheKey(readFileSync(bundle)), data)).toBe(true);
     const run = load();
     expect(run.cache).toBe("rejected");
     expect(run.exports.add(3, 4)).toBe(7);

@@ -1,4 +1,5 @@
 import { isAscii } from "node:buffer";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
@@ -35,8 +36,9 @@ export interface CachedScriptOptions {
    */
   readonly dir?: string | false;
   /**
-   * The entry's name (one entry per name: writing one removes the name's others). Default: the
-   * file's name without its extension, Node's version and the architecture.
+   * The entry's name (one entry per name: writing one removes the name's others), to which a
+   * tag of the start flags is added when there are any (startFlagsTag). Default: the file's
+   * name without its extension, Node's version and the architecture.
    */
   readonly name?: string;
   /** `DOCKET_CACHE`, `DOCKET_CODE_CACHE_TRACE`, `HOME` and `XDG_CONFIG_HOME` are read from it. */
@@ -81,6 +83,26 @@ export function scriptCacheKey(bytes: Buffer): Buffer {
   return codeCacheKey(bytes, { wrapper: [HEAD, TAIL] });
 }
 
+/**
+ * A tag for the entry's name when the process started with flags (`execArgv`, `NODE_OPTIONS`):
+ * V8's data is valid only under the flags it was made with, so a terminal that sets
+ * `NODE_OPTIONS` and one that does not keep an entry each instead of replacing each other's at
+ * every command. Empty without flags.
+ *
+ * @example
+ * ```ts
+ * startFlagsTag(["--cpu-prof"], ""); // "-flags-…" (eight hex digits)
+ * ```
+ */
+export function startFlagsTag(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? "",
+): string {
+  if (execArgv.length === 0 && nodeOptions === "") return "";
+  const digest = createHash("sha256").update(JSON.stringify([execArgv, nodeOptions]));
+  return `-flags-${digest.digest("hex").slice(0, 8)}`;
+}
+
 function defaultDir(env: NodeJS.ProcessEnv): string | undefined {
   const cache = docketCacheDir(env);
   return cache === undefined ? undefined : path.join(cache, "code");
@@ -121,10 +143,11 @@ export function loadCachedScript<T>(
   }: CachedScriptOptions = {},
 ): CachedScript<T> {
   const bytes = readFileSync(file);
+  const entryName = name + startFlagsTag();
   const dir = options.dir === undefined ? defaultDir(env) : options.dir || undefined;
   const key = dir === undefined ? undefined : scriptCacheKey(bytes);
   const read =
-    dir === undefined || key === undefined ? undefined : readCodeCacheEntry(dir, name, key);
+    dir === undefined || key === undefined ? undefined : readCodeCacheEntry(dir, entryName, key);
   // An ASCII bundle (scripts/bundle.mjs makes it so) becomes a one-byte string at once.
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const script = new Script(HEAD + source + TAIL, {
@@ -141,7 +164,7 @@ export function loadCachedScript<T>(
           : "hit";
   const trace = (what: string) => {
     if (env.DOCKET_CODE_CACHE_TRACE === "1")
-      process.stderr.write(`docket code cache: ${name} ${what}\n`);
+      process.stderr.write(`docket code cache: ${entryName} ${what}\n`);
   };
   trace(read !== undefined && read.status !== "hit" ? `${cache} (${read.reason})` : cache);
   const module = { exports: {} as T };
@@ -172,7 +195,7 @@ export function loadCachedScript<T>(
     snapshot,
     save() {
       if (!wanted || dir === undefined || key === undefined) return "kept";
-      const written = writeCodeCacheEntry(dir, name, key, () => {
+      const written = writeCodeCacheEntry(dir, entryName, key, () => {
         snapshot();
         return data;
       });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { commandWord } from "./command-word.js";
 import { readPolicyCheckArgv } from "./commands/policy-check-argv.js";
 import { growYoungGeneration } from "./grow-young-generation.js";
 import { keepWasmInLiftoff } from "./keep-wasm-in-liftoff.js";
@@ -40,19 +41,27 @@ async function runEverythingElse(): Promise<void> {
   // runs on it, and so does the demo's orders database) is not the operator's business.
   const { quietSqliteWarning } = await import("../shared/quiet-sqlite-warning.js");
   quietSqliteWarning();
-  // `docket policy …` sets it in the command's own bundle (cli-bundle.ts).
-  if (argv[0] !== "policy") {
+  // `docket policy …` sets it in the command's own bundle (cli-bundle.ts). By the command word,
+  // as the code cache names its entry: an entry is valid only under the flags it was made with.
+  const command = commandWord(argv);
+  if (command !== "policy") {
     keepWasmInLiftoff();
     // A run's start-up garbage dies in a young generation that grows in larger steps: about
     // 25 ms less CPU. Only `run`: `docket --help`, which loads every command, measured 15 ms more
     // CPU and 12 MB more RSS with it (grow-young-generation.ts, ADR 0071).
-    if (argv[0] === "run") growYoungGeneration();
+    if (command === "run") growYoungGeneration();
   }
   await runCommand();
 }
 
 async function runCommand(): Promise<void> {
   if (argv[0] === "hook" && (await runHook())) return;
+  // `docket --version` answers from the package's manifest: no command's code to load.
+  if (argv.length === 1 && (argv[0] === "-v" || argv[0] === "--version")) {
+    const { packageRoot } = await import("./package-root.js");
+    process.stdout.write(`${packageRoot().version}\n`);
+    return;
+  }
   // Every other command: in the built CLI, the CLI's one script through V8's code cache
   // (cli-loader.ts), which ends an escaped error with its own one line. Only its failing to
   // load gets here.

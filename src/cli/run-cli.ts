@@ -6,6 +6,12 @@ import { packageRoot } from "./package-root.js";
 import { quietOnClosedPipe } from "./quiet-on-closed-pipe.js";
 import { reportError } from "./report-error.js";
 
+/** What a caller of the CLI can hook into. */
+export interface ProgramOptions {
+  /** Called when a command's action starts: not for `--help`, `--version` or a usage error. */
+  readonly onAction?: () => void;
+}
+
 /**
  * Build the `docket` command. Given the arguments, only the command they choose is loaded and
  * registered (a cold `docket policy check` loads no MCP, Hono or model provider); without
@@ -17,7 +23,10 @@ import { reportError } from "./report-error.js";
  * await program.parseAsync(["node", "docket", "--version"]);
  * ```
  */
-export async function createProgram(argv?: readonly string[]): Promise<Command> {
+export async function createProgram(
+  argv?: readonly string[],
+  { onAction }: ProgramOptions = {},
+): Promise<Command> {
   commander ??= await import("commander");
   const program = new commander.Command("docket")
     .description("The model asks; your program executes. Every tool call passes one checkpoint.")
@@ -28,6 +37,7 @@ export async function createProgram(argv?: readonly string[]): Promise<Command> 
     .option("--no-color", "plain text: no colour on the terminal (as NO_COLOR=1 does)")
     .hook("preAction", (command) => {
       if (command.opts().color === false) disableColour();
+      onAction?.();
     });
   await registerCommands(program, argv);
   return program;
@@ -47,12 +57,15 @@ export { reportError } from "./report-error.js";
  * process.exitCode = await runCli(["--help"]);
  * ```
  */
-export async function runCli(argv: readonly string[]): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  options: ProgramOptions = {},
+): Promise<number> {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
   try {
     // Inside the try: a command whose modules fail to load is one line, never a stack trace.
-    const program = await createProgram(argv);
+    const program = await createProgram(argv, options);
     await program.parseAsync([...argv], { from: "user" });
     // Commands report failure through process.exitCode; keep it.
     return typeof process.exitCode === "number" ? process.exitCode : 0;

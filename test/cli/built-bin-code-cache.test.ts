@@ -60,13 +60,25 @@ describe("the built, bundled bin's code cache", () => {
       const cache = join(home, "docket", "cache", "code");
       const docket = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>
         traced(args, { XDG_CONFIG_HOME: home, ...env });
+      // Help and the version are not a command's work: neither writes the command's entry.
+      const help = await docket(["run", "--help"]);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain("Usage: docket run");
+      expect(help.trace).toEqual(["miss (no entry)"]);
+      const version = await docket(["--version"]);
+      expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+      expect(version.trace).toEqual([]);
       const first = await docket(["run", "Hi."]);
       expect(first.stdout).toBe("Hello.\n");
       expect(first.trace).toEqual(["miss (no entry)", "written"]);
       expect(first.names[0]).toMatch(/^cli-run-node\d/);
-      for (const round of [1, 2]) {
-        const again = await docket(["run", "Hi."]);
-        expect(again.trace, `run ${round}`).toEqual(["hit"]);
+      // An option before the command is the same command, under the same V8 flags.
+      for (const args of [
+        ["run", "Hi."],
+        ["--no-color", "run", "Hi."],
+      ]) {
+        const again = await docket(args);
+        expect(again.trace, args.join(" ")).toEqual(["hit"]);
         expect(again.stdout).toBe("Hello.\n");
         expect(again.code).toBe(0);
       }
