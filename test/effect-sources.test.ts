@@ -33,6 +33,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "the local fake model (127.0.0.1) that `docket hook test` points the host at; no tool reaches it",
   "shared/import-package.ts":
     "loads docket's own dependencies and optional peers by a name held in a variable, so a bundler leaves them in node_modules; every caller passes a fixed package name (pg, web-tree-sitter, the model providers, the OpenTelemetry SDK)",
+  "cli/cli-loader.ts":
+    "lends the CLI's CommonJS bundle its own import(), which the bundle uses only through import-package.ts (fixed package names, as above): vm.Script has no import() of its own (ADR 0087)",
   "store/sqlite/sqlite-file-guard.ts":
     "saves the contents of docket's own store beside it (0600, never overwriting) when its file was removed or replaced under a running process; no tool reaches it",
   "mcp/tool-pins.ts":
