@@ -9,19 +9,39 @@ type CliBundle = typeof import("./cli-bundle.js");
 const COMMAND_WORD = /^[a-z][a-z-]{0,31}$/;
 
 /**
- * The name of the code cache entry a command line uses: one per command, since an entry holds
- * what its first process compiled (a `run` and an `audit verify` compile different functions),
- * and Node's version and the architecture, so alternating Nodes do not evict each other's.
+ * The commands whose subcommands do different work (`hook exec` launches a host's command in the
+ * sandbox, `hook install` edits settings): an entry each, named by both words. cli-loader.test.ts
+ * holds it to the commands registered with subcommands.
+ */
+export const COMMANDS_WITH_SUBCOMMANDS: ReadonlySet<string> = new Set([
+  "approvals",
+  "audit",
+  "hook",
+  "mcp",
+  "policy",
+  "sandbox",
+  "sessions",
+]);
+
+/**
+ * The name of the code cache entry a command line uses: one per command (and subcommand, for
+ * the commands that have them), since an entry holds what its first process compiled (a `run`
+ * and an `audit verify` compile different functions), and Node's version and the architecture,
+ * so alternating Nodes do not evict each other's.
  *
  * @example
  * ```ts
  * cacheEntryName(["run", "Hi."]); // "cli-run-node24.21.0-x64"
+ * cacheEntryName(["hook", "exec", "--", "ls"]); // "cli-hook-exec-node24.21.0-x64"
  * ```
  */
 export function cacheEntryName(argv: readonly string[]): string {
   const word = commandWord(argv);
   const command = word !== undefined && COMMAND_WORD.test(word) ? word : "docket";
-  return `cli-${command}-node${process.versions.node}-${process.arch}`;
+  const rest = argv.slice(argv.indexOf(command) + 1);
+  const sub = COMMANDS_WITH_SUBCOMMANDS.has(command) ? commandWord(rest) : undefined;
+  const name = sub !== undefined && COMMAND_WORD.test(sub) ? `${command}-${sub}` : command;
+  return `cli-${name}-node${process.versions.node}-${process.arch}`;
 }
 
 function loadCli(name: string): CachedScript<CliBundle> {

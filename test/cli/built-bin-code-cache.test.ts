@@ -85,10 +85,10 @@ describe("the built, bundled bin's code cache", () => {
       const uncached = await docket(["run", "Hi."], { DOCKET_CACHE: "off" });
       expect(uncached.trace).toEqual(["off"]);
       expect(uncached.stdout).toBe("Hello.\n");
-      // Another command has its own entry: what a run compiled is not what it runs.
+      // Another command (and subcommand) has its own entry: a run compiled other functions.
       const events = await docket(["audit", "events", "--type", "policy_reloaded"]);
       expect(events.stdout).toBe("No policy_reloaded events.\n");
-      expect(events.names[0]).toMatch(/^cli-audit-node\d/);
+      expect(events.names[0]).toMatch(/^cli-audit-events-node\d/);
       expect(events.trace).toEqual(["miss (no entry)", "written"]);
       expect((await docket(["audit", "events", "--type", "policy_reloaded"])).trace).toEqual([
         "hit",
@@ -99,7 +99,7 @@ describe("the built, bundled bin's code cache", () => {
       expect(unknown.trace).toEqual(["miss (no entry)"]);
       const entries = (await readdir(cache)).sort();
       expect(entries.map((entry) => entry.replace(/-node.*$/, ""))).toEqual([
-        "cli-audit",
+        "cli-audit-events",
         "cli-run",
       ]);
       for (const entry of entries)
