@@ -48,9 +48,10 @@ export const policyCheckApart = {
     }));
   },
 };
-// Every command but a hook call and the plain check is the CLI's CommonJS bundle (bin/cli.cjs),
-// which cli-loader.ts (bin/cli-main.js) compiles through V8's code cache: main.ts's import of
-// cli-bundle.ts is the loader's in the built CLI (docs/adr/0087-the-cli-is-one-cached-script.md).
+// Every command but the plain check, and a hook call in process, run from the CLI's CommonJS
+// bundle (bin/cli.cjs), which cli-loader.ts (bin/cli-main.js) compiles through V8's code cache:
+// main.ts's import of cli-bundle.ts is the loader's in the built CLI
+// (docs/adr/0087-the-cli-is-one-cached-script.md).
 export const cliApart = {
   name: "cli-apart",
   setup(build) {

@@ -83,8 +83,8 @@ await build({
     "cli/bin/main": "src/cli/main.ts",
     // What main.js imports for `policy check`: it loads the check's own bundle (below).
     "cli/bin/policy-check-main": "src/cli/policy-check-loader.ts",
-    // What main.js imports for every other command but a hook call: it loads the CLI's bundle
-    // (below).
+    // What main.js imports for every other command and a hook call in process: it loads the
+    // CLI's bundle (below).
     "cli/bin/cli-main": "src/cli/cli-loader.ts",
   },
   chunkNames: "chunks/[name]-[hash]",
@@ -117,9 +117,9 @@ await build({
 // modules hold, on purpose: V8's code cache covers one script.
 // - bin/policy-check.cjs, the plain `policy check` (policy-check-loader.ts): the check's code
 //   only, about 0.8 MB, no handler; tree-sitter through its CommonJS build (ADR 0022).
-// - bin/cli.cjs, every other command but a hook call (cli-loader.ts), about 1.8 MB: apart from
-//   the check's, whose every cold start would read, hash and deserialise twice as much
-//   (docs/adr/0087-the-cli-is-one-cached-script.md).
+// - bin/cli.cjs, every other command and a hook call in process (cli-loader.ts), about 1.8 MB:
+//   apart from the check's, whose every cold start would read, hash and deserialise twice as
+//   much (docs/adr/0087-the-cli-is-one-cached-script.md).
 const cjs = {
   ...shared,
   splitting: false,

@@ -1,5 +1,6 @@
 // First: no tool may be defined before the development lint warnings are turned off.
 import "./quiet-tool-lint.js";
+import type { HookRunner } from "../hook/hook-guard.js";
 import { commandWord } from "./command-word.js";
 
 // The command's modules are imported when it runs: the script's top level then runs nothing the
@@ -54,3 +55,15 @@ export async function runCommandLine(
   }
   return runCli(argv, { onAction });
 }
+
+/**
+ * A hook call answered in this process (`docket hook HOST`): hook-main.ts's runner, from the one
+ * script in the built CLI. main.ts's guard answers deny if it fails to load or throws.
+ *
+ * @example
+ * ```ts
+ * const reply = await hookRunner({ host: "claude-code", text: "{}", onDeadline: () => {} });
+ * ```
+ */
+export const hookRunner: HookRunner = async (input) =>
+  (await import("../hook/hook-main.js")).hookRunner(input);

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import type { HookRunner } from "../hook/hook-guard.js";
 import type { CommandLineHooks } from "./cli-bundle.js";
 import { commandWord } from "./command-word.js";
 import { type CachedScript, loadCachedScript } from "./load-cached-script.js";
@@ -86,3 +87,20 @@ export async function runCommandLine(
   if (acted && code === 0) bundle.save();
   return code;
 }
+
+/**
+ * The built CLI's in-process hook runner (`docket hook HOST`, a host registered without the
+ * daemon): the same script and cache, one entry per host, written once a call was judged. The
+ * guard in main.ts answers deny if the script fails to load or the runner throws.
+ *
+ * @example
+ * ```ts
+ * const reply = await hookRunner({ host: "claude-code", text: "{}", onDeadline: () => {} });
+ * ```
+ */
+export const hookRunner: HookRunner = async (input) => {
+  const bundle = loadCli(cacheEntryName(["hook", input.host]));
+  const reply = await bundle.exports.hookRunner(input);
+  bundle.save();
+  return reply;
+};

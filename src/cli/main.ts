@@ -90,12 +90,11 @@ async function runHook(): Promise<boolean> {
   };
   process.on("uncaughtException", deny);
   process.on("unhandledRejection", deny);
-  const code = await hook.guardHook(
-    argv,
-    hook.loadHookRunner(),
-    hook.nodeHookIo(),
-    hook.firstDeadline(),
-  );
+  // docket's whole hook path, on first use: in the built CLI from the CLI's code-cached script
+  // (cli-loader.ts). A call registered with `--daemon` or `--prefer-daemon` never gets here:
+  // the launcher hands it to the thin client first (hook-client-main.ts).
+  const load = async () => (await import("./cli-bundle.js")).hookRunner;
+  const code = await hook.guardHook(argv, load, hook.nodeHookIo(), hook.firstDeadline());
   // Out at once: a store or timer left open must not keep the host waiting.
   process.stdout.write("", () => process.exit(code));
   return true;

@@ -107,27 +107,12 @@ export async function guardHook(
 }
 
 /**
- * What a hook call answered in this process loads: docket's whole hook path, on first use. A call
- * registered with `--daemon` or `--prefer-daemon` never gets here: main.ts hands it to the thin
- * client first (hook-client-main.ts).
- *
- * @example
- * ```ts
- * const argv = process.argv.slice(2); // ["hook", "claude-code"]
- * await guardHook(argv, loadHookRunner(), nodeHookIo());
- * ```
- */
-export function loadHookRunner(): () => Promise<HookRunner> {
-  return async () => (await import("./hook-main.js")).hookRunner;
-}
-
-/**
  * The process's own standard streams and exit, for `guardHook`.
  *
  * @example
  * ```ts
  * const argv = process.argv.slice(2); // ["hook", "claude-code"]
- * const load = loadHookRunner();
+ * const load = () => import("./hook-main.js").then((m) => m.hookRunner);
  * const code = await guardHook(argv, load, nodeHookIo());
  * ```
  */

@@ -117,6 +117,55 @@ describe("the built, bundled bin's code cache", () => {
     }
   });
 
+  it("answers a hook call in process from the cached script, to the same answer", async () => {
+    const home = await mkdtemp(join(tmpdir(), "docket-code-cache-"));
+    try {
+      const payload = JSON.stringify({
+        session_id: "s1",
+        transcript_path: join(home, "transcript.jsonl"),
+        cwd: bin.dir,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "ls" },
+      });
+      const hookCall = async (env: NodeJS.ProcessEnv = {}) => {
+        const call = exec(process.execPath, [bin.main, "hook", "claude-code"], {
+          cwd: bin.dir,
+          env: {
+            ...process.env,
+            HOME: bin.dir,
+            DOCKET_CONFIG: "",
+            DOCKET_STORE: "",
+            DOCKET_CODE_CACHE_TRACE: "1",
+            XDG_CONFIG_HOME: home,
+            ...env,
+          },
+        });
+        call.child.stdin?.end(payload);
+        const { stdout: answer, stderr } = await call;
+        // The rewritten command names the call by a time-based id: the rest is the answer.
+        const stdout = answer.replace(/--call \S+/, "--call ID");
+        const trace = stderr
+          .split("\n")
+          .filter((line) => line.startsWith("docket code cache: "))
+          .map((line) => line.split(" ").slice(3).join(" "));
+        return { stdout, trace };
+      };
+      const first = await hookCall();
+      expect(first.stdout).toContain('"permissionDecision":"allow"');
+      expect(first.trace).toEqual([
+        expect.stringMatching(/^cli-hook-claude-code-node\S+ miss \(no entry\)$/),
+        expect.stringMatching(/^cli-hook-claude-code-node\S+ written$/),
+      ]);
+      const second = await hookCall();
+      expect(second.trace).toEqual([expect.stringMatching(/^cli-hook-claude-code-node\S+ hit$/)]);
+      expect(second.stdout).toBe(first.stdout);
+      expect((await hookCall({ DOCKET_CACHE: "off" })).stdout).toBe(first.stdout);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it("ignores a damaged, world-writable or foreign entry and still answers right", async () => {
     const home = await mkdtemp(join(tmpdir(), "docket-code-cache-"));
     try {
