@@ -129,27 +129,14 @@ describe("the built, bundled bin's code cache", () => {
         tool_input: { command: "ls" },
       });
       const hookCall = async (env: NodeJS.ProcessEnv = {}) => {
-        const call = exec(process.execPath, [bin.main, "hook", "claude-code"], {
-          cwd: bin.dir,
-          env: {
-            ...process.env,
-            HOME: bin.dir,
-            DOCKET_CONFIG: "",
-            DOCKET_STORE: "",
-            DOCKET_CODE_CACHE_TRACE: "1",
-            XDG_CONFIG_HOME: home,
-            ...env,
-          },
-        });
-        call.child.stdin?.end(payload);
-        const { stdout: answer, stderr } = await call;
+        const run = await traced(
+          ["hook", "claude-code"],
+          { XDG_CONFIG_HOME: home, ...env },
+          payload,
+        );
         // The rewritten command names the call by a time-based id: the rest is the answer.
-        const stdout = answer.replace(/--call \S+/, "--call ID");
-        const trace = stderr
-          .split("\n")
-          .filter((line) => line.startsWith("docket code cache: "))
-          .map((line) => line.split(" ").slice(3).join(" "));
-        return { stdout, trace };
+        const stdout = run.stdout.replace(/--call \S+/, "--call ID");
+        return { stdout, trace: run.trace.map((what, at) => `${run.names[at]} ${what}`) };
       };
       const first = await hookCall();
       expect(first.stdout).toContain('"permissionDecision":"allow"');

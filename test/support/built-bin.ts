@@ -68,9 +68,13 @@ export function useBuiltBin() {
     return child;
   };
 
-  /** `docket ARGS` with the code cache's trace on: its output, exit code and trace lines. */
-  const traced = async (args: readonly string[], env: NodeJS.ProcessEnv): Promise<TracedRun> => {
-    const outcome = await exec(process.execPath, [bin.main, ...args], {
+  /** `docket ARGS` with the code cache's trace on (and `input` on stdin): output, code, trace. */
+  const traced = async (
+    args: readonly string[],
+    env: NodeJS.ProcessEnv,
+    input?: string,
+  ): Promise<TracedRun> => {
+    const call = exec(process.execPath, [bin.main, ...args], {
       cwd: bin.dir,
       env: {
         ...process.env,
@@ -80,7 +84,9 @@ export function useBuiltBin() {
         DOCKET_CODE_CACHE_TRACE: "1",
         ...env,
       },
-    }).then(
+    });
+    if (input !== undefined) call.child.stdin?.end(input);
+    const outcome = await call.then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
