@@ -62,7 +62,8 @@ export async function runCommandLine(
  *
  * @example
  * ```ts
- * const reply = await hookRunner({ host: "claude-code", text: "{}", onDeadline: () => {} });
+ * const input = { host: "claude-code", text: "{}", config: undefined, store: undefined };
+ * const reply = await hookRunner({ ...input, onDeadline: () => {} });
  * ```
  */
 export const hookRunner: HookRunner = async (input) =>
