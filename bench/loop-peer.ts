@@ -81,9 +81,12 @@ const PAIRINGS: readonly Pairing[] = [
 /** Timed runs per process at a run length: 1,000 turns is 10,000 calls a run. */
 const runsAt = (turns: number) => (turns >= 1000 ? 1 : TIMED_RUNS);
 
-/** Disk flushes per call of one system at one run length: (runs − warm-up only) / calls. */
+/**
+ * Disk flushes per call of one system at one run length: (runs − warm-up only) / calls. One run
+ * past 100 turns, where a run is already thousands of calls.
+ */
 async function syncsPerCall(system: WorkerReport["system"], turns: number): Promise<string> {
-  const runs = 2;
+  const runs = turns > 100 ? 1 : 2;
   const withRuns = await countWorkerSyncs(system, "file", turns, runs);
   const warmupOnly = await countWorkerSyncs(system, "file", turns, 0);
   if (withRuns === undefined || warmupOnly === undefined) return "n/a";
@@ -137,10 +140,7 @@ export async function benchLoopPeer({
       const s = figures(peer, turns);
       const wallRatio = d.wallUs / s.wallUs;
       const cpuRatio = d.cpuUs / s.cpuUs;
-      const syncs =
-        turns > 100
-          ? "-"
-          : `${await syncsPerCall(pairing.docket, turns)} / ${pairing.peer === "ai-sdk" ? "0" : await syncsPerCall(pairing.peer, turns)}`;
+      const syncs = `${await syncsPerCall(pairing.docket, turns)} / ${pairing.peer === "ai-sdk" ? "0" : await syncsPerCall(pairing.peer, turns)}`;
       console.log(
         `  ${String(turns).padStart(5)} ${col(d.wallUs, 11)} ${col(s.wallUs, 10)} ${wallRatio.toFixed(2).padStart(6)} | ${col(d.cpuUs, 11)} ${col(s.cpuUs, 11)} ${cpuRatio.toFixed(2).padStart(6)} | ${syncs.padEnd(13)} | ${d.firstWallUs.toFixed(0)} / ${s.firstWallUs.toFixed(0)} (${d.firstCpuUs.toFixed(0)} / ${s.firstCpuUs.toFixed(0)})`,
       );
