@@ -6,6 +6,7 @@ import { probeSandboxSoon } from "../sandbox/probe-sandbox.js";
 import { resolveConfinement } from "../sandbox/resolve-confinement.js";
 import { SANDBOX_DEFAULTS, type SandboxSettings } from "../sandbox/sandbox-settings.js";
 import { parseStoreUrl } from "../store/store-url.js";
+import { persistedSandboxProbes } from "./persisted-sandbox-probe.js";
 
 /** What the runtime knows about docket's own files. */
 export interface RuntimeFiles {
@@ -92,7 +93,9 @@ export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
  * Start the sandbox probe without blocking, so that `sandboxNotice` and the shell tool's
  * construction find it cached: nothing is started when the sandbox is off. One process, the
  * empty sandbox itself: a run never shows bubblewrap's version (`docket doctor` probes afresh,
- * with it), and a second spawn cost a cold `docket run` about 10 ms of CPU (ADR 0087).
+ * with it), and a second spawn cost a cold `docket run` about 10 ms of CPU (ADR 0087). The
+ * answer is kept between processes (`persistedSandboxProbes`, ADR 0088), so most cold runs start
+ * no process at all.
  *
  * @example
  * ```ts
@@ -102,9 +105,16 @@ export function sandboxNotice(sandbox: SandboxSettings): string | undefined {
  * await probing;
  * ```
  */
-export async function probeSandboxEarly(sandbox: SandboxSettings): Promise<void> {
+export async function probeSandboxEarly(
+  sandbox: SandboxSettings,
+  { env = process.env }: { env?: NodeJS.ProcessEnv } = {},
+): Promise<void> {
   if ((sandbox.mode ?? SANDBOX_DEFAULTS.mode) === "off") return;
-  await probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath, { version: false });
+  const memory = persistedSandboxProbes({ env });
+  await probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath, {
+    version: false,
+    ...(memory ? { memory } : {}),
+  });
 }
 
 /**

@@ -97,10 +97,22 @@ function runProbe(bwrapPath: string): SandboxProbe {
  */
 export async function probeSandboxSoon(
   bwrapPath = "bwrap",
-  { version: withVersion = true } = {},
+  {
+    version: withVersion = true,
+    memory,
+  }: {
+    version?: boolean;
+    /** Where an answer outlives the process: read before any process starts, written after. */
+    memory?: ProbeMemory;
+  } = {},
 ): Promise<SandboxProbe> {
   const cached = cache.get(bwrapPath);
   if (cached) return cached;
+  const remembered = memory?.recall(bwrapPath);
+  if (remembered) {
+    cache.set(bwrapPath, remembered);
+    return remembered;
+  }
   let probe: SandboxProbe;
   if (process.platform !== "linux") probe = notLinux(bwrapPath);
   else if (!withVersion) {
@@ -116,7 +128,30 @@ export async function probeSandboxSoon(
     probe = judgeProbe(bwrapPath, version, version.error ? undefined : run);
   }
   cache.set(bwrapPath, probe);
+  memory?.keep(bwrapPath, probe);
   return probe;
+}
+
+/**
+ * Somewhere a probe's answer is kept between processes, so that a cold command does not start
+ * bubblewrap each time: `recall` gives the answer kept for this binary on this machine as it is
+ * now, or undefined; `keep` stores a fresh one. Neither may throw. An answer only ever starts
+ * or refuses a sandbox: a stale "available" makes a sandboxed command fail to start, a stale
+ * "unavailable" makes it ask, so no kept answer lets a command run unconfined.
+ *
+ * @example
+ * ```ts
+ * const kept = new Map<string, SandboxProbe>();
+ * const memory: ProbeMemory = {
+ *   recall: (bwrapPath) => kept.get(bwrapPath),
+ *   keep: (bwrapPath, probe) => void kept.set(bwrapPath, probe),
+ * };
+ * await probeSandboxSoon("bwrap", { memory });
+ * ```
+ */
+export interface ProbeMemory {
+  recall(bwrapPath: string): SandboxProbe | undefined;
+  keep(bwrapPath: string, probe: SandboxProbe): void;
 }
 
 function step(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<StepResult> {

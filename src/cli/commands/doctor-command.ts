@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
 import { sandboxReport } from "../../sandbox/sandbox-report.js";
 import { loadCliConfig } from "../load-cli-config.js";
+import { persistedSandboxProbes } from "../persisted-sandbox-probe.js";
 import { runtimeSandbox } from "../runtime-sandbox.js";
 import { commandFailure } from "./command-failure.js";
 import { CONFIG_FLAG_HELP, STORE_FLAG_HELP } from "./command-flags.js";
@@ -22,6 +23,8 @@ async function doctor(options: DoctorOptions): Promise<void> {
     sandbox: cli.runtime.sandbox,
   });
   const report = sandboxReport(settings);
+  // The fresh answer replaces a kept one: after `docket doctor`, cold commands go by what it saw.
+  persistedSandboxProbes()?.keep(report.probe.bwrapPath, report.probe);
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ sandbox: report })}\n`);
   } else {

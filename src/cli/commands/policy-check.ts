@@ -6,14 +6,14 @@ import type { ToolMeta } from "../../policy/builtin-tool-meta.js";
 import type { PolicyVerdict } from "../../policy/policy.js";
 import { createPolicyEngine, type DocketPolicyEngine } from "../../policy/policy-engine.js";
 import { parseToolFlag } from "../../policy/tool-flag.js";
-import { probeSandboxSoon } from "../../sandbox/probe-sandbox.js";
 import { resolveConfinement } from "../../sandbox/resolve-confinement.js";
-import { SANDBOX_DEFAULTS, type SandboxSettings } from "../../sandbox/sandbox-settings.js";
+import type { SandboxSettings } from "../../sandbox/sandbox-settings.js";
 import { maskSecrets } from "../../shared/mask-secrets.js";
 import type { Tool } from "../../tool/tool.js";
 import { CommandExit } from "../command-exit.js";
 import { docketProtection } from "../docket-protection.js";
 import { loadCliConfig } from "../load-cli-config.js";
+import { probeSandboxEarly } from "../runtime-sandbox.js";
 import { dryRun, dryRunTools } from "./policy-dry-run.js";
 
 // `docket policy check` without commander: run-cli.ts calls runCheck directly for the plain
@@ -86,7 +86,7 @@ export async function setup(options: PolicyCliOptions, toolName?: string): Promi
     const sandbox = cli.runtime.sandbox;
     const probing =
       BUILTIN_LISTS.confined.includes(toolName ?? "") && sandbox.mode !== "off"
-        ? probeSandboxSoon(sandbox.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath, { version: false })
+        ? probeSandboxEarly(sandbox)
         : undefined;
     const layers = loadPolicyFiles({
       projectFile: cli.projectFile ?? false,
