@@ -144,7 +144,8 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
   // Bubblewrap's probe processes run while the policy loads, the MCP servers connect, the
   // built-in tools load and the store opens; awaited before the first use (the notice, the
   // tools' construction). Its mode and binary are the config's: the policy adds only what to hide.
-  const probing = request.builtins === false ? undefined : probeSandboxEarly(cli.runtime.sandbox);
+  const probing =
+    request.builtins === false ? undefined : probeSandboxEarly(cli.runtime.sandbox, { env });
   const workspace = cli.workspace;
   const loaded = await loadRuntimePolicy(cli, {
     env,

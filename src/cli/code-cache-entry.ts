@@ -271,3 +271,28 @@ export function writeCodeCacheEntry(
     closeSync(folder);
   }
 }
+
+/**
+ * Remove the entry `name` for `key` from `dir`, through the same checked folder a write uses (a
+ * folder swapped for a link elsewhere is not touched). Never throws.
+ *
+ * @example
+ * ```ts
+ * declare const dir: string; // the cache directory
+ * declare const key: Buffer; // the entry's key
+ * removeCodeCacheEntry(dir, "sandbox-probe-0123456789abcdef", key);
+ * ```
+ */
+export function removeCodeCacheEntry(dir: string, name: string, key: Buffer): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const folder = openTrustedFolder(dir, uid);
+  if (typeof folder === "string") return;
+  try {
+    rmSync(inFolder(folder, entryName(name, key)), { force: true });
+  } catch {
+    // An entry left behind is not read unless it holds what its reader accepts.
+  } finally {
+    closeSync(folder);
+  }
+}

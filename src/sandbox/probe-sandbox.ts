@@ -108,10 +108,12 @@ export async function probeSandboxSoon(
 ): Promise<SandboxProbe> {
   const cached = cache.get(bwrapPath);
   if (cached) return cached;
-  const remembered = memory?.recall(bwrapPath);
-  if (remembered) {
-    cache.set(bwrapPath, remembered);
-    return remembered;
+  // Keyed before anything starts: a binary or setting changed while the probe runs is not
+  // filed under what the probe saw.
+  const slot = memory?.open(bwrapPath);
+  if (slot?.kept) {
+    cache.set(bwrapPath, slot.kept);
+    return slot.kept;
   }
   let probe: SandboxProbe;
   if (process.platform !== "linux") probe = notLinux(bwrapPath);
@@ -128,30 +130,44 @@ export async function probeSandboxSoon(
     probe = judgeProbe(bwrapPath, version, version.error ? undefined : run);
   }
   cache.set(bwrapPath, probe);
-  memory?.keep(bwrapPath, probe);
+  slot?.keep(probe);
   return probe;
 }
 
 /**
  * Somewhere a probe's answer is kept between processes, so that a cold command does not start
- * bubblewrap each time: `recall` gives the answer kept for this binary on this machine as it is
- * now, or undefined; `keep` stores a fresh one. Neither may throw. An answer only ever starts
- * or refuses a sandbox: a stale "available" makes a sandboxed command fail to start, a stale
- * "unavailable" makes it ask, so no kept answer lets a command run unconfined.
+ * bubblewrap each time. `open` reads, before any process starts, what is kept for this binary on
+ * this machine as it is now, and returns the slot a fresh answer goes to under that same key.
+ * Only "available" may be kept: a kept "available" that went stale sends commands to a
+ * bubblewrap that cannot start them, so they fail; a kept "unavailable" (a probe that timed out
+ * once, a namespace limit reached for a moment) would make `auto` ask, and an approved command
+ * then runs without the sandbox a fresh probe would have given it. `keep` of any other answer
+ * forgets what the slot held. Neither may throw.
  *
  * @example
  * ```ts
  * const kept = new Map<string, SandboxProbe>();
  * const memory: ProbeMemory = {
- *   recall: (bwrapPath) => kept.get(bwrapPath),
- *   keep: (bwrapPath, probe) => void kept.set(bwrapPath, probe),
+ *   open: (bwrapPath) => ({
+ *     kept: kept.get(bwrapPath),
+ *     keep: (probe) => {
+ *       if (probe.status === "available") kept.set(bwrapPath, probe);
+ *       else kept.delete(bwrapPath);
+ *     },
+ *   }),
  * };
  * await probeSandboxSoon("bwrap", { memory });
  * ```
  */
 export interface ProbeMemory {
-  recall(bwrapPath: string): SandboxProbe | undefined;
-  keep(bwrapPath: string, probe: SandboxProbe): void;
+  open(bwrapPath: string): ProbeSlot;
+}
+
+/** What a `ProbeMemory` holds for one binary under one key, and where a fresh answer goes. */
+export interface ProbeSlot {
+  /** An "available" answer kept and still believed, or undefined. */
+  readonly kept: SandboxProbe | undefined;
+  keep(probe: SandboxProbe): void;
 }
 
 function step(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<StepResult> {

@@ -58,14 +58,26 @@ describe("the built bin's kept sandbox probe", () => {
       expect(after.code).toBe(3);
       expect(after.stdout).toMatch(/^decision: ask/);
       expect(after.stdout).toMatch(/could not create the sandbox's namespaces/);
+      // Not kept: each process probes while bubblewrap cannot make the sandbox.
       expect(await check()).toEqual(after);
-      expect(await probes()).toBe(3);
+      expect(await probes()).toBe(4);
+
+      // A probe that fails once (a namespace limit reached for a moment, a timeout under load) is
+      // not kept: the next process probes again, and is sandboxed.
+      await writeFile(
+        bwrap,
+        `#!/bin/sh\necho probe >> '${log}'\nif [ ! -e '${log}.once' ]; then touch '${log}.once'; echo 'bwrap: No space left on device' >&2; exit 1; fi\n`,
+      );
+      expect((await check()).stdout).toMatch(/^decision: ask/);
+      expect(await check()).toEqual(first);
+      expect(await check()).toEqual(first);
+      expect(await probes()).toBe(6);
 
       // `docket doctor` always probes, and what it saw is what the next cold command goes by.
       await writeFile(bwrap, working(log));
       await docket(["doctor"]);
       const byDoctor = await probes();
-      expect(byDoctor).toBeGreaterThan(3);
+      expect(byDoctor).toBeGreaterThan(6);
       expect(await check()).toEqual(first);
       expect(await probes()).toBe(byDoctor);
     } finally {

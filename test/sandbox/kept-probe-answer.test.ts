@@ -27,10 +27,12 @@ describe("a kept sandbox probe answer that is stale", () => {
     );
     await chmod(bwrapPath, 0o755);
     const memory: ProbeMemory = {
-      recall: (path) => ({ status: "available", bwrapPath: path, version: "" }),
-      keep: () => {
-        throw new Error("a recalled answer is not probed, so not kept again");
-      },
+      open: (path) => ({
+        kept: { status: "available", bwrapPath: path, version: "" },
+        keep: () => {
+          throw new Error("a kept answer is not probed, so not kept again");
+        },
+      }),
     };
     expect((await probeSandboxSoon(bwrapPath, { version: false, memory })).status).toBe(
       "available",

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { loadPolicyFiles } from "../../config/load-policy-files.js";
 import { sandboxReport } from "../../sandbox/sandbox-report.js";
+import { SANDBOX_DEFAULTS } from "../../sandbox/sandbox-settings.js";
 import { loadCliConfig } from "../load-cli-config.js";
 import { persistedSandboxProbes } from "../persisted-sandbox-probe.js";
 import { runtimeSandbox } from "../runtime-sandbox.js";
@@ -22,9 +23,11 @@ async function doctor(options: DoctorOptions): Promise<void> {
     layers,
     sandbox: cli.runtime.sandbox,
   });
+  // Keyed before the probe starts; the fresh answer replaces a kept one, so after `docket
+  // doctor` cold commands go by what it saw (and probe afresh when it saw no sandbox).
+  const slot = persistedSandboxProbes()?.open(settings.bwrapPath ?? SANDBOX_DEFAULTS.bwrapPath);
   const report = sandboxReport(settings);
-  // The fresh answer replaces a kept one: after `docket doctor`, cold commands go by what it saw.
-  persistedSandboxProbes()?.keep(report.probe.bwrapPath, report.probe);
+  slot?.keep(report.probe);
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ sandbox: report })}\n`);
   } else {
