@@ -123,6 +123,9 @@ const DENIED: readonly string[] = [
   'ls | while read f; do rm "$f"; done',
   "echo hi & rm x",
   "ls\nrm x",
+  // tree-sitter-bash glues the next line onto a pipeline of three or more stages.
+  'ls | ls | ls\necho "rm -rf /" | sh && ls',
+  'ls ; ls | ls | ls\necho "rm -rf /" | bash || ls',
   "{ rm x; }",
   "(rm x)",
   "[[ -n $(rm x) ]] && ls",

@@ -67,6 +67,7 @@ const HONEST: readonly string[] = [
   'find . -name "*.log" | xargs grep -l error',
   "cat package.json | jq '.dependencies'",
   "sort file.txt | uniq -c | sort -rn | head -n 10",
+  "sort file.txt | uniq -c | head -n 3\ngit status && ls",
   "sed -n '1,10p' README.md",
   "awk '{print $1}' access.log | sort | uniq -c",
   "awk -F, '$3 > 100 { print $1 }' data.csv",

@@ -15,6 +15,7 @@ import type { ValueCheck } from "./arithmetic-guard.js";
 import { emitCommand } from "./command-emitter.js";
 import { isDangerousVariable } from "./dangerous-variables.js";
 import { inspectExpansion } from "./expansion-inspector.js";
+import { misparsedNewline, misparsedStage } from "./misparsed-newline.js";
 import { inputFeed, writtenTarget } from "./redirects.js";
 import { isUncertainWord, type ShellWord } from "./shell-word.js";
 import {
@@ -81,23 +82,6 @@ function backquoted(text: string): string[] {
     }
   }
   return found;
-}
-
-/** The first newline inside a command that bash would treat as its end, or -1. */
-function misparsedNewline(node: Node, source: string): number {
-  let previousEnd = node.startIndex;
-  for (const child of node.children) {
-    const gap = source.slice(previousEnd, child.startIndex);
-    for (let i = gap.indexOf("\n"); i >= 0; i = gap.indexOf("\n", i + 1)) {
-      if (gap[i - 1] !== "\\") return previousEnd + i;
-    }
-    const leading = /^[ \t\r]*\n/.exec(
-      source.slice(child.startIndex, Math.min(child.endIndex, child.startIndex + 64)),
-    );
-    if (leading !== null) return child.startIndex + leading[0].length - 1;
-    previousEnd = child.endIndex;
-  }
-  return -1;
 }
 
 function wordsOf(nodes: readonly Node[], source: string): ShellWord[] {
@@ -330,6 +314,16 @@ class StatementWalker {
 
   /** Every stage after a `|` reads the previous stage's output. */
   private pipeline(node: Node, context: WalkContext): void {
+    // tree-sitter-bash 0.25 also glues the next line onto a pipeline of three or more stages
+    // (`ls | ls | ls` newline `echo "rm x" | sh` gives a stage `ls echo "rm x"` that feeds `sh`),
+    // where bash ends the pipeline at the newline: split it there, so that each stage reads the
+    // output bash would give it.
+    const at = misparsedStage(node, this.source);
+    if (at >= 0) {
+      this.sink.analyseFragment(this.source.slice(node.startIndex, at), context);
+      this.sink.analyseFragment(this.source.slice(at + 1, node.endIndex), context);
+      return;
+    }
     const frames: Frame[] = [];
     let previous: Node | null = null;
     let piped = false;
