@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -80,6 +80,19 @@ describe("the built bin's kept sandbox probe", () => {
       expect(byDoctor).toBeGreaterThan(6);
       expect(await check()).toEqual(first);
       expect(await probes()).toBe(byDoctor);
+
+      // No tool may write what is kept, or its folder.
+      const folder = join(dir, "config", "docket", "cache", "sandbox-probe");
+      const [entry] = await readdir(folder);
+      expect(entry).toMatch(/^sandbox-probe-[0-9a-f]{16}-[0-9a-f]{32}\.bin$/);
+      for (const [tool, args] of [
+        ["write_file", { path: join(folder, entry ?? ""), content: "" }],
+        ["run_command", { command: `rm -rf ${folder}` }],
+        ["run_command", { command: `cp /tmp/x ${join(folder, "sandbox-probe-0-0.bin")}` }],
+      ] as const) {
+        const refused = await docket(["policy", "check", tool, JSON.stringify(args)]);
+        expect(refused.stdout, JSON.stringify(args)).toContain("docket:self-protection");
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
