@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { probeSandbox, probeSandboxSoon } from "./probe-sandbox.js";
+import {
+  type ProbeMemory,
+  probeSandbox,
+  probeSandboxSoon,
+  type SandboxProbe,
+} from "./probe-sandbox.js";
 
 describe("probeSandboxSoon", () => {
   it("answers as probeSandbox does: a missing binary, one that cannot sandbox, the real one", async () => {
@@ -24,5 +29,28 @@ describe("probeSandboxSoon", () => {
   it("leaves its answer in the cache probeSandbox reads", async () => {
     const soon = await probeSandboxSoon("/nonexistent/other-bwrap");
     expect(probeSandbox("/nonexistent/other-bwrap")).toBe(soon);
+  });
+
+  it("takes only a working sandbox from a memory: a kept 'unavailable' is probed again", async () => {
+    const kept: SandboxProbe[] = [];
+    const memory = (held: SandboxProbe): ProbeMemory => ({
+      open: () => ({ kept: held, keep: (probe) => void kept.push(probe) }),
+    });
+    // /bin/true starts anything it is given: a working "sandbox" for the probe.
+    const stale: SandboxProbe = {
+      status: "unavailable",
+      bwrapPath: "/bin/true",
+      kind: "forbidden",
+      reason: "a namespace limit reached for a moment",
+    };
+    const fresh = await probeSandboxSoon("/bin/true", { version: false, memory: memory(stale) });
+    expect(fresh.status).toBe("available");
+    expect(kept).toEqual([fresh]);
+    // A kept "available" is taken as it is, and nothing is probed or kept again.
+    const held: SandboxProbe = { status: "available", bwrapPath: "/nonexistent/kept", version: "" };
+    expect(
+      await probeSandboxSoon("/nonexistent/kept", { version: false, memory: memory(held) }),
+    ).toBe(held);
+    expect(kept).toHaveLength(1);
   });
 });

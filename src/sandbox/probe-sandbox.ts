@@ -111,7 +111,8 @@ export async function probeSandboxSoon(
   // Keyed before anything starts: a binary or setting changed while the probe runs is not
   // filed under what the probe saw.
   const slot = memory?.open(bwrapPath);
-  if (slot?.kept) {
+  // Only a working sandbox is taken from a memory, whatever it holds (see ProbeMemory).
+  if (slot?.kept?.status === "available") {
     cache.set(bwrapPath, slot.kept);
     return slot.kept;
   }
