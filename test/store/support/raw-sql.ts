@@ -91,3 +91,19 @@ export function eventsOfRows(rows: unknown[] | undefined): { call_id: string; ty
     return parsed.map((event) => ({ call_id: String(event.callId), type: String(event.type) }));
   });
 }
+
+/**
+ * Every `audit_events` row of a SQLite store, raw, in chain order: a packed row is one row.
+ *
+ * @example
+ * ```ts
+ * declare const store: Store;
+ * (await auditRows(store)).length; // rows, not events
+ * ```
+ */
+export async function auditRows(store: Store): Promise<Record<string, unknown>[]> {
+  const [found] = await rawSql(store, [
+    "SELECT session_id, seq, call_id, type, event, prev_hash, hash FROM audit_events ORDER BY session_id, seq",
+  ]);
+  return found as Record<string, unknown>[];
+}
