@@ -41,6 +41,12 @@ export interface CallKeys {
    * transaction that uses it: a number given in a transaction that rolls back is given again.
    */
   numberOf(sessionId: string): number;
+  /**
+   * True when the session surely has no `calls` row: the file keys calls by number and the
+   * session has none (a number is given with its first row and never taken back). False when it
+   * may have rows, which is all an older layout can say.
+   */
+  withoutCalls(sessionId: string): boolean;
 }
 
 /**
@@ -67,6 +73,7 @@ export function callKeys(db: Database): CallKeys {
       numberOf: () => {
         throw new RangeError("this file keys its calls by session id, not by number");
       },
+      withoutCalls: () => false,
     };
   }
   let find: Statement | undefined;
@@ -74,9 +81,12 @@ export function callKeys(db: Database): CallKeys {
   // The last number used: a session's number never changes once committed (no row of
   // session_keys is ever deleted), and one given by a transaction that was undone is dropped.
   let last: { sessionId: string; no: number; undone: number } | undefined;
-  const number = (sessionId: string): number => {
+  const lookUp = (sessionId: string): unknown => {
     find ??= db.prepare("SELECT no FROM session_keys WHERE id = ?").pluck();
-    const found = find.get(sessionId);
+    return find.get(sessionId);
+  };
+  const number = (sessionId: string): number => {
+    const found = lookUp(sessionId);
     if (found !== undefined) return Number(found);
     give ??= db.prepare("INSERT INTO session_keys (id) VALUES (?)");
     return Number(give.run(sessionId).lastInsertRowid);
@@ -96,5 +106,6 @@ export function callKeys(db: Database): CallKeys {
       last = { sessionId, no, undone: db.undone };
       return no;
     },
+    withoutCalls: (sessionId) => lookUp(sessionId) === undefined,
   };
 }

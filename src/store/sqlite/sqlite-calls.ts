@@ -22,6 +22,7 @@ import {
 } from "../store-rows.js";
 import { type CallKeys, callKeys } from "./call-keys.js";
 import { type FileMark, FileMarks } from "./file-mark.js";
+import { KnownCallIds } from "./known-call-ids.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
@@ -97,6 +98,8 @@ export class SqliteCalls {
   private ahead:
     | { mark: FileMark; sessionId: string; rows: Map<string, CallRow | null> }
     | undefined;
+  /** The call ids of the session at hand, known whole while its mark holds (ADR 0090). */
+  private readonly known = new KnownCallIds();
 
   constructor(
     private readonly db: Database,
@@ -167,11 +170,22 @@ export class SqliteCalls {
    * kept until the batch's append, which uses them if the file has not changed meanwhile.
    */
   readAhead(sessionId: string, callIds: readonly string[]): CallRow[] {
-    // Marked before the read (or earlier): a commit after the mark moves the version.
-    const mark = this.marks.latest();
-    const found = this.loadMany(sessionId, callIds);
     const rows = new Map<string, CallRow | null>();
     for (const callId of callIds) rows.set(callId, null);
+    // None of the ids is among the session's, known whole: there is no row to read.
+    const absentUnder = this.known.allAbsent(sessionId, callIds, this.marks);
+    if (absentUnder !== undefined) {
+      this.ahead = { mark: absentUnder, sessionId, rows };
+      return [];
+    }
+    // Marked before the read (or earlier): a commit after the mark moves the version.
+    const mark = this.marks.latest();
+    if (this.keys.withoutCalls(sessionId)) {
+      this.known.startEmpty(sessionId, mark);
+      this.ahead = { mark, sessionId, rows };
+      return [];
+    }
+    const found = this.loadMany(sessionId, callIds);
     for (const row of found) rows.set(row.callId, row);
     this.ahead = { mark, sessionId, rows };
     return found;
@@ -280,6 +294,7 @@ export class SqliteCalls {
     let no = 0;
     for (const row of rows) {
       this.saved(row);
+      this.known.saved(row.sessionId, row.callId);
       const target = statement.nextRow();
       if (this.keys.numbered) {
         if (row.sessionId !== sessionId) {
