@@ -180,10 +180,14 @@ export class SqliteCalls {
     }
     // Marked before the read (or earlier): a commit after the mark moves the version.
     const mark = this.marks.latest();
-    if (this.keys.withoutCalls(sessionId)) {
-      this.known.startEmpty(sessionId, mark);
-      this.ahead = { mark, sessionId, rows };
-      return [];
+    if (!this.known.hasCalls(sessionId)) {
+      if (this.keys.withoutCalls(sessionId)) {
+        this.known.startEmpty(sessionId, mark);
+        this.ahead = { mark, sessionId, rows };
+        return [];
+      }
+      // A session's number is never taken back: it is not asked for again.
+      this.known.noteCalls(sessionId);
     }
     const found = this.loadMany(sessionId, callIds);
     for (const row of found) rows.set(row.callId, row);
