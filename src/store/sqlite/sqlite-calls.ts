@@ -98,7 +98,7 @@ export class SqliteCalls {
   private ahead:
     | { mark: FileMark; sessionId: string; rows: Map<string, CallRow | null> }
     | undefined;
-  /** The call ids of the session at hand, known whole while its mark holds (ADR 0090). */
+  /** The call ids of the sessions at hand, each set known whole while its mark holds (ADR 0090). */
   private readonly known = new KnownCallIds();
 
   constructor(
