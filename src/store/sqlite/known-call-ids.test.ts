@@ -78,6 +78,15 @@ function commitBatch(db: Database, calls: SqliteCalls, sessionId: string, ids: s
   }).immediate();
 }
 
+/** A file where another store already gave `ses_old` a row, `call_1`. */
+async function fileWithOldSession(): Promise<string> {
+  const path = await schemaFile();
+  const earlier = openNodeSqlite(path);
+  commitBatch(earlier, new SqliteCalls(earlier, "p", () => 1_000), "ses_old", ["call_1"]);
+  earlier.close();
+  return path;
+}
+
 // Ids reach SqliteCalls as the store makes them storable (`storedText`, EngineStore): a lone
 // surrogate or a NUL is U+FFFD by then, and a batch's ids are distinct as stored.
 const ids = fc
@@ -181,10 +190,7 @@ describe("SqliteCalls: a session's call ids known whole (ADR 0090)", () => {
   });
 
   it("keeps the sets of sessions taken in turn, and asks once whether a resumed session has calls", async () => {
-    const path = await schemaFile();
-    const earlier = openNodeSqlite(path);
-    commitBatch(earlier, new SqliteCalls(earlier, "p", () => 1_000), "ses_old", ["call_1"]);
-    earlier.close();
+    const path = await fileWithOldSession();
     const { db, reads, lookups } = counting(openNodeSqlite(path));
     const calls = new SqliteCalls(db, "o", () => 1_000);
     try {
@@ -224,10 +230,7 @@ describe("SqliteCalls: a session's call ids known whole (ADR 0090)", () => {
   });
 
   it("reads the table for a session that had calls before this store saw it", async () => {
-    const path = await schemaFile();
-    const earlier = openNodeSqlite(path);
-    commitBatch(earlier, new SqliteCalls(earlier, "p", () => 1_000), "ses_old", ["call_1"]);
-    earlier.close();
+    const path = await fileWithOldSession();
     const { db, reads } = counting(openNodeSqlite(path));
     const calls = new SqliteCalls(db, "o", () => 1_000);
     try {

@@ -62,9 +62,7 @@ export class KnownCallIds {
 
   /** The session has (or may have) calls rows. */
   noteCalls(sessionId: string): void {
-    if (typeof sessionId !== "string") return;
-    if (this.withCalls.size >= MAX_SESSIONS_WITH_CALLS) this.withCalls.clear();
-    this.withCalls.add(storedText(sessionId));
+    if (typeof sessionId === "string") this.rememberCalls(storedText(sessionId));
   }
 
   /** This store saved a row of `sessionId` (inside a write transaction). */
@@ -77,7 +75,7 @@ export class KnownCallIds {
       return;
     }
     const session = storedText(sessionId);
-    this.noteCalls(session);
+    this.rememberCalls(session);
     const known = this.sessions.get(session);
     if (known === undefined) return;
     if (this.total >= MAX_KNOWN_IDS) {
@@ -108,6 +106,13 @@ export class KnownCallIds {
       return undefined;
     }
     return known.mark;
+  }
+
+  /** `session` as stored: remembered as having calls rows (a row saved, most often, again). */
+  private rememberCalls(session: string): void {
+    if (this.withCalls.has(session)) return;
+    if (this.withCalls.size >= MAX_SESSIONS_WITH_CALLS) this.withCalls.clear();
+    this.withCalls.add(session);
   }
 
   private forget(sessionId: string): void {
