@@ -7,6 +7,7 @@ import { createMemoryEventSink } from "../src/checkpoint/memory-event-sink.js";
 import type { ToolCall } from "../src/checkpoint/tool-result.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
+import { modelCallId } from "./model-call-id.js";
 
 const CALLS_PER_BATCH = 10;
 const TARGET_US = 30;
@@ -37,13 +38,6 @@ type Side = "memory" | "sqlite";
  * model writes them (call_…, toolu_…), which land anywhere in the calls table's key index.
  */
 type Ids = "counted" | "model";
-
-/** A random-looking id, the same in every run, so that both sides see the same ids. */
-function modelId(n: number): string {
-  const a = Math.imul(n + 1, 2654435761) >>> 0;
-  const b = Math.imul(a ^ (a >>> 15), 2246822519) >>> 0;
-  return `call_${a.toString(36)}${b.toString(36)}`;
-}
 
 /** CPU milliseconds (user + system) of this process since `from`. */
 function cpuMs(from: NodeJS.CpuUsage): number {
@@ -76,7 +70,7 @@ async function run(
   });
   const calls: ToolCall[][] = Array.from({ length: batches }, (_, b) =>
     Array.from({ length: CALLS_PER_BATCH }, (_, c) => ({
-      id: ids === "model" ? modelId(b * CALLS_PER_BATCH + c) : `call_${b}_${c}`,
+      id: ids === "model" ? modelCallId(b * CALLS_PER_BATCH + c) : `call_${b}_${c}`,
       name: tool,
       arguments: `{"n":${b * CALLS_PER_BATCH + c}}`,
     })),

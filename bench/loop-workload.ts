@@ -4,6 +4,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { modelCallId } from "./model-call-id.js";
 import { nextTurnOfTheEventLoop } from "./yielding-model.js";
 
 /** Tool calls in every assistant turn of the workload. */
@@ -45,6 +46,27 @@ function workloadTurn(text: string, calls: { id: string; input: string }[]): Wor
   return { content, parts };
 }
 
+/**
+ * The workload's call ids: `model` (the default), random-looking as a model's are; `counted`
+ * (`call_0_0`, `call_0_1`, …), this bench's ids before 2026-12-05, for figures comparable with
+ * the older ones in docs/benchmarks.md.
+ */
+export type WorkloadIds = "model" | "counted";
+
+/**
+ * The ids `DOCKET_BENCH_IDS` asks for (`counted` or `model`); `model` when it is unset.
+ *
+ * @example
+ * ```ts
+ * workloadIds({ DOCKET_BENCH_IDS: "counted" }); // "counted"
+ * ```
+ */
+export function workloadIds(env: NodeJS.ProcessEnv = process.env): WorkloadIds {
+  const wanted = env.DOCKET_BENCH_IDS ?? "model";
+  if (wanted === "model" || wanted === "counted") return wanted;
+  throw new Error(`DOCKET_BENCH_IDS: ${JSON.stringify(wanted)}; use model or counted`);
+}
+
 /** A fake model's replies, built once and replayed by every model made from them. */
 export interface WorkloadScript {
   readonly turns: number;
@@ -53,18 +75,22 @@ export interface WorkloadScript {
 
 /**
  * `turns` assistant turns of {@link CALLS_PER_TURN} calls of the no-op tool `noop` with
- * `{"n":…}`, then one closing text turn.
+ * `{"n":…}`, then one closing text turn. Each call's id is `ids`' (see {@link WorkloadIds}).
  *
  * @example
  * ```ts
  * workloadScript(3).replies.length; // 4
+ * workloadScript(1, { ids: "counted" }); // its calls are call_0_0 … call_0_9
  * ```
  */
-export function workloadScript(turns: number): WorkloadScript {
+export function workloadScript(
+  turns: number,
+  { ids = workloadIds() }: { ids?: WorkloadIds } = {},
+): WorkloadScript {
   const replies: WorkloadTurn[] = [];
   for (let t = 0; t < turns; t += 1) {
     const calls = Array.from({ length: CALLS_PER_TURN }, (_, c) => ({
-      id: `call_${t}_${c}`,
+      id: ids === "model" ? modelCallId(t * CALLS_PER_TURN + c) : `call_${t}_${c}`,
       input: `{"n":${t * CALLS_PER_TURN + c}}`,
     }));
     replies.push(workloadTurn(`Turn ${t}.`, calls));
