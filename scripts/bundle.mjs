@@ -174,8 +174,18 @@ copyFileSync(join(grammarPackage, "LICENSE"), "dist/tree-sitter-bash.LICENSE");
 // A hook call registered with the daemon goes straight to its client's one file, before
 // bin/main.js and its chunks (docs/adr/0068-hook-client-bundle.md); anything else, or a client
 // that does not load, goes to bin/main.js, whose own branch denies the hook.
+// An older Node than package.json's engines allow is named, before any module fails on what it
+// lacks (node:sqlite first): a hook call is denied as a failing hook is (exit 2).
 const launcher = `#!/usr/bin/env node
 const argv = process.argv.slice(2);
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 16)) {
+  process.stderr.write(
+    "docket: needs Node 22.16 or later (24 or 26); this is Node " + process.versions.node + "." +
+      (argv[0] === "hook" ? " The call is denied." : "") + "\\n",
+  );
+  process.exit(argv[0] === "hook" ? 2 : 1);
+}
 const client =
   argv[0] === "hook" && (argv.includes("--daemon") || argv.includes("--prefer-daemon"))
     ? await import("./bin/hook-client/hook-client.js").catch(() => undefined)

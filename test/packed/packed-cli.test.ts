@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -111,6 +111,31 @@ describe("the installed docket CLI", () => {
       input: "\u0000 not json",
     });
     expect(unreadable.code).toBe(2);
+  });
+
+  it("names the Node it needs on an older one, and a hook on it denies", async () => {
+    const main = join(lean.dir, "node_modules/docket/dist/src/cli/main.js");
+    // This Node, told it is 22.15 before the launcher reads its version; and the machine's own
+    // older Node where it has one (Debian's is 20).
+    const pretend =
+      'data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"22.15.1"}})';
+    const runs: [string, string[], string][] = [
+      [process.execPath, ["--import", pretend], "22.15.1"],
+    ];
+    const old = olderNode();
+    if (old) runs.push([old.path, [], old.version]);
+    for (const [node, flags, version] of runs) {
+      const demo = await runNode(node, [...flags, main, "demo"], work);
+      expect(demo.code).toBe(1);
+      expect(demo.stderr).toBe(
+        `docket: needs Node 22.16 or later (24 or 26); this is Node ${version}.\n`,
+      );
+      expect(demo.stdout).toBe("");
+      const hook = await runNode(node, [...flags, main, "hook", "claude-code"], work, "{}");
+      expect(hook.code).toBe(2);
+      expect(hook.stdout).toBe("");
+      expect(hook.stderr).toContain("The call is denied.");
+    }
   });
 
   it("denies a hook call whose keys V8 could misread, never allowing it (nodejs/node#63785)", async () => {
@@ -246,3 +271,37 @@ describe("the installed docket CLI", () => {
     }
   });
 });
+
+/** A Node older than 22.16 on this machine (Debian's /usr/bin/node is 20), if there is one. */
+function olderNode(): { path: string; version: string } | undefined {
+  for (const path of ["/usr/bin/node", "/usr/local/bin/node"]) {
+    try {
+      const version = execFileSync(path, ["-p", "process.versions.node"], {
+        encoding: "utf8",
+      }).trim();
+      const [major = 0, minor = 0] = version.split(".").map(Number);
+      if (major < 22 || (major === 22 && minor < 16)) return { path, version };
+    } catch {
+      // Not there, or not a Node.
+    }
+  }
+  return undefined;
+}
+
+function runNode(
+  node: string,
+  args: string[],
+  cwd: string,
+  input = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, args, { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
