@@ -4,13 +4,13 @@ import { FIRST_DEADLINE_MS } from "./first-deadline.js";
 import { blocksOnFailure, describeFailure, failureLine } from "./hook-failure.js";
 import { hookFlag } from "./hook-flag.js";
 import { isHostName } from "./host-registry.js";
-import { readHookPayload } from "./read-hook-payload.js";
+import { type HookInput, readHookPayload } from "./read-hook-payload.js";
 
 export { FIRST_DEADLINE_MS, firstDeadline } from "./first-deadline.js";
 
 /** What the guard needs from the world; tests pass their own. */
 export interface HookGuardIo {
-  readonly stdin: AsyncIterable<Buffer | string>;
+  readonly stdin: HookInput;
   write(stream: "stdout" | "stderr", text: string): void;
   /** End the process now: the timer's way out, whatever is still pending. */
   exit(code: number): void;
