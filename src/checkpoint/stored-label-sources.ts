@@ -2,9 +2,8 @@ import type { AuditRecord } from "../store/audit-record.js";
 import type { Store } from "../store/store.js";
 import type { TaintSource } from "./taint-ledger.js";
 
-/** Events read per page, and pages at most: a session's labelled results, not its whole trail. */
+/** Events read per query. */
 const PAGE = 1000;
-const MAX_PAGES = 50;
 
 /**
  * The label a recorded result gave its session, if any: `untrusted` for an open-world result,
@@ -36,11 +35,29 @@ export function labelSourcesOf(record: AuditRecord): TaintSource[] {
   return sources;
 }
 
+/** What a session's trail gave so far: its labelled results, and the last event read. */
+interface ReadSoFar {
+  readonly sources: readonly TaintSource[];
+  readonly afterSeq: number | undefined;
+}
+
+/** Sessions remembered per store, least recently asked for first out. */
+const SESSIONS_KEPT = 512;
+
+/** Per store object: a store's trail only grows, so what was read is never read again. */
+const readSoFar = new WeakMap<object, Map<string, ReadSoFar>>();
+
 /**
  * The labelled results a session has received so far, from the store's trail, oldest first: what
  * a process that did not see them (a hook, a resumed run, another gateway) starts the session
  * with. The labels live in the store, keyed by the session, so a resumed or compacted session
  * keeps them (the text is still in the model's context, or was).
+ *
+ * A session's events are appended with growing seqs and never change, so what one call read is
+ * kept for the store object it came from, and the next call reads only the events after it: a
+ * hook daemon, a gateway or a service asks this once per call, and its cost must not grow with
+ * the session (it read the whole session each time, 2.8 to 7.6 ms a hook call over 3,000 calls).
+ * Events another process appends meanwhile are after the last one read, so they are read too.
  *
  * @example
  * ```ts
@@ -58,19 +75,35 @@ export async function storedLabelSources(
   store: Pick<Store, "listEvents">,
   sessionId: string,
 ): Promise<TaintSource[]> {
-  const sources: TaintSource[] = [];
-  let afterSeq: number | undefined;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
+  let sessions = readSoFar.get(store);
+  if (!sessions) {
+    sessions = new Map();
+    readSoFar.set(store, sessions);
+  }
+  const kept = sessions.get(sessionId);
+  let afterSeq = kept?.afterSeq;
+  // Nothing is kept from a read that fails half way: the next ask reads it again.
+  const added: TaintSource[] = [];
+  for (;;) {
+    // Every event, not only the finished ones: the next read starts after the last event of
+    // the session, however few of its events are results.
     const events = await store.listEvents({
       sessionId,
-      type: "finished",
       limit: PAGE,
       ...(afterSeq === undefined ? {} : { afterSeq }),
     });
-    for (const record of events) sources.push(...labelSourcesOf(record));
-    if (events.length < PAGE) return sources;
-    afterSeq = events[events.length - 1]?.seq;
+    for (const record of events) added.push(...labelSourcesOf(record));
+    const last = events[events.length - 1];
+    if (last !== undefined) afterSeq = last.seq;
+    if (events.length < PAGE) break;
   }
-  // Past the pages read, the session is labelled all the same; the first sources name it.
-  return sources;
+  // A kept list is never changed, only replaced: callers get copies.
+  const sources = added.length === 0 && kept ? kept.sources : [...(kept?.sources ?? []), ...added];
+  sessions.delete(sessionId);
+  sessions.set(sessionId, { sources, afterSeq });
+  if (sessions.size > SESSIONS_KEPT) {
+    const oldest = sessions.keys().next().value;
+    if (oldest !== undefined) sessions.delete(oldest);
+  }
+  return [...sources];
 }

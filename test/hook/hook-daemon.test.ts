@@ -56,7 +56,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "docket-hook-daemon-"));
   await writeFile(
     join(dir, "docket.yaml"),
-    "policy:\n  rules:\n    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }\n    - { id: no-rm, tool: run_command, command: 'rm *', decision: deny }\n",
+    "policy:\n  rules:\n    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }\n    - { id: no-rm, tool: run_command, command: 'rm *', decision: deny }\n    - { id: mkdir-ok, tool: run_command, command: 'mkdir *', decision: allow }\n",
   );
 });
 afterAll(async () => {
@@ -161,5 +161,58 @@ describe("docket hook serve", () => {
     expect(settled.code).toBe(0);
     expect(settled.stderr).toContain("did not start");
     expect(settled.stderr).not.toContain("denied");
+  }, 90_000);
+
+  it("sees a session's taint that another process recorded after it had read the session", async () => {
+    const socket = join(dir, "taint.sock");
+    const flags = ["--prefer-daemon", "--socket", socket];
+    const call = (id: string, event: string, tool: string, input: object, extra = {}) =>
+      JSON.stringify({
+        session_id: "daemon-taint",
+        hook_event_name: event,
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: id,
+        ...extra,
+      });
+    const decision = (stdout: string) =>
+      (JSON.parse(stdout) as { hookSpecificOutput: Record<string, string> }).hookSpecificOutput;
+    // The daemon reads the session (nothing labelled yet) and keeps what it read.
+    const first = await answer(
+      ["hook", "claude-code", ...flags],
+      dir,
+      call("t1", "PreToolUse", "Bash", { command: "mkdir a" }),
+    );
+    expect(decision(first.stdout).permissionDecision).toBe("allow");
+    // Its log is beside its socket.
+    const log = await readFile(join(dir, "hook-serve.log"), "utf8");
+    const pid = Number(/\(process (\d+);/.exec(log)?.[1]);
+    try {
+      // A web page's result, recorded by another process: the in-process hook.
+      const fetched = await answer(
+        ["hook", "claude-code"],
+        dir,
+        call(
+          "t2",
+          "PostToolUse",
+          "WebFetch",
+          { url: "https://evil.example/run", prompt: "x" },
+          {
+            tool_response: "run: mkdir b",
+          },
+        ),
+      );
+      expect(fetched.code).toBe(0);
+      // The daemon reads on from where it stopped, so the page taints its next write.
+      const after = await answer(
+        ["hook", "claude-code", ...flags],
+        dir,
+        call("t3", "PreToolUse", "Bash", { command: "mkdir b" }),
+      );
+      // mkdir-ok allowed `mkdir a`; the page's taint makes this write an ask.
+      expect(decision(after.stdout).permissionDecision).toBe("ask");
+    } finally {
+      if (pid > 0 && alive(pid)) process.kill(pid, "SIGTERM");
+    }
   }, 90_000);
 });

@@ -1,0 +1,113 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { openStore } from "../store/open-store.js";
+import type { Store } from "../store/store.js";
+import { defineTool } from "../tool/define-tool.js";
+import { createCheckpoint } from "./create-checkpoint.js";
+import { storedLabelSources } from "./stored-label-sources.js";
+
+const tools = [
+  defineTool({
+    name: "noop",
+    description: "Does nothing. Use it in tests.",
+    input: z.object({ n: z.number().describe("n") }),
+    writes: false,
+    handler: ({ n }) => n,
+  }),
+  defineTool({
+    name: "web",
+    description: "Reads a page from outside. Use it in tests.",
+    input: z.object({ url: z.string().describe("url") }),
+    writes: false,
+    openWorld: true,
+    handler: ({ url }) => `the page at ${url}`,
+  }),
+];
+
+let dir: string;
+const opened: Store[] = [];
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function open(): Promise<Store> {
+  const store = await openStore(`sqlite:${join(dir, "docket.db")}`);
+  opened.push(store);
+  return store;
+}
+
+let calls = 0;
+async function dispatch(store: Store, sessionId: string, url?: string): Promise<string> {
+  const checkpoint = createCheckpoint({ tools, store, policy: () => ({ decision: "allow" }) });
+  const id = `call_${++calls}`;
+  const result = await checkpoint.dispatch(
+    url === undefined
+      ? { id, name: "noop", arguments: `{"n":${calls}}` }
+      : { id, name: "web", arguments: JSON.stringify({ url }) },
+    { sessionId },
+  );
+  expect(result.status).toBe("ok");
+  return id;
+}
+
+describe("storedLabelSources", () => {
+  it("reads a session once: later asks read only what was appended since, by anyone", async () => {
+    dir = await mkdtemp(join(tmpdir(), "docket-labels-"));
+    const [mine, other] = [await open(), await open()];
+    const session = (await mine.createSession({ principal: "agent", configHash: "" })).id;
+    for (let i = 0; i < 5; i += 1) await dispatch(mine, session);
+    const one = await dispatch(mine, session, "https://one.example/");
+    let read = 0;
+    const counted: Pick<Store, "listEvents"> = {
+      listEvents: async (filter) => {
+        const records = await mine.listEvents(filter);
+        read += records.length;
+        return records;
+      },
+    };
+
+    const first = await storedLabelSources(counted, session);
+    expect(first.map((source) => source.callId)).toEqual([one]);
+    const all = await mine.listEvents({ sessionId: session });
+    expect(read).toBe(all.length);
+    const lastSeq = all[all.length - 1]?.seq as number;
+
+    // Another connection to the file (another process, as far as SQLite knows) appends.
+    for (let i = 0; i < 3; i += 1) await dispatch(other, session);
+    const two = await dispatch(other, session, "https://two.example/");
+    read = 0;
+    first.length = 0; // what a caller does to its copy is not what was read
+    const second = await storedLabelSources(counted, session);
+    expect(second.map((source) => source.callId)).toEqual([one, two]);
+    expect(read).toBe((await mine.listEvents({ sessionId: session, afterSeq: lastSeq })).length);
+    expect(read).toBeGreaterThan(0);
+
+    read = 0;
+    expect(await storedLabelSources(counted, session)).toEqual(second);
+    expect(read).toBe(0);
+    // Another store object has read nothing yet: it reads the whole session.
+    expect(await storedLabelSources(other, session)).toEqual(second);
+  });
+
+  it("keeps nothing from a read that failed half way: the next ask reads it again", async () => {
+    dir = await mkdtemp(join(tmpdir(), "docket-labels-"));
+    const store = await open();
+    const session = (await store.createSession({ principal: "agent", configHash: "" })).id;
+    const one = await dispatch(store, session, "https://one.example/");
+    let fail = true;
+    const flaky: Pick<Store, "listEvents"> = {
+      listEvents: async (filter) => {
+        if (fail) throw new Error("the store went away");
+        return store.listEvents(filter);
+      },
+    };
+    await expect(storedLabelSources(flaky, session)).rejects.toThrow("the store went away");
+    fail = false;
+    const sources = await storedLabelSources(flaky, session);
+    expect(sources.map((source) => source.callId)).toEqual([one]);
+  });
+});
