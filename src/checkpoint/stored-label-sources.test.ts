@@ -93,6 +93,30 @@ describe("storedLabelSources", () => {
     expect(await storedLabelSources(other, session)).toEqual(second);
   });
 
+  it("reads on past a first read of more than a page: its store then sees another's later label", async () => {
+    dir = await mkdtemp(join(tmpdir(), "docket-labels-"));
+    const [mine, other] = [await open(), await open()];
+    const session = (await mine.createSession({ principal: "agent", configHash: "" })).id;
+    const checkpoint = createCheckpoint({
+      tools,
+      store: mine,
+      policy: () => ({ decision: "allow" }),
+    });
+    // More than one page of events (1,000): the first read stops at a page's limit once.
+    while ((await mine.listEvents({ sessionId: session, limit: 1_201 })).length <= 1_200) {
+      const batch = Array.from({ length: 10 }, () => {
+        calls += 1;
+        return { id: `call_${calls}`, name: "noop", arguments: `{"n":${calls}}` };
+      });
+      await checkpoint.dispatchBatch(batch, { sessionId: session });
+    }
+    expect(await storedLabelSources(mine, session)).toEqual([]);
+    const web = await dispatch(other, session, "https://late.example/");
+    expect((await storedLabelSources(mine, session)).map((source) => source.callId)).toEqual([web]);
+    // And the store can still write.
+    await dispatch(mine, session);
+  });
+
   it("keeps nothing from a read that failed half way: the next ask reads it again", async () => {
     dir = await mkdtemp(join(tmpdir(), "docket-labels-"));
     const store = await open();

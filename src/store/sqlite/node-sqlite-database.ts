@@ -102,10 +102,16 @@ class NodeStatement implements Statement {
 
   *iterate(...params: unknown[]): IterableIterator<unknown> {
     const rows = guarded(() => this.inner.iterate(...(params as never[])));
-    for (;;) {
-      const next = guarded(() => rows.next());
-      if (next.done) return;
-      yield this.plucked ? (next.value as unknown as unknown[])[0] : next.value;
+    try {
+      for (;;) {
+        const next = guarded(() => rows.next());
+        if (next.done) return;
+        yield this.plucked ? (next.value as unknown as unknown[])[0] : next.value;
+      }
+    } finally {
+      // A loop that stops early (a limit, a throw) must reset the statement: left open, it keeps
+      // its read snapshot, and the connection then sees no later commit and cannot write (busy).
+      rows.return?.();
     }
   }
 
