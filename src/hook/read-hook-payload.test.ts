@@ -47,4 +47,26 @@ describe("readHookPayload", () => {
     failing.destroy(new Error("the pipe broke"));
     await expect(read).rejects.toThrow("the pipe broke");
   });
+
+  it("never waits on a stream that cannot end: closed early, destroyed, failed or paused", async () => {
+    const cut = new PassThrough();
+    const reading = readHookPayload(cut);
+    cut.write('{"hook_event_name":');
+    cut.destroy();
+    await expect(reading).rejects.toThrow("closed before the payload's end");
+
+    const destroyed = new PassThrough();
+    destroyed.destroy();
+    await expect(readHookPayload(destroyed)).rejects.toThrow("closed before the payload's end");
+
+    const failed = new PassThrough();
+    failed.on("error", () => {});
+    failed.destroy(new Error("EIO"));
+    await expect(readHookPayload(failed)).rejects.toThrow("EIO");
+
+    const paused = new PassThrough();
+    paused.pause();
+    paused.end('{"a":1}');
+    expect(await readHookPayload(paused)).toBe('{"a":1}');
+  });
 });

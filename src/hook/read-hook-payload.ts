@@ -32,8 +32,16 @@ function isStream(input: HookInput): input is NodeJS.ReadableStream {
 }
 
 function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const state = stream as {
+    readonly readableEnded?: boolean;
+    readonly destroyed?: boolean;
+    readonly errored?: Error | null;
+  };
   // Its end already passed: no event will come (the iterator would have ended at once).
-  if ((stream as { readableEnded?: boolean }).readableEnded === true) return Promise.resolve("");
+  if (state.readableEnded === true) return Promise.resolve("");
+  // Failed or closed before its end: no event will come either, and the payload is not whole.
+  if (state.errored) return Promise.reject(state.errored);
+  if (state.destroyed === true) return Promise.reject(closedEarly());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -57,15 +65,28 @@ function readStream(stream: NodeJS.ReadableStream): Promise<string> {
       done();
       reject(error);
     };
+    // Closed without its end (destroyed): what came is not the whole payload.
+    const onClose = () => {
+      done();
+      reject(closedEarly());
+    };
     const done = () => {
       stream.off("data", onData);
       stream.off("end", onEnd);
       stream.off("error", onError);
+      stream.off("close", onClose);
     };
     stream.on("data", onData);
     stream.on("end", onEnd);
     stream.on("error", onError);
+    stream.on("close", onClose);
+    // A stream paused by someone before stays paused with a data listener: it is read all the same.
+    stream.resume();
   });
+}
+
+function closedEarly(): Error {
+  return new Error("standard input closed before the payload's end");
 }
 
 function tooLarge(): Error {
