@@ -174,17 +174,26 @@ copyFileSync(join(grammarPackage, "LICENSE"), "dist/tree-sitter-bash.LICENSE");
 // A hook call registered with the daemon goes straight to its client's one file, before
 // bin/main.js and its chunks (docs/adr/0068-hook-client-bundle.md); anything else, or a client
 // that does not load, goes to bin/main.js, whose own branch denies the hook.
-// An older Node than package.json's engines allow is named, before any module fails on what it
-// lacks (node:sqlite first): a hook call is denied as a failing hook is (exit 2).
+// An older Node than docket runs on is named, before any module fails on what it lacks
+// (node:sqlite first; Node 23 has it from 23.4). A hook call still answers in its host's way, by
+// the client's own failure answer: a deny for a blocking event, a pass for a settle event.
 const launcher = `#!/usr/bin/env node
 const argv = process.argv.slice(2);
 const [major, minor] = process.versions.node.split(".").map(Number);
-if (major < 22 || (major === 22 && minor < 16)) {
-  process.stderr.write(
-    "docket: needs Node 22.16 or later (24 or 26); this is Node " + process.versions.node + "." +
-      (argv[0] === "hook" ? " The call is denied." : "") + "\\n",
-  );
-  process.exit(argv[0] === "hook" ? 2 : 1);
+if (major < 22 || (major === 22 && minor < 16) || (major === 23 && minor < 4)) {
+  const said = "needs Node 22.16 or later (24 or 26); this is Node " + process.versions.node;
+  let code;
+  if (argv[0] === "hook") {
+    code = await import("./bin/hook-client/hook-client.js").then(
+      (client) => client.answerOnUnsupportedNode(argv, said),
+      () => {
+        process.stderr.write("docket: " + said + "; the call is denied.\\n");
+        return 2;
+      },
+    );
+  }
+  if (code === undefined) process.stderr.write("docket: " + said + ".\\n");
+  process.exit(code ?? 1);
 }
 const client =
   argv[0] === "hook" && (argv.includes("--daemon") || argv.includes("--prefer-daemon"))

@@ -53,6 +53,35 @@ export async function answerAsDaemonClient(argv: readonly string[]): Promise<voi
 }
 
 /**
+ * On a Node docket does not run on (the built launcher checks before anything loads), a hook
+ * call still answers in its host's way: a deny for a blocking event, a notice that lets a settle
+ * event (the user's next prompt) pass, as any failing hook does. Resolves to the exit code, or
+ * undefined when the arguments are not a hook call (`hook install …`), for the caller to say.
+ *
+ * @example
+ * ```ts
+ * const code = await answerOnUnsupportedNode(["hook", "claude-code"], "needs Node 22.16 or later");
+ * if (code !== undefined) process.exit(code);
+ * ```
+ */
+export async function answerOnUnsupportedNode(
+  argv: readonly string[],
+  reason: string,
+): Promise<number | undefined> {
+  if (argv[0] !== "hook" || !isHookHostName(argv[1])) return undefined;
+  let text = "";
+  try {
+    text = await readHookPayload(process.stdin);
+  } catch {
+    // Unread: judged as a blocking event, the stricter answer.
+  }
+  const { blocksOnFailure, failureLine } = await import("./hook-failure.js");
+  const blocking = blocksOnFailure(argv[1] ?? "", text);
+  process.stderr.write(failureLine(blocking, reason));
+  return blocking ? 2 : 0;
+}
+
+/**
  * Answer one hook call through the daemon and resolve to the exit code, its reply already
  * written. No daemon with `--prefer-daemon`: it is started (socket in `.docket/`) and asked; one
  * that cannot be started, that fails after accepting, that answers nonsense or not within the

@@ -115,12 +115,16 @@ describe("the installed docket CLI", () => {
 
   it("names the Node it needs on an older one, and a hook on it denies", async () => {
     const main = join(lean.dir, "node_modules/docket/dist/src/cli/main.js");
-    // This Node, told it is 22.15 before the launcher reads its version; and the machine's own
+    // This Node, told it is older before the launcher reads its version; and the machine's own
     // older Node where it has one (Debian's is 20).
-    const pretend =
-      'data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"22.15.1"}})';
+    const pretend = (version: string) => [
+      "--import",
+      `data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"${version}"}})`,
+    ];
+    // 23.0-23.3 have no node:sqlite without a flag.
     const runs: [string, string[], string][] = [
-      [process.execPath, ["--import", pretend], "22.15.1"],
+      [process.execPath, pretend("22.15.1"), "22.15.1"],
+      [process.execPath, pretend("23.3.0"), "23.3.0"],
     ];
     const old = olderNode();
     if (old) runs.push([old.path, [], old.version]);
@@ -134,7 +138,16 @@ describe("the installed docket CLI", () => {
       const hook = await runNode(node, [...flags, main, "hook", "claude-code"], work, "{}");
       expect(hook.code).toBe(2);
       expect(hook.stdout).toBe("");
-      expect(hook.stderr).toContain("The call is denied.");
+      expect(hook.stderr).toBe(
+        `docket: needs Node 22.16 or later (24 or 26); this is Node ${version}; the call is denied.\n`,
+      );
+      // The user's next prompt is a settle event: a failing hook never swallows it.
+      const prompt = JSON.stringify({ hook_event_name: "UserPromptSubmit", prompt: "go on" });
+      const settle = await runNode(node, [...flags, main, "hook", "claude-code"], work, prompt);
+      expect(settle.code).toBe(0);
+      expect(settle.stderr).toContain(`this is Node ${version}.`);
+      const install = await runNode(node, [...flags, main, "hook", "install", "codex"], work);
+      expect(install.code).toBe(1);
     }
   });
 
