@@ -15,6 +15,7 @@ import { build } from "esbuild";
 import {
   celOnFirstUse,
   cliApart,
+  commanderSpawnOnUse,
   docketItself,
   englishZodOnly,
   hookClientApart,
@@ -144,7 +145,7 @@ await build({
   entryPoints: ["src/cli/cli-bundle.ts"],
   outfile: cliBundle,
   external: [...shared.external, ...installed],
-  plugins: [docketItself, englishZodOnly, celOnFirstUse, importThroughLoader],
+  plugins: [docketItself, englishZodOnly, celOnFirstUse, importThroughLoader, commanderSpawnOnUse],
 });
 // ASCII only, so a loader reads it as Latin-1 into a one-byte string (about 1.5 ms less than
 // decoding UTF-8 into a two-byte one). esbuild's ascii charset escapes strings, templates and

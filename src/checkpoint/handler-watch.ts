@@ -1,3 +1,4 @@
+import { monotonicMs } from "../shared/monotonic-ms.js";
 import type { LateHandlers } from "./late-handlers.js";
 
 /** How a handler's run ended, as far as the caller is concerned. */
@@ -27,7 +28,7 @@ export class DeadlineExceeded extends Error {
 
 /**
  * A timer's clock is libuv's, cached per loop turn in whole milliseconds: it may fire a fraction
- * of a millisecond before `performance.now()` says the deadline passed.
+ * of a millisecond before `monotonicMs()` says the deadline passed.
  */
 const CLOCK_SLACK_MS = 1;
 
@@ -132,7 +133,7 @@ export class HandlerWatch {
     target: HandlerTarget,
     timeoutMs: number,
   ): HandlerOutcome | Promise<HandlerOutcome> {
-    const running = new Running(this, target, timeoutMs, performance.now() + timeoutMs);
+    const running = new Running(this, target, timeoutMs, monotonicMs() + timeoutMs);
     try {
       pending.then(
         (value) => running.settle({ status: "returned", value }),
@@ -187,13 +188,13 @@ export class HandlerWatch {
   #arm(at: number): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timerAt = at;
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, at - performance.now()));
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, at - monotonicMs()));
   }
 
   #fire(): void {
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
-    const now = performance.now() + CLOCK_SLACK_MS;
+    const now = monotonicMs() + CLOCK_SLACK_MS;
     let next = Number.POSITIVE_INFINITY;
     for (const running of [...this.#running]) {
       if (running.deadline <= now) {

@@ -1,3 +1,4 @@
+import { monotonicMs } from "../shared/monotonic-ms.js";
 import type { AuditAttestation } from "./audit-attestation.js";
 
 /** Writes attestations for the sessions given (the store: flush, sign, commit, deliver). */
@@ -28,7 +29,7 @@ export class AttestationScheduler {
   private batchEnded = false;
   private gapTimer: NodeJS.Timeout | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
-  /** When the last attestation was written (performance.now()). */
+  /** When the last attestation was written (monotonicMs()). */
   private lastAt = Number.NEGATIVE_INFINITY;
   private running: Promise<AuditAttestation[]> | undefined;
   private error: unknown;
@@ -46,7 +47,7 @@ export class AttestationScheduler {
   ) {}
 
   private gapLeft(): number {
-    return this.lastAt + this.minGapMs - performance.now();
+    return this.lastAt + this.minGapMs - monotonicMs();
   }
 
   /** A write moved this session's chain or transcript. */
@@ -113,7 +114,7 @@ export class AttestationScheduler {
   signed(sessions: readonly string[]): void {
     for (const sessionId of sessions) this.dirty.delete(sessionId);
     this.batchEnded = false;
-    this.lastAt = performance.now();
+    this.lastAt = monotonicMs();
     if (this.dirty.size === 0 && this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -143,7 +144,7 @@ export class AttestationScheduler {
     const sessions = [...this.dirty].sort();
     this.dirty = new Set();
     this.batchEnded = false;
-    this.lastAt = performance.now();
+    this.lastAt = monotonicMs();
     const running = this.run(sessions);
     this.running = running;
     try {

@@ -7,6 +7,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import { monotonicMs } from "../shared/monotonic-ms.js";
 import { DOCKET, ERROR_TYPE, GEN_AI, OPERATION } from "./semconv.js";
 import type { Telemetry } from "./telemetry.js";
 
@@ -139,7 +140,7 @@ export function startChatSpan(
       [DOCKET.surfaceTools]: request.tools,
     });
   }
-  const started = performance.now();
+  const started = monotonicMs();
   return (outcome) => {
     if (span.isRecording()) {
       if (outcome.status === "ok") {
@@ -161,13 +162,13 @@ export function startChatSpan(
       [GEN_AI.requestModel]: model,
     };
     if (outcome.status === "failed") {
-      instruments.operationDuration.record((performance.now() - started) / 1000, {
+      instruments.operationDuration.record((monotonicMs() - started) / 1000, {
         ...attributes,
         [ERROR_TYPE]: outcome.errorType,
       });
       return;
     }
-    instruments.operationDuration.record((performance.now() - started) / 1000, attributes);
+    instruments.operationDuration.record((monotonicMs() - started) / 1000, attributes);
     instruments.tokenUsage.record(outcome.inputTokens, {
       ...attributes,
       [GEN_AI.tokenType]: "input",

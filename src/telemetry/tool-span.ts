@@ -6,6 +6,7 @@ import {
   SpanStatusCode,
 } from "@opentelemetry/api";
 import type { EventBody } from "../checkpoint/call-trace.js";
+import { monotonicMs } from "../shared/monotonic-ms.js";
 import { DOCKET, ERROR_TYPE, GEN_AI, OPERATION } from "./semconv.js";
 import type { Telemetry } from "./telemetry.js";
 
@@ -82,14 +83,14 @@ export class ToolSpan {
         }
         return;
       case "approval_requested":
-        this.approvalStarted = performance.now();
+        this.approvalStarted = monotonicMs();
         return;
       case "approved":
       case "approval_denied":
         if (recording) {
           span.setAttribute(DOCKET.approver, body.by);
           if (this.approvalStarted > 0)
-            span.setAttribute(DOCKET.approvalWaitMs, performance.now() - this.approvalStarted);
+            span.setAttribute(DOCKET.approvalWaitMs, monotonicMs() - this.approvalStarted);
         }
         return;
       case "awaiting_approval":
@@ -136,7 +137,7 @@ export class ToolSpan {
       [DOCKET.decision]: this.decision ?? "none",
       [DOCKET.status]: status,
     };
-    instruments.toolDuration.record((performance.now() - this.startedAt) / 1000, attributes);
+    instruments.toolDuration.record((monotonicMs() - this.startedAt) / 1000, attributes);
     if (status === "refused") {
       instruments.refusals.add(1, {
         [GEN_AI.toolName]: this.tool,
@@ -182,5 +183,5 @@ export function startToolSpan(
       [GEN_AI.toolType]: call.type ?? "function",
     });
   }
-  return new ToolSpan(telemetry, span, name, performance.now());
+  return new ToolSpan(telemetry, span, name, monotonicMs());
 }
