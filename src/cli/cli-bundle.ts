@@ -68,3 +68,5 @@ export async function runCommandLine(
  */
 export const hookRunner: HookRunner = async (input) =>
   (await import("../hook/hook-main.js")).hookRunner(input);
+
+export { ranToolCalls } from "./ran-tool-calls.js";

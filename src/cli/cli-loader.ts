@@ -45,9 +45,25 @@ export function cacheEntryName(argv: readonly string[]): string {
   return `cli-${name}-node${process.versions.node}-${process.arch}`;
 }
 
+/**
+ * The name of a command's fuller entry: one written after a process of the command ran a tool
+ * call, and read before the command's plain one. An agent's runs call tools; an entry made by a
+ * run whose model only answered would leave every later run to compile the tool call's path
+ * again (docs/adr/0092-a-fuller-code-cache.md).
+ *
+ * @example
+ * ```ts
+ * fullerEntryName("cli-run-node24.21.0-x64"); // "cli-run-node24.21.0-x64-tools"
+ * ```
+ */
+export function fullerEntryName(name: string): string {
+  return `${name}-tools`;
+}
+
 function loadCli(name: string): CachedScript<CliBundle> {
   return loadCachedScript<CliBundle>(fileURLToPath(new URL("./cli.cjs", import.meta.url)), {
     name,
+    fullerName: fullerEntryName(name),
     // The bundle's import(name) of an installed package (a model provider, the OpenTelemetry
     // SDK, PostgreSQL's driver): resolved from here, the folder the bundle is in.
     importModule: (specifier) => import(specifier),
@@ -61,7 +77,9 @@ function loadCli(name: string): CachedScript<CliBundle> {
  * bin/cli.cjs, through V8's code cache (load-cached-script.ts), one entry per command
  * (cacheEntryName). The entry is written after the command, so that what it compiled lazily is
  * in it too, and only after a command's action ran and succeeded: `--help`, a mistyped command
- * or a failed run leaves none, so the first entry of a command is one its real work made.
+ * or a failed run leaves none, so the first entry of a command is one its real work made. The
+ * first such process to run a tool call writes the command's fuller entry (fullerEntryName),
+ * which its later processes read instead.
  *
  * @example
  * ```ts
@@ -84,7 +102,7 @@ export async function runCommandLine(
       hooks.onAction?.();
     },
   });
-  if (acted && code === 0) bundle.save();
+  if (acted && code === 0) bundle.save({ fuller: bundle.exports.ranToolCalls() });
   return code;
 }
 

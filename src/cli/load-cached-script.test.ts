@@ -62,6 +62,52 @@ describe("loadCachedScript", () => {
     expect(second.save()).toBe("kept");
   });
 
+  it("writes a fuller entry after a process that ran more, reads it first, and drops the plain one", () => {
+    // A function only some processes call (as only some runs call a tool): compiled lazily.
+    const extra = Array.from({ length: 40 }, (_, i) => `t += a * ${i} + (b ^ ${i});`).join(" ");
+    writeFileSync(
+      bundle,
+      `${SOURCE}module.exports.more = function more(a, b) { let t = 0; ${extra} return t; };\n`,
+    );
+    const fuller = { fullerName: "test-tools" };
+    const plain = load(fuller);
+    expect(plain.cache).toBe("miss");
+    expect(plain.save()).toBe("written");
+    expect(entries().map((file) => file.startsWith("test-tools"))).toEqual([false]);
+    const plainSize = statSync(entry()).size;
+
+    const again = load(fuller);
+    expect([again.cache, again.entry]).toEqual(["hit", "plain"]);
+    expect(again.save()).toBe("kept");
+    (again.exports as Bundle & { more(a: number, b: number): number }).more(2, 3);
+    expect(again.save({ fuller: true })).toBe("written");
+    expect(entries()).toHaveLength(1);
+    expect(entries()[0]?.startsWith("test-tools")).toBe(true);
+    expect(statSync(entry()).size).toBeGreaterThan(plainSize);
+
+    const next = load(fuller);
+    expect([next.cache, next.entry]).toEqual(["hit", "fuller"]);
+    expect(next.save({ fuller: true })).toBe("kept");
+    expect(next.save()).toBe("kept");
+    // Without the fuller name (another command's loader), the plain name is all there is.
+    expect(load().cache).toBe("miss");
+  });
+
+  it("falls back to the plain entry when the fuller one is damaged, and replaces the fuller one", () => {
+    const fuller = { fullerName: "test-tools" };
+    load(fuller).save();
+    load(fuller).save({ fuller: true });
+    load().save();
+    expect(entries()).toHaveLength(2);
+    const fullerFile = path.join(cache, entries().find((f) => f.startsWith("test-tools")) ?? "");
+    writeFileSync(fullerFile, "not an entry at all");
+    const run = load(fuller);
+    expect([run.cache, run.entry]).toEqual(["hit", "plain"]);
+    expect(run.save({ fuller: true })).toBe("written");
+    expect(entries().map((file) => file.startsWith("test-tools"))).toEqual([true]);
+    expect(load(fuller).entry).toBe("fuller");
+  });
+
   it("ignores a damaged entry (torn, flipped, emptied) and still runs the bundle, then replaces it", () => {
     load().save();
     const good = readFileSync(entry());

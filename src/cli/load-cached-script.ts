@@ -5,7 +5,12 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { Script } from "node:vm";
 import { docketCacheDir } from "../shared/docket-cache-dir.js";
-import { codeCacheKey, readCodeCacheEntry, writeCodeCacheEntry } from "./code-cache-entry.js";
+import {
+  codeCacheKey,
+  readCodeCacheEntry,
+  removeCodeCacheEntry,
+  writeCodeCacheEntry,
+} from "./code-cache-entry.js";
 
 /** How the script was compiled: from a usable entry, or why not. */
 export type CodeCacheStatus = "hit" | "miss" | "rejected" | "ignored" | "off";
@@ -15,6 +20,8 @@ export interface CachedScript<T> {
   /** What the bundle put in `module.exports`. */
   readonly exports: T;
   readonly cache: CodeCacheStatus;
+  /** Which entry the script was compiled from, on a hit: `name`'s or `fullerName`'s. */
+  readonly entry: "plain" | "fuller" | undefined;
   /**
    * Take V8's data now, for {@link CachedScript.save}: before a V8 flag changes (a code cache
    * made after one is rejected by every process that starts without it). Cheap when no entry
@@ -23,9 +30,11 @@ export interface CachedScript<T> {
   snapshot(): void;
   /**
    * Write the entry when there was no usable one: after the answer, so what the run compiled
-   * lazily is in it too. Never throws.
+   * lazily is in it too. With `fuller` (this process ran code a plain entry's maker may not
+   * have, such as a tool call) and a `fullerName`, write that entry instead unless it was the
+   * one used, and remove `name`'s. Never throws.
    */
-  save(): "written" | "kept" | "failed";
+  save(options?: { readonly fuller?: boolean }): "written" | "kept" | "failed";
 }
 
 /** Where the cache lives and what the trace says; every field has a default. */
@@ -41,6 +50,13 @@ export interface CachedScriptOptions {
    * name without its extension, Node's version and the architecture.
    */
   readonly name?: string;
+  /**
+   * The name of a fuller entry: one written by a process that compiled more of the bundle than
+   * its command always does (a run whose model called a tool compiles the checkpoint, the
+   * policy and a handler, about 18 ms of a cold run that an entry made without them leaves to
+   * compile again). Read before `name`'s; written by `save({ fuller: true })`. Default: none.
+   */
+  readonly fullerName?: string;
   /** `DOCKET_CACHE`, `DOCKET_CODE_CACHE_TRACE`, `HOME` and `XDG_CONFIG_HOME` are read from it. */
   readonly env?: NodeJS.ProcessEnv;
   /**
@@ -143,11 +159,23 @@ export function loadCachedScript<T>(
   }: CachedScriptOptions = {},
 ): CachedScript<T> {
   const bytes = readFileSync(file);
-  const entryName = name + startFlagsTag();
+  const flags = startFlagsTag();
+  const plainName = name + flags;
+  const fullerName = options.fullerName === undefined ? undefined : options.fullerName + flags;
   const dir = options.dir === undefined ? defaultDir(env) : options.dir || undefined;
   const key = dir === undefined ? undefined : scriptCacheKey(bytes);
+  const fullerRead =
+    dir === undefined || key === undefined || fullerName === undefined
+      ? undefined
+      : readCodeCacheEntry(dir, fullerName, key);
+  const entry = fullerRead?.status === "hit" ? "fuller" : "plain";
+  const entryName = entry === "fuller" && fullerName !== undefined ? fullerName : plainName;
   const read =
-    dir === undefined || key === undefined ? undefined : readCodeCacheEntry(dir, entryName, key);
+    dir === undefined || key === undefined
+      ? undefined
+      : entry === "fuller"
+        ? fullerRead
+        : readCodeCacheEntry(dir, plainName, key);
   // An ASCII bundle (scripts/bundle.mjs makes it so) becomes a one-byte string at once.
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const script = new Script(HEAD + source + TAIL, {
@@ -179,7 +207,12 @@ export function loadCachedScript<T>(
     importModule,
   );
 
-  const wanted = dir !== undefined && key !== undefined && cache !== "hit";
+  // A plain entry may yet be replaced by a fuller one, so its data is taken before a flag changes
+  // too; a fuller entry in use is kept.
+  const wanted =
+    dir !== undefined &&
+    key !== undefined &&
+    (cache !== "hit" || (fullerName !== undefined && entry === "plain"));
   let data: Buffer | undefined;
   const snapshot = () => {
     if (!wanted || data !== undefined) return;
@@ -192,14 +225,25 @@ export function loadCachedScript<T>(
       return module.exports;
     },
     cache,
+    entry: cache === "hit" ? entry : undefined,
     snapshot,
-    save() {
+    save({ fuller = false } = {}) {
       if (!wanted || dir === undefined || key === undefined) return "kept";
-      const written = writeCodeCacheEntry(dir, entryName, key, () => {
+      const upgrade = fuller && fullerName !== undefined;
+      if (cache === "hit" && !upgrade) return "kept";
+      // A fuller entry V8 rejected is replaced under its own name, or every process would read
+      // it first and be rejected again.
+      const target =
+        (upgrade || entry === "fuller") && fullerName !== undefined ? fullerName : plainName;
+      const written = writeCodeCacheEntry(dir, target, key, () => {
         snapshot();
         return data;
       });
-      trace(written ? "written" : "not written");
+      if (written && target === fullerName) removeCodeCacheEntry(dir, plainName, key);
+      if (env.DOCKET_CODE_CACHE_TRACE === "1")
+        process.stderr.write(
+          `docket code cache: ${target} ${written ? "written" : "not written"}\n`,
+        );
       return written ? "written" : "failed";
     },
   };

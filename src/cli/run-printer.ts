@@ -5,6 +5,7 @@ import { colourEnabled } from "../shared/colour-enabled.js";
 import { type TerminalStyle, terminalStyle } from "../shared/terminal-style.js";
 import { resumeCommand, type WhereFlags } from "./commands/resume-hint.js";
 import { createLiveOutput, type LiveOutput } from "./live-output.js";
+import { noteToolCall } from "./ran-tool-calls.js";
 import { createTerminalSpinner, type TerminalSpinner } from "./terminal-spinner.js";
 
 /** Where a run's progress goes: text to stdout, tool calls and outcomes to stderr, or JSON lines. */
@@ -56,6 +57,7 @@ export function createRunPrinter({
   if (json) {
     return {
       onEvent: (event) => {
+        if (event.type === "tool_result") noteToolCall();
         const value = jsonEvent(event);
         if (value !== undefined) line(value);
       },
@@ -131,6 +133,7 @@ function humanPrinter({
   return {
     note: say,
     onEvent(event) {
+      if (event.type === "tool_result") noteToolCall();
       switch (event.type) {
         case "run_start":
           spinner.start("thinking");

@@ -112,6 +112,38 @@ describe("the built, bundled bin's code cache", () => {
       expect(damaged.trace[0]).toMatch(/^ignored/);
       expect(damaged.stdout).toBe("Hello.\n");
       expect((await docket(["run", "Hi."])).trace).toEqual(["hit"]);
+      // The first run whose model calls a tool writes the command's fuller entry (what the
+      // tool call's path compiled too) in place of the plain one; later runs read it.
+      const script = join(home, "tool.yaml");
+      await writeFile(
+        script,
+        [
+          "turns:",
+          "  - text: Looking.",
+          "    tool_calls:",
+          `      - { id: call_1, name: list_files, arguments: '{"path":"."}' }`,
+          "  - text: Done.",
+          "",
+        ].join("\n"),
+      );
+      const withTool = await docket(["run", "--model", `scripted:${script}`, "Look."]);
+      expect(withTool.code).toBe(0);
+      expect(withTool.stdout).toContain("Done.");
+      expect(withTool.trace).toEqual(["hit", "written"]);
+      expect(withTool.names[1]).toMatch(/^cli-run-node[^ ]*-tools$/);
+      const runEntries = (await readdir(cache)).filter((entry) => entry.startsWith("cli-run"));
+      expect(runEntries.map((entry) => entry.replace(/-[0-9a-f]{32}\.bin$/, ""))).toEqual([
+        withTool.names[1],
+      ]);
+      for (const args of [
+        ["run", "Hi."],
+        ["run", "--model", `scripted:${script}`, "Look."],
+      ]) {
+        const later = await docket(args);
+        expect(later.trace, args.join(" ")).toEqual(["hit"]);
+        expect(later.names[0]).toBe(withTool.names[1]);
+        expect(later.code).toBe(0);
+      }
     } finally {
       await rm(home, { recursive: true, force: true });
     }
