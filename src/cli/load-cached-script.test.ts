@@ -93,6 +93,16 @@ describe("loadCachedScript", () => {
     expect(load().cache).toBe("miss");
   });
 
+  it("writes no fuller entry once a V8 flag changed in a process that compiled from an entry", () => {
+    const fuller = { fullerName: "test-tools" };
+    load(fuller).save();
+    const run = load(fuller);
+    expect(run.entry).toBe("plain");
+    run.snapshot();
+    expect(run.save({ fuller: true })).toBe("kept");
+    expect(entries().map((file) => file.startsWith("test-tools"))).toEqual([false]);
+  });
+
   it("falls back to the plain entry when the fuller one is damaged, and replaces the fuller one", () => {
     const fuller = { fullerName: "test-tools" };
     load(fuller).save();

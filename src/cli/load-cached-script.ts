@@ -207,15 +207,18 @@ export function loadCachedScript<T>(
     importModule,
   );
 
-  // A plain entry may yet be replaced by a fuller one, so its data is taken before a flag changes
-  // too; a fuller entry in use is kept.
+  // A plain entry in use may yet be replaced by a fuller one; a fuller entry in use is kept.
   const wanted =
     dir !== undefined &&
     key !== undefined &&
     (cache !== "hit" || (fullerName !== undefined && entry === "plain"));
   let data: Buffer | undefined;
+  let flagsChanged = false;
   const snapshot = () => {
-    if (!wanted || data !== undefined) return;
+    flagsChanged = true;
+    // Serialised only where an entry is surely written: a process that compiled from a usable
+    // entry writes a fuller one only if it ran a tool call, and then not after a flag changed.
+    if (!wanted || cache === "hit" || data !== undefined) return;
     try {
       data = script.createCachedData();
     } catch {}
@@ -230,14 +233,18 @@ export function loadCachedScript<T>(
     save({ fuller = false } = {}) {
       if (!wanted || dir === undefined || key === undefined) return "kept";
       const upgrade = fuller && fullerName !== undefined;
-      if (cache === "hit" && !upgrade) return "kept";
+      if (cache === "hit" && (!upgrade || flagsChanged)) return "kept";
       // A fuller entry V8 rejected is replaced under its own name, or every process would read
       // it first and be rejected again.
       const target =
         (upgrade || entry === "fuller") && fullerName !== undefined ? fullerName : plainName;
       const written = writeCodeCacheEntry(dir, target, key, () => {
-        snapshot();
-        return data;
+        if (data !== undefined) return data;
+        try {
+          return script.createCachedData();
+        } catch {
+          return undefined;
+        }
       });
       if (written && target === fullerName) removeCodeCacheEntry(dir, plainName, key);
       if (env.DOCKET_CODE_CACHE_TRACE === "1")
