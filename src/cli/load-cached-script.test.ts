@@ -17,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { Script } from "node:vm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { codeCacheKey, writeCodeCacheEntry } from "./code-cache-entry.js";
 import { loadCachedScript, scriptCacheKey, startFlagsTag } from "./load-cached-script.js";
 
@@ -98,9 +98,52 @@ describe("loadCachedScript", () => {
     load(fuller).save();
     const run = load(fuller);
     expect(run.entry).toBe("plain");
+    // What every `docket policy …` does before tree-sitter's flags: no serialising on a hit.
+    const serialise = vi.spyOn(Script.prototype, "createCachedData");
     run.snapshot();
+    expect(serialise).not.toHaveBeenCalled();
     expect(run.save({ fuller: true })).toBe("kept");
+    expect(serialise).not.toHaveBeenCalled();
+    serialise.mockRestore();
     expect(entries().map((file) => file.startsWith("test-tools"))).toEqual([false]);
+  });
+
+  it("replaces a fuller entry V8 rejects: with the plain one after a process without a tool call", () => {
+    const fuller = { fullerName: "test-tools" };
+    load(fuller).save();
+    // A fuller entry under the right key that V8 rejects: another script's data.
+    const other = new Script("(function () { return 1 + 2 + 3; })");
+    other.runInThisContext();
+    const fullerEntry = `test-tools${startFlagsTag()}`;
+    writeCodeCacheEntry(
+      cache,
+      fullerEntry,
+      scriptCacheKey(readFileSync(bundle)),
+      other.createCachedData(),
+    );
+    // Other paths to the same bytes, so V8's in-process compilation cache does not hide it.
+    const copied = (name: string, options = {}) => {
+      const copy = path.join(dir, name);
+      writeFileSync(copy, SOURCE);
+      return loadCachedScript(copy, { dir: cache, name: "test", env: {}, ...fuller, ...options });
+    };
+    const rejected = copied("one.cjs");
+    expect([rejected.cache, rejected.entry]).toEqual(["rejected", undefined]);
+    expect(rejected.save()).toBe("written");
+    const names = () => entries().map((file) => file.replace(/-[0-9a-f]{32}\.bin$/, ""));
+    expect(names()).toEqual([`test${startFlagsTag()}`]);
+    expect(copied("two.cjs").entry).toBe("plain");
+    writeCodeCacheEntry(
+      cache,
+      fullerEntry,
+      scriptCacheKey(readFileSync(bundle)),
+      other.createCachedData(),
+    );
+    const withTool = copied("three.cjs");
+    expect(withTool.cache).toBe("rejected");
+    expect(withTool.save({ fuller: true })).toBe("written");
+    expect(names()).toEqual([fullerEntry]);
+    expect(copied("four.cjs").entry).toBe("fuller");
   });
 
   it("falls back to the plain entry when the fuller one is damaged, and replaces the fuller one", () => {

@@ -234,10 +234,10 @@ export function loadCachedScript<T>(
       if (!wanted || dir === undefined || key === undefined) return "kept";
       const upgrade = fuller && fullerName !== undefined;
       if (cache === "hit" && (!upgrade || flagsChanged)) return "kept";
-      // A fuller entry V8 rejected is replaced under its own name, or every process would read
-      // it first and be rejected again.
-      const target =
-        (upgrade || entry === "fuller") && fullerName !== undefined ? fullerName : plainName;
+      // Only a process that ran a tool call writes the fuller entry. One that did not, after V8
+      // rejected the fuller entry, writes the plain one and removes the fuller, which every
+      // process would otherwise read first and be rejected by again.
+      const target = upgrade ? fullerName : plainName;
       const written = writeCodeCacheEntry(dir, target, key, () => {
         if (data !== undefined) return data;
         try {
@@ -246,7 +246,9 @@ export function loadCachedScript<T>(
           return undefined;
         }
       });
-      if (written && target === fullerName) removeCodeCacheEntry(dir, plainName, key);
+      if (written && upgrade) removeCodeCacheEntry(dir, plainName, key);
+      if (written && !upgrade && entry === "fuller" && fullerName !== undefined)
+        removeCodeCacheEntry(dir, fullerName, key);
       if (env.DOCKET_CODE_CACHE_TRACE === "1")
         process.stderr.write(
           `docket code cache: ${target} ${written ? "written" : "not written"}\n`,
