@@ -1,7 +1,6 @@
 // First: no tool may be defined before the development lint warnings are turned off.
 import "./quiet-tool-lint.js";
 import type { HookRunner } from "../hook/hook-guard.js";
-import { commandWord } from "./command-word.js";
 
 // The command's modules are imported when it runs: the script's top level then runs nothing the
 // command does not reach (docs/adr/0087-the-cli-is-one-cached-script.md).
@@ -45,14 +44,14 @@ export async function runCommandLine(
   };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
-  // `docket policy …` sets --liftoff-only just before tree-sitter's first compile, so a command
-  // that parses no shell syntax does not load node:v8 (main.ts sets it at once for the others).
-  if (commandWord(argv) === "policy") {
-    beforeWasmCompile(() => {
-      beforeV8Flags?.();
-      keepWasmInLiftoff();
-    });
-  }
+  // Every command sets --liftoff-only just before tree-sitter's first compile, and none at start:
+  // a flag set before Node's own modules load makes Node compile each of them from source
+  // (docs/adr/0093-no-v8-flag-at-start.md). The code cache's data is taken first: V8 rejects
+  // data made under flags a later process does not start with.
+  beforeWasmCompile(() => {
+    beforeV8Flags?.();
+    keepWasmInLiftoff();
+  });
   return runCli(argv, { onAction });
 }
 
@@ -66,7 +65,21 @@ export async function runCommandLine(
  * const reply = await hookRunner({ ...input, onDeadline: () => {} });
  * ```
  */
-export const hookRunner: HookRunner = async (input) =>
-  (await import("../hook/hook-main.js")).hookRunner(input);
+export async function hookRunner(
+  input: Parameters<HookRunner>[0],
+  { beforeV8Flags }: Pick<CommandLineHooks, "beforeV8Flags"> = {},
+): ReturnType<HookRunner> {
+  const [{ beforeWasmCompile }, { keepWasmInLiftoff }, hook] = await Promise.all([
+    import("../shared/before-wasm-compile.js"),
+    import("./keep-wasm-in-liftoff.js"),
+    import("../hook/hook-main.js"),
+  ]);
+  // As for a command: Liftoff just before tree-sitter's first compile, the cache's data first.
+  beforeWasmCompile(() => {
+    beforeV8Flags?.();
+    keepWasmInLiftoff();
+  });
+  return hook.hookRunner(input);
+}
 
 export { ranToolCalls } from "./ran-tool-calls.js";

@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-import { commandWord } from "./command-word.js";
 import { readPolicyCheckArgv } from "./commands/policy-check-argv.js";
-import { growYoungGeneration } from "./grow-young-generation.js";
-import { keepWasmInLiftoff } from "./keep-wasm-in-liftoff.js";
 
 const argv = process.argv.slice(2);
 // `policy check TOOL ARGS [--json]`, as scripts and hooks send it: no commander, and in the built
@@ -33,24 +30,15 @@ if (check !== undefined) {
 } else await runEverythingElse();
 
 async function runEverythingElse(): Promise<void> {
-  // WebAssembly stays in Liftoff (keep-wasm-in-liftoff.ts). `docket policy` sets it just before
-  // tree-sitter's first compile, so a check that parses no shell syntax does not load node:v8;
-  // every other command at once, before Node's own WebAssembly (fetch's HTTP parser) could be
-  // compiled (docs/adr/0021-cold-start-floor.md).
   // The CLI owns its process: Node 22's warning that node:sqlite is experimental (the store
   // runs on it, and so does the demo's orders database) is not the operator's business.
   const { quietSqliteWarning } = await import("../shared/quiet-sqlite-warning.js");
   quietSqliteWarning();
-  // `docket policy …` sets it in the command's own bundle (cli-bundle.ts). By the command word,
-  // as the code cache names its entry: an entry is valid only under the flags it was made with.
-  const command = commandWord(argv);
-  if (command !== "policy") {
-    keepWasmInLiftoff();
-    // A run's start-up garbage dies in a young generation that grows in larger steps: about
-    // 25 ms less CPU. Only `run`: `docket --help`, which loads every command, measured 15 ms more
-    // CPU and 12 MB more RSS with it (grow-young-generation.ts, ADR 0071).
-    if (command === "run") growYoungGeneration();
-  }
+  // No V8 flag is set here. Any flag V8 was not built with makes Node compile each of its own
+  // modules loaded afterwards from source, its embedded code cache rejected: about 30 ms of a
+  // cold run, and 50 ms more when the run's model first calls fetch. The command's bundle sets
+  // WebAssembly's Liftoff flags just before tree-sitter's first compile, as it needs them
+  // (cli-bundle.ts, docs/adr/0093-no-v8-flag-at-start.md).
   await runCommand();
 }
 

@@ -2,7 +2,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { YOUNG_GENERATION_FLAGS } from "../../src/cli/grow-young-generation.js";
 import { LIFTOFF_FLAGS } from "../../src/cli/keep-wasm-in-liftoff.js";
 import { processReport as fixture, reported, useBuiltBin } from "../support/built-bin.js";
 
@@ -78,7 +77,8 @@ describe("the built, bundled bin", () => {
     }
   });
 
-  it("keeps WebAssembly in Liftoff from before its first compile, for a check and for a run; grows a run's young generation", async () => {
+  it("keeps WebAssembly in Liftoff from before its first compile, and sets no V8 flag before it needs one", async () => {
+    const liftoff = `flag:${LIFTOFF_FLAGS.replaceAll(" ", ",")}`;
     const check = await docket(
       ["policy", "check", "run_command", '{"command":"ls -la && ls src"}'],
       undefined,
@@ -86,19 +86,39 @@ describe("the built, bundled bin", () => {
     );
     expect(check.stdout).toContain("decision: allow");
     const events = reported(check.stderr, "wasm-order");
-    expect(events[0]).toBe(`flag:${LIFTOFF_FLAGS.replaceAll(" ", ",")}`);
+    expect(events[0]).toBe(liftoff);
     expect(events.filter((event) => event.startsWith("wasm:")).length).toBeGreaterThan(0);
     expect(events.filter((event) => event.startsWith("flag:"))).toHaveLength(1);
-    // Other commands set it at once, before any WebAssembly of Node's own (fetch's parser).
+    // A run that parses no shell syntax sets no flag: any flag V8 was not built with would make
+    // Node compile its own modules from source (docs/adr/0093-no-v8-flag-at-start.md).
     const run = await docket(["run", "Hi."], undefined, [fixture("wasm-order.mjs")]);
-    const runEvents = reported(run.stderr, "wasm-order");
-    expect(runEvents[0]).toBe(`flag:${LIFTOFF_FLAGS.replaceAll(" ", ",")}`);
-    // A run, and only a run, also lets its young generation grow in larger steps (ADR 0071):
-    // the check above set one flag, the Liftoff ones.
-    expect(runEvents.filter((event) => event.startsWith("flag:"))).toEqual([
-      `flag:${LIFTOFF_FLAGS.replaceAll(" ", ",")}`,
-      `flag:${YOUNG_GENERATION_FLAGS}`,
-    ]);
+    expect(run.stdout).toBe("Hello.\n");
+    expect(reported(run.stderr, "wasm-order")).toEqual([]);
+    // One whose model asks for a command with syntax sets it before tree-sitter's first compile.
+    const project = await mkdtemp(join(tmpdir(), "docket-wasm-order-"));
+    try {
+      const script = join(project, "shell.yaml");
+      await writeFile(
+        script,
+        [
+          "turns:",
+          "  - tool_calls:",
+          `      - { id: call_1, name: run_command, arguments: '{"command":"ls | wc -l"}' }`,
+          "  - text: Counted.",
+          "",
+        ].join("\n"),
+      );
+      const shell = await docket(["run", "--model", `scripted:${script}`, "Count."], undefined, [
+        fixture("wasm-order.mjs"),
+      ]);
+      expect(shell.stdout).toContain("Counted.");
+      const shellEvents = reported(shell.stderr, "wasm-order");
+      expect(shellEvents[0]).toBe(liftoff);
+      expect(shellEvents.filter((event) => event.startsWith("flag:"))).toEqual([liftoff]);
+      expect(shellEvents.filter((event) => event.startsWith("wasm:")).length).toBeGreaterThan(0);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 
   it("checks a shell command with the tree-sitter parser", async () => {
