@@ -60,10 +60,13 @@ export function fullerEntryName(name: string): string {
   return `${name}-tools`;
 }
 
-function loadCli(name: string): CachedScript<CliBundle> {
+/** The commands that run an agent's loop, whose runs call tools: they keep a fuller entry. */
+export const AGENT_COMMANDS: ReadonlySet<string> = new Set(["run", "chat", "resume", "demo"]);
+
+function loadCli(name: string, agent = false): CachedScript<CliBundle> {
   return loadCachedScript<CliBundle>(fileURLToPath(new URL("./cli.cjs", import.meta.url)), {
     name,
-    fullerName: fullerEntryName(name),
+    ...(agent ? { fullerName: fullerEntryName(name) } : {}),
     // The bundle's import(name) of an installed package (a model provider, the OpenTelemetry
     // SDK, PostgreSQL's driver): resolved from here, the folder the bundle is in.
     importModule: (specifier) => import(specifier),
@@ -90,7 +93,8 @@ export async function runCommandLine(
   argv: readonly string[],
   hooks: CommandLineHooks = {},
 ): Promise<number> {
-  const bundle = loadCli(cacheEntryName(argv));
+  const word = commandWord(argv);
+  const bundle = loadCli(cacheEntryName(argv), word !== undefined && AGENT_COMMANDS.has(word));
   let acted = false;
   const code = await bundle.exports.runCommandLine(argv, {
     beforeV8Flags: () => {
@@ -119,7 +123,7 @@ export async function runCommandLine(
  */
 export const hookRunner: HookRunner = async (input) => {
   const bundle = loadCli(cacheEntryName(["hook", input.host]));
-  const reply = await bundle.exports.hookRunner(input);
+  const reply = await bundle.exports.hookRunner(input, { beforeV8Flags: bundle.snapshot });
   bundle.save();
   return reply;
 };

@@ -93,19 +93,28 @@ describe("loadCachedScript", () => {
     expect(load().cache).toBe("miss");
   });
 
-  it("writes no fuller entry once a V8 flag changed in a process that compiled from an entry", () => {
+  it("after a V8 flag changed, writes the fuller entry from the data taken before it", () => {
     const fuller = { fullerName: "test-tools" };
     load(fuller).save();
+    const serialise = vi.spyOn(Script.prototype, "createCachedData");
+    // A loader that names no fuller entry (a command that runs no agent): a hit serialises
+    // nothing, before a flag change (what `docket policy …` does for tree-sitter) or after.
+    const other = load();
+    other.snapshot();
+    expect(other.save({ fuller: true })).toBe("kept");
+    expect(serialise).not.toHaveBeenCalled();
+    // An agent's command on the plain entry: the data is taken at snapshot(), before the flag,
+    // and that is what the fuller entry holds; nothing is serialised after.
     const run = load(fuller);
     expect(run.entry).toBe("plain");
-    // What every `docket policy …` does before tree-sitter's flags: no serialising on a hit.
-    const serialise = vi.spyOn(Script.prototype, "createCachedData");
     run.snapshot();
-    expect(serialise).not.toHaveBeenCalled();
-    expect(run.save({ fuller: true })).toBe("kept");
-    expect(serialise).not.toHaveBeenCalled();
+    expect(serialise).toHaveBeenCalledTimes(1);
+    const taken = serialise.mock.results[0]?.value as Buffer;
+    expect(run.save({ fuller: true })).toBe("written");
+    expect(serialise).toHaveBeenCalledTimes(1);
     serialise.mockRestore();
-    expect(entries().map((file) => file.startsWith("test-tools"))).toEqual([false]);
+    expect(entries()[0]?.startsWith("test-tools")).toBe(true);
+    expect(readFileSync(entry()).subarray(-taken.length).equals(taken)).toBe(true);
   });
 
   it("replaces a fuller entry V8 rejects: with the plain one after a process without a tool call", () => {

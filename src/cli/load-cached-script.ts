@@ -25,7 +25,8 @@ export interface CachedScript<T> {
   /**
    * Take V8's data now, for {@link CachedScript.save}: before a V8 flag changes (a code cache
    * made after one is rejected by every process that starts without it). Cheap when no entry
-   * is to be written.
+   * may be written: a process that compiled from a usable entry serialises here only when its
+   * loader names a fuller entry and it used the plain one.
    */
   snapshot(): void;
   /**
@@ -207,7 +208,8 @@ export function loadCachedScript<T>(
     importModule,
   );
 
-  // A plain entry in use may yet be replaced by a fuller one; a fuller entry in use is kept.
+  // A plain entry in use may yet be replaced by a fuller one (only a loader that names one); a
+  // fuller entry in use is kept.
   const wanted =
     dir !== undefined &&
     key !== undefined &&
@@ -215,10 +217,8 @@ export function loadCachedScript<T>(
   let data: Buffer | undefined;
   let flagsChanged = false;
   const snapshot = () => {
+    if (!wanted || data !== undefined) return;
     flagsChanged = true;
-    // Serialised only where an entry is surely written: a process that compiled from a usable
-    // entry writes a fuller one only if it ran a tool call, and then not after a flag changed.
-    if (!wanted || cache === "hit" || data !== undefined) return;
     try {
       data = script.createCachedData();
     } catch {}
@@ -233,13 +233,15 @@ export function loadCachedScript<T>(
     save({ fuller = false } = {}) {
       if (!wanted || dir === undefined || key === undefined) return "kept";
       const upgrade = fuller && fullerName !== undefined;
-      if (cache === "hit" && (!upgrade || flagsChanged)) return "kept";
+      if (cache === "hit" && !upgrade) return "kept";
       // Only a process that ran a tool call writes the fuller entry. One that did not, after V8
       // rejected the fuller entry, writes the plain one and removes the fuller, which every
       // process would otherwise read first and be rejected by again.
       const target = upgrade ? fullerName : plainName;
+      // Data taken after a flag changed would be rejected by every process that starts without
+      // it: after one, only what snapshot() took before it.
       const written = writeCodeCacheEntry(dir, target, key, () => {
-        if (data !== undefined) return data;
+        if (data !== undefined || flagsChanged) return data;
         try {
           return script.createCachedData();
         } catch {
