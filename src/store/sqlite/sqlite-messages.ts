@@ -72,7 +72,7 @@ export class SqliteMessages {
     this.rows.flush();
     // Marked after the rows: a rollback of this transaction moves the mark's `undone`.
     this.last = { sessionId, seq: first + messages.length - 1, mark: this.marks.latest() };
-    if (session) this.sessions.updateRow(sessionId, session.patch, session.metadata, createdAt);
+    if (session) this.sessions.patchRow(sessionId, session.patch, session.metadata, createdAt);
     return first;
   }
 
