@@ -117,6 +117,59 @@ describe("storedLabelSources", () => {
     await dispatch(mine, session);
   });
 
+  it("reads only the labelled results, then only those after the head it last saw", async () => {
+    dir = await mkdtemp(join(tmpdir(), "docket-labels-"));
+    const [mine, other] = [await open(), await open()];
+    const session = (await mine.createSession({ principal: "agent", configHash: "" })).id;
+    for (let i = 0; i < 5; i += 1) await dispatch(mine, session);
+    const one = await dispatch(mine, session, "https://one.example/");
+    for (let i = 0; i < 5; i += 1) await dispatch(mine, session);
+    let returned = 0;
+    const asked: (number | undefined)[] = [];
+    const counted: Pick<Store, "listEvents" | "listChainHeads"> = {
+      listEvents: async (filter = {}) => {
+        asked.push(filter.afterSeq);
+        const records = await mine.listEvents(filter);
+        returned += records.length;
+        return records;
+      },
+      listChainHeads: (id) => mine.listChainHeads(id),
+    };
+    expect((await storedLabelSources(counted, session)).map((s) => s.callId)).toEqual([one]);
+    expect(returned).toBe(1);
+    const [head] = await mine.listChainHeads(session);
+
+    for (let i = 0; i < 3; i += 1) await dispatch(other, session);
+    const two = await dispatch(other, session, "https://two.example/");
+    returned = 0;
+    asked.length = 0;
+    const second = await storedLabelSources(counted, session);
+    expect(second.map((source) => source.callId)).toEqual([one, two]);
+    expect(returned).toBe(1);
+    // Read after the head of the first ask, not after its last labelled result.
+    expect(asked).toEqual([head?.seq]);
+
+    returned = 0;
+    expect(await storedLabelSources(counted, session)).toEqual(second);
+    expect(returned).toBe(0);
+  });
+
+  it("gives the same labels from a store that ignores the filter and returns every event", async () => {
+    dir = await mkdtemp(join(tmpdir(), "docket-labels-"));
+    const store = await open();
+    const session = (await store.createSession({ principal: "agent", configHash: "" })).id;
+    const ids = [];
+    for (let i = 0; i < 12; i += 1)
+      ids.push(await dispatch(store, session, i % 4 === 0 ? `https://${i}.example/` : undefined));
+    const everything: Pick<Store, "listEvents" | "listChainHeads"> = {
+      listEvents: ({ labelled: _ignored, ...filter } = {}) => store.listEvents(filter),
+      listChainHeads: (id) => store.listChainHeads(id),
+    };
+    const sources = await storedLabelSources(everything, session);
+    expect(sources.map((source) => source.callId)).toEqual([ids[0], ids[4], ids[8]]);
+    expect(await storedLabelSources(store, session)).toEqual(sources);
+  });
+
   it("keeps nothing from a read that failed half way: the next ask reads it again", async () => {
     dir = await mkdtemp(join(tmpdir(), "docket-labels-"));
     const store = await open();

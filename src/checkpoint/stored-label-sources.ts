@@ -53,11 +53,15 @@ const readSoFar = new WeakMap<object, Map<string, ReadSoFar>>();
  * with. The labels live in the store, keyed by the session, so a resumed or compacted session
  * keeps them (the text is still in the model's context, or was).
  *
- * A session's events are appended with growing seqs and never change, so what one call read is
- * kept for the store object it came from, and the next call reads only the events after it: a
- * hook daemon, a gateway or a service asks this once per call, and its cost must not grow with
- * the session (it read the whole session each time, 2.8 to 7.6 ms a hook call over 3,000 calls).
- * Events another process appends meanwhile are after the last one read, so they are read too.
+ * Only the labelled results are read (`listEvents({ labelled: true })`), which a store finds
+ * without parsing the session's other events: a process that starts cold on a long session (an
+ * in-process hook, a resumed run, the console) pays for its labels, not for its length. A
+ * session's events are appended with growing seqs and never change, so what one call read is
+ * kept for the store object it came from, up to the chain's head as it was read, and the next
+ * call reads only after it: a hook daemon, a gateway or a service asks this once per call, and
+ * its cost must not grow with the session. Events another process appends meanwhile are after
+ * that head, so they are read too. A store without `listChainHeads` is read event by event, as
+ * before the filter.
  *
  * @example
  * ```ts
@@ -72,7 +76,7 @@ const readSoFar = new WeakMap<object, Map<string, ReadSoFar>>();
  * ```
  */
 export async function storedLabelSources(
-  store: Pick<Store, "listEvents">,
+  store: Pick<Store, "listEvents"> & Partial<Pick<Store, "listChainHeads">>,
   sessionId: string,
 ): Promise<TaintSource[]> {
   let sessions = readSoFar.get(store);
@@ -82,14 +86,21 @@ export async function storedLabelSources(
   }
   const kept = sessions.get(sessionId);
   let afterSeq = kept?.afterSeq;
+  // Read before the results: every event up to it is committed, so a result up to it is among
+  // those read below, and a later one is after it, read by the next ask.
+  const head =
+    typeof store.listChainHeads === "function"
+      ? ((await store.listChainHeads(sessionId))[0]?.seq ?? 0)
+      : undefined;
   // Nothing is kept from a read that fails half way: the next ask reads it again.
   const added: TaintSource[] = [];
   for (;;) {
-    // Every event, not only the finished ones: the next read starts after the last event of
-    // the session, however few of its events are results.
     const events = await store.listEvents({
       sessionId,
       limit: PAGE,
+      // Without a head, every event: the next read starts after the last event of the session,
+      // however few of its events are results.
+      ...(head === undefined ? {} : { labelled: true }),
       ...(afterSeq === undefined ? {} : { afterSeq }),
     });
     for (const record of events) added.push(...labelSourcesOf(record));
@@ -97,6 +108,7 @@ export async function storedLabelSources(
     if (last !== undefined) afterSeq = last.seq;
     if (events.length < PAGE) break;
   }
+  if (head !== undefined && head > (afterSeq ?? 0)) afterSeq = head;
   // A kept list is never changed, only replaced: callers get copies.
   const sources = added.length === 0 && kept ? kept.sources : [...(kept?.sources ?? []), ...added];
   sessions.delete(sessionId);

@@ -37,6 +37,12 @@ export interface EventFilter {
   readonly since?: number;
   /** Only events after this seq (with `sessionId`: for paging). */
   readonly afterSeq?: number;
+  /**
+   * Only results that labelled their session (`finished` events with `openWorld: true` or a
+   * `private` reason; see `isLabelledResult`). A store finds them without reading each event
+   * of a long session; a store that does not know the filter returns more events, never fewer.
+   */
+  readonly labelled?: boolean;
   /** Default 1000. */
   readonly limit?: number;
 }

@@ -4,6 +4,7 @@ import { approvalQuerySql, type SearchEngine } from "./approval-query.js";
 import type { Approval, ApprovalDecision, ApprovalFilter, NewApproval } from "./approval-record.js";
 import type { EventFilter } from "./audit-record.js";
 import type { CallFilter, CallState } from "./call-record.js";
+import { LABELLED_RESULT_TEXTS } from "./labelled-result.js";
 import type { MessageText } from "./pending-write.js";
 import {
   type NewSession,
@@ -256,6 +257,9 @@ export function listLimit(limit: number | undefined, fallback = 1000): number {
   return limit;
 }
 
+/** Rows whose text holds one of the texts every labelled result holds (`instr`: SQLite). */
+const LABELLED_TEXTS_SQL = `(${LABELLED_RESULT_TEXTS.map((text) => `instr(event, '${text}') > 0`).join(" OR ")})`;
+
 /**
  * Build the WHERE clause of `listEvents` with `?` placeholders.
  *
@@ -269,6 +273,7 @@ export function eventFilterSql(
   {
     packedRows = false,
     sessionsOfCall = "SELECT session_id FROM calls WHERE call_id = ?",
+    labelledSql = LABELLED_TEXTS_SQL,
   }: {
     /**
      * Rows may hold several events, of several calls (SQLite, `TrailRows`): their columns are
@@ -278,6 +283,11 @@ export function eventFilterSql(
     packedRows?: boolean;
     /** A query of the sessions that have a call with the id given as its one parameter. */
     sessionsOfCall?: string;
+    /**
+     * The clause that keeps rows holding a labelled result, without parameters. SQLite's selects
+     * by text (the caller checks each event of a row); another engine's may be exact.
+     */
+    labelledSql?: string;
   } = {},
 ): { where: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -297,6 +307,12 @@ export function eventFilterSql(
   }
   if (filter.tool !== undefined) add(`(tool = ?${packed})`, filter.tool);
   if (filter.type !== undefined) add(`(type = ?${packed})`, filter.type);
+  if (filter.labelled === true) {
+    // Rows that hold none of the texts every labelled result holds are never read; the caller
+    // checks each event of the rest (isLabelledResult).
+    add(`(type = ?${packed})`, "finished");
+    clauses.push(labelledSql);
+  }
   if (filter.since !== undefined) add(`(at >= ?${packed})`, filter.since);
   if (filter.afterSeq !== undefined) add("seq > ?", filter.afterSeq);
   return { where: clauses.length > 0 ? `WHERE ${clauses.join(" AND ")}` : "", params };

@@ -9,6 +9,7 @@ import {
 } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
 import type { CallRow } from "../call-state.js";
+import { LABELLED_RESULT_TEXTS } from "../labelled-result.js";
 import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { CALL_COLUMNS, type Row, toAuditRecord, toCallRow, toChainRow } from "../store-rows.js";
@@ -39,6 +40,13 @@ function literal(client: PoolClient, value: unknown): string {
   }
   return client.escapeLiteral(String(value));
 }
+
+/**
+ * A labelled result, exactly (a row is one event here, so the page's limit counts only them): the
+ * texts first, so that only the few rows holding them are parsed as JSON.
+ */
+const LABELLED_SQL = `((${LABELLED_RESULT_TEXTS.map((text) => `strpos(event, '${text}') > 0`).join(" OR ")})
+  AND (event::jsonb -> 'openWorld' = 'true'::jsonb OR jsonb_typeof(event::jsonb -> 'private') = 'string'))`;
 
 /**
  * The audit trail of a PostgreSQL store. An append is one transaction that first takes the
@@ -221,7 +229,7 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
   }
 
   async list(filter: EventFilter): Promise<AuditRecord[]> {
-    const { where, params } = eventFilterSql(filter);
+    const { where, params } = eventFilterSql(filter, { labelledSql: LABELLED_SQL });
     // Array rows: pg builds them several times faster than objects, which shows at 1,000 rows.
     const result = await this.pool.query<unknown[]>({
       text: numbered(

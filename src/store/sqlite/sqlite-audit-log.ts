@@ -1,6 +1,7 @@
 import { type ChainHead, ChainVerifier, GENESIS_HASH } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
 import type { CallRow } from "../call-state.js";
+import { isLabelledResult } from "../labelled-result.js";
 import { foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import type { Row } from "../store-rows.js";
@@ -155,7 +156,9 @@ export class SqliteAuditLog {
       }
       for (const link of unpackTrailRow(row as Row, wanted)) {
         if (!wanted(link)) continue;
-        records.push(auditRecordOf(link));
+        const record = auditRecordOf(link);
+        if (filter.labelled === true && !isLabelledResult(record.event)) continue;
+        records.push(record);
         // Leaving the loop closes the statement's iterator.
         if (records.length >= limit) return records;
       }
@@ -217,6 +220,7 @@ function packedRowNeedles(filter: EventFilter): string[] {
 /** The filters a packed row's columns cannot answer for each of its events. */
 function matches(link: LinkColumns, filter: EventFilter): boolean {
   if (filter.type !== undefined && link.type !== filter.type) return false;
+  if (filter.labelled === true && link.type !== "finished") return false;
   if (filter.callId !== undefined && link.callId !== filter.callId) return false;
   if (filter.tool !== undefined && link.tool !== filter.tool) return false;
   if (filter.since !== undefined && link.at < filter.since) return false;

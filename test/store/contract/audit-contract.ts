@@ -116,6 +116,44 @@ export function auditContract(fresh: OpenFreshStore): void {
       expect(page.map((r) => r.seq)).toEqual([3]);
     });
 
+    it("lists only the labelled results, in read turns and write calls alike", async () => {
+      const store = await fresh();
+      // Each call's `finished` event, given a label or a look-alike that is not one.
+      const labelled = (callId: string, writes: boolean, extra: Record<string, unknown>) =>
+        callEvents({ sessionId: "ses_l", callId, tool: "fetch", writes }).map((event) =>
+          event.type === "finished" ? ({ ...event, ...extra } as StoreEvent) : event,
+        );
+      await store.emitMany([
+        ...labelled("r1", false, {}),
+        ...labelled("r2", false, { openWorld: true, source: "fetch https://a.example/" }),
+        // Text that looks like a label inside a string: escaped, never a label.
+        ...labelled("r3", false, { output: '{"openWorld":true,"private":"x"}' }),
+        ...labelled("r4", false, { openWorld: false }),
+      ]);
+      await store.emitMany(labelled("w1", true, { private: "read data/customers.csv" }));
+      await store.emitMany(labelled("w2", true, {}));
+      await store.emitMany(labelled("r5", false, { openWorld: true, private: "a credential" }));
+      await store.emitMany(labelled("other", false, { openWorld: true, sessionId: "ses_m" }));
+      const found = await store.listEvents({ sessionId: "ses_l", labelled: true });
+      expect(found.map((r) => [r.callId, r.type])).toEqual([
+        ["r2", "finished"],
+        ["w1", "finished"],
+        ["r5", "finished"],
+      ]);
+      const all = await store.listEvents({ sessionId: "ses_l" });
+      const bySeq = new Map(all.map((r) => [r.seq, r]));
+      for (const record of found) expect(record).toEqual(bySeq.get(record.seq));
+      const after = found[0]?.seq as number;
+      const page = await store.listEvents({
+        sessionId: "ses_l",
+        labelled: true,
+        afterSeq: after,
+        limit: 1,
+      });
+      expect(page.map((r) => r.callId)).toEqual(["w1"]);
+      expect((await store.listEvents({ labelled: true })).map((r) => r.callId)).toContain("other");
+    });
+
     it("refuses to update or delete an event through SQL", async () => {
       const store = await fresh();
       await store.emitMany(callEvents({ sessionId: "ses_1", callId: "c1" }));
