@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtCli, childrenCpuMs, loadAverage } from "./built-cli.js";
+import { benchLongSessionHook } from "./hook-long-session.js";
 
 // Process start to answer for a Claude Code PreToolUse Bash call, as the host runs a hook: the
 // built CLI (dist/, what ships) with the payload on stdin, timed from spawn until the process has
@@ -27,9 +28,14 @@ interface Sample {
   readonly cpuMs: number;
 }
 
-function once(cwd: string, id: number, args: readonly string[]): Promise<Sample> {
+function once(
+  cwd: string,
+  id: number,
+  args: readonly string[],
+  sessionId = "bench-session",
+): Promise<Sample> {
   const payload = JSON.stringify({
-    session_id: "bench-session",
+    session_id: sessionId,
     transcript_path: "/tmp/t.jsonl",
     cwd,
     permission_mode: "default",
@@ -69,7 +75,8 @@ function percentile(sorted: readonly number[], q: number): number {
  * `docket hook claude-code --prefer-daemon` (what `hook install` registers; its first call, not
  * timed, starts the daemon) and `docket hook claude-code` in process. Prints p50/p95 and CPU
  * of each, and the daemon client's p50 and CPU over the minimal hook's, with the load average
- * (the client's wall holds the daemon's decision too, its CPU only its own process's).
+ * (the client's wall holds the daemon's decision too, its CPU only its own process's). Then the
+ * in-process call on a session of 5,000 earlier calls beside one on a new session (ADR 0094).
  *
  * @example
  * ```ts
@@ -131,6 +138,10 @@ export async function benchHook(runs = Number(process.env.DOCKET_BENCH_HOOK_RUNS
     const own = cpu(1) / cpu(0);
     console.log(
       `  daemon client / minimal hook: wall p50 ${wall.toFixed(2)}x (target 1.2x: ${wall <= 1.2 ? "met" : "NOT met"}), the client's own CPU ${own.toFixed(2)}x`,
+    );
+    await benchLongSessionHook(
+      dir,
+      async (sessionId) => (await once(dir, id++, cases[2].args, sessionId)).ms,
     );
   } finally {
     if (daemon !== undefined) process.kill(daemon, "SIGTERM");
