@@ -9,7 +9,7 @@ import {
 } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
 import type { CallRow } from "../call-state.js";
-import { LABELLED_RESULT_TEXTS } from "../labelled-result.js";
+import { isLabelledResult, LABELLED_RESULT_TEXTS } from "../labelled-result.js";
 import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { CALL_COLUMNS, type Row, toAuditRecord, toCallRow, toChainRow } from "../store-rows.js";
@@ -41,12 +41,18 @@ function literal(client: PoolClient, value: unknown): string {
   return client.escapeLiteral(String(value));
 }
 
+/** A listed row, its columns in `EVENT_COLUMNS` order, as a record. */
+function recordOf([session_id, seq, call_id, type, tool, at, event, prev_hash, hash]: unknown[]) {
+  return toAuditRecord({ session_id, seq, call_id, type, tool, at, event, prev_hash, hash });
+}
+
 /**
- * A labelled result, exactly (a row is one event here, so the page's limit counts only them): the
- * texts first, so that only the few rows holding them are parsed as JSON.
+ * Rows that may hold a labelled result, by their text: only these reach JavaScript, which checks
+ * each (`isLabelledResult`). Not parsed as JSON in SQL: PostgreSQL's json refuses the `\u0000`
+ * and lone-surrogate escapes canonical JSON keeps (an output, a call id), and one such result
+ * would make every later read of its session fail.
  */
-const LABELLED_SQL = `((${LABELLED_RESULT_TEXTS.map((text) => `strpos(event, '${text}') > 0`).join(" OR ")})
-  AND (event::jsonb -> 'openWorld' = 'true'::jsonb OR jsonb_typeof(event::jsonb -> 'private') = 'string'))`;
+const LABELLED_SQL = `(${LABELLED_RESULT_TEXTS.map((text) => `strpos(event, '${text}') > 0`).join(" OR ")})`;
 
 /**
  * The audit trail of a PostgreSQL store. An append is one transaction that first takes the
@@ -229,7 +235,8 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
   }
 
   async list(filter: EventFilter): Promise<AuditRecord[]> {
-    const { where, params } = eventFilterSql(filter, { labelledSql: LABELLED_SQL });
+    if (filter.labelled === true) return this.listLabelled(filter);
+    const { where, params } = eventFilterSql(filter);
     // Array rows: pg builds them several times faster than objects, which shows at 1,000 rows.
     const result = await this.pool.query<unknown[]>({
       text: numbered(
@@ -238,9 +245,39 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
       values: [...params, listLimit(filter.limit)],
       rowMode: "array",
     });
-    return result.rows.map(([session_id, seq, call_id, type, tool, at, event, prev_hash, hash]) =>
-      toAuditRecord({ session_id, seq, call_id, type, tool, at, event, prev_hash, hash }),
-    );
+    return result.rows.map(recordOf);
+  }
+
+  /**
+   * The labelled results a filter asks for: the rows its texts select, each checked, page after
+   * page until `limit` are found or the rows run out, so that a short page always means the end
+   * (`storedLabelSources` stops at one).
+   */
+  private async listLabelled(filter: EventFilter): Promise<AuditRecord[]> {
+    const limit = listLimit(filter.limit);
+    const { where, params } = eventFilterSql(filter, { labelledSql: LABELLED_SQL });
+    const records: AuditRecord[] = [];
+    let from: readonly [string, number] | undefined;
+    for (;;) {
+      const after =
+        from === undefined ? "" : `${where === "" ? "WHERE" : " AND"} (session_id, seq) > (?, ?)`;
+      const result = await this.pool.query<unknown[]>({
+        text: numbered(
+          `SELECT ${EVENT_COLUMNS} FROM audit_events ${where}${after} ORDER BY session_id, seq LIMIT ?`,
+        ),
+        values: [...params, ...(from ?? []), limit],
+        rowMode: "array",
+      });
+      for (const row of result.rows) {
+        const record = recordOf(row);
+        if (!isLabelledResult(record.event)) continue;
+        records.push(record);
+        if (records.length >= limit) return records;
+      }
+      const last = result.rows[result.rows.length - 1];
+      if (result.rows.length < limit || last === undefined) return records;
+      from = [String(last[0]), Number(last[1])];
+    }
   }
 
   /** Verify one chain, or all, a page at a time, in one repeatable-read snapshot. */

@@ -119,38 +119,48 @@ export function auditContract(fresh: OpenFreshStore): void {
     it("lists only the labelled results, in read turns and write calls alike", async () => {
       const store = await fresh();
       // Each call's `finished` event, given a label or a look-alike that is not one.
-      const labelled = (callId: string, writes: boolean, extra: Record<string, unknown>) =>
-        callEvents({ sessionId: "ses_l", callId, tool: "fetch", writes }).map((event) =>
+      const call = (id: string, writes: boolean, extra: object, sessionId = "ses_l") =>
+        callEvents({ sessionId, callId: id, tool: "fetch", writes }).map((event) =>
           event.type === "finished" ? ({ ...event, ...extra } as StoreEvent) : event,
         );
+      // A nested key that reads like a label: its row is selected by text, then dropped.
+      await store.emitMany(call("w0", true, { detail: { private: "not a label" } }));
       await store.emitMany([
-        ...labelled("r1", false, {}),
-        ...labelled("r2", false, { openWorld: true, source: "fetch https://a.example/" }),
+        ...call("r1", false, {}),
+        ...call("r2", false, { openWorld: true, source: "fetch https://a.example/" }),
         // Text that looks like a label inside a string: escaped, never a label.
-        ...labelled("r3", false, { output: '{"openWorld":true,"private":"x"}' }),
-        ...labelled("r4", false, { openWorld: false }),
+        ...call("r3", false, { output: '{"openWorld":true,"private":"x"}' }),
+        ...call("r4", false, { openWorld: false }),
+        // NUL and lone surrogates in the call id and the output (PostgreSQL's json refuses both).
+        ...call("c\u0000\ud800", false, { openWorld: true, output: "a\u0000b\udc00" }),
       ]);
-      await store.emitMany(labelled("w1", true, { private: "read data/customers.csv" }));
-      await store.emitMany(labelled("w2", true, {}));
-      await store.emitMany(labelled("r5", false, { openWorld: true, private: "a credential" }));
-      await store.emitMany(labelled("other", false, { openWorld: true, sessionId: "ses_m" }));
+      await store.emitMany(call("w1", true, { private: "read data/customers.csv" }));
+      await store.emitMany(call("w2", true, {}));
+      await store.emitMany(call("r5", false, { openWorld: true, private: "a credential" }));
+      await store.emitMany(call("other", false, { openWorld: true }, "ses_m"));
       const found = await store.listEvents({ sessionId: "ses_l", labelled: true });
-      expect(found.map((r) => [r.callId, r.type])).toEqual([
+      // The event's own call id: a column keeps a NUL or a lone surrogate as U+FFFD.
+      expect(found.map((r) => [r.event.callId, r.type])).toEqual([
         ["r2", "finished"],
+        ["c\u0000\ud800", "finished"],
         ["w1", "finished"],
         ["r5", "finished"],
       ]);
       const all = await store.listEvents({ sessionId: "ses_l" });
       const bySeq = new Map(all.map((r) => [r.seq, r]));
       for (const record of found) expect(record).toEqual(bySeq.get(record.seq));
-      const after = found[0]?.seq as number;
+      // A page of one: the look-alike before it does not end the listing.
+      const first = await store.listEvents({ sessionId: "ses_l", labelled: true, limit: 1 });
+      expect(first.map((r) => r.callId)).toEqual(["r2"]);
       const page = await store.listEvents({
         sessionId: "ses_l",
         labelled: true,
-        afterSeq: after,
+        afterSeq: found[1]?.seq as number,
         limit: 1,
       });
       expect(page.map((r) => r.callId)).toEqual(["w1"]);
+      const everywhere = await store.listEvents({ labelled: true, limit: 2 });
+      expect(everywhere.map((r) => r.event.callId)).toEqual(["r2", "c\u0000\ud800"]);
       expect((await store.listEvents({ labelled: true })).map((r) => r.callId)).toContain("other");
     });
 
