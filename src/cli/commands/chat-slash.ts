@@ -76,7 +76,14 @@ async function showAudit({ store, sessionId, write }: SlashContext): Promise<voi
     write("No audit events yet: this conversation has not started a session.\n");
     return;
   }
-  const events = (await store.listEvents({ sessionId, limit: 100_000 })).slice(-EVENTS_SHOWN);
+  // The latest, read from the chain's head back: a long session is not read whole (and its
+  // latest events were past the old read's limit of 100,000).
+  const head = (await store.listChainHeads(sessionId))[0]?.seq ?? 0;
+  const events = await store.listEvents({
+    sessionId,
+    afterSeq: Math.max(0, head - EVENTS_SHOWN),
+    limit: EVENTS_SHOWN,
+  });
   if (events.length === 0) {
     write(`No audit events in session ${sessionId} yet.\n`);
     return;
