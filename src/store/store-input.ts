@@ -257,9 +257,6 @@ export function listLimit(limit: number | undefined, fallback = 1000): number {
   return limit;
 }
 
-/** Rows whose text holds one of the texts every labelled result holds (`instr`: SQLite). */
-const LABELLED_TEXTS_SQL = `(${LABELLED_RESULT_TEXTS.map((text) => `instr(event, '${text}') > 0`).join(" OR ")})`;
-
 /**
  * Build the WHERE clause of `listEvents` with `?` placeholders.
  *
@@ -273,7 +270,7 @@ export function eventFilterSql(
   {
     packedRows = false,
     sessionsOfCall = "SELECT session_id FROM calls WHERE call_id = ?",
-    labelledSql = LABELLED_TEXTS_SQL,
+    textPosition = "instr",
   }: {
     /**
      * Rows may hold several events, of several calls (SQLite, `TrailRows`): their columns are
@@ -283,11 +280,8 @@ export function eventFilterSql(
     packedRows?: boolean;
     /** A query of the sessions that have a call with the id given as its one parameter. */
     sessionsOfCall?: string;
-    /**
-     * The clause that keeps rows holding a labelled result, without parameters. SQLite's selects
-     * by text (the caller checks each event of a row); another engine's may be exact.
-     */
-    labelledSql?: string;
+    /** The engine's function for where a text holds another: `instr` (SQLite), `strpos`. */
+    textPosition?: "instr" | "strpos";
   } = {},
 ): { where: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -311,7 +305,9 @@ export function eventFilterSql(
     // Rows that hold none of the texts every labelled result holds are never read; the caller
     // checks each event of the rest (isLabelledResult).
     add(`(type = ?${packed})`, "finished");
-    clauses.push(labelledSql);
+    const holds = LABELLED_RESULT_TEXTS.map(() => `${textPosition}(event, ?) > 0`);
+    clauses.push(`(${holds.join(" OR ")})`);
+    params.push(...LABELLED_RESULT_TEXTS);
   }
   if (filter.since !== undefined) add(`(at >= ?${packed})`, filter.since);
   if (filter.afterSeq !== undefined) add("seq > ?", filter.afterSeq);

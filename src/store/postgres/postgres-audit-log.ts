@@ -9,7 +9,7 @@ import {
 } from "../audit-chain.js";
 import type { AuditRecord, ChainVerification, EventFilter } from "../audit-record.js";
 import type { CallRow } from "../call-state.js";
-import { isLabelledResult, LABELLED_RESULT_TEXTS } from "../labelled-result.js";
+import { isLabelledResult } from "../labelled-result.js";
 import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { CALL_COLUMNS, type Row, toAuditRecord, toCallRow, toChainRow } from "../store-rows.js";
@@ -45,14 +45,6 @@ function literal(client: PoolClient, value: unknown): string {
 function recordOf([session_id, seq, call_id, type, tool, at, event, prev_hash, hash]: unknown[]) {
   return toAuditRecord({ session_id, seq, call_id, type, tool, at, event, prev_hash, hash });
 }
-
-/**
- * Rows that may hold a labelled result, by their text: only these reach JavaScript, which checks
- * each (`isLabelledResult`). Not parsed as JSON in SQL: PostgreSQL's json refuses the `\u0000`
- * and lone-surrogate escapes canonical JSON keeps (an output, a call id), and one such result
- * would make every later read of its session fail.
- */
-const LABELLED_SQL = `(${LABELLED_RESULT_TEXTS.map((text) => `strpos(event, '${text}') > 0`).join(" OR ")})`;
 
 /**
  * The audit trail of a PostgreSQL store. An append is one transaction that first takes the
@@ -249,18 +241,20 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
   }
 
   /**
-   * The labelled results a filter asks for: the rows its texts select, each checked, page after
-   * page until `limit` are found or the rows run out, so that a short page always means the end
-   * (`storedLabelSources` stops at one).
+   * The labelled results a filter asks for: the rows its texts select, each checked in
+   * JavaScript, page after page until `limit` are found or the rows run out, so that a short page
+   * always means the end (`storedLabelSources` stops at one). Not parsed as JSON in SQL:
+   * PostgreSQL's json refuses the `\u0000` and lone-surrogate escapes canonical JSON keeps (an
+   * output, a call id), and one such result would make every later read of its session fail.
    */
   private async listLabelled(filter: EventFilter): Promise<AuditRecord[]> {
     const limit = listLimit(filter.limit);
-    const { where, params } = eventFilterSql(filter, { labelledSql: LABELLED_SQL });
+    const { where, params } = eventFilterSql(filter, { textPosition: "strpos" });
     const records: AuditRecord[] = [];
     let from: readonly [string, number] | undefined;
     for (;;) {
-      const after =
-        from === undefined ? "" : `${where === "" ? "WHERE" : " AND"} (session_id, seq) > (?, ?)`;
+      // `where` always has the labelled clauses: the page's key is one more.
+      const after = from === undefined ? "" : " AND (session_id, seq) > (?, ?)";
       const result = await this.pool.query<unknown[]>({
         text: numbered(
           `SELECT ${EVENT_COLUMNS} FROM audit_events ${where}${after} ORDER BY session_id, seq LIMIT ?`,

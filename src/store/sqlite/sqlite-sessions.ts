@@ -8,6 +8,10 @@ import type { SqliteAttestations } from "./sqlite-attestations.js";
 import type { Database, Statement } from "./sqlite-driver.js";
 import { statementCache } from "./statement-cache.js";
 
+/** A session's patch: its time, and each field the patch gives (null keeps the stored one). */
+const UPDATE_SESSION = `UPDATE sessions SET updated_at = ?, status = COALESCE(?, status),
+  title = COALESCE(?, title), metadata = COALESCE(?, metadata) WHERE id = ?`;
+
 /**
  * The `sessions` table of a SQLite store. A signed store writes a session's row (created or
  * updated) and its attestation in one `BEGIN IMMEDIATE` transaction: no crash leaves a row that
@@ -66,11 +70,13 @@ export class SqliteSessions {
     metadata: string | null,
     now: number,
   ): Session | undefined {
-    const row = this.sql(
-      `UPDATE sessions SET updated_at = ?, status = COALESCE(?, status), title = COALESCE(?, title),
-           metadata = COALESCE(?, metadata)
-         WHERE id = ? RETURNING *`,
-    ).get(now, patch.status ?? null, patch.title ?? null, metadata, id) as Row | undefined;
+    const row = this.sql(`${UPDATE_SESSION} RETURNING *`).get(
+      now,
+      patch.status ?? null,
+      patch.title ?? null,
+      metadata,
+      id,
+    ) as Row | undefined;
     return row ? toSession(row) : undefined;
   }
 
@@ -80,11 +86,7 @@ export class SqliteSessions {
    * whole row, metadata included, and parsed it, about 3% of a write call in the loop.
    */
   patchRow(id: string, patch: SessionPatch, metadata: string | null, now: number): void {
-    this.sql(
-      `UPDATE sessions SET updated_at = ?, status = COALESCE(?, status), title = COALESCE(?, title),
-           metadata = COALESCE(?, metadata)
-         WHERE id = ?`,
-    ).run(now, patch.status ?? null, patch.title ?? null, metadata, id);
+    this.sql(UPDATE_SESSION).run(now, patch.status ?? null, patch.title ?? null, metadata, id);
   }
 
   /** Insert a new session's row inside the caller's write transaction (a duplicate id throws). */
