@@ -6,6 +6,7 @@ import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { CALLS_PER_TURN, CLOSING_TEXT, WORKLOAD_PROMPT } from "./loop-workload.js";
+import { untrackedStore } from "./untracked-store.js";
 
 /** A loop that runs the workload: docket's or a peer's. */
 export interface LoopSystem {
@@ -27,7 +28,8 @@ const MAX_TURNS = 10_000;
  * docket: createHarness with an allow policy and a SQLite store (a file in `dir`, or
  * `:memory:`), audit trail on; the no-op tool a read, or with `writes` a write. The store, the
  * policy engine and the harness are made once and reused across runs, as a service keeps them
- * (issue 38); each run is a new session, its model the one the run is given.
+ * (issue 38); each run is a new session, its model the one the run is given. With `untracked`,
+ * the store keeps nothing per call (`untrackedStore`): the bench's bound, not a configuration.
  *
  * @example
  * ```ts
@@ -40,16 +42,20 @@ export async function docketSystem({
   dir,
   handler = noopHandler,
   writes = false,
+  untracked = false,
 }: {
   store: "file" | "memory";
   dir: string;
   handler?: NoopHandler;
   /** A write tool: its intent is committed before its handler runs (the durable peer's case). */
   writes?: boolean;
+  /** No trail and no transcript batch kept: what docket costs beside a trail that costs nothing. */
+  untracked?: boolean;
 }): Promise<LoopSystem> {
-  const store = await openStore(
+  const opened = await openStore(
     kind === "memory" ? ":memory:" : `sqlite:${join(dir, "docket.db")}`,
   );
+  const store = untracked ? untrackedStore(opened) : opened;
   const policy = await createPolicyEngine({
     layers: [{ name: "project", rules: [{ decision: "allow", tool: "noop" }] }],
   });

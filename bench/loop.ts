@@ -16,6 +16,7 @@ import type { AttestationSigner } from "../src/store/audit-attestation.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { benchLoopBudget } from "./loop-budget.js";
+import { benchLoopCeiling } from "./loop-ceiling.js";
 import { benchLoopMemory } from "./loop-memory.js";
 import { benchLoopPeer } from "./loop-peer.js";
 import { benchLoopProfile } from "./loop-profile.js";
@@ -358,17 +359,17 @@ async function benchHarness(): Promise<void> {
   }
 }
 
-const PARTS = ["harness", "peer", "profile", "memory", "budget", "warmup"] as const;
-/** What `npm run bench loop` runs when no part is named: every part but the budget's and the warm-up's. */
+const PARTS = ["harness", "peer", "profile", "memory", "budget", "warmup", "ceiling"] as const;
+/** What `npm run bench loop` runs when no part is named: not the budget, warm-up or ceiling. */
 const DEFAULT_PARTS = ["harness", "peer", "profile", "memory"] as const;
 
 /**
  * `npm run bench loop`: the harness's overhead per call and where it goes (part `harness`),
  * docket beside the AI SDK's generateText per run length (`peer`), docket's CPU per call by layer
  * from a sampling profile of warm runs (`profile`), and peak memory at 1,000
- * turns (`memory`); what the read targets leave the store against its floor (`budget`) and how a
- * process's CPU a call moves from its first run to warm code (`warmup`), both run only when asked
- * for. `DOCKET_BENCH_LOOP=peer,memory` picks parts; `DOCKET_BENCH_QUICK=1` runs one
+ * turns (`memory`); what the read targets leave the store against its floor (`budget`), how a
+ * process's CPU a call moves from its first run to warm code (`warmup`) and what they leave any
+ * trail (`ceiling`), run only when asked for. `DOCKET_BENCH_LOOP=peer,memory` picks parts; `DOCKET_BENCH_QUICK=1` runs one
  * process per system and run length, and leaves out the slowest figures.
  */
 export async function benchLoop({
@@ -394,4 +395,5 @@ export async function benchLoop({
     await benchLoopMemory(quick ? { withPeer: false, longTurns: 0 } : {});
   if (wanted.includes("budget")) await benchLoopBudget(quick ? { rounds: 1, calls: 2000 } : {});
   if (wanted.includes("warmup")) await benchLoopWarmup(quick ? { processes: 1 } : {});
+  if (wanted.includes("ceiling")) await benchLoopCeiling(quick ? { rounds: 1, lengths: [10] } : {});
 }

@@ -75,6 +75,7 @@ describe("bench/loop's peer comparison", () => {
     for (const [system, store] of [
       ["docket", "file"],
       ["docket-write", "file"],
+      ["docket-untracked", "file"],
       ["ai-sdk", "none"],
       ["ai-sdk-durable", "file"],
     ] as const) {

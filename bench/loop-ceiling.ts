@@ -1,0 +1,130 @@
+import { loadavg } from "node:os";
+import type { WorkerReport } from "./loop-worker.js";
+import { CALLS_PER_TURN } from "./loop-workload.js";
+import { runWorker } from "./run-worker.js";
+import { median } from "./stats.js";
+
+/** The read targets of issue 38: docket's CPU a call at most this times the AI SDK's. */
+const READ_TARGET: Record<number, number> = { 10: 1, 100: 0.5 };
+/** Timed runs a process, after its warm-up run: the `peer` part's window (runs 2 to 6). */
+const TIMED_RUNS = 5;
+
+/** One round at one run length: the CPU a call of each system, each a fresh process. */
+export interface CeilingRound {
+  readonly aiSdkUs: number;
+  /** docket with its audit trail (SQLite file store). */
+  readonly docketUs: number;
+  /** docket with a store that keeps nothing per call (`untrackedStore`). */
+  readonly untrackedUs: number;
+}
+
+/** The systems a round runs, in the order of their figures. */
+const SYSTEMS = ["ai-sdk", "docket", "docket-untracked", "ai-sdk-durable", "docket-write"] as const;
+
+/** What a target leaves any audit trail in one round. */
+export interface TrailCeiling {
+  /** What the target allows docket's whole call: `ratio` times the AI SDK's. */
+  readonly targetUs: number;
+  /** The target less what docket costs beside a trail that costs nothing. */
+  readonly leftForTrailUs: number;
+  /** What docket's trail costs today: docket with it, less docket without. */
+  readonly trailUs: number;
+}
+
+/**
+ * What a target of `ratio` times the AI SDK's CPU a call leaves an audit trail in one round:
+ * docket's loop and checkpoint cost what they cost beside a store that keeps nothing per call,
+ * so only the difference can pay for a trail. Negative: no trail fits, however it is stored.
+ *
+ * @example
+ * ```ts
+ * trailCeiling({ aiSdkUs: 100, docketUs: 160, untrackedUs: 104 }, 1);
+ * // { targetUs: 100, leftForTrailUs: -4, trailUs: 56 }
+ * ```
+ */
+export function trailCeiling(round: CeilingRound, ratio: number): TrailCeiling {
+  const targetUs = round.aiSdkUs * ratio;
+  return {
+    targetUs,
+    leftForTrailUs: targetUs - round.untrackedUs,
+    trailUs: round.docketUs - round.untrackedUs,
+  };
+}
+
+/** CPU µs a call of one worker process: the median of its timed runs. */
+function perCall(report: WorkerReport): number {
+  return median(report.runs.map((run) => (run.cpuMs * 1000) / (report.turns * CALLS_PER_TURN)));
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+
+/**
+ * `DOCKET_BENCH_LOOP=ceiling npm run bench loop`: what the read targets leave any audit trail
+ * (docs/adr/0095-the-read-targets-are-not-the-stores.md). In the `peer` part's window (a fresh
+ * process a system, one warm-up run, then five timed runs, the yielding fake model), rounds that
+ * take in turn the AI SDK, docket with its trail, docket with a store that keeps nothing per call,
+ * the durable peer and docket with a write tool. Prints per run length the medians, the ratios,
+ * what each target leaves a trail (the read targets beside the AI SDK, the write target beside
+ * the durable peer), and the rounds in which docket beside a free trail already misses it.
+ */
+export async function benchLoopCeiling({
+  lengths = [3, 10, 100],
+  rounds = 8,
+}: {
+  lengths?: readonly number[];
+  rounds?: number;
+} = {}): Promise<void> {
+  const startLoad = load();
+  console.log(
+    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool; ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
+  );
+  console.log(
+    "  a read tool: turns  AI SDK   docket (ratio)   no trail (ratio) | trail today | target leaves a trail | rounds it leaves none",
+  );
+  const writeLines: string[] = [];
+  for (const turns of lengths) {
+    const measured: number[][] = [];
+    for (let round = 0; round < rounds; round += 1) {
+      // Who goes first turns over each round, so none always runs right after another's exit.
+      const us = SYSTEMS.map(() => 0);
+      for (let i = 0; i < SYSTEMS.length; i += 1) {
+        const at = (i + round) % SYSTEMS.length;
+        const system = SYSTEMS[at] ?? "ai-sdk";
+        const store = system.startsWith("ai-sdk") ? "none" : "file";
+        us[at] = perCall(await runWorker(system, store, turns, TIMED_RUNS));
+      }
+      measured.push(us);
+    }
+    const [aiSdk, docket, untracked, durable, docketWrite] = SYSTEMS.map((_, at) =>
+      median(measured.map((us) => us[at] ?? 0)),
+    ) as [number, number, number, number, number];
+    const reads = (ratio: number) =>
+      measured.map(([aiSdkUs = 0, docketUs = 0, untrackedUs = 0]) =>
+        trailCeiling({ aiSdkUs, docketUs, untrackedUs }, ratio),
+      );
+    const ratio = READ_TARGET[turns] ?? 1;
+    const read = reads(ratio);
+    // The write target: docket with a write tool at or below the durable peer, whose trail is
+    // its own; docket's write trail gets what the peer's CPU leaves beside docket without one.
+    const write = measured.map(([, , untrackedUs = 0, durableUs = 0, docketWriteUs = 0]) =>
+      trailCeiling({ aiSdkUs: durableUs, docketUs: docketWriteUs, untrackedUs }, 1),
+    );
+    const none = (cs: TrailCeiling[]) => cs.filter((c) => c.leftForTrailUs <= 0).length;
+    const mid = (cs: TrailCeiling[], key: "trailUs" | "leftForTrailUs") =>
+      median(cs.map((c) => c[key])).toFixed(1);
+    console.log(
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(10)} ${docket.toFixed(1).padStart(8)} (${(docket / aiSdk).toFixed(2)}x) ${untracked.toFixed(1).padStart(10)} (${(untracked / aiSdk).toFixed(2)}x) | ${mid(read, "trailUs").padStart(11)} | ${mid(read, "leftForTrailUs").padStart(9)} (${ratio}x) | ${none(read)} of ${rounds}`,
+    );
+    writeLines.push(
+      `  ${String(turns).padStart(5)} ${durable.toFixed(1).padStart(12)} ${docketWrite.toFixed(1).padStart(8)} (${(docketWrite / durable).toFixed(2)}x) | ${mid(write, "trailUs").padStart(17)} | ${mid(write, "leftForTrailUs").padStart(24)} | ${none(write)} of ${rounds}`,
+    );
+  }
+  console.log(
+    "  a write tool: turns  durable peer   docket-write (ratio) | docket's write trail | the peer leaves a trail (1x) | rounds it leaves none",
+  );
+  for (const line of writeLines) console.log(line);
+  console.log(`  load average at the start ${startLoad}, at the end ${load()}`);
+}
