@@ -1,10 +1,10 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { jsonFieldValue } from "../../test/store/support/json-field-values.js";
 import { CallTrace, type EventBody, eventOf } from "../checkpoint/call-trace.js";
 import type { CheckpointState } from "../checkpoint/checkpoint-state.js";
 import { canonicalJson } from "../shared/canonical-json.js";
-import { eventJson, HAND_WRITTEN_EVENTS } from "./event-json.js";
+import { HAND_WRITTEN_EVENTS, handWrittenEventJson } from "./event-json.js";
 import type { StoreEvent } from "./store-event.js";
 
 /** The events written by hand, and one that is not (it goes to canonicalJson). */
@@ -53,7 +53,7 @@ const bentEvent = fc
     return { ...result, type };
   });
 
-describe("eventJson", () => {
+describe("handWrittenEventJson", () => {
   it("writes the four events of a call exactly as canonicalJson does", () => {
     fc.assert(
       fc.property(shapedEvent, (event) => {
@@ -106,13 +106,23 @@ describe("eventJson", () => {
   it("writes an object member afresh every time, even the same object changed in place", () => {
     const rule = { name: "first" };
     const event = () => ({ ...decided({ n: 1 }), rule, explanation: "why" });
-    expect(eventJson(event() as unknown as StoreEvent)).toContain('"rule":{"name":"first"}');
+    expect(handWrittenEventJson(event() as unknown as StoreEvent)).toContain(
+      '"rule":{"name":"first"}',
+    );
     rule.name = "second";
-    expect(eventJson(event() as unknown as StoreEvent)).toContain('"rule":{"name":"second"}');
+    expect(handWrittenEventJson(event() as unknown as StoreEvent)).toContain(
+      '"rule":{"name":"second"}',
+    );
     // The same number twice, then a string that reads the same: each gets its own text.
-    expect(eventJson(started(1) as unknown as StoreEvent)).toBe(canonicalJson(started(1)));
-    expect(eventJson(started(1) as unknown as StoreEvent)).toBe(canonicalJson(started(1)));
-    expect(eventJson(started("1") as unknown as StoreEvent)).toBe(canonicalJson(started("1")));
+    expect(handWrittenEventJson(started(1) as unknown as StoreEvent)).toBe(
+      canonicalJson(started(1)),
+    );
+    expect(handWrittenEventJson(started(1) as unknown as StoreEvent)).toBe(
+      canonicalJson(started(1)),
+    );
+    expect(handWrittenEventJson(started("1") as unknown as StoreEvent)).toBe(
+      canonicalJson(started("1")),
+    );
   });
 
   it("knows the events the checkpoint builds, key for key (else they would take the slow path)", () => {
@@ -166,7 +176,7 @@ describe("eventJson", () => {
       tool: "noop",
       type: "finished",
     };
-    expect(eventJson(event as StoreEvent)).toBe(
+    expect(handWrittenEventJson(event as StoreEvent)).toBe(
       '{"at":1796160027182,"callId":"call_0_0","durationMs":2.026079999999979,"message":"noop succeeded.","output":"\\"quoted\\"\\n","outputBytes":1,"sessionId":"ses_1","status":"ok","tool":"noop","type":"finished"}',
     );
   });
@@ -186,12 +196,12 @@ describe("eventJson", () => {
     Object.defineProperty(event, "sessionId", {
       enumerable: true,
       get() {
-        eventJson(inner as StoreEvent);
+        handWrittenEventJson(inner as StoreEvent);
         return "s";
       },
     });
-    expect(eventJson(event as unknown as StoreEvent)).toBe(canonicalJson(event));
-    expect(eventJson(event as unknown as StoreEvent)).toContain('"args":{"z":1}');
+    expect(handWrittenEventJson(event as unknown as StoreEvent)).toBe(canonicalJson(event));
+    expect(handWrittenEventJson(event as unknown as StoreEvent)).toContain('"args":{"z":1}');
   });
 
   it("throws where canonicalJson throws (a BigInt, a cycle)", () => {
@@ -200,7 +210,7 @@ describe("eventJson", () => {
     for (const args of [1n, cyclic]) {
       const event = decided(args);
       expect(() => canonicalJson(event)).toThrow(TypeError);
-      expect(() => eventJson(event as unknown as StoreEvent)).toThrow(TypeError);
+      expect(() => handWrittenEventJson(event as unknown as StoreEvent)).toThrow(TypeError);
     }
   });
 });
@@ -245,15 +255,50 @@ function same(event: unknown): boolean {
   }
   let actual: string | Error;
   try {
-    actual = eventJson(event as StoreEvent);
+    actual = handWrittenEventJson(event as StoreEvent);
   } catch (error) {
     actual = error as Error;
   }
   if (typeof expected === "string" || typeof actual === "string") {
     if (actual !== expected) {
-      throw new Error(`eventJson gave ${String(actual)}, canonicalJson ${String(expected)}`);
+      throw new Error(
+        `handWrittenEventJson gave ${String(actual)}, canonicalJson ${String(expected)}`,
+      );
     }
     return true;
   }
   return actual instanceof TypeError === expected instanceof TypeError;
 }
+
+describe("eventJson", () => {
+  it("writes a process's first events with canonicalJson, later ones by hand: the same text", async () => {
+    // A module of its own: the count of events written is the process's.
+    vi.resetModules();
+    const fresh = await import("./event-json.js");
+    let reads = 0;
+    const event = {
+      at: 1,
+      callId: "c1",
+      sessionId: "s",
+      timeoutMs: 5,
+      tool: "t",
+      type: "started",
+      get writes() {
+        reads += 1;
+        return false;
+      },
+    };
+    const expected = canonicalJson({ ...event, writes: false });
+    // canonicalJson reads a property twice (its key check, then JSON.stringify); the hand writer once.
+    const readsOf = (write: () => string) => {
+      reads = 0;
+      expect(write()).toBe(expected);
+      return reads;
+    };
+    expect(readsOf(() => fresh.eventJson(event as unknown as StoreEvent))).toBe(2);
+    for (let i = 1; i < fresh.NATIVE_EVENTS_FIRST; i += 1) {
+      expect(fresh.eventJson(event as unknown as StoreEvent)).toBe(expected);
+    }
+    expect(readsOf(() => fresh.eventJson(event as unknown as StoreEvent))).toBe(1);
+  });
+});

@@ -63,15 +63,20 @@ export const HAND_WRITTEN_EVENTS: Readonly<Record<string, readonly string[]>> = 
 });
 
 /**
+ * Events a process writes through `canonicalJson` before it writes them by hand. The hand writer
+ * is faster once V8 has compiled it and slower until then: in the loop bench's window (runs 2 to
+ * 6 of fresh processes, a few hundred calls) docket spent 13-16 µs more a call with it than with
+ * `canonicalJson`, whose work is mostly the native JSON.stringify; after 20,000 calls it saves
+ * about 4 µs a read call (ADR 0096). Both give the same text, so which one wrote an event is
+ * nowhere to be seen.
+ */
+export const NATIVE_EVENTS_FIRST = 4096;
+let eventsWritten = 0;
+
+/**
  * The canonical JSON text of an audit event: the same text as `canonicalJson(event)`, byte for
- * byte, written by hand for the four events of a call that runs. Node 20's JSON.stringify costs
- * about 100 ns before it writes a byte, so serialising those four events took about 3 µs of
- * every call's audit write; written as template strings with named property reads, 1.5 µs
- * (ADR 0018, "Third step"). Any event of another shape, with an inherited or `toJSON` twist, or
- * with keys in another order, goes to `canonicalJson`; nested values (the decided arguments,
- * any field that is not a string, number or boolean) are written by `canonicalJson` too, which
- * gives a member the same text as it has inside its parent. A property test compares both on
- * arbitrary events (`event-json.test.ts`).
+ * byte. A process's first `NATIVE_EVENTS_FIRST` events are written by `canonicalJson`, the rest
+ * by `handWrittenEventJson`.
  *
  * @example
  * ```ts
@@ -80,6 +85,30 @@ export const HAND_WRITTEN_EVENTS: Readonly<Record<string, readonly string[]>> = 
  * ```
  */
 export function eventJson(event: StoreEvent): string {
+  if (eventsWritten < NATIVE_EVENTS_FIRST) {
+    eventsWritten += 1;
+    return canonicalJson(event);
+  }
+  return handWrittenEventJson(event);
+}
+
+/**
+ * `canonicalJson(event)`, byte for byte, written by hand for the four events of a call that
+ * runs. Node 20's JSON.stringify costs about 100 ns before it writes a byte, so serialising those
+ * four events took about 3 µs of every call's audit write; written as template strings with named
+ * property reads, 1.5 µs (ADR 0018, "Third step"). Any event of another shape, with an inherited
+ * or `toJSON` twist, or with keys in another order, goes to `canonicalJson`; nested values (the
+ * decided arguments, any field that is not a string, number or boolean) are written by
+ * `canonicalJson` too, which gives a member the same text as it has inside its parent. A
+ * property test compares both on arbitrary events (`event-json.test.ts`).
+ *
+ * @example
+ * ```ts
+ * handWrittenEventJson({ at: 1, callId: "c1", sessionId: "s", timeoutMs: 5, tool: "t", type: "started", writes: false });
+ * // '{"at":1,"callId":"c1","sessionId":"s","timeoutMs":5,"tool":"t","type":"started","writes":false}'
+ * ```
+ */
+export function handWrittenEventJson(event: StoreEvent): string {
   if (Object.getPrototypeOf(event) !== Object.prototype) return canonicalJson(event);
   if (typeof (event as { toJSON?: unknown }).toJSON === "function") return canonicalJson(event);
   // Saved and restored: a getter on the event could emit another event, and so come back here.
