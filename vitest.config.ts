@@ -30,6 +30,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ["test/support/pack-run-id.ts"],
+    setupFiles: ["test/support/hand-written-events.ts"],
     env: { XDG_CONFIG_HOME: configHome, TSX_TSCONFIG_PATH: tsconfig },
   },
 });
