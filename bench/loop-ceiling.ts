@@ -19,7 +19,14 @@ export interface CeilingRound {
 }
 
 /** The systems a round runs, in the order of their figures. */
-const SYSTEMS = ["ai-sdk", "docket", "docket-untracked", "ai-sdk-durable", "docket-write"] as const;
+const SYSTEMS = [
+  "ai-sdk",
+  "docket",
+  "docket-untracked",
+  "ai-sdk-durable",
+  "docket-write",
+  "docket-write-untracked",
+] as const;
 
 /** What a target leaves any audit trail in one round. */
 export interface TrailCeiling {
@@ -66,7 +73,7 @@ const load = () =>
  * (docs/adr/0095-the-read-targets-are-not-the-stores.md). In the `peer` part's window (a fresh
  * process a system, one warm-up run, then five timed runs, the yielding fake model), rounds that
  * take in turn the AI SDK, docket with its trail, docket with a store that keeps nothing per call,
- * the durable peer and docket with a write tool. Prints per run length the medians, the ratios,
+ * the durable peer, and docket with a write tool with and without its trail. Prints per run length the medians, the ratios,
  * what each target leaves a trail (the read targets beside the AI SDK, the write target beside
  * the durable peer), and the rounds in which docket beside a free trail already misses it.
  */
@@ -79,7 +86,7 @@ export async function benchLoopCeiling({
 } = {}): Promise<void> {
   const startLoad = load();
   console.log(
-    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool; ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
+    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool (with and without its trail); ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
   );
   console.log(
     "  a read tool: turns  AI SDK   docket (ratio)   no trail (ratio) | trail today | target leaves a trail | rounds it leaves none",
@@ -98,9 +105,9 @@ export async function benchLoopCeiling({
       }
       measured.push(us);
     }
-    const [aiSdk, docket, untracked, durable, docketWrite] = SYSTEMS.map((_, at) =>
+    const [aiSdk, docket, untracked, durable, docketWrite, writeUntracked] = SYSTEMS.map((_, at) =>
       median(measured.map((us) => us[at] ?? 0)),
-    ) as [number, number, number, number, number];
+    ) as [number, number, number, number, number, number];
     const reads = (ratio: number) =>
       measured.map(([aiSdkUs = 0, docketUs = 0, untrackedUs = 0]) =>
         trailCeiling({ aiSdkUs, docketUs, untrackedUs }, ratio),
@@ -108,22 +115,28 @@ export async function benchLoopCeiling({
     const ratio = READ_TARGET[turns] ?? 1;
     const read = reads(ratio);
     // The write target: docket with a write tool at or below the durable peer, whose trail is
-    // its own; docket's write trail gets what the peer's CPU leaves beside docket without one.
-    const write = measured.map(([, , untrackedUs = 0, durableUs = 0, docketWriteUs = 0]) =>
+    // its own; docket's write trail gets what the peer's CPU leaves beside docket with the same
+    // write tool and no trail.
+    const write = measured.map(([, , , durableUs = 0, docketWriteUs = 0, untrackedUs = 0]) =>
       trailCeiling({ aiSdkUs: durableUs, docketUs: docketWriteUs, untrackedUs }, 1),
     );
     const none = (cs: TrailCeiling[]) => cs.filter((c) => c.leftForTrailUs <= 0).length;
     const mid = (cs: TrailCeiling[], key: "trailUs" | "leftForTrailUs") =>
       median(cs.map((c) => c[key])).toFixed(1);
+    // What the target leaves, round by round: a median near 0 says little without its spread.
+    const spread = (cs: TrailCeiling[]) => {
+      const left = cs.map((c) => c.leftForTrailUs);
+      return `${Math.min(...left).toFixed(0)} to ${Math.max(...left).toFixed(0)}`;
+    };
     console.log(
-      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(10)} ${docket.toFixed(1).padStart(8)} (${(docket / aiSdk).toFixed(2)}x) ${untracked.toFixed(1).padStart(10)} (${(untracked / aiSdk).toFixed(2)}x) | ${mid(read, "trailUs").padStart(11)} | ${mid(read, "leftForTrailUs").padStart(9)} (${ratio}x) | ${none(read)} of ${rounds}`,
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(10)} ${docket.toFixed(1).padStart(8)} (${(docket / aiSdk).toFixed(2)}x) ${untracked.toFixed(1).padStart(10)} (${(untracked / aiSdk).toFixed(2)}x) | ${mid(read, "trailUs").padStart(11)} | ${mid(read, "leftForTrailUs").padStart(9)} (${ratio}x, ${spread(read)}) | ${none(read)} of ${rounds}`,
     );
     writeLines.push(
-      `  ${String(turns).padStart(5)} ${durable.toFixed(1).padStart(12)} ${docketWrite.toFixed(1).padStart(8)} (${(docketWrite / durable).toFixed(2)}x) | ${mid(write, "trailUs").padStart(17)} | ${mid(write, "leftForTrailUs").padStart(24)} | ${none(write)} of ${rounds}`,
+      `  ${String(turns).padStart(5)} ${durable.toFixed(1).padStart(12)} ${docketWrite.toFixed(1).padStart(8)} (${(docketWrite / durable).toFixed(2)}x) ${writeUntracked.toFixed(1).padStart(10)} (${(writeUntracked / durable).toFixed(2)}x) | ${mid(write, "trailUs").padStart(17)} | ${mid(write, "leftForTrailUs").padStart(24)} (${spread(write)}) | ${none(write)} of ${rounds}`,
     );
   }
   console.log(
-    "  a write tool: turns  durable peer   docket-write (ratio) | docket's write trail | the peer leaves a trail (1x) | rounds it leaves none",
+    "  a write tool: turns  durable peer   docket-write (ratio)   no trail (ratio) | docket's write trail | the peer leaves a trail (1x) | rounds it leaves none",
   );
   for (const line of writeLines) console.log(line);
   console.log(`  load average at the start ${startLoad}, at the end ${load()}`);

@@ -19,10 +19,16 @@ export interface WorkerRun {
 /** What a worker process prints as its last line, in JSON. */
 export interface WorkerReport {
   /**
-   * docket with a read tool or a write tool, docket with a read tool and a store that keeps
-   * nothing per call (the bench's bound), the AI SDK alone or with a durable hand-made trail.
+   * docket with a read tool or a write tool, each also with a store that keeps nothing per call
+   * (the bench's bound), the AI SDK alone or with a durable hand-made trail.
    */
-  readonly system: "docket" | "docket-write" | "docket-untracked" | "ai-sdk" | "ai-sdk-durable";
+  readonly system:
+    | "docket"
+    | "docket-write"
+    | "docket-untracked"
+    | "docket-write-untracked"
+    | "ai-sdk"
+    | "ai-sdk-durable";
   readonly store: "file" | "memory" | "none";
   readonly turns: number;
   /** The first run in the process, not counted in the figures. */
@@ -40,6 +46,7 @@ const SYSTEMS: readonly WorkerReport["system"][] = [
   "docket",
   "docket-write",
   "docket-untracked",
+  "docket-write-untracked",
   "ai-sdk",
   "ai-sdk-durable",
 ];
@@ -62,7 +69,7 @@ async function timedRun(
 /**
  * `node loop-worker.js SYSTEM STORE TURNS RUNS`: one warm-up run of the workload then RUNS timed
  * ones in this process, and a {@link WorkerReport} as the last line of stdout. SYSTEM is `docket`,
- * `docket-write`, `docket-untracked`, `ai-sdk` or `ai-sdk-durable`; STORE is `file` or `memory` (docket) or `none`. RUNS 0 measures the first run only
+ * `docket-write`, `docket-untracked`, `docket-write-untracked`, `ai-sdk` or `ai-sdk-durable`; STORE is `file` or `memory` (docket) or `none`. RUNS 0 measures the first run only
  * (the memory figures).
  */
 async function main(argv: readonly string[]): Promise<void> {
@@ -83,8 +90,13 @@ async function main(argv: readonly string[]): Promise<void> {
         ? await docketSystem({ store: kind, dir })
         : system === "docket-write"
           ? await docketSystem({ store: kind, dir, writes: true })
-          : system === "docket-untracked"
-            ? await docketSystem({ store: kind, dir, untracked: true })
+          : system === "docket-untracked" || system === "docket-write-untracked"
+            ? await docketSystem({
+                store: kind,
+                dir,
+                untracked: true,
+                writes: system === "docket-write-untracked",
+              })
             : system === "ai-sdk-durable"
               ? await durableAiSdkSystem({ dir })
               : await aiSdkSystem();

@@ -28,44 +28,50 @@ describe("bench/loop's ceiling: what a target leaves any audit trail", () => {
     expect(half.trailUs).toBe(100);
   });
 
-  it("runs docket with a store that keeps nothing per call: no event, no calls row, no batch", async () => {
-    const dir = tempDir();
-    const untracked = await docketSystem({ store: "file", dir, untracked: true });
-    await untracked.run(workloadModel(workloadScript(3)).model, 3);
-    await untracked.close();
-    const keptDir = tempDir();
-    const kept = await docketSystem({ store: "file", dir: keptDir });
-    await kept.run(workloadModel(workloadScript(3)).model, 3);
-    await kept.close();
+  it.each([
+    ["a read tool", false],
+    ["a write tool", true],
+  ])(
+    "runs docket with %s and a store that keeps nothing per call: no event, no calls row, no batch",
+    async (_tool, writes) => {
+      const dir = tempDir();
+      const untracked = await docketSystem({ store: "file", dir, untracked: true, writes });
+      await untracked.run(workloadModel(workloadScript(3)).model, 3);
+      await untracked.close();
+      const keptDir = tempDir();
+      const kept = await docketSystem({ store: "file", dir: keptDir, writes });
+      await kept.run(workloadModel(workloadScript(3)).model, 3);
+      await kept.close();
 
-    const read = async (from: string) => {
-      const store = await openStore(`sqlite:${join(from, "docket.db")}`, { readOnly: true });
-      try {
-        const [session, ...others] = await store.listSessions();
-        expect(others).toEqual([]);
-        const id = session?.id as string;
-        return {
-          status: session?.status,
-          events: (await store.listEvents({ sessionId: id })).length,
-          calls: (await store.listCalls({ sessionId: id })).length,
-          roles: (await store.loadTranscript(id)).map((message) => message.role),
-        };
-      } finally {
-        await store.close();
-      }
-    };
-    // The same reads find the trail docket keeps: 30 calls of 4 events, 3 turns of 2 messages.
-    const withTrail = await read(keptDir);
-    expect(withTrail).toMatchObject({ status: "completed", events: 120, calls: 30 });
-    expect(withTrail.roles.filter((role) => role === "tool")).toHaveLength(3);
-    // The run's start and end are the store's own: the prompt, then the closing text.
-    expect(await read(dir)).toEqual({
-      status: "completed",
-      events: 0,
-      calls: 0,
-      roles: ["user", "assistant"],
-    });
-  });
+      const read = async (from: string) => {
+        const store = await openStore(`sqlite:${join(from, "docket.db")}`, { readOnly: true });
+        try {
+          const [session, ...others] = await store.listSessions();
+          expect(others).toEqual([]);
+          const id = session?.id as string;
+          return {
+            status: session?.status,
+            events: (await store.listEvents({ sessionId: id })).length,
+            calls: (await store.listCalls({ sessionId: id })).length,
+            roles: (await store.loadTranscript(id)).map((message) => message.role),
+          };
+        } finally {
+          await store.close();
+        }
+      };
+      // The same reads find the trail docket keeps: 30 calls of 4 events, 3 turns of 2 messages.
+      const withTrail = await read(keptDir);
+      expect(withTrail).toMatchObject({ status: "completed", events: 120, calls: 30 });
+      expect(withTrail.roles.filter((role) => role === "tool")).toHaveLength(3);
+      // The run's start and end are the store's own: the prompt, then the closing text.
+      expect(await read(dir)).toEqual({
+        status: "completed",
+        events: 0,
+        calls: 0,
+        roles: ["user", "assistant"],
+      });
+    },
+  );
 
   it("hands every other call to the store itself", async () => {
     const store = await openStore(":memory:");

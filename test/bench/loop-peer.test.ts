@@ -76,6 +76,7 @@ describe("bench/loop's peer comparison", () => {
       ["docket", "file"],
       ["docket-write", "file"],
       ["docket-untracked", "file"],
+      ["docket-write-untracked", "file"],
       ["ai-sdk", "none"],
       ["ai-sdk-durable", "file"],
     ] as const) {
