@@ -1,4 +1,4 @@
-import { loadavg } from "node:os";
+import { loadAverage } from "./built-cli.js";
 import type { WorkerReport } from "./loop-worker.js";
 import { CALLS_PER_TURN } from "./loop-workload.js";
 import { runWorker } from "./run-worker.js";
@@ -63,19 +63,15 @@ function perCall(report: WorkerReport): number {
   return median(report.runs.map((run) => (run.cpuMs * 1000) / (report.turns * CALLS_PER_TURN)));
 }
 
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
-
 /**
  * `DOCKET_BENCH_LOOP=ceiling npm run bench loop`: what the read targets leave any audit trail
- * (docs/adr/0095-the-read-targets-are-not-the-stores.md). In the `peer` part's window (a fresh
+ * (docs/adr/0095-the-read-targets-beside-a-free-trail.md). In the `peer` part's window (a fresh
  * process a system, one warm-up run, then five timed runs, the yielding fake model), rounds that
  * take in turn the AI SDK, docket with its trail, docket with a store that keeps nothing per call,
- * the durable peer, and docket with a write tool with and without its trail. Prints per run length the medians, the ratios,
- * what each target leaves a trail (the read targets beside the AI SDK, the write target beside
- * the durable peer), and the rounds in which docket beside a free trail already misses it.
+ * the durable peer, and docket with a write tool with and without its trail. Prints per run
+ * length the medians, the ratios, what each target leaves a trail (the read targets beside the
+ * AI SDK, the write target beside the durable peer), its spread over the rounds, and the rounds
+ * in which docket beside a free trail already misses it.
  */
 export async function benchLoopCeiling({
   lengths = [3, 10, 100],
@@ -84,7 +80,7 @@ export async function benchLoopCeiling({
   lengths?: readonly number[];
   rounds?: number;
 } = {}): Promise<void> {
-  const startLoad = load();
+  const startLoad = loadAverage();
   console.log(
     `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool (with and without its trail); ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
   );
@@ -108,12 +104,10 @@ export async function benchLoopCeiling({
     const [aiSdk, docket, untracked, durable, docketWrite, writeUntracked] = SYSTEMS.map((_, at) =>
       median(measured.map((us) => us[at] ?? 0)),
     ) as [number, number, number, number, number, number];
-    const reads = (ratio: number) =>
-      measured.map(([aiSdkUs = 0, docketUs = 0, untrackedUs = 0]) =>
-        trailCeiling({ aiSdkUs, docketUs, untrackedUs }, ratio),
-      );
     const ratio = READ_TARGET[turns] ?? 1;
-    const read = reads(ratio);
+    const read = measured.map(([aiSdkUs = 0, docketUs = 0, untrackedUs = 0]) =>
+      trailCeiling({ aiSdkUs, docketUs, untrackedUs }, ratio),
+    );
     // The write target: docket with a write tool at or below the durable peer, whose trail is
     // its own; docket's write trail gets what the peer's CPU leaves beside docket with the same
     // write tool and no trail.
@@ -139,5 +133,5 @@ export async function benchLoopCeiling({
     "  a write tool: turns  durable peer   docket-write (ratio)   no trail (ratio) | docket's write trail | the peer leaves a trail (1x) | rounds it leaves none",
   );
   for (const line of writeLines) console.log(line);
-  console.log(`  load average at the start ${startLoad}, at the end ${load()}`);
+  console.log(`  load average at the start ${startLoad}, at the end ${loadAverage()}`);
 }

@@ -369,8 +369,9 @@ const DEFAULT_PARTS = ["harness", "peer", "profile", "memory"] as const;
  * from a sampling profile of warm runs (`profile`), and peak memory at 1,000
  * turns (`memory`); what the read targets leave the store against its floor (`budget`), how a
  * process's CPU a call moves from its first run to warm code (`warmup`) and what they leave any
- * trail (`ceiling`), run only when asked for. `DOCKET_BENCH_LOOP=peer,memory` picks parts; `DOCKET_BENCH_QUICK=1` runs one
- * process per system and run length, and leaves out the slowest figures.
+ * trail (`ceiling`), run only when asked for. `DOCKET_BENCH_LOOP=peer,memory` picks parts;
+ * `DOCKET_BENCH_QUICK=1` runs one process per system and run length, and leaves out the slowest
+ * figures.
  */
 export async function benchLoop({
   env = process.env,
