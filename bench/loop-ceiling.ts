@@ -64,6 +64,29 @@ function perCall(report: WorkerReport): number {
 }
 
 /**
+ * The same split by thread: the main thread's CPU µs a call and the rest (V8's optimising
+ * compilers and the collector's helpers), medians of the timed runs; undefined where Node does
+ * not report a thread's own time.
+ *
+ * @example
+ * ```ts
+ * declare const report: import("./loop-worker.js").WorkerReport;
+ * perCallByThread(report); // { main: 210.4, other: 61.2 }
+ * ```
+ */
+export function perCallByThread(report: WorkerReport): { main: number; other: number } | undefined {
+  const calls = report.turns * CALLS_PER_TURN;
+  const main: number[] = [];
+  const other: number[] = [];
+  for (const run of report.runs) {
+    if (run.mainThreadCpuMs === undefined) return undefined;
+    main.push((run.mainThreadCpuMs * 1000) / calls);
+    other.push(((run.cpuMs - run.mainThreadCpuMs) * 1000) / calls);
+  }
+  return { main: median(main), other: median(other) };
+}
+
+/**
  * `DOCKET_BENCH_LOOP=ceiling npm run bench loop`: what the read targets leave any audit trail
  * (docs/adr/0095-the-read-targets-beside-a-free-trail.md). In the `peer` part's window (a fresh
  * process a system, one warm-up run, then five timed runs, the yielding fake model), rounds that
@@ -88,8 +111,10 @@ export async function benchLoopCeiling({
     "  a read tool: turns  AI SDK   docket (ratio)   no trail (ratio) | trail today | target leaves a trail | rounds it leaves none",
   );
   const writeLines: string[] = [];
+  const threadLines: string[] = [];
   for (const turns of lengths) {
     const measured: number[][] = [];
+    const byThread: ({ main: number; other: number } | undefined)[][] = SYSTEMS.map(() => []);
     for (let round = 0; round < rounds; round += 1) {
       // Who goes first turns over each round, so none always runs right after another's exit.
       const us = SYSTEMS.map(() => 0);
@@ -97,9 +122,21 @@ export async function benchLoopCeiling({
         const at = (i + round) % SYSTEMS.length;
         const system = SYSTEMS[at] ?? "ai-sdk";
         const store = system.startsWith("ai-sdk") ? "none" : "file";
-        us[at] = perCall(await runWorker(system, store, turns, TIMED_RUNS));
+        const report = await runWorker(system, store, turns, TIMED_RUNS);
+        us[at] = perCall(report);
+        byThread[at]?.push(perCallByThread(report));
       }
       measured.push(us);
+    }
+    const split = SYSTEMS.map((system, at) => {
+      const found = byThread[at] ?? [];
+      if (found.length === 0 || found.some((t) => t === undefined)) return undefined;
+      const main = median(found.map((t) => t?.main ?? 0));
+      const other = median(found.map((t) => t?.other ?? 0));
+      return `${system} ${main.toFixed(0)} + ${other.toFixed(0)}`;
+    });
+    if (split.every((line) => line !== undefined)) {
+      threadLines.push(`  ${String(turns).padStart(5)}: ${split.join(", ")}`);
     }
     const [aiSdk, docket, untracked, durable, docketWrite, writeUntracked] = SYSTEMS.map((_, at) =>
       median(measured.map((us) => us[at] ?? 0)),
@@ -133,5 +170,12 @@ export async function benchLoopCeiling({
     "  a write tool: turns  durable peer   docket-write (ratio)   no trail (ratio) | docket's write trail | the peer leaves a trail (1x) | rounds it leaves none",
   );
   for (const line of writeLines) console.log(line);
+  if (threadLines.length > 0) {
+    // ADR 0097: what the window's CPU is, the main thread's work and V8's compiling it.
+    console.log(
+      "  where the CPU runs, µs a call: the main thread + V8's other threads (its compilers, the collector's helpers)",
+    );
+    for (const line of threadLines) console.log(line);
+  }
   console.log(`  load average at the start ${startLoad}, at the end ${loadAverage()}`);
 }

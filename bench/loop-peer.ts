@@ -20,6 +20,11 @@ export interface PeerFigures {
   /** Each process's median wall time per call: how far processes differ. */
   readonly processWallUs: readonly number[];
   readonly modelUs: number;
+  /**
+   * Of the CPU, the median per call on the main thread and on V8's other threads (its optimising
+   * compilers, the collector's helpers), where Node reports a thread's own time.
+   */
+  readonly threads?: { readonly mainUs: number; readonly otherUs: number };
 }
 
 function figures(reports: readonly WorkerReport[], turns: number): PeerFigures {
@@ -34,7 +39,30 @@ function figures(reports: readonly WorkerReport[], turns: number): PeerFigures {
     fastestCpuUs: Math.min(...timed.map((r) => per(r.cpuMs))),
     processWallUs: reports.map((r) => median(r.runs.map((x) => per(x.wallMs)))),
     modelUs: median(timed.map((r) => per(r.modelMs))),
+    ...threadSplit(timed, per),
   };
+}
+
+function threadSplit(
+  timed: readonly WorkerRun[],
+  per: (ms: number) => number,
+): Pick<PeerFigures, "threads"> {
+  const split = timed.flatMap((r) =>
+    r.mainThreadCpuMs === undefined ? [] : [{ main: r.mainThreadCpuMs, all: r.cpuMs }],
+  );
+  if (split.length === 0 || split.length !== timed.length) return {};
+  return {
+    threads: {
+      mainUs: median(split.map((r) => per(r.main))),
+      otherUs: median(split.map((r) => per(r.all - r.main))),
+    },
+  };
+}
+
+/** The thread split of both systems, or nothing where Node does not report it. */
+function threadsLine(d: PeerFigures, s: PeerFigures): string {
+  if (!d.threads || !s.threads) return "";
+  return `; CPU on the main thread ${d.threads.mainUs.toFixed(0)} / ${s.threads.mainUs.toFixed(0)}, on V8's other threads (compilers, GC) ${d.threads.otherUs.toFixed(0)} / ${s.threads.otherUs.toFixed(0)}`;
 }
 
 /** Issue 38's targets for docket with a read tool: docket / AI SDK CPU at most this. */
@@ -145,7 +173,7 @@ export async function benchLoopPeer({
         `  ${String(turns).padStart(5)} ${col(d.wallUs, 11)} ${col(s.wallUs, 10)} ${wallRatio.toFixed(2).padStart(6)} | ${col(d.cpuUs, 11)} ${col(s.cpuUs, 11)} ${cpuRatio.toFixed(2).padStart(6)} | ${syncs.padEnd(13)} | ${d.firstWallUs.toFixed(0)} / ${s.firstWallUs.toFixed(0)} (${d.firstCpuUs.toFixed(0)} / ${s.firstCpuUs.toFixed(0)})`,
       );
       console.log(
-        `          per process, wall: docket ${d.processWallUs.map((v) => v.toFixed(0)).join(", ")}; peer ${s.processWallUs.map((v) => v.toFixed(0)).join(", ")}; in the fake model: ${d.modelUs.toFixed(1)} / ${s.modelUs.toFixed(1)}`,
+        `          per process, wall: docket ${d.processWallUs.map((v) => v.toFixed(0)).join(", ")}; peer ${s.processWallUs.map((v) => v.toFixed(0)).join(", ")}; in the fake model: ${d.modelUs.toFixed(1)} / ${s.modelUs.toFixed(1)}${threadsLine(d, s)}`,
       );
       const target = pairing.docket === "docket" ? TARGET_RATIO[turns] : 1;
       if (target !== undefined)

@@ -93,9 +93,18 @@ describe("bench/loop's peer comparison", () => {
       const report = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as WorkerReport;
       expect(report).toMatchObject({ system, store, turns: 2 });
       expect(report.runs).toHaveLength(2);
+      const threads = typeof (process as { threadCpuUsage?: unknown }).threadCpuUsage;
       for (const r of [report.warmup, ...report.runs]) {
         expect(r.wallMs).toBeGreaterThan(0);
         expect(r.cpuMs).toBeGreaterThan(0);
+        // The main thread's share, where Node reports it: part of the process's CPU, not more
+        // (a millisecond of slack for the two clocks' ticks).
+        if (threads === "function") {
+          expect(r.mainThreadCpuMs).toBeGreaterThan(0);
+          expect(r.mainThreadCpuMs).toBeLessThanOrEqual(r.cpuMs + 1);
+        } else {
+          expect(r.mainThreadCpuMs).toBeUndefined();
+        }
       }
       expect(report.maxRssBytes).toBeGreaterThan(report.liveHeapBytes);
     }
