@@ -77,7 +77,7 @@ export function storeBudget(
 
 const us = (value: number) => value.toFixed(1);
 
-/** The main thread's CPU so far in µs, where Node can tell it (`process.threadCpuUsage`, 23.9+). */
+/** The main thread's CPU so far in µs, where Node can tell it (`process.threadCpuUsage`: Node 22.19, 23.9 and later). */
 function mainThreadCpu(): number | undefined {
   const read = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
   if (typeof read !== "function") return undefined;

@@ -1,4 +1,5 @@
 import { loadAverage } from "./built-cli.js";
+import { mainThreadShare } from "./cpu-split.js";
 import type { WorkerReport } from "./loop-worker.js";
 import { CALLS_PER_TURN } from "./loop-workload.js";
 import { runWorker } from "./run-worker.js";
@@ -64,29 +65,6 @@ function perCall(report: WorkerReport): number {
 }
 
 /**
- * The same split by thread: the main thread's CPU µs a call and the rest (V8's optimising
- * compilers and the collector's helpers), medians of the timed runs; undefined where Node does
- * not report a thread's own time.
- *
- * @example
- * ```ts
- * declare const report: import("./loop-worker.js").WorkerReport;
- * perCallByThread(report); // { main: 210.4, other: 61.2 }
- * ```
- */
-export function perCallByThread(report: WorkerReport): { main: number; other: number } | undefined {
-  const calls = report.turns * CALLS_PER_TURN;
-  const main: number[] = [];
-  const other: number[] = [];
-  for (const run of report.runs) {
-    if (run.mainThreadCpuMs === undefined) return undefined;
-    main.push((run.mainThreadCpuMs * 1000) / calls);
-    other.push(((run.cpuMs - run.mainThreadCpuMs) * 1000) / calls);
-  }
-  return { main: median(main), other: median(other) };
-}
-
-/**
  * `DOCKET_BENCH_LOOP=ceiling npm run bench loop`: what the read targets leave any audit trail
  * (docs/adr/0095-the-read-targets-beside-a-free-trail.md). In the `peer` part's window (a fresh
  * process a system, one warm-up run, then five timed runs, the yielding fake model), rounds that
@@ -114,7 +92,8 @@ export async function benchLoopCeiling({
   const threadLines: string[] = [];
   for (const turns of lengths) {
     const measured: number[][] = [];
-    const byThread: ({ main: number; other: number } | undefined)[][] = SYSTEMS.map(() => []);
+    // Each process's median share of its CPU on the main thread (ADR 0097), by system.
+    const shares: (number | undefined)[][] = SYSTEMS.map(() => []);
     for (let round = 0; round < rounds; round += 1) {
       // Who goes first turns over each round, so none always runs right after another's exit.
       const us = SYSTEMS.map(() => 0);
@@ -124,23 +103,25 @@ export async function benchLoopCeiling({
         const store = system.startsWith("ai-sdk") ? "none" : "file";
         const report = await runWorker(system, store, turns, TIMED_RUNS);
         us[at] = perCall(report);
-        byThread[at]?.push(perCallByThread(report));
+        shares[at]?.push(mainThreadShare(report.runs));
       }
       measured.push(us);
     }
+
+    const [aiSdk, docket, untracked, durable, docketWrite, writeUntracked] = SYSTEMS.map((_, at) =>
+      median(measured.map((us) => us[at] ?? 0)),
+    ) as [number, number, number, number, number, number];
+    // The CPU column split by the rounds' median share on the main thread: the parts add up.
     const split = SYSTEMS.map((system, at) => {
-      const found = byThread[at] ?? [];
-      if (found.length === 0 || found.some((t) => t === undefined)) return undefined;
-      const main = median(found.map((t) => t?.main ?? 0));
-      const other = median(found.map((t) => t?.other ?? 0));
-      return `${system} ${main.toFixed(0)} + ${other.toFixed(0)}`;
+      const found = shares[at] ?? [];
+      if (found.length === 0 || found.some((share) => share === undefined)) return undefined;
+      const cpu = median(measured.map((us) => us[at] ?? 0));
+      const main = cpu * median(found.map((share) => share ?? 0));
+      return `${system} ${main.toFixed(0)} + ${(cpu - main).toFixed(0)}`;
     });
     if (split.every((line) => line !== undefined)) {
       threadLines.push(`  ${String(turns).padStart(5)}: ${split.join(", ")}`);
     }
-    const [aiSdk, docket, untracked, durable, docketWrite, writeUntracked] = SYSTEMS.map((_, at) =>
-      median(measured.map((us) => us[at] ?? 0)),
-    ) as [number, number, number, number, number, number];
     const ratio = READ_TARGET[turns] ?? 1;
     const read = measured.map(([aiSdkUs = 0, docketUs = 0, untrackedUs = 0]) =>
       trailCeiling({ aiSdkUs, docketUs, untrackedUs }, ratio),
@@ -173,7 +154,7 @@ export async function benchLoopCeiling({
   if (threadLines.length > 0) {
     // ADR 0097: what the window's CPU is, the main thread's work and V8's compiling it.
     console.log(
-      "  where the CPU runs, µs a call: the main thread + V8's other threads (its compilers, the collector's helpers)",
+      "  where the CPU runs, µs a call: the main thread + the other threads (nearly all V8's optimising compilers); the CPU above split by the median share",
     );
     for (const line of threadLines) console.log(line);
   }

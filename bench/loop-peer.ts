@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { mainThreadShare } from "./cpu-split.js";
 import type { WorkerReport, WorkerRun } from "./loop-worker.js";
 import { CALLS_PER_TURN } from "./loop-workload.js";
 import { countWorkerSyncs, runWorker } from "./run-worker.js";
@@ -21,8 +22,9 @@ export interface PeerFigures {
   readonly processWallUs: readonly number[];
   readonly modelUs: number;
   /**
-   * Of the CPU, the median per call on the main thread and on V8's other threads (its optimising
-   * compilers, the collector's helpers), where Node reports a thread's own time.
+   * `cpuUs` split by the runs' median share on the main thread: the main thread's part and the
+   * part of V8's other threads (nearly all its optimising compilers), which add up to `cpuUs`.
+   * Absent where Node does not report a thread's own time.
    */
   readonly threads?: { readonly mainUs: number; readonly otherUs: number };
 }
@@ -31,38 +33,29 @@ function figures(reports: readonly WorkerReport[], turns: number): PeerFigures {
   const calls = turns * CALLS_PER_TURN;
   const per = (ms: number) => (ms * 1000) / calls;
   const timed: WorkerRun[] = reports.flatMap((r) => r.runs);
+  const cpuUs = median(timed.map((r) => per(r.cpuMs)));
   return {
     wallUs: median(timed.map((r) => per(r.wallMs))),
-    cpuUs: median(timed.map((r) => per(r.cpuMs))),
+    cpuUs,
     firstWallUs: median(reports.map((r) => per(r.warmup.wallMs))),
     firstCpuUs: median(reports.map((r) => per(r.warmup.cpuMs))),
     fastestCpuUs: Math.min(...timed.map((r) => per(r.cpuMs))),
     processWallUs: reports.map((r) => median(r.runs.map((x) => per(x.wallMs)))),
     modelUs: median(timed.map((r) => per(r.modelMs))),
-    ...threadSplit(timed, per),
+    ...threadSplit(timed, cpuUs),
   };
 }
 
-function threadSplit(
-  timed: readonly WorkerRun[],
-  per: (ms: number) => number,
-): Pick<PeerFigures, "threads"> {
-  const split = timed.flatMap((r) =>
-    r.mainThreadCpuMs === undefined ? [] : [{ main: r.mainThreadCpuMs, all: r.cpuMs }],
-  );
-  if (split.length === 0 || split.length !== timed.length) return {};
-  return {
-    threads: {
-      mainUs: median(split.map((r) => per(r.main))),
-      otherUs: median(split.map((r) => per(r.all - r.main))),
-    },
-  };
+function threadSplit(timed: readonly WorkerRun[], cpuUs: number): Pick<PeerFigures, "threads"> {
+  const share = mainThreadShare(timed);
+  if (share === undefined) return {};
+  return { threads: { mainUs: cpuUs * share, otherUs: cpuUs * (1 - share) } };
 }
 
 /** The thread split of both systems, or nothing where Node does not report it. */
 function threadsLine(d: PeerFigures, s: PeerFigures): string {
   if (!d.threads || !s.threads) return "";
-  return `; CPU on the main thread ${d.threads.mainUs.toFixed(0)} / ${s.threads.mainUs.toFixed(0)}, on V8's other threads (compilers, GC) ${d.threads.otherUs.toFixed(0)} / ${s.threads.otherUs.toFixed(0)}`;
+  return `; of the CPU, on the main thread ${d.threads.mainUs.toFixed(0)} / ${s.threads.mainUs.toFixed(0)}, on other threads (V8's compilers) ${d.threads.otherUs.toFixed(0)} / ${s.threads.otherUs.toFixed(0)}`;
 }
 
 /** Issue 38's targets for docket with a read tool: docket / AI SDK CPU at most this. */

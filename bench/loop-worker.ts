@@ -3,23 +3,20 @@ import "../src/cli/quiet-tool-lint.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type CpuSplit, measureCpu } from "./cpu-split.js";
 import { durableAiSdkSystem } from "./durable-peer.js";
 import { aiSdkSystem, docketSystem, type LoopSystem } from "./loop-systems.js";
 import { workloadModel, workloadScript } from "./loop-workload.js";
 
-/** One run of the workload, as the worker reports it. */
-export interface WorkerRun {
-  readonly wallMs: number;
-  /** This process's user + system CPU time during the run: steadier on a shared machine. */
-  readonly cpuMs: number;
+/**
+ * One run of the workload, as the worker reports it: its wall time, the process's CPU (steadier
+ * on a shared machine) and the main thread's part of it (`CpuSplit`). The rest ran on the
+ * process's other threads: here nearly all V8's optimising compilers, whose jobs may have been
+ * queued by an earlier run (ADR 0097).
+ */
+export interface WorkerRun extends CpuSplit {
   /** Time inside the fake model's doGenerate / doStream. */
   readonly modelMs: number;
-  /**
-   * The main thread's share of `cpuMs` (`process.threadCpuUsage`, Node 23.9 and later): the rest
-   * is V8's other threads, its optimising compilers and the collector's helpers, at work on
-   * what the run executed.
-   */
-  readonly mainThreadCpuMs?: number;
 }
 
 /** What a worker process prints as its last line, in JSON. */
@@ -57,11 +54,6 @@ const SYSTEMS: readonly WorkerReport["system"][] = [
   "ai-sdk-durable",
 ];
 
-/** This thread's CPU time, where Node has it (23.9 and later; the project's types predate it). */
-const threadCpuUsage = (
-  process as { threadCpuUsage?: (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage }
-).threadCpuUsage?.bind(process);
-
 async function timedRun(
   system: LoopSystem,
   turns: number,
@@ -69,19 +61,8 @@ async function timedRun(
 ): Promise<WorkerRun> {
   // Built before the clock starts: the replies are the model's, not the system's.
   const workload = workloadModel(workloadScript(turns), onLastReply ? { onLastReply } : {});
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  const mainCpu = threadCpuUsage?.();
-  await system.run(workload.model, turns);
-  const wallMs = performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  const mainUsed = mainCpu && threadCpuUsage?.(mainCpu);
-  return {
-    wallMs,
-    cpuMs: (used.user + used.system) / 1000,
-    modelMs: workload.spentMs(),
-    ...(mainUsed ? { mainThreadCpuMs: (mainUsed.user + mainUsed.system) / 1000 } : {}),
-  };
+  const split = await measureCpu(() => system.run(workload.model, turns));
+  return { ...split, modelMs: workload.spentMs() };
 }
 
 /**

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { perCallByThread, trailCeiling } from "../../bench/loop-ceiling.js";
+import { trailCeiling } from "../../bench/loop-ceiling.js";
 import { docketSystem } from "../../bench/loop-systems.js";
-import type { WorkerReport, WorkerRun } from "../../bench/loop-worker.js";
 import { workloadModel, workloadScript } from "../../bench/loop-workload.js";
 import { untrackedStore } from "../../bench/untracked-store.js";
 import { openStore } from "../../src/store/open-store.js";
@@ -27,27 +26,6 @@ describe("bench/loop's ceiling: what a target leaves any audit trail", () => {
     expect(half.targetUs).toBe(50);
     expect(half.leftForTrailUs).toBe(-10); // docket already misses it with no trail at all
     expect(half.trailUs).toBe(100);
-  });
-
-  it("splits a worker's CPU a call between its main thread and V8's other threads", () => {
-    const report = (runs: WorkerRun[]): WorkerReport => ({
-      system: "docket",
-      store: "file",
-      turns: 2,
-      warmup: { wallMs: 9, cpuMs: 9, modelMs: 0 },
-      runs,
-      maxRssBytes: 1,
-      liveHeapBytes: 1,
-    });
-    // 20 calls a run: 4 ms of CPU is 200 µs a call, 3 ms of it on the main thread.
-    const runs = [
-      { wallMs: 5, cpuMs: 4, modelMs: 0, mainThreadCpuMs: 3 },
-      { wallMs: 5, cpuMs: 6, modelMs: 0, mainThreadCpuMs: 4 },
-      { wallMs: 5, cpuMs: 2, modelMs: 0, mainThreadCpuMs: 1.5 },
-    ];
-    expect(perCallByThread(report(runs))).toEqual({ main: 150, other: 50 });
-    // A run without the split (Node before 23.9) leaves no split at all, not a partial one.
-    expect(perCallByThread(report([...runs, { wallMs: 5, cpuMs: 4, modelMs: 0 }]))).toBeUndefined();
   });
 
   it.each([
