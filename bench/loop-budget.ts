@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { loadavg, tmpdir } from "node:os";
+import { measureCpu } from "./cpu-split.js";
 import { type CpuProfile, layerShares } from "./loop-profile.js";
 import { aiSdkSystem, docketSystem, type LoopSystem } from "./loop-systems.js";
 import { CALLS_PER_TURN, workloadModel, workloadScript } from "./loop-workload.js";
@@ -77,14 +78,6 @@ export function storeBudget(
 
 const us = (value: number) => value.toFixed(1);
 
-/** The main thread's CPU so far in µs, where Node can tell it (`process.threadCpuUsage`: Node 22.19, 23.9 and later). */
-function mainThreadCpu(): number | undefined {
-  const read = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
-  if (typeof read !== "function") return undefined;
-  const used = read.call(process);
-  return used.user + used.system;
-}
-
 /** The read targets of issue 38: docket at most the AI SDK at 10 turns, half of it at 100. */
 const TARGETS: readonly { turns: number; ratio: number }[] = [
   { turns: 10, ratio: 1 },
@@ -131,16 +124,14 @@ export async function benchLoopBudget({
       const sdk = await aiSdkSystem();
       const runs = Math.max(2, Math.round(calls / (turns * CALLS_PER_TURN)));
       const perCall = async (system: LoopSystem): Promise<{ all: number; main: number }> => {
-        const cpu = process.cpuUsage();
-        const thread = mainThreadCpu();
-        for (let i = 0; i < runs; i += 1)
-          await system.run(workloadModel(workloadScript(turns)).model, turns);
-        const used = process.cpuUsage(cpu);
-        const after = mainThreadCpu();
+        const split = await measureCpu(async () => {
+          for (let i = 0; i < runs; i += 1)
+            await system.run(workloadModel(workloadScript(turns)).model, turns);
+        });
         const measured = runs * turns * CALLS_PER_TURN;
-        const all = (used.user + used.system) / measured;
+        const all = (split.cpuMs * 1000) / measured;
         const main =
-          thread === undefined || after === undefined ? all : (after - thread) / measured;
+          split.mainThreadCpuMs === undefined ? all : (split.mainThreadCpuMs * 1000) / measured;
         return { all, main };
       };
       const warmupRuns = Math.max(1, Math.round(warmupCalls / (turns * CALLS_PER_TURN)));

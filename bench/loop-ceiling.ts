@@ -107,7 +107,6 @@ export async function benchLoopCeiling({
       }
       measured.push(us);
     }
-
     const [aiSdk, docket, untracked, durable, docketWrite, writeUntracked] = SYSTEMS.map((_, at) =>
       median(measured.map((us) => us[at] ?? 0)),
     ) as [number, number, number, number, number, number];
