@@ -61,19 +61,6 @@ export const cliApart = {
     }));
   },
 };
-// A hook registered with the daemon (`docket hook HOST --prefer-daemon`, main.ts hands it to
-// hook-client-main.js) is a bundle of its own too, bin/hook-client/: one small module instead of
-// the shared chunks, so a call the daemon answers costs about one Node start-up
-// (docs/adr/0068-hook-client-bundle.md).
-export const hookClientApart = {
-  name: "hook-client-apart",
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/hook\/hook-client-main\.js$/ }, () => ({
-      path: "./hook-client/hook-client.js",
-      external: true,
-    }));
-  },
-};
 // A policy check runs no tool: its bundle leaves the handlers out (about 1 MB), and an import of
 // one, were it ever reached, fails (a failed call), never runs anything.
 export const noHandlers = {

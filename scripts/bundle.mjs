@@ -18,7 +18,6 @@ import {
   commanderSpawnOnUse,
   docketItself,
   englishZodOnly,
-  hookClientApart,
   importThroughLoader,
   noHandlers,
   policyCheckApart,
@@ -91,25 +90,7 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   // Every package docket depends on, or may load as an optional peer.
   external: [...installed],
-  plugins: [
-    docketItself,
-    englishZodOnly,
-    celOnFirstUse,
-    policyCheckApart,
-    cliApart,
-    hookClientApart,
-  ],
-});
-// The daemon's thin client (what main.js imports for `hook HOST --prefer-daemon`): its own small
-// ES module build with no package and no chunk of the CLI's, so a call the daemon answers loads
-// main.js and bin/hook-client/hook-client.js, nothing else; what it needs only to start a daemon
-// or to report a failure is split off, loaded then (docs/adr/0068-hook-client-bundle.md).
-await build({
-  ...shared,
-  banner: undefined,
-  outdir: `${cli}/bin/hook-client`,
-  entryPoints: { "hook-client": "src/hook/hook-client-main.ts" },
-  chunkNames: "[name]-[hash]",
+  plugins: [docketItself, englishZodOnly, celOnFirstUse, policyCheckApart, cliApart],
 });
 // Two CommonJS files, each compiled with vm.Script and V8's code cache in docket's own cache
 // folder by its loader (the module main.js imports): a cold command then deserialises its
@@ -168,40 +149,21 @@ const grammarPackage = dirname(
 );
 copyFileSync(join(grammarPackage, "tree-sitter-bash.wasm"), "dist/tree-sitter-bash.wasm");
 copyFileSync(join(grammarPackage, "LICENSE"), "dist/tree-sitter-bash.LICENSE");
-// The launcher. The bundle's main sets V8's --liftoff-only itself, just before tree-sitter's
-// first WebAssembly compile (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md).
-// The CLI's code cache is docket's own (ADR 0019 says why Node's was withdrawn; ADR 0022 why
-// docket's is argued safe; ADR 0087 why it covers the whole CLI).
-// A hook call registered with the daemon goes straight to its client's one file, before
-// bin/main.js and its chunks (docs/adr/0068-hook-client-bundle.md); anything else, or a client
-// that does not load, goes to bin/main.js, whose own branch denies the hook.
-// An older Node than docket runs on is named, before any module fails on what it lacks
-// (node:sqlite first; Node 23 has it from 23.4). A hook call still answers in its host's way, by
-// the client's own failure answer: a deny for a blocking event, a pass for a settle event.
-const launcher = `#!/usr/bin/env node
-const argv = process.argv.slice(2);
-const [major, minor] = process.versions.node.split(".").map(Number);
-if (major < 22 || (major === 22 && minor < 16) || (major === 23 && minor < 4)) {
-  const said = "needs Node 22.16 or later (24 or 26); this is Node " + process.versions.node;
-  let code;
-  if (argv[0] === "hook") {
-    code = await import("./bin/hook-client/hook-client.js").then(
-      (client) => client.answerOnUnsupportedNode(argv, said),
-      () => {
-        process.stderr.write("docket: " + said + "; the call is denied.\\n");
-        return 2;
-      },
-    );
-  }
-  if (code === undefined) process.stderr.write("docket: " + said + ".\\n");
-  process.exit(code ?? 1);
-}
-const client =
-  argv[0] === "hook" && (argv.includes("--daemon") || argv.includes("--prefer-daemon"))
-    ? await import("./bin/hook-client/hook-client.js").catch(() => undefined)
-    : undefined;
-if (client?.isDaemonClientCall(argv)) await client.answerAsDaemonClient(argv);
-else await import("./bin/main.js");
-`;
-writeFileSync(`${cli}/main.js`, launcher);
+// The launcher, dist/src/cli/main.js (src/cli/launcher.ts): the first module of every `docket`
+// process. It checks the Node version before anything can fail on what an older one lacks (a
+// hook call still answers in its host's way), answers a hook call registered with the daemon by
+// the thin client bundled inside it, and sends everything else to bin/main.js. What the client
+// needs only to start a daemon or to word a failure is split off into bin/hook-client/, loaded
+// then: a call the daemon answers loads main.js alone, about 6 KB
+// (docs/adr/0068-hook-client-bundle.md, 0098-the-hook-client-in-the-launcher.md). The bundle's
+// main sets V8's --liftoff-only itself, just before tree-sitter's first WebAssembly compile
+// (docs/adr/0019-cold-policy-check.md, 0021-cold-start-floor.md, 0093).
+await build({
+  ...shared,
+  // The hashbang is the entry's own first line: a banner would head every chunk too.
+  banner: undefined,
+  outdir: cli,
+  entryPoints: { main: "src/cli/launcher.ts" },
+  chunkNames: "bin/hook-client/[name]-[hash]",
+});
 chmodSync(`${cli}/main.js`, 0o755);

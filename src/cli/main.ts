@@ -18,8 +18,9 @@ if (check !== undefined) {
   }
 } else if (argv[0] === "hook" && (argv.includes("--daemon") || argv.includes("--prefer-daemon"))) {
   // The daemon's thin client, before anything else loads: a hook the daemon answers costs about
-  // one Node start-up (src/hook/hook-client-main.ts; the built launcher takes it even before this
-  // module). `hook install … --daemon` is not one.
+  // one Node start-up (src/hook/hook-client-main.ts). The built CLI's launcher answers such a
+  // call itself, with the client bundled in it, before this module (src/cli/launcher.ts); this
+  // branch is the sources'. `hook install … --daemon` is not one.
   const client = await import("../hook/hook-client-main.js").catch(() => undefined);
   if (client === undefined) {
     // A hook answers deny even when its own modules fail to load.

@@ -1,6 +1,12 @@
 // How the thin client asks `docket hook serve`: node:net only, so that a hook answered by the
-// daemon costs about one Node start-up (hook-client-main.ts runs it).
-import { connect } from "node:net";
+// daemon costs about one Node start-up (hook-client-main.ts runs it). node:net is fetched when a
+// call asks, not imported: the built launcher holds this module, and a cold command that is not
+// a hook call must not load it (docs/adr/0098-the-hook-client-in-the-launcher.md).
+import type * as Net from "node:net";
+
+function connect(path: string): Net.Socket {
+  return (process.getBuiltinModule("node:net") as typeof Net).connect(path);
+}
 
 /** The daemon's reply: what the hook process prints and the code it exits with. */
 export interface DaemonReply {
@@ -33,16 +39,33 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
   return new Promise((resolve, reject) => {
     const client = connect(path);
     let connected = false;
+    let settled = false;
     let answer = "";
+    const answered = (line: string) => {
+      settled = true;
+      const reply = readReply(line);
+      if (reply === undefined) reject(new Error("the docket hook daemon gave no readable answer"));
+      else resolve({ status: "answered", reply });
+    };
     client.setEncoding("utf8");
     client.on("connect", () => {
       connected = true;
       client.end(`${JSON.stringify({ host, text, parent: process.ppid })}\n`);
     });
     client.on("data", (chunk: string) => {
+      if (settled) return;
       answer += chunk;
+      // The reply is one line (JSON text holds no raw newline): whole at its newline, without
+      // waiting for the daemon to close its side, which it may do only after work of its own
+      // that follows the answer (signing the trail).
+      const end = answer.indexOf("\n");
+      if (end === -1) return;
+      client.destroy();
+      answered(answer.slice(0, end));
     });
     client.on("error", (error: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
       // Refused or missing before a connection: nobody listens. Anything later is a failure.
       if (!connected && (error.code === "ENOENT" || error.code === "ECONNREFUSED")) {
         resolve({ status: "absent", reason: `no docket hook daemon answers on ${path}` });
@@ -51,10 +74,9 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
       reject(new Error(`the docket hook daemon failed (${error.code ?? error.message})`));
     });
     client.on("close", (hadError) => {
-      if (hadError) return;
-      const reply = readReply(answer);
-      if (reply === undefined) reject(new Error("the docket hook daemon gave no readable answer"));
-      else resolve({ status: "answered", reply });
+      if (hadError || settled) return;
+      // A daemon of an earlier docket ends its reply by closing, with no newline.
+      answered(answer);
     });
   });
 }

@@ -62,7 +62,8 @@ export async function serveHooks(runtime: Runtime, socket: string): Promise<Serv
           `docket failed: ${maskSecrets(String((error as Error)?.message ?? error)).split("\n")[0]}`,
         );
       }
-      connection.end(JSON.stringify(reply));
+      // One line: the client has its answer at the newline, before this side closes.
+      connection.end(`${JSON.stringify(reply)}\n`);
     });
   });
   const previous = process.umask(0o177);

@@ -11,7 +11,7 @@ import { claudeEnv, hostBinary, hostWorkspace, readHostTrail } from "../support/
 import { type PackedProject, packedDocket, runPacked } from "../support/packed-docket.js";
 
 // The daemon's thin client as it ships (`npm pack`, installed): what `docket hook install`
-// registers, run the way a host runs it, loads only the client's one small module, starts
+// registers, run the way a host runs it, loads only the launcher (the client is bundled in it), starts
 // `docket hook serve` on first use, and answers deny in the host's shape whenever the daemon
 // cannot answer. With the real Claude Code from npm as the host.
 const run = promisify(execFile);
@@ -80,7 +80,7 @@ const LOAD_REPORT = `data:text/javascript,${encodeURIComponent(
 )}`;
 
 describe("the built daemon client", () => {
-  it("starts the daemon on first use, then answers loading nothing but its own module", async () => {
+  it("starts the daemon on first use, then answers loading nothing but the launcher", async () => {
     const folder = await mkdtemp(join(dir, "first-use-"));
     await writeFile(
       join(folder, "docket.yaml"),
@@ -105,10 +105,7 @@ describe("the built daemon client", () => {
         .split("\n")
         .filter((line) => line.startsWith("loaded file:"))
         .map((line) => line.slice(line.indexOf("/dist/") + 1));
-      expect(loaded).toEqual([
-        "dist/src/cli/main.js",
-        "dist/src/cli/bin/hook-client/hook-client.js",
-      ]);
+      expect(loaded).toEqual(["dist/src/cli/main.js"]);
       // The same daemon answered both: no second one was started.
       expect(await startedDaemon(folder)).toBe(pid);
     } finally {
