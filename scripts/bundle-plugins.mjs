@@ -61,6 +61,17 @@ export const cliApart = {
     }));
   },
 };
+// The launcher (src/cli/launcher.ts, built into dist/src/cli/main.js) hands every call that is
+// not a daemon hook call to main.ts, which is bin/main.js in the built CLI: left as an import of
+// that file, never bundled into the launcher (docs/adr/0098-the-hook-client-in-the-launcher.md).
+export const launcherApart = {
+  name: "launcher-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/main\.js$/ }, (args) =>
+      args.importer.endsWith("launcher.ts") ? { path: "./bin/main.js", external: true } : undefined,
+    );
+  },
+};
 // A policy check runs no tool: its bundle leaves the handlers out (about 1 MB), and an import of
 // one, were it ever reached, fails (a failed call), never runs anything.
 export const noHandlers = {

@@ -19,6 +19,7 @@ import {
   docketItself,
   englishZodOnly,
   importThroughLoader,
+  launcherApart,
   noHandlers,
   policyCheckApart,
   requireInCheck,
@@ -165,5 +166,6 @@ await build({
   outdir: cli,
   entryPoints: { main: "src/cli/launcher.ts" },
   chunkNames: "bin/hook-client/[name]-[hash]",
+  plugins: [launcherApart],
 });
 chmodSync(`${cli}/main.js`, 0o755);

@@ -25,9 +25,7 @@ if (reason !== undefined) {
   if (code === undefined) process.stderr.write(`docket: ${reason}.\n`);
   process.exit(code ?? 1);
 }
+// Everything else: main.ts, which the built CLI ships as bin/main.js (scripts/bundle-plugins.mjs,
+// launcherApart).
 if (isDaemonClientCall(argv)) await answerAsDaemonClient(argv);
-else {
-  // A name, not a literal: the bundle keeps this import as written, resolved beside main.js.
-  const cli = "./bin/main.js";
-  await import(cli);
-}
+else await import("./main.js");
