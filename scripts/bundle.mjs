@@ -168,4 +168,13 @@ await build({
   chunkNames: "bin/hook-client/[name]-[hash]",
   plugins: [launcherApart],
 });
+// The one file a hook call loads: if main.ts ever came into it (launcherApart missed its import),
+// every hook call would compile the whole CLI.
+const launcherText = readFileSync(`${cli}/main.js`, "utf8");
+if (!launcherText.startsWith("#!/usr/bin/env node\n") || launcherText.length > 16_384) {
+  throw new Error(`the launcher ${cli}/main.js is not the small file it must be`);
+}
+if (!launcherText.includes('import("./bin/main.js")')) {
+  throw new Error(`the launcher ${cli}/main.js does not hand off to bin/main.js`);
+}
 chmodSync(`${cli}/main.js`, 0o755);

@@ -5,7 +5,7 @@
 // above all a process's first dynamic import, costs a hook about 1.5-2 ms, a fifth of issue
 // 38's margin over a minimal hook (docs/adr/0098-the-hook-client-in-the-launcher.md). Anything
 // else goes on to bin/main.js (src/cli/main.ts). Nothing here loads node:net before a hook call
-// asks the daemon: a cold `policy check` does not pay for it.
+// asks the daemon: a command with no use for the network does not pay for it.
 import {
   answerAsDaemonClient,
   answerOnUnsupportedNode,

@@ -1,8 +1,9 @@
 // The whole process of a hook registered with `--daemon` or `--prefer-daemon` (what `docket hook
 // install` writes), taken before anything else of docket loads (the built launcher, else
 // main.ts): read the payload, ask `docket hook serve` on the folder's socket, print its reply. A
-// call the daemon answers loads node:net and this module: about one Node start-up
-// (bench/hook.ts, docs/adr/0068-hook-client-bundle.md). Everything that goes wrong answers deny
+// call the daemon answers loads node:net and, in the built CLI, no file but the launcher, which
+// holds this module: about one Node start-up (bench/hook.ts, docs/adr/0068-hook-client-bundle.md,
+// 0098-the-hook-client-in-the-launcher.md). Everything that goes wrong answers deny
 // in the host's shape, as the guard does (hook-failure.ts, loaded only then), or lets a settle
 // event pass.
 import { firstDeadline } from "./first-deadline.js";

@@ -10,11 +10,15 @@ import { askDaemon, socketAccepts } from "./hook-client.js";
 // at its close, and anything else fails closed.
 let dir: string;
 let servers: Server[];
+let connections: Socket[];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "docket-hook-client-"));
   servers = [];
+  connections = [];
 });
 afterEach(async () => {
+  // A connection a daemon still holds would keep its server from closing.
+  for (const connection of connections) connection.destroy();
   for (const server of servers) await new Promise((resolve) => server.close(resolve));
   await rm(dir, { recursive: true, force: true });
 });
@@ -25,6 +29,7 @@ const reply = { stdout: '{"decision":"allow"}', stderr: "", exitCode: 0 };
 async function daemon(answer: (connection: Socket, request: string) => void): Promise<string> {
   const socket = join(dir, `d${servers.length}.sock`);
   const server = createServer({ allowHalfOpen: true }, (connection) => {
+    connections.push(connection);
     const chunks: Buffer[] = [];
     connection.on("data", (chunk: Buffer) => chunks.push(chunk));
     connection.on("end", () => answer(connection, Buffer.concat(chunks).toString("utf8")));
@@ -37,23 +42,21 @@ async function daemon(answer: (connection: Socket, request: string) => void): Pr
 
 describe("askDaemon", () => {
   it("has the reply at its newline, while the daemon still holds the connection open", async () => {
-    const held: Socket[] = [];
     const socket = await daemon((connection, request) => {
       expect(JSON.parse(request)).toMatchObject({ host: "claude-code", text: "{}" });
       // Written, never ended: only the newline can tell the client the reply is whole.
       connection.write(`${JSON.stringify(reply)}\n`);
-      held.push(connection);
     });
     const asked = await askDaemon(socket, "claude-code", "{}");
     expect(asked).toEqual({ status: "answered", reply });
-    for (const connection of held) connection.destroy();
   });
 
-  it("reads a reply split across writes, up to its newline", async () => {
-    const text = `${JSON.stringify(reply)}\n`;
+  it("reads a reply split across writes, its newline alone in the last, the connection held", async () => {
+    const text = JSON.stringify(reply);
     const socket = await daemon((connection) => {
       connection.write(text.slice(0, 7));
-      setTimeout(() => connection.end(text.slice(7)), 20);
+      setTimeout(() => connection.write(text.slice(7)), 20);
+      setTimeout(() => connection.write("\n"), 40);
     });
     expect(await askDaemon(socket, "claude-code", "{}")).toEqual({ status: "answered", reply });
   });

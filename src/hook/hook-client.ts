@@ -1,7 +1,8 @@
 // How the thin client asks `docket hook serve`: node:net only, so that a hook answered by the
 // daemon costs about one Node start-up (hook-client-main.ts runs it). node:net is fetched when a
-// call asks, not imported: the built launcher holds this module, and a cold command that is not
-// a hook call must not load it (docs/adr/0098-the-hook-client-in-the-launcher.md).
+// call asks, not imported: the built launcher holds this module, and a command that has no use
+// for the network (`docket --version`, `audit verify`) does not load it for a hook's sake
+// (docs/adr/0098-the-hook-client-in-the-launcher.md).
 import type * as Net from "node:net";
 
 function connect(path: string): Net.Socket {
@@ -54,14 +55,17 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
     });
     client.on("data", (chunk: string) => {
       if (settled) return;
-      answer += chunk;
       // The reply is one line (JSON text holds no raw newline): whole at its newline, without
       // waiting for the daemon to close its side, which it may do only after work of its own
-      // that follows the answer (signing the trail).
-      const end = answer.indexOf("\n");
-      if (end === -1) return;
+      // that follows the answer (signing the trail). Each chunk is searched once: a long reply
+      // is not scanned again from its start at every chunk.
+      const end = chunk.indexOf("\n");
+      if (end === -1) {
+        answer += chunk;
+        return;
+      }
       client.destroy();
-      answered(answer.slice(0, end));
+      answered(answer + chunk.slice(0, end));
     });
     client.on("error", (error: NodeJS.ErrnoException) => {
       if (settled) return;

@@ -1,7 +1,7 @@
-import { execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFile, spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -60,6 +60,23 @@ function hook(
   });
 }
 
+/** One hook call sent on `socket` by hand: the bytes that came before the daemon's end. */
+function rawAsk(socket: string, text: string): Promise<{ beforeEnd: string }> {
+  return new Promise((resolve, reject) => {
+    const client = connect(socket);
+    let beforeEnd = "";
+    client.setEncoding("utf8");
+    client.on("connect", () =>
+      client.end(`${JSON.stringify({ host: "claude-code", text, parent: process.pid })}\n`),
+    );
+    client.on("data", (chunk: string) => {
+      beforeEnd += chunk;
+    });
+    client.on("end", () => resolve({ beforeEnd }));
+    client.on("error", reject);
+  });
+}
+
 /** The daemon a client started in `folder`, from its log; ended by the caller. */
 async function startedDaemon(folder: string): Promise<number> {
   const log = await readFile(join(folder, ".docket", "hook-serve.log"), "utf8");
@@ -77,6 +94,11 @@ function stop(pid: number | undefined): void {
 // Names every module file the process loads, on stderr (Node's synchronous loader hooks).
 const LOAD_REPORT = `data:text/javascript,${encodeURIComponent(
   'import{registerHooks}from"node:module";registerHooks({load(url,context,next){if(!url.startsWith("node:"))process.stderr.write("loaded "+url+"\\n");return next(url,context)}});',
+)}`;
+
+// Says on stderr, as the process exits, whether it loaded node:net.
+const NET_REPORT = `data:text/javascript,${encodeURIComponent(
+  'process.on("exit",()=>{const net=process.moduleLoadList.includes("NativeModule net");process.stderr.write("node:net loaded: "+net+"\\n")});',
 )}`;
 
 describe("the built daemon client", () => {
@@ -106,6 +128,20 @@ describe("the built daemon client", () => {
         .filter((line) => line.startsWith("loaded file:"))
         .map((line) => line.slice(line.indexOf("/dist/") + 1));
       expect(loaded).toEqual(["dist/src/cli/main.js"]);
+      // The client's code is in every command's first file, node:net only in a call's: a command
+      // with no use for the network, its output in a file (a pipe is a socket), loads none.
+      const out = join(folder, "version.out");
+      const fd = openSync(out, "w");
+      try {
+        const version = spawnSync(process.execPath, ["--import", NET_REPORT, main, "--version"], {
+          cwd: folder,
+          stdio: ["ignore", fd, fd],
+        });
+        expect(version.status).toBe(0);
+      } finally {
+        closeSync(fd);
+      }
+      expect(readFileSync(out, "utf8")).toMatch(/^\d+\.\d+\.\d+\nnode:net loaded: false\n$/);
       // The same daemon answered both: no second one was started.
       expect(await startedDaemon(folder)).toBe(pid);
     } finally {
@@ -195,6 +231,12 @@ describe("the built daemon client", () => {
       );
       expect(answered.stdout).toContain('"permissionDecision":"deny"');
       expect(answered.stdout).toContain("daemon-no-ls");
+      // On the wire, as any client reads it: one line, its newline sent before the daemon's end.
+      const raw = await rawAsk(join(folder, ".docket", "hook.sock"), payload("t6-raw"));
+      expect(raw.beforeEnd.endsWith("\n")).toBe(true);
+      expect(raw.beforeEnd.indexOf("\n")).toBe(raw.beforeEnd.length - 1);
+      expect(JSON.parse(raw.beforeEnd)).toMatchObject({ exitCode: 0 });
+      expect(JSON.parse(raw.beforeEnd).stdout).toContain("daemon-no-ls");
       const second = await run(process.execPath, [main, "hook", "serve"], {
         cwd: folder,
         env,
