@@ -3,9 +3,8 @@
 // main.ts): read the payload, ask `docket hook serve` on the folder's socket, print its reply. A
 // call the daemon answers loads node:net and, in the built CLI, no file but the launcher, which
 // holds this module: about one Node start-up (bench/hook.ts, docs/adr/0068-hook-client-bundle.md,
-// 0098-the-hook-client-in-the-launcher.md). Everything that goes wrong answers deny
-// in the host's shape, as the guard does (hook-failure.ts, loaded only then), or lets a settle
-// event pass.
+// 0098-the-hook-client-in-the-launcher.md). Everything that goes wrong answers deny in the host's
+// shape, as the guard does (hook-failure.ts, loaded only then), or lets a settle event pass.
 import { firstDeadline } from "./first-deadline.js";
 import { askDaemon, type DaemonReply, socketAccepts } from "./hook-client.js";
 import { hookFlag } from "./hook-flag.js";
