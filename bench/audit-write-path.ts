@@ -8,6 +8,8 @@ import type { ToolCall } from "../src/checkpoint/tool-result.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { modelCallId } from "./model-call-id.js";
+import { measureReadCallFloor, TODAYS_LAYOUT } from "./read-floor.js";
+import { unwrittenStore } from "./unwritten-store.js";
 
 const CALLS_PER_BATCH = 10;
 const TARGET_US = 30;
@@ -32,7 +34,8 @@ const tools = [
   }),
 ];
 
-type Side = "memory" | "sqlite";
+/** `unwritten`: the SQLite file store with every commit skipped (`unwrittenStore`, ADR 0099). */
+type Side = "memory" | "sqlite" | "unwritten";
 /**
  * `counted`: call_0_0, call_0_1, … (this bench's ids since ADR 0015). `model`: random ids, as a
  * model writes them (call_…, toolu_…), which land anywhere in the calls table's key index.
@@ -58,8 +61,9 @@ async function run(
   batches: number,
   ids: Ids = "counted",
 ): Promise<number> {
-  const store =
-    side === "sqlite" ? await openStore(`sqlite:${join(dir, `${name}.db`)}`) : undefined;
+  const opened =
+    side === "memory" ? undefined : await openStore(`sqlite:${join(dir, `${name}.db`)}`);
+  const store = opened && side === "unwritten" ? unwrittenStore(opened) : opened;
   const session = store
     ? (await store.createSession({ principal: "agent", configHash: "" })).id
     : "s";
@@ -100,7 +104,10 @@ function median(values: readonly number[]): number {
  * store minus the same with a memory sink, in batches of 10 calls, rounds interleaved so that
  * both sides see the same machine. For reads (the harness's common case; target <= 30 µs) and
  * for writes (its claim with its intent in one commit, its outcome with its calls row in the
- * next write's claim commit or the batch's flush: 11 commits a batch of 10, ADR 0081).
+ * next write's claim commit or the batch's flush: 11 commits a batch of 10, ADR 0081). With
+ * `unwrittenReads`, the read call a third time through the store with every commit skipped
+ * (`unwrittenStore`): the store's part before any SQL, beside the floor of a read's durable
+ * write (ADR 0099).
  *
  * @example
  * ```ts
@@ -112,6 +119,7 @@ export async function benchAuditWritePath({
   modelIdCalls = 2_000,
   writeCalls = 300,
   rounds = 7,
+  unwrittenReads = true,
 } = {}): Promise<{ readUs: number; modelUs: number; writeUs: number }> {
   const dir = mkdtempSync(join(tmpdir(), "docket-bench-audit-"));
   try {
@@ -125,19 +133,23 @@ export async function benchAuditWritePath({
       const batches = calls / CALLS_PER_BATCH;
       // Warm-up: V8 optimises the paths before anything is timed. 20,000 calls a side, as the
       // loop's budget part warms up (ADR 0085): after 6,000, the rounds still read a fifth high.
+      const sides: Side[] =
+        unwrittenReads && name === "noop"
+          ? ["memory", "sqlite", "unwritten"]
+          : ["memory", "sqlite"];
       for (let i = 0; i < Math.ceil(WARM_UP_CALLS / calls); i += 1) {
-        await run(dir, `warm-${name}-${i}`, "memory", tool, batches, ids);
-        await run(dir, `warm-${name}-${i}`, "sqlite", tool, batches, ids);
+        for (const side of sides) await run(dir, `warm-${name}-${i}`, side, tool, batches, ids);
       }
-      const memory: number[] = [];
-      const sqlite: number[] = [];
+      const timed = sides.map((): number[] => []);
       for (let i = 0; i < rounds; i += 1) {
-        memory.push(await run(dir, `m-${name}-${i}`, "memory", tool, batches, ids));
-        sqlite.push(await run(dir, `s-${name}-${i}`, "sqlite", tool, batches, ids));
+        for (const [at, side] of sides.entries()) {
+          timed[at]?.push(await run(dir, `${side}-${name}-${i}`, side, tool, batches, ids));
+        }
       }
       const perCall = (ms: number) => (ms * 1000) / calls;
-      figures[`${name}:memory`] = perCall(median(memory));
-      figures[`${name}:sqlite`] = perCall(median(sqlite));
+      for (const [at, side] of sides.entries()) {
+        figures[`${name}:${side}`] = perCall(median(timed[at] ?? []));
+      }
     }
     const readUs = (figures["noop:sqlite"] ?? 0) - (figures["noop:memory"] ?? 0);
     const modelUs = (figures["noop_model:sqlite"] ?? 0) - (figures["noop_model:memory"] ?? 0);
@@ -145,6 +157,16 @@ export async function benchAuditWritePath({
     console.log(
       `  audit write path per call, reads in batches of 10 (SQLite file, CPU, after ${WARM_UP_CALLS.toLocaleString("en-US")} warm-up calls): ${readUs.toFixed(1)} µs (target <= ${TARGET_US} µs; dispatchBatch ${figures["noop:sqlite"]?.toFixed(1)} µs with the store, ${figures["noop:memory"]?.toFixed(1)} µs with a memory sink)`,
     );
+    const unwritten = figures["noop:unwritten"];
+    if (unwritten !== undefined) {
+      // ADR 0099: the store's part of a read call before any SQL, and what the target leaves
+      // the SQL beside the least a durable write of a read can cost.
+      const beforeSqlUs = unwritten - (figures["noop:memory"] ?? 0);
+      const floorUs = await measureReadCallFloor(TODAYS_LAYOUT);
+      console.log(
+        `  the same read call with every commit skipped: ${beforeSqlUs.toFixed(1)} µs, which leaves its writes ${(TARGET_US - beforeSqlUs).toFixed(1)} µs of the target; the floor of a read's durable write, today's layout (its turn's two transcript rows included, which this part does not write): ${floorUs.toFixed(1)} µs (ADR 0099)`,
+      );
+    }
     if (modelIdCalls > 0) {
       console.log(
         `  audit write path per call, reads with model-like random call ids (SQLite file, CPU): ${modelUs.toFixed(1)} µs (each id lands on its own page of the calls key index; ADR 0018)`,

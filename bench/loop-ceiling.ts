@@ -27,6 +27,9 @@ const SYSTEMS = [
   "ai-sdk-durable",
   "docket-write",
   "docket-write-untracked",
+  "docket-unwritten",
+  "docket-unwritten-one-event",
+  "docket-write-unwritten",
 ] as const;
 
 /** What a target leaves any audit trail in one round. */
@@ -59,6 +62,42 @@ export function trailCeiling(round: CeilingRound, ratio: number): TrailCeiling {
   };
 }
 
+/** docket with a write tool whose store commits nothing, beside the durable peer's own trail. */
+export interface UnwrittenWrite {
+  /** What the peer's hand-made trail costs it: the durable peer less the AI SDK alone. */
+  readonly peerTrailUs: number;
+  /** docket with a write tool and nothing committed, plus the peer's own trail. */
+  readonly withPeerTrailUs: number;
+  /** That, over the durable peer's CPU: above 1, even a trail as cheap as the peer's misses. */
+  readonly ratio: number;
+}
+
+/**
+ * What docket with a write tool would cost if its durable writes cost what the durable peer's
+ * cost it (ADR 0099): docket's call handling with every commit skipped, plus the peer's own
+ * trail. Docket's trail records more than the peer's (four events, the calls ledger, the chain
+ * head), so this is the least a write call can cost with today's call handling.
+ *
+ * @example
+ * ```ts
+ * unwrittenWrite({ aiSdkUs: 200, durableUs: 290, unwrittenUs: 250 });
+ * // { peerTrailUs: 90, withPeerTrailUs: 340, ratio: 1.1724… }
+ * ```
+ */
+export function unwrittenWrite({
+  aiSdkUs,
+  durableUs,
+  unwrittenUs,
+}: {
+  aiSdkUs: number;
+  durableUs: number;
+  unwrittenUs: number;
+}): UnwrittenWrite {
+  const peerTrailUs = durableUs - aiSdkUs;
+  const withPeerTrailUs = unwrittenUs + peerTrailUs;
+  return { peerTrailUs, withPeerTrailUs, ratio: withPeerTrailUs / durableUs };
+}
+
 /** CPU µs a call of one worker process: the median of its timed runs. */
 function perCall(report: WorkerReport): number {
   return median(report.runs.map((run) => (run.cpuMs * 1000) / (report.turns * CALLS_PER_TURN)));
@@ -72,7 +111,10 @@ function perCall(report: WorkerReport): number {
  * the durable peer, and docket with a write tool with and without its trail. Prints per run
  * length the medians, the ratios, what each target leaves a trail (the read targets beside the
  * AI SDK, the write target beside the durable peer), its spread over the rounds, and the rounds
- * in which docket beside a free trail already misses it.
+ * in which docket beside a free trail already misses it. Then docket with its trail made as
+ * today and every commit of it skipped (`unwrittenStore`, ADR 0099): with a read tool, with one
+ * event a read call reaching the store, and with a write tool, that last beside the durable
+ * peer with the peer's own trail added.
  */
 export async function benchLoopCeiling({
   lengths = [3, 10, 100],
@@ -83,12 +125,14 @@ export async function benchLoopCeiling({
 } = {}): Promise<void> {
   const startLoad = loadAverage();
   console.log(
-    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool (with and without its trail); ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
+    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool (with and without its trail), and docket with its trail made and never committed; ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
   );
   console.log(
     "  a read tool: turns  AI SDK   docket (ratio)   no trail (ratio) | trail today | target leaves a trail | rounds it leaves none",
   );
   const writeLines: string[] = [];
+  const unwrittenLines: string[] = [];
+  const writeUnwrittenLines: string[] = [];
   const threadLines: string[] = [];
   for (const turns of lengths) {
     const measured: number[][] = [];
@@ -107,9 +151,27 @@ export async function benchLoopCeiling({
       }
       measured.push(us);
     }
-    const [aiSdk, docket, untracked, durable, docketWrite, writeUntracked] = SYSTEMS.map((_, at) =>
-      median(measured.map((us) => us[at] ?? 0)),
-    ) as [number, number, number, number, number, number];
+    const [
+      aiSdk,
+      docket,
+      untracked,
+      durable,
+      docketWrite,
+      writeUntracked,
+      unwritten,
+      unwrittenOne,
+      writeUnwritten,
+    ] = SYSTEMS.map((_, at) => median(measured.map((us) => us[at] ?? 0))) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     // The CPU column split by the rounds' median share on the main thread: the parts add up.
     const split = SYSTEMS.map((system, at) => {
       const found = shares[at] ?? [];
@@ -142,6 +204,20 @@ export async function benchLoopCeiling({
     console.log(
       `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(10)} ${docket.toFixed(1).padStart(8)} (${(docket / aiSdk).toFixed(2)}x) ${untracked.toFixed(1).padStart(10)} (${(untracked / aiSdk).toFixed(2)}x) | ${mid(read, "trailUs").padStart(11)} | ${mid(read, "leftForTrailUs").padStart(9)} (${ratio}x, ${spread(read)}) | ${none(read)} of ${rounds}`,
     );
+    const x = (us: number, of: number) => `${us.toFixed(1).padStart(8)} (${(us / of).toFixed(2)}x)`;
+    unwrittenLines.push(
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(10)} ${x(unwritten, aiSdk).padStart(22)} ${x(unwrittenOne, aiSdk).padStart(40)} | ${ratio}x`,
+    );
+    // Round by round, so the peer's trail and docket's figure come from the same minutes.
+    const bound = median(
+      measured.map(
+        ([aiSdkUs = 0, , , durableUs = 0, , , , , unwrittenUs = 0]) =>
+          unwrittenWrite({ aiSdkUs, durableUs, unwrittenUs }).withPeerTrailUs,
+      ),
+    );
+    writeUnwrittenLines.push(
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(7)} ${durable.toFixed(1).padStart(13)} ${(durable - aiSdk).toFixed(1).padStart(17)} ${x(writeUnwritten, durable).padStart(28)} ${x(bound, durable).padStart(33)}`,
+    );
     writeLines.push(
       `  ${String(turns).padStart(5)} ${durable.toFixed(1).padStart(12)} ${docketWrite.toFixed(1).padStart(8)} (${(docketWrite / durable).toFixed(2)}x) ${writeUntracked.toFixed(1).padStart(10)} (${(writeUntracked / durable).toFixed(2)}x) | ${mid(write, "trailUs").padStart(17)} | ${mid(write, "leftForTrailUs").padStart(24)} (${spread(write)}) | ${none(write)} of ${rounds}`,
     );
@@ -150,6 +226,15 @@ export async function benchLoopCeiling({
     "  a write tool: turns  durable peer   docket-write (ratio)   no trail (ratio) | docket's write trail | the peer leaves a trail (1x) | rounds it leaves none",
   );
   for (const line of writeLines) console.log(line);
+  // ADR 0099: the same calls with every commit of the trail skipped.
+  console.log(
+    "  every commit skipped, a read tool: turns  AI SDK   nothing written (ratio)   one event a read call, nothing written (ratio) | target",
+  );
+  for (const line of unwrittenLines) console.log(line);
+  console.log(
+    "  every commit skipped, a write tool: turns  AI SDK  durable peer  the peer's trail  nothing written (ratio to the peer)  + the peer's trail (ratio)",
+  );
+  for (const line of writeUnwrittenLines) console.log(line);
   if (threadLines.length > 0) {
     // ADR 0097: what the window's CPU is, the main thread's work and V8's compiling it.
     console.log(

@@ -7,6 +7,7 @@ import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { CALLS_PER_TURN, CLOSING_TEXT, WORKLOAD_PROMPT } from "./loop-workload.js";
 import { untrackedStore } from "./untracked-store.js";
+import { type UnwrittenEvents, unwrittenStore } from "./unwritten-store.js";
 
 /** A loop that runs the workload: docket's or a peer's. */
 export interface LoopSystem {
@@ -29,7 +30,8 @@ const MAX_TURNS = 10_000;
  * `:memory:`), audit trail on; the no-op tool a read, or with `writes` a write. The store, the
  * policy engine and the harness are made once and reused across runs, as a service keeps them
  * (issue 38); each run is a new session, its model the one the run is given. With `untracked`,
- * the store keeps nothing per call (`untrackedStore`): the bench's bound, not a configuration.
+ * the store keeps nothing per call (`untrackedStore`); with `unwritten`, it takes every call as
+ * today and commits none of it (`unwrittenStore`): the bench's bounds, not configurations.
  *
  * @example
  * ```ts
@@ -43,6 +45,7 @@ export async function docketSystem({
   handler = noopHandler,
   writes = false,
   untracked = false,
+  unwritten,
 }: {
   store: "file" | "memory";
   dir: string;
@@ -51,11 +54,17 @@ export async function docketSystem({
   writes?: boolean;
   /** No trail and no transcript batch kept: what docket costs beside a trail that costs nothing. */
   untracked?: boolean;
+  /** The trail made as today and never committed; `one-a-read`: one event a read call reaches it. */
+  unwritten?: UnwrittenEvents;
 }): Promise<LoopSystem> {
   const opened = await openStore(
     kind === "memory" ? ":memory:" : `sqlite:${join(dir, "docket.db")}`,
   );
-  const store = untracked ? untrackedStore(opened) : opened;
+  const store = untracked
+    ? untrackedStore(opened)
+    : unwritten
+      ? unwrittenStore(opened, { events: unwritten })
+      : opened;
   const policy = await createPolicyEngine({
     layers: [{ name: "project", rules: [{ decision: "allow", tool: "noop" }] }],
   });

@@ -23,13 +23,17 @@ export interface WorkerRun extends CpuSplit {
 export interface WorkerReport {
   /**
    * docket with a read tool or a write tool, each also with a store that keeps nothing per call
-   * (the bench's bound), the AI SDK alone or with a durable hand-made trail.
+   * and with one that commits nothing (the bench's bounds), the AI SDK alone or with a durable
+   * hand-made trail.
    */
   readonly system:
     | "docket"
     | "docket-write"
     | "docket-untracked"
     | "docket-write-untracked"
+    | "docket-unwritten"
+    | "docket-unwritten-one-event"
+    | "docket-write-unwritten"
     | "ai-sdk"
     | "ai-sdk-durable";
   readonly store: "file" | "memory" | "none";
@@ -50,9 +54,40 @@ const SYSTEMS: readonly WorkerReport["system"][] = [
   "docket-write",
   "docket-untracked",
   "docket-write-untracked",
+  "docket-unwritten",
+  "docket-unwritten-one-event",
+  "docket-write-unwritten",
   "ai-sdk",
   "ai-sdk-durable",
 ];
+
+/** The loop of one system, its store (if any) in `dir`. */
+function openSystem(
+  system: WorkerReport["system"],
+  kind: "file" | "memory",
+  dir: string,
+): Promise<LoopSystem> {
+  switch (system) {
+    case "docket":
+      return docketSystem({ store: kind, dir });
+    case "docket-write":
+      return docketSystem({ store: kind, dir, writes: true });
+    case "docket-untracked":
+      return docketSystem({ store: kind, dir, untracked: true });
+    case "docket-write-untracked":
+      return docketSystem({ store: kind, dir, untracked: true, writes: true });
+    case "docket-unwritten":
+      return docketSystem({ store: kind, dir, unwritten: "all" });
+    case "docket-unwritten-one-event":
+      return docketSystem({ store: kind, dir, unwritten: "one-a-read" });
+    case "docket-write-unwritten":
+      return docketSystem({ store: kind, dir, unwritten: "all", writes: true });
+    case "ai-sdk-durable":
+      return durableAiSdkSystem({ dir });
+    case "ai-sdk":
+      return aiSdkSystem();
+  }
+}
 
 async function timedRun(
   system: LoopSystem,
@@ -67,16 +102,17 @@ async function timedRun(
 
 /**
  * `node loop-worker.js SYSTEM STORE TURNS RUNS`: one warm-up run of the workload then RUNS timed
- * ones in this process, and a {@link WorkerReport} as the last line of stdout. SYSTEM is `docket`,
- * `docket-write`, `docket-untracked`, `docket-write-untracked`, `ai-sdk` or `ai-sdk-durable`; STORE is `file` or `memory` (docket) or `none`. RUNS 0 measures the first run only
- * (the memory figures).
+ * ones in this process, and a {@link WorkerReport} as the last line of stdout. SYSTEM is one of
+ * {@link WorkerReport}'s systems (`docket`, `ai-sdk`, …); STORE is `file` or `memory` (docket)
+ * or `none`. RUNS 0 measures the first run only (the memory figures).
  */
 async function main(argv: readonly string[]): Promise<void> {
-  const [system, store, turnsArg, runsArg] = argv;
+  const [named, store, turnsArg, runsArg] = argv;
   const turns = Number(turnsArg);
   const runs = Number(runsArg);
-  if (!SYSTEMS.includes(system as WorkerReport["system"]))
-    throw new Error(`unknown system ${system}; systems: ${SYSTEMS.join(", ")}`);
+  const system = SYSTEMS.find((known) => known === named);
+  if (system === undefined)
+    throw new Error(`unknown system ${named}; systems: ${SYSTEMS.join(", ")}`);
   if (store !== "file" && store !== "memory" && store !== "none")
     throw new Error(`unknown store ${store}`);
   if (!Number.isInteger(turns) || turns < 1 || !Number.isInteger(runs) || runs < 0)
@@ -84,21 +120,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "docket-bench-peer-"));
   try {
     const kind = store === "memory" ? "memory" : "file";
-    const loop =
-      system === "docket"
-        ? await docketSystem({ store: kind, dir })
-        : system === "docket-write"
-          ? await docketSystem({ store: kind, dir, writes: true })
-          : system === "docket-untracked" || system === "docket-write-untracked"
-            ? await docketSystem({
-                store: kind,
-                dir,
-                untracked: true,
-                writes: system === "docket-write-untracked",
-              })
-            : system === "ai-sdk-durable"
-              ? await durableAiSdkSystem({ dir })
-              : await aiSdkSystem();
+    const loop = await openSystem(system, kind, dir);
     const gc = (globalThis as { gc?: () => void }).gc;
     let liveHeapAtLastTurn: number | undefined;
     // Only for a single-run measurement (memory): a full GC inside a timed run would be timed.
@@ -115,7 +137,7 @@ async function main(argv: readonly string[]): Promise<void> {
     // What the runs left behind, not garbage the collector had not reached yet.
     gc?.();
     const report: WorkerReport = {
-      system: system as WorkerReport["system"],
+      system,
       store,
       turns,
       warmup,

@@ -2,11 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { trailCeiling } from "../../bench/loop-ceiling.js";
+import { z } from "zod";
+import { trailCeiling, unwrittenWrite } from "../../bench/loop-ceiling.js";
 import { docketSystem } from "../../bench/loop-systems.js";
 import { workloadModel, workloadScript } from "../../bench/loop-workload.js";
 import { untrackedStore } from "../../bench/untracked-store.js";
+import { unwrittenStore } from "../../bench/unwritten-store.js";
+import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import { defineTool } from "../../src/tool/define-tool.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -26,6 +32,17 @@ describe("bench/loop's ceiling: what a target leaves any audit trail", () => {
     expect(half.targetUs).toBe(50);
     expect(half.leftForTrailUs).toBe(-10); // docket already misses it with no trail at all
     expect(half.trailUs).toBe(100);
+  });
+
+  it("adds the durable peer's own trail to docket with nothing committed", () => {
+    const bound = unwrittenWrite({ aiSdkUs: 200, durableUs: 290, unwrittenUs: 250 });
+    expect(bound.peerTrailUs).toBe(90);
+    expect(bound.withPeerTrailUs).toBe(340);
+    expect(bound.ratio).toBeCloseTo(340 / 290, 10);
+    // Cheap enough call handling leaves room for a trail as cheap as the peer's.
+    expect(unwrittenWrite({ aiSdkUs: 200, durableUs: 290, unwrittenUs: 150 }).ratio).toBeLessThan(
+      1,
+    );
   });
 
   it.each([
@@ -93,5 +110,83 @@ describe("bench/loop's ceiling: what a target leaves any audit trail", () => {
     await wrapper.flush();
     expect(await store.listEvents({ sessionId: id })).toEqual([]);
     await store.close();
+  });
+  it.each([
+    ["a read tool", "all", false],
+    ["a read tool", "one-a-read", false],
+    ["a write tool", "all", true],
+  ] as const)(
+    "runs docket with %s through its own store with every commit skipped (events: %s)",
+    async (_tool, unwritten, writes) => {
+      const dir = tempDir();
+      const system = await docketSystem({ store: "file", dir, unwritten, writes });
+      await system.run(workloadModel(workloadScript(3)).model, 3);
+      await system.close();
+      const store = await openStore(`sqlite:${join(dir, "docket.db")}`, { readOnly: true });
+      try {
+        const [session, ...others] = await store.listSessions();
+        expect(others).toEqual([]);
+        const id = session?.id as string;
+        expect(session?.status).toBe("completed");
+        expect(await store.listEvents({ sessionId: id })).toEqual([]);
+        expect(await store.listCalls({ sessionId: id })).toEqual([]);
+        expect((await store.loadTranscript(id)).map((message) => message.role)).toEqual([
+          "user",
+          "assistant",
+        ]);
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
+  it("hands the store every event, or a read call's last only, and commits none", async () => {
+    for (const events of ["all", "one-a-read"] as const) {
+      const store = await openStore(`sqlite:${join(tempDir(), "docket.db")}`);
+      const { id } = await store.createSession({ principal: "p", configHash: "" });
+      const reached: string[] = [];
+      const emit = store.emit.bind(store);
+      store.emit = (event, options) => {
+        reached.push(event.type);
+        return emit(event, options);
+      };
+      const unwritten = unwrittenStore(store, { events });
+      // The four events of one read call as the checkpoint makes them.
+      const sink = createMemoryEventSink();
+      const noop = defineTool({
+        name: "noop",
+        description: "Reads nothing.",
+        input: z.object({ n: z.number() }),
+        writes: false,
+        handler: ({ n }) => n,
+      });
+      const checkpoint = createCheckpoint({
+        tools: [noop],
+        policy: () => ({ decision: "allow" }),
+        events: sink,
+      });
+      await checkpoint.dispatchBatch([{ id: "c1", name: "noop", arguments: '{"n":1}' }], {
+        sessionId: id,
+        runId: "r",
+      });
+      expect(sink.events).toHaveLength(4);
+      for (const event of sink.events) await unwritten.emit(event);
+      // A write's claim is answered as it would be, and commits nothing either.
+      expect(await unwritten.claimCall(id, "w1", { tool: "t", writes: true })).toEqual({
+        status: "claimed",
+      });
+      await unwritten.flush();
+      expect(reached).toEqual(
+        events === "all" ? ["requested", "decided", "started", "finished"] : ["finished"],
+      );
+      expect(await store.listEvents({ sessionId: id })).toEqual([]);
+      expect(await store.listCalls({ sessionId: id })).toEqual([]);
+      await store.close();
+    }
+  });
+
+  it("refuses a store that is not docket's own", () => {
+    const custom = { emit: async () => {}, flush: async () => {} } as unknown as Store;
+    expect(() => unwrittenStore(custom)).toThrow(/a store that openStore made/);
   });
 });

@@ -77,6 +77,9 @@ describe("bench/loop's peer comparison", () => {
       ["docket-write", "file"],
       ["docket-untracked", "file"],
       ["docket-write-untracked", "file"],
+      ["docket-unwritten", "file"],
+      ["docket-unwritten-one-event", "file"],
+      ["docket-write-unwritten", "file"],
       ["ai-sdk", "none"],
       ["ai-sdk-durable", "file"],
     ] as const) {
