@@ -98,6 +98,25 @@ export function unwrittenWrite({
   return { peerTrailUs, withPeerTrailUs, ratio: withPeerTrailUs / durableUs };
 }
 
+/** A system the part runs. */
+type SystemName = (typeof SYSTEMS)[number];
+
+/** One round's CPU µs a call, by system. */
+export type CeilingFigures = Record<SystemName, number>;
+
+/**
+ * A round's figures, measured in the order of the part's systems, by system name: the lines
+ * read them by name, never by position.
+ *
+ * @example
+ * ```ts
+ * byName([1, 2, 3, 4, 5, 6, 7, 8, 9])["docket-write-unwritten"]; // 9
+ * ```
+ */
+export function byName(us: readonly number[]): CeilingFigures {
+  return Object.fromEntries(SYSTEMS.map((system, at) => [system, us[at] ?? 0])) as CeilingFigures;
+}
+
 /** CPU µs a call of one worker process: the median of its timed runs. */
 function perCall(report: WorkerReport): number {
   return median(report.runs.map((run) => (run.cpuMs * 1000) / (report.turns * CALLS_PER_TURN)));
@@ -151,32 +170,19 @@ export async function benchLoopCeiling({
       }
       measured.push(us);
     }
-    const [
-      aiSdk,
-      docket,
-      untracked,
-      durable,
-      docketWrite,
-      writeUntracked,
-      unwritten,
-      unwrittenOne,
-      writeUnwritten,
-    ] = SYSTEMS.map((_, at) => median(measured.map((us) => us[at] ?? 0))) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
+    const named = measured.map(byName);
+    const mid = (pick: (figures: CeilingFigures) => number) => median(named.map(pick));
+    const aiSdk = mid((f) => f["ai-sdk"]);
+    const docket = mid((f) => f.docket);
+    const untracked = mid((f) => f["docket-untracked"]);
+    const durable = mid((f) => f["ai-sdk-durable"]);
+    const docketWrite = mid((f) => f["docket-write"]);
+    const writeUntracked = mid((f) => f["docket-write-untracked"]);
     // The CPU column split by the rounds' median share on the main thread: the parts add up.
     const split = SYSTEMS.map((system, at) => {
       const found = shares[at] ?? [];
       if (found.length === 0 || found.some((share) => share === undefined)) return undefined;
-      const cpu = median(measured.map((us) => us[at] ?? 0));
+      const cpu = mid((f) => f[system]);
       const main = cpu * median(found.map((share) => share ?? 0));
       return `${system} ${main.toFixed(0)} + ${(cpu - main).toFixed(0)}`;
     });
@@ -184,17 +190,27 @@ export async function benchLoopCeiling({
       threadLines.push(`  ${String(turns).padStart(5)}: ${split.join(", ")}`);
     }
     const ratio = READ_TARGET[turns] ?? 1;
-    const read = measured.map(([aiSdkUs = 0, docketUs = 0, untrackedUs = 0]) =>
-      trailCeiling({ aiSdkUs, docketUs, untrackedUs }, ratio),
+    const read = named.map((f) =>
+      trailCeiling(
+        { aiSdkUs: f["ai-sdk"], docketUs: f.docket, untrackedUs: f["docket-untracked"] },
+        ratio,
+      ),
     );
     // The write target: docket with a write tool at or below the durable peer, whose trail is
     // its own; docket's write trail gets what the peer's CPU leaves beside docket with the same
     // write tool and no trail.
-    const write = measured.map(([, , , durableUs = 0, docketWriteUs = 0, untrackedUs = 0]) =>
-      trailCeiling({ aiSdkUs: durableUs, docketUs: docketWriteUs, untrackedUs }, 1),
+    const write = named.map((f) =>
+      trailCeiling(
+        {
+          aiSdkUs: f["ai-sdk-durable"],
+          docketUs: f["docket-write"],
+          untrackedUs: f["docket-write-untracked"],
+        },
+        1,
+      ),
     );
     const none = (cs: TrailCeiling[]) => cs.filter((c) => c.leftForTrailUs <= 0).length;
-    const mid = (cs: TrailCeiling[], key: "trailUs" | "leftForTrailUs") =>
+    const middle = (cs: TrailCeiling[], key: "trailUs" | "leftForTrailUs") =>
       median(cs.map((c) => c[key])).toFixed(1);
     // What the target leaves, round by round: a median near 0 says little without its spread.
     const spread = (cs: TrailCeiling[]) => {
@@ -202,24 +218,44 @@ export async function benchLoopCeiling({
       return `${Math.min(...left).toFixed(0)} to ${Math.max(...left).toFixed(0)}`;
     };
     console.log(
-      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(10)} ${docket.toFixed(1).padStart(8)} (${(docket / aiSdk).toFixed(2)}x) ${untracked.toFixed(1).padStart(10)} (${(untracked / aiSdk).toFixed(2)}x) | ${mid(read, "trailUs").padStart(11)} | ${mid(read, "leftForTrailUs").padStart(9)} (${ratio}x, ${spread(read)}) | ${none(read)} of ${rounds}`,
-    );
-    const x = (us: number, of: number) => `${us.toFixed(1).padStart(8)} (${(us / of).toFixed(2)}x)`;
-    unwrittenLines.push(
-      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(10)} ${x(unwritten, aiSdk).padStart(22)} ${x(unwrittenOne, aiSdk).padStart(40)} | ${ratio}x`,
-    );
-    // Round by round, so the peer's trail and docket's figure come from the same minutes.
-    const bound = median(
-      measured.map(
-        ([aiSdkUs = 0, , , durableUs = 0, , , , , unwrittenUs = 0]) =>
-          unwrittenWrite({ aiSdkUs, durableUs, unwrittenUs }).withPeerTrailUs,
-      ),
-    );
-    writeUnwrittenLines.push(
-      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(7)} ${durable.toFixed(1).padStart(13)} ${(durable - aiSdk).toFixed(1).padStart(17)} ${x(writeUnwritten, durable).padStart(28)} ${x(bound, durable).padStart(33)}`,
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(10)} ${docket.toFixed(1).padStart(8)} (${(docket / aiSdk).toFixed(2)}x) ${untracked.toFixed(1).padStart(10)} (${(untracked / aiSdk).toFixed(2)}x) | ${middle(read, "trailUs").padStart(11)} | ${middle(read, "leftForTrailUs").padStart(9)} (${ratio}x, ${spread(read)}) | ${none(read)} of ${rounds}`,
     );
     writeLines.push(
-      `  ${String(turns).padStart(5)} ${durable.toFixed(1).padStart(12)} ${docketWrite.toFixed(1).padStart(8)} (${(docketWrite / durable).toFixed(2)}x) ${writeUntracked.toFixed(1).padStart(10)} (${(writeUntracked / durable).toFixed(2)}x) | ${mid(write, "trailUs").padStart(17)} | ${mid(write, "leftForTrailUs").padStart(24)} (${spread(write)}) | ${none(write)} of ${rounds}`,
+      `  ${String(turns).padStart(5)} ${durable.toFixed(1).padStart(12)} ${docketWrite.toFixed(1).padStart(8)} (${(docketWrite / durable).toFixed(2)}x) ${writeUntracked.toFixed(1).padStart(10)} (${(writeUntracked / durable).toFixed(2)}x) | ${middle(write, "trailUs").padStart(17)} | ${middle(write, "leftForTrailUs").padStart(24)} (${spread(write)}) | ${none(write)} of ${rounds}`,
+    );
+    // ADR 0099: each figure with its rounds' ratios, and the rounds at or under the target.
+    const ratios = (of: (f: CeilingFigures) => number, to: (f: CeilingFigures) => number) => {
+      const each = named.map((f) => of(f) / to(f));
+      return { median: median(each), low: Math.min(...each), high: Math.max(...each), each };
+    };
+    const shown = (r: ReturnType<typeof ratios>, limit: number) =>
+      `${r.median.toFixed(2)}x (${r.low.toFixed(2)}-${r.high.toFixed(2)}, ${r.each.filter((v) => v <= limit).length} of ${rounds} at or under ${limit}x)`;
+    // One system's median and its ratio to `to`, round by round.
+    const cell = (system: SystemName, to: SystemName, limit: number) => {
+      const us = mid((f) => f[system]).toFixed(1);
+      const each = ratios(
+        (f) => f[system],
+        (f) => f[to],
+      );
+      return `${us.padStart(9)} ${shown(each, limit)}`;
+    };
+    unwrittenLines.push(
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(7)} ${cell("docket-unwritten", "ai-sdk", ratio)} ${cell("docket-unwritten-one-event", "ai-sdk", ratio)}`,
+    );
+    // Round by round, so the peer's trail and docket's figure come from the same minutes.
+    const bounds = named.map((f) =>
+      unwrittenWrite({
+        aiSdkUs: f["ai-sdk"],
+        durableUs: f["ai-sdk-durable"],
+        unwrittenUs: f["docket-write-unwritten"],
+      }),
+    );
+    const boundRatios = bounds.map((b) => b.ratio);
+    const peerTrail = median(bounds.map((b) => b.peerTrailUs)).toFixed(1);
+    const withPeerTrail = median(bounds.map((b) => b.withPeerTrailUs)).toFixed(1);
+    const boundSpread = `${Math.min(...boundRatios).toFixed(2)}-${Math.max(...boundRatios).toFixed(2)}, ${boundRatios.filter((v) => v <= 1).length} of ${rounds} at or under 1x`;
+    writeUnwrittenLines.push(
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(7)} ${durable.toFixed(1).padStart(8)} ${peerTrail.padStart(8)} ${cell("docket-write-unwritten", "ai-sdk-durable", 1)} ${withPeerTrail.padStart(9)} ${median(boundRatios).toFixed(2)}x (${boundSpread})`,
     );
   }
   console.log(
@@ -228,11 +264,11 @@ export async function benchLoopCeiling({
   for (const line of writeLines) console.log(line);
   // ADR 0099: the same calls with every commit of the trail skipped.
   console.log(
-    "  every commit skipped, a read tool: turns  AI SDK   nothing written (ratio)   one event a read call, nothing written (ratio) | target",
+    "  every commit skipped, a read tool: turns  AI SDK  nothing committed (ratio, its rounds' spread, rounds at or under the target)  one event a read call, nothing committed (the same)",
   );
   for (const line of unwrittenLines) console.log(line);
   console.log(
-    "  every commit skipped, a write tool: turns  AI SDK  durable peer  the peer's trail  nothing written (ratio to the peer)  + the peer's trail (ratio)",
+    "  every commit skipped, a write tool: turns  AI SDK  durable peer  the peer's own trail  nothing committed (ratio to the peer, …)  + the peer's own trail, the median of the rounds' sums (ratio, …)",
   );
   for (const line of writeUnwrittenLines) console.log(line);
   if (threadLines.length > 0) {

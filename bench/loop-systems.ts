@@ -22,6 +22,36 @@ export type NoopHandler = (args: { n: number }) => number;
 const input = z.object({ n: z.number() });
 const noopHandler: NoopHandler = ({ n }) => n;
 
+/** How a docket system of the bench differs from docket with a read tool and its whole trail. */
+export interface DocketVariant {
+  /** A write tool: its intent is committed before its handler runs (the durable peer's case). */
+  readonly writes?: boolean;
+  /** No trail and no transcript batch kept: what docket costs beside a trail that costs nothing. */
+  readonly untracked?: boolean;
+  /** The trail made as today and never committed; `one-a-read`: one event a read call reaches it. */
+  readonly unwritten?: UnwrittenEvents;
+}
+
+/**
+ * docket's systems in the bench, by the name a worker process is given (bench/loop-worker.ts):
+ * with a read or a write tool, with its trail, with a store that keeps nothing per call, and
+ * with its trail made and never committed.
+ *
+ * @example
+ * ```ts
+ * const docket = await docketSystem({ store: "file", dir, ...DOCKET_SYSTEMS["docket-write-unwritten"] });
+ * ```
+ */
+export const DOCKET_SYSTEMS = {
+  docket: {},
+  "docket-write": { writes: true },
+  "docket-untracked": { untracked: true },
+  "docket-write-untracked": { untracked: true, writes: true },
+  "docket-unwritten": { unwritten: "all" },
+  "docket-unwritten-one-event": { unwritten: "one-a-read" },
+  "docket-write-unwritten": { unwritten: "all", writes: true },
+} as const satisfies Record<string, DocketVariant>;
+
 /** The most turns a docket bench run may have (its harness's limits are set above it). */
 const MAX_TURNS = 10_000;
 
@@ -46,16 +76,10 @@ export async function docketSystem({
   writes = false,
   untracked = false,
   unwritten,
-}: {
+}: DocketVariant & {
   store: "file" | "memory";
   dir: string;
   handler?: NoopHandler;
-  /** A write tool: its intent is committed before its handler runs (the durable peer's case). */
-  writes?: boolean;
-  /** No trail and no transcript batch kept: what docket costs beside a trail that costs nothing. */
-  untracked?: boolean;
-  /** The trail made as today and never committed; `one-a-read`: one event a read call reaches it. */
-  unwritten?: UnwrittenEvents;
 }): Promise<LoopSystem> {
   const opened = await openStore(
     kind === "memory" ? ":memory:" : `sqlite:${join(dir, "docket.db")}`,

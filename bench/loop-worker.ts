@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CpuSplit, measureCpu } from "./cpu-split.js";
 import { durableAiSdkSystem } from "./durable-peer.js";
-import { aiSdkSystem, docketSystem, type LoopSystem } from "./loop-systems.js";
+import { aiSdkSystem, DOCKET_SYSTEMS, docketSystem, type LoopSystem } from "./loop-systems.js";
 import { workloadModel, workloadScript } from "./loop-workload.js";
 
 /**
@@ -26,16 +26,7 @@ export interface WorkerReport {
    * and with one that commits nothing (the bench's bounds), the AI SDK alone or with a durable
    * hand-made trail.
    */
-  readonly system:
-    | "docket"
-    | "docket-write"
-    | "docket-untracked"
-    | "docket-write-untracked"
-    | "docket-unwritten"
-    | "docket-unwritten-one-event"
-    | "docket-write-unwritten"
-    | "ai-sdk"
-    | "ai-sdk-durable";
+  readonly system: keyof typeof DOCKET_SYSTEMS | "ai-sdk" | "ai-sdk-durable";
   readonly store: "file" | "memory" | "none";
   readonly turns: number;
   /** The first run in the process, not counted in the figures. */
@@ -50,13 +41,7 @@ export interface WorkerReport {
 }
 
 const SYSTEMS: readonly WorkerReport["system"][] = [
-  "docket",
-  "docket-write",
-  "docket-untracked",
-  "docket-write-untracked",
-  "docket-unwritten",
-  "docket-unwritten-one-event",
-  "docket-write-unwritten",
+  ...(Object.keys(DOCKET_SYSTEMS) as (keyof typeof DOCKET_SYSTEMS)[]),
   "ai-sdk",
   "ai-sdk-durable",
 ];
@@ -64,28 +49,15 @@ const SYSTEMS: readonly WorkerReport["system"][] = [
 /** The loop of one system, its store (if any) in `dir`. */
 function openSystem(
   system: WorkerReport["system"],
-  kind: "file" | "memory",
-  dir: string,
+  { store, dir }: { store: "file" | "memory"; dir: string },
 ): Promise<LoopSystem> {
   switch (system) {
-    case "docket":
-      return docketSystem({ store: kind, dir });
-    case "docket-write":
-      return docketSystem({ store: kind, dir, writes: true });
-    case "docket-untracked":
-      return docketSystem({ store: kind, dir, untracked: true });
-    case "docket-write-untracked":
-      return docketSystem({ store: kind, dir, untracked: true, writes: true });
-    case "docket-unwritten":
-      return docketSystem({ store: kind, dir, unwritten: "all" });
-    case "docket-unwritten-one-event":
-      return docketSystem({ store: kind, dir, unwritten: "one-a-read" });
-    case "docket-write-unwritten":
-      return docketSystem({ store: kind, dir, unwritten: "all", writes: true });
     case "ai-sdk-durable":
       return durableAiSdkSystem({ dir });
     case "ai-sdk":
       return aiSdkSystem();
+    default:
+      return docketSystem({ store, dir, ...DOCKET_SYSTEMS[system] });
   }
 }
 
@@ -120,7 +92,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "docket-bench-peer-"));
   try {
     const kind = store === "memory" ? "memory" : "file";
-    const loop = await openSystem(system, kind, dir);
+    const loop = await openSystem(system, { store: kind, dir });
     const gc = (globalThis as { gc?: () => void }).gc;
     let liveHeapAtLastTurn: number | undefined;
     // Only for a single-run measurement (memory): a full GC inside a timed run would be timed.

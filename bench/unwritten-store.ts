@@ -7,7 +7,7 @@ export type UnwrittenEvents = "all" | "one-a-read";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
-/** A read call's steps before its end: `requested`, `decided`, a `started` that writes nothing. */
+/** A call's steps before its end that a read call has: `requested`, `decided`, a `started` that writes nothing. */
 function isReadStepBeforeItsEnd(event: StoreEvent): boolean {
   if (event.type === "requested" || event.type === "decided") return true;
   return event.type === "started" && event.writes !== true;
@@ -16,12 +16,14 @@ function isReadStepBeforeItsEnd(event: StoreEvent): boolean {
 /**
  * docket's own store with every commit of its write path skipped: the checkpoint's events,
  * claims and results and the loop's batches go through the store (texts made, queue, claims
- * looked up) as in any run, and the transactions that would write them do nothing. With
- * `events: "one-a-read"` a read call's `requested`, `decided` and `started` do not reach the
- * store either, so each read call hands it one event, as a store of one record a read call would.
- * Not a docket configuration: bounds for the bench (`DOCKET_BENCH_LOOP=ceiling`, ADR 0099) on
- * what any durable write of today's calls could leave. The store is changed in place and
- * returned; the session's start and end are still written.
+ * looked up, the lookahead's reads) as in any run, and the transactions that would write them
+ * do nothing, with all they do inside (the fold into `calls` rows, the link rows and their
+ * hashes, the file check after a commit). With `events: "one-a-read"`, every call's `requested`
+ * and `decided` and a `started` that does not write never reach the store, so a read call hands
+ * it one event besides its claim and result: a model of a store of one record a read call, not
+ * a bound on one. Not a docket configuration: a bound for the bench (`DOCKET_BENCH_LOOP=ceiling`,
+ * `npm run bench store`, ADR 0099) on what today's store code costs a call before it writes.
+ * The store is changed in place and returned; the session's start and end are still written.
  *
  * @example
  * ```ts

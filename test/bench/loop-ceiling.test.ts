@@ -3,16 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { trailCeiling, unwrittenWrite } from "../../bench/loop-ceiling.js";
-import { docketSystem } from "../../bench/loop-systems.js";
+import { byName, trailCeiling, unwrittenWrite } from "../../bench/loop-ceiling.js";
+import { DOCKET_SYSTEMS, type DocketVariant, docketSystem } from "../../bench/loop-systems.js";
 import { workloadModel, workloadScript } from "../../bench/loop-workload.js";
 import { untrackedStore } from "../../bench/untracked-store.js";
-import { unwrittenStore } from "../../bench/unwritten-store.js";
+import { type UnwrittenEvents, unwrittenStore } from "../../bench/unwritten-store.js";
+import type { AuditSigner } from "../../src/audit/create-audit-signer.js";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
-import { createMemoryEventSink } from "../../src/checkpoint/memory-event-sink.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
+import { freshSigner } from "../store/support/signed-trail.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -140,49 +141,124 @@ describe("bench/loop's ceiling: what a target leaves any audit trail", () => {
     },
   );
 
-  it("hands the store every event, or a read call's last only, and commits none", async () => {
-    for (const events of ["all", "one-a-read"] as const) {
-      const store = await openStore(`sqlite:${join(tempDir(), "docket.db")}`);
-      const { id } = await store.createSession({ principal: "p", configHash: "" });
-      const reached: string[] = [];
-      const emit = store.emit.bind(store);
-      store.emit = (event, options) => {
-        reached.push(event.type);
-        return emit(event, options);
-      };
-      const unwritten = unwrittenStore(store, { events });
-      // The four events of one read call as the checkpoint makes them.
-      const sink = createMemoryEventSink();
-      const noop = defineTool({
-        name: "noop",
-        description: "Reads nothing.",
-        input: z.object({ n: z.number() }),
-        writes: false,
-        handler: ({ n }) => n,
-      });
-      const checkpoint = createCheckpoint({
-        tools: [noop],
-        policy: () => ({ decision: "allow" }),
-        events: sink,
-      });
-      await checkpoint.dispatchBatch([{ id: "c1", name: "noop", arguments: '{"n":1}' }], {
-        sessionId: id,
-        runId: "r",
-      });
-      expect(sink.events).toHaveLength(4);
-      for (const event of sink.events) await unwritten.emit(event);
-      // A write's claim is answered as it would be, and commits nothing either.
-      expect(await unwritten.claimCall(id, "w1", { tool: "t", writes: true })).toEqual({
-        status: "claimed",
-      });
+  /** docket's own store, its emits recorded, then every commit skipped; a session in it. */
+  const spiedStore = async (
+    events: UnwrittenEvents,
+    options: { signer?: AuditSigner; attestationIntervalMs?: number } = {},
+  ) => {
+    const store = await openStore(`sqlite:${join(tempDir(), "docket.db")}`, options);
+    const { id } = await store.createSession({ principal: "p", configHash: "" });
+    const reached: string[] = [];
+    const emit = store.emit.bind(store);
+    store.emit = (event, emitOptions) => {
+      reached.push(event.type);
+      return emit(event, emitOptions);
+    };
+    return { store, id, reached, unwritten: unwrittenStore(store, { events }) };
+  };
+  /** One call of the no-op tool, a read or a write, through a checkpoint on `store`. */
+  const dispatchOne = async (store: Store, sessionId: string, writes: boolean, id = "c1") => {
+    let ran = 0;
+    const noop = defineTool({
+      name: "noop",
+      description: "Does nothing.",
+      input: z.object({ n: z.number() }),
+      writes,
+      handler: ({ n }) => {
+        ran += 1;
+        return n;
+      },
+    });
+    const checkpoint = createCheckpoint({
+      tools: [noop],
+      policy: () => ({ decision: "allow" }),
+      store,
+    });
+    const results = await checkpoint.dispatchBatch([{ id, name: "noop", arguments: '{"n":1}' }], {
+      sessionId,
+      runId: "r",
+    });
+    return { statuses: results.map((result) => result.status), ran };
+  };
+
+  it.each([
+    ["a read", "all", false, ["requested", "decided", "started", "finished"]],
+    ["a read", "one-a-read", false, ["finished"]],
+    // A write's intent goes with its claim (claimAndStart), answered as started: not emitted.
+    ["a write", "all", true, ["requested", "decided", "finished"]],
+    ["a write", "one-a-read", true, ["finished"]],
+  ] as const)(
+    "runs %s through the checkpoint, hands the store its events (%s) and commits none",
+    async (_call, events, writes, expected) => {
+      const { store, id, reached, unwritten } = await spiedStore(events);
+      expect(await dispatchOne(unwritten, id, writes)).toEqual({ statuses: ["ok"], ran: 1 });
       await unwritten.flush();
-      expect(reached).toEqual(
-        events === "all" ? ["requested", "decided", "started", "finished"] : ["finished"],
-      );
+      expect(reached).toEqual(expected);
       expect(await store.listEvents({ sessionId: id })).toEqual([]);
       expect(await store.listCalls({ sessionId: id })).toEqual([]);
       await store.close();
+    },
+  );
+
+  it("keeps a write's started event from one-a-read's filter, and answers a claim with its intent", async () => {
+    const { store, id, reached, unwritten } = await spiedStore("one-a-read");
+    const started = {
+      type: "started",
+      at: 1,
+      sessionId: id,
+      callId: "w2",
+      tool: "noop",
+      writes: true,
+      timeoutMs: 1000,
+    } as const;
+    await unwritten.emit(started);
+    expect(reached).toEqual(["started"]);
+    expect(
+      await unwritten.claimCall(id, "w3", {
+        tool: "noop",
+        writes: true,
+        start: { ...started, callId: "w3" },
+      }),
+    ).toEqual({ status: "claimed", started: true });
+    await unwritten.flush();
+    expect(await store.listEvents({ sessionId: id })).toEqual([]);
+    expect(await store.listCalls({ sessionId: id })).toEqual([]);
+    await store.close();
+  });
+
+  it("commits nothing of a signing store either", async () => {
+    const { signer } = await freshSigner();
+    // Each batch due to be signed: the commit after a turn's batch is the engine's appendAndSign.
+    const { store, id, unwritten } = await spiedStore("all", { signer, attestationIntervalMs: 0 });
+    for (const callId of ["c1", "c2", "c3"]) {
+      expect(await dispatchOne(unwritten, id, false, callId)).toEqual({ statuses: ["ok"], ran: 1 });
+      await unwritten.queueBatch(id, { role: "assistant", content: callId }, [
+        { role: "tool", content: "1" },
+      ]);
     }
+    await unwritten.flush();
+    expect(await store.listEvents({ sessionId: id })).toEqual([]);
+    await store.close();
+  });
+
+  it("names each docket system by what it runs", () => {
+    for (const [name, variant] of Object.entries(DOCKET_SYSTEMS)) {
+      const options: DocketVariant = variant;
+      expect(options.writes === true, name).toBe(name.includes("-write"));
+      expect(options.untracked === true, name).toBe(name.includes("untracked"));
+      expect(options.unwritten, name).toBe(
+        name.includes("one-event") ? "one-a-read" : name.includes("unwritten") ? "all" : undefined,
+      );
+    }
+  });
+
+  it("reads a round's figures by system name", () => {
+    const named = byName([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(named["ai-sdk"]).toBe(1);
+    expect(named.docket).toBe(2);
+    expect(named["ai-sdk-durable"]).toBe(4);
+    expect(named["docket-write-unwritten"]).toBe(9);
+    expect(Object.keys(named)).toHaveLength(9);
   });
 
   it("refuses a store that is not docket's own", () => {
