@@ -106,7 +106,7 @@ function median(values: readonly number[]): number {
  * for writes (its claim with its intent in one commit, its outcome with its calls row in the
  * next write's claim commit or the batch's flush: 11 commits a batch of 10, ADR 0081). With
  * `unwrittenReads`, the read call a third time through the store with every commit skipped
- * (`unwrittenStore`): the store's part before any SQL, beside the floor of a read's durable
+ * (`unwrittenStore`): the store's part before it writes, beside the floor of a read's durable
  * write (ADR 0099).
  *
  * @example
@@ -159,8 +159,8 @@ export async function benchAuditWritePath({
     );
     const unwritten = figures["noop:unwritten"];
     if (unwritten !== undefined) {
-      // ADR 0099: the store's part of a read call before any SQL, and what the target leaves
-      // the SQL beside the least a durable write of a read can cost.
+      // ADR 0099: the store's part of a read call before it writes, and what the target leaves
+      // its writes beside the least a durable write of a read can cost.
       const beforeSqlUs = unwritten - (figures["noop:memory"] ?? 0);
       const floorUs = await measureReadCallFloor(TODAYS_LAYOUT);
       console.log(
