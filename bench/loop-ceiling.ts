@@ -30,6 +30,8 @@ const SYSTEMS = [
   "docket-unwritten",
   "docket-unwritten-one-event",
   "docket-write-unwritten",
+  "docket-lean",
+  "docket-write-lean",
 ] as const;
 
 /** What a target leaves any audit trail in one round. */
@@ -110,7 +112,7 @@ export type CeilingFigures = Record<SystemName, number>;
  *
  * @example
  * ```ts
- * byName([1, 2, 3, 4, 5, 6, 7, 8, 9])["docket-write-unwritten"]; // 9
+ * byName([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])["docket-write-unwritten"]; // 9
  * ```
  */
 export function byName(us: readonly number[]): CeilingFigures {
@@ -133,7 +135,9 @@ function perCall(report: WorkerReport): number {
  * in which docket beside a free trail already misses it. Then docket with its trail made as
  * today and every commit of it skipped (`unwrittenStore`, ADR 0099): with a read tool, with one
  * event a read call reaching the store, and with a write tool, that last beside the durable
- * peer with the peer's own trail added.
+ * peer with the peer's own trail added. Then docket with its trail kept by the leanest store of
+ * the same promises (`leanTrailStore`, ADR 0100), with a read tool beside the AI SDK and with a
+ * write tool beside the durable peer.
  */
 export async function benchLoopCeiling({
   lengths = [3, 10, 100],
@@ -152,6 +156,7 @@ export async function benchLoopCeiling({
   const writeLines: string[] = [];
   const unwrittenLines: string[] = [];
   const writeUnwrittenLines: string[] = [];
+  const leanLines: string[] = [];
   const threadLines: string[] = [];
   for (const turns of lengths) {
     const measured: number[][] = [];
@@ -257,6 +262,9 @@ export async function benchLoopCeiling({
     writeUnwrittenLines.push(
       `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(7)} ${durable.toFixed(1).padStart(8)} ${peerTrail.padStart(8)} ${cell("docket-write-unwritten", "ai-sdk-durable", 1)} ${withPeerTrail.padStart(9)} ${median(boundRatios).toFixed(2)}x (${boundSpread})`,
     );
+    leanLines.push(
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(7)} ${cell("docket-lean", "ai-sdk", ratio)} ${durable.toFixed(1).padStart(8)} ${cell("docket-write-lean", "ai-sdk-durable", 1)}`,
+    );
   }
   console.log(
     "  a write tool: turns  durable peer   docket-write (ratio)   no trail (ratio) | docket's write trail | the peer leaves a trail (1x) | rounds it leaves none",
@@ -271,6 +279,11 @@ export async function benchLoopCeiling({
     "  every commit skipped, a write tool: turns  AI SDK  durable peer  the peer's own trail  nothing committed (ratio to the peer, …)  + the peer's own trail, the median of the rounds' sums (ratio, …)",
   );
   for (const line of writeUnwrittenLines) console.log(line);
+  // ADR 0100: the same calls, their trail kept by the leanest store of the same promises.
+  console.log(
+    "  the leanest trail (a chained row a commit, a calls row a call, the transcript): turns  AI SDK  a read tool (ratio, its rounds' spread, rounds at or under the target)  durable peer  a write tool (ratio to the peer, …)",
+  );
+  for (const line of leanLines) console.log(line);
   if (threadLines.length > 0) {
     // ADR 0097: what the window's CPU is, the main thread's work and V8's compiling it.
     console.log(

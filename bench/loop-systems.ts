@@ -5,6 +5,7 @@ import { createHarness } from "../src/loop/create-harness.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
+import { leanTrailStore } from "./lean-trail.js";
 import { CALLS_PER_TURN, CLOSING_TEXT, WORKLOAD_PROMPT } from "./loop-workload.js";
 import { untrackedStore } from "./untracked-store.js";
 import { type UnwrittenEvents, unwrittenStore } from "./unwritten-store.js";
@@ -30,12 +31,14 @@ export interface DocketVariant {
   readonly untracked?: boolean;
   /** The trail made as today and never committed; `one-a-read`: one event a read call reaches it. */
   readonly unwritten?: UnwrittenEvents;
+  /** docket's trail kept instead by the leanest store of the same promises (`leanTrailStore`). */
+  readonly lean?: boolean;
 }
 
 /**
  * docket's systems in the bench, by the name a worker process is given (bench/loop-worker.ts):
  * with a read or a write tool, with its trail, with a store that keeps nothing per call, and
- * with its trail made and never committed.
+ * with its trail made and never committed, and with the leanest store of the same promises.
  *
  * @example
  * ```ts
@@ -50,6 +53,8 @@ export const DOCKET_SYSTEMS = {
   "docket-unwritten": { unwritten: "all" },
   "docket-unwritten-one-event": { unwritten: "one-a-read" },
   "docket-write-unwritten": { unwritten: "all", writes: true },
+  "docket-lean": { lean: true },
+  "docket-write-lean": { lean: true, writes: true },
 } as const satisfies Record<string, DocketVariant>;
 
 /** The most turns a docket bench run may have (its harness's limits are set above it). */
@@ -61,7 +66,8 @@ const MAX_TURNS = 10_000;
  * policy engine and the harness are made once and reused across runs, as a service keeps them
  * (issue 38); each run is a new session, its model the one the run is given. With `untracked`,
  * the store keeps nothing per call (`untrackedStore`); with `unwritten`, it takes every call as
- * today and commits none of it (`unwrittenStore`): the bench's bounds, not configurations.
+ * today and commits none of it (`unwrittenStore`); with `lean`, the leanest store of the same
+ * promises keeps it (`leanTrailStore`, in `dir`): the bench's bounds, not configurations.
  *
  * @example
  * ```ts
@@ -76,6 +82,7 @@ export async function docketSystem({
   writes = false,
   untracked = false,
   unwritten,
+  lean = false,
 }: DocketVariant & {
   store: "file" | "memory";
   dir: string;
@@ -84,11 +91,13 @@ export async function docketSystem({
   const opened = await openStore(
     kind === "memory" ? ":memory:" : `sqlite:${join(dir, "docket.db")}`,
   );
-  const store = untracked
-    ? untrackedStore(opened)
-    : unwritten
-      ? unwrittenStore(opened, { events: unwritten })
-      : opened;
+  const store = lean
+    ? leanTrailStore(opened, { path: join(dir, "lean.db") })
+    : untracked
+      ? untrackedStore(opened)
+      : unwritten
+        ? unwrittenStore(opened, { events: unwritten })
+        : opened;
   const policy = await createPolicyEngine({
     layers: [{ name: "project", rules: [{ decision: "allow", tool: "noop" }] }],
   });

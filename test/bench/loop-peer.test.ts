@@ -80,6 +80,8 @@ describe("bench/loop's peer comparison", () => {
       ["docket-unwritten", "file"],
       ["docket-unwritten-one-event", "file"],
       ["docket-write-unwritten", "file"],
+      ["docket-lean", "file"],
+      ["docket-write-lean", "file"],
       ["ai-sdk", "none"],
       ["ai-sdk-durable", "file"],
     ] as const) {
