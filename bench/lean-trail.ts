@@ -1,44 +1,57 @@
 import { hash } from "node:crypto";
+import { statSync } from "node:fs";
+import type { EmitOptions } from "../src/checkpoint/call-event.js";
 import type { ToolResult } from "../src/checkpoint/tool-result.js";
 import { canonicalJson } from "../src/shared/canonical-json.js";
-import type { ClaimOptions, ClaimResult } from "../src/store/call-record.js";
+import type { CallState, ClaimOptions, ClaimResult } from "../src/store/call-record.js";
+import { resultJson } from "../src/store/result-json.js";
 import { openNodeSqlite } from "../src/store/sqlite/node-sqlite-database.js";
 import type { Database, Statement } from "../src/store/sqlite/sqlite-driver.js";
 import type { Store } from "../src/store/store.js";
-import type { StoreEvent } from "../src/store/store-event.js";
+import { isIntent, isTerminal, type StoreEvent } from "../src/store/store-event.js";
 import { untrackedStore } from "./untracked-store.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS trail (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS calls (session_id TEXT NOT NULL, call_id TEXT NOT NULL, tool TEXT NOT NULL, status TEXT NOT NULL, output TEXT, PRIMARY KEY (session_id, call_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS heads (session_id TEXT PRIMARY KEY, hash TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS calls (session_id TEXT NOT NULL, call_id TEXT NOT NULL, tool TEXT NOT NULL, state TEXT NOT NULL, owner TEXT NOT NULL, args_hash TEXT, status TEXT, output TEXT, result TEXT, PRIMARY KEY (session_id, call_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS session_state (session_id TEXT PRIMARY KEY, metadata TEXT) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS wal_fill (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
 `;
+
+/** SQLite's automatic checkpoint, in WAL frames: the lean file's WAL starts a random way into it. */
+const AUTO_CHECKPOINT_FRAMES = 1000;
 
 /** What a lean trail file holds after a run: for the bench's own checks. */
 export interface LeanTrailCounts {
   readonly links: number;
   readonly calls: number;
   readonly messages: number;
-  /** Whether every link's hash is SHA-256 of the previous link's hash and its text. */
+  /** Whether every link's hash is SHA-256 of its session's previous link's hash and its text. */
   readonly chained: boolean;
 }
 
 /**
- * docket's loop and checkpoint beside the leanest trail that still keeps what a user of the
- * audit trail is promised, written in a SQLite file of its own (`path`):
- * - every event of every call, as canonical JSON: a decided event's made when it arrives (the
- *   handler may yet change the arguments it refers to), the others' at the commit;
- * - the events of one commit in one hash-chained row (a turn of read calls, or everything up to
- *   a write's intent);
- * - a `calls` row a finished call (its id, tool, status and output, for a repeated id to find);
- * - the turn's transcript messages;
- * - a write's intent committed with its claim before its handler runs, and the turn's outcomes
- *   committed before its results go on (the loop's flush).
+ * docket's loop and checkpoint beside the leanest store of the audit trail's promises, written
+ * in a SQLite file of its own (`path`, WAL and `synchronous=NORMAL` as docket's). It keeps:
+ * - every event as canonical JSON, the events of one commit in one row chained by SHA-256 to its
+ *   session's head, read and moved inside the commit (another writer could have moved it);
+ * - a `calls` row a call: written with a write's intent (its state, owner and arguments hash)
+ *   before the handler runs, and with its outcome and whole result after; a read's at its end;
+ * - a batch's ids looked up in one read before its claims; a claimed id found there is "seen";
+ * - the turn's messages, and the session's pending batch (`queueSessionUpdate`, `sessionPatch`);
+ * - an intent, or a closing event or result not deferred, committed before `emit` resolves; what
+ *   waits for the loop's flush is reported by `awaitsCommit`;
+ * - a file check after every commit, as docket's `SqliteFileGuard` does.
  *
- * Each text is made once; nothing is kept between commits but the events and their texts.
- * Not a docket configuration: a bound for the bench (`DOCKET_BENCH_LOOP=ceiling`, ADR 0100) on
- * what a store of that shape costs, beside `untrackedStore` (no trail) and `unwrittenStore`
- * (today's trail, uncommitted). Sessions, leases and everything else stay the wrapped store's.
+ * A decided or log event's text is made when it arrives: its handler may yet change what it
+ * refers to. The others hold strings and numbers and are written at the commit. The file's WAL
+ * starts a random number of frames into SQLite's 1,000-frame checkpoint, so that a run pays its
+ * share of checkpoints as a long-lived file does. Not a docket configuration and no claim to
+ * docket's replay of a repeated id's outcome, signing, recovery or PostgreSQL: a bound for the
+ * bench (`DOCKET_BENCH_LOOP=ceiling`, ADR 0100) beside `untrackedStore` (no trail) and
+ * `unwrittenStore` (today's trail, uncommitted). Sessions and leases stay the wrapped store's.
  *
  * @example
  * ```ts
@@ -50,30 +63,36 @@ export interface LeanTrailCounts {
  * await store.flush(); // one chained row
  * ```
  */
-export function leanTrailStore(store: Store, { path }: { path: string }): Store {
-  const lean = new LeanTrail(openNodeSqlite(path));
-  const wrapper = untrackedStore(store);
+export function leanTrailStore(
+  store: Store,
+  { path, walFill = Math.random() }: { path: string; walFill?: number },
+): Store {
+  const lean = new LeanTrail(openNodeSqlite(path), path, store.owner, walFill);
   const keeps: Partial<Store> = {
-    emit: async (event: StoreEvent) => {
+    emit: async (event: StoreEvent, options: EmitOptions = {}) => {
       lean.add(event);
+      if (isIntent(event) || (isTerminal(event) && options.defer !== true)) lean.commit();
     },
     emitMany: async (events: readonly StoreEvent[]) => {
       for (const event of events) lean.add(event);
-    },
-    claimCall: async (
-      _sessionId: string | undefined,
-      _callId: string,
-      options: ClaimOptions = {},
-    ): Promise<ClaimResult> => {
-      if (options.start === undefined) return { status: "claimed" };
-      // A write's intent: committed, with whatever came before it, before its handler runs.
-      lean.add(options.start);
       lean.commit();
-      return { status: "claimed", started: true };
     },
-    recordCallResult: async (_sessionId, _callId, _result: ToolResult) => {},
-    queueBatch: async (sessionId, assistant, messages) => {
+    prefetchCalls: async (sessionId, callIds) => lean.prefetch(sessionId ?? "", callIds),
+    claimCall: async (sessionId, callId, options: ClaimOptions = {}) =>
+      lean.claim(sessionId ?? "", callId, options),
+    recordCallResult: async (_sessionId, callId, result: ToolResult, _key, options = {}) => {
+      lean.result(callId, result);
+      if (options.defer !== true) lean.commit();
+    },
+    awaitsCommit: (_sessionId, callId) => lean.holds(callId),
+    queueBatch: async (sessionId, assistant, messages, options = {}) => {
       lean.addMessages(sessionId, [assistant, ...messages]);
+      if (options.sessionPatch?.metadata !== undefined) {
+        lean.patch(sessionId, options.sessionPatch.metadata);
+      }
+    },
+    queueSessionUpdate: async (sessionId, patch) => {
+      if (patch.metadata !== undefined) lean.patch(sessionId, patch.metadata);
     },
     commitQueued: async () => lean.commit(),
     flush: async () => {
@@ -85,11 +104,11 @@ export function leanTrailStore(store: Store, { path }: { path: string }): Store 
       await store.close();
     },
   };
-  return Object.assign(wrapper, keeps);
+  return Object.assign(untrackedStore(store), keeps);
 }
 
 /**
- * The rows of a lean trail file (`leanTrailStore`), counted, and its chain checked.
+ * The rows of a lean trail file (`leanTrailStore`), counted, and each session's chain checked.
  *
  * @example
  * ```ts
@@ -99,15 +118,17 @@ export function leanTrailStore(store: Store, { path }: { path: string }): Store 
 export function readLeanTrail(path: string): LeanTrailCounts {
   const db = openNodeSqlite(path);
   try {
-    const rows = db.prepare("SELECT body, hash FROM trail ORDER BY seq").all() as {
+    const rows = db.prepare("SELECT session_id, body, hash FROM trail ORDER BY seq").all() as {
+      session_id: string;
       body: string;
       hash: string;
     }[];
-    let head = "";
+    const heads = new Map<string, string>();
     let chained = true;
     for (const row of rows) {
-      head = hash("sha256", head + row.body);
-      if (head !== row.hash) chained = false;
+      const next = hash("sha256", (heads.get(row.session_id) ?? "") + row.body);
+      if (next !== row.hash) chained = false;
+      heads.set(row.session_id, next);
     }
     const count = (table: string) =>
       (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -117,78 +138,234 @@ export function readLeanTrail(path: string): LeanTrailCounts {
   }
 }
 
-/** The lean trail's file, the events since its last commit, and its chain's head. */
+/** A call's claim, kept for its `calls` row. */
+interface Claimed {
+  readonly tool: string;
+  readonly argsHash: string | undefined;
+}
+
+/** The lean trail's file, and what waits for its next commit. */
 class LeanTrail {
   /** The events since the last commit, each as its text or as the event to write at the commit. */
   private events: (string | StoreEvent)[] = [];
-  /** The session of the events since the last commit (the bench's runs have one at a time). */
   private sessionId = "";
-  private finished: Extract<StoreEvent, { type: "finished" }>[] = [];
+  private claims = new Map<string, Claimed>();
+  /** A write's calls row, written with its intent. */
+  private started: { callId: string; claim: Claimed }[] = [];
+  private finished = new Map<string, StoreEvent>();
+  private results = new Map<string, string>();
   private messages: { sessionId: string; body: string }[] = [];
-  private head = "";
-  private readonly link: Statement;
-  private readonly call: Statement;
-  private readonly message: Statement;
+  private metadata: { sessionId: string; text: string } | undefined;
+  private ahead = new Map<string, { state: CallState; tool: string; argsHash: string | null }>();
+  /** Each session's call ids and chain head, valid while no other connection commits. */
+  private ids = new Map<string, Set<string>>();
+  private heads = new Map<string, string>();
+  private version: unknown;
+  private readonly statements: Record<string, Statement>;
+  private readonly file: { dev: number; ino: number };
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly path: string,
+    private readonly owner: string,
+    walFill: number,
+  ) {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.exec(SCHEMA);
-    this.link = db.prepare("INSERT INTO trail (session_id, body, hash) VALUES (?, ?, ?)");
-    this.call = db.prepare(
-      "INSERT OR REPLACE INTO calls (session_id, call_id, tool, status, output) VALUES (?, ?, ?, ?, ?)",
-    );
-    this.message = db.prepare("INSERT INTO messages (session_id, body) VALUES (?, ?)");
+    const { dev, ino } = statSync(path);
+    this.file = { dev, ino };
+    const prepare = (sql: string) => db.prepare(sql);
+    this.statements = {
+      head: prepare("SELECT hash FROM heads WHERE session_id = ?"),
+      ids: prepare("SELECT call_id FROM calls WHERE session_id = ?"),
+      setHead: prepare("INSERT OR REPLACE INTO heads (session_id, hash) VALUES (?, ?)"),
+      link: prepare("INSERT INTO trail (session_id, body, hash) VALUES (?, ?, ?)"),
+      start: prepare(
+        "INSERT INTO calls (session_id, call_id, tool, state, owner, args_hash) VALUES (?, ?, ?, 'started', ?, ?)",
+      ),
+      finish: prepare(
+        "INSERT INTO calls (session_id, call_id, tool, state, owner, args_hash, status, output, result) VALUES (?, ?, ?, 'finished', ?, ?, ?, ?, ?) ON CONFLICT (session_id, call_id) DO UPDATE SET state = 'finished', status = excluded.status, output = excluded.output, result = excluded.result",
+      ),
+      ahead: prepare(
+        "SELECT call_id, state, tool, args_hash FROM calls WHERE session_id = ? AND call_id IN (SELECT value FROM json_each(?))",
+      ),
+      message: prepare("INSERT INTO messages (session_id, body) VALUES (?, ?)"),
+      metadata: prepare(
+        "INSERT OR REPLACE INTO session_state (session_id, metadata) VALUES (?, ?)",
+      ),
+      fill: prepare("INSERT OR REPLACE INTO wal_fill (id, n) VALUES (1, ?)"),
+    };
+    // One frame a commit: the file starts where a long-lived file's WAL could be.
+    const frames = Math.floor(walFill * AUTO_CHECKPOINT_FRAMES);
+    for (let n = 0; n < frames; n += 1) this.run("fill", n);
   }
 
   add(event: StoreEvent): void {
-    // A decided event's text now: its handler may yet change the arguments it refers to, and the
-    // trail keeps what the checkpoint saw. The others hold strings and numbers: made at the commit.
-    this.events.push(event.type === "decided" ? canonicalJson(event) : event);
+    if (this.events.length > 0 && event.sessionId !== this.sessionId) this.commit();
     this.sessionId = event.sessionId ?? "";
-    if (event.type === "finished") this.finished.push(event);
+    const kept = event.type === "decided" || event.type === "log" ? canonicalJson(event) : event;
+    this.events.push(kept);
+    if (event.type === "finished") this.finished.set(event.callId, event);
+  }
+
+  prefetch(sessionId: string, callIds: readonly string[]): void {
+    this.ahead.clear();
+    const known = this.idsOf(sessionId);
+    // Known absent unless the file holds the id: a claim of one of these ids reads nothing more.
+    for (const id of callIds) this.ahead.set(id, { state: "requested", tool: "", argsHash: null });
+    const held = callIds.filter((id) => known.has(id));
+    if (held.length === 0) return;
+    const rows = this.statements.ahead?.all(sessionId, JSON.stringify(held)) as {
+      call_id: string;
+      state: CallState;
+      tool: string;
+      args_hash: string | null;
+    }[];
+    for (const row of rows) {
+      this.ahead.set(row.call_id, { state: row.state, tool: row.tool, argsHash: row.args_hash });
+    }
+  }
+
+  /**
+   * The session's call ids in the file, read once and then kept up to date by this writer's own
+   * commits; read again when another connection has committed since (`PRAGMA data_version`), as
+   * docket's `KnownCallIds` does.
+   */
+  private idsOf(sessionId: string): Set<string> {
+    this.checkVersion();
+    let ids = this.ids.get(sessionId);
+    if (!ids) {
+      const rows = this.statements.ids?.all(sessionId) as { call_id: string }[];
+      ids = new Set(rows.map((row) => row.call_id));
+      this.ids.set(sessionId, ids);
+    }
+    return ids;
+  }
+
+  /** Forget what another writer may have changed. */
+  private checkVersion(): void {
+    const version = this.db.pragma("data_version", { simple: true });
+    if (version === this.version) return;
+    this.version = version;
+    this.ids.clear();
+    this.heads.clear();
+  }
+
+  claim(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
+    let found = this.ahead.get(callId);
+    this.ahead.delete(callId);
+    if (!found) {
+      this.prefetch(sessionId, [callId]);
+      found = this.ahead.get(callId);
+    }
+    if (found && found.tool !== "") {
+      return {
+        status: "seen",
+        state: found.state,
+        tool: found.tool,
+        argsHash: found.argsHash ?? undefined,
+      };
+    }
+    const claim = { tool: options.tool ?? "", argsHash: options.argsHash };
+    this.claims.set(callId, claim);
+    if (options.start === undefined) return { status: "claimed" };
+    // A write's intent and its calls row: committed, with whatever came before, before it runs.
+    this.add(options.start);
+    this.started.push({ callId, claim });
+    this.commit();
+    return { status: "claimed", started: true };
+  }
+
+  result(callId: string, result: ToolResult): void {
+    // docket's own serialiser of a result, as any store of it would use.
+    this.results.set(callId, resultJson(result) ?? JSON.stringify(result));
+  }
+
+  holds(callId: string): boolean {
+    return this.finished.has(callId) || this.results.has(callId);
   }
 
   addMessages(sessionId: string, messages: readonly unknown[]): void {
-    for (const message of messages) this.messages.push({ sessionId, body: canonicalJson(message) });
+    // A message is stored, not hashed: its JSON need not be canonical.
+    for (const message of messages)
+      this.messages.push({ sessionId, body: JSON.stringify(message) });
   }
 
-  /** Everything since the last commit in one transaction: one chained row, its calls, its messages. */
+  patch(sessionId: string, metadata: unknown): void {
+    this.metadata = { sessionId, text: JSON.stringify(metadata) };
+  }
+
+  /** Everything waiting, in one transaction: one chained row, its calls rows, its messages. */
   commit(): void {
-    const { events, finished, messages } = this;
-    if (events.length === 0 && messages.length === 0) return;
+    const { events, sessionId, started, finished, results, messages, metadata } = this;
+    if (events.length === 0 && messages.length === 0 && metadata === undefined) return;
     this.events = [];
-    this.finished = [];
+    this.started = [];
+    this.finished = new Map();
     this.messages = [];
+    this.metadata = undefined;
     // docket's joined link text (ADR 0077): the events' canonical texts in a JSON array.
     const texts = events.map((event) => (typeof event === "string" ? event : canonicalJson(event)));
-    const text = texts.length > 0 ? `[${texts.join(",\n")}]` : "";
-    const next = hash("sha256", this.head + text);
+    const text = `[${texts.join(",\n")}]`;
+    let next: string | undefined;
     this.db.exec("BEGIN IMMEDIATE");
     try {
       if (texts.length > 0) {
-        this.link.run(this.sessionId, text, next);
-        for (const event of finished) {
-          this.call.run(
-            event.sessionId ?? "",
-            event.callId,
-            event.tool,
-            event.status,
-            event.output ?? null,
-          );
-        }
+        this.checkVersion();
+        const head =
+          this.heads.get(sessionId) ??
+          (this.statements.head?.get(sessionId) as { hash: string } | undefined)?.hash ??
+          "";
+        next = hash("sha256", head + text);
+        this.run("link", sessionId, text, next);
+        this.run("setHead", sessionId, next);
       }
-      for (const { sessionId, body } of messages) this.message.run(sessionId, body);
+      for (const { callId, claim } of started) {
+        this.run("start", sessionId, callId, claim.tool, this.owner, claim.argsHash ?? null);
+      }
+      for (const [callId, event] of finished) {
+        const claim = this.claims.get(callId);
+        this.claims.delete(callId);
+        const done = event as Extract<StoreEvent, { type: "finished" }>;
+        const result = results.get(callId) ?? null;
+        results.delete(callId);
+        this.run(
+          "finish",
+          sessionId,
+          callId,
+          done.tool,
+          this.owner,
+          claim?.argsHash ?? null,
+          done.status,
+          done.output ?? null,
+          result,
+        );
+      }
+      for (const message of messages) this.run("message", message.sessionId, message.body);
+      if (metadata) this.run("metadata", metadata.sessionId, metadata.text);
       this.db.exec("COMMIT");
-      if (texts.length > 0) this.head = next;
+      if (next !== undefined) this.heads.set(sessionId, next);
+      const ids = this.ids.get(sessionId);
+      for (const { callId } of started) ids?.add(callId);
+      for (const callId of finished.keys()) ids?.add(callId);
     } catch (error) {
       this.db.exec("ROLLBACK");
       throw error;
+    }
+    // As docket's file guard: the path must still name the file just written.
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    if (now?.dev !== this.file.dev || now.ino !== this.file.ino) {
+      throw new Error(`The lean trail's file ${this.path} was removed or replaced.`);
     }
   }
 
   close(): void {
     this.commit();
     this.db.close();
+  }
+
+  private run(name: string, ...values: unknown[]): void {
+    (this.statements[name] as Statement).run(...values);
   }
 }

@@ -148,7 +148,7 @@ export async function benchLoopCeiling({
 } = {}): Promise<void> {
   const startLoad = loadAverage();
   console.log(
-    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool (with and without its trail), and docket with its trail made and never committed; ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
+    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool (with and without its trail), docket with its trail made and never committed, and docket with its trail kept by the leanest store of the same promises; ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
   );
   console.log(
     "  a read tool: turns  AI SDK   docket (ratio)   no trail (ratio) | trail today | target leaves a trail | rounds it leaves none",
@@ -281,7 +281,7 @@ export async function benchLoopCeiling({
   for (const line of writeUnwrittenLines) console.log(line);
   // ADR 0100: the same calls, their trail kept by the leanest store of the same promises.
   console.log(
-    "  the leanest trail (a chained row a commit, a calls row a call, the transcript): turns  AI SDK  a read tool (ratio, its rounds' spread, rounds at or under the target)  durable peer  a write tool (ratio to the peer, …)",
+    "  the leanest store of the same promises (ADR 0100): turns  AI SDK  a read tool (ratio, its rounds' spread, rounds at or under the target)  durable peer  a write tool (ratio to the peer, …)",
   );
   for (const line of leanLines) console.log(line);
   if (threadLines.length > 0) {

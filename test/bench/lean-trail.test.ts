@@ -29,6 +29,28 @@ function leanEvents(path: string): { type: string; callId: string; writes?: bool
   }
 }
 
+/** A call's first event, in session `sessionId`. */
+const requested = (sessionId: string, callId: string) => ({
+  type: "requested" as const,
+  at: 0,
+  sessionId,
+  callId,
+  tool: "noop",
+  principal: "p",
+  rawArguments: "{}",
+  rawBytes: 2,
+});
+
+/** Every row of one table of the lean file. */
+function leanRows(path: string, table: "calls" | "messages"): Record<string, unknown>[] {
+  const db = openNodeSqlite(path);
+  try {
+    return db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
+
 describe("bench/lean-trail: the leanest store of the trail's promises (ADR 0100)", () => {
   it("keeps a read run's every event in one chained row a turn, a calls row a call and the transcript", async () => {
     const dir = tempDir();
@@ -45,6 +67,18 @@ describe("bench/lean-trail: the leanest store of the trail's promises (ADR 0100)
       "started",
       "finished",
     ]);
+    const calls = leanRows(path, "calls");
+    expect(calls[0]).toMatchObject({ tool: "noop", state: "finished", status: "ok" });
+    expect(calls.every((row) => typeof row.args_hash === "string" && row.owner !== "")).toBe(true);
+    expect(JSON.parse(calls[0]?.result as string)).toMatchObject({ status: "ok" });
+    expect(leanRows(path, "messages").map((row) => JSON.parse(row.body as string).role)).toEqual([
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+    ]);
     // docket's own file keeps the session and none of the calls.
     const store = await openStore(`sqlite:${join(dir, "docket.db")}`, { readOnly: true });
     try {
@@ -59,6 +93,8 @@ describe("bench/lean-trail: the leanest store of the trail's promises (ADR 0100)
     const dir = tempDir();
     const path = join(dir, "lean.db");
     const seen: number[] = [];
+    const outcomes: number[] = [];
+    const started: number[] = [];
     const docket = await docketSystem({
       store: "file",
       dir,
@@ -66,14 +102,20 @@ describe("bench/lean-trail: the leanest store of the trail's promises (ADR 0100)
       writes: true,
       handler: ({ n }) => {
         // Read from another connection: only what was committed.
-        seen.push(leanEvents(path).filter((e) => e.type === "started" && e.writes).length);
+        const events = leanEvents(path);
+        seen.push(events.filter((e) => e.type === "started" && e.writes).length);
+        outcomes.push(events.filter((e) => e.type === "finished").length);
+        started.push(leanRows(path, "calls").filter((row) => row.state === "started").length);
         return n;
       },
     });
     await docket.run(workloadModel(workloadScript(2)).model, 2);
     await docket.close();
-    // The handler of the k-th call saw k intents committed, its own among them.
+    // The handler of the k-th call saw k intents committed, its own among them, and its calls row.
     expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(started).toEqual(Array.from({ length: 20 }, () => 1));
+    // Each outcome rides with the next intent; the turn's last one with the turn's flush.
+    expect(outcomes).toEqual(Array.from({ length: 20 }, (_, i) => i));
     // Ten intents a turn, each its own commit, and the turn's last outcome with its messages.
     expect(readLeanTrail(path)).toEqual({ links: 22, calls: 20, messages: 4, chained: true });
     expect(leanEvents(path).filter((e) => e.type === "finished")).toHaveLength(20);
@@ -97,22 +139,71 @@ describe("bench/lean-trail: the leanest store of the trail's promises (ADR 0100)
     for (const event of decided) expect((event as { args?: { n: number } }).args?.n).not.toBe(-1);
   });
 
+  it("answers a claim of an id its file already holds as seen, and keeps the chain across a reopen", async () => {
+    const path = join(tempDir(), "lean.db");
+    const first = leanTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    const { id } = await first.createSession({ principal: "p", configHash: "" });
+    expect(await first.claimCall(id, "c1", { tool: "noop", argsHash: "h" })).toEqual({
+      status: "claimed",
+    });
+    await first.emit(requested(id, "c1"));
+    await first.emit(
+      {
+        type: "finished",
+        at: 0,
+        sessionId: id,
+        callId: "c1",
+        tool: "noop",
+        status: "ok",
+        reason: undefined,
+        message: "noop succeeded.",
+        output: "1",
+        outputBytes: 1,
+        durationMs: 0,
+      },
+      { defer: true },
+    );
+    expect(first.awaitsCommit?.(id, "c1")).toBe(true);
+    await first.flush();
+    expect(first.awaitsCommit?.(id, "c1")).toBe(false);
+    await first.close();
+    const again = leanTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    await again.prefetchCalls?.(id, ["c1", "c2"]);
+    expect(await again.claimCall(id, "c1", { tool: "noop" })).toMatchObject({
+      status: "seen",
+      state: "finished",
+      argsHash: "h",
+    });
+    await again.emit(requested(id, "c2"));
+    await again.close();
+    expect(readLeanTrail(path)).toEqual({ links: 2, calls: 1, messages: 0, chained: true });
+  });
+
+  it("reads the chain's head again when another writer moved it", async () => {
+    const path = join(tempDir(), "lean.db");
+    const one = leanTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    const two = leanTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    for (const [store, callId] of [
+      [one, "a1"],
+      [two, "b1"],
+      [one, "a2"],
+      [two, "b2"],
+    ] as const) {
+      await store.emit(requested("shared", callId));
+      await store.flush();
+    }
+    await one.close();
+    await two.close();
+    expect(readLeanTrail(path)).toEqual({ links: 4, calls: 0, messages: 0, chained: true });
+  });
+
   it("finds an edited link: the chain is checked, not assumed", async () => {
     const dir = tempDir();
     const path = join(dir, "lean.db");
     const store = leanTrailStore(await openStore(":memory:"), { path });
     const { id } = await store.createSession({ principal: "p", configHash: "" });
     for (const callId of ["c1", "c2"]) {
-      await store.emit({
-        type: "requested",
-        at: 0,
-        sessionId: id,
-        callId,
-        tool: "noop",
-        principal: "p",
-        rawArguments: "{}",
-        rawBytes: 2,
-      });
+      await store.emit(requested(id, callId));
       await store.flush();
     }
     await store.close();
