@@ -16,6 +16,8 @@ CREATE TABLE IF NOT EXISTS trail (seq INTEGER PRIMARY KEY, session_id TEXT NOT N
 CREATE TABLE IF NOT EXISTS heads (session_id TEXT PRIMARY KEY, hash TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS calls (session_id TEXT NOT NULL, call_id TEXT NOT NULL, tool TEXT NOT NULL, state TEXT NOT NULL, owner TEXT NOT NULL, args_hash TEXT, status TEXT, output TEXT, result TEXT, PRIMARY KEY (session_id, call_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS trail_by_session ON trail (session_id);
+CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id);
 CREATE TABLE IF NOT EXISTS session_state (session_id TEXT PRIMARY KEY, metadata TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS wal_fill (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
 `;
@@ -35,12 +37,16 @@ export interface LeanTrailCounts {
 /**
  * docket's loop and checkpoint beside the leanest store of the audit trail's promises, written
  * in a SQLite file of its own (`path`, WAL and `synchronous=NORMAL` as docket's). It keeps:
- * - every event as canonical JSON, the events of one commit in one row chained by SHA-256 to its
- *   session's head, read and moved inside the commit (another writer could have moved it);
- * - a `calls` row a call: written with a write's intent (its state, owner and arguments hash)
- *   before the handler runs, and with its outcome and whole result after; a read's at its end;
- * - a batch's ids looked up in one read before its claims; a claimed id found there is "seen";
- * - the turn's messages, and the session's pending batch (`queueSessionUpdate`, `sessionPatch`);
+ * - every event as canonical JSON, the events of one commit in one row (indexed by session, as
+ *   docket's trail is) chained by SHA-256 to its session's head;
+ * - a `calls` row a finished call: written with a write's intent (its state, owner and arguments
+ *   hash) before the handler runs, and with its outcome and whole result after; a read's at its
+ *   end;
+ * - a batch's ids looked up before its claims; a claimed id the file holds is "seen". The ids and
+ *   the head are kept in memory and read again once another connection has committed
+ *   (`PRAGMA data_version`), as docket's caches are;
+ * - the turn's messages (indexed by session), and the session's pending batch
+ *   (`queueSessionUpdate`, `sessionPatch`);
  * - an intent, or a closing event or result not deferred, committed before `emit` resolves; what
  *   waits for the loop's flush is reported by `awaitsCommit`;
  * - a file check after every commit, as docket's `SqliteFileGuard` does.
@@ -49,7 +55,8 @@ export interface LeanTrailCounts {
  * refers to. The others hold strings and numbers and are written at the commit. The file's WAL
  * starts a random number of frames into SQLite's 1,000-frame checkpoint, so that a run pays its
  * share of checkpoints as a long-lived file does. Not a docket configuration and no claim to
- * docket's replay of a repeated id's outcome, signing, recovery or PostgreSQL: a bound for the
+ * docket's replay of a repeated id's outcome, dedupe keys, rows for calls that never finish, the
+ * index of open calls, signing, recovery or PostgreSQL: a bound for the
  * bench (`DOCKET_BENCH_LOOP=ceiling`, ADR 0100) beside `untrackedStore` (no trail) and
  * `unwrittenStore` (today's trail, uncommitted). Sessions and leases stay the wrapped store's.
  *
@@ -179,6 +186,7 @@ class LeanTrail {
     this.statements = {
       head: prepare("SELECT hash FROM heads WHERE session_id = ?"),
       ids: prepare("SELECT call_id FROM calls WHERE session_id = ?"),
+      version: prepare("PRAGMA data_version"),
       setHead: prepare("INSERT OR REPLACE INTO heads (session_id, hash) VALUES (?, ?)"),
       link: prepare("INSERT INTO trail (session_id, body, hash) VALUES (?, ?, ?)"),
       start: prepare(
@@ -245,7 +253,8 @@ class LeanTrail {
 
   /** Forget what another writer may have changed. */
   private checkVersion(): void {
-    const version = this.db.pragma("data_version", { simple: true });
+    const row = (this.statements.version as Statement).get() as { data_version: number };
+    const version = row.data_version;
     if (version === this.version) return;
     this.version = version;
     this.ids.clear();
