@@ -51,7 +51,8 @@ let port: number;
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "docket-mcp-ask-")));
   url = `sqlite:${join(dir, "docket.db")}`;
-  signer = await createAuditSigner();
+  // The key in this test's own folder, never the machine user's (~/.config/docket).
+  signer = await createAuditSigner({ env: { XDG_CONFIG_HOME: join(dir, "config") } });
   store = await openStore(url, { signer });
   server = createServer((_req, res) => res.end("served-after-approval"));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -155,8 +156,11 @@ describe.skipIf(!available || repoInPrivateFolder || nodeOutOfReach)(
       } finally {
         await upstreams.close();
       }
-      await store.flush();
-      const verify = await runDocket(["audit", "verify", "--store", url]);
+      // Signed now: the store is still open, and a tail it has not signed yet is "not proven".
+      await store.attest();
+      const verify = await runDocket(["audit", "verify", "--store", url], {
+        env: { XDG_CONFIG_HOME: join(dir, "config") },
+      });
       expect(verify.code, verify.stderr).toBe(0);
     });
 
