@@ -103,12 +103,13 @@ describe("docket audit and docket sessions", () => {
     await store.close();
     await rawSql(store, [
       ...liftAppendOnly(store),
-      "UPDATE audit_events SET event = replace(event, 'SU-88421', 'SU-1') WHERE seq = 1",
+      // Both calls were written in one commit: one row and one link (ADR 0101), at seq 8.
+      "UPDATE audit_events SET event = replace(event, 'SU-88421', 'SU-1') WHERE seq = 8",
     ]);
     const verify = await docket(["audit", "verify", "--store", url]);
     expect(verify.code).toBe(1);
     expect(verify.stderr).toBe(
-      'broken: session "ses_1", event 1: event 1 was altered (its hash does not match its content)\n',
+      'broken: session "ses_1", event 1: events 1 to 8 were altered (they are one link of the chain, and its hash does not match their content)\n',
     );
   });
 
@@ -161,7 +162,10 @@ describe("docket audit and docket sessions", () => {
     writeFileSync(exportFile, readFileSync(exportFile, "utf8").replace("refunds-under-100", "any"));
     const edited = await docket(["audit", "verify", "--file", exportFile, "--public-key", pub]);
     expect(edited.code).toBe(1);
-    expect(edited.stderr).toMatch(/^broken: session "ses_s", event 2: event 2 was altered/);
+    // The call's four events are one link: the edit of its decided event breaks the link.
+    expect(edited.stderr).toMatch(
+      /^broken: session "ses_s", event 1: events 1 to 4 were altered \(they are one link of the chain/,
+    );
 
     // The unsigned store of the other tests, checked with this key: nothing of it is signed.
     const unsigned = await docket(["audit", "verify", "--store", url], env);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/shared/canonical-json.js";
 import { GENESIS_HASH, linkHash } from "../../src/store/audit-chain.js";
 import { joinedLinkText } from "../../src/store/joined-link.js";
-import { callEvents } from "./support/call-events.js";
+import { callEvents, emitEachAlone } from "./support/call-events.js";
 import { freshSqliteStores, readCallEvents } from "./support/fresh-sqlite-stores.js";
 import { liftAppendOnly, lit, rawSql, auditRows as rows } from "./support/raw-sql.js";
 
@@ -102,29 +102,44 @@ describe("tampering with a packed row", () => {
       problem: /events 1 to 8 are missing/,
     },
   ];
-  tamperings.push({
-    name: "one call's events moved to the other call",
-    sql: (row) => {
-      const moved = eventsOf(row).map((text) => text.replaceAll('"callId":"r1"', '"callId":"r2"'));
-      return `UPDATE audit_events SET event = ${lit(joinedLinkText(moved))} WHERE seq = 8`;
+  // A turn's read calls, and the write calls of one commit (ADR 0101), are one row and link each.
+  const layouts = [
+    { name: "reads", ids: ["r1", "r2", "r3"], call: (id: string) => read(id) },
+    {
+      name: "writes",
+      ids: ["w1", "w2", "w3"],
+      call: (callId: string) => callEvents({ sessionId: "ses_1", callId }),
     },
-    seq: 1,
-    problem: /events 1 to 8 were altered/,
-  });
-  for (const tampering of tamperings) {
-    it(`is caught by verify: ${tampering.name}`, async () => {
-      const store = await fresh();
-      // One row for both reads of the first batch (seq 8), one for the next batch's (seq 12).
-      await store.emitMany([...read("r1"), ...read("r2")]);
-      await store.emitMany(read("r3"));
-      expect(await store.verifyChain()).toEqual({ ok: true, checked: 12, sessions: 1 });
-      const [first] = await rows(store);
-      await rawSql(store, [...liftAppendOnly(store), tampering.sql(first ?? {})]);
-      const verdict = await store.verifyChain("ses_1");
-      expect(verdict).toMatchObject({ ok: false, sessionId: "ses_1", seq: tampering.seq });
-      expect(verdict.ok === false && verdict.problem).toMatch(tampering.problem);
-      await store.close();
-    });
+  ];
+  for (const layout of layouts) {
+    const [one = "", two = "", three = ""] = layout.ids;
+    const moved = {
+      name: "one call's events moved to the other call",
+      sql: (row: Record<string, unknown>) => {
+        const texts = eventsOf(row).map((text) =>
+          text.replaceAll(`"callId":"${one}"`, `"callId":"${two}"`),
+        );
+        return `UPDATE audit_events SET event = ${lit(joinedLinkText(texts))} WHERE seq = 8`;
+      },
+      seq: 1,
+      problem: /events 1 to 8 were altered/,
+    };
+    for (const tampering of [...tamperings, moved]) {
+      it(`is caught by verify (${layout.name}): ${tampering.name}`, async () => {
+        const store = await fresh();
+        // One row for both calls of the first batch (seq 8), one for the next batch's (seq 12).
+        await store.emitMany([...layout.call(one), ...layout.call(two)]);
+        await store.emitMany(layout.call(three));
+        expect(await store.verifyChain()).toEqual({ ok: true, checked: 12, sessions: 1 });
+        expect((await rows(store)).map((row) => row.seq)).toEqual([8, 12]);
+        const [first] = await rows(store);
+        await rawSql(store, [...liftAppendOnly(store), tampering.sql(first ?? {})]);
+        const verdict = await store.verifyChain("ses_1");
+        expect(verdict).toMatchObject({ ok: false, sessionId: "ses_1", seq: tampering.seq });
+        expect(verdict.ok === false && verdict.problem).toMatch(tampering.problem);
+        await store.close();
+      });
+    }
   }
 });
 
@@ -185,11 +200,18 @@ describe("an event text that is valid JSON but not an event", () => {
 
 describe("a rewritten chain whose event is valid JSON but not an event", () => {
   it("is reported by verify, not thrown, even with every hash recomputed", async () => {
-    for (const text of ["null", "42", "[]"]) {
+    for (const [text, joined] of [
+      ["null", false],
+      ["42", false],
+      ["[]", false],
+      ["null", true],
+      ["[]", true],
+    ] as const) {
       const store = await fresh();
-      await store.emitMany(
-        callEvents({ sessionId: "ses_1", callId: "w1", tool: "lookup", writes: true }),
-      );
+      const events = callEvents({ sessionId: "ses_1", callId: "w1", tool: "lookup", writes: true });
+      // A row an event, or the call's four events as one row and one link (ADR 0101).
+      if (joined) await store.emitMany(events);
+      else await emitEachAlone(store, events);
       const before = await rows(store);
       // An attacker rewrites the first event and recomputes every link after it.
       let prev = GENESIS_HASH;
@@ -204,8 +226,14 @@ describe("a rewritten chain whose event is valid JSON but not an event", () => {
       }
       await rawSql(store, [...liftAppendOnly(store), ...updates]);
       const verdict = await store.verifyChain("ses_1");
-      expect(verdict, text).toMatchObject({ ok: false, seq: Number(before[0]?.seq) });
-      expect(verdict.ok === false && verdict.problem).toMatch(/altered/);
+      if (joined) {
+        // The link's four events are gone and one text stands in their place.
+        expect(verdict, text).toMatchObject({ ok: false, seq: 1 });
+        expect(verdict.ok === false && verdict.problem).toMatch(/altered|missing/);
+      } else {
+        expect(verdict, text).toMatchObject({ ok: false, seq: Number(before[0]?.seq) });
+        expect(verdict.ok === false && verdict.problem).toMatch(/altered/);
+      }
       await store.close();
     }
   });

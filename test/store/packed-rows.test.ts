@@ -3,11 +3,10 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/shared/canonical-json.js";
 import { GENESIS_HASH, linkHash } from "../../src/store/audit-chain.js";
 import { joinedLinkText } from "../../src/store/joined-link.js";
-import type { Store } from "../../src/store/store.js";
 import type { StoreEvent } from "../../src/store/store-event.js";
 import { callEvents } from "./support/call-events.js";
 import { freshSqliteStores, readCallEvents } from "./support/fresh-sqlite-stores.js";
-import { liftAppendOnly, lit, rawSql, auditRows as rows } from "./support/raw-sql.js";
+import { auditRows as rows } from "./support/raw-sql.js";
 
 const fresh = freshSqliteStores("docket-packed-");
 const read = readCallEvents;
@@ -16,10 +15,11 @@ const read = readCallEvents;
 type CallFold = { open: boolean; owned: boolean };
 
 /**
- * Each link's events, as a SQLite store groups them: a read call's consecutive events are one
- * run, and the consecutive read calls of one session in one batch are one link (ADR 0086), if
- * the call's row is this store's own: a started event gives it its owner while it is still open
- * (a refused or finished call id that comes again keeps its row as it was).
+ * Each link's events, as a SQLite store groups them: a call's consecutive events in one batch
+ * are one run and one link, and the consecutive runs of one session in one batch whose calls'
+ * rows are this store's own are one link together (ADRs 0086, 0101), reads and writes alike: a
+ * started event gives a call its owner while it is still open (a refused or finished call id
+ * that comes again keeps its row as it was).
  */
 function links(batch: readonly StoreEvent[], calls: Map<string, CallFold>): StoreEvent[][] {
   const runs: StoreEvent[][] = [];
@@ -33,19 +33,13 @@ function links(batch: readonly StoreEvent[], calls: Map<string, CallFold>): Stor
     if (same) runs.at(-1)?.push(event);
     else runs.push([event]);
   }
-  const grouped: { events: StoreEvent[]; read: boolean }[] = [];
+  const grouped: { events: StoreEvent[]; owned: boolean }[] = [];
   for (const run of runs) {
-    const starts = run.filter((event) => event.type === "started");
     const owned = foldOwned(run, calls);
-    const read =
-      run.length > 1 &&
-      starts.length > 0 &&
-      starts.every((event) => event.type === "started" && event.writes === false);
     const open = grouped.at(-1);
-    if (read && owned && open?.read && open.events[0]?.sessionId === run[0]?.sessionId) {
+    if (owned && open?.owned && open.events[0]?.sessionId === run[0]?.sessionId) {
       open.events.push(...run);
-    } else if (read) grouped.push({ events: run, read: owned });
-    else for (const event of run) grouped.push({ events: [event], read: false });
+    } else grouped.push({ events: run, owned });
   }
   return grouped.map((link) => link.events);
 }
@@ -92,21 +86,67 @@ function expectedChain(
   return chains;
 }
 
-describe("a SQLite row holding the events of a turn's read calls", () => {
-  it("is one row for the four events of a read, one row per event for a write", async () => {
+describe("a SQLite row holding the events of a batch's calls", () => {
+  it("is one row for the consecutive calls of one session in a batch, reads and writes alike", async () => {
     const store = await fresh();
-    await store.emitMany([...read("r1"), ...callEvents({ sessionId: "ses_1", callId: "w1" })]);
+    await store.emitMany([
+      ...read("r1"),
+      ...callEvents({ sessionId: "ses_1", callId: "w1" }),
+      // No started: the call's row has no owner, so its events are a link of their own.
+      ...callEvents({ sessionId: "ses_1", callId: "x1", outcome: "refused" }),
+      ...callEvents({ sessionId: "ses_1", callId: "w2" }),
+    ]);
     const stored = await rows(store);
     expect(stored.map((row) => [row.seq, row.call_id, row.type])).toEqual([
-      [4, "r1", "finished"],
-      [5, "w1", "requested"],
-      [6, "w1", "decided"],
-      [7, "w1", "started"],
       [8, "w1", "finished"],
+      [10, "x1", "refused"],
+      [14, "w2", "finished"],
     ]);
-    expect(String(stored[0]?.event).split("\n")).toHaveLength(4);
-    expect(JSON.parse(String(stored[0]?.event))).toHaveLength(4);
+    expect(String(stored[0]?.event).split("\n")).toHaveLength(8);
+    expect(JSON.parse(String(stored[0]?.event))).toHaveLength(8);
+    expect(JSON.parse(String(stored[1]?.event))).toHaveLength(2);
+    expect(JSON.parse(String(stored[2]?.event))).toHaveLength(4);
     expect(stored[0]?.prev_hash).toBe(GENESIS_HASH);
+    expect(stored[1]?.prev_hash).toBe(stored[0]?.hash);
+    expect(await store.verifyChain()).toEqual({ ok: true, checked: 14, sessions: 1 });
+    await store.close();
+  });
+
+  it("joins a write's outcome with the next write's claim and intent, as the loop commits them", async () => {
+    const store = await fresh();
+    const [w1, w2] = ["w1", "w2"].map((callId) => callEvents({ sessionId: "ses_1", callId }));
+    // A write's claim commit holds its requested, decided and intent; its outcome rides with
+    // the next write's claim (ADR 0081).
+    await store.emitMany(w1?.slice(0, 3) ?? []);
+    await store.emitMany([...(w1?.slice(3) ?? []), ...(w2?.slice(0, 3) ?? [])]);
+    await store.emitMany(w2?.slice(3) ?? []);
+    const stored = await rows(store);
+    expect(stored.map((row) => [row.seq, row.call_id, row.type])).toEqual([
+      [3, "w1", "started"],
+      [7, "w2", "started"],
+      [8, "w2", "finished"],
+    ]);
+    expect(JSON.parse(String(stored[1]?.event)).map((e: StoreEvent) => e.type)).toEqual([
+      "finished",
+      "requested",
+      "decided",
+      "started",
+    ]);
+    // A single event keeps the text it always had: an object, not an array of one.
+    expect(JSON.parse(String(stored[2]?.event))).toMatchObject({ type: "finished", callId: "w2" });
+    const chain =
+      expectedChain([
+        w1?.slice(0, 3) ?? [],
+        [...(w1?.slice(3) ?? []), ...(w2?.slice(0, 3) ?? [])],
+        w2?.slice(3) ?? [],
+      ]).get("ses_1") ?? [];
+    const listed = await store.listEvents({ sessionId: "ses_1" });
+    expect(listed.map((record) => record.hash)).toEqual(chain.map((link) => link.hash));
+    expect(listed.map((record) => record.callId)).toEqual([
+      ...Array(4).fill("w1"),
+      ...Array(4).fill("w2"),
+    ]);
+    expect(await store.verifyChain()).toEqual({ ok: true, checked: 8, sessions: 1 });
     await store.close();
   });
 
@@ -124,13 +164,10 @@ describe("a SQLite row holding the events of a turn's read calls", () => {
     expect(listed.map((record) => record.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(listed.map((record) => record.hash)).toEqual(hashes);
     expect(listed.map((record) => record.prevHash)).toEqual(chain.map((link) => link.prevHash));
-    // One link for both read calls: their eight events share the hashes; a write's events are
-    // four links.
-    expect(new Set(hashes).size).toBe(5);
-    expect(new Set(hashes.slice(0, 8)).size).toBe(1);
-    expect(listed[7]?.prevHash).toBe(GENESIS_HASH);
-    expect(listed[8]?.prevHash).toBe(hashes[7]);
-    expect(await rows(store)).toHaveLength(5);
+    // One link for the three calls of one batch: their twelve events share the hashes.
+    expect(new Set(hashes).size).toBe(1);
+    expect(listed[11]?.prevHash).toBe(GENESIS_HASH);
+    expect(await rows(store)).toHaveLength(1);
     expect(listed.map((record) => record.event)).toEqual(JSON.parse(JSON.stringify(events)));
     expect(listed[5]).toMatchObject({ callId: "r2", tool: "lookup", type: "decided" });
     const [head] = await store.listChainHeads("ses_1");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { exportTrail, readExport } from "../../src/audit/export-trail.js";
 import { verifyTrail } from "../../src/audit/verify-trail.js";
-import { callEvents } from "./support/call-events.js";
+import { callEvents, emitEachAlone } from "./support/call-events.js";
 import { freshSqliteStores, readCallEvents } from "./support/fresh-sqlite-stores.js";
 
 // A turn's read calls are one link of the chain on SQLite (ADRs 0077, 0086); an export names the
@@ -14,11 +14,9 @@ const read = readCallEvents;
 describe("a link of read calls in an export", () => {
   async function exported(): Promise<string> {
     const store = await fresh();
-    await store.emitMany([
-      ...read("r1"),
-      ...read("r2"),
-      ...callEvents({ sessionId: "ses_1", callId: "w1" }),
-    ]);
+    await store.emitMany([...read("r1"), ...read("r2")]);
+    // A commit an event: a link an event beside the link of read calls.
+    await emitEachAlone(store, callEvents({ sessionId: "ses_1", callId: "w1" }));
     let text = "";
     await exportTrail(store, { sessionId: "ses_1" }, (line) => {
       text += line;

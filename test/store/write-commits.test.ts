@@ -11,6 +11,7 @@ import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { dropTestSchemas, freshPostgresUrl, skipPostgres } from "../support/postgres.js";
+import { eventsOfRows } from "./support/raw-sql.js";
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -35,17 +36,14 @@ function seenFromOutside(path: string, callId: string): { state?: string; events
     const row = db.prepare("SELECT state FROM calls WHERE call_id = ?").get(callId) as
       | { state: string }
       | undefined;
-    const events = db
-      .prepare("SELECT event FROM audit_events WHERE call_id = ? ORDER BY seq")
-      .all(callId) as { event: string }[];
+    const rows = db.prepare("SELECT call_id, event FROM audit_events ORDER BY seq").all();
     return {
       ...(row ? { state: row.state } : {}),
-      // A read call's row holds its events as one JSON array (ADR 0077).
-      events: events.flatMap(({ event }) =>
-        [JSON.parse(event) as { type: string } | { type: string }[]]
-          .flat()
-          .map((parsed) => parsed.type),
-      ),
+      // A row may hold the events of several calls as one JSON array (ADRs 0086, 0101): its
+      // call_id column is its last event's, so each event's own call id is read from its text.
+      events: eventsOfRows(rows)
+        .filter((event) => event.call_id === callId)
+        .map((event) => event.type),
     };
   } finally {
     db.close();

@@ -16,8 +16,8 @@ interface Placed {
 }
 
 /**
- * The text a joined link holds at most before the next read call starts a link of its own: a
- * turn of read calls stays one row, a turn of huge results does not become one huge row.
+ * The text a joined link holds at most before the next call's events start a link of their own:
+ * a turn of calls stays one row, a turn of huge results does not become one huge row.
  *
  * @example
  * ```ts
@@ -29,17 +29,18 @@ export const MAX_JOINED_LINK_CHARS = 64 * 1024;
 
 /**
  * Lays a write's chained events out as `audit_events` rows and links them into their session's
- * chain: one row and one link per event, except that the consecutive read calls of one session
- * in one write (each a run of its events with a `started` that does not write, and no intent)
- * are one row and one link together (ADRs 0077, 0086); a read call whose row another process
- * owns is one link of its own, so that a joined row's calls all have its last call's owner.
- * Such a row holds their canonical JSON texts as `joinedLinkText` joins them, its `seq`,
- * `call_id`, `type`, `tool` and `at` are its last event's, and its hash is
- * `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for a turn's read calls instead of one
- * per call. Each event keeps its own seq, call id and tool in
- * its text, so `audit show` and the listings read every event as before. A row costs SQLite
- * about as much as the bytes it adds to the write-ahead log, and ten rows of a turn's reads
- * about one and a half times their one row.
+ * chain. A run (one call's consecutive events in one write) is one row and one link; the
+ * consecutive runs of one session whose calls are this writer's own (their rows' owner) join
+ * into one row and one link, reads and writes alike (ADRs 0077, 0086, 0101): a turn's read
+ * calls, or a write's `requested`, `decided` and intent with the previous write's outcome that
+ * rides in its claim's commit. A run whose call is not this writer's (a refusal, another
+ * process's call) is a link of its own, so that a joined row's calls all have its last call's
+ * owner. A row of several events holds their canonical JSON texts as `joinedLinkText` joins
+ * them, its `seq`, `call_id`, `type`, `tool` and `at` are its last event's, and its hash is
+ * `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for the link instead of one per
+ * event. Each event keeps its own seq, call id and tool in its text, so `audit show` and the
+ * listings read every event as before. A row costs SQLite about as much as the bytes it adds to
+ * the write-ahead log, and ten rows of a turn's reads about one and a half times their one row.
  *
  * @example
  * ```ts
@@ -59,7 +60,7 @@ export class TrailRows {
   private runHead: MovingHead | undefined;
   /** Whether the call in hand is this writer's own (its row's owner), as of its last event. */
   private runOwned = true;
-  /** Read calls laid out so far that share one link, and the length of their texts. */
+  /** Runs laid out so far that share one link, and the length of their texts. */
   private joined: Placed[] = [];
   private joinedHead: MovingHead | undefined;
   private joinedChars = 0;
@@ -72,7 +73,7 @@ export class TrailRows {
   /**
    * The next event of the chain (of any session), at `seq`; `head` is its session's head,
    * whose hash moves on when the event's link is laid out (at the latest at `end`). `owned`
-   * says that the call's row is this writer's: only such read calls share a link with others.
+   * says that the call's row is this writer's: only such calls share a link with others.
    */
   add(item: PendingEvent, seq: number, head: MovingHead, owned = true): void {
     const last = this.run[this.run.length - 1];
@@ -95,44 +96,29 @@ export class TrailRows {
     this.endJoined();
   }
 
-  /** The call in hand ends: a read joins the link in hand, anything else is a link an event. */
+  /** The call in hand ends: this writer's joins the link in hand, another's is a link alone. */
   private endCall(): void {
     const run = this.run;
     const head = this.runHead;
     if (run.length === 0 || head === undefined) return;
     this.run = [];
-    if (run.length > 1 && isRead(run)) {
-      if (!this.runOwned) {
-        // Another process's call: one link of its own events (ADR 0077), between the others.
-        this.endJoined();
-        this.joined = run;
-        this.joinedHead = head;
-        this.endJoined();
-        return;
-      }
-      let chars = 0;
-      for (const { item } of run) chars += item.json.length + 2;
-      if (
-        this.joinedHead !== head ||
-        (this.joined.length > 0 && this.joinedChars + chars > this.maxJoinedChars)
-      ) {
-        this.endJoined();
-      }
-      this.joinedHead = head;
-      this.joinedChars += chars;
-      for (const placed of run) this.joined.push(placed);
-      return;
+    let chars = 0;
+    for (const { item } of run) chars += item.json.length + 2;
+    if (
+      !this.runOwned ||
+      this.joinedHead !== head ||
+      (this.joined.length > 0 && this.joinedChars + chars > this.maxJoinedChars)
+    ) {
+      this.endJoined();
     }
-    this.endJoined();
-    const { sessionId } = (run[0] as Placed).item;
-    for (const { item, seq } of run) {
-      const prevHash = head.hash;
-      head.hash = linkHash(seq, sessionId, prevHash, item.json);
-      this.row(item, seq, item.json, prevHash, head.hash);
-    }
+    this.joinedHead = head;
+    this.joinedChars += chars;
+    for (const placed of run) this.joined.push(placed);
+    // Not this writer's call: a link of its own events, between the others (ADR 0086).
+    if (!this.runOwned) this.endJoined();
   }
 
-  /** The read calls in hand become one row and one link. */
+  /** The runs in hand become one row and one link. */
   private endJoined(): void {
     const joined = this.joined;
     const head = this.joinedHead;
@@ -141,7 +127,9 @@ export class TrailRows {
     this.joinedHead = undefined;
     this.joinedChars = 0;
     const last = joined[joined.length - 1] as Placed;
-    const text = joinedLinkText(joined.map(({ item }) => item.json));
+    // One event is stored as its own text, as it always was: only several are an array.
+    const text =
+      joined.length === 1 ? last.item.json : joinedLinkText(joined.map(({ item }) => item.json));
     const prevHash = head.hash;
     head.hash = linkHash(last.seq, last.item.sessionId, prevHash, text);
     this.row(last.item, last.seq, text, prevHash, head.hash);
@@ -162,15 +150,4 @@ export class TrailRows {
         hash,
       );
   }
-}
-
-/** A read call's events: one `started` that does not write, and no intent among them. */
-function isRead(run: readonly Placed[]): boolean {
-  let read = false;
-  for (const { item } of run) {
-    if (item.event.type !== "started") continue;
-    if (item.event.writes !== false) return false;
-    read = true;
-  }
-  return read;
 }

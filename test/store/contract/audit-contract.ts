@@ -4,7 +4,7 @@ import { canonicalJson, hashCanonical } from "../../../src/shared/canonical-json
 import { GENESIS_HASH } from "../../../src/store/audit-chain.js";
 import type { StoreEvent } from "../../../src/store/store-event.js";
 import type { OpenFreshStore } from "../store-contract.js";
-import { callEvents } from "../support/call-events.js";
+import { callEvents, emitEachAlone } from "../support/call-events.js";
 import { rawSql } from "../support/raw-sql.js";
 
 const roundTrip = (event: StoreEvent) => JSON.parse(canonicalJson(event)) as unknown;
@@ -15,7 +15,8 @@ export function auditContract(fresh: OpenFreshStore): void {
     it("chains a call's events: seq, prev_hash and hash over canonical JSON", async () => {
       const store = await fresh();
       const events = callEvents({ sessionId: "ses_1", callId: "call_1" });
-      for (const event of events) await store.emit(event);
+      // A commit an event: a link an event (a SQLite commit's own calls are one link, ADR 0101).
+      await emitEachAlone(store, events);
       const records = await store.listEvents({ sessionId: "ses_1" });
       expect(records.map((r) => [r.seq, r.type, r.callId, r.tool])).toEqual([
         [1, "requested", "call_1", "refund_order"],
@@ -167,12 +168,12 @@ export function auditContract(fresh: OpenFreshStore): void {
     it("refuses to update or delete an event through SQL", async () => {
       const store = await fresh();
       await store.emitMany(callEvents({ sessionId: "ses_1", callId: "c1" }));
-      await expect(
-        rawSql(store, ["UPDATE audit_events SET tool = 'x' WHERE seq = 1"]),
-      ).rejects.toThrow(/append-only/);
-      await expect(rawSql(store, ["DELETE FROM audit_events WHERE seq = 1"])).rejects.toThrow(
+      // Every row: one an event on PostgreSQL, one for the call's four events on SQLite.
+      await expect(rawSql(store, ["UPDATE audit_events SET tool = 'x'"])).rejects.toThrow(
         /append-only/,
       );
+      await expect(rawSql(store, ["DELETE FROM audit_events"])).rejects.toThrow(/append-only/);
+      expect(await store.verifyChain()).toMatchObject({ ok: true, checked: 4 });
     });
   });
 }

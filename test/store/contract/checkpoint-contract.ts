@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createCheckpoint } from "../../../src/checkpoint/create-checkpoint.js";
 import { defineTool } from "../../../src/tool/define-tool.js";
 import type { OpenFreshStore } from "../store-contract.js";
-import { rawSql } from "../support/raw-sql.js";
+import { eventsOfRows, rawSql } from "../support/raw-sql.js";
 
 /** The store as the checkpoint's event sink. */
 export function checkpointContract(fresh: OpenFreshStore): void {
@@ -19,9 +19,10 @@ export function checkpointContract(fresh: OpenFreshStore): void {
         handler: async () => {
           // Another connection sees only committed rows.
           const [rows] = await rawSql(store, [
-            "SELECT type FROM audit_events WHERE call_id = 'call_1' ORDER BY seq",
+            "SELECT call_id, event FROM audit_events WHERE call_id = 'call_1' ORDER BY seq",
           ]);
-          committedBeforeRun.push(...(rows as { type: string }[]).map((r) => r.type));
+          // A SQLite row may hold the call's events before its intent as one link (ADR 0101).
+          committedBeforeRun.push(...eventsOfRows(rows).map((event) => event.type));
           return { refund: "rf_1" };
         },
       });

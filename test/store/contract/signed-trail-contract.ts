@@ -45,7 +45,8 @@ const attacks: Attack[] = [
     sql: async (store) => {
       await rawSql(store, [
         ...liftAllGuards(store),
-        `UPDATE audit_events SET event = replace(event, 'refunds-under-100', 'refunds-any') ${a(" AND seq = 6")}`,
+        // Event 6 is c2's decided: its own row on PostgreSQL, inside c2's link (seq 8) on SQLite.
+        `UPDATE audit_events SET event = replace(event, 'refunds-under-100', 'refunds-any') ${a(" AND seq BETWEEN 6 AND 8")}`,
       ]);
       return rechain(store, "ses_a");
     },

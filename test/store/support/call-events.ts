@@ -1,3 +1,4 @@
+import type { AuditTrail } from "../../../src/store/audit-trail.js";
 import type { StoreEvent } from "../../../src/store/store-event.js";
 
 /**
@@ -74,4 +75,18 @@ export function callEvents({
     output: outcome === "ok" ? '{"refund_id":"rf_1"}' : "",
   });
   return events;
+}
+
+/**
+ * Emit each event in a commit of its own. A SQLite store joins the events of one commit whose
+ * calls are its own into one row and one link (ADR 0101); a trail written this way has a row and
+ * a link an event on either engine, for tests that tamper with one event's row.
+ *
+ * @example
+ * ```ts
+ * await emitEachAlone(store, callEvents({ sessionId: "s1", callId: "c1" }));
+ * ```
+ */
+export async function emitEachAlone(trail: AuditTrail, events: readonly StoreEvent[]) {
+  for (const event of events) await trail.emitMany([event]);
 }

@@ -82,7 +82,7 @@ export function lit(text: string): string {
  */
 export function eventsOfRows(rows: unknown[] | undefined): { call_id: string; type: string }[] {
   return (rows as { call_id: string; event: string }[]).flatMap((row) => {
-    // A turn's read calls are one row: their events as a JSON array (ADRs 0077, 0086), each
+    // A batch's calls are one row: their events as a JSON array (ADRs 0077, 0086, 0101), each
     // with its own call id; the row's call_id column is its last event's.
     const parsed = JSON.parse(row.event) as
       | { type: unknown; callId?: unknown }
