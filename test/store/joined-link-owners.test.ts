@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { callEvents } from "./support/call-events.js";
 import { readCallEvents as read } from "./support/fresh-sqlite-stores.js";
 import { rawSql } from "./support/raw-sql.js";
 import { openSignedAt, verifyStoreAt } from "./support/signed-trail.js";
@@ -39,6 +40,47 @@ describe("a read call whose row another process owns, in a turn of reads", () =>
       await c.close();
       const report = await verifyStoreAt(url, dir);
       await b.close();
+      expect(report.recovered).toEqual([]);
+    }, 60_000);
+  }
+});
+
+// Writes join a link too (ADR 0101), but only with calls whose owner is settled: a call that may
+// still be claimed (a read that started without a claim) or released keeps a link of its own, or
+// another process's later claim would make that row's owner the other process's.
+describe("a call whose owner may still change, after a write in the same commit", () => {
+  for (const outcome of ["ok", "open"] as const) {
+    it(`keeps a link of its own, and a live writer's tail is not recovered (write ${outcome})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "docket-settled-owners-"));
+      dirs.push(dir);
+      const url = `sqlite:${join(dir, "docket.db")}`;
+      // Process P, alive and not signed yet: a write (finished or still running) and a read x
+      // that started without a claim (an events-only checkpoint), in one commit.
+      const p = await openSignedAt(url, dir, { attestationIntervalMs: 3_600_000 });
+      await p.store.emitMany([
+        ...callEvents({ sessionId: "ses_1", callId: "w1", outcome }),
+        ...callEvents({
+          sessionId: "ses_1",
+          callId: "x",
+          tool: "lookup",
+          writes: false,
+          outcome: "open",
+          at: 1_700_000_000_100,
+        }),
+      ]);
+      const [rows] = await rawSql(p.store, ["SELECT call_id FROM audit_events ORDER BY seq"]);
+      expect((rows as { call_id: string }[]).map((row) => row.call_id)).toEqual(["w1", "x"]);
+      // Process Q claims x (never claimed, so claimable) and is gone.
+      const q = await openSignedAt(url, dir, { attestationIntervalMs: 3_600_000 });
+      expect(await q.store.claimCall("ses_1", "x", { tool: "lookup" })).toMatchObject({
+        status: "claimed",
+      });
+      await q.close();
+      // A third process opens the store: recovery signs only tails whose owners are all gone.
+      const c = await openSignedAt(url, dir);
+      await c.close();
+      const report = await verifyStoreAt(url, dir);
+      await p.close();
       expect(report.recovered).toEqual([]);
     }, 60_000);
   }

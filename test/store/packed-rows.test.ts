@@ -17,9 +17,10 @@ type CallFold = { open: boolean; owned: boolean };
 /**
  * Each link's events, as a SQLite store groups them: a call's consecutive events in one batch
  * are one run and one link, and the consecutive runs of one session in one batch whose calls'
- * rows are this store's own are one link together (ADRs 0086, 0101), reads and writes alike: a
- * started event gives a call its owner while it is still open (a refused or finished call id
- * that comes again keeps its row as it was).
+ * rows are this store's own for good are one link together (ADRs 0086, 0101), reads and writes
+ * alike: a started event gives a call its owner while it is still open (a refused or finished
+ * call id that comes again keeps its row as it was), and the owner is settled once the call is
+ * closed or is a write that started.
  */
 function links(batch: readonly StoreEvent[], calls: Map<string, CallFold>): StoreEvent[][] {
   const runs: StoreEvent[][] = [];
@@ -44,7 +45,10 @@ function links(batch: readonly StoreEvent[], calls: Map<string, CallFold>): Stor
   return grouped.map((link) => link.events);
 }
 
-/** Fold a run of one call's events into its row's state; whether the row is owned after it. */
+/**
+ * Fold a run of one call's events into its row's state; whether the row is owned after it for
+ * good: owned, and no longer open (a started read may still be claimed or released elsewhere).
+ */
 function foldOwned(run: readonly StoreEvent[], calls: Map<string, CallFold>): boolean {
   const first = run[0];
   const key = `${first?.sessionId}\u0000${first?.callId}`;
@@ -58,7 +62,7 @@ function foldOwned(run: readonly StoreEvent[], calls: Map<string, CallFold>): bo
     if (event.type === "finished" || event.type === "refused") call.open = false;
   }
   calls.set(key, call);
-  return call.owned;
+  return call.owned && !call.open;
 }
 
 /**

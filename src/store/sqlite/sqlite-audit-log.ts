@@ -3,6 +3,7 @@ import type { AuditRecord, ChainVerification, EventFilter } from "../audit-recor
 import type { CallRow } from "../call-state.js";
 import { isLabelledResult } from "../labelled-result.js";
 import { foldCallWrite, type PendingCallWrite } from "../pending-write.js";
+import { hasSettledOwner } from "../settled-owner.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import type { Row } from "../store-rows.js";
 import { type FileMark, FileMarks } from "./file-mark.js";
@@ -100,10 +101,16 @@ export class SqliteAuditLog {
         }
         // The map holds this object: the head moves on in place (its hash as the rows link).
         head.seq += 1;
-        // A call whose row another process owns (its id already finished there) keeps a link of
-        // its own: a joined row's calls are all this writer's, as the owners of an unsigned
-        // tail are read from a row's last call (`SqliteAttestations.unsignedTails`).
-        rows.add(item, head.seq, head, next?.owner === this.owner);
+        // A call whose row another process owns (its id already finished there), or whose owner
+        // may yet change (still open to a claim or a release), keeps a link of its own: a joined
+        // row's calls are all this writer's for good, as the owners of an unsigned tail are read
+        // from a row's last call (`SqliteAttestations.unsignedTails`).
+        rows.add(
+          item,
+          head.seq,
+          head,
+          next !== undefined && next.owner === this.owner && hasSettledOwner(next),
+        );
       }
       if (next !== entry.row) {
         entry.row = next;

@@ -30,12 +30,12 @@ export const MAX_JOINED_LINK_CHARS = 64 * 1024;
 /**
  * Lays a write's chained events out as `audit_events` rows and links them into their session's
  * chain. A run (one call's consecutive events in one write) is one row and one link; the
- * consecutive runs of one session whose calls are this writer's own (their rows' owner) join
- * into one row and one link, reads and writes alike (ADRs 0077, 0086, 0101): a turn's read
- * calls, or a write's `requested`, `decided` and intent with the previous write's outcome that
- * rides in its claim's commit. A run whose call is not this writer's (a refusal, another
- * process's call) is a link of its own, so that a joined row's calls all have its last call's
- * owner. A row of several events holds their canonical JSON texts as `joinedLinkText` joins
+ * consecutive runs of one session whose calls are this writer's own for good (their rows'
+ * owner, settled: `hasSettledOwner`) join into one row and one link, reads and writes alike
+ * (ADRs 0077, 0086, 0101): a turn's read calls, or a write's `requested`, `decided` and intent
+ * with the previous write's outcome that rides in its claim's commit. Any other run (no owner,
+ * another process's, or an owner that may still change) is a link of its own, so that a joined
+ * row's calls all have its last call's owner, now and later. A row of several events holds their canonical JSON texts as `joinedLinkText` joins
  * them, its `seq`, `call_id`, `type`, `tool` and `at` are its last event's, and its hash is
  * `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for the link instead of one per
  * event. Each event keeps its own seq, call id and tool in its text, so `audit show` and the
