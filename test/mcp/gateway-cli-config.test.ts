@@ -7,6 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { wrapUntrusted } from "../../src/checkpoint/wrap-untrusted.js";
 import { openStore } from "../../src/store/open-store.js";
+import { childEnv } from "../support/child-env.js";
 import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { everythingBin } from "./support/mcp-fixtures.js";
 
@@ -37,6 +38,7 @@ policy:
       command: process.execPath,
       args: [installedCliPath(), "gateway", "--config", join(dir, "docket.yaml")],
       cwd: dir,
+      env: childEnv(),
       stderr: "pipe",
     });
     const client = new Client({ name: "gateway-cli-test", version: "1.0.0" });

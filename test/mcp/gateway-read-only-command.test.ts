@@ -7,6 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/sandbox/probe-sandbox.js";
 import { openStore } from "../../src/store/open-store.js";
+import { childEnv } from "../support/child-env.js";
 import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 
 // The CLI as users install it (test/support/installed-cli.ts), installed before the tests.
@@ -31,6 +32,7 @@ describe.skipIf(probeSandbox("bwrap").status !== "available")(
         command: process.execPath,
         args: [installedCliPath(), "gateway", "--config", join(dir, "docket.yaml")],
         cwd: dir,
+        env: childEnv(),
         stderr: "pipe",
       });
       const client = new Client({ name: "gateway-reads-test", version: "1.0.0" });

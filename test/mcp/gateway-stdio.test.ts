@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wrapUntrusted } from "../../src/checkpoint/wrap-untrusted.js";
+import { childEnv } from "../support/child-env.js";
 import { gatewayMainPath, isAlive, tsxLoader, waitFor } from "./support/mcp-fixtures.js";
 
 let client: Client;
@@ -21,6 +22,7 @@ beforeAll(async () => {
   transport = new StdioClientTransport({
     command: process.execPath,
     args: ["--import", tsxLoader, gatewayMainPath, "gateway"],
+    env: childEnv(),
     stderr: "pipe",
   });
   transport.stderr?.on("data", (chunk: Buffer) => {

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
 import { buildRuntime } from "../../src/cli/build-runtime.js";
+import { childEnv } from "../support/child-env.js";
 import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
 import { runDocket } from "../support/run-docket.js";
 import { tsxLoader } from "./support/mcp-fixtures.js";
@@ -52,6 +53,7 @@ async function gatewayMenu(dir: string, config: string): Promise<string[]> {
     command: process.execPath,
     args: [installedCliPath(), "gateway", "--config", config],
     cwd: dir,
+    env: childEnv(),
     stderr: "pipe",
   });
   const client = new Client({ name: "pins-test", version: "1.0.0" });
