@@ -9,18 +9,17 @@ import type { Row } from "../store-rows.js";
 import { toChainRow } from "../store-rows.js";
 
 /**
- * The events an `audit_events` row holds, as the verifier reads them: one for a row of one
- * event, every event of the calls of one commit for a packed row (`TrailRows`). A packed row is
- * one link of the chain (ADRs 0077, 0086, 0101): each of its events carries the row's
- * `prev_hash` and `hash`, the seq of its first (`packedFrom`) and last (`linkEnd`) event, and
- * the verifier hashes their texts together at the last one. The row's columns are its last event's; each
- * other event's type, time, call id and tool are read from its own text (which the link's hash
- * covers), since one row may hold several calls. A row an older docket packed (its events
- * joined by newlines, ADR 0015) is a run of links: the hashes between its events are computed
- * from the one before, starting at the row's `prev_hash`, and its last event carries the row's
- * stored `hash`. In both, the last event carries the row's `type` and `at` columns, and an edit
- * of any event or column breaks the row's last link (named as its first event) and everything
- * after.
+ * The events an `audit_events` row holds, as the verifier reads them: one for a row of one event,
+ * every event of the calls of one commit for a packed row (`TrailRows`). A packed row is one link
+ * of the chain (ADRs 0077, 0086, 0101): each of its events carries the row's `prev_hash` and
+ * `hash`, the seq of its first (`packedFrom`) and last (`linkEnd`) event, and the verifier hashes
+ * their texts together at the last one. The row's columns are its last event's; each other event's
+ * type, time, call id and tool are read from its own text (which the link's hash covers), since one
+ * row may hold several calls. A row an older docket packed (its events joined by newlines, ADR
+ * 0015) is a run of links: the hashes between its events are computed from the one before, starting
+ * at the row's `prev_hash`, and its last event carries the row's stored `hash`. In both, the last
+ * event carries the row's `type` and `at` columns, and an edit of any event or column breaks the
+ * row's last link (named as its first event) and everything after.
  *
  * @example
  * ```ts
