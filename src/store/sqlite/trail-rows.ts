@@ -30,17 +30,18 @@ export const MAX_JOINED_LINK_CHARS = 64 * 1024;
 /**
  * Lays a write's chained events out as `audit_events` rows and links them into their session's
  * chain. A run (one call's consecutive events in one write) is one row and one link; the
- * consecutive runs of one session whose calls are this writer's own for good (their rows'
- * owner, settled: `hasSettledOwner`) join into one row and one link, reads and writes alike
- * (ADRs 0077, 0086, 0101): a turn's read calls, or a write's `requested`, `decided` and intent
- * with the previous write's outcome that rides in its claim's commit. Any other run (no owner,
- * another process's, or an owner that may still change) is a link of its own, so that a joined
- * row's calls all have its last call's owner, now and later. A row of several events holds their canonical JSON texts as `joinedLinkText` joins
- * them, its `seq`, `call_id`, `type`, `tool` and `at` are its last event's, and its hash is
- * `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for the link instead of one per
- * event. Each event keeps its own seq, call id and tool in its text, so `audit show` and the
- * listings read every event as before. A row costs SQLite about as much as the bytes it adds to
- * the write-ahead log, and ten rows of a turn's reads about one and a half times their one row.
+ * consecutive runs of one session whose calls are this writer's own for good (their rows' owner,
+ * settled: `hasSettledOwner`) join into one row and one link, reads and writes alike (ADRs 0077,
+ * 0086, 0101): a turn's read calls, or a write's `requested`, `decided` and intent with the
+ * previous write's outcome that rides in its claim's commit. Any other run (no owner, another
+ * process's, or an owner that may still change) is a link of its own, so that a joined row's calls
+ * all have its last call's owner, now and later. A row of several events holds their canonical
+ * JSON texts as `joinedLinkText` joins them, its `seq`, `call_id`, `type`, `tool` and `at` are its
+ * last event's, and its hash is `linkHash(seq, sessionId, prevHash, text)`: one SHA-256 for the
+ * link instead of one per event. Each event keeps its own seq, call id and tool in its text, so
+ * `audit show` and the listings read every event as before. A row costs SQLite about as much as
+ * the bytes it adds to the write-ahead log, and ten rows of a turn's reads about one and a half
+ * times their one row.
  *
  * @example
  * ```ts
@@ -58,7 +59,7 @@ export class TrailRows {
   /** The events of the call in hand. */
   private run: Placed[] = [];
   private runHead: MovingHead | undefined;
-  /** Whether the call in hand is this writer's own (its row's owner), as of its last event. */
+  /** Whether the call in hand is this writer's own for good (its row's owner, settled). */
   private runOwned = true;
   /** Runs laid out so far that share one link, and the length of their texts. */
   private joined: Placed[] = [];
@@ -73,7 +74,8 @@ export class TrailRows {
   /**
    * The next event of the chain (of any session), at `seq`; `head` is its session's head,
    * whose hash moves on when the event's link is laid out (at the latest at `end`). `owned`
-   * says that the call's row is this writer's: only such calls share a link with others.
+   * says that the call's row is this writer's for good (`hasSettledOwner`): only such calls
+   * share a link with others.
    */
   add(item: PendingEvent, seq: number, head: MovingHead, owned = true): void {
     const last = this.run[this.run.length - 1];
