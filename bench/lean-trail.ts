@@ -1,5 +1,4 @@
 import { hash } from "node:crypto";
-import { statSync } from "node:fs";
 import type { EmitOptions } from "../src/checkpoint/call-event.js";
 import type { ToolResult } from "../src/checkpoint/tool-result.js";
 import { canonicalJson } from "../src/shared/canonical-json.js";
@@ -9,6 +8,7 @@ import { openNodeSqlite } from "../src/store/sqlite/node-sqlite-database.js";
 import type { Database, Statement } from "../src/store/sqlite/sqlite-driver.js";
 import type { Store } from "../src/store/store.js";
 import { isIntent, isTerminal, type StoreEvent } from "../src/store/store-event.js";
+import { type BoundFile, openBoundFile } from "./bound-file.js";
 import { untrackedStore } from "./untracked-store.js";
 
 const SCHEMA = `
@@ -19,11 +19,7 @@ CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, session_id TEXT NO
 CREATE INDEX IF NOT EXISTS trail_by_session ON trail (session_id);
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id);
 CREATE TABLE IF NOT EXISTS session_state (session_id TEXT PRIMARY KEY, metadata TEXT) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS wal_fill (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
 `;
-
-/** SQLite's automatic checkpoint, in WAL frames: the lean file's WAL starts a random way into it. */
-const AUTO_CHECKPOINT_FRAMES = 1000;
 
 /** What a lean trail file holds after a run: for the bench's own checks. */
 export interface LeanTrailCounts {
@@ -74,7 +70,7 @@ export function leanTrailStore(
   store: Store,
   { path, walFill = Math.random() }: { path: string; walFill?: number },
 ): Store {
-  const lean = new LeanTrail(openNodeSqlite(path), path, store.owner, walFill);
+  const lean = new LeanTrail(openBoundFile(path, SCHEMA, walFill), store.owner);
   const keeps: Partial<Store> = {
     emit: async (event: StoreEvent, options: EmitOptions = {}) => {
       lean.add(event);
@@ -169,19 +165,14 @@ class LeanTrail {
   private heads = new Map<string, string>();
   private version: unknown;
   private readonly statements: Record<string, Statement>;
-  private readonly file: { dev: number; ino: number };
+  private readonly db: Database;
 
   constructor(
-    private readonly db: Database,
-    private readonly path: string,
+    private readonly file: BoundFile,
     private readonly owner: string,
-    walFill: number,
   ) {
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
-    db.exec(SCHEMA);
-    const { dev, ino } = statSync(path);
-    this.file = { dev, ino };
+    const db = file.db;
+    this.db = db;
     const prepare = (sql: string) => db.prepare(sql);
     this.statements = {
       head: prepare("SELECT hash FROM heads WHERE session_id = ?"),
@@ -202,11 +193,7 @@ class LeanTrail {
       metadata: prepare(
         "INSERT OR REPLACE INTO session_state (session_id, metadata) VALUES (?, ?)",
       ),
-      fill: prepare("INSERT OR REPLACE INTO wal_fill (id, n) VALUES (1, ?)"),
     };
-    // One frame a commit: the file starts where a long-lived file's WAL could be.
-    const frames = Math.floor(walFill * AUTO_CHECKPOINT_FRAMES);
-    for (let n = 0; n < frames; n += 1) this.run("fill", n);
   }
 
   add(event: StoreEvent): void {
@@ -363,10 +350,7 @@ class LeanTrail {
       throw error;
     }
     // As docket's file guard: the path must still name the file just written.
-    const now = statSync(this.path, { throwIfNoEntry: false });
-    if (now?.dev !== this.file.dev || now.ino !== this.file.ino) {
-      throw new Error(`The lean trail's file ${this.path} was removed or replaced.`);
-    }
+    this.file.check();
   }
 
   close(): void {
