@@ -32,6 +32,8 @@ const SYSTEMS = [
   "docket-write-unwritten",
   "docket-lean",
   "docket-write-lean",
+  "docket-log",
+  "docket-write-log",
 ] as const;
 
 /** What a target leaves any audit trail in one round. */
@@ -112,7 +114,7 @@ export type CeilingFigures = Record<SystemName, number>;
  *
  * @example
  * ```ts
- * byName([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])["docket-write-unwritten"]; // 9
+ * byName([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])["docket-write-unwritten"]; // 9
  * ```
  */
 export function byName(us: readonly number[]): CeilingFigures {
@@ -137,7 +139,8 @@ function perCall(report: WorkerReport): number {
  * event a read call reaching the store, and with a write tool, that last beside the durable
  * peer with the peer's own trail added. Then docket with its trail kept by the leanest store of
  * the same promises (`leanTrailStore`, ADR 0100), with a read tool beside the AI SDK and with a
- * write tool beside the durable peer.
+ * write tool beside the durable peer; and by one row of one table a commit (`logTrailStore`, ADR
+ * 0102), the same two ways.
  */
 export async function benchLoopCeiling({
   lengths = [3, 10, 100],
@@ -148,7 +151,7 @@ export async function benchLoopCeiling({
 } = {}): Promise<void> {
   const startLoad = loadAverage();
   console.log(
-    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool (with and without its trail), docket with its trail made and never committed, and docket with its trail kept by the leanest store of the same promises; ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
+    `bench/loop ceiling: docket beside a store that keeps nothing per call (no event, no calls row, no transcript batch; the session's start and end kept), the AI SDK, docket with its trail, the durable peer and docket with a write tool (with and without its trail), docket with its trail made and never committed, docket with its trail kept by the leanest store of the same promises, and in one row of one table a commit; ${rounds} rounds of fresh processes, each 1 warm-up + ${TIMED_RUNS} timed runs of N turns x ${CALLS_PER_TURN} no-op calls; CPU µs a call (load average ${startLoad})`,
   );
   console.log(
     "  a read tool: turns  AI SDK   docket (ratio)   no trail (ratio) | trail today | target leaves a trail | rounds it leaves none",
@@ -157,6 +160,7 @@ export async function benchLoopCeiling({
   const unwrittenLines: string[] = [];
   const writeUnwrittenLines: string[] = [];
   const leanLines: string[] = [];
+  const logLines: string[] = [];
   const threadLines: string[] = [];
   for (const turns of lengths) {
     const measured: number[][] = [];
@@ -265,6 +269,9 @@ export async function benchLoopCeiling({
     leanLines.push(
       `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(7)} ${cell("docket-lean", "ai-sdk", ratio)} ${durable.toFixed(1).padStart(8)} ${cell("docket-write-lean", "ai-sdk-durable", 1)}`,
     );
+    logLines.push(
+      `  ${String(turns).padStart(5)} ${aiSdk.toFixed(1).padStart(7)} ${cell("docket-log", "ai-sdk", ratio)} ${durable.toFixed(1).padStart(8)} ${cell("docket-write-log", "ai-sdk-durable", 1)}`,
+    );
   }
   console.log(
     "  a write tool: turns  durable peer   docket-write (ratio)   no trail (ratio) | docket's write trail | the peer leaves a trail (1x) | rounds it leaves none",
@@ -284,6 +291,11 @@ export async function benchLoopCeiling({
     "  the leanest store of the same promises (ADR 0100): turns  AI SDK  a read tool (ratio, its rounds' spread, rounds at or under the target)  durable peer  a write tool (ratio to the peer, …)",
   );
   for (const line of leanLines) console.log(line);
+  // ADR 0102: the same calls, their trail one row of one table a commit, nothing else on disk.
+  console.log(
+    "  one row of one table a commit, what the tables keep today held in memory (ADR 0102): turns  AI SDK  a read tool (ratio, …)  durable peer  a write tool (ratio to the peer, …)",
+  );
+  for (const line of logLines) console.log(line);
   if (threadLines.length > 0) {
     // ADR 0097: what the window's CPU is, the main thread's work and V8's compiling it.
     console.log(

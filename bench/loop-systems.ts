@@ -6,6 +6,7 @@ import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import { openStore } from "../src/store/open-store.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { leanTrailStore } from "./lean-trail.js";
+import { logTrailStore } from "./log-trail.js";
 import { CALLS_PER_TURN, CLOSING_TEXT, WORKLOAD_PROMPT } from "./loop-workload.js";
 import { untrackedStore } from "./untracked-store.js";
 import { type UnwrittenEvents, unwrittenStore } from "./unwritten-store.js";
@@ -33,6 +34,8 @@ export interface DocketVariant {
   readonly unwritten?: UnwrittenEvents;
   /** docket's trail kept instead by the leanest store of the same promises (`leanTrailStore`). */
   readonly lean?: boolean;
+  /** docket's trail kept in one row of one table a commit (`logTrailStore`, ADR 0102). */
+  readonly log?: boolean;
 }
 
 /**
@@ -55,6 +58,8 @@ export const DOCKET_SYSTEMS = {
   "docket-write-unwritten": { unwritten: "all", writes: true },
   "docket-lean": { lean: true },
   "docket-write-lean": { lean: true, writes: true },
+  "docket-log": { log: true },
+  "docket-write-log": { log: true, writes: true },
 } as const satisfies Record<string, DocketVariant>;
 
 /** The most turns a docket bench run may have (its harness's limits are set above it). */
@@ -83,6 +88,7 @@ export async function docketSystem({
   untracked = false,
   unwritten,
   lean = false,
+  log = false,
 }: DocketVariant & {
   store: "file" | "memory";
   dir: string;
@@ -91,13 +97,15 @@ export async function docketSystem({
   const opened = await openStore(
     kind === "memory" ? ":memory:" : `sqlite:${join(dir, "docket.db")}`,
   );
-  const store = lean
-    ? leanTrailStore(opened, { path: join(dir, "lean.db") })
-    : untracked
-      ? untrackedStore(opened)
-      : unwritten
-        ? unwrittenStore(opened, { events: unwritten })
-        : opened;
+  const store = log
+    ? logTrailStore(opened, { path: join(dir, "log.db") })
+    : lean
+      ? leanTrailStore(opened, { path: join(dir, "lean.db") })
+      : untracked
+        ? untrackedStore(opened)
+        : unwritten
+          ? unwrittenStore(opened, { events: unwritten })
+          : opened;
   const policy = await createPolicyEngine({
     layers: [{ name: "project", rules: [{ decision: "allow", tool: "noop" }] }],
   });

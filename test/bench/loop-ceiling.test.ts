@@ -250,17 +250,19 @@ describe("bench/loop's ceiling: what a target leaves any audit trail", () => {
         name.includes("one-event") ? "one-a-read" : name.includes("unwritten") ? "all" : undefined,
       );
       expect(options.lean === true, name).toBe(name.includes("lean"));
+      expect(options.log === true, name).toBe(name.endsWith("-log"));
     }
   });
 
   it("reads a round's figures by system name", () => {
-    const named = byName([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    const named = byName([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     expect(named["ai-sdk"]).toBe(1);
     expect(named.docket).toBe(2);
     expect(named["ai-sdk-durable"]).toBe(4);
     expect(named["docket-write-unwritten"]).toBe(9);
     expect(named["docket-write-lean"]).toBe(11);
-    expect(Object.keys(named)).toHaveLength(11);
+    expect(named["docket-write-log"]).toBe(13);
+    expect(Object.keys(named)).toHaveLength(13);
   });
 
   it("refuses a store that is not docket's own", () => {
