@@ -29,12 +29,31 @@ export interface CallEntry {
   readonly result?: string;
 }
 
-/** One commit's row: its events' texts, the calls it moved, the messages and metadata it kept. */
+/**
+ * One commit's row, parsed: its events, the calls it moved (each result as docket serialised
+ * it), the messages and metadata it kept. The row's text holds each of them as written, not
+ * quoted again.
+ */
 export interface LogBody {
-  readonly events: readonly string[];
-  readonly calls: readonly CallEntry[];
-  readonly messages: readonly string[];
-  readonly metadata?: string;
+  readonly events: readonly unknown[];
+  readonly calls: readonly (Omit<CallEntry, "result"> & { readonly result?: unknown })[];
+  readonly messages: readonly unknown[];
+  readonly metadata?: unknown;
+}
+
+/** A row's text: the JSON texts already made go in as they are, so none is escaped twice. */
+function bodyText(
+  events: readonly string[],
+  calls: readonly CallEntry[],
+  messages: readonly string[],
+  metadata: string | undefined,
+): string {
+  const entries = calls.map(({ result, ...entry }) => {
+    const text = JSON.stringify(entry);
+    return result === undefined ? text : `${text.slice(0, -1)},"result":${result}}`;
+  });
+  const tail = metadata === undefined ? "" : `,"metadata":${metadata}`;
+  return `{"events":[${events.join(",")}],"calls":[${entries.join(",")}],"messages":[${messages.join(",")}]${tail}}`;
 }
 
 /**
@@ -238,13 +257,7 @@ class LogTrail {
       });
     }
     const texts = events.map((event) => (typeof event === "string" ? event : canonicalJson(event)));
-    const body: LogBody = {
-      events: texts,
-      calls: moved,
-      messages,
-      ...(metadata === undefined ? {} : { metadata }),
-    };
-    const text = JSON.stringify(body);
+    const text = bodyText(texts, moved, messages, metadata);
     let link = { sessionId, seq: 0, hash: "" };
     this.transaction(() => {
       this.checkVersion();
@@ -334,7 +347,12 @@ class LogTrail {
     for (const row of rows) {
       this.seen = row.seq;
       this.heads.set(row.session_id, row.hash);
-      this.remember(row.session_id, (JSON.parse(row.body) as LogBody).calls);
+      // What a claim answers from: each entry's state, tool, owner and arguments hash.
+      const { calls } = JSON.parse(row.body) as LogBody;
+      this.remember(
+        row.session_id,
+        calls.map(({ result: _result, ...entry }) => entry),
+      );
     }
   }
 
