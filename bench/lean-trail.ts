@@ -296,11 +296,6 @@ class LeanTrail {
   commit(): void {
     const { events, sessionId, started, finished, results, messages, metadata } = this;
     if (events.length === 0 && messages.length === 0 && metadata === undefined) return;
-    this.events = [];
-    this.started = [];
-    this.finished = new Map();
-    this.messages = [];
-    this.metadata = undefined;
     // docket's joined link text (ADR 0077): the events' canonical texts in a JSON array.
     const texts = events.map((event) => (typeof event === "string" ? event : canonicalJson(event)));
     const text = `[${texts.join(",\n")}]`;
@@ -322,10 +317,8 @@ class LeanTrail {
       }
       for (const [callId, event] of finished) {
         const claim = this.claims.get(callId);
-        this.claims.delete(callId);
         const done = event as Extract<StoreEvent, { type: "finished" }>;
         const result = results.get(callId) ?? null;
-        results.delete(callId);
         this.run(
           "finish",
           sessionId,
@@ -341,6 +334,16 @@ class LeanTrail {
       for (const message of messages) this.run("message", message.sessionId, message.body);
       if (metadata) this.run("metadata", metadata.sessionId, metadata.text);
       this.db.exec("COMMIT");
+      // Kept: only now is what waited let go (a commit that fails leaves it for the next).
+      this.events = [];
+      this.started = [];
+      this.finished = new Map();
+      this.messages = [];
+      this.metadata = undefined;
+      for (const callId of finished.keys()) {
+        this.claims.delete(callId);
+        results.delete(callId);
+      }
       if (next !== undefined) this.heads.set(sessionId, next);
       const ids = this.ids.get(sessionId);
       for (const { callId } of started) ids?.add(callId);

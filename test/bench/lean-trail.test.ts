@@ -7,6 +7,7 @@ import { docketSystem } from "../../bench/loop-systems.js";
 import { workloadModel, workloadScript } from "../../bench/loop-workload.js";
 import { openStore } from "../../src/store/open-store.js";
 import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
+import { callEventOf } from "../store/support/call-events.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -40,6 +41,9 @@ const requested = (sessionId: string, callId: string) => ({
   rawArguments: "{}",
   rawBytes: 2,
 });
+
+/** A call's closing event (ok), in session `sessionId`. */
+const finished = (sessionId: string, callId: string) => callEventOf(sessionId, callId, "finished");
 
 /** Every row of one table of the lean file. */
 function leanRows(path: string, table: "calls" | "messages"): Record<string, unknown>[] {
@@ -147,22 +151,7 @@ describe("bench/lean-trail: the leanest store of the trail's promises (ADR 0100)
       status: "claimed",
     });
     await first.emit(requested(id, "c1"));
-    await first.emit(
-      {
-        type: "finished",
-        at: 0,
-        sessionId: id,
-        callId: "c1",
-        tool: "noop",
-        status: "ok",
-        reason: undefined,
-        message: "noop succeeded.",
-        output: "1",
-        outputBytes: 1,
-        durationMs: 0,
-      },
-      { defer: true },
-    );
+    await first.emit(finished(id, "c1"), { defer: true });
     expect(first.awaitsCommit?.(id, "c1")).toBe(true);
     await first.flush();
     expect(first.awaitsCommit?.(id, "c1")).toBe(false);
@@ -212,5 +201,25 @@ describe("bench/lean-trail: the leanest store of the trail's promises (ADR 0100)
     db.prepare("UPDATE trail SET body = replace(body, 'c1', 'c9') WHERE seq = 1").run();
     db.close();
     expect(readLeanTrail(path)).toMatchObject({ links: 2, chained: false });
+  });
+
+  it("keeps what waited when a commit fails, and writes it with the next", async () => {
+    const path = join(tempDir(), "lean.db");
+    const store = leanTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    const { id } = await store.createSession({ principal: "p", configHash: "" });
+    await store.claimCall(id, "r1", { tool: "noop" });
+    await store.emit(finished(id, "r1"), { defer: true });
+    const other = openNodeSqlite(path);
+    other.exec(
+      "CREATE TABLE fail_next (n INTEGER); INSERT INTO fail_next VALUES (1); CREATE TRIGGER fail BEFORE INSERT ON trail WHEN (SELECT count(*) FROM fail_next) > 0 BEGIN SELECT RAISE(ABORT, 'injected'); END",
+    );
+    await expect(store.flush()).rejects.toThrow(/injected/);
+    expect(store.awaitsCommit?.(id, "r1")).toBe(true);
+    other.exec("DELETE FROM fail_next");
+    other.close();
+    await store.flush();
+    expect(store.awaitsCommit?.(id, "r1")).toBe(false);
+    await store.close();
+    expect(readLeanTrail(path)).toEqual({ links: 1, calls: 1, messages: 0, chained: true });
   });
 });

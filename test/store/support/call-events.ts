@@ -90,3 +90,25 @@ export function callEvents({
 export async function emitEachAlone(trail: AuditTrail, events: readonly StoreEvent[]) {
   for (const event of events) await trail.emitMany([event]);
 }
+
+/**
+ * One event of a call of `tool` (a read, or a write when `type` is "started"), as `callEvents`
+ * makes it.
+ *
+ * @example
+ * ```ts
+ * await store.emit(callEventOf("s1", "c1", "finished"), { defer: true });
+ * ```
+ */
+export function callEventOf(
+  sessionId: string,
+  callId: string,
+  type: "started" | "finished",
+  tool = "noop",
+): StoreEvent {
+  const event = callEvents({ sessionId, callId, tool, writes: type === "started" }).find(
+    (each) => each.type === type,
+  );
+  if (!event) throw new Error(`callEvents made no ${type} event`);
+  return event;
+}
