@@ -2,32 +2,18 @@ import { hash } from "node:crypto";
 import type { EmitOptions } from "../src/checkpoint/call-event.js";
 import type { ToolResult } from "../src/checkpoint/tool-result.js";
 import { canonicalJson } from "../src/shared/canonical-json.js";
-import type { CallState, ClaimOptions, ClaimResult } from "../src/store/call-record.js";
+import type { ClaimOptions, ClaimResult } from "../src/store/call-record.js";
 import { resultJson } from "../src/store/result-json.js";
-import type { Database, Statement } from "../src/store/sqlite/sqlite-driver.js";
+import type { Statement } from "../src/store/sqlite/sqlite-driver.js";
 import type { Store } from "../src/store/store.js";
 import { isIntent, isTerminal, type StoreEvent } from "../src/store/store-event.js";
 import { type BoundFile, openBoundFile } from "./bound-file.js";
+import { type CallEntry, LOG_TABLES_SCHEMA, LogTables } from "./log-tables.js";
 import { untrackedStore } from "./untracked-store.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS calls (session_id TEXT NOT NULL, call_id TEXT NOT NULL, state TEXT NOT NULL, seq INTEGER NOT NULL, UNIQUE (session_id, call_id));
-CREATE TABLE IF NOT EXISTS heads (session_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS links (session_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS made (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
-`;
-
-/** What a call's entry in the log says of it: what a claim of its id must answer. */
-export interface CallEntry {
-  readonly callId: string;
-  readonly state: CallState;
-  readonly tool: string;
-  readonly owner: string;
-  readonly argsHash?: string;
-  readonly status?: string;
-  readonly result?: string;
-}
+${LOG_TABLES_SCHEMA}`;
 
 /**
  * One commit's row, parsed: its events, the calls it moved (each result as docket serialised
@@ -107,10 +93,12 @@ export function logTrailStore(
     awaitsCommit: (_sessionId, callId) => log.holds(callId),
     queueBatch: async (sessionId, assistant, messages, options = {}) => {
       log.addMessages(sessionId, [assistant, ...messages]);
-      if (options.sessionPatch?.metadata !== undefined) log.patch(options.sessionPatch.metadata);
+      if (options.sessionPatch?.metadata !== undefined) {
+        log.patch(sessionId, options.sessionPatch.metadata);
+      }
     },
-    queueSessionUpdate: async (_sessionId, patch) => {
-      if (patch.metadata !== undefined) log.patch(patch.metadata);
+    queueSessionUpdate: async (sessionId, patch) => {
+      if (patch.metadata !== undefined) log.patch(sessionId, patch.metadata);
     },
     commitQueued: async () => log.commit({ make: true }),
     flush: async () => {
@@ -125,6 +113,23 @@ export function logTrailStore(
   return Object.assign(untrackedStore(store), keeps);
 }
 
+/** Thrown inside a claim's transaction: another writer committed the id first. */
+class ClaimTaken extends Error {
+  constructor(readonly entry: CallEntry) {
+    super(`call ${entry.callId} was claimed by another writer`);
+  }
+}
+
+/** The answer to a claim of an id the log already holds. */
+function seenClaim(entry: CallEntry): ClaimResult {
+  return {
+    status: "seen",
+    state: entry.state,
+    tool: entry.tool,
+    ...(entry.argsHash === undefined ? {} : { argsHash: entry.argsHash }),
+  };
+}
+
 /** The log trail's file, what it knows of its sessions, and what waits for its next commit. */
 class LogTrail {
   private events: (string | StoreEvent)[] = [];
@@ -135,43 +140,30 @@ class LogTrail {
   private results = new Map<string, string>();
   private messages: string[] = [];
   private metadata: string | undefined;
-  /** Each session's calls and chain head, as the log says to `seen`. */
+  /** Each session's calls and chain head, as the log says up to `seen`. */
   private calls = new Map<string, Map<string, CallEntry>>();
   private heads = new Map<string, string>();
   private seen = 0;
-  /** This writer's rows whose tables are not made yet. */
-  private unmade: {
-    links: { sessionId: string; seq: number; hash: string }[];
-    calls: { sessionId: string; entry: CallEntry; seq: number }[];
-  } = { links: [], calls: [] };
   private version: unknown;
-  private readonly statements: Record<string, Statement>;
-  private readonly db: Database;
+  private readonly tables: LogTables;
+  private readonly statements: Record<"tail" | "version" | "row", Statement>;
 
   constructor(
     private readonly file: BoundFile,
     private readonly owner: string,
   ) {
-    const db = file.db;
-    this.db = db;
-    const prepare = (sql: string) => db.prepare(sql);
+    const { db } = file;
+    this.tables = new LogTables(db);
     this.statements = {
-      tail: prepare("SELECT seq, session_id, body, hash FROM log WHERE seq > ? ORDER BY seq"),
-      version: prepare("PRAGMA data_version"),
-      row: prepare("INSERT INTO log (session_id, body, hash) VALUES (?, ?, ?)"),
-      link: prepare("INSERT INTO links (session_id, seq) VALUES (?, ?)"),
-      head: prepare("INSERT OR REPLACE INTO heads (session_id, seq, hash) VALUES (?, ?, ?)"),
-      call: prepare(
-        "INSERT INTO calls (session_id, call_id, state, seq) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, call_id) DO UPDATE SET state = excluded.state, seq = excluded.seq",
-      ),
-      made: prepare("INSERT OR REPLACE INTO made (id, seq) VALUES (1, ?)"),
+      tail: db.prepare("SELECT seq, session_id, body, hash FROM log WHERE seq > ? ORDER BY seq"),
+      version: db.prepare("PRAGMA data_version"),
+      row: db.prepare("INSERT INTO log (session_id, body, hash) VALUES (?, ?, ?)"),
     };
-    this.readTail();
+    this.checkVersion();
   }
 
   add(event: StoreEvent): void {
-    if (this.events.length > 0 && event.sessionId !== this.sessionId) this.commit();
-    this.sessionId = event.sessionId ?? "";
+    this.forSession(event.sessionId ?? "");
     this.events.push(
       event.type === "decided" || event.type === "log" ? canonicalJson(event) : event,
     );
@@ -179,20 +171,16 @@ class LogTrail {
   }
 
   claim(sessionId: string, callId: string, options: ClaimOptions): ClaimResult {
-    this.checkVersion();
+    // A read's claim commits nothing: it reads what other writers committed first. A write's is
+    // checked again under the write lock, in its commit.
+    if (options.start === undefined) this.checkVersion();
     const found = this.calls.get(sessionId)?.get(callId);
-    if (found) {
-      return {
-        status: "seen",
-        state: found.state,
-        tool: found.tool,
-        ...(found.argsHash === undefined ? {} : { argsHash: found.argsHash }),
-      };
-    }
+    if (found) return seenClaim(found);
     const claim = { tool: options.tool ?? "", argsHash: options.argsHash };
     this.claims.set(callId, claim);
     if (options.start === undefined) return { status: "claimed" };
-    this.add(options.start);
+    const start = options.start;
+    this.add(start);
     this.moved.push({
       callId,
       state: "started",
@@ -200,7 +188,17 @@ class LogTrail {
       owner: this.owner,
       ...(claim.argsHash === undefined ? {} : { argsHash: claim.argsHash }),
     });
-    this.commit();
+    try {
+      this.commit({ claiming: callId });
+    } catch (error) {
+      if (!(error instanceof ClaimTaken)) throw error;
+      // Taken meanwhile: nothing of that commit happened; the rest goes without claim and intent.
+      this.events = this.events.filter((event) => event !== start);
+      this.moved = this.moved.filter((entry) => entry.callId !== callId);
+      this.claims.delete(callId);
+      this.commit();
+      return seenClaim(error.entry);
+    }
     return { status: "claimed", started: true };
   }
 
@@ -212,147 +210,133 @@ class LogTrail {
     return this.finished.has(callId) || this.results.has(callId);
   }
 
-  addMessages(_sessionId: string, messages: readonly unknown[]): void {
+  addMessages(sessionId: string, messages: readonly unknown[]): void {
+    this.forSession(sessionId);
     for (const message of messages) this.messages.push(JSON.stringify(message));
   }
 
-  patch(metadata: unknown): void {
+  patch(sessionId: string, metadata: unknown): void {
+    this.forSession(sessionId);
     this.metadata = JSON.stringify(metadata);
   }
 
   /**
    * Everything waiting, in one row of one table, in one transaction; with `make`, also the
-   * tables made from this writer's rows since the last time (the calls ledger, the chain heads,
-   * the session index of the rows, and how far they are made).
+   * tables of every committed row not yet made (`LogTables`). What waits is let go only once the
+   * commit is kept: a commit that fails leaves it all for the next.
    */
-  commit({ make = false }: { make?: boolean } = {}): void {
+  commit({ make = false, claiming }: { make?: boolean; claiming?: string } = {}): void {
     const { events, sessionId, finished, results, messages, metadata } = this;
     if (events.length === 0 && messages.length === 0 && metadata === undefined) {
-      if (make && this.unmade.links.length > 0) {
-        this.transaction(() => this.make());
-        this.unmade = { links: [], calls: [] };
+      if (make && this.tables.pending) {
+        this.transaction(() => this.tables.make());
+        this.tables.clear();
+        this.file.check();
       }
       return;
     }
-    const moved = this.moved;
-    this.events = [];
-    this.moved = [];
-    this.finished = new Map();
-    this.messages = [];
-    this.metadata = undefined;
+    const moved = [...this.moved];
     for (const [callId, event] of finished) {
-      const claim = this.claims.get(callId);
-      this.claims.delete(callId);
       const done = event as Extract<StoreEvent, { type: "finished" }>;
+      const argsHash = this.claims.get(callId)?.argsHash;
       const result = results.get(callId);
-      results.delete(callId);
       moved.push({
         callId,
         state: "finished",
         tool: done.tool,
         owner: this.owner,
-        ...(claim?.argsHash === undefined ? {} : { argsHash: claim.argsHash }),
+        ...(argsHash === undefined ? {} : { argsHash }),
         status: done.status,
         ...(result === undefined ? {} : { result }),
       });
     }
     const texts = events.map((event) => (typeof event === "string" ? event : canonicalJson(event)));
     const text = bodyText(texts, moved, messages, metadata);
-    let link = { sessionId, seq: 0, hash: "" };
+    let row = {
+      sessionId,
+      seq: 0,
+      hash: "",
+      calls: moved,
+      ...(metadata === undefined ? {} : { metadata }),
+    };
     this.transaction(() => {
       this.checkVersion();
+      const taken = claiming === undefined ? undefined : this.calls.get(sessionId)?.get(claiming);
+      if (taken) throw new ClaimTaken(taken);
       const next = hash("sha256", (this.heads.get(sessionId) ?? "") + text);
-      const { lastInsertRowid } = (this.statements.row as Statement).run(sessionId, text, next);
-      link = { sessionId, seq: Number(lastInsertRowid), hash: next };
-      if (make) this.make(link, moved);
+      const { lastInsertRowid } = this.statements.row.run(sessionId, text, next);
+      row = { ...row, seq: Number(lastInsertRowid), hash: next };
+      if (make) this.tables.make(row);
     });
-    this.seen = link.seq;
-    this.heads.set(sessionId, link.hash);
+    // Kept: what waited is let go, and what the log now says is known, before the file check.
+    this.events = [];
+    this.moved = [];
+    this.finished = new Map();
+    this.messages = [];
+    this.metadata = undefined;
+    for (const callId of finished.keys()) {
+      this.claims.delete(callId);
+      results.delete(callId);
+    }
+    this.seen = row.seq;
+    this.heads.set(sessionId, row.hash);
     this.remember(sessionId, moved);
-    if (make) {
-      this.unmade = { links: [], calls: [] };
-    } else {
-      this.unmade.links.push(link);
-      for (const entry of moved) this.unmade.calls.push({ sessionId, entry, seq: link.seq });
-    }
-  }
-
-  /** One write transaction, then the file check after its commit. */
-  private transaction(write: () => void): void {
-    this.db.exec("BEGIN IMMEDIATE");
-    try {
-      write();
-      this.db.exec("COMMIT");
-    } catch (error) {
-      this.db.exec("ROLLBACK");
-      throw error;
-    }
+    if (make) this.tables.clear();
+    else this.tables.note(row);
     // As docket's file guard: the path must still name the file just written.
     this.file.check();
   }
 
-  /** The tables made from this writer's rows since the last time (and `link`, this one's). */
-  private make(
-    link?: { sessionId: string; seq: number; hash: string },
-    moved: readonly CallEntry[] = [],
-  ): void {
-    const links = link ? [...this.unmade.links, link] : this.unmade.links;
-    const calls = [
-      ...this.unmade.calls,
-      ...moved.map((entry) => ({ sessionId: link?.sessionId ?? "", entry, seq: link?.seq ?? 0 })),
-    ];
-    const heads = new Map<string, { seq: number; hash: string }>();
-    for (const link of links) {
-      this.run("link", link.sessionId, link.seq);
-      heads.set(link.sessionId, link);
-    }
-    for (const [session, head] of heads) this.run("head", session, head.seq, head.hash);
-    // A call's last entry is its state: one row a call, however often it moved.
-    const last = new Map<string, { sessionId: string; entry: CallEntry; seq: number }>();
-    for (const call of calls) last.set(`${call.sessionId}\n${call.entry.callId}`, call);
-    // The ledger names the row that holds a call's last entry; the entry itself is in the log.
-    for (const { sessionId, entry, seq } of last.values()) {
-      this.run("call", sessionId, entry.callId, entry.state, seq);
-    }
-    const end = links.at(-1);
-    if (end) this.run("made", end.seq);
-  }
-
-  private run(name: string, ...values: unknown[]): void {
-    (this.statements[name] as Statement).run(...values);
-  }
-
   close(): void {
     this.commit({ make: true });
-    this.db.close();
+    this.file.db.close();
   }
 
-  /** Another connection committed: read the rows it appended. */
+  /** One write transaction: rolled back, and its error thrown, if any part of it fails. */
+  private transaction(write: () => void): void {
+    this.file.db.exec("BEGIN IMMEDIATE");
+    try {
+      write();
+      this.file.db.exec("COMMIT");
+    } catch (error) {
+      this.file.db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /** What waits belongs to one session: another's first commits what waits. */
+  private forSession(sessionId: string): void {
+    const waiting =
+      this.events.length > 0 || this.messages.length > 0 || this.metadata !== undefined;
+    if (waiting && sessionId !== this.sessionId) this.commit();
+    this.sessionId = sessionId;
+  }
+
+  /** Another connection committed: read the rows it appended, and note them for the tables. */
   private checkVersion(): void {
-    const { data_version: version } = (this.statements.version as Statement).get() as {
-      data_version: number;
-    };
+    const { data_version: version } = this.statements.version.get() as { data_version: number };
     if (version === this.version) return;
     this.version = version;
-    this.readTail();
-  }
-
-  private readTail(): void {
-    const rows = (this.statements.tail as Statement).all(this.seen) as {
+    const rows = this.statements.tail.all(this.seen) as {
       seq: number;
       session_id: string;
       body: string;
       hash: string;
     }[];
-    for (const row of rows) {
-      this.seen = row.seq;
-      this.heads.set(row.session_id, row.hash);
+    for (const { seq, session_id: sessionId, body, hash } of rows) {
+      this.seen = seq;
+      this.heads.set(sessionId, hash);
+      const parsed = JSON.parse(body) as LogBody;
       // What a claim answers from: each entry's state, tool, owner and arguments hash.
-      const { calls } = JSON.parse(row.body) as LogBody;
-      this.remember(
-        row.session_id,
-        calls.map(({ result: _result, ...entry }) => entry),
-      );
+      const calls = parsed.calls.map(({ result: _result, ...entry }) => entry);
+      this.remember(sessionId, calls);
+      this.tables.note({
+        sessionId,
+        seq,
+        hash,
+        calls,
+        ...(parsed.metadata === undefined ? {} : { metadata: JSON.stringify(parsed.metadata) }),
+      });
     }
   }
 

@@ -9,6 +9,7 @@ import { readLogTrail } from "../../bench/read-log-trail.js";
 import { openStore } from "../../src/store/open-store.js";
 import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import type { StoreEvent } from "../../src/store/store-event.js";
+import { callEventOf } from "../store/support/call-events.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -39,6 +40,12 @@ function logRows(path: string): Row[] {
 
 /** Every event of the log file, in chain order. */
 const logEvents = (path: string) => logRows(path).flatMap((row) => row.events);
+
+/** A write's intent, in session `sessionId`. */
+const started = (sessionId: string, callId: string) => callEventOf(sessionId, callId, "started");
+
+/** A call's closing event (ok), in session `sessionId`. */
+const finished = (sessionId: string, callId: string) => callEventOf(sessionId, callId, "finished");
 
 const requested = (sessionId: string, callId: string) => ({
   type: "requested" as const,
@@ -185,9 +192,72 @@ describe("bench/log-trail: one row of one table a commit (ADR 0102)", () => {
     await one.close();
     await two.close();
     expect(readLogTrail(path)).toMatchObject({ rows: 4, events: 4, chained: true });
+    // Each writer made the other's rows as well as its own: the tables never go back.
+    const made = openNodeSqlite(path);
+    try {
+      expect(made.prepare("SELECT seq FROM heads").get()).toEqual({ seq: 4 });
+      expect(made.prepare("SELECT seq FROM made").get()).toEqual({ seq: 4 });
+      expect(made.prepare("SELECT count(*) AS n FROM links").get()).toEqual({ n: 4 });
+    } finally {
+      made.close();
+    }
     const db = openNodeSqlite(path);
     db.prepare("UPDATE log SET body = replace(body, 'a1', 'a9') WHERE seq = 1").run();
     db.close();
     expect(readLogTrail(path)).toMatchObject({ rows: 4, chained: false });
+  });
+
+  it("answers seen from under the write lock when its memory of the other writer is stale", async () => {
+    const path = join(tempDir(), "log.db");
+    const one = logTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    const two = logTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    // Two's read of r1 waits for its commit when w1 is claimed.
+    await two.emit(finished("s", "r1"), { defer: true });
+    expect(
+      await one.claimCall("s", "w1", { tool: "noop", argsHash: "h", start: started("s", "w1") }),
+    ).toEqual({ status: "claimed", started: true });
+    expect(
+      await two.claimCall("s", "w1", { tool: "noop", argsHash: "h", start: started("s", "w1") }),
+    ).toMatchObject({ status: "seen", state: "started" });
+    // The rest of two's commit went without the claim and its intent.
+    expect(two.awaitsCommit?.("s", "r1")).toBe(false);
+    await one.close();
+    await two.close();
+    const types = logRows(path).flatMap((row) => row.events.map((event) => event.type));
+    expect(types.filter((type) => type === "started")).toHaveLength(1);
+    expect(types.filter((type) => type === "finished")).toHaveLength(1);
+    expect(readLogTrail(path).chained).toBe(true);
+  });
+
+  it("keeps what waited when a commit fails, and writes it with the next", async () => {
+    const path = join(tempDir(), "log.db");
+    const store = logTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    await store.emit(finished("s", "r1"), { defer: true });
+    const other = openNodeSqlite(path);
+    other.exec(
+      "CREATE TABLE fail_next (n INTEGER); INSERT INTO fail_next VALUES (1); CREATE TRIGGER fail BEFORE INSERT ON log WHEN (SELECT count(*) FROM fail_next) > 0 BEGIN SELECT RAISE(ABORT, 'injected'); END",
+    );
+    await expect(store.flush()).rejects.toThrow(/injected/);
+    expect(store.awaitsCommit?.("s", "r1")).toBe(true);
+    other.exec("DELETE FROM fail_next");
+    other.close();
+    await store.flush();
+    expect(store.awaitsCommit?.("s", "r1")).toBe(false);
+    await store.close();
+    expect(readLogTrail(path)).toMatchObject({ rows: 1, events: 1, calls: 1, chained: true });
+  });
+
+  it("stops at the commit after its file is removed", async () => {
+    const dir = tempDir();
+    const path = join(dir, "log.db");
+    const store = logTrailStore(await openStore(":memory:"), { path, walFill: 0 });
+    await store.emit(requested("s", "c1"));
+    await store.flush();
+    rmSync(path);
+    await store.emit(requested("s", "c2"));
+    await expect(store.flush()).rejects.toThrow(/removed or replaced/);
+    // And every later one.
+    await store.emit(requested("s", "c3"));
+    await expect(store.flush()).rejects.toThrow(/removed or replaced/);
   });
 });
