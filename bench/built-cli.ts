@@ -87,3 +87,17 @@ export function childrenCpuMs(): number {
     return Number.NaN;
   }
 }
+
+/**
+ * The environment of a docket process a bench starts: the bench's own, with a config folder of
+ * its own in `dir` (`XDG_CONFIG_HOME`). The built CLI keeps its audit key, its digest log of
+ * attestations and its caches there, so a bench never writes the user's, nor reads them.
+ *
+ * @example
+ * ```ts
+ * benchConfigEnv("/tmp/docket-bench-hook-x").XDG_CONFIG_HOME; // "/tmp/docket-bench-hook-x/config"
+ * ```
+ */
+export function benchConfigEnv(dir: string): NodeJS.ProcessEnv {
+  return { ...process.env, XDG_CONFIG_HOME: join(dir, "config") };
+}

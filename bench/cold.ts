@@ -27,14 +27,14 @@ const RSS_PROBE =
  * and later read it lazily, on the first TLS connection. A cost of the user's environment that
  * docket cannot avoid, so both figures are printed (docs/adr/0021-cold-start-floor.md).
  */
-function childEnv(withoutCaCerts: boolean, configHome?: string): NodeJS.ProcessEnv {
+function childEnv(withoutCaCerts: boolean, configHome: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DOCKET_CONFIG: "",
     DOCKET_STORE: "",
     NO_COLOR: "1",
-    // The bench's own config folder (its caches), not the user's.
-    ...(configHome === undefined ? {} : { XDG_CONFIG_HOME: configHome }),
+    // The bench's own config folder (its caches, an audit key), never the user's.
+    XDG_CONFIG_HOME: configHome,
   };
   if (withoutCaCerts) delete env.NODE_EXTRA_CA_CERTS;
   return env;
@@ -44,8 +44,8 @@ function once(
   args: readonly string[],
   cwd: string,
   expect: RegExp,
-  withoutCaCerts = false,
-  configHome?: string,
+  withoutCaCerts: boolean,
+  configHome: string,
 ): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtCli, childrenCpuMs, loadAverage } from "./built-cli.js";
+import { benchConfigEnv, builtCli, childrenCpuMs, loadAverage } from "./built-cli.js";
 import { benchLongSessionHook } from "./hook-long-session.js";
 
 // Process start to answer for a Claude Code PreToolUse Bash call, as the host runs a hook: the
@@ -34,6 +34,8 @@ function once(
   args: readonly string[],
   sessionId = "bench-session",
 ): Promise<Sample> {
+  // The hook's config folder is the bench's (its audit key, digest log and code cache), in `cwd`.
+  const env = benchConfigEnv(cwd);
   const payload = JSON.stringify({
     session_id: sessionId,
     transcript_path: "/tmp/t.jsonl",
@@ -47,7 +49,7 @@ function once(
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const cpuBefore = childrenCpuMs();
-    const child = spawn(process.execPath, args, { cwd });
+    const child = spawn(process.execPath, args, { cwd, env });
     let out = "";
     child.stdout.on("data", (chunk) => {
       out += chunk;
