@@ -1,11 +1,11 @@
 import { existsSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import * as path from "node:path";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
 import { type ConfigLocation, findConfigFile } from "../config/find-config-file.js";
 import { layerConfigs } from "../config/layer-configs.js";
 import { type DocketConfig, loadConfig } from "../config/load-config.js";
 import { type RuntimeConfig, readRuntimeConfig } from "../config/runtime-config.js";
+import { userConfigFile } from "../config/user-config-file.js";
 import { DocketError } from "../errors/docket-error.js";
 import { checkModelString } from "../model/resolve-model.js";
 import { resolveStoreUrl } from "../store/resolve-store-url.js";
@@ -47,11 +47,7 @@ function displayName(file: string, cwd: string): string {
   return relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
 }
 
-/** The user layer: `$XDG_CONFIG_HOME/docket/config.yaml`, else `~/.config/docket/config.yaml`. */
-export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.HOME || homedir();
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, ".config"), "docket", "config.yaml");
-}
+export { userConfigFile };
 
 /** A relative SQLite path in docket.yaml names a file beside docket.yaml, wherever docket runs. */
 function anchorStore(url: string, dir: string): string {

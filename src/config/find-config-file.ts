@@ -1,25 +1,12 @@
-import { existsSync, statSync } from "node:fs";
-import * as path from "node:path";
 import { DocketError } from "../errors/docket-error.js";
+import { type ConfigLocation, locateConfigFile } from "./locate-config-file.js";
 
-/** Where docket.yaml was found, and by which rule. */
-export interface ConfigLocation {
-  /** Absolute path of the file. */
-  readonly file: string;
-  /** `--config`, `DOCKET_CONFIG`, or `search` (found walking up from the working directory). */
-  readonly via: "--config" | "DOCKET_CONFIG" | "search";
-}
-
-/** The name docket looks for in each folder, as git looks for `.git`. */
-export const CONFIG_FILE_NAME = "docket.yaml";
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
+export {
+  CONFIG_FILE_NAME,
+  type ConfigLocation,
+  type ConfigLookup,
+  locateConfigFile,
+} from "./locate-config-file.js";
 
 /**
  * Find docket.yaml: `--config FILE`, else `DOCKET_CONFIG`, else the first `docket.yaml` walking
@@ -31,37 +18,16 @@ function isFile(file: string): boolean {
  * findConfigFile({ cwd: "/repo/src/deep" }); // { file: "/repo/docket.yaml", via: "search" }
  * ```
  */
-export function findConfigFile({
-  flag,
-  env = process.env,
-  cwd = process.cwd(),
-}: {
-  flag?: string | undefined;
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
-} = {}): ConfigLocation | undefined {
-  const named: [string | undefined, ConfigLocation["via"]][] = [
-    [flag, "--config"],
-    [env.DOCKET_CONFIG, "DOCKET_CONFIG"],
-  ];
-  for (const [value, via] of named) {
-    if (value === undefined || value.trim() === "") continue;
-    const file = path.resolve(cwd, value);
-    if (!isFile(file)) {
-      const what = via === "--config" ? `--config ${value}` : `DOCKET_CONFIG=${value}`;
-      throw new DocketError(
-        "config_invalid",
-        `${what}: ${existsSync(file) ? "not a file" : "no such file"}`,
-      );
-    }
-    return { file, via };
-  }
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const candidate = path.join(dir, CONFIG_FILE_NAME);
-    if (isFile(candidate)) return { file: candidate, via: "search" };
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
+export function findConfigFile(
+  options: { flag?: string | undefined; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): ConfigLocation | undefined {
+  const lookup = locateConfigFile(options);
+  switch (lookup.status) {
+    case "found":
+      return lookup.location;
+    case "none":
+      return undefined;
+    case "missing":
+      throw new DocketError("config_invalid", lookup.message);
   }
 }

@@ -18,7 +18,7 @@ export interface DaemonLifetimeOptions {
  * ```ts
  * declare const server: import("node:net").Server;
  * declare const signalled: Promise<void>; // resolves on SIGTERM
- * await Promise.race([signalled, daemonLifetime(server, "/ws/.docket/hook.sock", { idleMs: 900_000 })]);
+ * await Promise.race([signalled, daemonLifetime(server, "/ws/.docket/hook-5f0c2a91d04e7b36.sock", { idleMs: 900_000 })]);
  * ```
  */
 export function daemonLifetime(

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PolicyFunction, PolicyRequest, PolicyVerdict } from "../policy/policy.js";
 import { gitTreeRewrite } from "./git-tree-rewrite.js";
+import { privateSocketFolderPath } from "./hook-socket.js";
 import { hostAdapters } from "./host-registry.js";
 
 // What registers docket with a host, and docket's daemon socket: an agent that could edit these
@@ -11,9 +12,12 @@ const GUARDED = [
       registration.target.file,
       ...registration.alsoGuarded,
     ]),
-    ".docket/hook.sock",
   ]),
 ];
+
+/** The daemons' sockets (`.docket/hook.sock` of an earlier docket, `hook-KEY.sock`) and log. */
+const DAEMON_FILES = /\.docket\/hook(?:-[0-9a-f]{16})?\.sock|\.docket\/hook-serve\.log/;
+const DAEMON_FILES_NAME = ".docket/hook-KEY.sock";
 
 function guardedPath(value: unknown, roots: readonly string[]): string | undefined {
   if (typeof value !== "string" || value === "") return undefined;
@@ -21,7 +25,12 @@ function guardedPath(value: unknown, roots: readonly string[]): string | undefin
     const rel = relative(root, isAbsolute(value) ? value : resolve(roots[0] ?? root, value));
     const hit = GUARDED.find((file) => rel === file || rel.startsWith(`${file}/`));
     if (hit) return hit;
+    if (rel.startsWith(".docket/hook") && DAEMON_FILES.test(rel)) return DAEMON_FILES_NAME;
   }
+  // A long project's sockets (hook-socket.ts): absolute, wherever the call runs.
+  const folder = privateSocketFolderPath();
+  const absolute = resolve(roots[0] ?? "/", value);
+  if (absolute === folder || absolute.startsWith(`${folder}/`)) return folder;
   return undefined;
 }
 
@@ -37,7 +46,12 @@ function hostSettingsVote(
   if (command) {
     const text = request.args[command];
     // Words only add a deny here; the shell analysis still judges the command as a whole.
-    const hit = typeof text === "string" ? GUARDED.find((file) => text.includes(file)) : undefined;
+    const hit =
+      typeof text !== "string"
+        ? undefined
+        : (GUARDED.find((file) => text.includes(file)) ??
+          (DAEMON_FILES.test(text) ? DAEMON_FILES_NAME : undefined) ??
+          (text.includes(privateSocketFolderPath()) ? privateSocketFolderPath() : undefined));
     if (hit) return deny(`the command names ${hit}, which registers docket as the host's hook`);
     const rewrite = typeof text === "string" ? gitTreeRewrite(text) : undefined;
     if (rewrite) {

@@ -5,8 +5,10 @@
 // holds this module: about one Node start-up (bench/hook.ts, docs/adr/0068-hook-client-bundle.md,
 // 0098-the-hook-client-in-the-launcher.md). Everything that goes wrong answers deny in the host's
 // shape, as the guard does (hook-failure.ts, loaded only then), or lets a settle event pass.
+
+import { type DaemonIdentity, daemonIdentity } from "./daemon-identity.js";
 import { firstDeadline } from "./first-deadline.js";
-import { askDaemon, type DaemonReply, socketAccepts } from "./hook-client.js";
+import { askDaemon, type DaemonReply, type DaemonRequest, socketAccepts } from "./hook-client.js";
 import { hookFlag } from "./hook-flag.js";
 import { isHookHostName } from "./hook-host-names.js";
 import { hookSocketPath } from "./hook-socket.js";
@@ -100,11 +102,14 @@ export async function runHookClient(argv: readonly string[]): Promise<number> {
     text = await readHookPayload(process.stdin);
     const deadlineMs = firstDeadline();
     const reply = await new Promise<DaemonReply>((resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`docket did not answer within ${deadlineMs} ms`)),
-        deadlineMs,
-      );
-      askStartingDaemon(argv, host, text, deadlineMs).then(resolve, reject);
+      // The first deadline until the daemon has read docket's settings; then theirs (an
+      // approval's wait included), as the in-process guard's timer follows them.
+      const arm = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => reject(new Error(`docket did not answer within ${ms} ms`)), ms);
+      };
+      arm(deadlineMs);
+      askStartingDaemon(argv, host, text, deadlineMs, arm).then(resolve, reject);
     });
     clearTimeout(timer);
     if (reply.stdout) process.stdout.write(reply.stdout);
@@ -124,9 +129,18 @@ async function askStartingDaemon(
   host: string,
   text: string,
   waitMs: number,
+  onDeadline: (ms: number) => void,
 ): Promise<DaemonReply> {
-  const socket = hookSocketPath(process.cwd(), hookFlag(argv, "--socket"));
-  const first = await askDaemon(socket, host, text);
+  const cwd = process.cwd();
+  const identity = daemonIdentity({
+    cwd,
+    env: process.env,
+    config: hookFlag(argv, "--config"),
+    store: hookFlag(argv, "--store"),
+  });
+  const socket = hookSocketPath(identity, hookFlag(argv, "--socket"));
+  const request: DaemonRequest = { host, text, identity, cwd };
+  const first = await askDaemon(socket, request, onDeadline);
   if (first.status === "answered") return first.reply;
   if (!argv.includes("--prefer-daemon")) {
     throw new Error(`${first.reason} (start it with docket hook serve)`);
@@ -134,20 +148,23 @@ async function askStartingDaemon(
   const { startHookDaemon } = await import("./start-hook-daemon.js");
   await startHookDaemon({
     socket,
-    cwd: process.cwd(),
-    serveArgs: serveFlags(argv),
+    // From docket.yaml's folder, with every flag resolved: it names the same identity there.
+    cwd: identity.base,
+    serveArgs: serveFlags(identity, socket),
     answers: () => socketAccepts(socket),
     waitMs,
   });
-  const asked = await askDaemon(socket, host, text);
+  const asked = await askDaemon(socket, request, onDeadline);
   if (asked.status === "answered") return asked.reply;
   throw new Error(asked.reason);
 }
 
-/** The flags of the hook line that choose what the daemon serves. */
-function serveFlags(argv: readonly string[]): string[] {
-  return ["--config", "--store", "--socket"].flatMap((name) => {
-    const value = hookFlag(argv, name);
-    return value === undefined ? [] : [`${name}=${value}`];
-  });
+/** The flags a daemon started for `identity` gets: what the hook line chose, made absolute. */
+function serveFlags(identity: DaemonIdentity, socket: string): string[] {
+  const { config, store } = identity.parts;
+  return [
+    `--socket=${socket}`,
+    ...(config ? [`--config=${config}`] : []),
+    ...(store ? [`--store=${store}`] : []),
+  ];
 }

@@ -24,48 +24,96 @@ export type DaemonAsk =
   | { readonly status: "answered"; readonly reply: DaemonReply }
   | { readonly status: "absent"; readonly reason: string };
 
+/** One hook call as the client sends it: the host's payload and what it would be judged by. */
+export interface DaemonRequest {
+  readonly host: string;
+  readonly text: string;
+  /** The identity's parts (`daemon-identity.ts`) and key: a daemon of another answers deny. */
+  readonly identity: { readonly parts: object; readonly key: string };
+  /** The hook's working folder (the host's, which may have changed folder since). */
+  readonly cwd: string;
+}
+
+/**
+ * How a socket path stands before a connection: "ours" (a socket of this user), "replaceable"
+ * (nothing, a link or anything else, which a starting daemon replaces), or the reason it is a
+ * socket nobody may trust (another user's).
+ */
+function socketStanding(path: string): "ours" | "replaceable" | string {
+  let stat: import("node:fs").Stats | undefined;
+  try {
+    stat = (process.getBuiltinModule("node:fs") as typeof import("node:fs")).lstatSync(path);
+  } catch {
+    return "replaceable";
+  }
+  if (stat.isSymbolicLink() || !stat.isSocket()) return "replaceable";
+  const uid = process.geteuid?.();
+  if (uid !== undefined && stat.uid !== uid) {
+    return `the socket ${path} belongs to another user (uid ${stat.uid}); remove it`;
+  }
+  return "ours";
+}
+
 /**
  * Send one hook call to the daemon on `path`, with this process's parent (the host's process, for
- * whether it runs headless). Rejects when the daemon is there but fails: it drops the connection,
- * or its answer does not read as a reply.
+ * whether it runs headless). Lines before the reply set the call's deadline (`onDeadline`, once
+ * docket's settings say how long an approval may wait) or only say the daemon still works on it.
+ * Rejects when the daemon is there but fails: it drops the connection, its answer does not read
+ * as a reply, or it allows without saying it judges as this call would be judged. A path that is
+ * a link or no socket is answered as absent; another user's socket is a failure.
  *
  * @example
  * ```ts
- * declare const payload: string; // the hook's stdin, as the host sent it
- * const asked = await askDaemon("/work/app/.docket/hook.sock", "claude-code", payload);
+ * declare const request: DaemonRequest;
+ * const asked = await askDaemon("/work/app/.docket/hook-5f0c2a91d04e7b36.sock", request);
  * if (asked.status === "answered") process.stdout.write(asked.reply.stdout);
  * ```
  */
-export function askDaemon(path: string, host: string, text: string): Promise<DaemonAsk> {
+export function askDaemon(
+  path: string,
+  request: DaemonRequest,
+  onDeadline: (ms: number) => void = () => undefined,
+): Promise<DaemonAsk> {
+  const standing = socketStanding(path);
+  if (standing === "replaceable") {
+    return Promise.resolve({
+      status: "absent",
+      reason: `no docket hook daemon answers on ${path}`,
+    });
+  }
+  if (standing !== "ours") return Promise.reject(new Error(standing));
   return new Promise((resolve, reject) => {
     const client = connect(path);
     let connected = false;
     let settled = false;
-    let answer = "";
-    const answered = (line: string) => {
+    let pending = "";
+    const line = (text: string) => {
+      if (text === "") return; // the daemon still works on it
+      const deadline = readDeadline(text);
+      if (deadline !== undefined) {
+        onDeadline(deadline);
+        return;
+      }
       settled = true;
-      const reply = readReply(line);
+      client.destroy();
+      const reply = readReply(text, request.identity.key);
       if (reply === undefined) reject(new Error("the docket hook daemon gave no readable answer"));
       else resolve({ status: "answered", reply });
     };
     client.setEncoding("utf8");
     client.on("connect", () => {
       connected = true;
-      client.end(`${JSON.stringify({ host, text, parent: process.ppid })}\n`);
+      client.end(`${JSON.stringify({ ...request, parent: process.ppid })}\n`);
     });
     client.on("data", (chunk: string) => {
-      if (settled) return;
-      // The reply is one line (JSON text holds no raw newline): whole at its newline, without
-      // waiting for the daemon to close its side, which it may do only after work of its own
-      // that follows the answer (signing the trail). Each chunk is searched once: a long reply
-      // is not scanned again from its start at every chunk.
-      const end = chunk.indexOf("\n");
-      if (end === -1) {
-        answer += chunk;
-        return;
+      // Each chunk is searched once: a long reply is not scanned again from its start.
+      let from = 0;
+      for (let end = chunk.indexOf("\n"); end !== -1 && !settled; end = chunk.indexOf("\n", from)) {
+        line(pending + chunk.slice(from, end));
+        pending = "";
+        from = end + 1;
       }
-      client.destroy();
-      answered(answer + chunk.slice(0, end));
+      if (!settled) pending += chunk.slice(from);
     });
     client.on("error", (error: NodeJS.ErrnoException) => {
       if (settled) return;
@@ -79,22 +127,38 @@ export function askDaemon(path: string, host: string, text: string): Promise<Dae
     });
     client.on("close", (hadError) => {
       if (hadError || settled) return;
-      // A daemon of an earlier docket ends its reply by closing, with no newline.
-      answered(answer);
+      settled = true;
+      reject(new Error("the docket hook daemon closed without an answer"));
     });
   });
 }
 
-/** The daemon's answer as a reply, or undefined when it is anything else. */
-function readReply(answer: string): DaemonReply | undefined {
+/** A deadline line's milliseconds, or undefined when the line is not one. */
+function readDeadline(text: string): number | undefined {
+  if (!text.startsWith('{"deadline":')) return undefined;
+  try {
+    const { deadline } = JSON.parse(text) as { deadline?: unknown };
+    return typeof deadline === "number" && Number.isFinite(deadline) && deadline > 0
+      ? deadline
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The daemon's answer as a reply, or undefined when it is anything else. An answer that lets the
+ * call through must name this call's identity (`key`): only a daemon that checked it may allow.
+ */
+function readReply(answer: string, key: string): DaemonReply | undefined {
   try {
     // JSON.parse, not parseJson: this client loads nothing but itself. A key V8 misread
-    // (nodejs/node#63785) would hold a backslash, match none of these three, and fail closed.
-    const reply = JSON.parse(answer) as Partial<DaemonReply> | null;
+    // (nodejs/node#63785) would hold a backslash, match none of these, and fail closed.
+    const reply = JSON.parse(answer) as (Partial<DaemonReply> & { key?: unknown }) | null;
     if (
       typeof reply?.stdout === "string" &&
       typeof reply.stderr === "string" &&
-      (reply.exitCode === 0 || reply.exitCode === 2)
+      (reply.exitCode === 2 || (reply.exitCode === 0 && reply.key === key))
     ) {
       return { stdout: reply.stdout, stderr: reply.stderr, exitCode: reply.exitCode };
     }
@@ -107,10 +171,12 @@ function readReply(answer: string): DaemonReply | undefined {
  *
  * @example
  * ```ts
- * if (await socketAccepts(".docket/hook.sock")) console.log("a daemon serves this folder");
+ * if (await socketAccepts(".docket/hook-5f0c2a91d04e7b36.sock")) console.log("a daemon serves this folder");
  * ```
  */
 export function socketAccepts(socket: string): Promise<boolean> {
+  // A link is never a daemon's: a starting daemon replaces it.
+  if (socketStanding(socket) === "replaceable") return Promise.resolve(false);
   return new Promise((resolve) => {
     const probe = connect(socket);
     probe.on("connect", () => {

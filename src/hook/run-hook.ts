@@ -41,6 +41,10 @@ export interface RunHookOptions {
    * adapter's probe of the processes above this one); undefined when unknown.
    */
   readonly hostHeadless?: () => boolean | undefined;
+  /** The hook's working folder (default this process's): a daemon is given its client's. */
+  readonly cwd?: string;
+  /** Ends the call's wait (an approval's) when whoever asked is gone: the call is refused. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -126,7 +130,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
     await ensureHookSession(runtime.store, event, runtime.configHash);
     const headless = options.hostHeadless ?? adapter.asking.headless ?? (() => undefined);
     const approvals = hookApprover(runtime, settings, host, headless);
-    const roots = [process.cwd(), runtime.workspace, homedir()];
+    const roots = [options.cwd ?? process.cwd(), runtime.workspace, homedir()];
     const earlier =
       event.kind === "before" ? await sessionTaint(runtime.store, event.sessionId) : [];
     const confinement = await confining;
@@ -163,7 +167,7 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
     }
     const result = await checkpoint.preflight(
       { id: event.callId, name: mapping.tool, arguments: event.inputText },
-      { sessionId: event.sessionId, principal: host },
+      { sessionId: event.sessionId, principal: host, signal: options.signal },
     );
     // Absolute: the host's shell may have changed folder since (`cd sub && …` in an earlier call).
     const configFile = runtime.cli.projectFile && resolve(runtime.cli.projectFile);

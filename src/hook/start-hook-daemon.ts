@@ -27,7 +27,7 @@ export interface StartHookDaemonOptions {
  * @example
  * ```ts
  * declare const answers: () => Promise<boolean>; // asks the socket whether a daemon is there
- * const socket = "/ws/.docket/hook.sock";
+ * const socket = "/ws/.docket/hook-5f0c2a91d04e7b36.sock";
  * await startHookDaemon({ socket, cwd: process.cwd(), serveArgs: [], answers, waitMs: 10_000 });
  * ```
  */

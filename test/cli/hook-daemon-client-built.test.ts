@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DaemonIdentity, daemonIdentity } from "../../src/hook/daemon-identity.js";
 import { startFakeAnthropicAgent } from "../support/fake-providers/fake-anthropic-agent.js";
 import { claudeEnv, hostBinary, hostWorkspace, readHostTrail } from "../support/host-e2e.js";
 import { type PackedProject, packedDocket, runPacked } from "../support/packed-docket.js";
@@ -61,13 +62,19 @@ function hook(
 }
 
 /** One hook call sent on `socket` by hand: the bytes that came before the daemon's end. */
-function rawAsk(socket: string, text: string): Promise<{ beforeEnd: string }> {
+function rawAsk(
+  socket: string,
+  text: string,
+  identity: DaemonIdentity,
+): Promise<{ beforeEnd: string }> {
   return new Promise((resolve, reject) => {
     const client = connect(socket);
     let beforeEnd = "";
     client.setEncoding("utf8");
     client.on("connect", () =>
-      client.end(`${JSON.stringify({ host: "claude-code", text, parent: process.pid })}\n`),
+      client.end(
+        `${JSON.stringify({ host: "claude-code", text, identity, cwd: socket, parent: process.pid })}\n`,
+      ),
     );
     client.on("data", (chunk: string) => {
       beforeEnd += chunk;
@@ -162,7 +169,9 @@ describe("the built daemon client", () => {
         payload("t3"),
       );
       expect(failed).toMatchObject({ code: 2, stdout: "" });
-      expect(failed.stderr).toMatch(/the docket hook daemon (failed|gave no readable answer)/);
+      expect(failed.stderr).toMatch(
+        /the docket hook daemon (failed|gave no readable answer|closed without an answer)/,
+      );
       expect(failed.stderr).toContain("the call is denied");
     } finally {
       await new Promise((resolve) => broken.close(resolve));
@@ -190,9 +199,8 @@ describe("the built daemon client", () => {
       payload("t4"),
     );
     expect(unstartable).toMatchObject({ code: 2, stdout: "" });
-    expect(unstartable.stderr).toContain(
-      "docket hook serve did not start: --config missing.yaml: no such file; the call is denied",
-    );
+    // Named by the hook line, missing: no daemon is started for it.
+    expect(unstartable.stderr).toContain("--config missing.yaml: no such file; the call is denied");
     const strict = await hook(folder, ["hook", "claude-code", "--daemon"], payload("t5"));
     expect(strict).toMatchObject({ code: 2, stdout: "" });
     expect(strict.stderr).toContain("no docket hook daemon answers");
@@ -205,38 +213,64 @@ describe("the built daemon client", () => {
       join(folder, "docket.yaml"),
       "policy:\n  rules:\n    - { id: ls-ok, tool: run_command, command: 'ls *', decision: allow }\n",
     );
-    // The daemon's own policy denies what the project's allows: its answer shows who answered.
+    // A daemon of another policy, which denies what the project's allows: never asked for the
+    // project's calls, whose hook line names the project's docket.yaml (ADR 0104).
     await writeFile(
       join(folder, "daemon.yaml"),
       "policy:\n  rules:\n    - { id: daemon-no-ls, tool: run_command, command: 'ls *', decision: deny }\n",
     );
     const env = { ...process.env, HOME: folder, DOCKET_CONFIG: "", DOCKET_STORE: "" };
-    const daemon = spawn(process.execPath, [main, "hook", "serve", "--config", "daemon.yaml"], {
-      cwd: folder,
-      env,
-    });
-    try {
-      await new Promise<void>((resolve, reject) => {
+    const serve = (args: readonly string[]) => {
+      const daemon = spawn(process.execPath, [main, "hook", "serve", ...args], {
+        cwd: folder,
+        env,
+      });
+      const socket = new Promise<string>((resolve, reject) => {
         let said = "";
         daemon.stderr.on("data", (chunk) => {
           said += chunk;
-          if (said.includes("answering hook calls")) resolve();
+          const on = /answering hook calls on (\S+) \(/.exec(said)?.[1];
+          if (on) resolve(on);
         });
         daemon.on("close", () => reject(new Error(`serve ended: ${said}`)));
       });
+      return { daemon, socket };
+    };
+    const other = serve(["--config", "daemon.yaml"]);
+    const own = serve([]);
+    try {
+      const [otherSocket, ownSocket] = await Promise.all([other.socket, own.socket]);
+      expect(otherSocket).not.toBe(ownSocket);
       const answered = await hook(
         folder,
         ["hook", "claude-code", "--prefer-daemon"],
         payload("t6"),
       );
-      expect(answered.stdout).toContain('"permissionDecision":"deny"');
-      expect(answered.stdout).toContain("daemon-no-ls");
-      // On the wire, as any client reads it: one line, its newline sent before the daemon's end.
-      const raw = await rawAsk(join(folder, ".docket", "hook.sock"), payload("t6-raw"));
+      expect(answered.stdout).toContain('"permissionDecision":"allow"');
+      expect(answered.stdout).toContain("ls-ok");
+      // Asked through the other daemon's socket, the call is refused, and says why.
+      const through = await hook(
+        folder,
+        ["hook", "claude-code", "--daemon", "--socket", otherSocket],
+        payload("t6-other"),
+      );
+      expect(through).toMatchObject({ code: 2, stdout: "" });
+      expect(through.stderr).toContain("judges by another configuration");
+      // On the wire, as any client reads it: the reply is the last line, its newline sent
+      // before the daemon's end; what comes before it are deadline lines or empty lines.
+      const identity = daemonIdentity({ cwd: folder, env });
+      const raw = await rawAsk(ownSocket, payload("t6-raw"), identity);
       expect(raw.beforeEnd.endsWith("\n")).toBe(true);
-      expect(raw.beforeEnd.indexOf("\n")).toBe(raw.beforeEnd.length - 1);
-      expect(JSON.parse(raw.beforeEnd)).toMatchObject({ exitCode: 0 });
-      expect(JSON.parse(raw.beforeEnd).stdout).toContain("daemon-no-ls");
+      const lines = raw.beforeEnd.slice(0, -1).split("\n");
+      const last = JSON.parse(lines.at(-1) ?? "") as {
+        exitCode: number;
+        stdout: string;
+        key: string;
+      };
+      expect(last).toMatchObject({ exitCode: 0, key: identity.key });
+      expect(last.stdout).toContain("ls-ok");
+      for (const line of lines.slice(0, -1))
+        expect(line === "" || line.startsWith('{"deadline":')).toBe(true);
       const second = await run(process.execPath, [main, "hook", "serve"], {
         cwd: folder,
         env,
@@ -245,9 +279,11 @@ describe("the built daemon client", () => {
         (error: { stderr: string }) => error.stderr,
       );
       expect(second).toContain("a docket hook daemon already answers on");
+      // Nobody started a daemon of their own: the user's answered.
       expect(existsSync(join(folder, ".docket", "hook-serve.log"))).toBe(false);
     } finally {
-      daemon.kill("SIGTERM");
+      other.daemon.kill("SIGTERM");
+      own.daemon.kill("SIGTERM");
     }
   }, 120_000);
 

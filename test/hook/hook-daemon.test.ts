@@ -68,15 +68,17 @@ describe("docket hook serve", () => {
   it("answers through a 0600 socket in docket's own folder, and the client denies once it is gone", async () => {
     const serving = docket(["hook", "serve"], dir);
     server = serving;
-    await new Promise<void>((resolve, reject) => {
+    const socket = await new Promise<string>((resolve, reject) => {
       let said = "";
       serving.stderr?.on("data", (chunk) => {
         said += chunk;
-        if (said.includes("answering hook calls")) resolve();
+        const on = /answering hook calls on (\S+) \(/.exec(said)?.[1];
+        if (on) resolve(on);
       });
       serving.on("close", () => reject(new Error(`serve ended: ${said}`)));
     });
-    const socket = join(dir, ".docket", "hook.sock");
+    // One socket for each configuration, in docket's own folder beside docket.yaml (ADR 0104).
+    expect(socket).toMatch(new RegExp(`^${dir}/\\.docket/hook-[0-9a-f]{16}\\.sock$`));
     expect(statSync(socket).mode & 0o777).toBe(0o600);
     expect(
       runtimeOwnFiles({ storeUrl: "sqlite:.docket/docket.db", cwd: dir, workspace: dir }).find(
@@ -135,7 +137,9 @@ describe("docket hook serve", () => {
           payload("d5"),
         );
         expect(failed.code).toBe(2);
-        expect(failed.stderr).toMatch(/the docket hook daemon (failed|gave no readable answer)/);
+        expect(failed.stderr).toMatch(
+          /the docket hook daemon (failed|gave no readable answer|closed without an answer)/,
+        );
         expect(failed.stdout).toBe("");
       }
     } finally {
@@ -149,9 +153,7 @@ describe("docket hook serve", () => {
     const failed = await answer(["hook", "claude-code", ...flags], dir, payload("d6"));
     expect(failed.code).toBe(2);
     expect(failed.stdout).toBe("");
-    expect(failed.stderr).toMatch(
-      /docket hook serve did not start: --config missing\.yaml: no such file; the call is denied/,
-    );
+    expect(failed.stderr).toMatch(/--config missing\.yaml: no such file; the call is denied/);
     const prompt = JSON.stringify({
       session_id: "daemon-1",
       hook_event_name: "UserPromptSubmit",
@@ -159,7 +161,7 @@ describe("docket hook serve", () => {
     });
     const settled = await answer(["hook", "claude-code", ...flags], dir, prompt);
     expect(settled.code).toBe(0);
-    expect(settled.stderr).toContain("did not start");
+    expect(settled.stderr).toContain("--config missing.yaml: no such file");
     expect(settled.stderr).not.toContain("denied");
   }, 90_000);
 

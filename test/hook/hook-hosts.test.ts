@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
 import { approvalIdFor, decideApproval } from "../../src/approval/decide-approval.js";
 import type { HookReply } from "../../src/hook/hook-answer.js";
+import { privateSocketFolderPath } from "../../src/hook/hook-socket.js";
 import type { HostName } from "../../src/hook/host-registry.js";
 import { runHook } from "../../src/hook/run-hook.js";
 import { openStore } from "../../src/store/open-store.js";
@@ -164,6 +165,10 @@ describe("docket hook claude-code", () => {
       ["Write", { file_path: join(dir, ".claude", "settings.json"), content: "{}" }],
       ["Bash", { command: "ls; echo '{}' > .claude/settings.json" }],
       ["Read", { file_path: join(dir, ".docket", "hook.sock") }],
+      // Every daemon's socket and its log (ADR 0104), and a long project's private folder.
+      ["Bash", { command: `rm ${join(dir, ".docket", "hook-0123456789abcdef.sock")}` }],
+      ["Write", { file_path: join(dir, ".docket", "hook-serve.log"), content: "" }],
+      ["Bash", { command: `ls ${privateSocketFolderPath()}` }],
       ["Bash", { command: "ls docket.yaml; rm docket.yaml" }],
     ];
     let n = 0;

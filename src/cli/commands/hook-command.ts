@@ -2,6 +2,7 @@ import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { containedCall } from "../../hook/contained-call.js";
 import { runContained } from "../../hook/contained-exec.js";
+import { daemonIdentity } from "../../hook/daemon-identity.js";
 import { daemonLifetime } from "../../hook/daemon-lifetime.js";
 import { hookSocketPath } from "../../hook/hook-socket.js";
 import { runHookTest } from "../../hook/hook-test.js";
@@ -160,15 +161,33 @@ async function serve(flags: {
   socket?: string;
   exitWhenIdle?: string;
 }) {
-  const socket = hookSocketPath(process.cwd(), flags.socket);
+  const named = () =>
+    daemonIdentity({
+      cwd: process.cwd(),
+      env: process.env,
+      config: flags.config,
+      store: flags.store,
+    });
+  const identity = named();
+  const socket = hookSocketPath(identity, flags.socket);
   const idleSeconds = flags.exitWhenIdle === undefined ? undefined : Number(flags.exitWhenIdle);
   if (idleSeconds !== undefined && !(Number.isFinite(idleSeconds) && idleSeconds > 0)) {
     commandFailure(2, "docket.hook.idle", "docket: --exit-when-idle takes a number of seconds.");
   }
   const runtime = await openHookRuntime(flags);
-  // A daemon outlives edits: a changed docket.yaml takes effect without a restart.
+  // Edited while it loaded: what it read may be either text, so it names neither.
+  if (named().key !== identity.key) {
+    await runtime.close();
+    commandFailure(
+      1,
+      "docket.hook.serve",
+      "docket: docket.yaml changed while the hook daemon started; start it again.",
+    );
+  }
+  // A policy file's edits take effect without a restart; an edit of docket.yaml or the user
+  // layer names another identity, whose calls start a daemon of their own (ADR 0104).
   runtime.watchPolicy();
-  const server = await serveHooks(runtime, socket);
+  const server = await serveHooks(runtime, socket, identity);
   process.stderr.write(
     `docket: answering hook calls on ${socket} (process ${process.pid}; stop with Ctrl-C)\n`,
   );
@@ -209,7 +228,10 @@ export function registerHookCommand(program: Command): void {
       .option("--store <url>", "the store to use")
       .option("--daemon", "ask docket hook serve; deny when it is not running")
       .option("--prefer-daemon", "ask docket hook serve, starting it when none runs")
-      .option("--socket <path>", "the daemon's socket (default .docket/hook.sock)")
+      .option(
+        "--socket <path>",
+        "the daemon's socket (default .docket/hook-KEY.sock beside docket.yaml)",
+      )
       .action(() =>
         // Only reached when main.ts did not take the call; never answer allow from here.
         commandFailure(
@@ -246,11 +268,11 @@ export function registerHookCommand(program: Command): void {
   hook
     .command("serve")
     .description(
-      "Answer hook calls on a Unix socket (0600, .docket/hook.sock) with docket kept loaded.",
+      "Answer hook calls on a Unix socket (0600, .docket/hook-KEY.sock) with docket kept loaded.",
     )
     .option("--config <file>", "docket.yaml to use")
     .option("--store <url>", "the store to use")
-    .option("--socket <path>", "where to listen (default .docket/hook.sock)")
+    .option("--socket <path>", "where to listen (default .docket/hook-KEY.sock beside docket.yaml)")
     .option("--exit-when-idle <seconds>", "end after this long without a hook call")
     .action(serve);
   for (const action of ["install", "uninstall"] as const) {

@@ -1,0 +1,102 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { daemonIdentity, identityMismatch } from "./daemon-identity.js";
+
+// What a hook call would be judged by: equal for calls a daemon may answer alike, different
+// for any change of docket.yaml, the user layer, the store or the environment docket reads.
+function project(yaml = "policy:\n  rules: []\n") {
+  const root = mkdtempSync(join(tmpdir(), "docket-identity-"));
+  writeFileSync(join(root, "docket.yaml"), yaml);
+  mkdirSync(join(root, "sub", "deep"), { recursive: true });
+  const home = mkdtempSync(join(tmpdir(), "docket-identity-home-"));
+  return { root, env: { HOME: home, PATH: "/usr/bin" } as NodeJS.ProcessEnv };
+}
+
+describe("daemonIdentity", () => {
+  it("is the same from any folder of the project, and its socket folder is docket.yaml's", () => {
+    const { root, env } = project();
+    const top = daemonIdentity({ cwd: root, env });
+    const deep = daemonIdentity({ cwd: join(root, "sub", "deep"), env });
+    expect(deep.key).toBe(top.key);
+    expect(deep.base).toBe(root);
+    expect(top.key).toMatch(/^[0-9a-f]{16}$/);
+    // Given as a flag, relative to the hook's folder: the same file, the same identity.
+    expect(daemonIdentity({ cwd: join(root, "sub"), env, config: "../docket.yaml" }).key).toBe(
+      top.key,
+    );
+  });
+
+  it("differs for another docket.yaml, an edit of it, or another store, and says how", () => {
+    const { root, env } = project();
+    const own = daemonIdentity({ cwd: root, env });
+    writeFileSync(join(root, "lax.yaml"), "policy:\n  rules: []\n");
+    const lax = daemonIdentity({ cwd: root, env, config: "lax.yaml" });
+    expect(lax.key).not.toBe(own.key);
+    expect(identityMismatch(own.parts, lax.parts)).toMatch(
+      /reads .*docket\.yaml, this call .*lax\.yaml/,
+    );
+    const viaEnv = daemonIdentity({ cwd: root, env: { ...env, DOCKET_CONFIG: "lax.yaml" } });
+    expect(viaEnv.key).toBe(lax.key);
+    writeFileSync(join(root, "docket.yaml"), "policy:\n  rules: []\nhooks:\n  ask: {}\n");
+    const edited = daemonIdentity({ cwd: root, env });
+    expect(edited.key).not.toBe(own.key);
+    expect(identityMismatch(own.parts, edited.parts)).toContain("is not the one it read");
+    const stored = daemonIdentity({ cwd: root, env, store: "other.db" });
+    expect(identityMismatch(edited.parts, stored.parts)).toContain(`sqlite:${root}/other.db`);
+    expect(daemonIdentity({ cwd: root, env: { ...env, DOCKET_STORE: "other.db" } }).key).toBe(
+      stored.key,
+    );
+  });
+
+  it("follows the environment docket reads, and only that", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: docket.yaml's ${NAME}, not a template.
+    const { root, env } = project("policy:\n  rules: []\nstore: ${APP_STORE:-sqlite:a.db}\n");
+    const own = daemonIdentity({ cwd: root, env });
+    const same = (extra: NodeJS.ProcessEnv) =>
+      daemonIdentity({ cwd: root, env: { ...env, ...extra } }).key;
+    expect(same({ UNRELATED: "x", DOCKET_HOOK_TIMEOUT: "5000" })).toBe(own.key);
+    for (const changed of [
+      { DOCKET_MANAGED_POLICY: "/etc/docket/managed.yaml" },
+      { XDG_CONFIG_HOME: "/elsewhere" },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" },
+      { APP_STORE: "sqlite:b.db" }, // named by docket.yaml
+    ]) {
+      expect(same(changed)).not.toBe(own.key);
+    }
+    const secret = daemonIdentity({ cwd: root, env: { ...env, DOCKET_TOKEN: "s3cret-value" } });
+    expect(JSON.stringify(secret)).not.toContain("s3cret-value");
+  });
+
+  it("reads the user layer too", () => {
+    const { root, env } = project();
+    const own = daemonIdentity({ cwd: root, env });
+    mkdirSync(join(env.HOME as string, ".config", "docket"), { recursive: true });
+    writeFileSync(
+      join(env.HOME as string, ".config", "docket", "config.yaml"),
+      "policy:\n  rules: []\n",
+    );
+    const withUser = daemonIdentity({ cwd: root, env });
+    expect(identityMismatch(own.parts, withUser.parts)).toContain("user configuration");
+  });
+
+  it("without docket.yaml, each folder is its own", () => {
+    const bare = mkdtempSync(join(tmpdir(), "docket-identity-bare-"));
+    mkdirSync(join(bare, "a"));
+    const env = { HOME: bare };
+    const top = daemonIdentity({ cwd: bare, env });
+    expect(top.parts.config).toBe("");
+    expect(daemonIdentity({ cwd: join(bare, "a"), env }).key).not.toBe(top.key);
+  });
+
+  it("judges nothing that is not a whole identity", () => {
+    const { root, env } = project();
+    const own = daemonIdentity({ cwd: root, env }).parts;
+    expect(identityMismatch(own, own)).toBeUndefined();
+    expect(identityMismatch(own, { ...own })).toBeUndefined();
+    expect(identityMismatch(own, undefined)).toBe("the call did not say what judges it");
+    expect(identityMismatch(own, { ...own, env: 1 })).toContain("environment");
+    expect(identityMismatch(own, { config: own.config })).toBeDefined();
+  });
+});

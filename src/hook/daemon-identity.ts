@@ -1,0 +1,165 @@
+// What a hook call would be judged by, named the same way by the thin client and by `docket hook
+// serve`: a daemon answers only calls that would be judged as it judges (docs/adr/0104). Loaded by
+// the client in the launcher, so it reads files and hashes, and loads no configuration code.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { locateConfigFile } from "../config/locate-config-file.js";
+import { userConfigFile } from "../config/user-config-file.js";
+
+/**
+ * What decides a hook's answer besides its payload, as paths and SHA-256 digests (never a value
+ * of the environment itself, which may hold a secret).
+ */
+export interface DaemonIdentityParts {
+  /** docket.yaml, absolute, or "" when there is none. */
+  readonly config: string;
+  /** Its text's digest, or "". */
+  readonly configText: string;
+  /** The user layer's file (`~/.config/docket/config.yaml`) and its text's digest, or "". */
+  readonly user: string;
+  readonly userText: string;
+  /** `--store` or `DOCKET_STORE`, a relative SQLite path made absolute, or "". */
+  readonly store: string;
+  /** The folder docket runs from: docket.yaml's, else the working folder. */
+  readonly folder: string;
+  /** Digest of the environment docket reads (see `readsVariable`). */
+  readonly env: string;
+}
+
+/** A daemon's identity: its parts, the folder whose `.docket/` holds its socket, and its key. */
+export interface DaemonIdentity {
+  readonly parts: DaemonIdentityParts;
+  readonly base: string;
+  /** 16 hex characters of the parts' digest: the socket's name. */
+  readonly key: string;
+}
+
+/** What a hook line or `docket hook serve` was given. */
+export interface DaemonIdentityRequest {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly config?: string | undefined;
+  readonly store?: string | undefined;
+}
+
+const PART_NAMES: readonly (keyof DaemonIdentityParts)[] = [
+  "config",
+  "configText",
+  "user",
+  "userText",
+  "store",
+  "folder",
+  "env",
+];
+
+function digest(text: string): string {
+  return process.getBuiltinModule("node:crypto").hash("sha256", text);
+}
+
+function textOf(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+}
+
+/** The variables docket reads besides those a configuration names with `${NAME}`. */
+function readsVariable(name: string): boolean {
+  // DOCKET_CONFIG and DOCKET_STORE are parts of their own, resolved; the timeout is the client's.
+  if (name === "DOCKET_CONFIG" || name === "DOCKET_STORE" || name === "DOCKET_HOOK_TIMEOUT") {
+    return false;
+  }
+  return (
+    name.startsWith("DOCKET_") ||
+    name.startsWith("OTEL_") ||
+    name === "HOME" ||
+    name === "XDG_CONFIG_HOME"
+  );
+}
+
+function namedVariables(texts: readonly (string | undefined)[]): Set<string> {
+  const names = new Set<string>();
+  for (const text of texts) {
+    for (const match of text?.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g) ?? []) {
+      if (match[1]) names.add(match[1]);
+    }
+  }
+  return names;
+}
+
+function resolvedStore(store: string | undefined, cwd: string): string {
+  if (store === undefined || store.trim() === "") return "";
+  if (store.includes("://") || store === ":memory:" || store.startsWith("sqlite::memory:")) {
+    return store;
+  }
+  const path = store.startsWith("sqlite:") ? store.slice("sqlite:".length) : store;
+  return isAbsolute(path) ? store : `sqlite:${resolve(cwd, path)}`;
+}
+
+/**
+ * Name what a hook call from `cwd` with these flags and this environment would be judged by:
+ * docket.yaml found as every command finds it (a missing `--config` file throws, as it does for
+ * them), the user layer, the store, and the environment docket reads. Two requests with the same
+ * key are judged alike; a daemon started for one answers the other.
+ *
+ * @example
+ * ```ts
+ * const identity = daemonIdentity({ cwd: process.cwd(), env: process.env });
+ * identity.key; // e.g. "5f0c2a91d04e7b36"
+ * ```
+ */
+export function daemonIdentity({ cwd, env, config, store }: DaemonIdentityRequest): DaemonIdentity {
+  const lookup = locateConfigFile({ flag: config, env, cwd });
+  if (lookup.status === "missing") throw new Error(lookup.message);
+  const found = lookup.status === "found" ? lookup.location : undefined;
+  const configText = found ? textOf(found.file) : undefined;
+  const user = userConfigFile(env);
+  const userText = textOf(user);
+  const base = found ? dirname(found.file) : resolve(cwd);
+  const named = namedVariables([configText, userText]);
+  const read = Object.keys(env)
+    .filter((name) => readsVariable(name) || named.has(name))
+    .sort()
+    .map((name) => [name, env[name] ?? ""]);
+  const parts: DaemonIdentityParts = {
+    config: found?.file ?? "",
+    configText: configText === undefined ? "" : digest(configText),
+    user,
+    userText: userText === undefined ? "" : digest(userText),
+    store: resolvedStore(store ?? env.DOCKET_STORE, cwd),
+    folder: base,
+    env: digest(JSON.stringify(read)),
+  };
+  return { parts, base, key: digest(JSON.stringify(parts)).slice(0, 16) };
+}
+
+/**
+ * Why a call that names `theirs` is not one a daemon of `own` may judge, or undefined when it is.
+ * Anything that is not a whole set of parts (an older client's request) is not.
+ *
+ * @example
+ * ```ts
+ * declare const own: DaemonIdentityParts;
+ * identityMismatch(own, own); // undefined
+ * identityMismatch(own, { ...own, configText: "0" }); // "docket.yaml is not the one it read"
+ * ```
+ */
+export function identityMismatch(own: DaemonIdentityParts, theirs: unknown): string | undefined {
+  if (typeof theirs !== "object" || theirs === null) return "the call did not say what judges it";
+  const given = theirs as Record<string, unknown>;
+  const differs = PART_NAMES.find((name) => given[name] !== own[name]);
+  switch (differs) {
+    case undefined:
+      return undefined;
+    case "config":
+      return `it reads ${own.config || "no docket.yaml"}, this call ${typeof given.config === "string" && given.config ? given.config : "no docket.yaml"}`;
+    case "configText":
+      return `${own.config} is not the one it read`;
+    case "user":
+    case "userText":
+      return `the user configuration ${own.user} is not the one it read`;
+    case "store":
+      return `it writes ${own.store || "the configured store"}, this call ${typeof given.store === "string" && given.store ? given.store : "the configured store"}`;
+    case "folder":
+      return `it runs from ${own.folder}, this call from ${String(given.folder)}`;
+    case "env":
+      return "this call's environment (HOME, XDG_CONFIG_HOME, DOCKET_* or OTEL_* variables, or one a configuration names) is not the daemon's";
+  }
+}
