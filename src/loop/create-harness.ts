@@ -9,6 +9,7 @@ import { DocketError } from "../errors/docket-error.js";
 import { asModelV4 } from "../model/as-model-v4.js";
 import { resolveModel } from "../model/resolve-model.js";
 import { checkPolicyConfig } from "../policy/check-policy-config.js";
+import { toPolicyFunction } from "../policy/policy.js";
 import type { Store } from "../store/store.js";
 import { resolveTelemetry } from "../telemetry/telemetry.js";
 import { earlierTaint } from "./earlier-taint.js";
@@ -125,6 +126,10 @@ export function createHarness(options: HarnessOptions): Harness {
       tools.map((tool) => tool.name),
     );
   }
+  // Made once for every run of this harness: a plain { rules } policy turned into a function per
+  // run would build its engine (and compile every rule) again each run. An engine given here is
+  // asked at each call, so a policy holder's reload (the CLI's watchPolicy) still takes effect.
+  const decide = policy ? toPolicyFunction(policy) : undefined;
   const menu: LanguageModelV4FunctionTool[] = tools.map((tool) => ({
     type: "function",
     name: tool.name,
@@ -252,7 +257,7 @@ export function createHarness(options: HarnessOptions): Harness {
         maxCallsPerRun: limits.maxToolCallsPerRun,
         maxResultBytes: limits.maxResultBytes,
       },
-      ...(options.policy ? { policy: options.policy } : {}),
+      ...(decide ? { policy: decide } : {}),
       ...(approver ? { approvals: approver } : {}),
       ...(run.onEvent
         ? watchCalls(emit, options.events)
