@@ -169,7 +169,11 @@ export { loadModelScript, type ModelScript, parseModelScript } from "./model/mod
 export { REASONING_LEVELS, type ReasoningLevel } from "./model/reasoning-level.js";
 export type { ModelSettings } from "./model/resolve-model.js";
 export { resolveModel } from "./model/resolve-model.js";
-export { createScriptedModel, type ScriptedModel } from "./model/scripted-model.js";
+export {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+} from "./model/scripted-model.js";
 export type { EffectiveDefaults } from "./policy/compile-layers.js";
 export type { GrantScope } from "./policy/grant-scope.js";
 export {

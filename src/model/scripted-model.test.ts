@@ -134,4 +134,32 @@ describe("the scripted model", () => {
     expect(() => parseModelScript("turns: [\n", "broken.yaml")).toThrowError(/^broken\.yaml:\d+: /);
     expect(() => parseModelScript("turns: []\nextra: 1\n", "x.yaml")).toThrowError(/x\.yaml:/);
   });
+
+  // Issue 38: a model that answers without yielding lets work deferred to the event loop (the
+  // store's group commit) gather a whole run, which no model behind a network allows.
+  it.each(["doGenerate", "doStream"] as const)(
+    "lets the event loop turn once before %s answers, as a network reply does",
+    async (method) => {
+      const model = createScriptedModel(script);
+      const order: string[] = [];
+      setImmediate(() => {
+        order.push("queued before the call");
+        // Queued in the turn after: a model that yields twice answers after it.
+        setImmediate(() => order.push("the turn after"));
+      });
+      await model[method]({ prompt: toPrompt([{ role: "user", text: "where is my order?" }]) });
+      order.push("answered");
+      expect(order).toEqual(["queued before the call", "answered"]);
+    },
+  );
+
+  it("answers without yielding when told to (a bench that yields itself, outside its timing)", async () => {
+    const model = createScriptedModel(script, { yieldPerCall: false });
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    await model.doGenerate({ prompt: toPrompt([{ role: "user", text: "where is my order?" }]) });
+    expect(turned).toBe(false);
+  });
 });

@@ -90,10 +90,25 @@ function contentOf(turn: ScriptedTurn): LanguageModelV4Content[] {
   return content;
 }
 
+/** How a scripted model answers. */
+export interface ScriptedModelOptions {
+  /**
+   * Yield to the event loop once per call before answering, as a reply over the network does
+   * (default true). Only a bench that yields itself, outside the span it times, turns it off.
+   */
+  readonly yieldPerCall?: boolean;
+}
+
+/** One turn of the event loop: what a caller of a real model always gets before the reply. */
+const nextTurnOfTheEventLoop = (): Promise<void> =>
+  new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * A model that replays scripted assistant turns: for tests and the offline demo. It speaks the
  * same LanguageModelV4 interface as the real providers, streaming or not, so everything after it
- * is the real loop.
+ * is the real loop. Each call yields to the event loop once before it answers: a model that never
+ * yields lets work deferred to the event loop (the store's group commit) gather a whole run,
+ * which no real model allows (issue 38).
  *
  * @example
  * ```ts
@@ -101,7 +116,10 @@ function contentOf(turn: ScriptedTurn): LanguageModelV4Content[] {
  * const model = createScriptedModel(parseModelScript("turns:\n  - text: Hi\n", "inline"));
  * ```
  */
-export function createScriptedModel(script: ModelScript): ScriptedModel {
+export function createScriptedModel(
+  script: ModelScript,
+  { yieldPerCall = true }: ScriptedModelOptions = {},
+): ScriptedModel {
   const requests: LanguageModelV4CallOptions[] = [];
   return {
     specificationVersion: "v4",
@@ -111,6 +129,8 @@ export function createScriptedModel(script: ModelScript): ScriptedModel {
     requests,
     async doGenerate(options): Promise<LanguageModelV4GenerateResult> {
       requests.push(options);
+      if (yieldPerCall) await nextTurnOfTheEventLoop();
+      // After the wait, as a provider notices a cancel that came while its reply was on the way.
       options.abortSignal?.throwIfAborted();
       const turn = turnFor(script, options);
       return {
@@ -125,6 +145,8 @@ export function createScriptedModel(script: ModelScript): ScriptedModel {
     },
     async doStream(options): Promise<LanguageModelV4StreamResult> {
       requests.push(options);
+      if (yieldPerCall) await nextTurnOfTheEventLoop();
+      // After the wait, as a provider notices a cancel that came while its reply was on the way.
       options.abortSignal?.throwIfAborted();
       const turn = turnFor(script, options);
       const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
@@ -184,7 +206,10 @@ export interface ScriptedModelV3 extends LanguageModelV3 {
  * const harness = createHarness({ model: createScriptedModelV3(script) });
  * ```
  */
-export function createScriptedModelV3(script: ModelScript): ScriptedModelV3 {
-  const model = createScriptedModel(script);
+export function createScriptedModelV3(
+  script: ModelScript,
+  options: ScriptedModelOptions = {},
+): ScriptedModelV3 {
+  const model = createScriptedModel(script, options);
   return { ...model, specificationVersion: "v3" } as unknown as ScriptedModelV3;
 }
