@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./stats.js";
-import { nextTurnOfTheEventLoop } from "./yielding-model.js";
 
 /** Run lengths, in turns of CALLS_PER_TURN calls: what short runs look like. */
 const LENGTHS = [1, 3, 10] as const;
@@ -34,11 +33,11 @@ interface ChildReport {
 /** The child: imports docket only now, so its load time is part of what is measured. */
 async function child(turns: number, dir: string): Promise<void> {
   const loadStart = performance.now();
-  const [{ z }, { createHarness }, { createScriptedModel }, { createPolicyEngine }, { openStore }] =
+  const [{ z }, { createHarness }, { timedModel }, { createPolicyEngine }, { openStore }] =
     await Promise.all([
       import("zod"),
       import("../src/loop/create-harness.js"),
-      import("../src/model/scripted-model.js"),
+      import("./timed-model.js"),
       import("../src/policy/policy-engine.js"),
       import("../src/store/open-store.js"),
       import("../src/cli/quiet-tool-lint.js"),
@@ -79,30 +78,9 @@ async function child(turns: number, dir: string): Promise<void> {
         { text: "All done.", toolCalls: [] },
       ],
     };
-    const inner = createScriptedModel(script);
-    let modelMs = 0;
-    // When each model request starts and ends: the gap between the first two is the first batch.
-    const marks: number[] = [];
-    // A run nobody listens to asks for whole turns: either way is timed, after a yield as a
-    // network reply gives (bench/yielding-model.ts), outside the model's time.
-    const timed = async <T>(ask: () => PromiseLike<T>): Promise<T> => {
-      await nextTurnOfTheEventLoop();
-      const start = performance.now();
-      marks.push(start);
-      try {
-        return await ask();
-      } finally {
-        modelMs += performance.now() - start;
-        marks.push(performance.now());
-      }
-    };
-    const model = {
-      ...inner,
-      doGenerate: (options: Parameters<typeof inner.doGenerate>[0]) =>
-        timed(() => inner.doGenerate(options)),
-      doStream: (options: Parameters<typeof inner.doStream>[0]) =>
-        timed(() => inner.doStream(options)),
-    };
+    // The gap between the first two model requests is the first batch; the model's own time (a
+    // yield as a network reply gives comes first, outside it) is left out of the figures.
+    const { model, spentMs, marks } = timedModel(script);
     const harness = createHarness({
       model,
       tools: [noop],
@@ -120,7 +98,7 @@ async function child(turns: number, dir: string): Promise<void> {
     const firstBatchMs = (marks[2] ?? 0) - (marks[1] ?? 0);
     return {
       ready,
-      wallUs: ((wallMs - modelMs) * 1000) / calls,
+      wallUs: ((wallMs - spentMs()) * 1000) / calls,
       cpuUs: (used.user + used.system) / calls,
       firstBatchUs: (firstBatchMs * 1000) / CALLS_PER_TURN,
     };

@@ -1,16 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LanguageModelV3, LanguageModelV4 } from "@ai-sdk/provider";
 import { z } from "zod";
 import { createAuditSigner } from "../src/audit/create-audit-signer.js";
 import { createCheckpoint } from "../src/checkpoint/create-checkpoint.js";
 import { createMemoryEventSink } from "../src/checkpoint/memory-event-sink.js";
 import type { ToolCall } from "../src/checkpoint/tool-result.js";
 import { createHarness } from "../src/loop/create-harness.js";
-import type { AnyLanguageModel } from "../src/model/as-model-v4.js";
 import type { ModelScript, ScriptedTurn } from "../src/model/model-script.js";
-import { createScriptedModel, createScriptedModelV3 } from "../src/model/scripted-model.js";
 import { createPolicyEngine } from "../src/policy/policy-engine.js";
 import type { AttestationSigner } from "../src/store/audit-attestation.js";
 import { openStore } from "../src/store/open-store.js";
@@ -22,6 +19,7 @@ import { benchLoopPeer } from "./loop-peer.js";
 import { benchLoopProfile } from "./loop-profile.js";
 import { benchLoopWarmup } from "./loop-warmup.js";
 import { median, us } from "./stats.js";
+import { timedModel } from "./timed-model.js";
 import { timedStore } from "./timed-store.js";
 
 const TURNS = 100;
@@ -56,51 +54,6 @@ function benchScript(): ModelScript {
   }
   turns.push({ text: "All done.", toolCalls: [] });
   return { source: "bench/loop", turns };
-}
-
-/**
- * Time spent in the model stub: the scripted model's doGenerate or doStream (a run nobody
- * listens to asks for whole turns), summed over a run. `v3` puts the
- * same script behind LanguageModelV3, so the run goes through docket's V3 adapter.
- */
-function timedModel(
-  script: ModelScript,
-  { yieldEachTurn = true, v3 = false }: { yieldEachTurn?: boolean; v3?: boolean } = {},
-): { model: AnyLanguageModel; spentMs: () => number } {
-  let spent = 0;
-  const timed = async <T>(run: () => PromiseLike<T>): Promise<T> => {
-    // A real model answers over the network: the event loop turns while it thinks, so each
-    // batch is committed (and signed) on its own instead of with the next ones.
-    if (yieldEachTurn) await new Promise((resolve) => setImmediate(resolve));
-    const start = performance.now();
-    try {
-      return await run();
-    } finally {
-      spent += performance.now() - start;
-    }
-  };
-  if (v3) {
-    const inner = createScriptedModelV3(script);
-    const model: LanguageModelV3 = {
-      ...inner,
-      doGenerate: (options) => timed(() => inner.doGenerate(options)),
-      doStream: (options) => timed(() => inner.doStream(options)),
-    };
-    return {
-      model,
-      spentMs: () => spent,
-    };
-  }
-  const inner = createScriptedModel(script);
-  const model: LanguageModelV4 = {
-    ...inner,
-    doGenerate: (options) => timed(() => inner.doGenerate(options)),
-    doStream: (options) => timed(() => inner.doStream(options)),
-  };
-  return {
-    model,
-    spentMs: () => spent,
-  };
 }
 
 interface HarnessRound {

@@ -11,7 +11,6 @@ import { openStore } from "../src/store/open-store.js";
 import type { TelemetryOptions } from "../src/telemetry/telemetry.js";
 import { defineTool } from "../src/tool/define-tool.js";
 import { summarise, us } from "./stats.js";
-import { yieldingModel } from "./yielding-model.js";
 
 const noop = defineTool({
   name: "noop",
@@ -81,7 +80,7 @@ function loopScript(turns: number, perTurn: number): ModelScript {
 async function loopPerCall(telemetry: TelemetryOptions | undefined, turns = 50, perTurn = 10) {
   const store = await openStore("sqlite::memory:");
   const harness = createHarness({
-    model: yieldingModel(createScriptedModel(loopScript(turns, perTurn))),
+    model: createScriptedModel(loopScript(turns, perTurn)),
     tools: [noop],
     store,
     policy: () => ({ decision: "allow" }),

@@ -11,7 +11,6 @@ import { isDocketError } from "../../src/errors/docket-error.js";
 import { createHarness } from "../../src/loop/create-harness.js";
 import { createScriptedModel } from "../../src/model/scripted-model.js";
 import { openStore } from "../../src/store/open-store.js";
-import { yieldingModel } from "../yielding-model.js";
 import { SOAK_POLICY, soakScript, soakTools } from "./soak-desk.js";
 
 const [url, effectsFile, lanesText] = process.argv.slice(2);
@@ -47,7 +46,7 @@ async function lane(): Promise<void> {
     }
     const id = open[Math.floor(Math.random() * open.length)] as string;
     const harness = createHarness({
-      model: yieldingModel(createScriptedModel(soakScript(randomUUID().slice(0, 8)))),
+      model: createScriptedModel(soakScript(randomUUID().slice(0, 8))),
       tools,
       policy: SOAK_POLICY,
       store,
