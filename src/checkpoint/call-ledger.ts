@@ -11,6 +11,12 @@ export interface RecordedOutcome {
   readonly result?: ToolResult | undefined;
 }
 
+/** The call a call id is on record for: its tool and canonical arguments' hash, when known. */
+export interface RecordedCall {
+  readonly tool: string;
+  readonly argsHash: string | undefined;
+}
+
 /**
  * What the checkpoint needs from a store to make calls safe to repeat: reserve a call id before
  * running it, keep its result, and find an earlier success of the same action. The store
@@ -67,6 +73,13 @@ export interface CallLedger {
    * without a prompt for a call that would not run.
    */
   callOutcome?(sessionId: string | undefined, callId: string): Promise<RecordedOutcome | undefined>;
+  /**
+   * Optional: the call a call id is on record for (its tool and arguments hash), if the store
+   * knows the id in this session. Read before the call is decided, so that an id reused for
+   * another call is refused before any policy, approver or handler sees it; the claim checks
+   * again (a store without this method is answered by the claim alone).
+   */
+  recordedCall?(sessionId: string | undefined, callId: string): Promise<RecordedCall | undefined>;
   /**
    * Optional: whether this call's result (its outcome) still waits for its commit (queued, or
    * being written). A store that answers it lets a write's outcome wait for the next commit (the

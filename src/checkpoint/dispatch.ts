@@ -8,6 +8,7 @@ import type { DispatchContext } from "./checkpoint-options.js";
 import type { CheckpointState } from "./checkpoint-state.js";
 import { type ExecuteInput, executeTool } from "./execute-tool.js";
 import { flowVerdict, labelNames } from "./flow-verdict.js";
+import { readRecordedCall, refuseReusedId } from "./guard-repeat.js";
 import type { HandlerWatch } from "./handler-watch.js";
 import { readArguments } from "./read-arguments.js";
 import { describeValue, readCall } from "./read-call.js";
@@ -71,6 +72,14 @@ export async function dispatch(
       `This call could not be read: ${malformed}. Send each call with a string id, a string tool name and its arguments as JSON text.`,
     );
   }
+  // The id is the model's: one the store holds for another call (another tool here, other
+  // arguments once they are read) is refused before anything decides on it, so that nothing of
+  // this call is decided, asked or run in that call's place (guard-repeat.ts).
+  const onRecord = await readRecordedCall(state, trace);
+  if (onRecord.status === "answered") return onRecord.result;
+  const { recorded } = onRecord;
+  const otherTool = refuseReusedId(trace, recorded, name);
+  if (otherTool) return otherTool;
   const listed = state.tools.get(name);
   const sealed = listed && unsealHandler(listed);
   if (!listed || !sealed) {
@@ -92,6 +101,8 @@ export async function dispatch(
     maxDepth: state.limits.maxArgumentDepth,
   });
   if (read.status === "unreadable") {
+    const reused = refuseReusedId(trace, recorded, name, "unreadable");
+    if (reused) return reused;
     return trace.refuse(
       "unreadable_arguments",
       `The arguments for ${quoteName(name)} could not be read: ${read.problem}. Send the arguments as one JSON object and call again.`,
@@ -100,6 +111,8 @@ export async function dispatch(
   let validation = validate(sealed, read.args);
   if (isThenable(validation)) validation = await validation;
   if (validation.status === "invalid") {
+    const reused = refuseReusedId(trace, recorded, name, "unreadable");
+    if (reused) return reused;
     const problems = validation.issues
       .slice(0, 20)
       .map((issue) => `${issue.path || "(the arguments)"}: ${issue.message}`)
@@ -110,6 +123,8 @@ export async function dispatch(
     );
   }
   const args = validation.value as Record<string, unknown>;
+  const otherArgs = refuseReusedId(trace, recorded, name, args);
+  if (otherArgs) return otherArgs;
   // Whether this call writes, decided once from its arguments: every later step reads `tool`.
   let tool = callTool(listed, sealed, args);
   if (isThenable(tool)) tool = await tool;

@@ -49,6 +49,16 @@ export class CallLookahead {
     if (this.rows.size > 0) this.rows = new Map();
   }
 
+  /**
+   * The row of one id without using it up: the claim that follows still finds what was read
+   * ahead. Read now (and not kept) when it was not read ahead.
+   */
+  async peek(sessionId: string, callId: string): Promise<CallRow | undefined> {
+    const known = sessionId === this.sessionId ? this.rows.get(callId) : undefined;
+    if (known === undefined) return this.db.loadCall(sessionId, callId);
+    return known ?? undefined;
+  }
+
   /** The row of one id: read ahead if it was, else read now. */
   async row(sessionId: string, callId: string): Promise<CallRow | undefined> {
     const known = sessionId === this.sessionId ? this.rows.get(callId) : undefined;

@@ -1,4 +1,4 @@
-import type { CallLedger } from "../checkpoint/call-ledger.js";
+import type { CallLedger, RecordedCall } from "../checkpoint/call-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type {
   CallFilter,
@@ -38,6 +38,8 @@ export interface CallStore extends CallLedger {
    * checkpoint calls it before a batch). Claims answer the same with or without it.
    */
   prefetchCalls(sessionId: string | undefined, callIds: readonly string[]): Promise<void>;
+  /** The tool and arguments hash a call id is on record for in the session, if it is known. */
+  recordedCall(sessionId: string | undefined, callId: string): Promise<RecordedCall | undefined>;
   /** The recorded terminal outcome of a call id, if it has one. */
   callOutcome(sessionId: string | undefined, callId: string): Promise<CallOutcome | undefined>;
   /**

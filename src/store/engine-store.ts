@@ -1,4 +1,5 @@
 import type { EmitOptions } from "../checkpoint/call-event.js";
+import type { RecordedCall } from "../checkpoint/call-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import type { AuditAttestation } from "./audit-attestation.js";
 import { releaseOwner } from "./call-owner.js";
@@ -97,7 +98,7 @@ export class EngineStore extends EngineStoreSessions implements Store {
       // A queued claim, result or closing event of the same id: commit it and claim for real.
       if (!this.queue.holds(session, id)) {
         const row = await this.lookahead.row(session, id);
-        if (row && !isClaimable(row)) return seenClaim(row);
+        if (row && !isClaimable(row, { tool, argsHash: options.argsHash })) return seenClaim(row);
         await this.queue.add(pendingClaim(session, id, { ...options, tool }, this.now()), false);
         return { status: "claimed" };
       }
@@ -148,6 +149,20 @@ export class EngineStore extends EngineStoreSessions implements Store {
     this.assertOpen();
     const ids = callIds.map((id) => storedText(String(id)));
     await this.lookahead.prefetch(this.session(sessionId), ids);
+  }
+
+  async recordedCall(
+    sessionId: string | undefined,
+    callId: string,
+  ): Promise<RecordedCall | undefined> {
+    this.assertOpen();
+    const session = this.session(sessionId);
+    const id = storedText(callId);
+    // A claim, result or closing event of the id still queued (a batch the caller commits): on
+    // record first, so that it is what is read. Only a reused id has any.
+    if (this.queue.holds(session, id)) await this.flush();
+    const row = await this.lookahead.peek(session, id);
+    return row && { tool: row.tool, argsHash: row.argsHash };
   }
 
   async recordCallResult(

@@ -153,7 +153,7 @@ export function foldCallWrite(
     case "event":
       return applyCallEvent(row, item.sessionId, item.event, owner);
     case "claim": {
-      if (row && !isClaimable(row)) {
+      if (row && !isClaimable(row, item)) {
         if (item.exclusive === true) throw new CallTaken(row);
         return row;
       }

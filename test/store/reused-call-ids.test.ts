@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { verifyStoreTrail } from "../../src/audit/verify-store-trail.js";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { renderResult } from "../../src/checkpoint/render-result.js";
 import { openStore } from "../../src/store/open-store.js";
@@ -24,6 +25,7 @@ async function sqliteUrl(): Promise<string> {
 function desk(
   store: Store,
   policy: Parameters<typeof createCheckpoint>[0]["policy"] = () => ({ decision: "allow" }),
+  approvals?: Parameters<typeof createCheckpoint>[0]["approvals"],
 ) {
   const ran: string[] = [];
   const refund = defineTool({
@@ -46,7 +48,12 @@ function desk(
       return `${order_id}: delivered`;
     },
   });
-  const checkpoint = createCheckpoint({ tools: [refund, getOrder], store, policy });
+  const checkpoint = createCheckpoint({
+    tools: [refund, getOrder],
+    store,
+    policy,
+    ...(approvals ? { approvals } : {}),
+  });
   const call = (id: string, name: string, args: unknown, sessionId?: string) =>
     checkpoint.dispatch(
       { id, name, arguments: JSON.stringify(args) },
@@ -145,6 +152,96 @@ describe.each(engines)("a reused call id, $name store", ({ url }) => {
     expect(ran).toEqual(["refund SU-1"]);
     expect(later.ran).toEqual([]);
     await reopened.close();
+  });
+
+  // The id of a call waiting for its approval is claimable again (the approved call comes back
+  // under it): another call under that id must not be decided, asked or run in its place.
+  for (const entry of ["dispatch", "preflight"] as const) {
+    it(`refuses another call under the id of one awaiting approval, unasked (${entry})`, async () => {
+      const store = await openStore(await url());
+      const session = await store.createSession({ principal: "agent", configHash: "x" });
+      const decided: string[] = [];
+      const asked: string[] = [];
+      const { ran, checkpoint } = desk(
+        store,
+        (request) => {
+          decided.push(`${request.tool.name} ${JSON.stringify(request.args)}`);
+          return { decision: request.tool.name === "refund" ? "ask" : "allow" };
+        },
+        (request) => {
+          asked.push(request.toolName);
+          return { decision: "pending", approvalId: `apr_${asked.length}` };
+        },
+      );
+      const send = (name: string, args: unknown) => {
+        const call = { id: "dup2", name, arguments: JSON.stringify(args) };
+        const ctx = { sessionId: session.id };
+        return entry === "dispatch"
+          ? checkpoint.dispatch(call, ctx)
+          : checkpoint.preflight(call, ctx);
+      };
+      const refund = { order_id: "SU-1", amount: 5 };
+      expect(await send("refund", refund)).toMatchObject({ status: "awaiting_approval" });
+
+      const read = await send("get_order", { order_id: "SU-1" });
+      expect(read).toMatchObject({ status: "refused", reason: "duplicate_call_id" });
+      expect(read.message).toMatch(
+        /"dup2" was already used in this session by a different call \(to refund\).*neither decided nor run.*new call needs an id of its own/,
+      );
+      const other = await send("refund", { ...refund, amount: 500 });
+      expect(other).toMatchObject({ status: "refused", reason: "duplicate_call_id" });
+      expect(other.message).toMatch(/\(to refund, with other arguments\)/);
+      const unreadable = await send("refund", { order_id: 7 });
+      expect(unreadable).toMatchObject({ status: "refused", reason: "duplicate_call_id" });
+      expect(decided).toEqual([`refund ${JSON.stringify(refund)}`]);
+      expect(asked).toEqual(["refund"]);
+      expect(ran).toEqual([]);
+
+      // The call on record, sent again, is what it was: asked again, not refused.
+      expect(await send("refund", refund)).toMatchObject({ status: "awaiting_approval" });
+      const [row] = await store.listCalls({ sessionId: session.id });
+      expect(row).toMatchObject({ callId: "dup2", tool: "refund", decision: "ask" });
+      expect(row?.outcome?.kind).toBe("awaiting_approval");
+      const report = await verifyStoreTrail(store, { sessionId: session.id });
+      expect(report.problems).toEqual([]);
+      await store.close();
+    });
+  }
+
+  it("never lets another call claim the id of one awaiting approval (the store's claim)", async () => {
+    const store = await openStore(await url());
+    const session = await store.createSession({ principal: "agent", configHash: "x" });
+    const { checkpoint } = desk(
+      store,
+      () => ({ decision: "ask" }),
+      () => ({ decision: "pending", approvalId: "apr_1" }),
+    );
+    const args = { order_id: "SU-1", amount: 5 };
+    await checkpoint.dispatch(
+      { id: "w1", name: "refund", arguments: JSON.stringify(args) },
+      { sessionId: session.id },
+    );
+    const [row] = await store.listCalls({ sessionId: session.id });
+    expect(row?.argsHash).toBeDefined();
+    // Claims straight to the store, as a runner that skipped the checkpoint's own look would.
+    expect(
+      await store.claimCall(session.id, "w1", { tool: "get_order", argsHash: row?.argsHash }),
+    ).toMatchObject({ status: "seen", tool: "refund" });
+    expect(
+      await store.claimCall(session.id, "w1", { tool: "refund", argsHash: "0".repeat(64) }),
+    ).toMatchObject({ status: "seen", tool: "refund" });
+    expect(
+      await store.claimCall(session.id, "w1", {
+        tool: "get_order",
+        argsHash: row?.argsHash,
+        defer: true,
+      }),
+    ).toMatchObject({ status: "seen", tool: "refund" });
+    // The approved call itself still claims it.
+    expect(
+      await store.claimCall(session.id, "w1", { tool: "refund", argsHash: row?.argsHash }),
+    ).toEqual({ status: "claimed" });
+    await store.close();
   });
 
   it("does not carry one conversation's result into another sharing the default session", async () => {

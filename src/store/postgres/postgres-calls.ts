@@ -141,7 +141,7 @@ export class PostgresCalls {
 
   claim(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {
     return this.locked(sessionId, callId, async (client, row): Promise<ClaimResult> => {
-      if (row && !isClaimable(row)) return seenClaim(row);
+      if (row && !isClaimable(row, options)) return seenClaim(row);
       const at = this.now();
       const base = row ?? newCallRow(sessionId, callId, options.tool ?? "", at);
       await this.saveMany(client, [

@@ -320,7 +320,7 @@ export class SqliteCalls {
       .transaction((): ClaimResult => {
         const row = this.load(sessionId, callId);
         const at = this.now();
-        if (row && !isClaimable(row)) return seenClaim(row);
+        if (row && !isClaimable(row, options)) return seenClaim(row);
         const base = row ?? newCallRow(sessionId, callId, options.tool ?? "", at);
         this.save({
           ...base,
