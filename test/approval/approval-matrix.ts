@@ -180,9 +180,11 @@ export function describeApprovalMatrix(engine: string, newStoreUrl: () => string
         decision: "approve",
         claim: { name: "alice" },
       });
+      // The id is on record for the approved arguments: other ones under it are another call,
+      // refused before they are decided (the approval is never taken for them).
       const result = await dispatch("c1", { ...args, amount: 2000 });
-      expect(result).toMatchObject({ status: "refused", reason: "approval_denied" });
-      expect(result.message).toContain("arguments changed");
+      expect(result).toMatchObject({ status: "refused", reason: "duplicate_call_id" });
+      expect(result.message).toContain("with other arguments");
       expect(ran).toEqual([]);
       await store.close();
     });
