@@ -1,4 +1,3 @@
-import { homedir } from "node:os";
 import * as path from "node:path";
 
 /**
@@ -12,6 +11,7 @@ import * as path from "node:path";
  * ```
  */
 export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.HOME || homedir();
+  // node:os only when HOME is unset: the hook's client, which names this file, loads nothing more.
+  const home = env.HOME || process.getBuiltinModule("node:os").homedir();
   return path.join(env.XDG_CONFIG_HOME || path.join(home, ".config"), "docket", "config.yaml");
 }

@@ -5,10 +5,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { locateConfigFile } from "../config/locate-config-file.js";
 import { userConfigFile } from "../config/user-config-file.js";
+import { fastDigest } from "../shared/fast-digest.js";
 
 /**
- * What decides a hook's answer besides its payload, as paths and SHA-256 digests (never a value
- * of the environment itself, which may hold a secret).
+ * What decides a hook's answer besides its payload, as paths and digests (`fastDigest`; never a
+ * value of the environment itself, which may hold a secret).
  */
 export interface DaemonIdentityParts {
   /** docket.yaml, absolute, or "" when there is none. */
@@ -52,9 +53,8 @@ const PART_NAMES: readonly (keyof DaemonIdentityParts)[] = [
   "env",
 ];
 
-function digest(text: string): string {
-  return process.getBuiltinModule("node:crypto").hash("sha256", text);
-}
+// Not node:crypto: loading it is about 5 ms of a hook call that the daemon answers.
+const digest = fastDigest;
 
 function textOf(file: string): string | undefined {
   return existsSync(file) ? readFileSync(file, "utf8") : undefined;
@@ -127,7 +127,7 @@ export function daemonIdentity({ cwd, env, config, store }: DaemonIdentityReques
     folder: base,
     env: digest(JSON.stringify(read)),
   };
-  return { parts, base, key: digest(JSON.stringify(parts)).slice(0, 16) };
+  return { parts, base, key: digest(JSON.stringify(parts)) };
 }
 
 /**

@@ -1,5 +1,4 @@
 import { lstatSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 /** Longest path a Unix socket may have on Linux (sun_path, with its NUL). */
@@ -20,7 +19,8 @@ function tooLong(path: string): boolean {
 export function privateSocketFolderPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.XDG_RUNTIME_DIR
     ? join(env.XDG_RUNTIME_DIR, "docket")
-    : join(tmpdir(), `docket-${process.getuid?.() ?? 0}`);
+    : // node:os only here: the hook's client, which names sockets, does not load it otherwise.
+      join(process.getBuiltinModule("node:os").tmpdir(), `docket-${process.getuid?.() ?? 0}`);
 }
 
 /**
