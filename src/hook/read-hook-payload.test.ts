@@ -70,3 +70,75 @@ describe("readHookPayload", () => {
     expect(await readHookPayload(paused)).toBe('{"a":1}');
   });
 });
+
+describe("a payload over the size docket reads whole", () => {
+  const size = MAX_HOOK_PAYLOAD_BYTES + 1024;
+  const payload = (members: Record<string, unknown>) => Buffer.from(JSON.stringify(members));
+
+  it("is read on, its large members said unread, its small ones kept", async () => {
+    const page = '"'.repeat(size);
+    const text = payload({
+      session_id: "s1",
+      hook_event_name: "PostToolUse",
+      tool_name: "WebFetch",
+      tool_input: { url: "https://evil.example/" },
+      tool_response: page,
+      tool_use_id: "toolu_1",
+    });
+    for (const read of [
+      readHookPayload(chunksOf(splitEvery(text, 65_536))),
+      (() => {
+        const stream = new PassThrough();
+        const reading = readHookPayload(stream);
+        for (const chunk of splitEvery(text, 65_536)) stream.write(chunk);
+        stream.end();
+        return reading;
+      })(),
+    ]) {
+      const read_ = JSON.parse(await read) as Record<string, unknown>;
+      expect(read_).toMatchObject({
+        session_id: "s1",
+        hook_event_name: "PostToolUse",
+        tool_name: "WebFetch",
+        tool_input: { url: "https://evil.example/" },
+        tool_use_id: "toolu_1",
+      });
+      expect(read_.tool_response).toMatch(
+        /^\[docket: this member .* was \d+ bytes in all, more than docket reads; its content was not recorded\]$/,
+      );
+      expect(JSON.stringify(read_)).not.toContain('\\"\\"');
+    }
+  });
+
+  it("keeps no tool input too large to read: the call is then unreadable", async () => {
+    const text = payload({
+      session_id: "s1",
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: "a", content: "x".repeat(size) },
+    });
+    const read = JSON.parse(await readHookPayload(chunksOf([text]))) as Record<string, unknown>;
+    expect(read).toEqual({ session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Write" });
+  });
+
+  it("agrees with JSON.parse on every member it keeps, however the bytes are split", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }),
+        fc.integer({ min: 1, max: 50 }),
+        async (members, every) => {
+          const text = Buffer.concat([payload(members), Buffer.from(" ".repeat(size))]);
+          const read = JSON.parse(await readHookPayload(chunksOf(splitEvery(text, every * 4096))));
+          expect(read).toEqual(JSON.parse(JSON.stringify(members)));
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
+
+function splitEvery(bytes: Buffer, size: number): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) parts.push(bytes.subarray(at, at + size));
+  return parts;
+}

@@ -1,9 +1,12 @@
 import type { ToolResult } from "../checkpoint/tool-result.js";
 import { hashCanonical } from "../shared/canonical-json.js";
+import { isAwaiting } from "./call-claimable.js";
 import type { CallOutcome, CallRecord } from "./call-record.js";
 import { primitiveJson } from "./json-members.js";
 import { storedText } from "./pending-event.js";
 import type { StoreEvent } from "./store-event.js";
+
+export { type CallIdentity, isClaimable, isOtherCall } from "./call-claimable.js";
 
 /** A calls row as the engines keep it: the record plus the saved result's JSON text. */
 export interface CallRow extends CallRecord {
@@ -256,48 +259,6 @@ function isOpen(row: CallRow): boolean {
   return row.state === "requested" || row.state === "claimed" || isAwaiting(row);
 }
 
-/** The call that asks for an id: its tool and arguments hash, as far as it gives them. */
-export interface CallIdentity {
-  readonly tool?: string | undefined;
-  readonly argsHash?: string | undefined;
-}
-
-/**
- * Whether `claimCall` may reserve this call: never seen as claimed, or stopped only to wait for an
- * approval (after the decision the same call id is dispatched again and must be able to run);
- * and, when the claim says which call it is (`by`), the id's record is not another call's. The
- * id is the model's: a call reusing the id of one waiting for its approval never takes its place.
- *
- * @example
- * ```ts
- * declare const row: CallRow | undefined;
- * const seen = row && !isClaimable(row, { tool: "refund" }) ? { status: "seen", state: row.state } : undefined;
- * ```
- */
-export function isClaimable(row: CallRow, by?: CallIdentity): boolean {
-  const open = (row.state === "requested" && row.claimedAt === undefined) || isAwaiting(row);
-  return open && (by === undefined || !isOtherCall(row, by));
-}
-
-/**
- * Whether a call id's record belongs to another call than `by`: another tool, or other arguments
- * (their hashes differ). What either side does not know (no tool yet, arguments never hashed)
- * tells nothing: a row whose arguments were only folded in this transaction is not hashed here.
- *
- * @example
- * ```ts
- * isOtherCall({ tool: "write_file", argsHash: "a1" }, { tool: "run_command" }); // true
- * isOtherCall({ tool: "write_file", argsHash: undefined }, { tool: "write_file", argsHash: "b2" }); // false
- * ```
- */
-export function isOtherCall(
-  row: { readonly tool: string; readonly argsHash?: string | undefined },
-  by: CallIdentity,
-): boolean {
-  if (by.tool && row.tool && by.tool !== row.tool) return true;
-  return by.argsHash !== undefined && row.argsHash !== undefined && by.argsHash !== row.argsHash;
-}
-
 /**
  * A read that started and has no outcome. In the store its claim made it `claimed`; folded from
  * the chain alone (verify, which sees no claims) it is still `requested`: recovery's
@@ -308,10 +269,6 @@ function isStartedRead(row: CallRecord): boolean {
     isReadInFlight(row) ||
     (row.state === "requested" && row.writes === false && row.startedAt !== undefined)
   );
-}
-
-function isAwaiting(row: CallRow): boolean {
-  return row.state === "finished" && row.outcome?.kind === "awaiting_approval";
 }
 
 /**

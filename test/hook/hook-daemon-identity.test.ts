@@ -1,11 +1,12 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
-import { installedCliPath, useInstalledCli } from "../support/installed-cli.js";
+import { type HookAnswer, hookCall } from "../support/hook-call.js";
+import { useInstalledCli } from "../support/installed-cli.js";
 
 // A daemon answers only the calls it would judge as the hook would in-process (ADR 0104): the
 // same docket.yaml (as it is now), user layer, store and environment, from any folder of the
@@ -37,37 +38,14 @@ async function project(
   return { root, env };
 }
 
-interface Answer {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function hook(
   cwd: string,
   env: NodeJS.ProcessEnv,
   payload: object,
   flags: readonly string[] = [],
-  started?: (child: ReturnType<typeof spawn>) => void,
-): Promise<Answer> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [installedCliPath(), "hook", "claude-code", "--prefer-daemon", ...flags],
-      { cwd, env },
-    );
-    started?.(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(payload));
-  });
+  started?: (child: ChildProcess) => void,
+): Promise<HookAnswer> {
+  return hookCall({ cwd, env }, ["--prefer-daemon", ...flags], JSON.stringify(payload), started);
 }
 
 const bash = (id: string, command: string, session = "id-1") => ({
@@ -78,7 +56,7 @@ const bash = (id: string, command: string, session = "id-1") => ({
   tool_use_id: id,
 });
 
-function decision(answer: Answer): string {
+function decision(answer: HookAnswer): string {
   const parsed = JSON.parse(answer.stdout) as { hookSpecificOutput: Record<string, string> };
   return parsed.hookSpecificOutput.permissionDecision ?? "";
 }
@@ -156,7 +134,7 @@ describe("a daemon's call and its client", () => {
   it("a call whose client left is cancelled: an approval given later clears nothing", async () => {
     const { root, env } = await project(WAITING.replace("wait: 4s", "wait: 30s"));
     expect(decision(await hook(root, env, bash("c0", "ls", "gone-1")))).toBe("allow");
-    let child: ReturnType<typeof spawn> | undefined;
+    let child: ChildProcess | undefined;
     const left = hook(root, env, bash("c1", "mkdir y", "gone-1"), [], (c) => {
       child = c;
     });
