@@ -66,7 +66,7 @@ export type {
   EventBase,
   EventSink,
 } from "./checkpoint/call-event.js";
-export type { CallLedger, RecordedOutcome } from "./checkpoint/call-ledger.js";
+export type { CallLedger, RecordedCall, RecordedOutcome } from "./checkpoint/call-ledger.js";
 export type {
   CheckpointLimits,
   CheckpointOptions,

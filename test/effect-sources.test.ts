@@ -27,6 +27,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "fetches the configured authorization server's metadata and JWKS to check bearer tokens (OAuth resource server, ADR 0039); no tool reaches it",
   "hook/contained-exec.ts":
     "`docket hook exec`: runs the command a hooked host was already answered for by docket's checkpoint (its PreToolUse answer rewrote the command to this), inside the sandbox run_command uses; it decides nothing and runs nothing the checkpoint did not answer (ADR 0043)",
+  "hook/hook-socket.ts":
+    "makes the private folder (0700, this user's own) for a hook daemon's socket when the project's path is too long for one; no tool reaches it, and the hook guard keeps the folder from every tool (ADR 0104)",
   "hook/hook-test.ts":
     "`docket hook test HOST`, run by the operator: starts the installed host headless against docket's own probe model in a temporary project, which it removes afterwards",
   "hook/probe/probe-server.ts":

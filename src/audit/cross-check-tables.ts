@@ -183,6 +183,20 @@ const APPROVAL_EVENTS = new Set([
   "awaiting_approval",
 ]);
 
+/**
+ * A call that waited for an approval and came back (requested and decided again) and was
+ * cleared for its host to run (a hook's preflight): its claim is no event, as no claim is, so the
+ * row is claimed while the chain still ends at its wait, until the host reports what it did.
+ */
+function clearedAfterWait(call: CallRecord, expected: Pick<CallRow, "state" | "status">): boolean {
+  return (
+    call.state === "claimed" &&
+    call.status === "awaiting_approval" &&
+    expected.state === "finished" &&
+    expected.status === "awaiting_approval"
+  );
+}
+
 function compareCall(
   sessionId: string,
   call: CallRecord,
@@ -199,7 +213,8 @@ function compareCall(
     };
   }
   const field = COMPARED.find((key) => (call[key] ?? null) !== (expected[key] ?? null));
-  const closed = CLOSED.has(call.state) !== CLOSED.has(expected.state);
+  const closed =
+    CLOSED.has(call.state) !== CLOSED.has(expected.state) && !clearedAfterWait(call, expected);
   if (!field && !closed) return undefined;
   const what = field
     ? `its ${field} is ${JSON.stringify(call[field] ?? null)}, the chain says ${JSON.stringify(expected[field] ?? null)}`

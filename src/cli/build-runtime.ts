@@ -76,6 +76,13 @@ export interface Runtime {
    * and says why; each reload is a signed `policy_reloaded` system event.
    */
   watchPolicy(): void;
+  /**
+   * The configuration as last loaded: `cli` at start, then each one a `watchPolicy` reload
+   * loaded (a file that does not load leaves the last). A long-running hook daemon reads its
+   * `hooks:`, taint and flow settings from it on every call, so an edit reaches them as it
+   * reaches the policy (docs/adr/0104).
+   */
+  latestCli(): CliConfig;
   readonly tools: readonly Tool[];
   /** Undefined when nobody can answer: asks are then refused in words, never run. */
   readonly approvals: Approver | undefined;
@@ -335,8 +342,10 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     });
   }
   let stopWatching: (() => void) | undefined;
+  let latest = cli;
   return {
     cli,
+    latestCli: () => latest,
     store,
     policy,
     watchPolicy() {
@@ -345,15 +354,17 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
         holder,
         store,
         // Read again as at start: the config, then every policy file it names.
-        load: () =>
-          loadRuntimePolicy(
-            loadCliConfig({ config: request.config, store: request.store }, { env }),
-            {
-              env,
-              ...(request.alsoOwn ? { alsoOwn: request.alsoOwn } : {}),
-              shellParser: request.shellParser ?? "when-needed",
-            },
-          ),
+        load: async () => {
+          const reloaded = loadCliConfig({ config: request.config, store: request.store }, { env });
+          const next = await loadRuntimePolicy(reloaded, {
+            env,
+            ...(request.alsoOwn ? { alsoOwn: request.alsoOwn } : {}),
+            shellParser: request.shellParser ?? "when-needed",
+          });
+          // Kept once it loaded whole, policy included: a broken file leaves the last one.
+          latest = reloaded;
+          return next;
+        },
         log: (line) => process.stderr.write(`${line}\n`),
       });
     },

@@ -39,12 +39,11 @@ describe("daemonIdentity", () => {
     );
     const viaEnv = daemonIdentity({ cwd: root, env: { ...env, DOCKET_CONFIG: "lax.yaml" } });
     expect(viaEnv.key).toBe(lax.key);
+    // An edit is the same file: the daemon reloads it (ADR 0104).
     writeFileSync(join(root, "docket.yaml"), "policy:\n  rules: []\nhooks:\n  ask: {}\n");
-    const edited = daemonIdentity({ cwd: root, env });
-    expect(edited.key).not.toBe(own.key);
-    expect(identityMismatch(own.parts, edited.parts)).toContain("is not the one it read");
+    expect(daemonIdentity({ cwd: root, env }).key).toBe(own.key);
     const stored = daemonIdentity({ cwd: root, env, store: "other.db" });
-    expect(identityMismatch(edited.parts, stored.parts)).toContain(`sqlite:${root}/other.db`);
+    expect(identityMismatch(own.parts, stored.parts)).toContain(`sqlite:${root}/other.db`);
     expect(daemonIdentity({ cwd: root, env: { ...env, DOCKET_STORE: "other.db" } }).key).toBe(
       stored.key,
     );
@@ -69,7 +68,7 @@ describe("daemonIdentity", () => {
     expect(JSON.stringify(secret)).not.toContain("s3cret-value");
   });
 
-  it("reads the user layer too", () => {
+  it("names the user layer's file, not its text", () => {
     const { root, env } = project();
     const own = daemonIdentity({ cwd: root, env });
     mkdirSync(join(env.HOME as string, ".config", "docket"), { recursive: true });
@@ -77,8 +76,10 @@ describe("daemonIdentity", () => {
       join(env.HOME as string, ".config", "docket", "config.yaml"),
       "policy:\n  rules: []\n",
     );
-    const withUser = daemonIdentity({ cwd: root, env });
-    expect(identityMismatch(own.parts, withUser.parts)).toContain("user configuration");
+    expect(daemonIdentity({ cwd: root, env }).key).toBe(own.key);
+    const elsewhere = daemonIdentity({ cwd: root, env: { ...env, HOME: "/home/other" } });
+    expect(elsewhere.parts.user).toBe("/home/other/.config/docket/config.yaml");
+    expect(elsewhere.key).not.toBe(own.key);
   });
 
   it("without docket.yaml, each folder is its own", () => {

@@ -8,17 +8,15 @@ import { userConfigFile } from "../config/user-config-file.js";
 import { fastDigest } from "../shared/fast-digest.js";
 
 /**
- * What decides a hook's answer besides its payload, as paths and digests (`fastDigest`; never a
- * value of the environment itself, which may hold a secret).
+ * What decides a hook's answer besides its payload and the files' contents (a daemon reloads
+ * those as they change), as paths and a digest (`fastDigest`; never a value of the environment
+ * itself, which may hold a secret).
  */
 export interface DaemonIdentityParts {
   /** docket.yaml, absolute, or "" when there is none. */
   readonly config: string;
-  /** Its text's digest, or "". */
-  readonly configText: string;
-  /** The user layer's file (`~/.config/docket/config.yaml`) and its text's digest, or "". */
+  /** The user layer's file (`~/.config/docket/config.yaml`), whether or not it exists. */
   readonly user: string;
-  readonly userText: string;
   /** `--store` or `DOCKET_STORE`, a relative SQLite path made absolute, or "". */
   readonly store: string;
   /** The folder docket runs from: docket.yaml's, else the working folder. */
@@ -45,9 +43,7 @@ export interface DaemonIdentityRequest {
 
 const PART_NAMES: readonly (keyof DaemonIdentityParts)[] = [
   "config",
-  "configText",
   "user",
-  "userText",
   "store",
   "folder",
   "env",
@@ -96,8 +92,9 @@ function resolvedStore(store: string | undefined, cwd: string): string {
 /**
  * Name what a hook call from `cwd` with these flags and this environment would be judged by:
  * docket.yaml found as every command finds it (a missing `--config` file throws, as it does for
- * them), the user layer, the store, and the environment docket reads. Two requests with the same
- * key are judged alike; a daemon started for one answers the other.
+ * them), the user layer, the store, and the environment docket reads, the variables the two
+ * files name with `${NAME}` included. Two requests with the same key are judged alike; a daemon
+ * started for one answers the other, and reloads the files' contents as they change.
  *
  * @example
  * ```ts
@@ -120,9 +117,7 @@ export function daemonIdentity({ cwd, env, config, store }: DaemonIdentityReques
     .map((name) => [name, env[name] ?? ""]);
   const parts: DaemonIdentityParts = {
     config: found?.file ?? "",
-    configText: configText === undefined ? "" : digest(configText),
     user,
-    userText: userText === undefined ? "" : digest(userText),
     store: resolvedStore(store ?? env.DOCKET_STORE, cwd),
     folder: base,
     env: digest(JSON.stringify(read)),
@@ -138,7 +133,7 @@ export function daemonIdentity({ cwd, env, config, store }: DaemonIdentityReques
  * ```ts
  * declare const own: DaemonIdentityParts;
  * identityMismatch(own, own); // undefined
- * identityMismatch(own, { ...own, configText: "0" }); // "docket.yaml is not the one it read"
+ * identityMismatch(own, { ...own, store: "sqlite:/tmp/other.db" }); // "it writes …, this call sqlite:/tmp/other.db"
  * ```
  */
 export function identityMismatch(own: DaemonIdentityParts, theirs: unknown): string | undefined {
@@ -150,11 +145,8 @@ export function identityMismatch(own: DaemonIdentityParts, theirs: unknown): str
       return undefined;
     case "config":
       return `it reads ${own.config || "no docket.yaml"}, this call ${typeof given.config === "string" && given.config ? given.config : "no docket.yaml"}`;
-    case "configText":
-      return `${own.config} is not the one it read`;
     case "user":
-    case "userText":
-      return `the user configuration ${own.user} is not the one it read`;
+      return `it reads the user configuration ${own.user}, this call ${String(given.user)}`;
     case "store":
       return `it writes ${own.store || "the configured store"}, this call ${typeof given.store === "string" && given.store ? given.store : "the configured store"}`;
     case "folder":

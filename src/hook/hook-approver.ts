@@ -53,10 +53,11 @@ export function hookApprover(
     case "wait":
       return createDurableApprover({
         store: runtime.store,
-        directory: runtime.cli.directory,
+        // As last loaded: a daemon's edit of the approvers reaches the next ask (ADR 0104).
+        directory: runtime.latestCli().directory,
         mode: "wait",
         expiresMs: settings.waitMs,
-        defaultApprovers: runtime.cli.runtime.approvals.defaultApprovers,
+        defaultApprovers: runtime.latestCli().runtime.approvals.defaultApprovers,
         onPending: (approval) =>
           process.stderr.write(
             `docket: waiting up to ${Math.round(settings.waitMs / 1000)} s for approval ${approval.id}: docket approvals approve ${approval.id}\n`,

@@ -105,9 +105,11 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
   const eventName = (parseJson(options.text) as { hook_event_name: string }).hook_event_name;
   const runtime = options.runtime ?? (await openHookRuntime(options));
   try {
-    const settings = hookSettings(runtime.cli.config, host);
+    // As last loaded: a daemon's edits of docket.yaml reach hooks:, taint and flow (ADR 0104).
+    const cli = runtime.latestCli();
+    const settings = hookSettings(cli.config, host);
     const read = reading.event;
-    const mcpServers = runtime.cli.runtime.mcp?.servers ?? {};
+    const mcpServers = cli.runtime.mcp?.servers ?? {};
     const mapping = mapHostTool(
       host,
       read.toolName,
@@ -145,10 +147,10 @@ export async function runHook(options: RunHookOptions): Promise<HookReply> {
       store: runtime.store,
       principal: host,
       taint: {
-        ...runtime.cli.runtime.taint,
+        ...cli.runtime.taint,
         earlier: { sessionId: event.sessionId, sources: earlier },
       },
-      flow: runtime.flow,
+      flow: { ...cli.runtime.flow, workspace: runtime.workspace },
       ...(approvals ? { approvals } : {}),
     });
     if (event.kind === "after") {

@@ -29,8 +29,9 @@ describe("moveAsidePlanted", () => {
     const watch = watchPlanted([join(ws, "docket.yaml")]);
     writeFileSync(join(ws, "docket.yaml"), "sandbox: { mode: off }\n");
     // What a program guessing the old name (time only) would have made to block the rename.
+    // Every name of the next 5 seconds: a slow machine still finds its time-only name taken.
     const now = Date.now();
-    for (let t = now; t < now + 200; t += 1) mkdirSync(join(ws, `docket.yaml.from-sandbox-${t}`));
+    for (let t = now; t < now + 5_000; t += 1) mkdirSync(join(ws, `docket.yaml.from-sandbox-${t}`));
     const notes = moveAsidePlanted(watch, { by: "the MCP server" });
     expect(notes).toEqual([
       {

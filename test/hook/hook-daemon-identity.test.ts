@@ -93,13 +93,34 @@ describe("a hook daemon answers only for its own configuration", () => {
     expect(existsSync(join(root, "sub", "deep", ".docket"))).toBe(false);
   }, 120_000);
 
-  it("an edit of docket.yaml's hooks section reaches the next call", async () => {
+  it("an edit of docket.yaml's hooks section reaches the running daemon; a broken one keeps the last", async () => {
     const asking = `${RULES}    - { id: mkdir-ask, tool: run_command, command: 'mkdir *', decision: ask }\n`;
     const { root, env } = await project(asking);
     expect(decision(await hook(root, env, bash("e1", "mkdir a")))).toBe("ask");
+    const log = join(root, ".docket", "hook-serve.log");
+    const reloads = async (count: number) => {
+      const end = Date.now() + 20_000;
+      while (Date.now() < end) {
+        const text = await readFile(log, "utf8");
+        if (
+          text.split("policy reloaded").length - 1 + (text.split("did not load").length - 1) >=
+          count
+        ) {
+          return text;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`no reload in ${log}`);
+    };
     await writeFile(join(root, "docket.yaml"), `${asking}hooks:\n  ask:\n    claude-code: deny\n`);
-    const after = await hook(root, env, bash("e2", "mkdir b"));
-    expect(decision(after)).toBe("deny");
+    await reloads(1);
+    expect(decision(await hook(root, env, bash("e2", "mkdir b")))).toBe("deny");
+    await writeFile(join(root, "docket.yaml"), `${asking}hooks:\n  ask: [unclosed\n`);
+    expect(await reloads(2)).toContain("did not load");
+    expect(decision(await hook(root, env, bash("e3", "mkdir c")))).toBe("deny");
+    // One daemon all along: its socket is the only one.
+    const sockets = readdirSync(join(root, ".docket")).filter((name) => name.endsWith(".sock"));
+    expect(sockets).toHaveLength(1);
   }, 120_000);
 
   it("a project too deep for a socket path is served from a private folder", async () => {

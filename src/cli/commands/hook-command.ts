@@ -161,31 +161,21 @@ async function serve(flags: {
   socket?: string;
   exitWhenIdle?: string;
 }) {
-  const named = () =>
-    daemonIdentity({
-      cwd: process.cwd(),
-      env: process.env,
-      config: flags.config,
-      store: flags.store,
-    });
-  const identity = named();
-  const socket = hookSocketPath(identity, flags.socket);
   const idleSeconds = flags.exitWhenIdle === undefined ? undefined : Number(flags.exitWhenIdle);
   if (idleSeconds !== undefined && !(Number.isFinite(idleSeconds) && idleSeconds > 0)) {
     commandFailure(2, "docket.hook.idle", "docket: --exit-when-idle takes a number of seconds.");
   }
   const runtime = await openHookRuntime(flags);
-  // Edited while it loaded: what it read may be either text, so it names neither.
-  if (named().key !== identity.key) {
-    await runtime.close();
-    commandFailure(
-      1,
-      "docket.hook.serve",
-      "docket: docket.yaml changed while the hook daemon started; start it again.",
-    );
-  }
-  // A policy file's edits take effect without a restart; an edit of docket.yaml or the user
-  // layer names another identity, whose calls start a daemon of their own (ADR 0104).
+  // After the runtime: a config that does not load stops docket there, with its file and line.
+  const identity = daemonIdentity({
+    cwd: process.cwd(),
+    env: process.env,
+    config: flags.config,
+    store: flags.store,
+  });
+  const socket = hookSocketPath(identity, flags.socket);
+  // A daemon outlives edits: a changed docket.yaml takes effect without a restart, its policy and
+  // every other section the hook path reads (`latestCli`, ADR 0104).
   runtime.watchPolicy();
   const server = await serveHooks(runtime, socket, identity);
   process.stderr.write(
