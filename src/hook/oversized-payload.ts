@@ -1,3 +1,5 @@
+import { parseJson } from "../shared/parse-json.js";
+
 // A hook payload over the size docket reads whole: its top-level members are scanned as the bytes
 // go by, and only the small ones kept, so that an outside result too large to read is still
 // recorded, as unread, and still taints its session (docs/adr/0104).
@@ -86,8 +88,8 @@ export class TopLevelScan {
         case "value":
           if (this.valueEnds(byte)) {
             this.take(chunk.subarray(from, i));
-            this.endValue();
             this.phase = byte === 0x7d ? "end" : "next";
+            this.endValue();
           }
           break;
         case "end":
@@ -109,7 +111,7 @@ export class TopLevelScan {
       for (const [name, text] of this.kept) {
         // Defined, not assigned: a member named __proto__ is a member like any other.
         Object.defineProperty(kept, name, {
-          value: JSON.parse(text.toString("utf8")),
+          value: parseJson(text.toString("utf8")),
           enumerable: true,
           writable: true,
           configurable: true,
@@ -162,7 +164,14 @@ export class TopLevelScan {
   }
 
   private endValue(): void {
-    const name = JSON.parse(`"${Buffer.from(this.key).toString("utf8")}"`) as string;
+    let name: string;
+    try {
+      name = parseJson(`"${Buffer.from(this.key).toString("utf8")}"`) as string;
+    } catch {
+      // A key that is no JSON string: the payload is no JSON object.
+      this.phase = "bad";
+      return;
+    }
     if (this.keepingValue) {
       const text = Buffer.concat(this.value);
       this.keptBytes += text.length;

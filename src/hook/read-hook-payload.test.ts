@@ -142,3 +142,17 @@ function splitEvery(bytes: Buffer, size: number): Buffer[] {
   for (let at = 0; at < bytes.length; at += size) parts.push(bytes.subarray(at, at + size));
   return parts;
 }
+
+describe("a payload over the size that is no JSON object", () => {
+  it("fails, whatever breaks it: a bad key escape, a bare value, garbage after it", async () => {
+    const big = "x".repeat(MAX_HOOK_PAYLOAD_BYTES);
+    for (const text of [
+      `{"tool\\q":"${big}"}`,
+      `"${big}"`,
+      `{"a":"${big}"} trailing`,
+      `{"a":"${big}"`,
+    ]) {
+      await expect(readHookPayload(chunksOf([text]))).rejects.toThrow(/no JSON object/);
+    }
+  });
+});
