@@ -39,6 +39,8 @@ export function crossCheckCalls(
 interface OpenCall {
   row: CallRow | undefined;
   readonly firstSeq: number;
+  /** Requested again after it began to wait for an approval: it came back under its id. */
+  back?: boolean;
 }
 
 /**
@@ -76,7 +78,10 @@ export class TableCrossCheck {
   row(row: ChainRow): void {
     const event = parse(row);
     if (!event) return;
-    const entry = this.open.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
+    const entry: OpenCall = this.open.get(row.callId) ?? { row: undefined, firstSeq: row.seq };
+    if (event.type === "requested" && entry.row?.outcome?.kind === "awaiting_approval") {
+      entry.back = true;
+    }
     const folded = compact(applyCallEvent(entry.row, this.sessionId, event, "") ?? entry.row);
     // Finished (not waiting for an approval) or interrupted, a call's fold no longer moves:
     // only what is compared is kept. A later event of the same id (a repeated call id) folds
@@ -112,7 +117,7 @@ export class TableCrossCheck {
       const settled = this.settled.take(call.callId);
       const expected = settled ?? live?.row;
       const firstSeq = settled?.firstSeq ?? live?.firstSeq ?? 0;
-      const problem = compareCall(this.sessionId, call, expected, firstSeq);
+      const problem = compareCall(this.sessionId, call, expected, firstSeq, live?.back === true);
       if (problem) this.problems.push(problem);
     }
   }
@@ -184,9 +189,10 @@ const APPROVAL_EVENTS = new Set([
 ]);
 
 /**
- * A call that waited for an approval and came back (requested and decided again) and was
- * cleared for its host to run (a hook's preflight): its claim is no event, as no claim is, so the
- * row is claimed while the chain still ends at its wait, until the host reports what it did.
+ * A call that waited for an approval and came back (requested again on the chain: `back`) and
+ * was cleared for its host to run (a hook's preflight): its claim is no event, as no claim is,
+ * so the row is claimed while the chain still ends at its wait, until the host reports what it
+ * did. Without that request on the chain, a claimed row is an edit.
  */
 function clearedAfterWait(call: CallRecord, expected: Pick<CallRow, "state" | "status">): boolean {
   return (
@@ -202,6 +208,7 @@ function compareCall(
   call: CallRecord,
   expected: Pick<CallRow, (typeof COMPARED)[number] | "state"> | undefined,
   firstSeq: number,
+  back: boolean,
 ): TrailProblem | undefined {
   if (!expected) {
     if (call.decision === undefined && call.status === undefined) return undefined;
@@ -214,7 +221,8 @@ function compareCall(
   }
   const field = COMPARED.find((key) => (call[key] ?? null) !== (expected[key] ?? null));
   const closed =
-    CLOSED.has(call.state) !== CLOSED.has(expected.state) && !clearedAfterWait(call, expected);
+    CLOSED.has(call.state) !== CLOSED.has(expected.state) &&
+    !(back && clearedAfterWait(call, expected));
   if (!field && !closed) return undefined;
   const what = field
     ? `its ${field} is ${JSON.stringify(call[field] ?? null)}, the chain says ${JSON.stringify(expected[field] ?? null)}`

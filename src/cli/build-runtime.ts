@@ -25,7 +25,7 @@ import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import { createAlwaysAllow } from "./always-allow-rule.js";
 import { resumeCommand } from "./commands/resume-hint.js";
-import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
+import { type CliConfig, loadCliConfig, userConfigFile } from "./load-cli-config.js";
 import { packageRoot } from "./package-root.js";
 import { watchPolicyFiles } from "./policy-reloader.js";
 import { loadRuntimePolicy } from "./runtime-policy.js";
@@ -350,7 +350,8 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     policy,
     watchPolicy() {
       stopWatching ??= watchPolicyFiles({
-        files: loaded.files,
+        // The user layer's config.yaml too: its approvers, MCP servers and rules reach a daemon.
+        files: [...new Set([...loaded.files, userConfigFile(env)])],
         holder,
         store,
         // Read again as at start: the config, then every policy file it names.
@@ -363,7 +364,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
           });
           // Kept once it loaded whole, policy included: a broken file leaves the last one.
           latest = reloaded;
-          return next;
+          return { ...next, files: [...new Set([...next.files, userConfigFile(env)])] };
         },
         log: (line) => process.stderr.write(`${line}\n`),
       });

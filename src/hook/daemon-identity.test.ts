@@ -68,15 +68,19 @@ describe("daemonIdentity", () => {
     expect(JSON.stringify(secret)).not.toContain("s3cret-value");
   });
 
-  it("names the user layer's file, not its text", () => {
+  it("names the user layer's files and whether they exist, not their text", () => {
     const { root, env } = project();
     const own = daemonIdentity({ cwd: root, env });
-    mkdirSync(join(env.HOME as string, ".config", "docket"), { recursive: true });
-    writeFileSync(
-      join(env.HOME as string, ".config", "docket", "config.yaml"),
-      "policy:\n  rules: []\n",
-    );
-    expect(daemonIdentity({ cwd: root, env }).key).toBe(own.key);
+    const folder = join(env.HOME as string, ".config", "docket");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "config.yaml"), "policy:\n  rules: []\n");
+    // Made after a daemon started: one it never watched, so another identity.
+    const made = daemonIdentity({ cwd: root, env });
+    expect(identityMismatch(own.parts, made.parts)).toContain("was made or removed");
+    writeFileSync(join(folder, "config.yaml"), "policy:\n  rules: [] # edited\n");
+    expect(daemonIdentity({ cwd: root, env }).key).toBe(made.key);
+    writeFileSync(join(folder, "policy.yaml"), "rules: []\n");
+    expect(daemonIdentity({ cwd: root, env }).key).not.toBe(made.key);
     const elsewhere = daemonIdentity({ cwd: root, env: { ...env, HOME: "/home/other" } });
     expect(elsewhere.parts.user).toBe("/home/other/.config/docket/config.yaml");
     expect(elsewhere.key).not.toBe(own.key);

@@ -2,7 +2,7 @@
 // serve`: a daemon answers only calls that would be judged as it judges (docs/adr/0104). Loaded by
 // the client in the launcher, so it reads files and hashes, and loads no configuration code.
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { locateConfigFile } from "../config/locate-config-file.js";
 import { userConfigFile } from "../config/user-config-file.js";
 import { fastDigest } from "../shared/fast-digest.js";
@@ -17,6 +17,11 @@ export interface DaemonIdentityParts {
   readonly config: string;
   /** The user layer's file (`~/.config/docket/config.yaml`), whether or not it exists. */
   readonly user: string;
+  /**
+   * Which of the user's two files exist (config.yaml, policy.yaml beside it), as "10" and the
+   * like: a file made or removed after a daemon started is a configuration it never watched.
+   */
+  readonly present: string;
   /** `--store` or `DOCKET_STORE`, a relative SQLite path made absolute, or "". */
   readonly store: string;
   /** The folder docket runs from: docket.yaml's, else the working folder. */
@@ -44,6 +49,7 @@ export interface DaemonIdentityRequest {
 const PART_NAMES: readonly (keyof DaemonIdentityParts)[] = [
   "config",
   "user",
+  "present",
   "store",
   "folder",
   "env",
@@ -118,6 +124,7 @@ export function daemonIdentity({ cwd, env, config, store }: DaemonIdentityReques
   const parts: DaemonIdentityParts = {
     config: found?.file ?? "",
     user,
+    present: `${userText === undefined ? 0 : 1}${existsSync(join(dirname(user), "policy.yaml")) ? 1 : 0}`,
     store: resolvedStore(store ?? env.DOCKET_STORE, cwd),
     folder: base,
     env: digest(JSON.stringify(read)),
@@ -147,6 +154,8 @@ export function identityMismatch(own: DaemonIdentityParts, theirs: unknown): str
       return `it reads ${own.config || "no docket.yaml"}, this call ${typeof given.config === "string" && given.config ? given.config : "no docket.yaml"}`;
     case "user":
       return `it reads the user configuration ${own.user}, this call ${String(given.user)}`;
+    case "present":
+      return `the user's config.yaml or policy.yaml beside ${own.user} was made or removed since it started`;
     case "store":
       return `it writes ${own.store || "the configured store"}, this call ${typeof given.store === "string" && given.store ? given.store : "the configured store"}`;
     case "folder":

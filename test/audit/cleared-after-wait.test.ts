@@ -7,6 +7,7 @@ import { verifyStoreTrail } from "../../src/audit/verify-store-trail.js";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import type { Decision } from "../../src/policy/policy.js";
 import { openStore } from "../../src/store/open-store.js";
+import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 
 // A call that waited for an approval comes back under its id and is cleared for its host to run
@@ -58,6 +59,44 @@ describe("a call cleared for its host after waiting for an approval", () => {
       expect(ran.problems).toEqual([]);
       const [row] = await store.listCalls({ sessionId: session.id });
       expect(row?.state).toBe("finished");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a waiting call's row claimed with no second request on the chain is an edit", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "docket-cleared-after-wait-"));
+    dirs.push(dir);
+    const file = join(dir, "d.db");
+    const store = await openStore(`sqlite:${file}`);
+    try {
+      const session = (await store.createSession({ principal: "agent", configHash: "x" })).id;
+      const checkpoint = createCheckpoint({
+        tools: [
+          defineTool({
+            name: "refund",
+            description: "Refund an order.",
+            input: z.object({ order_id: z.string().describe("the order") }),
+            writes: true,
+            handler: () => "done",
+          }),
+        ],
+        store,
+        policy: () => ({ decision: "ask" }),
+        approvals: () => ({ decision: "pending", approvalId: "apr_1" }),
+      });
+      const call = { id: "a", name: "refund", arguments: '{"order_id":"SU-1"}' };
+      await checkpoint.preflight(call, { sessionId: session });
+      expect((await verifyStoreTrail(store, { sessionId: session })).problems).toEqual([]);
+      // Another connection edits the row as a hook's claim would leave it, with nothing on the
+      // chain that brought the call back.
+      const db = openNodeSqlite(file);
+      db.prepare("UPDATE calls SET state = 'claimed' WHERE call_id = 'a'").run();
+      db.close();
+      const report = await verifyStoreTrail(store, { sessionId: session });
+      expect(report.problems.map((problem) => problem.message)).toEqual([
+        'the calls row of "a" contradicts the chain: its state is claimed, the chain says finished',
+      ]);
     } finally {
       await store.close();
     }
