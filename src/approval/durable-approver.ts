@@ -173,12 +173,21 @@ export function createDurableApprover({
             message: `This call to ${request.tool.name} is waiting for approval (request ${id}); it has not run.`,
           };
         }
-        if (request.signal.aborted)
-          return {
+        if (request.signal.aborted) {
+          // Withdrawn: a decision given after this clears nothing, and the queue says so.
+          // Withdrawn, in the words the chain records (its cross-check reads both): a decision
+          // given after this clears nothing. One decided meanwhile keeps its decision; the call
+          // is not run either way.
+          const withdrawn = {
             decision: "deny",
             by: "docket",
             reason: "the run was cancelled while waiting for approval",
-          };
+          } as const;
+          await store
+            .decideApproval(id, { decision: "denied", by: withdrawn.by, reason: withdrawn.reason })
+            .catch(() => undefined);
+          return withdrawn;
+        }
         await (watch ?? pollingWatch()).next(
           Math.min(pollMs, Math.max(1, (approval.expiresAt ?? Number.POSITIVE_INFINITY) - now())),
           request.signal,

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { userInfo } from "node:os";
 import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
@@ -102,6 +103,12 @@ export interface Runtime {
    */
   readonly networkApprover: NetworkApprover | undefined;
   close(): Promise<void>;
+}
+
+/** The policy's files and the user layer's config.yaml, when it exists: what a reload watches. */
+function withUserConfig(files: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const user = userConfigFile(env);
+  return existsSync(user) ? [...new Set([...files, user])] : [...files];
 }
 
 /** The operator at this terminal: `--as`, else the only token-less approver, else the OS user. */
@@ -350,8 +357,9 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
     policy,
     watchPolicy() {
       stopWatching ??= watchPolicyFiles({
-        // The user layer's config.yaml too: its approvers, MCP servers and rules reach a daemon.
-        files: [...new Set([...loaded.files, userConfigFile(env)])],
+        // The user layer's config.yaml too, when there is one: its approvers, MCP servers and
+        // rules reach a long-running daemon. (One made later is another hook daemon's: ADR 0104.)
+        files: withUserConfig(loaded.files, env),
         holder,
         store,
         // Read again as at start: the config, then every policy file it names.
@@ -364,7 +372,7 @@ export async function buildRuntime(request: RuntimeRequest): Promise<Runtime> {
           });
           // Kept once it loaded whole, policy included: a broken file leaves the last one.
           latest = reloaded;
-          return { ...next, files: [...new Set([...next.files, userConfigFile(env)])] };
+          return { ...next, files: withUserConfig(next.files, env) };
         },
         log: (line) => process.stderr.write(`${line}\n`),
       });

@@ -15,17 +15,20 @@ function project(yaml = "policy:\n  rules: []\n") {
 }
 
 describe("daemonIdentity", () => {
-  it("is the same from any folder of the project, and its socket folder is docket.yaml's", () => {
+  it("is one folder's, its socket folder docket.yaml's, and the same for the same file named", () => {
     const { root, env } = project();
     const top = daemonIdentity({ cwd: root, env });
     const deep = daemonIdentity({ cwd: join(root, "sub", "deep"), env });
-    expect(deep.key).toBe(top.key);
+    // Relative paths in a command, and the docket.yaml protected, are the folder's.
+    expect(deep.key).not.toBe(top.key);
+    expect(identityMismatch(top.parts, deep.parts)).toContain("runs from");
     expect(deep.base).toBe(root);
     expect(top.key).toMatch(/^[0-9a-f]{16}$/);
     // Given as a flag, relative to the hook's folder: the same file, the same identity.
-    expect(daemonIdentity({ cwd: join(root, "sub"), env, config: "../docket.yaml" }).key).toBe(
-      top.key,
-    );
+    expect(daemonIdentity({ cwd: root, env, config: "docket.yaml" }).key).toBe(top.key);
+    expect(
+      daemonIdentity({ cwd: join(root, "sub"), env, config: "../docket.yaml" }).parts.config,
+    ).toBe(join(root, "docket.yaml"));
   });
 
   it("differs for another docket.yaml, an edit of it, or another store, and says how", () => {

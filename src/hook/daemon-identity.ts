@@ -24,13 +24,19 @@ export interface DaemonIdentityParts {
   readonly present: string;
   /** `--store` or `DOCKET_STORE`, a relative SQLite path made absolute, or "". */
   readonly store: string;
-  /** The folder docket runs from: docket.yaml's, else the working folder. */
+  /**
+   * The hook's working folder: docket resolves a command's relative paths, and protects the
+   * docket.yaml, from there, so a daemon serves the calls of one folder (ADR 0104).
+   */
   readonly folder: string;
   /** Digest of the environment docket reads (see `readsVariable`). */
   readonly env: string;
 }
 
-/** A daemon's identity: its parts, the folder whose `.docket/` holds its socket, and its key. */
+/**
+ * A daemon's identity: its parts, the folder whose `.docket/` holds its socket (docket.yaml's,
+ * else the working folder), and its key.
+ */
 export interface DaemonIdentity {
   readonly parts: DaemonIdentityParts;
   readonly base: string;
@@ -126,7 +132,7 @@ export function daemonIdentity({ cwd, env, config, store }: DaemonIdentityReques
     user,
     present: `${userText === undefined ? 0 : 1}${existsSync(join(dirname(user), "policy.yaml")) ? 1 : 0}`,
     store: resolvedStore(store ?? env.DOCKET_STORE, cwd),
-    folder: base,
+    folder: resolve(cwd),
     env: digest(JSON.stringify(read)),
   };
   return { parts, base, key: digest(JSON.stringify(parts)) };

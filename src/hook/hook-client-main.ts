@@ -148,8 +148,8 @@ async function askStartingDaemon(
   const { startHookDaemon } = await import("./start-hook-daemon.js");
   await startHookDaemon({
     socket,
-    // From docket.yaml's folder, with every flag resolved: it names the same identity there.
-    cwd: identity.base,
+    // From this hook's folder, as the in-process hook runs: it names the same identity there.
+    cwd,
     serveArgs: serveFlags(identity, socket),
     answers: () => socketAccepts(socket),
     waitMs,

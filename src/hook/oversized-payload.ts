@@ -6,8 +6,21 @@ import { parseJson } from "../shared/parse-json.js";
 
 /** The largest member kept of an oversized payload, in bytes of JSON text. */
 const MAX_MEMBER_BYTES = 1024 * 1024;
-/** The most kept of an oversized payload in all. */
+/** The most kept of an oversized payload's members over `SMALL_MEMBER_BYTES`, in all. */
 const MAX_KEPT_BYTES = 2 * 1024 * 1024;
+/** A member at most this long is always kept (an event's name, a session or call id). */
+const SMALL_MEMBER_BYTES = 64 * 1024;
+/**
+ * The events that report a call the host already ran, of every host (test/hook checks the list
+ * against the hosts' tables): only their result may be unread, and their input too (the call is
+ * found by its id), since what ran ran; before a call runs, all of it is read or it is denied.
+ */
+export const AFTER_EVENTS: ReadonlySet<string> = new Set([
+  "PostToolUse",
+  "PostToolUseFailure",
+  "AfterTool",
+  "tool.execute.after",
+]);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -45,6 +58,7 @@ export class TopLevelScan {
   private keptBytes = 0;
   private readonly kept = new Map<string, Buffer>();
   private readonly skipped: string[] = [];
+  private readonly names = new Set<string>();
 
   /** True once the bytes cannot be one JSON object: nothing more need be read. */
   get failed(): boolean {
@@ -154,7 +168,10 @@ export class TopLevelScan {
   private take(bytes: Buffer): void {
     if (!this.keepingValue || bytes.length === 0) return;
     this.valueBytes += bytes.length;
-    if (this.valueBytes > MAX_MEMBER_BYTES || this.keptBytes + this.valueBytes > MAX_KEPT_BYTES) {
+    if (
+      this.valueBytes > MAX_MEMBER_BYTES ||
+      (this.valueBytes > SMALL_MEMBER_BYTES && this.keptBytes + this.valueBytes > MAX_KEPT_BYTES)
+    ) {
       this.keepingValue = false;
       this.value = [];
       return;
@@ -172,12 +189,18 @@ export class TopLevelScan {
       this.phase = "bad";
       return;
     }
+    // A member named twice: JSON.parse would keep the last, a host never writes one; no guess.
+    if (this.names.has(name)) {
+      this.phase = "bad";
+      return;
+    }
+    this.names.add(name);
     if (this.keepingValue) {
       const text = Buffer.concat(this.value);
-      this.keptBytes += text.length;
+      // Small members do not count against what is kept: those that say what the call is.
+      if (text.length > SMALL_MEMBER_BYTES) this.keptBytes += text.length;
       this.kept.set(name, text);
     } else {
-      this.kept.delete(name);
       this.skipped.push(name);
     }
     this.value = [];
@@ -185,16 +208,17 @@ export class TopLevelScan {
 }
 
 /**
- * The payload docket reads in place of one over its size: the members kept, and each member too
- * large to keep replaced by a line saying so (a host's result, `tool_response`, is then recorded
- * as unread, and an outside tool's still taints its session); undefined when the bytes were not
- * a JSON object. A call whose input was too large keeps no `tool_input`, and is denied as
- * unreadable.
+ * The payload docket reads in place of one over its size, or undefined when it cannot stand for
+ * it: the bytes were no JSON object, named a member twice, or left out of what was kept anything
+ * but an after-event's result (`tool_response`, replaced by a line saying it was not read, so the
+ * call is recorded as unread and an outside tool's result still taints its session) and input
+ * (`{}`: the call is found by its id). Before a call runs, everything it says is read, or the
+ * call is denied as unreadable.
  *
  * @example
  * ```ts
  * const scan = new TopLevelScan();
- * declare const bytes: Buffer; // a payload of 9 MiB
+ * declare const bytes: Buffer; // a PostToolUse payload of 9 MiB
  * scan.push(bytes);
  * unreadPayload(scan, bytes.length); // '{"hook_event_name":"PostToolUse",…,"tool_response":"[docket: …]"}'
  * ```
@@ -202,11 +226,18 @@ export class TopLevelScan {
 export function unreadPayload(scan: TopLevelScan, size: number): string | undefined {
   const read = scan.finish();
   if (read === undefined) return undefined;
+  const event = read.kept.hook_event_name;
+  const after = typeof event === "string" && AFTER_EVENTS.has(event);
   const payload: Record<string, unknown> = { ...read.kept };
   for (const name of read.skipped) {
-    if (name === "tool_input") continue;
-    payload[name] =
-      `[docket: this member of the host's payload was ${size} bytes in all, more than docket reads; its content was not recorded]`;
+    if (after && name === "tool_response") {
+      payload[name] =
+        `[docket: the host's result was part of a payload of ${size} bytes, more than docket reads; its content was not recorded]`;
+    } else if (after && name === "tool_input") {
+      payload[name] = {};
+    } else {
+      return undefined;
+    }
   }
   return JSON.stringify(payload);
 }

@@ -104,21 +104,64 @@ describe("a payload over the size docket reads whole", () => {
         tool_use_id: "toolu_1",
       });
       expect(read_.tool_response).toMatch(
-        /^\[docket: this member .* was \d+ bytes in all, more than docket reads; its content was not recorded\]$/,
+        /^\[docket: the host's result was part of a payload of \d+ bytes, more than docket reads; its content was not recorded\]$/,
       );
       expect(JSON.stringify(read_)).not.toContain('\\"\\"');
     }
   });
 
-  it("keeps no tool input too large to read: the call is then unreadable", async () => {
+  it("reads every member of a call before it runs, or fails: a huge input is not read", async () => {
     const text = payload({
       session_id: "s1",
       hook_event_name: "PreToolUse",
       tool_name: "Write",
       tool_input: { file_path: "a", content: "x".repeat(size) },
     });
+    await expect(readHookPayload(chunksOf([text]))).rejects.toThrow(/no call it can judge/);
+  });
+
+  it("after a call ran, a huge input stands as empty: the call is found by its id", async () => {
+    const text = payload({
+      session_id: "s1",
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: "a", content: "x".repeat(size) },
+      tool_response: "ok",
+      tool_use_id: "toolu_1",
+    });
     const read = JSON.parse(await readHookPayload(chunksOf([text]))) as Record<string, unknown>;
-    expect(read).toEqual({ session_id: "s1", hook_event_name: "PreToolUse", tool_name: "Write" });
+    expect(read).toEqual({
+      session_id: "s1",
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: {},
+      tool_response: "ok",
+      tool_use_id: "toolu_1",
+    });
+  });
+
+  it("fails on a member named twice, whichever copy is large", async () => {
+    const big = "x".repeat(size);
+    for (const text of [
+      `{"hook_event_name":"${big}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~"}}`,
+      `{"hook_event_name":"PostToolUse","tool_response":"${big}","hook_event_name":"PreToolUse"}`,
+      `{"tool_name":"Bash","tool_response":"${big}","tool_name":"Read"}`,
+    ]) {
+      await expect(readHookPayload(chunksOf([text]))).rejects.toThrow(/no call it can judge/);
+    }
+  });
+
+  it("fails when a large member is anything but an after-event's result or input", async () => {
+    const big = "x".repeat(size);
+    for (const members of [
+      { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: {}, tool_response: big },
+      { hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {}, extra: big },
+      { hook_event_name: big, tool_name: "Bash", tool_input: {} },
+    ]) {
+      await expect(readHookPayload(chunksOf([payload(members)]))).rejects.toThrow(
+        /no call it can judge/,
+      );
+    }
   });
 
   it("agrees with JSON.parse on every member it keeps, however the bytes are split", async () => {
@@ -152,7 +195,7 @@ describe("a payload over the size that is no JSON object", () => {
       `{"a":"${big}"} trailing`,
       `{"a":"${big}"`,
     ]) {
-      await expect(readHookPayload(chunksOf([text]))).rejects.toThrow(/no JSON object/);
+      await expect(readHookPayload(chunksOf([text]))).rejects.toThrow(/no call it can judge/);
     }
   });
 });

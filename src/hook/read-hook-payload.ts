@@ -151,5 +151,7 @@ function closedEarly(): Error {
 }
 
 function tooLarge(): Error {
-  return new Error(`the payload is over ${MAX_HOOK_PAYLOAD_BYTES} bytes and is no JSON object`);
+  return new Error(
+    `the payload is over ${MAX_HOOK_PAYLOAD_BYTES} bytes, and what docket reads of one that size is no call it can judge`,
+  );
 }

@@ -18,8 +18,11 @@ import { runHook } from "./run-hook.js";
  */
 const MAX_REQUEST_CHARS = 6 * MAX_HOOK_PAYLOAD_BYTES + 64 * 1024;
 
-/** How often a daemon working on a call (an approval's wait) writes to learn its client left. */
-const STILL_WORKING_MS = 1_000;
+/**
+ * How often a daemon working on a call (an approval's wait) writes to learn its client left: a
+ * decision that lands within this of the client leaving may still clear the call (ADR 0104).
+ */
+const STILL_WORKING_MS = 200;
 
 /** A failure's answer in the host's way: a deny for a blocking event, a notice for a settle event. */
 function failed(host: string, text: string, reason: string): HookReply {

@@ -64,9 +64,6 @@ export function ownFileSpec(runtime: RuntimeFiles = {}): OwnFileSpec {
     directories.push({ path: path.join(base, ".docket"), what: "docket's state folder" });
     files.push({ path: path.join(base, "docket.yaml"), what: "docket.yaml" });
     files.push({ path: path.join(base, "docket.lock.json"), what: "the MCP tool pins" });
-    // Every docket.yaml below: docket run from a subfolder (a host that keeps its `cd`, a hook
-    // daemon serving the whole project) would find that one first.
-    globs.push({ pattern: path.join(base, "**", "docket.yaml"), what: "a docket.yaml" });
   }
   if (runtime.configFile !== undefined) {
     files.push({ path: path.resolve(cwd, runtime.configFile), what: "docket.yaml" });

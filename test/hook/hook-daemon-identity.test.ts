@@ -87,9 +87,18 @@ describe("a hook daemon answers only for its own configuration", () => {
     await mkdir(join(root, "sub", "deep"), { recursive: true });
     const deep = await hook(join(root, "sub", "deep"), env, bash("l4", "rm -rf src"));
     expect(decision(deep)).toBe("deny");
-    // Two daemons, both in docket.yaml's folder: none in the subfolder.
+    // A subfolder's daemon protects the docket.yaml a later call from there would find, as the
+    // in-process hook does.
+    const nearer = await hook(join(root, "sub", "deep"), env, {
+      ...bash("l5", ""),
+      tool_name: "Write",
+      tool_input: { file_path: join(root, "sub", "deep", "docket.yaml"), content: "policy: {}\n" },
+    });
+    expect(decision(nearer)).toBe("deny");
+    // Three daemons (the lax one, the project's from its folder and from sub/deep), all in
+    // docket.yaml's folder: no .docket/ in the subfolder.
     const sockets = readdirSync(join(root, ".docket")).filter((name) => name.endsWith(".sock"));
-    expect(sockets).toHaveLength(2);
+    expect(sockets).toHaveLength(3);
     expect(existsSync(join(root, "sub", "deep", ".docket"))).toBe(false);
   }, 120_000);
 
@@ -169,10 +178,16 @@ describe("a daemon's call and its client", () => {
       expect(pending).toBeDefined();
       child?.kill("SIGKILL");
       await left;
-      // The daemon learns its client left within a second or two, and ends the wait.
-      await new Promise((r) => setTimeout(r, 2_500));
-      await store.decideApproval(pending as string, { decision: "approved", by: "late" });
-      await new Promise((r) => setTimeout(r, 1_500));
+      // The daemon learns its client left within a fraction of a second, and ends the wait.
+      await new Promise((r) => setTimeout(r, 2_000));
+      // Withdrawn with the call: an approver who comes later finds it decided.
+      expect((await store.getApproval(pending as string))?.status).toBe("denied");
+      const late = await store.decideApproval(pending as string, {
+        decision: "approved",
+        by: "late",
+      });
+      expect(late.status).toBe("conflict");
+      await new Promise((r) => setTimeout(r, 1_000));
       const events = await store.listEvents({ sessionId: "gone-1", callId: "c1" });
       const types = events.map((event) => event.event.type);
       expect(types).toContain("refused");
