@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { userInfo } from "node:os";
 import type { Approver } from "../approval/approval.js";
 import { type ApproverDirectory, createApproverDirectory } from "../approval/approver-directory.js";
@@ -26,9 +25,9 @@ import type { TelemetryOptions } from "../telemetry/telemetry.js";
 import type { Tool } from "../tool/tool.js";
 import { createAlwaysAllow } from "./always-allow-rule.js";
 import { resumeCommand } from "./commands/resume-hint.js";
-import { type CliConfig, loadCliConfig, userConfigFile } from "./load-cli-config.js";
+import { type CliConfig, loadCliConfig } from "./load-cli-config.js";
 import { packageRoot } from "./package-root.js";
-import { watchPolicyFiles } from "./policy-reloader.js";
+import { watchPolicyFiles, withUserConfig } from "./policy-reloader.js";
 import { loadRuntimePolicy } from "./runtime-policy.js";
 import { probeSandboxEarly, protectedSandbox, sandboxNotice } from "./runtime-sandbox.js";
 import { type StartedTelemetry, startTelemetry } from "./start-telemetry.js";
@@ -103,12 +102,6 @@ export interface Runtime {
    */
   readonly networkApprover: NetworkApprover | undefined;
   close(): Promise<void>;
-}
-
-/** The policy's files and the user layer's config.yaml, when it exists: what a reload watches. */
-function withUserConfig(files: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const user = userConfigFile(env);
-  return existsSync(user) ? [...new Set([...files, user])] : [...files];
 }
 
 /** The operator at this terminal: `--as`, else the only token-less approver, else the OS user. */

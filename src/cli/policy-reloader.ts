@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { type FSWatcher, readFileSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, readFileSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
+import { userConfigFile } from "../config/user-config-file.js";
 import type { PolicyHolder } from "../policy/policy-holder.js";
 import type { Store } from "../store/store.js";
 import { type PolicyFileHash, policyReloaded } from "../system-events/policy-reloaded.js";
@@ -131,4 +132,18 @@ export function watchPolicyFiles({
     for (const watcher of watchers) watcher.close();
     watchers = [];
   };
+}
+
+/**
+ * The policy's files and the user layer's config.yaml, when it exists: what a reload watches, so
+ * that its approvers, MCP servers and rules reach a long-running daemon too.
+ *
+ * @example
+ * ```ts
+ * withUserConfig(["/work/app/docket.yaml"], { HOME: "/home/ada" }); // and ~/.config/docket/config.yaml if it exists
+ * ```
+ */
+export function withUserConfig(files: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const user = userConfigFile(env);
+  return existsSync(user) ? [...new Set([...files, user])] : [...files];
 }
