@@ -77,9 +77,13 @@ export interface CallLedger {
    * Optional: the call a call id is on record for (its tool and arguments hash), if the store
    * knows the id in this session. Read before the call is decided, so that an id reused for
    * another call is refused before any policy, approver or handler sees it; the claim checks
-   * again (a store without this method is answered by the claim alone).
+   * again (a store without this method is answered by the claim alone). A store that knows the
+   * answer without a read (an id its batch read ahead) may give it at once, not as a promise.
    */
-  recordedCall?(sessionId: string | undefined, callId: string): Promise<RecordedCall | undefined>;
+  recordedCall?(
+    sessionId: string | undefined,
+    callId: string,
+  ): RecordedCall | undefined | Promise<RecordedCall | undefined>;
   /**
    * Optional: whether this call's result (its outcome) still waits for its commit (queued, or
    * being written). A store that answers it lets a write's outcome wait for the next commit (the

@@ -75,7 +75,8 @@ export async function dispatch(
   // The id is the model's: one the store holds for another call (another tool here, other
   // arguments once they are read) is refused before anything decides on it, so that nothing of
   // this call is decided, asked or run in that call's place (guard-repeat.ts).
-  const onRecord = await readRecordedCall(state, trace);
+  let onRecord = readRecordedCall(state, trace);
+  if (isThenable(onRecord)) onRecord = await onRecord;
   if (onRecord.status === "answered") return onRecord.result;
   const { recorded } = onRecord;
   const otherTool = refuseReusedId(trace, recorded, name);

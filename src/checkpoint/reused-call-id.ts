@@ -1,4 +1,5 @@
 import { hashCanonical } from "../shared/canonical-json.js";
+import { isThenable } from "../shared/is-thenable.js";
 import type { RecordedCall } from "./call-ledger.js";
 import type { CallTrace } from "./call-trace.js";
 import type { CheckpointState } from "./checkpoint-state.js";
@@ -50,28 +51,32 @@ export type RecordCheck =
  * @example
  * ```ts
  * declare const [state, trace]: Parameters<typeof readRecordedCall>;
- * const record = await readRecordedCall(state, trace);
+ * const record = await readRecordedCall(state, trace); // at once when the id was read ahead
  * if (record.status === "answered") console.log(record.result.message); // not run
  * ```
  */
-export async function readRecordedCall(
+export function readRecordedCall(
   state: CheckpointState,
   trace: CallTrace,
-): Promise<RecordCheck> {
+): RecordCheck | Promise<RecordCheck> {
   const ledger = state.ledger;
   if (ledger?.recordedCall === undefined) return { status: "read", recorded: undefined };
+  const failed = async (): Promise<RecordCheck> => ({
+    status: "answered",
+    result: await trace.refuse(
+      "audit_failed",
+      `The store could not say whether the id ${JSON.stringify(trace.callId)} was already used, so the call was not run.`,
+    ),
+  });
+  let recorded: ReturnType<NonNullable<typeof ledger.recordedCall>>;
   try {
-    const recorded = await ledger.recordedCall(trace.sessionId, trace.callId);
-    return { status: "read", recorded };
+    recorded = ledger.recordedCall(trace.sessionId, trace.callId);
   } catch {
-    return {
-      status: "answered",
-      result: await trace.refuse(
-        "audit_failed",
-        `The store could not say whether the id ${JSON.stringify(trace.callId)} was already used, so the call was not run.`,
-      ),
-    };
+    return failed();
   }
+  // Known without a read (an id read ahead): no promise, for a check every call makes.
+  if (!isThenable(recorded)) return { status: "read", recorded };
+  return recorded.then((value): RecordCheck => ({ status: "read", recorded: value }), failed);
 }
 
 /**

@@ -50,6 +50,14 @@ export class CallLookahead {
   }
 
   /**
+   * What the batch read ahead of one id, without a read: its row, `null` for an id the table
+   * did not hold, `undefined` when it was not read ahead.
+   */
+  known(sessionId: string, callId: string): CallRow | null | undefined {
+    return sessionId === this.sessionId ? this.rows.get(callId) : undefined;
+  }
+
+  /**
    * The row of one id without using it up: the claim that follows still finds what was read
    * ahead. Read now (and not kept) when it was not read ahead.
    */

@@ -39,7 +39,10 @@ export interface CallStore extends CallLedger {
    */
   prefetchCalls(sessionId: string | undefined, callIds: readonly string[]): Promise<void>;
   /** The tool and arguments hash a call id is on record for in the session, if it is known. */
-  recordedCall(sessionId: string | undefined, callId: string): Promise<RecordedCall | undefined>;
+  recordedCall(
+    sessionId: string | undefined,
+    callId: string,
+  ): RecordedCall | undefined | Promise<RecordedCall | undefined>;
   /** The recorded terminal outcome of a call id, if it has one. */
   callOutcome(sessionId: string | undefined, callId: string): Promise<CallOutcome | undefined>;
   /**

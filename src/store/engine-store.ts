@@ -151,18 +151,26 @@ export class EngineStore extends EngineStoreSessions implements Store {
     await this.lookahead.prefetch(this.session(sessionId), ids);
   }
 
-  async recordedCall(
+  recordedCall(
     sessionId: string | undefined,
     callId: string,
-  ): Promise<RecordedCall | undefined> {
+  ): RecordedCall | undefined | Promise<RecordedCall | undefined> {
     this.assertOpen();
     const session = this.session(sessionId);
     const id = storedText(callId);
+    // Read ahead with its batch (the common case: an id nobody used): answered at once, with no
+    // promise for a call that every read call makes.
+    const known = this.queue.holds(session, id) ? undefined : this.lookahead.known(session, id);
+    if (known !== undefined) return known === null ? undefined : recordOf(known);
+    return this.readRecordedCall(session, id);
+  }
+
+  private async readRecordedCall(session: string, id: string): Promise<RecordedCall | undefined> {
     // A claim, result or closing event of the id still queued (a batch the caller commits): on
     // record first, so that it is what is read. Only a reused id has any.
     if (this.queue.holds(session, id)) await this.flush();
     const row = await this.lookahead.peek(session, id);
-    return row && { tool: row.tool, argsHash: row.argsHash };
+    return row && recordOf(row);
   }
 
   async recordCallResult(
@@ -217,4 +225,12 @@ export class EngineStore extends EngineStoreSessions implements Store {
       await this.db.close();
     }
   }
+}
+
+/** What a calls row says of the call its id is on record for. */
+function recordOf(row: {
+  readonly tool: string;
+  readonly argsHash?: string | undefined;
+}): RecordedCall {
+  return { tool: row.tool, argsHash: row.argsHash };
 }
