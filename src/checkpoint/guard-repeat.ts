@@ -187,8 +187,11 @@ export async function guardRepeat(
     };
   }
   if (claim.status === "seen") {
-    // The id is the model's: the record answers this call only if it is the same call.
-    const same = claim.tool === tool.name && claim.argsHash === argsHash;
+    // The id is the model's: the record answers this call only if it is the same call. A record
+    // that never knew its arguments (refused before its decision, as in an outage) answers its
+    // tool's call with that refusal, which carries nobody's output: the id stays refused.
+    const same =
+      claim.tool === tool.name && (claim.argsHash === argsHash || claim.argsHash === undefined);
     // An id reserved by a runner still at work is answered as such whoever the call is: that
     // answer carries no one's outcome, and it is the truth about the id.
     const reserved =

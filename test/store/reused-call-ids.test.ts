@@ -256,3 +256,35 @@ describe.each(engines)("a reused call id, $name store", ({ url }) => {
     await store.close();
   });
 });
+
+describe("an id refused before its decision (an outage), asked again", () => {
+  it("answers the same tool's call with that refusal, never as another call's id", async () => {
+    const store = await openStore(await sqliteUrl());
+    try {
+      const { id: sessionId } = await store.createSession({ principal: "agent", configHash: "" });
+      const base = { sessionId, callId: "x", tool: "refund", at: Date.now() };
+      // What a store that failed at the call's first step left: requested, then refused.
+      await store.emit({
+        ...base,
+        type: "requested",
+        principal: "agent",
+        rawArguments: '{"order_id":"A-1","amount":5}',
+        rawBytes: 30,
+      });
+      await store.emit({
+        ...base,
+        type: "refused",
+        reason: "audit_failed",
+        message: "The call could not be recorded, so it was not run.",
+        durationMs: 1,
+      });
+      const { call, ran } = desk(store);
+      const again = await call("x", "refund", { order_id: "A-1", amount: 5 }, sessionId);
+      expect(again).toMatchObject({ status: "refused", reason: "audit_failed" });
+      expect(ran).toEqual([]);
+      expect((await verifyStoreTrail(store, { sessionId })).problems).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
