@@ -8,6 +8,7 @@ import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import type { Decision } from "../../src/policy/policy.js";
 import { openStore } from "../../src/store/open-store.js";
 import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
+import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 
 // A call that waited for an approval comes back under its id and is cleared for its host to run
@@ -18,6 +19,24 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
+/** A checkpoint with one write tool, its policy's decision as `decide` says, approvals pending. */
+function refundDesk(store: Store, decide: () => Decision) {
+  return createCheckpoint({
+    tools: [
+      defineTool({
+        name: "refund",
+        description: "Refund an order.",
+        input: z.object({ order_id: z.string().describe("the order") }),
+        writes: true,
+        handler: () => "done",
+      }),
+    ],
+    store,
+    policy: () => ({ decision: decide() }),
+    approvals: () => ({ decision: "pending", approvalId: "apr_1" }),
+  });
+}
+
 describe("a call cleared for its host after waiting for an approval", () => {
   it.each(["dispatch", "preflight"] as const)("verifies, first asked through %s", async (first) => {
     const dir = await mkdtemp(join(tmpdir(), "docket-cleared-after-wait-"));
@@ -26,20 +45,7 @@ describe("a call cleared for its host after waiting for an approval", () => {
     try {
       const session = await store.createSession({ principal: "agent", configHash: "x" });
       let decision: Decision = "ask";
-      const checkpoint = createCheckpoint({
-        tools: [
-          defineTool({
-            name: "refund",
-            description: "Refund an order.",
-            input: z.object({ order_id: z.string().describe("the order") }),
-            writes: true,
-            handler: () => "done",
-          }),
-        ],
-        store,
-        policy: () => ({ decision }),
-        approvals: () => ({ decision: "pending", approvalId: "apr_1" }),
-      });
+      const checkpoint = refundDesk(store, () => decision);
       const call = { id: "a", name: "refund", arguments: '{"order_id":"SU-1"}' };
       const ctx = { sessionId: session.id };
       expect((await checkpoint[first](call, ctx)).status).toBe("awaiting_approval");
@@ -71,20 +77,7 @@ describe("a call cleared for its host after waiting for an approval", () => {
     const store = await openStore(`sqlite:${file}`);
     try {
       const session = (await store.createSession({ principal: "agent", configHash: "x" })).id;
-      const checkpoint = createCheckpoint({
-        tools: [
-          defineTool({
-            name: "refund",
-            description: "Refund an order.",
-            input: z.object({ order_id: z.string().describe("the order") }),
-            writes: true,
-            handler: () => "done",
-          }),
-        ],
-        store,
-        policy: () => ({ decision: "ask" }),
-        approvals: () => ({ decision: "pending", approvalId: "apr_1" }),
-      });
+      const checkpoint = refundDesk(store, () => "ask");
       const call = { id: "a", name: "refund", arguments: '{"order_id":"SU-1"}' };
       await checkpoint.preflight(call, { sessionId: session });
       expect((await verifyStoreTrail(store, { sessionId: session })).problems).toEqual([]);
