@@ -183,6 +183,9 @@ export async function decideApproval(
             }
           : { ...event, type: "approval_denied", by: who.name, reason: attempt.reason ?? "" },
       );
+      // Acknowledged only once kept: the waiting run reads the table and trusts the chain has
+      // the decision (`recorded`), and the approver is told it is done.
+      await store.flush();
       return { status: "decided", approval: result.approval };
     }
     case "conflict":

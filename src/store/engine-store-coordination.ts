@@ -76,6 +76,9 @@ export abstract class EngineStoreCoordination extends EngineStoreReads {
 
   async createApproval(input: NewApproval): Promise<Approval> {
     this.assertWritable();
+    // Another process acts on the row the moment it exists: the chain's ask (buffered, like
+    // every event but an intent) is committed first, so no decision can precede it in the chain.
+    await this.flush();
     return this.db.createApproval(input);
   }
 
@@ -106,6 +109,8 @@ export abstract class EngineStoreCoordination extends EngineStoreReads {
   async decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
     this.assertWritable();
     checkDecision(decision);
+    // What this process recorded before deciding comes before the decision in every chain.
+    await this.flush();
     return this.db.decideApproval(id, decision);
   }
 
@@ -116,6 +121,7 @@ export abstract class EngineStoreCoordination extends EngineStoreReads {
 
   async expireApprovals(now: number = this.now()): Promise<Approval[]> {
     this.assertWritable();
+    await this.flush();
     return this.db.expireApprovals(now);
   }
 }
