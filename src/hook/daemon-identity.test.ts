@@ -63,6 +63,8 @@ describe("daemonIdentity", () => {
       { DOCKET_MANAGED_POLICY: "/etc/docket/managed.yaml" },
       { XDG_CONFIG_HOME: "/elsewhere" },
       { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" },
+      { PGPASSFILE: "/home/other/.pgpass" }, // read by a PostgreSQL store's connection
+      { PGHOST: "db.internal" },
       { APP_STORE: "sqlite:b.db" }, // named by docket.yaml
     ]) {
       expect(same(changed)).not.toBe(own.key);

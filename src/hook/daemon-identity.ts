@@ -77,6 +77,8 @@ function readsVariable(name: string): boolean {
   return (
     name.startsWith("DOCKET_") ||
     name.startsWith("OTEL_") ||
+    // A PostgreSQL store's connection reads PGHOST, PGPASSFILE, PGSSLMODE and the like.
+    /^PG[A-Z_]+$/.test(name) ||
     name === "HOME" ||
     name === "XDG_CONFIG_HOME"
   );
@@ -167,6 +169,6 @@ export function identityMismatch(own: DaemonIdentityParts, theirs: unknown): str
     case "folder":
       return `it runs from ${own.folder}, this call from ${String(given.folder)}`;
     case "env":
-      return "this call's environment (HOME, XDG_CONFIG_HOME, DOCKET_* or OTEL_* variables, or one a configuration names) is not the daemon's";
+      return "this call's environment (HOME, XDG_CONFIG_HOME, DOCKET_*, OTEL_* or PG* variables, or one a configuration names) is not the daemon's";
   }
 }
