@@ -19,16 +19,31 @@ export interface HookAnswer {
  * ```
  */
 export function hookCall(
-  { cwd, env, host = "claude-code" }: { cwd: string; env: NodeJS.ProcessEnv; host?: string },
+  {
+    cwd,
+    env,
+    host = "claude-code",
+    nodeArgs = [],
+  }: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    host?: string;
+    /** Node's own flags before the CLI (`--import` a loader, say). */
+    nodeArgs?: readonly string[];
+  },
   flags: readonly string[],
   payload: string,
   started?: (child: ChildProcess) => void,
 ): Promise<HookAnswer> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [installedCliPath(), "hook", host, ...flags], {
-      cwd,
-      env,
-    });
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs, installedCliPath(), "hook", host, ...flags],
+      {
+        cwd,
+        env,
+      },
+    );
     started?.(child);
     let stdout = "";
     let stderr = "";
