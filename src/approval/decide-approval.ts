@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Approval } from "../store/approval-record.js";
 import type { ApprovalStore } from "../store/approval-store.js";
 import type { AuditTrail } from "../store/audit-trail.js";
+import type { StoreEvent } from "../store/store-event.js";
 import {
   type ApproverDirectory,
   type Authentication,
@@ -156,38 +157,30 @@ export async function decideApproval(
       approval: expired,
     };
   }
-  const result = await store.decideApproval(approval.id, {
-    decision: attempt.decision === "approve" ? "approved" : "denied",
-    by: who.name,
-    ...(attempt.reason ? { reason: attempt.reason } : {}),
-    ...(attempt.scope ? { scope: attempt.scope } : {}),
-    locallyAsserted: who.locallyAsserted,
-    at: now(),
-  });
+  const at = now();
+  // The event that records the decision, in the decision's own commit where the store can: no
+  // crash leaves a decision the chain does not hold, and none is acknowledged before it is kept.
+  const record = (decided: Approval): StoreEvent => {
+    const event = { callId: decided.callId, tool: decided.tool, sessionId: decided.sessionId, at };
+    return attempt.decision === "approve"
+      ? { ...event, type: "approved", by: who.name, scope: decided.scope, reason: attempt.reason }
+      : { ...event, type: "approval_denied", by: who.name, reason: attempt.reason ?? "" };
+  };
+  const result = await store.decideApproval(
+    approval.id,
+    {
+      decision: attempt.decision === "approve" ? "approved" : "denied",
+      by: who.name,
+      ...(attempt.reason ? { reason: attempt.reason } : {}),
+      ...(attempt.scope ? { scope: attempt.scope } : {}),
+      locallyAsserted: who.locallyAsserted,
+      at,
+    },
+    { record },
+  );
   switch (result.status) {
-    case "decided": {
-      const event = {
-        callId: approval.callId,
-        tool: approval.tool,
-        sessionId: approval.sessionId,
-        at: now(),
-      };
-      await store.emit(
-        attempt.decision === "approve"
-          ? {
-              ...event,
-              type: "approved",
-              by: who.name,
-              scope: result.approval.scope,
-              reason: attempt.reason,
-            }
-          : { ...event, type: "approval_denied", by: who.name, reason: attempt.reason ?? "" },
-      );
-      // Acknowledged only once kept: the waiting run reads the table and trusts the chain has
-      // the decision (`recorded`), and the approver is told it is done.
-      await store.flush();
+    case "decided":
       return { status: "decided", approval: result.approval };
-    }
     case "conflict":
       return {
         status: "conflict",

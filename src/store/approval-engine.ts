@@ -7,7 +7,11 @@ import type {
   NewApproval,
 } from "./approval-record.js";
 import type { ApprovalWatch } from "./approval-watch.js";
+import type { AuditAttestation } from "./audit-attestation.js";
 import type { Awaitable } from "./awaitable.js";
+import type { BatchAttestation } from "./patched-sessions.js";
+import type { PendingEvent } from "./pending-event.js";
+import type { PendingWrite } from "./pending-write.js";
 
 /**
  * An engine's approvals table: rows, the compare-and-set decision, expiry, and where the engine
@@ -30,6 +34,18 @@ export interface ApprovalEngine {
     limit: number,
   ): Awaitable<{ rows: Approval[]; total: number }>;
   decideApproval(id: string, decision: ApprovalDecision): Awaitable<DecideResult>;
+  /**
+   * Where the engine can (SQLite): the queued items, the decision and, when it wins, the event
+   * that records it (`record`, given the decided row), in one transaction, so no crash leaves a
+   * decision in the table that the chain does not hold.
+   */
+  decideApprovalRecorded?(
+    items: readonly PendingWrite[],
+    id: string,
+    decision: ApprovalDecision,
+    record: (approval: Approval) => PendingEvent,
+    sign?: BatchAttestation,
+  ): Awaitable<{ result: DecideResult; attestations: AuditAttestation[] }>;
   expireApprovals(now: number): Awaitable<Approval[]>;
   /** Where decisions can wake waiters (PostgreSQL LISTEN/NOTIFY); without it, waiters poll. */
   watchApproval?(id: string): Promise<ApprovalWatch>;

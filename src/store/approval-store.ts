@@ -8,6 +8,7 @@ import type {
   NewApproval,
 } from "./approval-record.js";
 import type { ApprovalWatch } from "./approval-watch.js";
+import type { StoreEvent } from "./store-event.js";
 
 /**
  * Approvals: asks waiting for a human, decided once (the first decision wins), expired when
@@ -32,8 +33,17 @@ export interface ApprovalStore {
    * (`next`, absent on the last page). A bad cursor or limit is `invalid_filter`.
    */
   pageApprovals(filter?: ApprovalPageFilter): Promise<ApprovalPage>;
-  /** Compare-and-set from `pending`: the first decision wins, a later one gets `conflict`. */
-  decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult>;
+  /**
+   * Compare-and-set from `pending`: the first decision wins, a later one gets `conflict`. With
+   * `record`, the event that records a winning decision (given the decided row) is in the chain
+   * when this resolves: in the decision's own commit where the engine can (SQLite), else right
+   * after it.
+   */
+  decideApproval(
+    id: string,
+    decision: ApprovalDecision,
+    options?: { readonly record?: (approval: Approval) => StoreEvent },
+  ): Promise<DecideResult>;
   /**
    * Interest in an approval's decision, to take before reading it: `next(ms)` resolves when it
    * was decided (PostgreSQL: LISTEN/NOTIFY, from any process on the database) or after `ms`

@@ -3,11 +3,9 @@ import { decodeApprovalCursor, encodeApprovalCursor, pageSize } from "./approval
 import { countParams } from "./approval-query.js";
 import type {
   Approval,
-  ApprovalDecision,
   ApprovalFilter,
   ApprovalPage,
   ApprovalPageFilter,
-  DecideResult,
   NewApproval,
 } from "./approval-record.js";
 import { type ApprovalWatch, pollingWatch } from "./approval-watch.js";
@@ -17,7 +15,6 @@ import { EngineStoreReads } from "./engine-store-reads.js";
 import { storedText } from "./pending-event.js";
 import type { LeaseResult, SessionLease } from "./session-lease.js";
 import type { StoreEngine } from "./store-engine.js";
-import { checkDecision } from "./store-input.js";
 
 /**
  * Leases and approvals of the Store both engines share: who runs a session (one runner at a
@@ -104,14 +101,6 @@ export abstract class EngineStoreCoordination extends EngineStoreReads {
     return rows.length > limit && last
       ? { approvals, total, next: encodeApprovalCursor(last) }
       : { approvals, total };
-  }
-
-  async decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
-    this.assertWritable();
-    checkDecision(decision);
-    // What this process recorded before deciding comes before the decision in every chain.
-    await this.flush();
-    return this.db.decideApproval(id, decision);
   }
 
   async watchApproval(id: string): Promise<ApprovalWatch> {

@@ -1,6 +1,7 @@
 import type { EmitOptions } from "../checkpoint/call-event.js";
 import type { RecordedCall } from "../checkpoint/call-ledger.js";
 import type { ToolResult } from "../checkpoint/tool-result.js";
+import type { Approval, ApprovalDecision, DecideResult } from "./approval-record.js";
 import type { AuditAttestation } from "./audit-attestation.js";
 import { releaseOwner } from "./call-owner.js";
 import type {
@@ -20,7 +21,7 @@ import { resultJson } from "./result-json.js";
 import type { Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
 import { isIntent, isTerminal, type StoreEvent } from "./store-event.js";
-import { jsonText } from "./store-input.js";
+import { checkDecision, jsonText } from "./store-input.js";
 import { seenClaim } from "./store-rows.js";
 
 /**
@@ -77,6 +78,42 @@ export class EngineStore extends EngineStoreSessions implements Store {
   commitQueued(): Promise<void> {
     this.assertWritable();
     return this.queue.flush();
+  }
+
+  async decideApproval(
+    id: string,
+    decision: ApprovalDecision,
+    { record }: { readonly record?: (approval: Approval) => StoreEvent } = {},
+  ): Promise<DecideResult> {
+    this.assertWritable();
+    checkDecision(decision);
+    const engineDecide = this.db.decideApprovalRecorded?.bind(this.db);
+    if (record && engineDecide) {
+      const recorded = (approval: Approval) => prepareEvent(record(approval), this.defaultSession);
+      const signing = this.signing;
+      // The session the event goes to, so that signing covers it (a missing id: not_found).
+      const asked = await this.db.getApproval(id);
+      // After what this process queued, in one commit: the decision and the event recording it.
+      const { result } = await this.withQueue(
+        (items) =>
+          signing
+            ? signing.inTranscriptCommit(items, undefined, undefined, (sign) =>
+                engineDecide(items, id, decision, recorded, sign),
+              )
+            : engineDecide(items, id, decision, recorded),
+        asked?.sessionId ?? this.defaultSession,
+      );
+      this.signing?.settled();
+      return result;
+    }
+    // What this process recorded before deciding comes before the decision in every chain.
+    await this.flush();
+    const result = await this.db.decideApproval(id, decision);
+    if (record && result.status === "decided") {
+      await this.emit(record(result.approval));
+      await this.flush();
+    }
+    return result;
   }
 
   awaitsCommit(sessionId: string | undefined, callId: string): boolean {

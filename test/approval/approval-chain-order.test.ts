@@ -138,3 +138,60 @@ describe.each(targets)("the chain's order around an approval request (%s)", (_na
     }
   });
 });
+
+describe("a decision and its event in one commit (SQLite)", () => {
+  it("when the event cannot be written, the decision is not made either", async () => {
+    const target = `sqlite:${join(dir, "atomic.db")}`;
+    const store = await openStore(target);
+    try {
+      const session = await store.createSession({ principal: "agent", configHash: "x" });
+      const id = approvalIdFor(session.id, "c1");
+      await store.emit({
+        type: "approval_requested",
+        callId: "c1",
+        tool: "deploy",
+        sessionId: session.id,
+        at: Date.now(),
+        principal: "agent",
+        argumentsHash: "b".repeat(64),
+        approvers: undefined,
+      });
+      await store.createApproval({
+        id,
+        callId: "c1",
+        tool: "deploy",
+        canonicalArgs: "{}",
+        argsHash: "b".repeat(64),
+        requestedBy: "agent",
+        createdAt: Date.now(),
+        sessionId: session.id,
+      });
+      // A fault between the row and its event (here: the event cannot be made) undoes both.
+      await expect(
+        store.decideApproval(
+          id,
+          { decision: "approved", by: "bob" },
+          {
+            record: () => {
+              throw new Error("the event could not be written");
+            },
+          },
+        ),
+      ).rejects.toThrow("the event could not be written");
+      expect((await store.getApproval(id))?.status).toBe("pending");
+      // The same decision again, recorded: both land, and verify's cross-check is clean.
+      const decided = await decideApproval(store, directory, {
+        approvalId: id,
+        decision: "approve",
+        claim: { name: "bob" },
+        terminal: true,
+      });
+      expect(decided.status).toBe("decided");
+      const events = await store.listEvents({ sessionId: session.id });
+      expect(events.map((e) => e.event.type)).toEqual(["approval_requested", "approved"]);
+      expect(await chainProblems(store, session.id)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -52,6 +52,7 @@ import { SqliteFileGuard } from "./sqlite-file-guard.js";
 import { SqliteLeases } from "./sqlite-leases.js";
 import { SqliteMessages } from "./sqlite-messages.js";
 import { SqliteOwedDeliveries } from "./sqlite-owed-deliveries.js";
+import { sqliteRecordedDecision } from "./sqlite-recorded-decision.js";
 import { SqliteRunWrites, savedMessages } from "./sqlite-run-writes.js";
 import { SqliteSessions } from "./sqlite-sessions.js";
 import { statementCache } from "./statement-cache.js";
@@ -96,6 +97,7 @@ export class SqliteEngine implements StoreEngine {
     (items: readonly PendingWrite[], sign?: BatchAttestation) => AuditAttestation[]
   >;
   readonly startSession: RunWritesEngine["startSession"];
+  readonly decideApprovalRecorded: ReturnType<typeof sqliteRecordedDecision>;
   readonly endRun: RunWritesEngine["endRun"];
   // The signed trail's reads, as its table keeps them.
   readonly unsignedTails: () => UnsignedTail[];
@@ -130,20 +132,22 @@ export class SqliteEngine implements StoreEngine {
         return sign ? this.attestations.writeIn(sign.sessions, sign.signer, sign.at) : [];
       },
     );
-    const runs = new SqliteRunWrites({
+    const tables = {
       ...{ db, sessions: this.sessions, leases: this.leases, messages: this.messages },
-      ...{ attestations: this.attestations, afterCommit: () => this.afterCommit() },
-      writeQueued: (items) => this.writeQueued(items),
-    });
+      ...{ attestations: this.attestations, approvals: this.approvals },
+      ...{ afterCommit: () => this.afterCommit() },
+      writeQueued: (items: readonly PendingWrite[]) => this.writeQueued(items),
+    };
+    const runs = new SqliteRunWrites(tables);
     this.startSession = runs.startSession.bind(runs);
     this.endRun = runs.endRun.bind(runs);
+    this.decideApprovalRecorded = sqliteRecordedDecision(tables);
     const signed = this.attestations;
     this.unsignedTails = () => signed.unsignedTails();
     this.listAttestations = (sessionId) => signed.list(sessionId);
     this.listChainSessions = (sessionId) => signed.chainSessions(sessionId);
     this.listChainHeads = (sessionId) => signed.heads(sessionId);
-    this.listChainRows = (sessionId, afterSeq, limit) =>
-      signed.chainRows(sessionId, afterSeq, limit);
+    this.listChainRows = (...page) => signed.chainRows(...page);
     this.listMessageRows = (sessionId, afterSeq) => signed.messages(sessionId, afterSeq);
   }
 
