@@ -1,6 +1,7 @@
 import { isThenable } from "../shared/is-thenable.js";
 import { prepareEvent } from "./pending-event.js";
 import { callKey, type PendingCallWrite, type PendingWrite } from "./pending-write.js";
+import { QueuedCalls } from "./queued-calls.js";
 import { isIntent, isTerminal, type StoreEvent } from "./store-event.js";
 
 /**
@@ -65,11 +66,8 @@ export class EventQueue {
   private readonly committed: CommitCheck | undefined;
   /** Calls whose intent's write failed: their coming refusal closes them (`intentFailed`). */
   private readonly refusedIntents = new Set<string>();
-
-  private readonly indexed: ((item: PendingWrite) => item is PendingCallWrite) | undefined;
-  private readonly onIndexed: ((item: PendingCallWrite) => void) | undefined;
-  /** How many queued or in-flight indexed items each call has, by session and call id. */
-  private readonly calls = new Map<string, Map<string, number>>();
+  /** The queued or in-flight items of each call that `holds` answers for. */
+  private readonly index: QueuedCalls;
 
   constructor(
     private readonly write: EventWriter,
@@ -89,8 +87,7 @@ export class EventQueue {
     } = {},
   ) {
     this.buffer = buffer;
-    this.indexed = indexed;
-    this.onIndexed = onIndexed;
+    this.index = new QueuedCalls(indexed, onIndexed);
     this.committed = committed;
   }
 
@@ -182,7 +179,7 @@ export class EventQueue {
 
   /** True when an indexed item of this call is queued or being written. */
   holds(sessionId: string, callId: string): boolean {
-    return this.calls.get(sessionId)?.has(callId) ?? false;
+    return this.index.holds(sessionId, callId);
   }
 
   private push(item: PendingWrite): void {
@@ -196,30 +193,12 @@ export class EventQueue {
       item = prepareEvent({ ...item.event, intentFailed: true } as StoreEvent, item.sessionId);
     }
     this.pending.push(item);
-    if (this.indexed?.(item)) {
-      let counts = this.calls.get(item.sessionId);
-      if (!counts) {
-        counts = new Map();
-        this.calls.set(item.sessionId, counts);
-      }
-      counts.set(item.callId, (counts.get(item.callId) ?? 0) + 1);
-      this.onIndexed?.(item);
-    }
+    this.index.add(item);
   }
 
-  /** Items written: out of the index. */
+  /** Items written (or dropped): out of the index. */
   private written(batch: readonly PendingWrite[]): void {
-    if (this.calls.size === 0) return;
-    for (const item of batch) {
-      if (!this.indexed?.(item)) continue;
-      const counts = this.calls.get(item.sessionId);
-      const count = (counts?.get(item.callId) ?? 0) - 1;
-      if (count > 0) counts?.set(item.callId, count);
-      else {
-        counts?.delete(item.callId);
-        if (counts?.size === 0) this.calls.delete(item.sessionId);
-      }
-    }
+    this.index.written(batch);
   }
 
   /**
