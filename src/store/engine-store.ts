@@ -15,8 +15,13 @@ import { claimIntent } from "./claim-intent.js";
 import { couldBeDuplicate } from "./could-be-duplicate.js";
 import { EngineStoreSessions } from "./engine-store-sessions.js";
 import { interruptOpenCalls } from "./interrupted-calls.js";
-import { prepareEvent, storedText } from "./pending-event.js";
-import { type PendingResult, type PendingWrite, pendingClaim } from "./pending-write.js";
+import { type PendingEvent, prepareEvent, storedText } from "./pending-event.js";
+import {
+  type PendingClaim,
+  type PendingResult,
+  type PendingWrite,
+  pendingClaim,
+} from "./pending-write.js";
 import { resultJson } from "./result-json.js";
 import type { Store } from "./store.js";
 import type { StoreEngine } from "./store-engine.js";
@@ -141,16 +146,21 @@ export class EngineStore extends EngineStoreSessions implements Store {
       }
     }
     const engineClaim = this.db.claimAndStart?.bind(this.db);
-    if (options.writes === true && engineClaim) {
+    // Where a commit can end in doubt (PostgreSQL), the queue commits the claim (ADR 0105).
+    if (options.writes === true && (engineClaim || this.db.committed)) {
       return this.claimAndStart(engineClaim, session, id, { ...options, tool }, options.start);
     }
     await this.flush();
     return this.db.claimCall(session, id, { ...options, start: undefined, tool });
   }
 
-  /** A write's claim (and its intent, if given) in one commit, with everything queued before. */
+  /**
+   * A write's claim (and its intent, if given) in one commit, with everything queued before: the
+   * engine's `claimAndStart` where it has one (SQLite), else a write of the queue, whose commit
+   * keys tell a commit in doubt (PostgreSQL, ADR 0105).
+   */
   private async claimAndStart(
-    engineClaim: NonNullable<StoreEngine["claimAndStart"]>,
+    engineClaim: StoreEngine["claimAndStart"],
     sessionId: string,
     callId: string,
     options: ClaimOptions,
@@ -160,16 +170,10 @@ export class EngineStore extends EngineStoreSessions implements Store {
     const claim = pendingClaim(sessionId, callId, { ...options, writes: true }, this.now(), true);
     // Its row is being written: what was read ahead of it is stale.
     this.lookahead.forget(sessionId, callId);
-    const signing = this.signing;
-    // A queued session patch (a loop's pending batch) is signed in this commit (ADR 0067).
-    const commit = (items: readonly PendingWrite[]) =>
-      signing
-        ? signing.inTranscriptCommit(items, undefined, undefined, (sign) =>
-            engineClaim(items, claim, intent, sign),
-          )
-        : engineClaim(items, claim, intent);
     try {
-      const { result } = await this.withQueue(commit, sessionId);
+      const result = engineClaim
+        ? await this.claimWithQueue(engineClaim, claim, intent)
+        : await this.queuedClaim(claim, intent);
       // Taken meanwhile: nothing of this call was written, and nothing of it runs.
       if (result.status !== "claimed") return result;
       // The write runs only once its session's queued update, kept by this commit or an earlier
@@ -179,6 +183,38 @@ export class EngineStore extends EngineStoreSessions implements Store {
     } catch (error) {
       if (intent !== undefined) this.queue.intentFailed(intent);
       throw error;
+    }
+  }
+
+  /** The engine's `claimAndStart`, given what is queued (`commitWith`, an engine never in doubt). */
+  private async claimWithQueue(
+    engineClaim: NonNullable<StoreEngine["claimAndStart"]>,
+    claim: PendingClaim,
+    intent: PendingEvent | undefined,
+  ): Promise<ClaimResult> {
+    const signing = this.signing;
+    // A queued session patch (a loop's pending batch) is signed in this commit (ADR 0067).
+    const commit = (items: readonly PendingWrite[]) =>
+      signing
+        ? signing.inTranscriptCommit(items, undefined, undefined, (sign) =>
+            engineClaim(items, claim, intent, sign),
+          )
+        : engineClaim(items, claim, intent);
+    return (await this.withQueue(commit, claim.sessionId)).result;
+  }
+
+  /** The claim and intent as items of the queue, written with what is queued before them. */
+  private async queuedClaim(
+    claim: PendingClaim,
+    intent: PendingEvent | undefined,
+  ): Promise<ClaimResult> {
+    try {
+      const taken = await this.queue.claim(claim, intent);
+      if (taken) return seenClaim(taken);
+      return { status: "claimed", ...(intent === undefined ? {} : { started: true }) };
+    } finally {
+      // The end of a batch, as for a transcript write (`withQueue`): sign what it wrote.
+      this.signing?.batchEnded();
     }
   }
 

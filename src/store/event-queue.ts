@@ -1,7 +1,14 @@
 import { isThenable } from "../shared/is-thenable.js";
-import { prepareEvent } from "./pending-event.js";
-import { callKey, type PendingCallWrite, type PendingWrite } from "./pending-write.js";
+import type { CallRow } from "./call-state.js";
+import { type PendingEvent, prepareEvent } from "./pending-event.js";
+import {
+  callKey,
+  type PendingCallWrite,
+  type PendingClaim,
+  type PendingWrite,
+} from "./pending-write.js";
 import { QueuedCalls } from "./queued-calls.js";
+import { refusedOnFailure, takenClaim } from "./refused-on-failure.js";
 import { isIntent, isTerminal, type StoreEvent } from "./store-event.js";
 
 /**
@@ -14,10 +21,6 @@ export type EventWriter = (items: readonly PendingWrite[], key: number) => void 
 
 /** Whether the commit of this key happened after all; asked before a failed write is retried. */
 export type CommitCheck = (key: number) => Promise<boolean>;
-
-function isIntentItem(item: PendingWrite): boolean {
-  return item.kind === "event" && isIntent(item.event);
-}
 
 /** The default for `add`: intents and terminal events are written before they resolve. */
 function mustWrite(item: PendingWrite): boolean {
@@ -39,10 +42,12 @@ const MAX_QUEUED = 1024;
  *   flushes at the end of its batch (the checkpoint does).
  * Writes never overlap: while one is in flight, later events wait and go together in the next
  * (group commit). A failed write keeps its events at the head of the queue for the next try,
- * except its intents: their emits were rejected, so the caller refused those calls and never ran
- * them, and a retry must not record them as started. With a `committed` check (PostgreSQL), a
- * failed write is in doubt until the retry asks whether its key was committed: if it was, its
- * items are not written again (never twice in a chain); if not, its intents are dropped.
+ * except its intents and write claims (`refusedOnFailure`): their callers were told, refused
+ * those calls and never ran them, and a retry must not record them as claimed or started. With
+ * a `committed` check (PostgreSQL), a failed write is in doubt until the retry asks whether its
+ * key was committed: if it was, its items are not written again (never twice in a chain); if
+ * not, its intents and write claims are dropped. There a write's claim and intent are queued
+ * (`claim`), so that they commit with what is queued, under the same doubt (ADR 0105).
  *
  * @example
  * ```ts
@@ -66,6 +71,8 @@ export class EventQueue {
   private readonly committed: CommitCheck | undefined;
   /** Calls whose intent's write failed: their coming refusal closes them (`intentFailed`). */
   private readonly refusedIntents = new Set<string>();
+  /** Write claims (`claim`) whose id another store took first, with the row that holds it. */
+  private readonly taken = new Map<string, CallRow>();
   /** The queued or in-flight items of each call that `holds` answers for. */
   private readonly index: QueuedCalls;
 
@@ -156,6 +163,21 @@ export class EventQueue {
   }
 
   /**
+   * Queue a write's claim (`exclusive`) and intent, and write them with everything queued before.
+   * Resolves with the row that holds the id when another store took it first: then nothing of
+   * the call was written, and the rest of the batch was written without it.
+   */
+  async claim(claim: PendingClaim, intent: PendingEvent | undefined): Promise<CallRow | undefined> {
+    const key = callKey(claim);
+    await this.addMany(intent ? [claim, intent] : [claim]).catch((error: unknown) => {
+      if (!this.taken.has(key)) throw error;
+    });
+    const row = this.taken.get(key);
+    this.taken.delete(key);
+    return row;
+  }
+
+  /**
    * An intent committed outside the queue (with its claim) whose commit failed: its caller
    * refuses the call, and that refusal closes it (`intentFailed`), as for a queued intent.
    */
@@ -222,16 +244,19 @@ export class EventQueue {
     // A check that fails leaves the earlier write in doubt: this one never reached the database.
     let tried = doubt === undefined;
     let written: void | Promise<void>;
+    const kept = (rest: PendingWrite[]) => {
+      batch = rest;
+    };
     try {
       if (doubt && this.committed) {
         const check = this.committed;
         written = check(doubt.key).then((done) => {
           batch = this.settleDoubt(doubt, batch, done);
           tried = true;
-          return this.write(batch, key);
+          return this.send(batch, key, kept);
         });
       } else {
-        written = this.write(batch, key);
+        written = this.send(batch, key, kept);
       }
     } catch (error) {
       this.fail(batch);
@@ -261,8 +286,30 @@ export class EventQueue {
   }
 
   /**
+   * Write a batch. A write's claim whose id another store took (`CallTaken`: its transaction was
+   * undone, nothing committed) leaves it with its intent, and the rest is written again under
+   * the same key; `kept` is told what the batch is now.
+   */
+  private send(
+    batch: PendingWrite[],
+    key: number,
+    kept: (rest: PendingWrite[]) => void,
+  ): void | Promise<void> {
+    const written = this.write(batch, key);
+    if (!isThenable(written)) return written;
+    return Promise.resolve(written).catch((error: unknown) => {
+      const taken = takenClaim(batch, error);
+      if (taken === undefined) throw error;
+      this.taken.set(taken.key, taken.row);
+      this.written(taken.dropped);
+      kept(taken.rest);
+      return taken.rest.length === 0 ? undefined : this.send(taken.rest, key, kept);
+    });
+  }
+
+  /**
    * A retry after a write in doubt: its items lead the batch. Committed after all: they are
-   * written, only the rest goes. Not committed: they go again, without their intents.
+   * written, only the rest goes. Not committed: they go again, less what their callers refused.
    */
   private settleDoubt(
     doubt: { key: number; items: readonly PendingWrite[] },
@@ -277,13 +324,13 @@ export class EventQueue {
       this.written(doubt.items);
       return batch.slice(count);
     }
-    return [...doubt.items.filter((item) => !isIntentItem(item)), ...batch.slice(count)];
+    return [...this.withoutRefused(doubt.items), ...batch.slice(count)];
   }
 
   /** Every intent of a failed write was refused by its caller: its refusal will close it. */
   private noteRefused(batch: readonly PendingWrite[]): void {
     for (const item of batch) {
-      if (item.kind === "event" && isIntentItem(item)) this.refusedIntents.add(callKey(item));
+      if (item.kind === "event" && isIntent(item.event)) this.refusedIntents.add(callKey(item));
     }
   }
 
@@ -298,7 +345,7 @@ export class EventQueue {
     this.failed = true;
     this.noteRefused(batch);
     const count = doubt.items.length;
-    const rest = batch.slice(count).filter((item) => !isIntentItem(item));
+    const rest = this.withoutRefused(batch.slice(count));
     this.pending = [...batch.slice(0, count), ...rest, ...this.pending];
   }
 
@@ -311,7 +358,13 @@ export class EventQueue {
       this.pending = [...batch, ...this.pending];
       return;
     }
-    this.pending = [...batch.filter((item) => !isIntentItem(item)), ...this.pending];
+    this.pending = [...this.withoutRefused(batch), ...this.pending];
+  }
+
+  /** `items` less what their callers refused (`refusedOnFailure`): its claims leave the index. */
+  private withoutRefused(items: readonly PendingWrite[]): PendingWrite[] {
+    this.written(items.filter(refusedOnFailure));
+    return items.filter((item) => !refusedOnFailure(item));
   }
 
   private schedule(): void {

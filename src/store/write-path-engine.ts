@@ -62,7 +62,9 @@ export interface WritePathEngine {
    * one transaction; when the id is taken by then, only the items, and the answer is `seen`.
    * With an intent the answer is `{ status: "claimed", started: true }`. With `sign` (a queued
    * item patches a session's row), those sessions are signed in the same transaction, as
-   * `appendAndSign` does; only an engine with `appendAndSign` is given it.
+   * `appendAndSign` does; only an engine with `appendAndSign` is given it. An engine whose
+   * commits can end in doubt (`committed`, PostgreSQL) has none: the store queues the claim and
+   * intent, and the queue's commit keys cover them as any other item (ADR 0105).
    */
   claimAndStart?(
     items: readonly PendingWrite[],

@@ -33,17 +33,14 @@ import type {
   DuplicateCall,
 } from "../call-record.js";
 import type { CallRow } from "../call-state.js";
-import { CallTaken } from "../call-taken.js";
 import type { BatchAttestation, SavedMessages } from "../patched-sessions.js";
-import type { PendingEvent } from "../pending-event.js";
-import type { PendingCallWrite, PendingClaim, PendingWrite } from "../pending-write.js";
+import type { PendingCallWrite, PendingWrite } from "../pending-write.js";
 import type { RunWritesEngine } from "../run-writes-engine.js";
 import type { Session, SessionFilter, SessionPatch } from "../session-record.js";
 import type { MessageText, SessionUpdate, StoreEngine } from "../store-engine.js";
-import { type Row, seenClaim, toCallRow, toMessage } from "../store-rows.js";
+import { type Row, toCallRow, toMessage } from "../store-rows.js";
 import type { StoreTarget } from "../store-url.js";
 import type { TranscriptMessage } from "../transcript-message.js";
-import type { ClaimCommit } from "../write-path-engine.js";
 import { insertMessages } from "./insert-messages.js";
 import { openPostgresPool } from "./open-postgres-pool.js";
 import { PostgresApprovals } from "./postgres-approvals.js";
@@ -264,27 +261,6 @@ export class PostgresEngine implements StoreEngine {
 
   listMessageRows(sessionId: string, afterSeq: number): Promise<MessageRow[]> {
     return this.attestations.messages(sessionId, afterSeq);
-  }
-
-  async claimAndStart(
-    items: readonly PendingWrite[],
-    claim: PendingClaim,
-    intent: PendingEvent | undefined,
-  ): Promise<ClaimCommit> {
-    // No `sign`: PostgreSQL has no `appendAndSign`, and its queue never holds a session patch.
-    try {
-      // Under the session's lock, as every claim: the fold refuses an id taken meanwhile.
-      await this.appendEvents(intent === undefined ? [...items, claim] : [...items, claim, intent]);
-    } catch (error) {
-      if (!(error instanceof CallTaken)) throw error;
-      await this.appendEvents(items);
-      return { result: seenClaim(error.row), attestations: [] };
-    }
-    const result: ClaimResult = {
-      status: "claimed",
-      ...(intent === undefined ? {} : { started: true }),
-    };
-    return { result, attestations: [] };
   }
 
   claimCall(sessionId: string, callId: string, options: ClaimOptions): Promise<ClaimResult> {

@@ -1,0 +1,105 @@
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { verifyStoreTrail } from "../../src/audit/verify-store-trail.js";
+import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import { defineTool } from "../../src/tool/define-tool.js";
+import {
+  dropTestSchemas,
+  freshPostgresUrl,
+  postgresUrl,
+  skipPostgres,
+} from "../support/postgres.js";
+import { type CutPoint, type CuttingProxy, cuttingProxy } from "./support/cutting-proxy.js";
+
+// ADR 0105: on PostgreSQL a write's claim and intent are queued and commit with the steps queued
+// before them, under the queue's commit keys. A connection lost in that commit leaves it in
+// doubt; the call is refused and never runs whether or not the commit happened, and the trail
+// is the same refused call's either way, each event once.
+
+const stores: Store[] = [];
+const proxies: CuttingProxy[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close().catch(() => undefined);
+  for (const proxy of proxies.splice(0)) await proxy.close();
+});
+afterAll(dropTestSchemas);
+
+/** The claim and intent commit of call `callId`: the append's write and its COMMIT. */
+const claimCommitOf = (callId: string) => (query: string) =>
+  query.includes(`"callId":"${callId}"`) &&
+  query.includes('"type":"started"') &&
+  /COMMIT\s*$/.test(query);
+
+describe.skipIf(skipPostgres)("a write's claim and intent commit in doubt (PostgreSQL)", () => {
+  it.each([
+    ["after", "committed after all", ["requested", "decided", "started", "refused"]],
+    ["before", "never reached the server", ["requested", "decided", "refused"]],
+  ] as const)(
+    "cut %s the COMMIT (%s): the call does not run, its refusal closes it, each event once, verify passes, and its id is refused again",
+    async (point: CutPoint, _what, trail) => {
+      const proxy = await cuttingProxy(postgresUrl as string);
+      proxies.push(proxy);
+      const store = await openStore(proxy.through(freshPostgresUrl()));
+      stores.push(store);
+      const session = await store.createSession({ principal: "agent", configHash: "" });
+      const ran: string[] = [];
+      const write = defineTool({
+        name: "write_note",
+        description: "Writes a note.",
+        input: z.object({ n: z.number() }),
+        writes: true,
+        handler: ({ n }, ctx) => {
+          ran.push(ctx.callId);
+          return n;
+        },
+      });
+      const checkpoint = createCheckpoint({
+        tools: [write],
+        store,
+        policy: () => ({ decision: "allow" }),
+      });
+      const ctx = { sessionId: session.id };
+      const call = (id: string) => ({ id, name: "write_note", arguments: '{"n":1}' });
+      expect((await checkpoint.dispatch(call("w0"), ctx)).status).toBe("ok");
+
+      proxy.cutAt(claimCommitOf("wd"), point);
+      const cut = await checkpoint.dispatch(call("wd"), ctx);
+      expect(proxy.cuts()).toBe(1);
+      expect(cut).toMatchObject({ status: "refused", reason: "audit_failed" });
+      expect(ran).toEqual(["w0"]);
+
+      const events = await store.listEvents({ sessionId: session.id });
+      const keys = events.map((e) => `${e.callId} ${e.type}`);
+      expect(new Set(keys).size, keys.join(", ")).toBe(keys.length);
+      const ofCut = events.filter((e) => e.callId === "wd");
+      expect(ofCut.map((e) => e.type)).toEqual(trail);
+      // The refusal of the intent whose commit failed closes the call, committed or not.
+      expect(ofCut.at(-1)?.event).toMatchObject({ type: "refused", intentFailed: true });
+      const [row] = await store.listCalls({ sessionId: session.id, callId: "wd" });
+      expect(row).toMatchObject({ state: "finished", status: "refused" });
+      expect(await store.listInterrupted()).toEqual([]);
+      expect((await store.verifyChain(session.id)).ok).toBe(true);
+      // What `docket audit verify` checks: the chain, and the calls rows folded from it again.
+      expect((await verifyStoreTrail(store, { sessionId: session.id })).problems).toEqual([]);
+
+      // The same id again: refused as before, with that refusal's words, and never run.
+      const again = await checkpoint.dispatch(call("wd"), ctx);
+      expect(again).toMatchObject({ status: "refused", reason: "audit_failed" });
+      expect(again.message).toMatch(/^This call \(wd\) was refused earlier and is not run again: /);
+      // A new write goes on as before: its claim carries nothing of the refused call.
+      expect((await checkpoint.dispatch(call("w1"), ctx)).status).toBe("ok");
+      expect(ran).toEqual(["w0", "w1"]);
+      // The second dispatch's own steps, then the new write's: nothing of the cut commit again.
+      const after = await store.listEvents({ sessionId: session.id });
+      expect(after.slice(events.length).map((e) => `${e.callId} ${e.type}`)).toEqual([
+        "wd requested",
+        "wd decided",
+        "wd refused",
+        ...["requested", "decided", "started", "finished"].map((type) => `w1 ${type}`),
+      ]);
+      expect((await verifyStoreTrail(store, { sessionId: session.id })).problems).toEqual([]);
+    },
+  );
+});
