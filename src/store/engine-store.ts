@@ -242,7 +242,8 @@ export class EngineStore extends EngineStoreSessions implements Store {
     // A claim, result or closing event of the id still queued (a batch the caller commits): on
     // record first, so that it is what is read. Only a reused id has any.
     if (this.queue.holds(session, id)) await this.flush();
-    const row = await this.lookahead.peek(session, id);
+    // Its events wait for the claim that follows (one commit), not for the read (ADR 0105).
+    const row = await this.queue.whileReading(this.lookahead.peek(session, id));
     return row && recordOf(row);
   }
 

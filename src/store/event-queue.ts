@@ -63,6 +63,8 @@ export class EventQueue {
   private inflight: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private scheduled = false;
+  /** Reads under way that their callers await before their next step (`whileReading`). */
+  private reading = 0;
   private failed = false;
   private readonly buffer: boolean;
   private keys = 0;
@@ -231,6 +233,21 @@ export class EventQueue {
     return this.inflight !== undefined || this.pending.some(test);
   }
 
+  /**
+   * Await a read its caller needs before its next step (a dispatch's look at its call id): the
+   * idle flush waits until it is done, so that what is buffered goes with that step's commit
+   * (a write's claim), not in a commit of its own while an engine's read is in flight (ADR 0105).
+   */
+  async whileReading<T>(read: Promise<T>): Promise<T> {
+    this.reading += 1;
+    try {
+      return await read;
+    } finally {
+      this.reading -= 1;
+      if (this.pending.length > 0) this.schedule();
+    }
+  }
+
   /** True when nothing is queued or being written. */
   get idle(): boolean {
     return this.pending.length === 0 && this.inflight === undefined;
@@ -372,6 +389,8 @@ export class EventQueue {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
+      // The read's end schedules it again: its caller's next step may commit what is queued.
+      if (this.reading > 0) return;
       // A failure here is remembered (`failed`): the next emit waits for a write and sees it.
       this.flush().catch(() => undefined);
     });

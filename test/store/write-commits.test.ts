@@ -11,6 +11,7 @@ import { openNodeSqlite } from "../../src/store/sqlite/node-sqlite-database.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
 import { dropTestSchemas, freshPostgresUrl, skipPostgres } from "../support/postgres.js";
+import { countPostgresCommits } from "./support/postgres-commits.js";
 import { eventsOfRows } from "./support/raw-sql.js";
 
 const dirs: string[] = [];
@@ -293,6 +294,47 @@ describe.skipIf(skipPostgres)("a write call's claim and intent (PostgreSQL)", ()
     ]);
     const [held] = await other.listCalls({ sessionId: session.id, callId: "held" });
     expect(held?.state).toBe("claimed");
+    expect((await store.verifyChain(session.id)).ok).toBe(true);
+  });
+
+  // ADR 0105: the queued steps, the claim and the intent in one commit, the outcome in another.
+  // Counted on this process's own connections (the store is unsigned: no attestation commits).
+  it("commits a write dispatched alone twice, and a batch of writes once a write and once more", async () => {
+    const store = await openStore(freshPostgresUrl());
+    stores.push(store);
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    const checkpoint = createCheckpoint({
+      tools: [writeTool((n) => n)],
+      store,
+      policy: () => ({ decision: "allow" }),
+    });
+    const call = (id: string) => ({ id, name: "write_note", arguments: '{"n":1}' });
+    const ctx = { sessionId: session.id };
+    const alone = countPostgresCommits();
+    let result: Awaited<ReturnType<typeof checkpoint.dispatch>>;
+    try {
+      result = await checkpoint.dispatch(call("w1"), ctx);
+    } finally {
+      alone.stop();
+    }
+    expect(result.status).toBe("ok");
+    expect(alone.commits(), alone.queries().join("\n---\n")).toBe(2);
+    const batch = countPostgresCommits();
+    let results: Awaited<ReturnType<typeof checkpoint.dispatchBatch>>;
+    try {
+      results = await checkpoint.dispatchBatch([call("b1"), call("b2"), call("b3")], ctx);
+    } finally {
+      batch.stop();
+    }
+    expect(results.map((r) => r.status)).toEqual(["ok", "ok", "ok"]);
+    // Each claim carries the earlier write's outcome (ADR 0081); the batch's flush the last one.
+    expect(batch.commits(), batch.queries().join("\n---\n")).toBe(4);
+    const trail = await store.listEvents({ sessionId: session.id });
+    expect(trail.map((e) => `${e.callId} ${e.type}`)).toEqual(
+      ["w1", "b1", "b2", "b3"].flatMap((id) =>
+        ["requested", "decided", "started", "finished"].map((type) => `${id} ${type}`),
+      ),
+    );
     expect((await store.verifyChain(session.id)).ok).toBe(true);
   });
 });
