@@ -36,6 +36,44 @@ describe("EventQueue", () => {
     expect(writes).toEqual([2]);
   });
 
+  it("holds the idle write while a read its caller awaits is in flight", async () => {
+    const writes: string[][] = [];
+    const queue = new EventQueue((events) => {
+      writes.push(events.map((e) => kindOf(e)));
+    });
+    void queue.add(prep(log));
+    let end: () => void = () => undefined;
+    const reading = queue.whileReading(new Promise<void>((resolve) => (end = resolve)));
+    await tick();
+    await tick();
+    // Held: the caller's next step (a write's claim) takes it with its own commit.
+    expect(writes).toEqual([]);
+    end();
+    await reading;
+    await queue.add(prep(intent));
+    expect(writes).toEqual([["log", "started"]]);
+  });
+
+  it("holds the idle write for one read only, not for reads that overlap one another", async () => {
+    const writes: number[] = [];
+    const queue = new EventQueue((events) => {
+      writes.push(events.length);
+    });
+    void queue.add(prep(log));
+    const ends: (() => void)[] = [];
+    const read = () => queue.whileReading(new Promise<void>((resolve) => ends.push(resolve)));
+    const first = read();
+    void read();
+    await tick();
+    expect(writes).toEqual([]);
+    ends[0]?.();
+    await first;
+    await tick();
+    // The second read is still in flight: written all the same.
+    expect(writes).toEqual([1]);
+    ends[1]?.();
+  });
+
   it("writes every event at once when buffering is off", async () => {
     const writes: number[] = [];
     const queue = new EventQueue(

@@ -63,8 +63,9 @@ export class EventQueue {
   private inflight: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private scheduled = false;
-  /** Reads under way that their callers await before their next step (`whileReading`). */
+  /** Reads under way that their callers await (`whileReading`); whether an idle flush waited. */
   private reading = 0;
+  private waited = false;
   private failed = false;
   private readonly buffer: boolean;
   private keys = 0;
@@ -235,8 +236,8 @@ export class EventQueue {
 
   /**
    * Await a read its caller needs before its next step (a dispatch's look at its call id): the
-   * idle flush waits until it is done, so that what is buffered goes with that step's commit
-   * (a write's claim), not in a commit of its own while an engine's read is in flight (ADR 0105).
+   * idle flush waits until it is done (once: not for reads that overlap), so that what is
+   * buffered goes with that step's commit (a write's claim), not in one of its own (ADR 0105).
    */
   async whileReading<T>(read: Promise<T>): Promise<T> {
     this.reading += 1;
@@ -389,8 +390,9 @@ export class EventQueue {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      // The read's end schedules it again: its caller's next step may commit what is queued.
-      if (this.reading > 0) return;
+      // Once (reads that overlap would hold it for ever): the read's end schedules it again.
+      this.waited = this.reading > 0 && !this.waited;
+      if (this.waited) return;
       // A failure here is remembered (`failed`): the next emit waits for a write and sees it.
       this.flush().catch(() => undefined);
     });
