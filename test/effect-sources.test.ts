@@ -149,6 +149,7 @@ describe("the source scan", () => {
       "effect loop/sneaky-acts.ts: signals a process (process.kill)",
       "effect loop/sneaky-acts.ts: calls an MCP tool (callTool)",
       "effect loop/sneaky-acts.ts: imports node:child_process",
+      "effect loop/sneaky-acts.ts: imports rmSync from node:fs",
       "loader loop/sneaky-computed.ts: import() of a computed specifier (name)",
       "loader loop/sneaky-computed.ts: require(name)",
       "loader loop/sneaky-computed.ts: binding on (process as unknown as { binding(name: s…",

@@ -235,7 +235,7 @@ export function scanSource(file: string, text: string): Finding[] {
       if (first === undefined || !ts.isStringLiteralLike(first)) {
         add(node, "loader", `import() of a computed specifier (${argsText})`);
       } else {
-        checkModule(node, first.text, ["*"]);
+        checkModule(node, first.text, destructuredNames(node));
       }
       return;
     }
@@ -267,7 +267,7 @@ export function scanSource(file: string, text: string): Finding[] {
       if (first === undefined || !ts.isStringLiteralLike(first)) {
         add(node, "loader", `process.getBuiltinModule of a computed name (${argsText})`);
       } else {
-        checkModule(node, first.text, ["*"]);
+        checkModule(node, first.text, destructuredNames(node));
       }
     }
     if (target === "globalThis" && method === "fetch")
@@ -313,4 +313,21 @@ export async function scanTree(root: string): Promise<Finding[]> {
  */
 export function mayAct(file: string): boolean {
   return /\.(effect|handler)\.ts$/.test(file);
+}
+
+/**
+ * The names taken from a call's result by destructuring (`const { a, b: c } = call()`), as an
+ * import's names are read; `*` when the whole module is kept.
+ */
+function destructuredNames(call: ts.CallExpression): readonly string[] {
+  const parent = call.parent;
+  if (!ts.isVariableDeclaration(parent) || !ts.isObjectBindingPattern(parent.name)) return ["*"];
+  const names: string[] = [];
+  for (const element of parent.name.elements) {
+    if (element.dotDotDotToken) return ["*"];
+    const key = element.propertyName ?? element.name;
+    if (!ts.isIdentifier(key)) return ["*"];
+    names.push(key.text);
+  }
+  return names;
 }
