@@ -12,13 +12,19 @@ function claimWriter(held: readonly string[] = []) {
   const rows: string[] = [];
   const keys = new Set<number>();
   let mode: "ok" | "down" | "lost" = "ok";
+  const claimed = new Set<string>(held);
   const write = async (items: readonly PendingWrite[], key: number) => {
     if (mode === "down") throw new Error("connection refused");
+    // As the store's fold: an id claimed before, committed or earlier in this write, is taken.
+    const inThisWrite = new Set<string>();
     for (const item of items) {
-      if (item.kind === "claim" && item.exclusive && held.includes(item.callId)) {
+      if (item.kind !== "claim" || !item.exclusive) continue;
+      if (claimed.has(item.callId) || inThisWrite.has(item.callId)) {
         throw new CallTaken({ ...newCallRow("s", item.callId, "t", 1), state: "claimed" });
       }
+      inThisWrite.add(item.callId);
     }
+    for (const id of inThisWrite) claimed.add(id);
     rows.push(
       ...items.map((i) => (i.kind === "event" ? `${i.callId}:${i.event.type}` : `${i.kind}`)),
     );
@@ -81,5 +87,19 @@ describe("EventQueue.claim: a write's claim and intent with what is queued", () 
     expect(w.queue.holds("s", "h")).toBe(false);
     expect(await w.queue.claim(claimOf("b"), event("b", "started"))).toBeUndefined();
     expect(w.rows).toEqual(["a:log", "claim", "b:started"]);
+  });
+
+  it("the same id claimed three times at once: one claim written, the others answered taken", async () => {
+    const w = claimWriter();
+    // A write in flight, so that the claims would otherwise share the next one.
+    const busy = w.queue.claim(claimOf("other"), event("other", "started"));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => w.queue.claim(claimOf("dup"), event("dup", "started"))),
+    );
+    expect(await busy).toBeUndefined();
+    expect(answers.filter((answer) => answer === undefined)).toHaveLength(1);
+    expect(answers.filter((answer) => answer?.callId === "dup")).toHaveLength(2);
+    expect(w.rows.filter((row) => row === "dup:started")).toHaveLength(1);
+    expect(w.queue.holds("s", "dup")).toBe(false);
   });
 });

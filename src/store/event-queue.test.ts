@@ -213,4 +213,26 @@ describe("EventQueue", () => {
     await Promise.all([first, second]);
     expect(order).toEqual(["write started", "write done", "work"]);
   });
+
+  it("never takes into a failing commit an intent whose caller waits on another write", async () => {
+    const rows: string[] = [];
+    const queue = new EventQueue(async (items) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      rows.push(...items.map((item) => (item.kind === "event" ? item.callId : item.kind)));
+    });
+    const of = (callId: string) => prep({ ...intent, callId });
+    // A's intent is being written; B's is queued behind it; then A's next step fails.
+    const a = queue.add(of("a"));
+    const failing = a.then(() =>
+      queue.commitWith(() => {
+        throw new Error("the transcript write failed");
+      }),
+    );
+    const b = queue.add(of("b"));
+    const [, bEmit, next] = await Promise.allSettled([a, b, failing]);
+    expect(next.status).toBe("rejected");
+    // B was told its intent is durable: it must be.
+    expect(bEmit.status).toBe("fulfilled");
+    expect(rows).toEqual(["a", "b"]);
+  });
 });

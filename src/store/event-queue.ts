@@ -40,14 +40,12 @@ const MAX_QUEUED = 1024;
  *   or terminal event, or at the latest on the next turn of the event loop (`setImmediate`);
  *   a caller may also queue a terminal event, a read's claim or a result this way when it
  *   flushes at the end of its batch (the checkpoint does).
- * Writes never overlap: while one is in flight, later events wait and go together in the next
- * (group commit). A failed write keeps its events at the head of the queue for the next try,
- * except its intents and write claims (`refusedOnFailure`): their callers were told, refused
- * those calls and never ran them, and a retry must not record them as claimed or started. With
- * a `committed` check (PostgreSQL), a failed write is in doubt until the retry asks whether its
- * key was committed: if it was, its items are not written again (never twice in a chain); if
- * not, its intents and write claims are dropped. There a write's claim and intent are queued
- * (`claim`), so that they commit with what is queued, under the same doubt (ADR 0105).
+ * Writes never overlap: later events wait and go together in the next (group commit). A failed
+ * write keeps its events at the head of the queue for the next try, but for its intents and
+ * write claims (`refusedOnFailure`): their callers refused those calls and never ran them. With a
+ * `committed` check (PostgreSQL), a failed write is in doubt until the retry asks whether its key
+ * was committed: if so, its items are not written again (never twice in a chain); if not, its
+ * intents and write claims are dropped. There a write's claim and intent are queued (`claim`, ADR 0105).
  *
  * @example
  * ```ts
@@ -140,11 +138,11 @@ export class EventQueue {
   /**
    * Commit everything queued together with other work, in one transaction: `work` gets the
    * items and must write them with its own changes. Waits for a write in flight; if `work`
-   * fails, the items stay queued, as after any failed write.
+   * fails, the items stay queued, as after any failed write. Only for an engine never in doubt.
    */
   async commitWith<T>(work: (items: readonly PendingWrite[]) => T | Promise<T>): Promise<T> {
-    while (this.inflight) await this.inflight.catch(() => undefined);
-    // Only engines whose commits never end in doubt (SQLite) commit this way.
+    // After the flushes chained to a write in flight: their callers wait on them, not on this.
+    while (this.inflight || this.next) await (this.next ?? this.inflight)?.catch(() => undefined);
     const batch = this.pending;
     this.pending = [];
     let finish: () => void = () => undefined;
@@ -172,6 +170,8 @@ export class EventQueue {
    */
   async claim(claim: PendingClaim, intent: PendingEvent | undefined): Promise<CallRow | undefined> {
     const key = callKey(claim);
+    // One claim of an id a write: a second waits for the first's commit, then finds it taken.
+    while (this.index.holds(claim.sessionId, claim.callId)) await this.flush();
     await this.addMany(intent ? [claim, intent] : [claim]).catch((error: unknown) => {
       if (!this.taken.has(key)) throw error;
     });
