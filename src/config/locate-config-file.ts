@@ -1,9 +1,11 @@
+import type * as Fs from "node:fs";
 import * as path from "node:path";
 
 // node:fs as CommonJS gives it: an ESM import of it evaluates every export, and with them
 // fs/promises, readline and the REPL's history (11 of Node's own modules, about 0.7 ms of a
-// hook call the daemon client in the launcher answers).
-const { existsSync, statSync } = process.getBuiltinModule("node:fs");
+// hook call the daemon client in the launcher answers). A Node without it loads this module
+// all the same, so that the launcher can refuse that Node in words (the call denied).
+const { existsSync, statSync } = process.getBuiltinModule?.("node:fs") ?? ({} as typeof Fs);
 
 /** Where docket.yaml was found, and by which rule. */
 export interface ConfigLocation {

@@ -1,6 +1,7 @@
 // What a hook call would be judged by, named the same way by the thin client and by `docket hook
 // serve`: a daemon answers only calls that would be judged as it judges (docs/adr/0104). Loaded by
 // the client in the launcher, so it reads files and hashes, and loads no configuration code.
+import type * as Fs from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { locateConfigFile } from "../config/locate-config-file.js";
 import { userConfigFile } from "../config/user-config-file.js";
@@ -8,8 +9,9 @@ import { fastDigest } from "../shared/fast-digest.js";
 
 // node:fs as CommonJS gives it: an ESM import of it evaluates every export, and with them
 // fs/promises, readline and the REPL's history (11 of Node's own modules, about 0.7 ms of a
-// hook call the daemon client in the launcher answers).
-const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
+// hook call the daemon client in the launcher answers). A Node without it loads this module
+// all the same, so that the launcher can refuse that Node in words (the call denied).
+const { existsSync, readFileSync } = process.getBuiltinModule?.("node:fs") ?? ({} as typeof Fs);
 
 /**
  * What decides a hook's answer besides its payload and the files' contents (a daemon reloads

@@ -320,7 +320,18 @@ export function mayAct(file: string): boolean {
  * import's names are read; `*` when the whole module is kept.
  */
 function destructuredNames(call: ts.CallExpression): readonly string[] {
-  const parent = call.parent;
+  // Through what keeps the value: parentheses, a cast, a fallback after `??`.
+  let value: ts.Node = call;
+  while (
+    ts.isParenthesizedExpression(value.parent) ||
+    ts.isAsExpression(value.parent) ||
+    (ts.isBinaryExpression(value.parent) &&
+      value.parent.left === value &&
+      value.parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken)
+  ) {
+    value = value.parent;
+  }
+  const parent = value.parent;
   if (!ts.isVariableDeclaration(parent) || !ts.isObjectBindingPattern(parent.name)) return ["*"];
   const names: string[] = [];
   for (const element of parent.name.elements) {
