@@ -183,10 +183,21 @@ export function createDurableApprover({
             by: "docket",
             reason: "the run was cancelled while waiting for approval",
           } as const;
-          await store
-            .decideApproval(id, { decision: "denied", by: withdrawn.by, reason: withdrawn.reason })
+          // With its event, in one commit where the store can; one decided first keeps its own.
+          const result = await store
+            .decideApproval(
+              id,
+              { decision: "denied", by: withdrawn.by, reason: withdrawn.reason },
+              {
+                record: (a) => ({
+                  ...{ callId: a.callId, tool: a.tool, sessionId: a.sessionId, at: now() },
+                  ...{ type: "approval_denied", by: withdrawn.by, reason: withdrawn.reason },
+                }),
+              },
+            )
             .catch(() => undefined);
-          return withdrawn;
+          if (result?.status === "conflict") return answerFor(result.approval, request);
+          return result?.status === "decided" ? { ...withdrawn, recorded: true } : withdrawn;
         }
         await (watch ?? pollingWatch()).next(
           Math.min(pollMs, Math.max(1, (approval.expiresAt ?? Number.POSITIVE_INFINITY) - now())),
