@@ -4,12 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
 import { approvalIdFor, decideApproval } from "../../src/approval/decide-approval.js";
-import { createDurableApprover } from "../../src/approval/durable-approver.js";
 import { crossCheckApprovals } from "../../src/audit/cross-check-tables.js";
-import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
-import { defineTool } from "../../src/tool/define-tool.js";
+import { askingDeploy } from "./support/asking-deploy.js";
 
 // A request's row is what another process acts on: the chain must already hold the ask it
 // answers, and a decision acknowledged to its approver must already be in the chain. Two stores
@@ -94,21 +92,7 @@ describe.each(targets)("the chain's order around an approval request (%s)", (_na
     const approverSide = await openStore(target);
     try {
       const session = await agent.createSession({ principal: "agent", configHash: "x" });
-      const ran: string[] = [];
-      const checkpoint = createCheckpoint({
-        tools: [
-          defineTool({
-            name: "deploy",
-            description: "Deploy.",
-            input: { type: "object" },
-            writes: true,
-            handler: () => void ran.push("deploy"),
-          }),
-        ],
-        store: agent,
-        policy: () => ({ decision: "ask", rule: "deploy-asks" }),
-        approvals: createDurableApprover({ store: agent, directory, mode: "wait", pollMs: 5 }),
-      });
+      const { checkpoint, ran } = askingDeploy({ store: agent, directory });
       const callId = `c-${Math.random().toString(36).slice(2)}`;
       const dispatched = checkpoint.dispatch(
         { id: callId, name: "deploy", arguments: "{}" },

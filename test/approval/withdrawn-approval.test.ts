@@ -4,12 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApproverDirectory } from "../../src/approval/approver-directory.js";
 import { approvalIdFor, decideApproval } from "../../src/approval/decide-approval.js";
-import { createDurableApprover } from "../../src/approval/durable-approver.js";
 import { crossCheckApprovals } from "../../src/audit/cross-check-tables.js";
-import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
-import { defineTool } from "../../src/tool/define-tool.js";
+import { askingDeploy } from "./support/asking-deploy.js";
 
 // A run cancelled while its call waits for approval withdraws the request (a decision after it
 // clears nothing), recorded once, with the decision in the same commit; a person who decided in
@@ -23,21 +21,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function waitingCall(store: Store, approverStore: Store = store) {
   const session = await store.createSession({ principal: "agent", configHash: "x" });
-  const ran: string[] = [];
-  const checkpoint = createCheckpoint({
-    tools: [
-      defineTool({
-        name: "deploy",
-        description: "Deploy.",
-        input: { type: "object" },
-        writes: true,
-        handler: () => void ran.push("deploy"),
-      }),
-    ],
-    store,
-    policy: () => ({ decision: "ask", rule: "deploy-asks" }),
-    approvals: createDurableApprover({ store: approverStore, directory, mode: "wait", pollMs: 5 }),
-  });
+  const { checkpoint, ran } = askingDeploy({ store, directory, approverStore });
   const cancel = new AbortController();
   const dispatched = checkpoint.dispatch(
     { id: "c1", name: "deploy", arguments: "{}" },
