@@ -35,9 +35,9 @@ export interface ApprovalEngine {
   ): Awaitable<{ rows: Approval[]; total: number }>;
   decideApproval(id: string, decision: ApprovalDecision): Awaitable<DecideResult>;
   /**
-   * Where the engine can (SQLite): the queued items, the decision and, when it wins, the event
-   * that records it (`record`, given the decided row), in one transaction, so no crash leaves a
-   * decision in the table that the chain does not hold.
+   * Where the engine can (SQLite, PostgreSQL): the queued items, the decision and, when it
+   * wins, the event that records it (`record`, given the decided row), in one transaction, so no
+   * crash leaves a decision in the table that the chain does not hold.
    */
   decideApprovalRecorded?(
     items: readonly PendingWrite[],

@@ -7,6 +7,13 @@ import { approvalIdFor, decideApproval } from "../../src/approval/decide-approva
 import { crossCheckApprovals } from "../../src/audit/cross-check-tables.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
+import { cuttingProxy } from "../store/support/cutting-proxy.js";
+import {
+  dropTestSchemas,
+  freshPostgresUrl,
+  postgresUrl,
+  skipPostgres,
+} from "../support/postgres.js";
 import { askingDeploy } from "./support/asking-deploy.js";
 
 // A request's row is what another process acts on: the chain must already hold the ask it
@@ -20,11 +27,48 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
+  await dropTestSchemas();
 });
+
+/** Bob approves `id` through the function every channel uses. */
+const approveAsBob = (store: Store, approvalId: string) =>
+  decideApproval(store, directory, {
+    approvalId,
+    decision: "approve",
+    claim: { name: "bob" },
+    terminal: true,
+  });
 
 async function chainProblems(store: Store, sessionId: string) {
   const rows = await store.listChainRows(sessionId);
   return crossCheckApprovals(sessionId, rows, await store.listApprovals({ sessionId }));
+}
+
+/** A pending request for `callId`, its ask already in the chain. */
+async function pendingRequest(store: Store, callId: string) {
+  const session = await store.createSession({ principal: "agent", configHash: "x" });
+  const id = approvalIdFor(session.id, callId);
+  await store.emit({
+    type: "approval_requested",
+    callId,
+    tool: "deploy",
+    sessionId: session.id,
+    at: Date.now(),
+    principal: "agent",
+    argumentsHash: "b".repeat(64),
+    approvers: undefined,
+  });
+  await store.createApproval({
+    id,
+    callId,
+    tool: "deploy",
+    canonicalArgs: "{}",
+    argsHash: "b".repeat(64),
+    requestedBy: "agent",
+    createdAt: Date.now(),
+    sessionId: session.id,
+  });
+  return { sessionId: session.id, id };
 }
 
 const targets: [string, () => string][] = [
@@ -39,47 +83,24 @@ describe.each(targets)("the chain's order around an approval request (%s)", (_na
     const agent = await openStore(target);
     const approverSide = await openStore(target);
     try {
-      const session = await agent.createSession({ principal: "agent", configHash: "x" });
-      const callId = `c-${Math.random().toString(36).slice(2)}`;
       // What the checkpoint does: the ask (a buffered event), then the row.
-      await agent.emit({
-        type: "approval_requested",
-        callId,
-        tool: "deploy",
-        sessionId: session.id,
-        at: Date.now(),
-        principal: "agent",
-        argumentsHash: "a".repeat(64),
-        approvers: undefined,
-      });
-      await agent.createApproval({
-        id: approvalIdFor(session.id, callId),
-        callId,
-        tool: "deploy",
-        canonicalArgs: "{}",
-        argsHash: "a".repeat(64),
-        requestedBy: "agent",
-        createdAt: Date.now(),
-        sessionId: session.id,
-      });
+      const { sessionId, id } = await pendingRequest(
+        agent,
+        `c-${Math.random().toString(36).slice(2)}`,
+      );
       // The approver's process decides before the agent's queue is committed by anything else.
-      const decided = await decideApproval(approverSide, directory, {
-        approvalId: approvalIdFor(session.id, callId),
-        decision: "approve",
-        claim: { name: "bob" },
-        terminal: true,
-      });
+      const decided = await approveAsBob(approverSide, id);
       expect(decided.status).toBe("decided");
       // Acknowledged means kept: a third reader sees the decision without either store closing.
       const reader = await openStore(target);
       try {
-        const events = await reader.listEvents({ sessionId: session.id });
+        const events = await reader.listEvents({ sessionId: sessionId });
         expect(events.map((e) => e.event.type)).toEqual(["approval_requested", "approved"]);
       } finally {
         await reader.close();
       }
       await agent.flush();
-      expect(await chainProblems(agent, session.id)).toEqual([]);
+      expect(await chainProblems(agent, sessionId)).toEqual([]);
     } finally {
       await approverSide.close();
       await agent.close();
@@ -104,14 +125,9 @@ describe.each(targets)("the chain's order around an approval request (%s)", (_na
         if (pending.length > 0) break;
         await new Promise((resolve) => setImmediate(resolve));
       }
-      expect(
-        await decideApproval(approverSide, directory, {
-          approvalId: approvalIdFor(session.id, callId),
-          decision: "approve",
-          claim: { name: "bob" },
-          terminal: true,
-        }),
-      ).toMatchObject({ status: "decided" });
+      expect(await approveAsBob(approverSide, approvalIdFor(session.id, callId))).toMatchObject({
+        status: "decided",
+      });
       expect(await dispatched).toMatchObject({ status: "ok" });
       expect(ran).toEqual(["deploy"]);
       await agent.flush();
@@ -123,33 +139,20 @@ describe.each(targets)("the chain's order around an approval request (%s)", (_na
   });
 });
 
-describe("a decision and its event in one commit (SQLite)", () => {
-  it("when the event cannot be written, the decision is not made either", async () => {
-    const target = `sqlite:${join(dir, "atomic.db")}`;
-    const store = await openStore(target);
+/** Bob approves `id` again, recorded: both land, and verify's cross-check is clean. */
+async function decidedAgain(store: Store, sessionId: string, id: string) {
+  const decided = await approveAsBob(store, id);
+  expect(decided.status).toBe("decided");
+  const events = await store.listEvents({ sessionId });
+  expect(events.map((e) => e.event.type)).toEqual(["approval_requested", "approved"]);
+  expect(await chainProblems(store, sessionId)).toEqual([]);
+}
+
+describe.each(targets)("a decision and its event in one commit (%s)", (_name, url) => {
+  it("when the event cannot be made, the decision is not made either", async () => {
+    const store = await openStore(url());
     try {
-      const session = await store.createSession({ principal: "agent", configHash: "x" });
-      const id = approvalIdFor(session.id, "c1");
-      await store.emit({
-        type: "approval_requested",
-        callId: "c1",
-        tool: "deploy",
-        sessionId: session.id,
-        at: Date.now(),
-        principal: "agent",
-        argumentsHash: "b".repeat(64),
-        approvers: undefined,
-      });
-      await store.createApproval({
-        id,
-        callId: "c1",
-        tool: "deploy",
-        canonicalArgs: "{}",
-        argsHash: "b".repeat(64),
-        requestedBy: "agent",
-        createdAt: Date.now(),
-        sessionId: session.id,
-      });
+      const { sessionId, id } = await pendingRequest(store, "c1");
       // A fault between the row and its event (here: the event cannot be made) undoes both.
       await expect(
         store.decideApproval(
@@ -163,19 +166,35 @@ describe("a decision and its event in one commit (SQLite)", () => {
         ),
       ).rejects.toThrow("the event could not be written");
       expect((await store.getApproval(id))?.status).toBe("pending");
-      // The same decision again, recorded: both land, and verify's cross-check is clean.
-      const decided = await decideApproval(store, directory, {
-        approvalId: id,
-        decision: "approve",
-        claim: { name: "bob" },
-        terminal: true,
-      });
-      expect(decided.status).toBe("decided");
-      const events = await store.listEvents({ sessionId: session.id });
-      expect(events.map((e) => e.event.type)).toEqual(["approval_requested", "approved"]);
-      expect(await chainProblems(store, session.id)).toEqual([]);
+      await decidedAgain(store, sessionId, id);
     } finally {
       await store.close();
     }
   });
 });
+
+describe.skipIf(skipPostgres)(
+  "a decision whose connection is lost before its event (PostgreSQL)",
+  () => {
+    it("the decision rolls back with the event: the request is still pending, and verify is clean", async () => {
+      const proxy = await cuttingProxy(postgresUrl as string);
+      const store = await openStore(proxy.through(freshPostgresUrl()));
+      try {
+        const { sessionId, id } = await pendingRequest(store, "c2");
+        // The connection dies as the event's write is sent: the decision's UPDATE ran before it,
+        // on the same connection, and must not have committed on its own.
+        proxy.cutAt((query) => query.includes("INSERT INTO audit_events"), "before");
+        await expect(approveAsBob(store, id)).rejects.toThrow();
+        expect(proxy.cuts()).toBe(1);
+        expect((await store.getApproval(id))?.status).toBe("pending");
+        const events = await store.listEvents({ sessionId });
+        expect(events.map((e) => e.event.type)).toEqual(["approval_requested"]);
+        expect(await chainProblems(store, sessionId)).toEqual([]);
+        await decidedAgain(store, sessionId, id);
+      } finally {
+        await store.close();
+        await proxy.close();
+      }
+    });
+  },
+);

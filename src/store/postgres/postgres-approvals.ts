@@ -109,7 +109,22 @@ export class PostgresApprovals {
 
   async decide(id: string, decision: ApprovalDecision): Promise<DecideResult> {
     const at = decision.at ?? this.now();
-    const result = await this.pool.query(
+    const approval = await this.decideIn(this.pool, id, { ...decision, at });
+    return approval ? { status: "decided", approval } : this.undecided(id, at);
+  }
+
+  /**
+   * The compare-and-set alone, on `db` (a client inside the caller's transaction, whose row lock
+   * it holds until that commits): the decided row, or undefined when the request was not pending
+   * (then `undecided` says why, after the transaction).
+   */
+  async decideIn(
+    db: Pick<Pool, "query">,
+    id: string,
+    decision: ApprovalDecision,
+  ): Promise<Approval | undefined> {
+    const at = decision.at ?? this.now();
+    const result = await db.query(
       `UPDATE approvals SET status = $1, decided_by = $2, decided_at = $3, decision_reason = $4,
          scope = COALESCE($5, scope), locally_asserted = $6
        WHERE id = $7 AND status = 'pending' AND (expires_at IS NULL OR expires_at > $3)
@@ -125,7 +140,11 @@ export class PostgresApprovals {
       ],
     );
     const row = result.rows[0] as Row | undefined;
-    if (row) return { status: "decided", approval: toApproval(row) };
+    return row ? toApproval(row) : undefined;
+  }
+
+  /** Why a decision at `at` did not win: expired now if it had run out, decided, or missing. */
+  async undecided(id: string, at: number): Promise<DecideResult> {
     await this.expire(at, id);
     const current = await this.get(id);
     return current ? { status: "conflict", approval: current } : { status: "not_found" };

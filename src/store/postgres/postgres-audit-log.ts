@@ -14,7 +14,7 @@ import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { CALL_COLUMNS, type Row, toAuditRecord, toCallRow, toChainRow } from "../store-rows.js";
 import { CALL_TYPES, callColumns } from "./postgres-calls.js";
-import { numbered, transaction } from "./postgres-transaction.js";
+import { inTransactionClient, numbered, transaction } from "./postgres-transaction.js";
 
 const PAGE = 5000;
 
@@ -79,48 +79,57 @@ export class PostgresAuditLog {
    */
   async append(items: readonly PendingCallWrite[], key?: number): Promise<void> {
     if (items.length === 0) return;
-    const client = await this.pool.connect();
-    let broken = false;
-    try {
-      const sql = (values: readonly unknown[], type: string) => array(client, values, type);
-      const sessions = [...new Set(items.map((item) => item.sessionId))].sort();
-      const keys = new Map<string, readonly [string, string]>();
-      for (const { sessionId, callId } of items) {
-        keys.set(`${sessionId}\u0000${callId}`, [sessionId, callId]);
-      }
-      const pairs = [...keys.values()];
-      try {
-        const results = (await client.query(`BEGIN;
-SELECT pg_advisory_xact_lock(hashtext(s)) FROM unnest(${sql(sessions, "text")}) AS s;
+    await inTransactionClient(this.pool, (client) =>
+      this.write(client, items, { key, begin: true, commit: true }),
+    );
+  }
+
+  /**
+   * Append `items` inside a transaction the caller began on `client` and will commit (with what
+   * else it wrote there): the same locks, read and write as `append`, without a commit key.
+   */
+  async appendIn(client: PoolClient, items: readonly PendingCallWrite[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.write(client, items, { begin: false, commit: false });
+  }
+
+  /** The locks and the read in one round trip, then the write (and COMMIT) in another. */
+  private async write(
+    client: PoolClient,
+    items: readonly PendingCallWrite[],
+    { key, begin, commit }: { key?: number; begin: boolean; commit: boolean },
+  ): Promise<void> {
+    const sql = (values: readonly unknown[], type: string) => array(client, values, type);
+    const sessions = [...new Set(items.map((item) => item.sessionId))].sort();
+    const keys = new Map<string, readonly [string, string]>();
+    for (const { sessionId, callId } of items) {
+      keys.set(`${sessionId}\u0000${callId}`, [sessionId, callId]);
+    }
+    const pairs = [...keys.values()];
+    const results =
+      (await client.query(`${begin ? "BEGIN;\n" : ""}SELECT pg_advisory_xact_lock(hashtext(s)) FROM unnest(${sql(sessions, "text")}) AS s;
 SELECT 'head' AS kind, row_to_json(h)::text AS data FROM chain_heads h
   WHERE h.session_id = ANY(${sql(sessions, "text")})
 UNION ALL
 SELECT 'call', row_to_json(c)::text FROM calls c
   JOIN unnest(${sql(
-    pairs.map((key) => key[0]),
+    pairs.map((pair) => pair[0]),
     "text",
   )}, ${sql(
-    pairs.map((key) => key[1]),
+    pairs.map((pair) => pair[1]),
     "text",
   )})
     AS k(session_id, call_id) ON c.session_id = k.session_id AND c.call_id = k.call_id`)) as unknown as QueryResult[];
-        const read = results.at(-1)?.rows as { kind: string; data: string }[];
-        const write = this.plan(items, read);
-        const mark =
-          key === undefined
-            ? ""
-            : `UPDATE store_commits SET commit_key = ${literal(client, key)}, at = ${literal(client, Date.now())} WHERE owner = ${literal(client, this.owner)};\n`;
-        const statements = write ? `${write(sql)};\n${mark}COMMIT` : "COMMIT";
-        await client.query(statements);
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {
-          broken = true;
-        });
-        throw error;
-      }
-    } finally {
-      client.release(broken);
-    }
+    const read = results.at(-1)?.rows as { kind: string; data: string }[];
+    const planned = this.plan(items, read);
+    const mark =
+      key === undefined
+        ? ""
+        : `UPDATE store_commits SET commit_key = ${literal(client, key)}, at = ${literal(client, Date.now())} WHERE owner = ${literal(client, this.owner)};\n`;
+    const statements = [planned ? `${planned(sql)};\n${mark}` : "", commit ? "COMMIT" : ""].join(
+      "",
+    );
+    if (statements !== "") await client.query(statements);
   }
 
   /** Seal the events onto their chains and fold them into their calls rows; the write to run. */

@@ -49,6 +49,7 @@ import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { PostgresCalls } from "./postgres-calls.js";
 import { PostgresLeases } from "./postgres-leases.js";
 import { PostgresOwedDeliveries } from "./postgres-owed-deliveries.js";
+import { postgresRecordedDecision } from "./postgres-recorded-decision.js";
 import { PostgresRunWrites } from "./postgres-run-writes.js";
 import { PostgresSessions } from "./postgres-sessions.js";
 import { transaction } from "./postgres-transaction.js";
@@ -81,6 +82,7 @@ export class PostgresEngine implements StoreEngine {
   private readonly sessions: PostgresSessions;
   readonly startSession: RunWritesEngine["startSession"];
   readonly endRun: RunWritesEngine["endRun"];
+  readonly decideApprovalRecorded: ReturnType<typeof postgresRecordedDecision>;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -100,6 +102,14 @@ export class PostgresEngine implements StoreEngine {
     const runs = new PostgresRunWrites(pool, this.attestations);
     this.startSession = runs.startSession.bind(runs);
     this.endRun = runs.endRun.bind(runs);
+    this.decideApprovalRecorded = postgresRecordedDecision({
+      pool,
+      approvals: this.approvals,
+      audit: this.audit,
+      attestations: this.attestations,
+      notify: (id) => this.notifyDecided(id),
+      now,
+    });
   }
 
   /**
@@ -330,14 +340,18 @@ export class PostgresEngine implements StoreEngine {
 
   async decideApproval(id: string, decision: ApprovalDecision): Promise<DecideResult> {
     const result = await this.approvals.decide(id, decision);
-    // After the decision committed: waiting runs on any machine wake now, not at their next poll.
-    // A notification lost (the connection dropped) costs a poll interval, never the decision.
-    if (result.status === "decided") {
-      await this.pool
-        .query("SELECT pg_notify($1, $2)", [APPROVAL_CHANNEL, id])
-        .catch(() => undefined);
-    }
+    if (result.status === "decided") await this.notifyDecided(id);
     return result;
+  }
+
+  /**
+   * After a decision committed: waiting runs on any machine wake now, not at their next poll. A
+   * notification lost (the connection dropped) costs a poll interval, never the decision.
+   */
+  private async notifyDecided(id: string): Promise<void> {
+    await this.pool
+      .query("SELECT pg_notify($1, $2)", [APPROVAL_CHANNEL, id])
+      .catch(() => undefined);
   }
 
   watchApproval(id: string): Promise<ApprovalWatch> {

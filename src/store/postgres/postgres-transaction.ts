@@ -12,18 +12,38 @@ import type { Pool, PoolClient } from "pg";
  * });
  * ```
  */
-export async function transaction<T>(
+export function transaction<T>(
   pool: Pool,
   fn: (client: PoolClient) => Promise<T>,
   { begin = "BEGIN" }: { begin?: string } = {},
 ): Promise<T> {
-  const client = await pool.connect();
-  let broken = false;
-  try {
+  return inTransactionClient(pool, async (client) => {
     await client.query(begin);
     const result = await fn(client);
     await client.query("COMMIT");
     return result;
+  });
+}
+
+/**
+ * Run `fn` on one pooled connection that sends its own BEGIN and COMMIT (to save round trips,
+ * in the same query as its first and last statements): ROLLBACK when it throws, and a connection
+ * whose ROLLBACK fails is discarded rather than returned to the pool.
+ *
+ * @example
+ * ```ts
+ * declare const pool: import("pg").Pool;
+ * await inTransactionClient(pool, (client) => client.query("BEGIN; SELECT 1; COMMIT"));
+ * ```
+ */
+export async function inTransactionClient<T>(
+  pool: Pool,
+  fn: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    return await fn(client);
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {
       broken = true;

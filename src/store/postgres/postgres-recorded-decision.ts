@@ -1,0 +1,72 @@
+import type { Pool, PoolClient } from "pg";
+import { DocketError } from "../../errors/docket-error.js";
+import type { ApprovalEngine } from "../approval-engine.js";
+import type { Approval, DecideResult } from "../approval-record.js";
+import type { AuditAttestation } from "../audit-attestation.js";
+import type { PostgresApprovals } from "./postgres-approvals.js";
+import type { PostgresAttestations } from "./postgres-attestations.js";
+import type { PostgresAuditLog } from "./postgres-audit-log.js";
+import { transaction } from "./postgres-transaction.js";
+
+/** The tables a recorded decision writes on PostgreSQL, and how a decision wakes waiters. */
+export interface PostgresDecisionTables {
+  readonly pool: Pool;
+  readonly approvals: PostgresApprovals;
+  readonly audit: PostgresAuditLog;
+  readonly attestations: PostgresAttestations;
+  /** After the commit, when the decision won: wake the runs waiting on `id`. */
+  readonly notify: (id: string) => Promise<void>;
+  readonly now: () => number;
+}
+
+/**
+ * A decision and the event that records it in one PostgreSQL transaction: the compare-and-set on
+ * the row (its lock held to the commit), then, only when it won, the `approved` or
+ * `approval_denied` event appended to its session's chain under the session's lock, as any
+ * append is. A fault between the two (a lost connection, a crash of the deciding process) rolls
+ * both back, so no decision is left in the table that the chain does not hold, which `audit
+ * verify` would have to report as a problem. The store flushes its queue before (PostgreSQL
+ * queues no transcript), so `items` is always empty here.
+ *
+ * @example
+ * ```ts
+ * declare const tables: PostgresDecisionTables;
+ * declare const event: import("../pending-event.js").PendingEvent;
+ * const decide = postgresRecordedDecision(tables);
+ * await decide([], "apr_1", { decision: "approved", by: "bob" }, () => event);
+ * ```
+ */
+export function postgresRecordedDecision({
+  pool,
+  approvals,
+  audit,
+  attestations,
+  notify,
+  now,
+}: PostgresDecisionTables): NonNullable<ApprovalEngine["decideApprovalRecorded"]> {
+  return async (items, id, rawDecision, record, sign) => {
+    if (items.length > 0) {
+      throw new DocketError(
+        "invalid_queue",
+        "Queued items cannot ride in a decision's commit on PostgreSQL: flush them first.",
+      );
+    }
+    const decision = { ...rawDecision, at: rawDecision.at ?? now() };
+    let decided: Approval | undefined;
+    const decideIn = async (client: PoolClient) => {
+      decided = await approvals.decideIn(client, id, decision);
+      if (decided) await audit.appendIn(client, [record(decided)]);
+    };
+    let signed: AuditAttestation[] = [];
+    if (sign) signed = await attestations.writeWith(sign.sessions, sign.signer, sign.at, decideIn);
+    else await transaction(pool, decideIn);
+    let result: DecideResult;
+    if (decided) {
+      result = { status: "decided", approval: decided };
+      await notify(id);
+    } else {
+      result = await approvals.undecided(id, decision.at);
+    }
+    return { result, attestations: signed };
+  };
+}
