@@ -70,6 +70,23 @@ describe("guardHook", () => {
     expect(written.stdout).toBe("");
   });
 
+  it("denies an answer made past its deadline before the timer could fire", async () => {
+    const { io: streams, written } = io("{}");
+    // The runner shortens the deadline, then works without yielding past it: the timer never
+    // gets its turn before the answer does.
+    const busy: HookRunner = async ({ onDeadline }) => {
+      onDeadline(1);
+      const until = Date.now() + 20;
+      while (Date.now() < until) {
+        // busy
+      }
+      return { stdout: '{"ok":1}\n', stderr: "", exitCode: 0 };
+    };
+    expect(await guardHook(argv, async () => busy, streams)).toBe(2);
+    expect(written.stdout).toBe("");
+    expect(written.stderr).toContain("did not answer within 1 ms");
+  });
+
   it("never blocks a settle event (the user's next prompt) when docket fails or is late", async () => {
     const prompt = JSON.stringify({ hook_event_name: "UserPromptSubmit", session_id: "s1" });
     const crashed = io(prompt);
