@@ -87,6 +87,42 @@ describe("guardHook", () => {
     expect(written.stderr).toContain("did not answer within 1 ms");
   });
 
+  it("a longer deadline armed after the first one passed does not forgive it", async () => {
+    const { io: streams, written } = io("{}");
+    // As `runHook` does before a mapped call's answer: a deadline of the approval's wait, armed
+    // here only after a first stretch of work already overran the first one.
+    const overran: HookRunner = async ({ onDeadline }) => {
+      const until = Date.now() + 30;
+      while (Date.now() < until) {
+        // busy
+      }
+      onDeadline(130_000);
+      return { stdout: '{"ok":1}\n', stderr: "", exitCode: 0 };
+    };
+    expect(await guardHook(argv, async () => overran, streams, 5)).toBe(2);
+    expect(written.exited).toBe(2);
+    expect(written.stdout).toBe("");
+    expect(written.stderr).toBe("docket: docket did not answer within 5 ms; the call is denied.\n");
+  });
+
+  it("a wall clock stepped forward makes no answer late", async () => {
+    const { io: streams, written } = io("{}");
+    const realNow = Date.now;
+    const stepped: HookRunner = async ({ onDeadline }) => {
+      onDeadline(10_000);
+      // A resume from sleep, or NTP: the wall clock jumps a minute; the monotonic clock does not.
+      const jump = realNow() + 60_000;
+      Date.now = () => jump;
+      return { stdout: '{"ok":1}\n', stderr: "", exitCode: 0 };
+    };
+    try {
+      expect(await guardHook(argv, async () => stepped, streams)).toBe(0);
+    } finally {
+      Date.now = realNow;
+    }
+    expect(written.stdout).toBe('{"ok":1}\n');
+  });
+
   it("never blocks a settle event (the user's next prompt) when docket fails or is late", async () => {
     const prompt = JSON.stringify({ hook_event_name: "UserPromptSubmit", session_id: "s1" });
     const crashed = io(prompt);

@@ -60,27 +60,33 @@ export async function guardHook(
   let settled = false;
   let blocking = true;
   let timer: NodeJS.Timeout | undefined;
-  let deadline = { ms: firstDeadlineMs, at: 0 };
+  let deadline: { ms: number; at: number } | undefined;
   const failure = (reason: string) => failureLine(blocking, reason);
-  const late = () => failure(`docket did not answer within ${deadline.ms} ms`);
-  const arm = (ms: number) => {
+  const late = () => failure(`docket did not answer within ${deadline?.ms} ms`);
+  // A timer fires only when the event loop gets to it: work done in one stretch past the
+  // deadline is as late as work the timer caught. The monotonic clock, as the timer's: a wall
+  // clock stepped forward (a resume, NTP) makes no answer late.
+  const passed = () => deadline !== undefined && monotonicMs() > deadline.at;
+  const timedOut = () => {
+    if (settled) return;
+    settled = true;
     if (timer) clearTimeout(timer);
-    deadline = { ms, at: Date.now() + ms };
-    timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      io.write("stderr", late());
-      io.exit(blocking ? 2 : 0);
-    }, ms);
+    io.write("stderr", late());
+    io.exit(blocking ? 2 : 0);
+  };
+  const arm = (ms: number) => {
+    // A deadline already passed stays passed: a longer one (an approval's wait) does not forgive it.
+    if (passed()) return timedOut();
+    if (timer) clearTimeout(timer);
+    deadline = { ms, at: monotonicMs() + ms };
+    timer = setTimeout(timedOut, ms);
   };
   arm(firstDeadlineMs);
   const finish = (stdout: string, stderr: string, code: number): number => {
     if (settled) return 2;
     settled = true;
     if (timer) clearTimeout(timer);
-    // A timer fires only when the event loop gets to it: an answer made in one stretch of work
-    // past the deadline is as late as one the timer caught.
-    if (Date.now() > deadline.at) {
+    if (passed()) {
       io.write("stderr", late());
       return blocking ? 2 : 0;
     }
@@ -113,6 +119,11 @@ export async function guardHook(
   } catch (error) {
     return finish("", failure(`docket failed: ${describeFailure(error)}`), blocking ? 2 : 0);
   }
+}
+
+/** Milliseconds on the monotonic clock, the one timers run on. */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint() / 1_000_000n);
 }
 
 /**
