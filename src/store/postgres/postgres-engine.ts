@@ -106,7 +106,6 @@ export class PostgresEngine implements StoreEngine {
       pool,
       approvals: this.approvals,
       audit: this.audit,
-      attestations: this.attestations,
       notify: (id) => this.notifyDecided(id),
       now,
     });

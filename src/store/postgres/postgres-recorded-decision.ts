@@ -1,10 +1,8 @@
-import type { Pool, PoolClient } from "pg";
+import type { Pool } from "pg";
 import { DocketError } from "../../errors/docket-error.js";
 import type { ApprovalEngine } from "../approval-engine.js";
 import type { Approval, DecideResult } from "../approval-record.js";
-import type { AuditAttestation } from "../audit-attestation.js";
 import type { PostgresApprovals } from "./postgres-approvals.js";
-import type { PostgresAttestations } from "./postgres-attestations.js";
 import type { PostgresAuditLog } from "./postgres-audit-log.js";
 import { transaction } from "./postgres-transaction.js";
 
@@ -13,7 +11,6 @@ export interface PostgresDecisionTables {
   readonly pool: Pool;
   readonly approvals: PostgresApprovals;
   readonly audit: PostgresAuditLog;
-  readonly attestations: PostgresAttestations;
   /** After the commit, when the decision won: wake the runs waiting on `id`. */
   readonly notify: (id: string) => Promise<void>;
   readonly now: () => number;
@@ -40,26 +37,25 @@ export function postgresRecordedDecision({
   pool,
   approvals,
   audit,
-  attestations,
   notify,
   now,
 }: PostgresDecisionTables): NonNullable<ApprovalEngine["decideApprovalRecorded"]> {
   return async (items, id, rawDecision, record, sign) => {
-    if (items.length > 0) {
+    // The store flushes before (PostgreSQL queues no transcript), so nothing queued rides here
+    // and no session is patched that would have to be signed in this commit. Anything else is a
+    // caller's mistake: refused, not half done (signing here would lock sessions out of order).
+    if (items.length > 0 || sign) {
       throw new DocketError(
         "invalid_queue",
-        "Queued items cannot ride in a decision's commit on PostgreSQL: flush them first.",
+        "A decision on PostgreSQL commits alone: flush queued items first, and sign at the cadence.",
       );
     }
     const decision = { ...rawDecision, at: rawDecision.at ?? now() };
     let decided: Approval | undefined;
-    const decideIn = async (client: PoolClient) => {
+    await transaction(pool, async (client) => {
       decided = await approvals.decideIn(client, id, decision);
       if (decided) await audit.appendIn(client, [record(decided)]);
-    };
-    let signed: AuditAttestation[] = [];
-    if (sign) signed = await attestations.writeWith(sign.sessions, sign.signer, sign.at, decideIn);
-    else await transaction(pool, decideIn);
+    });
     let result: DecideResult;
     if (decided) {
       result = { status: "decided", approval: decided };
@@ -67,6 +63,6 @@ export function postgresRecordedDecision({
     } else {
       result = await approvals.undecided(id, decision.at);
     }
-    return { result, attestations: signed };
+    return { result, attestations: [] };
   };
 }
