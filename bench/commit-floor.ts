@@ -20,13 +20,45 @@ const HASH = "e9ff6690cf7c0a91bb99311e7af0b444cca7bcc84026ad0ce1488d7d978f14c1";
 const EVENT = JSON.stringify({ type: "started", pad: "x".repeat(400) });
 
 /** One way of committing a call's record: what one commit writes, and its statements. */
-interface CommitShape {
+export interface CommitShape {
   readonly name: string;
   prepare(db: Database, sessionId: string): (i: number) => void;
 }
 
 /** The read layouts whose floor is printed: today's, the one before it, a leaner one (ADR 0085). */
 const READ_LAYOUTS = [TODAYS_LAYOUT, LINK_PER_CALL_LAYOUT, LEAN_LAYOUT];
+
+/**
+ * What a write call's claim commit writes on docket's schema: its event row, the chain head and
+ * its `calls` row (with the calls key and the open-calls index). Also run on a writer thread by
+ * `bench/writer-thread.ts`.
+ *
+ * @example
+ * ```ts
+ * declare const db: import("../src/store/sqlite/sqlite-driver.js").Database;
+ * const step = WRITE_CALL_COMMIT.prepare(db, "ses_1");
+ * db.exec("BEGIN IMMEDIATE");
+ * step(0);
+ * db.exec("COMMIT");
+ * ```
+ */
+export const WRITE_CALL_COMMIT: CommitShape = {
+  name: "+ the calls row (a write call's commit)",
+  prepare(db, sessionId) {
+    const event = auditInsert(db);
+    const head = headUpsert(db);
+    const call = db.prepare(
+      "INSERT INTO calls (session_no, session_id, call_id, tool, writes, state, args_hash, seen_at) VALUES ((SELECT no FROM session_keys WHERE id = ?), ?, ?, 'noop', 1, 'started', ?, ?)",
+    );
+    let seq = 3_000_000;
+    return (i) => {
+      seq += 1;
+      event(sessionId, seq, i);
+      head(sessionId, seq);
+      call.run(sessionId, sessionId, `floor_${i}_${seq}`, HASH, Date.now());
+    };
+  },
+};
 
 const SHAPES: readonly CommitShape[] = [
   {
@@ -65,23 +97,7 @@ const SHAPES: readonly CommitShape[] = [
       };
     },
   },
-  {
-    name: "+ the calls row (a write call's commit)",
-    prepare(db, sessionId) {
-      const event = auditInsert(db);
-      const head = headUpsert(db);
-      const call = db.prepare(
-        "INSERT INTO calls (session_no, session_id, call_id, tool, writes, state, args_hash, seen_at) VALUES ((SELECT no FROM session_keys WHERE id = ?), ?, ?, 'noop', 1, 'started', ?, ?)",
-      );
-      let seq = 3_000_000;
-      return (i) => {
-        seq += 1;
-        event(sessionId, seq, i);
-        head(sessionId, seq);
-        call.run(sessionId, sessionId, `floor_${i}_${seq}`, HASH, Date.now());
-      };
-    },
-  },
+  WRITE_CALL_COMMIT,
 ];
 
 function auditInsert(db: Database) {

@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   network: async () => (await import("./sandbox-network.js")).benchSandboxNetwork(),
   relayfloor: async () => (await import("./relay-floor.js")).benchRelayFloor(),
   commitfloor: async () => (await import("./commit-floor.js")).benchCommitFloor(),
+  writerthread: async () => (await import("./writer-thread.js")).benchWriterThread(),
   verify: async () => (await import("./verify.js")).benchVerify(),
 };
 
