@@ -173,28 +173,44 @@ describe.each(targets)("a decision and its event in one commit (%s)", (_name, ur
   });
 });
 
-describe.skipIf(skipPostgres)(
-  "a decision whose connection is lost before its event (PostgreSQL)",
-  () => {
-    it("the decision rolls back with the event: the request is still pending, and verify is clean", async () => {
-      const proxy = await cuttingProxy(postgresUrl as string);
-      const store = await openStore(proxy.through(freshPostgresUrl()));
-      try {
-        const { sessionId, id } = await pendingRequest(store, "c2");
-        // The connection dies as the event's write is sent: the decision's UPDATE ran before it,
-        // on the same connection, and must not have committed on its own.
-        proxy.cutAt((query) => query.includes("INSERT INTO audit_events"), "before");
-        await expect(approveAsBob(store, id)).rejects.toThrow();
-        expect(proxy.cuts()).toBe(1);
-        expect((await store.getApproval(id))?.status).toBe("pending");
-        const events = await store.listEvents({ sessionId });
-        expect(events.map((e) => e.event.type)).toEqual(["approval_requested"]);
-        expect(await chainProblems(store, sessionId)).toEqual([]);
-        await decidedAgain(store, sessionId, id);
-      } finally {
-        await store.close();
-        await proxy.close();
-      }
-    });
-  },
-);
+describe.skipIf(skipPostgres)("a decision whose connection is lost (PostgreSQL)", () => {
+  it("the decision rolls back with the event: the request is still pending, and verify is clean", async () => {
+    const proxy = await cuttingProxy(postgresUrl as string);
+    const store = await openStore(proxy.through(freshPostgresUrl()));
+    try {
+      const { sessionId, id } = await pendingRequest(store, "c2");
+      // The connection dies as the event's write is sent: the decision's UPDATE ran before it,
+      // on the same connection, and must not have committed on its own.
+      proxy.cutAt((query) => query.includes("INSERT INTO audit_events"), "before");
+      await expect(approveAsBob(store, id)).rejects.toThrow();
+      expect(proxy.cuts()).toBe(1);
+      expect((await store.getApproval(id))?.status).toBe("pending");
+      const events = await store.listEvents({ sessionId });
+      expect(events.map((e) => e.event.type)).toEqual(["approval_requested"]);
+      expect(await chainProblems(store, sessionId)).toEqual([]);
+      await decidedAgain(store, sessionId, id);
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+  it("lost after the server committed it: the decision stands, answered as made, and verify is clean", async () => {
+    const proxy = await cuttingProxy(postgresUrl as string);
+    const store = await openStore(proxy.through(freshPostgresUrl()));
+    try {
+      const { sessionId, id } = await pendingRequest(store, "c3");
+      // The server runs the COMMIT; its reply never arrives: the commit is in doubt.
+      proxy.cutAt((query) => query === "COMMIT", "after");
+      const decided = await approveAsBob(store, id);
+      expect(proxy.cuts()).toBe(1);
+      expect(decided.status).toBe("decided");
+      expect((await store.getApproval(id))?.status).toBe("approved");
+      const events = await store.listEvents({ sessionId });
+      expect(events.map((e) => e.event.type)).toEqual(["approval_requested", "approved"]);
+      expect(await chainProblems(store, sessionId)).toEqual([]);
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+});

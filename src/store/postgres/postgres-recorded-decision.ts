@@ -1,7 +1,7 @@
 import type { Pool } from "pg";
 import { DocketError } from "../../errors/docket-error.js";
 import type { ApprovalEngine } from "../approval-engine.js";
-import type { Approval, DecideResult } from "../approval-record.js";
+import type { Approval, ApprovalDecision, DecideResult } from "../approval-record.js";
 import type { PostgresApprovals } from "./postgres-approvals.js";
 import type { PostgresAuditLog } from "./postgres-audit-log.js";
 import { transaction } from "./postgres-transaction.js";
@@ -52,10 +52,19 @@ export function postgresRecordedDecision({
     }
     const decision = { ...rawDecision, at: rawDecision.at ?? now() };
     let decided: Approval | undefined;
-    await transaction(pool, async (client) => {
-      decided = await approvals.decideIn(client, id, decision);
-      if (decided) await audit.appendIn(client, [record(decided)]);
-    });
+    try {
+      await transaction(pool, async (client) => {
+        decided = await approvals.decideIn(client, id, decision);
+        if (decided) await audit.appendIn(client, [record(decided)]);
+      });
+    } catch (error) {
+      // A connection lost at COMMIT leaves the commit in doubt: the row says whether this
+      // decision landed (and its event with it, one transaction). Anything else is the failure.
+      if (!decided) throw error;
+      const landed = await approvals.get(id).catch(() => undefined);
+      if (!isThisDecision(landed, decision)) throw error;
+      decided = landed;
+    }
     let result: DecideResult;
     if (decided) {
       result = { status: "decided", approval: decided };
@@ -65,4 +74,17 @@ export function postgresRecordedDecision({
     }
     return { result, attestations: [] };
   };
+}
+
+/** Whether the stored row holds `decision` as made here: its verdict, its approver, its time. */
+function isThisDecision(
+  row: Approval | undefined,
+  decision: ApprovalDecision & { readonly at: number },
+): row is Approval {
+  return (
+    row !== undefined &&
+    row.status === decision.decision &&
+    row.decidedBy === decision.by &&
+    row.decidedAt === decision.at
+  );
 }
