@@ -11,6 +11,20 @@ describe("storedText", () => {
   it("gives what the column keeps, for any string, however often strings repeat", () => {
     const text = fc.oneof(
       fc.string({ unit: "binary" }),
+      // Long enough for the native check: mostly ASCII, now and then a NUL, a non-ASCII
+      // character or a lone surrogate anywhere in it.
+      fc.string({ unit: "binary", minLength: 24, maxLength: 300 }),
+      fc.string({
+        unit: fc.oneof(
+          { weight: 30, arbitrary: fc.constantFrom("a", "Z", "0", "_", "~") },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom("\u0000", "é", "\ud800", "\udfff", "\u007f", "\u0080"),
+          },
+        ),
+        minLength: 20,
+        maxLength: 120,
+      }),
       fc.constantFrom(
         "call_1",
         "ses_1",
