@@ -15,9 +15,10 @@ import { median } from "./stats.js";
 
 const COMMITS = 5_000;
 const ROUNDS = 7;
-const HASH = "e9ff6690cf7c0a91bb99311e7af0b444cca7bcc84026ad0ce1488d7d978f14c1";
+/** A SHA-256 in hex, as every hash column holds. */
+export const HASH = "e9ff6690cf7c0a91bb99311e7af0b444cca7bcc84026ad0ce1488d7d978f14c1";
 /** About the size of a write call's `started` event as docket stores it. */
-const EVENT = JSON.stringify({ type: "started", pad: "x".repeat(400) });
+export const EVENT = JSON.stringify({ type: "started", pad: "x".repeat(400) });
 
 /** One way of committing a call's record: what one commit writes, and its statements. */
 export interface CommitShape {

@@ -5,14 +5,10 @@ import { Worker } from "node:worker_threads";
 import { openStore } from "../src/store/open-store.js";
 import { openNodeSqlite } from "../src/store/sqlite/node-sqlite-database.js";
 import { loadAverage } from "./built-cli.js";
-import { WRITE_CALL_COMMIT } from "./commit-floor.js";
+import { EVENT, HASH, WRITE_CALL_COMMIT } from "./commit-floor.js";
 import { type CpuSplit, measureCpu } from "./cpu-split.js";
 import { median } from "./stats.js";
 import type { WriterCommit } from "./writer-thread-worker.js";
-
-const HASH = "e9ff6690cf7c0a91bb99311e7af0b444cca7bcc84026ad0ce1488d7d978f14c1";
-/** About the size of a write call's `started` event as docket stores it. */
-const EVENT = JSON.stringify({ type: "started", pad: "x".repeat(400) });
 
 /** A fresh store file with one session (its key row made by a first claim); its path and id. */
 async function freshStore(dir: string): Promise<{ path: string; sessionId: string }> {
