@@ -8,6 +8,7 @@
 // few small ones a cold run needs first (below, docs/adr/0027-packaging.md). The CLI's two
 // CommonJS bundles are the files that repeat code, for V8's code cache (below, ADRs 0022, 0087).
 // tsc writes only the declarations (package.json's build script).
+import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -54,8 +55,13 @@ function removeJavaScript(dir) {
     if (entry.isFile() && /\.c?js$/.test(entry.name)) rmSync(join(entry.parentPath, entry.name));
   }
 }
+// DOCKET_BUILD (src/hook/daemon-identity.ts): a stand-in of the digest's length while building,
+// then, in every file, the digest of all the built code, so that a hook client and the daemon it
+// asks name the same build only when they are one installation (docs/adr/0107).
+const BUILD_STAND_IN = "@@docket-build@@";
 const shared = {
   bundle: true,
+  define: { __DOCKET_BUILD__: JSON.stringify(BUILD_STAND_IN) },
   splitting: true,
   format: "esm",
   platform: "node",
@@ -109,7 +115,7 @@ const cjs = {
   format: "cjs",
   outdir: undefined,
   charset: "ascii",
-  define: { "import.meta.url": "__docketImportMetaUrl" },
+  define: { ...shared.define, "import.meta.url": "__docketImportMetaUrl" },
   banner: {
     js: 'var __docketImportMetaUrl = require("node:url").pathToFileURL(__filename).href;',
   },
@@ -178,3 +184,23 @@ if (!launcherText.includes('import("./bin/main.js")')) {
   throw new Error(`the launcher ${cli}/main.js does not hand off to bin/main.js`);
 }
 chmodSync(`${cli}/main.js`, 0o755);
+// The build's digest: every JavaScript file built, in the order of their paths, with the
+// stand-in still in it; then written over the stand-in, which has its length.
+const built = readdirSync("dist", { withFileTypes: true, recursive: true })
+  .filter((entry) => entry.isFile() && /\.c?js$/.test(entry.name))
+  .map((entry) => join(entry.parentPath, entry.name))
+  .sort();
+const digest = createHash("sha256");
+for (const file of built) digest.update(`${file}\0`).update(readFileSync(file));
+const buildId = digest.digest("hex").slice(0, BUILD_STAND_IN.length);
+for (const file of built) {
+  const text = readFileSync(file, "latin1");
+  if (!text.includes(BUILD_STAND_IN)) continue;
+  writeFileSync(file, text.replaceAll(BUILD_STAND_IN, buildId), "latin1");
+}
+// The hook client and the daemon: each must name the build, or neither would know the other.
+for (const file of [`${cli}/main.js`, cliBundle]) {
+  if (!readFileSync(file, "latin1").includes(buildId)) {
+    throw new Error(`${file} does not name its build`);
+  }
+}

@@ -37,6 +37,11 @@ export interface DaemonIdentityParts {
   readonly folder: string;
   /** Digest of the environment docket reads (see `readsVariable`). */
   readonly env: string;
+  /**
+   * The docket build that judges (`DOCKET_BUILD`): after an upgrade a hook call is judged by the
+   * docket now installed, never by a daemon an earlier one started.
+   */
+  readonly build: string;
 }
 
 /**
@@ -56,6 +61,8 @@ export interface DaemonIdentityRequest {
   readonly env: NodeJS.ProcessEnv;
   readonly config?: string | undefined;
   readonly store?: string | undefined;
+  /** The build to name; this code's own (`DOCKET_BUILD`) unless given. */
+  readonly build?: string | undefined;
 }
 
 const PART_NAMES: readonly (keyof DaemonIdentityParts)[] = [
@@ -65,7 +72,23 @@ const PART_NAMES: readonly (keyof DaemonIdentityParts)[] = [
   "store",
   "folder",
   "env",
+  "build",
 ];
+
+declare const __DOCKET_BUILD__: string | undefined;
+
+/**
+ * This docket's build: a digest of its bundled code, written into it by scripts/bundle.mjs, the
+ * same in the hook client (the launcher) and the daemon (the CLI's bundle) of one installation;
+ * "source" when docket runs from its TypeScript sources.
+ *
+ * @example
+ * ```ts
+ * DOCKET_BUILD; // e.g. "3f9c0b1e7a24d615", or "source"
+ * ```
+ */
+export const DOCKET_BUILD: string =
+  typeof __DOCKET_BUILD__ === "string" ? __DOCKET_BUILD__ : "source";
 
 // Not node:crypto: loading it is about 5 ms of a hook call that the daemon answers.
 const digest = fastDigest;
@@ -112,8 +135,8 @@ function resolvedStore(store: string | undefined, cwd: string): string {
 /**
  * Name what a hook call from `cwd` with these flags and this environment would be judged by:
  * docket.yaml found as every command finds it (a missing `--config` file throws, as it does for
- * them), the user layer, the store, and the environment docket reads, the variables the two
- * files name with `${NAME}` included. Two requests with the same key are judged alike; a daemon
+ * them), the user layer, the store, the environment docket reads (the variables the two files
+ * name with `${NAME}` included) and the docket build. Two requests with the same key are judged alike; a daemon
  * started for one answers the other, and reloads the files' contents as they change.
  *
  * @example
@@ -122,7 +145,13 @@ function resolvedStore(store: string | undefined, cwd: string): string {
  * identity.key; // e.g. "5f0c2a91d04e7b36"
  * ```
  */
-export function daemonIdentity({ cwd, env, config, store }: DaemonIdentityRequest): DaemonIdentity {
+export function daemonIdentity({
+  cwd,
+  env,
+  config,
+  store,
+  build = DOCKET_BUILD,
+}: DaemonIdentityRequest): DaemonIdentity {
   const lookup = locateConfigFile({ flag: config, env, cwd });
   if (lookup.status === "missing") throw new Error(lookup.message);
   const found = lookup.status === "found" ? lookup.location : undefined;
@@ -142,6 +171,7 @@ export function daemonIdentity({ cwd, env, config, store }: DaemonIdentityReques
     store: resolvedStore(store ?? env.DOCKET_STORE, cwd),
     folder: resolve(cwd),
     env: digest(JSON.stringify(read)),
+    build,
   };
   return { parts, base, key: digest(JSON.stringify(parts)) };
 }
@@ -176,5 +206,7 @@ export function identityMismatch(own: DaemonIdentityParts, theirs: unknown): str
       return `it runs from ${own.folder}, this call from ${String(given.folder)}`;
     case "env":
       return "this call's environment (HOME, XDG_CONFIG_HOME, DOCKET_*, OTEL_* or PG* variables, or one a configuration names) is not the daemon's";
+    case "build":
+      return `it runs docket build ${own.build}, this call build ${String(given.build)} (docket was upgraded or reinstalled since it started)`;
   }
 }

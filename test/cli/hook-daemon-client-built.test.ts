@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DaemonIdentity, daemonIdentity } from "../../src/hook/daemon-identity.js";
 import { startFakeAnthropicAgent } from "../support/fake-providers/fake-anthropic-agent.js";
 import { claudeEnv, hostBinary, hostWorkspace, readHostTrail } from "../support/host-e2e.js";
+import { installedBuild } from "../support/installed-cli.js";
 import { type PackedProject, packedDocket, runPacked } from "../support/packed-docket.js";
 
 // The daemon's thin client as it ships (`npm pack`, installed): what `docket hook install`
@@ -258,7 +259,7 @@ describe("the built daemon client", () => {
       expect(through.stderr).toContain("judges by another configuration");
       // On the wire, as any client reads it: the reply is the last line, its newline sent
       // before the daemon's end; what comes before it are deadline lines or empty lines.
-      const identity = daemonIdentity({ cwd: folder, env });
+      const identity = daemonIdentity({ cwd: folder, env, build: installedBuild(main) });
       const raw = await rawAsk(ownSocket, payload("t6-raw"), identity);
       expect(raw.beforeEnd.endsWith("\n")).toBe(true);
       const lines = raw.beforeEnd.slice(0, -1).split("\n");

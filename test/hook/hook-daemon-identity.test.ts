@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
 import { type HookAnswer, hookCall } from "../support/hook-call.js";
+import { hookProject } from "../support/hook-project.js";
 import { useInstalledCli } from "../support/installed-cli.js";
 
 // A daemon answers only the calls it would judge as the hook would in-process (ADR 0104): the
@@ -23,19 +24,9 @@ async function project(
   yaml: string,
   name = "p",
 ): Promise<{ root: string; env: NodeJS.ProcessEnv }> {
-  const root = await mkdtemp(join(tmpdir(), `docket-hook-id-${name}-`));
-  folders.push(root);
-  await writeFile(join(root, "docket.yaml"), yaml);
-  const home = join(root, ".home");
-  await mkdir(home);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-  };
-  delete env.DOCKET_CONFIG;
-  delete env.DOCKET_STORE;
-  return { root, env };
+  const made = await hookProject(yaml, `id-${name}`);
+  folders.push(made.root);
+  return made;
 }
 
 function hook(

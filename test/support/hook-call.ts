@@ -24,26 +24,25 @@ export function hookCall(
     env,
     host = "claude-code",
     nodeArgs = [],
+    cli = installedCliPath(),
   }: {
     cwd: string;
     env: NodeJS.ProcessEnv;
     host?: string;
     /** Node's own flags before the CLI (`--import` a loader, say). */
     nodeArgs?: readonly string[];
+    /** The CLI's launcher to run: the installed one unless given. */
+    cli?: string;
   },
   flags: readonly string[],
   payload: string,
   started?: (child: ChildProcess) => void,
 ): Promise<HookAnswer> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [...nodeArgs, installedCliPath(), "hook", host, ...flags],
-      {
-        cwd,
-        env,
-      },
-    );
+    const child = spawn(process.execPath, [...nodeArgs, cli, "hook", host, ...flags], {
+      cwd,
+      env,
+    });
     started?.(child);
     let stdout = "";
     let stderr = "";

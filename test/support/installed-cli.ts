@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll } from "vitest";
 import { packedDocket } from "./packed-docket.js";
@@ -70,4 +71,19 @@ export function useInstalledCli(): void {
   beforeAll(async () => {
     await installedCli();
   }, 900_000);
+}
+
+/**
+ * The build an installed CLI names its hook daemons by (`DOCKET_BUILD`, written into the launcher
+ * by scripts/bundle.mjs): what a test that speaks to the daemon by hand must name too.
+ *
+ * @example
+ * ```ts
+ * const identity = daemonIdentity({ cwd, env, build: installedBuild(installedCliPath()) });
+ * ```
+ */
+export function installedBuild(main: string): string {
+  const build = /DOCKET_BUILD\s*=\s*"([0-9a-f]{16})"/.exec(readFileSync(main, "utf8"))?.[1];
+  if (build === undefined) throw new Error(`${main} names no docket build`);
+  return build;
 }
