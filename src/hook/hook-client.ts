@@ -9,6 +9,13 @@ function connect(path: string): Net.Socket {
   return (process.getBuiltinModule("node:net") as typeof Net).connect(path);
 }
 
+/**
+ * How long a client waits for the daemon's first line before ending its side of the connection,
+ * which a daemon of an earlier docket waits for before it reads the request. docket's daemon
+ * answers an open request with an empty line at once.
+ */
+const OLDER_DAEMON_MS = 250;
+
 /** The daemon's reply: what the hook process prints and the code it exits with. */
 export interface DaemonReply {
   readonly stdout: string;
@@ -100,12 +107,21 @@ export function askDaemon(
       if (reply === undefined) reject(new Error("the docket hook daemon gave no readable answer"));
       else resolve({ status: "answered", reply });
     };
+    // Kept open after the request, so that this process ending ends the connection and the
+    // daemon learns at once that its answer has nobody to reach (an approval's wait is
+    // withdrawn then, not at its next look). A daemon of an earlier docket reads a request only
+    // once its client's side ends: one that has said nothing by then gets that end.
+    let olderDaemon: NodeJS.Timeout | undefined;
     client.setEncoding("utf8");
     client.on("connect", () => {
       connected = true;
-      client.end(`${JSON.stringify({ ...request, parent: process.ppid })}\n`);
+      client.write(`${JSON.stringify({ ...request, parent: process.ppid, open: true })}\n`);
+      olderDaemon = setTimeout(() => client.end(), OLDER_DAEMON_MS);
+      olderDaemon.unref();
     });
+    client.on("close", () => clearTimeout(olderDaemon));
     client.on("data", (chunk: string) => {
+      clearTimeout(olderDaemon);
       // Each chunk is searched once: a long reply is not scanned again from its start.
       let from = 0;
       for (let end = chunk.indexOf("\n"); end !== -1 && !settled; end = chunk.indexOf("\n", from)) {

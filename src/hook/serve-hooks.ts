@@ -34,17 +34,11 @@ function failed(host: string, text: string, reason: string): HookReply {
 async function answer(
   runtime: Runtime,
   identity: DaemonIdentity,
-  request: string,
+  request: Record<string, unknown>,
   connection: Socket,
   signal: AbortSignal,
 ): Promise<HookReply & { key?: string }> {
-  const {
-    host,
-    text,
-    parent,
-    cwd,
-    identity: theirs,
-  } = parseJson(request) as Record<string, unknown>;
+  const { host, text, parent, cwd, identity: theirs } = request;
   if (!isHostName(host) || typeof text !== "string") {
     return failed("", "", "the hook request could not be read");
   }
@@ -103,43 +97,11 @@ export async function serveHooks(
     throw new Error(`a docket hook daemon already answers on ${socket}`);
   // A socket left by a daemon that died, or a link: it would refuse the bind below.
   await rm(socket, { force: true });
-  // Half-open: the client ends its side after the request and still reads the reply.
-  const server = createServer({ allowHalfOpen: true }, (connection) => {
-    let request = "";
-    let tooLarge = false;
-    const gone = new AbortController();
-    connection.setEncoding("utf8");
-    connection.on("error", () => gone.abort());
-    connection.on("close", () => gone.abort());
-    connection.on("data", (chunk: string) => {
-      if (tooLarge) return;
-      request += chunk;
-      if (request.length > MAX_REQUEST_CHARS) {
-        tooLarge = true;
-        request = "";
-      }
-    });
-    connection.on("end", async () => {
-      let reply: HookReply & { key?: string };
-      // A write to a client that left fails, and that cancels what waits for it.
-      const still = setInterval(() => connection.write("\n"), STILL_WORKING_MS);
-      try {
-        reply = tooLarge
-          ? failed("", "", `the hook request is over ${MAX_REQUEST_CHARS} characters`)
-          : await answer(runtime, identity, request, connection, gone.signal);
-      } catch (error) {
-        reply = failed(
-          "",
-          "",
-          `docket failed: ${maskSecrets(String((error as Error)?.message ?? error)).split("\n")[0]}`,
-        );
-      } finally {
-        clearInterval(still);
-      }
-      // One line: the client has its answer at the newline, before this side closes.
-      if (!connection.destroyed) connection.end(`${JSON.stringify(reply)}\n`);
-    });
-  });
+  // Half-open: a client of an earlier docket ends its side after the request and still reads
+  // the reply.
+  const server = createServer({ allowHalfOpen: true }, (connection) =>
+    converse(connection, runtime, identity),
+  );
   const previous = process.umask(0o177);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -151,4 +113,89 @@ export async function serveHooks(
   }
   await chmod(socket, 0o600);
   return server;
+}
+
+/** A request line as read: an object, or undefined when it is no JSON object. */
+function requestObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const parsed = parseJson(line);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One connection: one request, one reply. A client that keeps its side open (`open: true` in
+ * its request line) is answered as soon as the line is read, and its side ending means it left:
+ * the call is cancelled at once (an approval's wait withdrawn). A client of an earlier docket
+ * ends its side to end the request; the daemon then writes an empty line every
+ * `STILL_WORKING_MS` while it works, and a write that fails means the client left.
+ */
+function converse(connection: Socket, runtime: Runtime, identity: DaemonIdentity): void {
+  let request = "";
+  let tooLarge = false;
+  let started = false;
+  let answered = false;
+  let still: NodeJS.Timeout | undefined;
+  const gone = new AbortController();
+  const keepLooking = () => {
+    still ??= setInterval(() => connection.write("\n"), STILL_WORKING_MS);
+  };
+  const start = async (parsed: Record<string, unknown> | undefined) => {
+    started = true;
+    let reply: HookReply & { key?: string };
+    try {
+      reply = tooLarge
+        ? failed("", "", `the hook request is over ${MAX_REQUEST_CHARS} characters`)
+        : parsed === undefined
+          ? failed("", "", "the hook request could not be read")
+          : await answer(runtime, identity, parsed, connection, gone.signal);
+    } catch (error) {
+      reply = failed(
+        "",
+        "",
+        `docket failed: ${maskSecrets(String((error as Error)?.message ?? error)).split("\n")[0]}`,
+      );
+    } finally {
+      clearInterval(still);
+    }
+    answered = true;
+    // One line: the client has its answer at the newline, before this side closes.
+    if (!connection.destroyed) connection.end(`${JSON.stringify(reply)}\n`);
+  };
+  connection.setEncoding("utf8");
+  connection.on("error", () => gone.abort());
+  connection.on("close", () => gone.abort());
+  connection.on("data", (chunk: string) => {
+    if (tooLarge || started) return;
+    request += chunk;
+    if (request.length > MAX_REQUEST_CHARS) {
+      tooLarge = true;
+      request = "";
+      return;
+    }
+    const newline = chunk.indexOf("\n");
+    if (newline === -1) return;
+    const parsed = requestObject(request.slice(0, request.length - chunk.length + newline));
+    if (parsed?.open !== true) return; // an earlier client's: read at its end
+    // Said at once: the client need not end its side for an earlier daemon's sake.
+    connection.write("\n");
+    void start(parsed);
+  });
+  connection.on("end", () => {
+    if (answered) return;
+    if (!started) {
+      keepLooking();
+      void start(tooLarge ? undefined : requestObject(request));
+      return;
+    }
+    // An open client's side ended: it left (this write fails, and that cancels the call), or it
+    // took this daemon for an earlier one and ended its request; then it is looked for as an
+    // earlier client is.
+    connection.write("\n");
+    keepLooking();
+  });
 }
