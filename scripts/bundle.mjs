@@ -185,13 +185,16 @@ if (!launcherText.includes('import("./bin/main.js")')) {
 }
 chmodSync(`${cli}/main.js`, 0o755);
 // The build's digest: every JavaScript file built, in the order of their paths, with the
-// stand-in still in it; then written over the stand-in, which has its length.
+// stand-in still in it, and the bash grammar the shell analyser loads; then written over the
+// stand-in, which has its length.
 const built = readdirSync("dist", { withFileTypes: true, recursive: true })
   .filter((entry) => entry.isFile() && /\.c?js$/.test(entry.name))
   .map((entry) => join(entry.parentPath, entry.name))
   .sort();
 const digest = createHash("sha256");
-for (const file of built) digest.update(`${file}\0`).update(readFileSync(file));
+for (const file of [...built, "dist/tree-sitter-bash.wasm"]) {
+  digest.update(`${file}\0`).update(readFileSync(file));
+}
 const buildId = digest.digest("hex").slice(0, BUILD_STAND_IN.length);
 for (const file of built) {
   const text = readFileSync(file, "latin1");

@@ -87,11 +87,13 @@ describe("askDaemon", () => {
 
   it("takes an allow only from a daemon that names the call's identity; a deny from any", async () => {
     const unkeyed = await daemon((connection) => connection.end(`${JSON.stringify(reply)}\n`));
-    await expect(askDaemon(unkeyed, request)).rejects.toThrow("no readable answer");
+    await expect(askDaemon(unkeyed, request)).rejects.toThrow(
+      "allowed the call without naming this call's docket build and configuration",
+    );
     const otherKey = await daemon((connection) =>
       connection.end(`${JSON.stringify({ ...reply, key: "fedcba9876543210" })}\n`),
     );
-    await expect(askDaemon(otherKey, request)).rejects.toThrow("no readable answer");
+    await expect(askDaemon(otherKey, request)).rejects.toThrow("restart it");
     const deny = { stdout: "", stderr: "docket: no; the call is denied.\n", exitCode: 2 };
     const denying = await daemon((connection) => connection.end(`${JSON.stringify(deny)}\n`));
     expect(await askDaemon(denying, request)).toEqual({ status: "answered", reply: deny });

@@ -105,7 +105,13 @@ export function askDaemon(
       client.destroy();
       const reply = readReply(text, request.identity.key);
       if (reply === undefined) reject(new Error("the docket hook daemon gave no readable answer"));
-      else resolve({ status: "answered", reply });
+      else if (reply === "unnamed") {
+        reject(
+          new Error(
+            `the docket hook daemon on ${path} allowed the call without naming this call's docket build and configuration (a daemon of an earlier docket?); restart it`,
+          ),
+        );
+      } else resolve({ status: "answered", reply });
     };
     // Kept open after the request, so that this process ending ends the connection and the
     // daemon learns at once that its answer has nobody to reach (an approval's wait is
@@ -163,21 +169,20 @@ function readDeadline(text: string): number | undefined {
 }
 
 /**
- * The daemon's answer as a reply, or undefined when it is anything else. An answer that lets the
- * call through must name this call's identity (`key`): only a daemon that checked it may allow.
+ * The daemon's answer as a reply; "unnamed" for an answer that lets the call through without
+ * naming this call's identity (`key`), which only a daemon that checked it may do; undefined for
+ * anything else.
  */
-function readReply(answer: string, key: string): DaemonReply | undefined {
+function readReply(answer: string, key: string): DaemonReply | "unnamed" | undefined {
   try {
     // JSON.parse, not parseJson: this client loads nothing but itself. A key V8 misread
     // (nodejs/node#63785) would hold a backslash, match none of these, and fail closed.
     const reply = JSON.parse(answer) as (Partial<DaemonReply> & { key?: unknown }) | null;
-    if (
-      typeof reply?.stdout === "string" &&
-      typeof reply.stderr === "string" &&
-      (reply.exitCode === 2 || (reply.exitCode === 0 && reply.key === key))
-    ) {
+    if (typeof reply?.stdout !== "string" || typeof reply.stderr !== "string") return undefined;
+    if (reply.exitCode === 2 || (reply.exitCode === 0 && reply.key === key)) {
       return { stdout: reply.stdout, stderr: reply.stderr, exitCode: reply.exitCode };
     }
+    return reply.exitCode === 0 ? "unnamed" : undefined;
   } catch {}
   return undefined;
 }

@@ -139,6 +139,8 @@ function converse(connection: Socket, runtime: Runtime, identity: DaemonIdentity
   let tooLarge = false;
   let started = false;
   let answered = false;
+  // The first line is read once: a request without `open` waits for its end, however it goes on.
+  let firstLineRead = false;
   let still: NodeJS.Timeout | undefined;
   const gone = new AbortController();
   const keepLooking = () => {
@@ -177,8 +179,9 @@ function converse(connection: Socket, runtime: Runtime, identity: DaemonIdentity
       request = "";
       return;
     }
-    const newline = chunk.indexOf("\n");
+    const newline = firstLineRead ? -1 : chunk.indexOf("\n");
     if (newline === -1) return;
+    firstLineRead = true;
     const parsed = requestObject(request.slice(0, request.length - chunk.length + newline));
     if (parsed?.open !== true) return; // an earlier client's: read at its end
     // Said at once: the client need not end its side for an earlier daemon's sake.

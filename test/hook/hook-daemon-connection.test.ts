@@ -125,11 +125,13 @@ describe("the hook daemon's connection", () => {
     }
   }, 120_000);
 
-  it("a daemon of an earlier docket, which reads a request at its end, still answers", async () => {
+  it("a daemon of an earlier docket, which reads a request at its end, is still heard: its deny stands, and it cannot allow", async () => {
     const folder = await mkdtemp(join(tmpdir(), "docket-hook-conn-older-"));
     folders.push(folder);
     const socket = join(folder, "older.sock");
     const requests: string[] = [];
+    // It judges `ls` allowed, anything else denied, and names its own identity's key, which
+    // knows no build.
     const older = createServer({ allowHalfOpen: true }, (connection) => {
       let request = "";
       connection.setEncoding("utf8");
@@ -138,21 +140,29 @@ describe("the hook daemon's connection", () => {
       });
       connection.on("end", () => {
         requests.push(request);
-        connection.end(
-          `${JSON.stringify({ stdout: "", stderr: "the older daemon says no\n", exitCode: 2 })}\n`,
-        );
+        const allows = request.includes('\\"command\\":\\"ls\\"');
+        const reply = allows
+          ? { stdout: '{"allow":true}', stderr: "", exitCode: 0, key: "0123456789abcdef" }
+          : { stdout: "", stderr: "the older daemon says no\n", exitCode: 2 };
+        connection.end(`${JSON.stringify(reply)}\n`);
       });
     });
     await new Promise<void>((resolve) => older.listen(socket, resolve));
-    try {
-      const answer = await hookCall(
+    const ask = (id: string, command: string) =>
+      hookCall(
         { cwd: folder, env: { ...process.env, HOME: folder } },
         ["--daemon", "--socket", socket],
-        bash("e1", "ls", "older-1"),
+        bash(id, command, "older-1"),
       );
-      expect(answer.code).toBe(2);
-      expect(answer.stderr).toContain("the older daemon says no");
-      expect(requests).toHaveLength(1);
+    try {
+      const denied = await ask("e1", "rm -rf x");
+      expect(denied.code).toBe(2);
+      expect(denied.stderr).toContain("the older daemon says no");
+      const allowed = await ask("e2", "ls");
+      expect(allowed.code).toBe(2);
+      expect(allowed.stdout).toBe("");
+      expect(allowed.stderr).toContain("a daemon of an earlier docket?); restart it");
+      expect(requests).toHaveLength(2);
       expect(JSON.parse(requests[0] ?? "")).toMatchObject({ host: "claude-code", open: true });
     } finally {
       older.close();
