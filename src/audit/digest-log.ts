@@ -12,6 +12,7 @@ import { dirname } from "node:path";
 import { DocketError } from "../errors/docket-error.js";
 import { parseJson } from "../shared/parse-json.js";
 import { type AuditAttestation, parseAttestation } from "../store/audit-attestation.js";
+import { parseStoreUrl } from "../store/store-url.js";
 
 /** What a digest log holds: readable attestations, and the lines that were not. */
 export interface DigestContents {
@@ -183,8 +184,19 @@ function digestJson(text: string): { body?: unknown; signature?: unknown } | "cu
 
 async function openPostgresDigestLog(url: string): Promise<DigestLog> {
   const { loadPg } = await import("../store/postgres/load-pg.js");
-  const { Pool } = await loadPg();
-  const pool = new Pool({ connectionString: url, max: 2 });
+  const { boundedOptions } = await import("../store/postgres/bounded-client.js");
+  const { Client, Pool } = await loadPg();
+  // The store URL's parameters and bounds: a digest database gone silent fails a delivery (and
+  // so the next write) within them instead of holding it.
+  const target = parseStoreUrl(url);
+  if (target.engine !== "postgres") {
+    throw new DocketError("digest_log_unreadable", "The digest log's URL is no PostgreSQL URL.");
+  }
+  const pool = new Pool({
+    connectionString: target.connectionString,
+    max: 2,
+    ...boundedOptions(Client, target),
+  });
   // A restart of the digest database ends idle connections: pg emits 'error' on them, and an
   // unheard 'error' ends the process. The next delivery reconnects, or fails the next write.
   pool.on("error", () => undefined);

@@ -50,6 +50,7 @@ export type DocketErrorCode =
   | "store_open_failed"
   | "store_outdated"
   | "store_read_only"
+  | "store_timeout"
   | "store_too_new"
   | "store_unwritable"
   | "token_file_invalid"

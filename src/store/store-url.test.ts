@@ -46,7 +46,30 @@ describe("parseStoreUrl", () => {
       connectionString: "postgresql://u:p@db:5432/docket?sslmode=require",
       schema: "agent",
       buffer: true,
+      connectTimeoutMs: 10_000,
+      queryTimeoutMs: 60_000,
     });
+    expect(
+      parseStoreUrl(
+        "postgres://u:p@db/docket?connect_timeout=3&query_timeout=2500&sslmode=require",
+      ),
+    ).toMatchObject({
+      connectionString: "postgres://u:p@db/docket?sslmode=require",
+      connectTimeoutMs: 3_000,
+      queryTimeoutMs: 2_500,
+    });
+    expect(parseStoreUrl("postgres://db/x?query_timeout=0")).toMatchObject({ queryTimeoutMs: 0 });
+    for (const bad of [
+      "query_timeout=-1",
+      "query_timeout=1.5",
+      "query_timeout=",
+      "connect_timeout=soon",
+    ]) {
+      expect(() => parseStoreUrl(`postgres://u:secret@db/x?${bad}`)).toThrow(
+        /must be a whole number of (ms|seconds) \(0 for no limit\)/,
+      );
+      expect(() => parseStoreUrl(`postgres://u:secret@db/x?${bad}`)).not.toThrow(/secret/);
+    }
     try {
       parseStoreUrl("postgres://db/x?schema=Agent;drop");
       expect.unreachable();

@@ -33,6 +33,13 @@ export type StoreTarget =
       /** `?schema=NAME`: tables live in this schema (created when missing). */
       readonly schema: string | undefined;
       readonly buffer: boolean;
+      /** `?connect_timeout=SECONDS` (libpq's meaning), default 10; 0 waits for ever. */
+      readonly connectTimeoutMs: number;
+      /**
+       * `?query_timeout=MS`, default 60,000: a statement with no answer by then fails (the call
+       * fails closed, its commit in doubt until the next write asks); 0 waits for ever.
+       */
+      readonly queryTimeoutMs: number;
     };
 
 const SYNC_MODES = new Set(["OFF", "NORMAL", "FULL", "EXTRA"]);
@@ -40,7 +47,8 @@ const SYNC_MODES = new Set(["OFF", "NORMAL", "FULL", "EXTRA"]);
 /**
  * Take a store URL apart: `sqlite:PATH` (default `.docket/docket.db`), a bare path, `:memory:`,
  * or `postgres://…` / `postgresql://…`. SQLite takes `?synchronous=FULL`, `?busy_timeout=MS`
- * and `?buffer=off`; PostgreSQL takes `?schema=NAME` and `?buffer=off` (the rest goes to pg).
+ * and `?buffer=off`; PostgreSQL takes `?schema=NAME`, `?buffer=off`, `?connect_timeout=SECONDS`
+ * and `?query_timeout=MS` (the rest goes to pg).
  *
  * @example
  * ```ts
@@ -109,9 +117,33 @@ function parsePostgres(url: string): StoreTarget {
     );
   }
   const buffer = parsed.searchParams.get("buffer") !== "off";
-  parsed.searchParams.delete("schema");
-  parsed.searchParams.delete("buffer");
-  return { engine: "postgres", connectionString: parsed.toString(), schema, buffer };
+  const connectSeconds = wholeNumber(parsed, "connect_timeout", 10, "seconds");
+  const queryTimeoutMs = wholeNumber(parsed, "query_timeout", 60_000, "ms");
+  for (const name of ["schema", "buffer", "connect_timeout", "query_timeout"]) {
+    parsed.searchParams.delete(name);
+  }
+  return {
+    engine: "postgres",
+    connectionString: parsed.toString(),
+    schema,
+    buffer,
+    connectTimeoutMs: connectSeconds * 1000,
+    queryTimeoutMs,
+  };
+}
+
+/** A parameter that must be a whole number (0 or more) when given, else `fallback`. */
+function wholeNumber(parsed: URL, name: string, fallback: number, unit: string): number {
+  const given = parsed.searchParams.get(name);
+  if (given === null) return fallback;
+  const value = Number(given);
+  if (given.trim() === "" || !Number.isSafeInteger(value) || value < 0) {
+    throw new DocketError(
+      "invalid_store_url",
+      `${name} must be a whole number of ${unit} (0 for no limit), not ${JSON.stringify(given)}, in ${redactStoreUrl(parsed.toString())}.`,
+    );
+  }
+  return value;
 }
 
 /**

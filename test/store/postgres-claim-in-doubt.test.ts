@@ -1,7 +1,9 @@
+import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { verifyStoreTrail } from "../../src/audit/verify-store-trail.js";
 import { createCheckpoint } from "../../src/checkpoint/create-checkpoint.js";
+import { isDocketError } from "../../src/errors/docket-error.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import { defineTool } from "../../src/tool/define-tool.js";
@@ -16,7 +18,9 @@ import { type CutPoint, type CuttingProxy, cuttingProxy } from "./support/cuttin
 // ADR 0105: on PostgreSQL a write's claim and intent are queued and commit with the steps queued
 // before them, under the queue's commit keys. A connection lost in that commit leaves it in
 // doubt; the call is refused and never runs whether or not the commit happened, and the trail
-// is the same refused call's either way, each event once.
+// is the same refused call's either way, each event once. A PostgreSQL that stops answering
+// without a reset (a network that drops packets, a host that froze) fails what needs it within
+// the store URL's bounds, in words, instead of holding it for ever.
 
 const stores: Store[] = [];
 const proxies: CuttingProxy[] = [];
@@ -36,12 +40,16 @@ describe.skipIf(skipPostgres)("a write's claim and intent commit in doubt (Postg
   it.each([
     ["after", "committed after all", ["requested", "decided", "started", "refused"]],
     ["before", "never reached the server", ["requested", "decided", "refused"]],
+    // The network falls silent instead: no reset, no answer. The store's query timeout ends
+    // the wait, and the call is refused as when the connection drops.
+    ["silent-after", "committed after all", ["requested", "decided", "started", "refused"]],
+    ["silent-before", "never reached the server", ["requested", "decided", "refused"]],
   ] as const)(
     "cut %s the COMMIT (%s): the call does not run, its refusal closes it, each event once, verify passes, and its id is refused again",
     async (point: CutPoint, _what, trail) => {
       const proxy = await cuttingProxy(postgresUrl as string);
       proxies.push(proxy);
-      const store = await openStore(proxy.through(freshPostgresUrl()));
+      const store = await openStore(`${proxy.through(freshPostgresUrl())}&query_timeout=1500`);
       stores.push(store);
       const session = await store.createSession({ principal: "agent", configHash: "" });
       const ran: string[] = [];
@@ -102,4 +110,67 @@ describe.skipIf(skipPostgres)("a write's claim and intent commit in doubt (Postg
       expect((await verifyStoreTrail(store, { sessionId: session.id })).problems).toEqual([]);
     },
   );
+});
+
+describe.skipIf(skipPostgres)("a PostgreSQL that stops answering", () => {
+  it("a read with no answer fails after query_timeout, saying so; the next read answers", async () => {
+    const proxy = await cuttingProxy(postgresUrl as string);
+    proxies.push(proxy);
+    const store = await openStore(`${proxy.through(freshPostgresUrl())}&query_timeout=800`);
+    stores.push(store);
+    const session = await store.createSession({ principal: "agent", configHash: "" });
+    proxy.cutAt((query) => query.includes("FROM audit_events"), "silent-before");
+    const started = performance.now();
+    const failed = await store.listEvents({ sessionId: session.id }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(proxy.cuts()).toBe(1);
+    expect(isDocketError(failed, "store_timeout")).toBe(true);
+    expect((failed as Error).message).toBe(
+      "PostgreSQL did not answer within 800 ms (the store URL's query_timeout), so docket stopped waiting: the database or the network to it is not answering.",
+    );
+    // Not before its time: the statement was given its 800 ms.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(790);
+    // The silent connection is dropped, not handed out again: the next read answers.
+    expect(await store.listEvents({ sessionId: session.id })).toEqual([]);
+    expect(await store.getSession(session.id)).toMatchObject({ id: session.id });
+  }, 30_000);
+
+  it("an approval watch whose LISTEN gets no answer polls instead of waiting for ever", async () => {
+    const proxy = await cuttingProxy(postgresUrl as string);
+    proxies.push(proxy);
+    const store = await openStore(`${proxy.through(freshPostgresUrl())}&query_timeout=800`);
+    stores.push(store);
+    proxy.cutAt((query) => query.startsWith("LISTEN"), "silent-before");
+    const watch = await store.watchApproval("apr_silent");
+    expect(proxy.cuts()).toBe(1);
+    expect(watch.wakes).toBe(false);
+    // Its waits end by their interval (the caller then reads the approval again).
+    await watch.next(30);
+    watch.close();
+  }, 30_000);
+
+  it("a server that accepts and never answers fails the open after connect_timeout, saying so", async () => {
+    const held = new Set<Socket>();
+    const mute: Server = createServer((socket) => {
+      held.add(socket);
+    });
+    await new Promise<void>((resolve) => mute.listen(0, "127.0.0.1", resolve));
+    const port = (mute.address() as { port: number }).port;
+    try {
+      const failed = await openStore(
+        `postgres://docket:secret@127.0.0.1:${port}/docket?connect_timeout=1`,
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isDocketError(failed, "store_open_failed")).toBe(true);
+      expect(String(failed)).toContain("connection timeout");
+      expect(String(failed)).not.toContain("secret");
+    } finally {
+      for (const socket of held) socket.destroy();
+      mute.close();
+    }
+  }, 30_000);
 });

@@ -8,8 +8,9 @@ import {
   SCHEMA_VERSION_TABLE,
 } from "../migrations/migration.js";
 import type { StoreTarget } from "../store-url.js";
+import { boundedOptions } from "./bounded-client.js";
 import { loadPg } from "./load-pg.js";
-import { transaction } from "./postgres-transaction.js";
+import { transaction, UNBOUNDED_QUERY_MS } from "./postgres-transaction.js";
 
 type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
 
@@ -32,11 +33,12 @@ export async function openPostgresPool(
   target: PostgresTarget,
   { readOnly, location }: { readOnly: boolean; location: string },
 ): Promise<pg.Pool> {
-  const { Pool } = await loadPg();
+  const { Client, Pool } = await loadPg();
   const pool = new Pool({
     connectionString: target.connectionString,
     application_name: "docket",
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+    ...boundedOptions(Client, target),
   });
   // A connection that drops must not crash the process: the pool's own listener covers idle
   // ones, and each connection gets one for its whole life, since a checked-out client has none
@@ -96,14 +98,19 @@ async function migrate(
     return;
   }
   await transaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('docket.migrate'))");
+    // Another process's migration, or one of a large table, may rightly take longer than the
+    // store's query timeout.
+    // pg reads a query's own `query_timeout`; its types do not list it.
+    const unbounded = (text: string) =>
+      client.query({ text, query_timeout: UNBOUNDED_QUERY_MS } as pg.QueryConfig);
+    await unbounded("SELECT pg_advisory_xact_lock(hashtext('docket.migrate'))");
     if (target.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
     const found = await readVersion(client);
     checkSchemaVersion(found, location);
     if (found === LATEST_SCHEMA_VERSION) return;
     await client.query(SCHEMA_VERSION_TABLE);
     for (const migration of MIGRATIONS) {
-      if (migration.version > found) await client.query(migration.postgres);
+      if (migration.version > found) await unbounded(migration.postgres);
     }
     await client.query(
       `INSERT INTO schema_version (id, version, updated_at) VALUES (1, $1, $2)

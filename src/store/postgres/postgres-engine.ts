@@ -89,9 +89,9 @@ export class PostgresEngine implements StoreEngine {
     readonly readOnly: boolean,
     owner: string,
     now: () => number,
-    connectionString: string,
+    target: PostgresTarget,
   ) {
-    this.wakeups = new PostgresWakeups(connectionString);
+    this.wakeups = new PostgresWakeups(target.connectionString, target);
     this.calls = new PostgresCalls(pool, owner, now);
     this.audit = new PostgresAuditLog(pool, owner);
     this.approvals = new PostgresApprovals(pool, now);
@@ -130,7 +130,7 @@ export class PostgresEngine implements StoreEngine {
     now: () => number,
   ): Promise<PostgresEngine> {
     const pool = await openPostgresPool(target, options);
-    const engine = new PostgresEngine(pool, options.readOnly, owner, now, target.connectionString);
+    const engine = new PostgresEngine(pool, options.readOnly, owner, now, target);
     if (!options.readOnly) {
       try {
         await engine.audit.register();

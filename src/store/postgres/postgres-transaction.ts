@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from "pg";
+import { isQueryTimeout } from "./bounded-client.js";
 
 /**
  * Run `fn` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when
@@ -45,14 +46,26 @@ export async function inTransactionClient<T>(
   try {
     return await fn(client);
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => {
+    if (isQueryTimeout(error)) {
+      // The connection still owes the answer it timed out on: a ROLLBACK would queue behind
+      // it and wait as long again. Dropped instead; the server rolls back what it left open.
       broken = true;
-    });
+    } else {
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+    }
     throw error;
   } finally {
     client.release(broken);
   }
 }
+
+/**
+ * The longest wait pg's timer takes (about 24.8 days): a statement that may rightly run long (a
+ * migration of a large table, its lock) is given this instead of the store's query timeout.
+ */
+export const UNBOUNDED_QUERY_MS = 2 ** 31 - 1;
 
 /**
  * Take the per-session advisory locks, in a fixed order so that two transactions locking several

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { type ApprovalWatch, waitFor } from "../approval-watch.js";
+import { boundedOptions, type PostgresBounds } from "./bounded-client.js";
 import { loadPg } from "./load-pg.js";
 
 /** The channel a decided approval is announced on; the payload is its id. */
@@ -31,7 +32,17 @@ export class PostgresWakeups {
   private readonly interests = new Map<string, Set<Interest>>();
   private closed = false;
 
-  constructor(private readonly connectionString: string) {}
+  /**
+   * `bounds`: the store URL's timeouts, so that a database gone silent fails the LISTEN
+   * connection (its watches then poll) instead of holding a watch for ever.
+   */
+  constructor(
+    private readonly connectionString: string,
+    private readonly bounds: PostgresBounds = {
+      connectTimeoutMs: 10_000,
+      queryTimeoutMs: 60_000,
+    },
+  ) {}
 
   async watch(approvalId: string): Promise<ApprovalWatch> {
     const interest: Interest = { dirty: false, wake: undefined };
@@ -84,10 +95,12 @@ export class PostgresWakeups {
     if (this.closed) return Promise.reject(new Error("closed"));
     this.client ??= (async () => {
       const { Client } = await loadPg();
-      const client = new Client({
+      const options = {
         connectionString: this.connectionString,
         application_name: "docket-wakeups",
-      });
+        ...boundedOptions(Client, this.bounds, { inTransactions: false }),
+      };
+      const client = new (options.Client ?? Client)(options) as pg.Client;
       const lost = () => {
         if (this.client === connecting) this.client = undefined;
         this.wakeAll();

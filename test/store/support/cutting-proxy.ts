@@ -1,13 +1,17 @@
 import { connect, createServer, type Socket } from "node:net";
 
-/** Where a cut falls: before the query reaches the server, or after the server answered it. */
-export type CutPoint = "before" | "after";
+/**
+ * Where a cut falls: before the query reaches the server, or after the server answered it. A
+ * silent cut leaves the connection open and passes nothing more either way, as a network that
+ * drops every packet does: the client hears no reset, only silence.
+ */
+export type CutPoint = "before" | "after" | "silent-before" | "silent-after";
 
 /** A TCP proxy in front of PostgreSQL that can cut one connection at a chosen query. */
 export interface CuttingProxy {
   /** `url` (a URL of the test server) through the proxy. */
   readonly through: (url: string) => string;
-  /** Cut the connection that sends the next simple query `matches` accepts. */
+  /** Cut the connection that sends the next query (simple, or parsed) `matches` accepts. */
   readonly cutAt: (matches: (query: string) => boolean, point: CutPoint) => void;
   /** How many connections were cut. */
   readonly cuts: () => number;
@@ -32,11 +36,24 @@ function frames(buffer: Buffer, started: boolean): { messages: Buffer[]; rest: B
 }
 
 /**
+ * The SQL a frontend message carries: a simple query's (`Q`), or the statement an extended
+ * query parses (`P`: its name, then its text); "" for anything else.
+ */
+function queryOf(message: Buffer): string {
+  if (message[0] === 0x51) return message.subarray(5, -1).toString();
+  if (message[0] !== 0x50) return "";
+  const nameEnd = message.indexOf(0, 5);
+  const textEnd = message.indexOf(0, nameEnd + 1);
+  return nameEnd === -1 || textEnd === -1 ? "" : message.subarray(nameEnd + 1, textEnd).toString();
+}
+
+/**
  * A proxy that forwards PostgreSQL's wire protocol unchanged until told to cut: then the
  * connection that sends a matching simple query (`Q`) is destroyed, either before the query is
  * passed on (nothing of it reaches the server) or once the server has answered it completely
  * (its ReadyForQuery: a COMMIT in it has happened) without passing the answer back. The client
- * sees the same thing both times, a connection lost mid-query: a commit in doubt.
+ * sees the same thing both times, a connection lost mid-query: a commit in doubt. A silent cut
+ * keeps the connection open and falls silent instead, before the query or just after it.
  *
  * @example
  * ```ts
@@ -64,23 +81,35 @@ export async function cuttingProxy(serverUrl: string): Promise<CuttingProxy> {
     let pending: Buffer = Buffer.alloc(0);
     let started = false;
     let cutOnReady = false;
+    let silent = false;
     client.on("data", (data: Buffer) => {
+      if (silent) return;
       const { messages, rest } = frames(Buffer.concat([pending, data]), started);
       pending = rest;
       for (const message of messages) {
-        const query = started && message[0] === 0x51 ? message.subarray(5, -1).toString() : "";
+        const query = started ? queryOf(message) : "";
         started = true;
         if (armed && query !== "" && armed.matches(query)) {
           const { point } = armed;
           armed = undefined;
           cuts += 1;
           if (point === "before") return end();
+          if (point === "silent-before") {
+            silent = true;
+            return;
+          }
+          if (point === "silent-after") {
+            upstream.write(message);
+            silent = true;
+            return;
+          }
           cutOnReady = true;
         }
         upstream.write(message);
       }
     });
     upstream.on("data", (data: Buffer) => {
+      if (silent) return;
       if (!cutOnReady) {
         client.write(data);
         return;
