@@ -59,14 +59,22 @@ describe("parseStoreUrl", () => {
       queryTimeoutMs: 2_500,
     });
     expect(parseStoreUrl("postgres://db/x?query_timeout=0")).toMatchObject({ queryTimeoutMs: 0 });
+    expect(parseStoreUrl("postgres://db/x?query_timeout=2147483647")).toMatchObject({
+      queryTimeoutMs: 2_147_483_647,
+    });
     for (const bad of [
       "query_timeout=-1",
       "query_timeout=1.5",
       "query_timeout=",
+      "query_timeout=1e3",
+      "query_timeout=%2B5",
+      // Beyond Node's longest timer, which would fire at once.
+      "query_timeout=2147483648",
       "connect_timeout=soon",
+      "connect_timeout=2147484",
     ]) {
       expect(() => parseStoreUrl(`postgres://u:secret@db/x?${bad}`)).toThrow(
-        /must be a whole number of (ms|seconds) \(0 for no limit\)/,
+        /must be a whole number of (ms|seconds) from 0 \(no limit\) to \d+/,
       );
       expect(() => parseStoreUrl(`postgres://u:secret@db/x?${bad}`)).not.toThrow(/secret/);
     }

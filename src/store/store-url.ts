@@ -117,8 +117,9 @@ function parsePostgres(url: string): StoreTarget {
     );
   }
   const buffer = parsed.searchParams.get("buffer") !== "off";
-  const connectSeconds = wholeNumber(parsed, "connect_timeout", 10, "seconds");
-  const queryTimeoutMs = wholeNumber(parsed, "query_timeout", 60_000, "ms");
+  // Node's timers take at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once.
+  const connectSeconds = wholeNumber(parsed, "connect_timeout", 10, "seconds", 2_147_483);
+  const queryTimeoutMs = wholeNumber(parsed, "query_timeout", 60_000, "ms", 2_147_483_647);
   for (const name of ["schema", "buffer", "connect_timeout", "query_timeout"]) {
     parsed.searchParams.delete(name);
   }
@@ -132,15 +133,21 @@ function parsePostgres(url: string): StoreTarget {
   };
 }
 
-/** A parameter that must be a whole number (0 or more) when given, else `fallback`. */
-function wholeNumber(parsed: URL, name: string, fallback: number, unit: string): number {
+/** A parameter that must be a whole number from 0 to `most` when given, else `fallback`. */
+function wholeNumber(
+  parsed: URL,
+  name: string,
+  fallback: number,
+  unit: string,
+  most: number,
+): number {
   const given = parsed.searchParams.get(name);
   if (given === null) return fallback;
-  const value = Number(given);
-  if (given.trim() === "" || !Number.isSafeInteger(value) || value < 0) {
+  const value = /^\d+$/.test(given) ? Number(given) : Number.NaN;
+  if (!(value >= 0 && value <= most)) {
     throw new DocketError(
       "invalid_store_url",
-      `${name} must be a whole number of ${unit} (0 for no limit), not ${JSON.stringify(given)}, in ${redactStoreUrl(parsed.toString())}.`,
+      `${name} must be a whole number of ${unit} from 0 (no limit) to ${most}, not ${JSON.stringify(given)}, in ${redactStoreUrl(parsed.toString())}.`,
     );
   }
   return value;
