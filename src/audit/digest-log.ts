@@ -184,19 +184,18 @@ function digestJson(text: string): { body?: unknown; signature?: unknown } | "cu
 
 async function openPostgresDigestLog(url: string): Promise<DigestLog> {
   const { loadPg } = await import("../store/postgres/load-pg.js");
-  const { boundedOptions } = await import("../store/postgres/bounded-client.js");
-  const { Client, Pool } = await loadPg();
+  const { boundedPool } = await import("../store/postgres/bounded-client.js");
   // The store URL's parameters and bounds: a digest database gone silent fails a delivery (and
   // so the next write) within them instead of holding it.
   const target = parseStoreUrl(url);
   if (target.engine !== "postgres") {
     throw new DocketError("digest_log_unreadable", "The digest log's URL is no PostgreSQL URL.");
   }
-  const pool = new Pool({
-    connectionString: target.connectionString,
-    max: 2,
-    ...boundedOptions(Client, target),
-  });
+  const pool = boundedPool(
+    await loadPg(),
+    { connectionString: target.connectionString, max: 2 },
+    target,
+  );
   // A restart of the digest database ends idle connections: pg emits 'error' on them, and an
   // unheard 'error' ends the process. The next delivery reconnects, or fails the next write.
   pool.on("error", () => undefined);

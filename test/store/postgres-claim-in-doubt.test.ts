@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from "node:net";
+import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { verifyStoreTrail } from "../../src/audit/verify-store-trail.js";
@@ -36,6 +37,31 @@ const claimCommitOf = (callId: string) => (query: string) =>
   query.includes('"type":"started"') &&
   /COMMIT\s*$/.test(query);
 
+/** A session, a write tool that counts its runs, and a checkpoint that ran it once (w0). */
+async function writing(store: Store) {
+  const session = await store.createSession({ principal: "agent", configHash: "" });
+  const ran: string[] = [];
+  const write = defineTool({
+    name: "write_note",
+    description: "Writes a note.",
+    input: z.object({ n: z.number() }),
+    writes: true,
+    handler: ({ n }, ctx) => {
+      ran.push(ctx.callId);
+      return n;
+    },
+  });
+  const checkpoint = createCheckpoint({
+    tools: [write],
+    store,
+    policy: () => ({ decision: "allow" }),
+  });
+  const ctx = { sessionId: session.id };
+  const call = (id: string) => ({ id, name: "write_note", arguments: '{"n":1}' });
+  expect((await checkpoint.dispatch(call("w0"), ctx)).status).toBe("ok");
+  return { session, ran, checkpoint, ctx, call };
+}
+
 describe.skipIf(skipPostgres)("a write's claim and intent commit in doubt (PostgreSQL)", () => {
   it.each([
     ["after", "committed after all", ["requested", "decided", "started", "refused"]],
@@ -51,26 +77,7 @@ describe.skipIf(skipPostgres)("a write's claim and intent commit in doubt (Postg
       proxies.push(proxy);
       const store = await openStore(`${proxy.through(freshPostgresUrl())}&query_timeout=1500`);
       stores.push(store);
-      const session = await store.createSession({ principal: "agent", configHash: "" });
-      const ran: string[] = [];
-      const write = defineTool({
-        name: "write_note",
-        description: "Writes a note.",
-        input: z.object({ n: z.number() }),
-        writes: true,
-        handler: ({ n }, ctx) => {
-          ran.push(ctx.callId);
-          return n;
-        },
-      });
-      const checkpoint = createCheckpoint({
-        tools: [write],
-        store,
-        policy: () => ({ decision: "allow" }),
-      });
-      const ctx = { sessionId: session.id };
-      const call = (id: string) => ({ id, name: "write_note", arguments: '{"n":1}' });
-      expect((await checkpoint.dispatch(call("w0"), ctx)).status).toBe("ok");
+      const { session, ran, checkpoint, ctx, call } = await writing(store);
 
       proxy.cutAt(claimCommitOf("wd"), point);
       const cut = await checkpoint.dispatch(call("wd"), ctx);
@@ -113,6 +120,39 @@ describe.skipIf(skipPostgres)("a write's claim and intent commit in doubt (Postg
 });
 
 describe.skipIf(skipPostgres)("a PostgreSQL that stops answering", () => {
+  it("a claim commit that is slow, not lost, is ended before its doubt is settled: each event once", async () => {
+    const url = freshPostgresUrl();
+    const schema = new URL(url).searchParams.get("schema") as string;
+    const store = await openStore(`${url}&query_timeout=1500`);
+    stores.push(store);
+    const { session, ran, checkpoint, ctx, call } = await writing(store);
+    // Another session's lock (a DBA's, a long report's) makes the claim's statement wait: the
+    // server keeps it running after docket stops waiting.
+    const other = new pg.Client({ connectionString: postgresUrl });
+    await other.connect();
+    try {
+      await other.query(`BEGIN; LOCK TABLE "${schema}".chain_heads IN SHARE MODE`);
+      const slow = await checkpoint.dispatch(call("wd"), ctx);
+      expect(slow).toMatchObject({ status: "refused", reason: "audit_failed" });
+      const next = checkpoint.dispatch(call("w1"), ctx);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await other.query("ROLLBACK");
+      expect((await next).status).toBe("ok");
+    } finally {
+      await other.end();
+    }
+    expect(ran).toEqual(["w0", "w1"]);
+    const events = await store.listEvents({ sessionId: session.id });
+    const keys = events.map((e) => `${e.callId} ${e.type}`);
+    expect(new Set(keys).size, keys.join(", ")).toBe(keys.length);
+    expect(keys.filter((key) => key.startsWith("wd "))).toEqual([
+      "wd requested",
+      "wd decided",
+      "wd refused",
+    ]);
+    expect((await verifyStoreTrail(store, { sessionId: session.id })).problems).toEqual([]);
+  }, 60_000);
+
   it("a read with no answer fails after query_timeout, saying so; the next read answers", async () => {
     const proxy = await cuttingProxy(postgresUrl as string);
     proxies.push(proxy);
@@ -135,6 +175,19 @@ describe.skipIf(skipPostgres)("a PostgreSQL that stops answering", () => {
     // The silent connection is dropped, not handed out again: the next read answers.
     expect(await store.listEvents({ sessionId: session.id })).toEqual([]);
     expect(await store.getSession(session.id)).toMatchObject({ id: session.id });
+  }, 30_000);
+
+  it("opening a store whose schema is current waits on no migration lock, only its bounded reads", async () => {
+    const url = freshPostgresUrl();
+    await (await openStore(url)).close(); // migrated
+    const proxy = await cuttingProxy(postgresUrl as string);
+    proxies.push(proxy);
+    // A lock nobody would ever give back, were the open to ask for it.
+    proxy.cutAt((query) => query.includes("docket.migrate"), "silent-before");
+    const store = await openStore(`${proxy.through(url)}&query_timeout=800`);
+    stores.push(store);
+    expect(proxy.cuts()).toBe(0);
+    expect(await store.listEvents({})).toEqual([]);
   }, 30_000);
 
   it("an approval watch whose LISTEN gets no answer polls instead of waiting for ever", async () => {
@@ -165,8 +218,10 @@ describe.skipIf(skipPostgres)("a PostgreSQL that stops answering", () => {
         () => undefined,
         (error: unknown) => error,
       );
-      expect(isDocketError(failed, "store_open_failed")).toBe(true);
-      expect(String(failed)).toContain("connection timeout");
+      expect(isDocketError(failed, "store_timeout")).toBe(true);
+      expect((failed as Error).message).toContain(
+        "PostgreSQL gave docket no connection within 1000 ms (the store URL's connect_timeout)",
+      );
       expect(String(failed)).not.toContain("secret");
     } finally {
       for (const socket of held) socket.destroy();

@@ -8,9 +8,12 @@ import {
   SCHEMA_VERSION_TABLE,
 } from "../migrations/migration.js";
 import type { StoreTarget } from "../store-url.js";
-import { boundedOptions } from "./bounded-client.js";
+import { boundedPool } from "./bounded-client.js";
 import { loadPg } from "./load-pg.js";
-import { transaction, UNBOUNDED_QUERY_MS } from "./postgres-transaction.js";
+import { transaction } from "./postgres-transaction.js";
+
+/** How long a migration, or the wait for another process's, may take: half an hour. */
+const MIGRATION_QUERY_MS = 30 * 60_000;
 
 type PostgresTarget = Extract<StoreTarget, { engine: "postgres" }>;
 
@@ -33,13 +36,15 @@ export async function openPostgresPool(
   target: PostgresTarget,
   { readOnly, location }: { readOnly: boolean; location: string },
 ): Promise<pg.Pool> {
-  const { Client, Pool } = await loadPg();
-  const pool = new Pool({
-    connectionString: target.connectionString,
-    application_name: "docket",
-    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
-    ...boundedOptions(Client, target),
-  });
+  const pool = boundedPool(
+    await loadPg(),
+    {
+      connectionString: target.connectionString,
+      application_name: "docket",
+      ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+    },
+    target,
+  );
   // A connection that drops must not crash the process: the pool's own listener covers idle
   // ones, and each connection gets one for its whole life, since a checked-out client has none
   // (pg emits 'error' on it and an unheard 'error' kills the process). The query in flight
@@ -97,20 +102,23 @@ async function migrate(
     }
     return;
   }
+  // Most opens find the schema current: asked within the store's bounds, with no lock to wait on.
+  const current = await readVersionOnce(pool);
+  checkSchemaVersion(current, location);
+  if (current === LATEST_SCHEMA_VERSION) return;
   await transaction(pool, async (client) => {
     // Another process's migration, or one of a large table, may rightly take longer than the
-    // store's query timeout.
-    // pg reads a query's own `query_timeout`; its types do not list it.
-    const unbounded = (text: string) =>
-      client.query({ text, query_timeout: UNBOUNDED_QUERY_MS } as pg.QueryConfig);
-    await unbounded("SELECT pg_advisory_xact_lock(hashtext('docket.migrate'))");
+    // store's query timeout: up to half an hour, then the open fails in words.
+    const long = (text: string) =>
+      client.query({ text, query_timeout: MIGRATION_QUERY_MS } as pg.QueryConfig);
+    await long("SELECT pg_advisory_xact_lock(hashtext('docket.migrate'))");
     if (target.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
     const found = await readVersion(client);
     checkSchemaVersion(found, location);
     if (found === LATEST_SCHEMA_VERSION) return;
     await client.query(SCHEMA_VERSION_TABLE);
     for (const migration of MIGRATIONS) {
-      if (migration.version > found) await unbounded(migration.postgres);
+      if (migration.version > found) await long(migration.postgres);
     }
     await client.query(
       `INSERT INTO schema_version (id, version, updated_at) VALUES (1, $1, $2)
@@ -118,4 +126,14 @@ async function migrate(
       [LATEST_SCHEMA_VERSION, Date.now()],
     );
   });
+}
+
+/** The schema version, on a connection of its own; 0 for a database docket never opened. */
+async function readVersionOnce(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    return await readVersion(client);
+  } finally {
+    client.release();
+  }
 }

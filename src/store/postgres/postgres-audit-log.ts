@@ -13,6 +13,7 @@ import { isLabelledResult } from "../labelled-result.js";
 import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { CALL_COLUMNS, type Row, toAuditRecord, toCallRow, toChainRow } from "../store-rows.js";
+import { reapAbandoned } from "./bounded-client.js";
 import { CALL_TYPES, callColumns } from "./postgres-calls.js";
 import { inTransactionClient, numbered, transaction } from "./postgres-transaction.js";
 
@@ -211,10 +212,13 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
   }
 
   /**
-   * Whether this owner's commit of `key` happened. FOR SHARE waits for a transaction that still
-   * holds the row (its COMMIT not yet processed), so the answer is final.
+   * Whether this owner's commit of `key` happened. The server processes of statements this
+   * store stopped waiting for are ended first (`reapAbandoned`), so a commit that was slow, not
+   * lost, cannot land after the answer; FOR SHARE waits for a transaction that still holds the
+   * row (its COMMIT not yet processed). So the answer is final.
    */
   async committed(key: number): Promise<boolean> {
+    await reapAbandoned(this.pool);
     const result = await this.pool.query(
       "SELECT commit_key FROM store_commits WHERE owner = $1 FOR SHARE",
       [this.owner],

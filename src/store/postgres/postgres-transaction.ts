@@ -62,12 +62,6 @@ export async function inTransactionClient<T>(
 }
 
 /**
- * The longest wait pg's timer takes (about 24.8 days): a statement that may rightly run long (a
- * migration of a large table, its lock) is given this instead of the store's query timeout.
- */
-export const UNBOUNDED_QUERY_MS = 2 ** 31 - 1;
-
-/**
  * Take the per-session advisory locks, in a fixed order so that two transactions locking several
  * sessions cannot deadlock. Held until the transaction ends. Every writer of a session's chain
  * or calls rows takes it first: appends from many processes are serialised per session.

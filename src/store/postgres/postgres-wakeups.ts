@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { type ApprovalWatch, waitFor } from "../approval-watch.js";
-import { boundedOptions, type PostgresBounds } from "./bounded-client.js";
+import { boundedConnection, type PostgresBounds } from "./bounded-client.js";
 import { loadPg } from "./load-pg.js";
 
 /** The channel a decided approval is announced on; the payload is its id. */
@@ -94,13 +94,11 @@ export class PostgresWakeups {
   private listening(): Promise<pg.Client> {
     if (this.closed) return Promise.reject(new Error("closed"));
     this.client ??= (async () => {
-      const { Client } = await loadPg();
-      const options = {
-        connectionString: this.connectionString,
-        application_name: "docket-wakeups",
-        ...boundedOptions(Client, this.bounds, { inTransactions: false }),
-      };
-      const client = new (options.Client ?? Client)(options) as pg.Client;
+      const client = boundedConnection(
+        await loadPg(),
+        { connectionString: this.connectionString, application_name: "docket-wakeups" },
+        this.bounds,
+      );
       const lost = () => {
         if (this.client === connecting) this.client = undefined;
         this.wakeAll();
