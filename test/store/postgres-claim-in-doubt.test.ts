@@ -120,7 +120,7 @@ describe.skipIf(skipPostgres)("a write's claim and intent commit in doubt (Postg
 });
 
 describe.skipIf(skipPostgres)("a PostgreSQL that stops answering", () => {
-  it("a claim commit that is slow, not lost, is ended before its doubt is settled: each event once", async () => {
+  it("a claim commit that is slow, not lost, cannot land once its doubt is settled: each event once", async () => {
     const url = freshPostgresUrl();
     const schema = new URL(url).searchParams.get("schema") as string;
     const store = await openStore(`${url}&query_timeout=1500`);

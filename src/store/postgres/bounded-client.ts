@@ -24,24 +24,14 @@ export function isQueryTimeout(error: unknown): boolean {
 }
 
 /**
- * A server process left working on a statement docket stopped waiting for, and the client port
- * its connection came from (which tells it from a later process given the same number).
- */
-interface AbandonedBackend {
-  readonly pid: number;
-  readonly port: number | undefined;
-}
-
-const abandonedByPool = new WeakMap<pg.Pool, Set<AbandonedBackend>>();
-
-/**
  * A pool whose every wait on PostgreSQL is bounded (`PostgresBounds`): a connection not made,
  * or not free, within `connectTimeoutMs`, and a statement not answered within `queryTimeoutMs`,
  * each fail with a `store_timeout` that says so; TCP keep-alives find an idle connection to a
  * vanished host. A database that stops answering (a network cut without a reset, a host gone)
  * then fails what needs it instead of holding it for ever: fail closed. 0 is pg's own "no
- * limit" for both. The server processes of statements it stopped waiting for are remembered
- * for `reapAbandoned`.
+ * limit" for both. pg's timeout is the client's: the server may go on with a statement docket
+ * stopped waiting for, which is why a commit in doubt is settled by moving the row its late
+ * commit would need (`PostgresAuditLog.committed`).
  *
  * @example
  * ```ts
@@ -57,16 +47,11 @@ export function boundedPool(
   options: pg.PoolConfig,
   { connectTimeoutMs, queryTimeoutMs }: PostgresBounds,
 ): pg.Pool {
-  const abandoned = new Set<AbandonedBackend>();
-  const pool = new (boundedPoolClass(Pool, connectTimeoutMs))({
+  return new (boundedPoolClass(Pool, connectTimeoutMs))({
     ...options,
     ...clientBounds({ connectTimeoutMs, queryTimeoutMs }),
-    ...(queryTimeoutMs > 0
-      ? { Client: boundedClient(Client, queryTimeoutMs, (backend) => abandoned.add(backend)) }
-      : {}),
+    ...(queryTimeoutMs > 0 ? { Client: boundedClient(Client, queryTimeoutMs) } : {}),
   });
-  abandonedByPool.set(pool, abandoned);
-  return pool;
 }
 
 /**
@@ -86,41 +71,8 @@ export function boundedConnection(
   options: pg.ClientConfig,
   bounds: PostgresBounds,
 ): pg.Client {
-  const Bounded =
-    bounds.queryTimeoutMs > 0 ? boundedClient(Client, bounds.queryTimeoutMs, () => {}) : Client;
+  const Bounded = bounds.queryTimeoutMs > 0 ? boundedClient(Client, bounds.queryTimeoutMs) : Client;
   return new Bounded({ ...options, ...clientBounds(bounds) });
-}
-
-/**
- * End the server processes left working on statements this pool stopped waiting for, and wait
- * until they are gone: what such a process had not committed is then rolled back, and what it
- * had not yet been sent never runs. Asked before a commit in doubt is settled (`committed`), so
- * that the answer cannot change after it is given. Rejects when the database cannot be asked;
- * the doubt then stays.
- *
- * @example
- * ```ts
- * declare const pool: import("pg").Pool; // from boundedPool
- * await reapAbandoned(pool);
- * ```
- */
-export async function reapAbandoned(pool: pg.Pool): Promise<void> {
-  const abandoned = abandonedByPool.get(pool);
-  if (abandoned === undefined || abandoned.size === 0) return;
-  const backends = [...abandoned];
-  const pids = backends.map((backend) => backend.pid);
-  // A Unix socket's connection has no port (-1): its process id alone names it.
-  const ports = backends.map((backend) => backend.port ?? -1);
-  const match = `FROM unnest($1::int[], $2::int[]) AS b(pid, port) JOIN pg_stat_activity a
-    ON a.pid = b.pid AND (a.client_port IS NULL OR a.client_port = -1 OR b.port = -1 OR a.client_port = b.port)`;
-  await pool.query(`SELECT pg_terminate_backend(a.pid) ${match}`, [pids, ports]);
-  for (let look = 0; ; look += 1) {
-    const left = await pool.query(`SELECT count(*)::int AS n ${match}`, [pids, ports]);
-    if (Number(left.rows[0]?.n ?? 0) === 0) break;
-    if (look >= 200) throw new Error("a server process docket stopped waiting for did not end");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  for (const backend of backends) abandoned.delete(backend);
 }
 
 function clientBounds({ connectTimeoutMs, queryTimeoutMs }: PostgresBounds): pg.ClientConfig {
@@ -136,22 +88,14 @@ function timedOut(message: string, cause: unknown): DocketError {
   return new DocketError("store_timeout", message, { cause });
 }
 
-/** pg's Client whose statements with no answer in time fail in words, their process kept. */
-function boundedClient(
-  Client: typeof pg.Client,
-  queryTimeoutMs: number,
-  abandon: (backend: AbandonedBackend) => void,
-): typeof pg.Client {
+/** pg's Client whose statements with no answer in time fail in words. */
+function boundedClient(Client: typeof pg.Client, queryTimeoutMs: number): typeof pg.Client {
   // pg's overloads (a callback or a promise, a config or a text) are one method at run time.
   class BoundedClient extends (Client as unknown as new (
     ...args: unknown[]
-  ) => { query(...args: unknown[]): unknown; processID: number | null; connection?: unknown }) {
+  ) => { query(...args: unknown[]): unknown }) {
     private worded(error: Error | null): Error | null {
       if (error === null || !isQueryTimeout(error) || error instanceof DocketError) return error;
-      if (typeof this.processID === "number") {
-        const stream = (this.connection as { stream?: { localPort?: number } } | undefined)?.stream;
-        abandon({ pid: this.processID, port: stream?.localPort });
-      }
       return timedOut(
         `PostgreSQL did not answer within ${queryTimeoutMs} ms (the store URL's query_timeout), so docket stopped waiting: the database or the network to it is not answering.`,
         error,

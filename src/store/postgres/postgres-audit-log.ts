@@ -13,7 +13,6 @@ import { isLabelledResult } from "../labelled-result.js";
 import { callKey, foldCallWrite, type PendingCallWrite } from "../pending-write.js";
 import { eventFilterSql, listLimit } from "../store-input.js";
 import { CALL_COLUMNS, type Row, toAuditRecord, toCallRow, toChainRow } from "../store-rows.js";
-import { reapAbandoned } from "./bounded-client.js";
 import { CALL_TYPES, callColumns } from "./postgres-calls.js";
 import { inTransactionClient, numbered, transaction } from "./postgres-transaction.js";
 
@@ -69,6 +68,12 @@ function recordOf([session_id, seq, call_id, type, tool, at, event, prev_hash, h
  * ```
  */
 export class PostgresAuditLog {
+  /**
+   * What this owner's `store_commits` row holds after its last keyed commit, or after the
+   * check of one in doubt: the next keyed commit changes it only from this value.
+   */
+  private lastKey = 0;
+
   constructor(
     private readonly pool: Pool,
     private readonly owner: string,
@@ -123,14 +128,21 @@ SELECT 'call', row_to_json(c)::text FROM calls c
     AS k(session_id, call_id) ON c.session_id = k.session_id AND c.call_id = k.call_id`)) as unknown as QueryResult[];
     const read = results.at(-1)?.rows as { kind: string; data: string }[];
     const planned = this.plan(items, read);
+    // The key moves only from the value this owner last saw there: a commit sent before a
+    // doubt was settled (slow, not lost) finds the row moved by the check (`committed`) and
+    // fails on the division by zero, so it can never land after the answer was given.
     const mark =
       key === undefined
         ? ""
-        : `UPDATE store_commits SET commit_key = ${literal(client, key)}, at = ${literal(client, Date.now())} WHERE owner = ${literal(client, this.owner)};\n`;
+        : `WITH mark AS (UPDATE store_commits SET commit_key = ${literal(client, key)}, at = ${literal(client, Date.now())}
+  WHERE owner = ${literal(client, this.owner)} AND commit_key = ${literal(client, this.lastKey)} RETURNING 1)
+SELECT 1 / (SELECT count(*)::int FROM mark);\n`;
     const statements = [planned ? `${planned(sql)};\n${mark}` : "", commit ? "COMMIT" : ""].join(
       "",
     );
-    if (statements !== "") await client.query(statements);
+    if (statements === "") return;
+    await client.query(statements);
+    if (planned && key !== undefined && commit) this.lastKey = key;
   }
 
   /** Seal the events onto their chains and fold them into their calls rows; the write to run. */
@@ -212,26 +224,34 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
   }
 
   /**
-   * Whether this owner's commit of `key` happened. The server processes of statements this
-   * store stopped waiting for are ended first (`reapAbandoned`), so a commit that was slow, not
-   * lost, cannot land after the answer; FOR SHARE waits for a transaction that still holds the
-   * row (its COMMIT not yet processed). So the answer is final.
+   * Whether this owner's commit of `key` happened, asked after it failed. The row is locked
+   * (waiting for a transaction that still holds it) and, when the commit did not happen, moved
+   * to `-key`: a commit of `key` still on its way (slow, not lost) then fails, since it moves the
+   * row only from the value it was sent with. So the answer is final, and asking again gives it
+   * again.
    */
   async committed(key: number): Promise<boolean> {
-    await reapAbandoned(this.pool);
     const result = await this.pool.query(
-      "SELECT commit_key FROM store_commits WHERE owner = $1 FOR SHARE",
-      [this.owner],
+      `UPDATE store_commits s
+  SET commit_key = CASE WHEN o.old = $2 THEN $2 ELSE -$2 END
+  FROM (SELECT commit_key AS old FROM store_commits WHERE owner = $1 FOR UPDATE) o
+  WHERE s.owner = $1
+  RETURNING o.old`,
+      [this.owner, key],
     );
-    return Number(result.rows[0]?.commit_key ?? -1) === key;
+    const old = result.rows[0]?.old;
+    const done = old !== undefined && Number(old) === key;
+    this.lastKey = done ? key : -key;
+    return done;
   }
 
   /** Make this owner's row (at open) so that every commit updates, and so locks, it. */
   async register(): Promise<void> {
     await this.pool.query(
-      "INSERT INTO store_commits (owner, commit_key, at) VALUES ($1, 0, $2) ON CONFLICT (owner) DO NOTHING",
+      "INSERT INTO store_commits (owner, commit_key, at) VALUES ($1, 0, $2) ON CONFLICT (owner) DO UPDATE SET commit_key = 0",
       [this.owner, Date.now()],
     );
+    this.lastKey = 0;
   }
 
   /** Remove this owner's row (at close). */
