@@ -227,20 +227,26 @@ ON CONFLICT (session_id, call_id) DO UPDATE SET ${CALL_UPDATES}`;
    * Whether this owner's commit of `key` happened, asked after it failed. The row is locked
    * (waiting for a transaction that still holds it) and, when the commit did not happen, moved
    * to `-key`: a commit of `key` still on its way (slow, not lost) then fails, since it moves the
-   * row only from the value it was sent with. So the answer is final, and asking again gives it
-   * again.
+   * row only from the value it was sent with. The check moves it only from what it may hold
+   * now (`key`, `-key` from an earlier check of it, or the value before the commit): a check
+   * that arrives late, after later commits, changes nothing and fails. So the answer is final,
+   * and asking again gives it again.
    */
   async committed(key: number): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE store_commits s
-  SET commit_key = CASE WHEN o.old = $2 THEN $2 ELSE -$2 END
+  SET commit_key = CASE WHEN o.old = $2::bigint THEN $2::bigint ELSE -$2::bigint END
   FROM (SELECT commit_key AS old FROM store_commits WHERE owner = $1 FOR UPDATE) o
-  WHERE s.owner = $1
+  WHERE s.owner = $1 AND o.old IN ($2::bigint, -$2::bigint, $3::bigint)
   RETURNING o.old`,
-      [this.owner, key],
+      [this.owner, key, this.lastKey],
     );
     const old = result.rows[0]?.old;
-    const done = old !== undefined && Number(old) === key;
+    if (old === undefined) {
+      // Never in docket's own order of commits and checks: the doubt stays, and writes fail.
+      throw new Error(`this store's commit row holds none of ${key}, ${-key} or ${this.lastKey}`);
+    }
+    const done = Number(old) === key;
     this.lastKey = done ? key : -key;
     return done;
   }
