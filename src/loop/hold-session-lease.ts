@@ -104,7 +104,14 @@ export function keepSessionLease(
   let stopped = false;
   const heartbeat = setInterval(
     () => {
-      if (renewing || lost.signal.aborted) return;
+      if (lost.signal.aborted) return;
+      // A renewal that has not answered by the time the lease lapses (a store that stopped
+      // answering) does not keep the run going past it: another runner may take it over now.
+      if (renewing && Date.now() - renewedAt >= ttlMs) {
+        lost.abort(lostError(sessionId, "it could not be renewed before it lapsed"));
+        return;
+      }
+      if (renewing) return;
       renewing = true;
       const tried = Date.now();
       store

@@ -87,6 +87,26 @@ describe("a run's session lease", () => {
     expect((await store.getLease(result.sessionId))?.owner).toBe("thief");
   });
 
+  it("stops a run whose renewal never answers once its lease has lapsed", async () => {
+    const { store } = await tempStore();
+    // A store that stopped answering renewals (a database gone silent): each hangs.
+    const silent = new Proxy(store, {
+      get: (target, key, receiver) =>
+        key === "renewLease"
+          ? () => new Promise<boolean>(() => undefined)
+          : Reflect.get(target, key, receiver),
+    });
+    const held = holdFirstRequest(createScriptedModel(scriptOf([turn("Hello.")])));
+    const harness = createHarness({ model: held.model, store: silent });
+    const running = harness.run("Hi.", { lease: { ttlMs: 60 } });
+    await held.inFlight;
+    const result = await running;
+    expect(result.status).toBe("cancelled");
+    const reason = held.signal()?.reason;
+    expect(isDocketError(reason) && reason.code).toBe("lease_lost");
+    expect(String((reason as Error).message)).toContain("could not be renewed before it lapsed");
+  });
+
   it("renews its lease while it runs and releases it at the end", async () => {
     const { store, harness, sessionId } = await approvedSession();
     const seen: (string | undefined)[] = [];
