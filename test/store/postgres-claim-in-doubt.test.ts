@@ -37,6 +37,15 @@ const claimCommitOf = (callId: string) => (query: string) =>
   query.includes('"type":"started"') &&
   /COMMIT\s*$/.test(query);
 
+/** A store on `url` through a proxy that can cut it, both closed after the test. */
+async function throughProxy(url: string, params: string) {
+  const proxy = await cuttingProxy(postgresUrl as string);
+  proxies.push(proxy);
+  const store = await openStore(`${proxy.through(url)}${params}`);
+  stores.push(store);
+  return { proxy, store };
+}
+
 /** A session, a write tool that counts its runs, and a checkpoint that ran it once (w0). */
 async function writing(store: Store) {
   const session = await store.createSession({ principal: "agent", configHash: "" });
@@ -73,10 +82,7 @@ describe.skipIf(skipPostgres)("a write's claim and intent commit in doubt (Postg
   ] as const)(
     "cut %s the COMMIT (%s): the call does not run, its refusal closes it, each event once, verify passes, and its id is refused again",
     async (point: CutPoint, _what, trail) => {
-      const proxy = await cuttingProxy(postgresUrl as string);
-      proxies.push(proxy);
-      const store = await openStore(`${proxy.through(freshPostgresUrl())}&query_timeout=1500`);
-      stores.push(store);
+      const { proxy, store } = await throughProxy(freshPostgresUrl(), "&query_timeout=1500");
       const { session, ran, checkpoint, ctx, call } = await writing(store);
 
       proxy.cutAt(claimCommitOf("wd"), point);
@@ -154,10 +160,7 @@ describe.skipIf(skipPostgres)("a PostgreSQL that stops answering", () => {
   }, 60_000);
 
   it("a read with no answer fails after query_timeout, saying so; the next read answers", async () => {
-    const proxy = await cuttingProxy(postgresUrl as string);
-    proxies.push(proxy);
-    const store = await openStore(`${proxy.through(freshPostgresUrl())}&query_timeout=800`);
-    stores.push(store);
+    const { proxy, store } = await throughProxy(freshPostgresUrl(), "&query_timeout=800");
     const session = await store.createSession({ principal: "agent", configHash: "" });
     proxy.cutAt((query) => query.includes("FROM audit_events"), "silent-before");
     const started = performance.now();
@@ -180,9 +183,9 @@ describe.skipIf(skipPostgres)("a PostgreSQL that stops answering", () => {
   it("opening a store whose schema is current waits on no migration lock, only its bounded reads", async () => {
     const url = freshPostgresUrl();
     await (await openStore(url)).close(); // migrated
+    // A lock nobody would ever give back, were the open to ask for it.
     const proxy = await cuttingProxy(postgresUrl as string);
     proxies.push(proxy);
-    // A lock nobody would ever give back, were the open to ask for it.
     proxy.cutAt((query) => query.includes("docket.migrate"), "silent-before");
     const store = await openStore(`${proxy.through(url)}&query_timeout=800`);
     stores.push(store);
@@ -191,10 +194,7 @@ describe.skipIf(skipPostgres)("a PostgreSQL that stops answering", () => {
   }, 30_000);
 
   it("an approval watch whose LISTEN gets no answer polls instead of waiting for ever", async () => {
-    const proxy = await cuttingProxy(postgresUrl as string);
-    proxies.push(proxy);
-    const store = await openStore(`${proxy.through(freshPostgresUrl())}&query_timeout=800`);
-    stores.push(store);
+    const { proxy, store } = await throughProxy(freshPostgresUrl(), "&query_timeout=800");
     proxy.cutAt((query) => query.startsWith("LISTEN"), "silent-before");
     const watch = await store.watchApproval("apr_silent");
     expect(proxy.cuts()).toBe(1);
