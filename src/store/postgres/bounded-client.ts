@@ -94,26 +94,31 @@ function boundedClient(Client: typeof pg.Client, queryTimeoutMs: number): typeof
   class BoundedClient extends (Client as unknown as new (
     ...args: unknown[]
   ) => { query(...args: unknown[]): unknown }) {
-    private worded(error: Error | null): Error | null {
+    private worded(error: Error | null, waitedMs: number): Error | null {
       if (error === null || !isQueryTimeout(error) || error instanceof DocketError) return error;
+      const bound =
+        waitedMs === queryTimeoutMs ? "the store URL's query_timeout" : "a migration's bound";
       return timedOut(
-        `PostgreSQL did not answer within ${queryTimeoutMs} ms (the store URL's query_timeout), so docket stopped waiting: the database or the network to it is not answering.`,
+        `PostgreSQL did not answer within ${waitedMs} ms (${bound}), so docket stopped waiting: the database or the network to it is not answering.`,
         error,
       );
     }
 
     override query(...args: unknown[]): unknown {
+      // A statement may carry a bound of its own (a migration's); pg waits that long.
+      const own = (args[0] as { query_timeout?: unknown } | null)?.query_timeout;
+      const waitedMs = typeof own === "number" && own > 0 ? own : queryTimeoutMs;
       const last = args.length - 1;
       const callback = args[last];
       if (typeof callback === "function") {
         args[last] = (error: Error | null, result?: unknown) =>
-          (callback as QueryCallback)(this.worded(error), result);
+          (callback as QueryCallback)(this.worded(error, waitedMs), result);
         return super.query(...args);
       }
       const result = super.query(...args);
       if (result instanceof Promise) {
         return result.catch((error: Error) => {
-          throw this.worded(error);
+          throw this.worded(error, waitedMs);
         });
       }
       return result;

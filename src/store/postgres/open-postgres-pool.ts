@@ -108,9 +108,12 @@ async function migrate(
   if (current === LATEST_SCHEMA_VERSION) return;
   await transaction(pool, async (client) => {
     // Another process's migration, or one of a large table, may rightly take longer than the
-    // store's query timeout: up to half an hour, then the open fails in words.
+    // store's query timeout: up to half an hour, then the open fails in words. A store without
+    // a query timeout (`query_timeout=0`) waits as long as it takes here too.
     const long = (text: string) =>
-      client.query({ text, query_timeout: MIGRATION_QUERY_MS } as pg.QueryConfig);
+      target.queryTimeoutMs === 0
+        ? client.query(text)
+        : client.query({ text, query_timeout: MIGRATION_QUERY_MS } as pg.QueryConfig);
     await long("SELECT pg_advisory_xact_lock(hashtext('docket.migrate'))");
     if (target.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
     const found = await readVersion(client);

@@ -22,7 +22,10 @@ interface Interest {
  * ```ts
  * const connectionString = "postgres://docket@db.internal/docket";
  * const signal = AbortSignal.timeout(60_000); // the run's
- * const wakeups = new PostgresWakeups(connectionString);
+ * const wakeups = new PostgresWakeups(connectionString, {
+ *   connectTimeoutMs: 10_000,
+ *   queryTimeoutMs: 60_000,
+ * });
  * const watch = await wakeups.watch("apr_1");
  * await watch.next(500, signal);
  * ```
@@ -38,10 +41,7 @@ export class PostgresWakeups {
    */
   constructor(
     private readonly connectionString: string,
-    private readonly bounds: PostgresBounds = {
-      connectTimeoutMs: 10_000,
-      queryTimeoutMs: 60_000,
-    },
+    private readonly bounds: PostgresBounds,
   ) {}
 
   async watch(approvalId: string): Promise<ApprovalWatch> {
